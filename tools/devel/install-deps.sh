@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# Install the Debian 12 packages a make target needs, only if some are
+# missing. Usage: install-deps.sh build|check|bench|vm|lint
+# Set E1NPU_NO_APT=1 to only report what is missing.
+set -eu
+
+build="gcc make pkg-config libcmocka-dev libdrm-dev libudev-dev"
+# Kernel build, lint and QEMU system tests (tests/vm/).
+vm="xz-utils zstd cpio kmod qemu-system-x86 qemu-system-misc busybox-static \
+    gcc-riscv64-linux-gnu libc6-dev-riscv64-cross bc bison flex libelf-dev \
+    libssl-dev sparse rsync python3 file"
+bench="libdnnl-dev"
+
+case "${1:-build}" in
+build) pkgs="$build" ;;
+bench) pkgs="$build $bench" ;;
+vm|lint) pkgs="$build $vm" ;;
+check) pkgs="$build $vm" ;;
+*) echo "install-deps.sh: unknown profile '$1' (build|check|bench|vm|lint)" >&2; exit 2 ;;
+esac
+
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "${E1NPU_NO_APT:-0}" = 1 ] || [ "$(id -u)" != 0 ]; then
+	echo "install-deps.sh: missing Debian packages:$missing" >&2
+	echo "install-deps.sh: run as root: apt-get install$missing" >&2
+	exit 1
+fi
+echo "install-deps.sh: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null
+# shellcheck disable=SC2086
+apt-get install -y -q --no-install-recommends $missing >/dev/null
