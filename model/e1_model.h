@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR MIT) */
+/*
+ * e1 NPU device model: public interface.
+ *
+ * One freestanding implementation of both e1 NPU register interfaces (the v0
+ * wrapper and the datapath), compiled into libe1npu (in-process backend),
+ * into the e1npu_sim kernel module, and into the unit tests. It depends on
+ * nothing but e1_model_shim.h, uses no floating point and never allocates:
+ * the host owns the struct e1_model (it is large: allocate it, do not put
+ * it on a kernel stack).
+ *
+ * Addressing: one flat MMIO space, window * E1_WIN_SIZE + register offset
+ * (E1_WIN_WRAPPER, E1_WIN_DATAPATH from e1npu_hw.h). All accesses are 32-bit.
+ *
+ * Execution: datapath commands (direct and descriptor mode) run to
+ * completion inside the e1_model_write() that starts them; they are bounded
+ * and tiny. The wrapper ring only runs inside e1_model_run(), so a host can
+ * execute big jobs outside its MMIO path (the kernel simulator runs it from
+ * a work item).
+ */
+#ifndef __E1_MODEL_H__
+#define __E1_MODEL_H__
+
+#include "e1_model_shim.h"
+#include "e1npu_hw.h"
+#include "e1_timing.h"
+#include "e1_v0.h"
+#include "e1_dp.h"
+
+/* Interrupt lines the model drives (level). */
+enum e1_irq_line {
+	E1_IRQ_NPU = 0,		/* wrapper irq_npu */
+	E1_IRQ_FALLBACK = 1,	/* wrapper secondary irq_fallback */
+	E1_IRQ_DATAPATH = 2,	/* datapath done */
+	E1_IRQ_COUNT
+};
+
+/* Result of a memory access, as the bus would answer it. */
+enum e1_mem_status {
+	E1_MEM_OK = 0,
+	E1_MEM_ERROR = 1,	/* bus error response (SLVERR/DECERR) */
+	E1_MEM_NORESP = 2,	/* no response: the requester times out */
+};
+
+/**
+ * struct e1_model_host - what the host provides to the model.
+ * @map: return a host pointer to bus addresses [addr, addr + len) for a
+ *	read (@write false) or a write, or NULL when the range is not backed
+ *	by memory (the model then answers with a bus error). Called once per
+ *	contiguous range the model touches, so a host can log every access.
+ * @irq: an interrupt line changed level.
+ * @ctx: passed back to both callbacks.
+ */
+struct e1_model_host {
+	void *(*map)(void *ctx, u64 addr, u64 len, bool write);
+	void (*irq)(void *ctx, unsigned int line, bool level);
+	void *ctx;
+};
+
+/**
+ * struct e1_model_config - what the hardware instance looks like.
+ * @wrapper_present: the v0 wrapper window exists.
+ * @datapath_present: the datapath window exists.
+ * @gemmini_present: CAPS.gemmini_present (wrapper only).
+ * @rows: systolic array rows in CAPS (default 16).
+ * @cols: systolic array columns in CAPS (default 16).
+ * @timing: timing parameters; e1_timing_default() fills the defaults.
+ */
+struct e1_model_config {
+	bool wrapper_present;
+	bool datapath_present;
+	bool gemmini_present;
+	u8 rows;
+	u8 cols;
+	struct e1_timing timing;
+};
+
+/* Fault injection: a bus address range that answers with @status. */
+struct e1_fault_range {
+	u64 lo;		/* first faulting address */
+	u64 hi;		/* last faulting address (inclusive) */
+	enum e1_mem_status status;
+	bool active;
+};
+
+#define E1_MODEL_MAX_FAULTS 4
+
+struct e1_model {
+	struct e1_model_config cfg;
+	struct e1_model_host host;
+	struct e1_v0 v0;
+	struct e1_dp dp;
+	struct e1_fault_range faults[E1_MODEL_MAX_FAULTS];
+	bool hang;			/* wrapper engine hung until flush */
+	unsigned int drop_irqs;		/* next N rising edges are lost */
+	bool irq_level[E1_IRQ_COUNT];	/* level as seen by the host */
+};
+
+/* Fill @cfg with the reference instance: both windows, Gemmini 16x16. */
+void e1_model_default_config(struct e1_model_config *cfg);
+
+/* Reset the instance to its power-on state (registers, counters, faults). */
+void e1_model_init(struct e1_model *m, const struct e1_model_config *cfg,
+		   const struct e1_model_host *host);
+
+/* 32-bit MMIO in the flat space; unknown offsets read 0, ignore writes. */
+u32 e1_model_read(struct e1_model *m, u32 offset);
+void e1_model_write(struct e1_model *m, u32 offset, u32 value);
+
+/*
+ * Run the wrapper ring until it is empty, stalled on an error, disabled or
+ * hung. Returns the number of descriptors retired.
+ */
+unsigned int e1_model_run(struct e1_model *m);
+
+/* True when the wrapper holds committed work that e1_model_run() would do. */
+bool e1_model_pending(const struct e1_model *m);
+
+/* Fault injection. */
+int e1_model_inject_fault(struct e1_model *m, u64 lo, u64 hi,
+			  enum e1_mem_status status);
+void e1_model_clear_faults(struct e1_model *m);
+void e1_model_inject_hang(struct e1_model *m, bool hang);
+void e1_model_inject_drop_irq(struct e1_model *m, unsigned int count);
+
+/* Modelled time of the wrapper engine so far, in cycles (64-bit). */
+u64 e1_model_cycles(const struct e1_model *m);
+
+#endif /* __E1_MODEL_H__ */
