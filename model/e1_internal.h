@@ -15,6 +15,15 @@
 enum e1_mem_status e1_model_mem_map(struct e1_model *m, u64 addr, u64 len,
 				    bool write, void **ptr);
 
+/*
+ * The same, also returning in *@fault the first faulting bus address when
+ * the answer is not E1_MEM_OK (the first byte inside an injected fault
+ * range, or @addr when the host cannot map the range).
+ */
+enum e1_mem_status e1_model_mem_map_fault(struct e1_model *m, u64 addr,
+					  u64 len, bool write, void **ptr,
+					  u64 *fault);
+
 /* Recompute every interrupt line and tell the host about changes. */
 void e1_model_irq_update(struct e1_model *m);
 

@@ -94,6 +94,7 @@ struct e1_model {
 	bool hang;			/* wrapper engine hung until flush */
 	unsigned int drop_irqs;		/* next N rising edges are lost */
 	bool irq_level[E1_IRQ_COUNT];	/* level as seen by the host */
+	u32 irq_dropped;		/* lines whose last rise was dropped */
 };
 
 /* Fill @cfg with the reference instance: both windows, Gemmini 16x16. */

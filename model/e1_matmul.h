@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR MIT) */
+/*
+ * e1 NPU device model: the functional INT8 GEMM kernel behind MATMUL_S8 and
+ * CONV2D_S8 (im2col). Portable C, cache-blocked, written so that compilers
+ * vectorize it (int8 widened to int16 while packing, int16 pairs
+ * multiplied-added into int32: pmaddwd on x86). No allocation: the caller
+ * provides the packing workspace. Bit-exact: int32 accumulation, the
+ * envelope cannot overflow it.
+ */
+#ifndef __E1_MATMUL_H__
+#define __E1_MATMUL_H__
+
+#include "e1_model_shim.h"
+
+#define E1_MM_KB	512	/* K slice packed at once */
+#define E1_MM_NB	64	/* B panel columns */
+#define E1_MM_MR	4	/* micro-kernel rows */
+#define E1_MM_NR	4	/* micro-kernel columns */
+
+/* Packing workspace: about 68 KiB. */
+struct e1_mm_ws {
+	s16 b[E1_MM_NB * E1_MM_KB];	/* panel, column-major: b[j * kbp + k] */
+	s16 a[E1_MM_MR * E1_MM_KB];	/* MR rows of the current K slice */
+};
+
+struct e1_mm_job;
+
+/* Write A[i][k0 .. k0 + kb) widened to int16 into @dst. */
+typedef void (*e1_mm_load_a_fn)(const struct e1_mm_job *job, u32 i, u32 k0,
+				u32 kb, s16 *dst);
+/* Host pointer to output row i: n little-endian int32. */
+typedef u8 *(*e1_mm_c_row_fn)(const struct e1_mm_job *job, u32 i);
+
+/**
+ * struct e1_mm_job - one C = A * B with int8 inputs and int32 outputs.
+ * @m: rows of A and C.
+ * @n: columns of B and C.
+ * @k: the contraction.
+ * @b_rows: k pointers to rows of n int8 weights.
+ * @load_a: fetches (and for a convolution, gathers) slices of A rows.
+ * @c_row: locates output rows.
+ * @relu: clamp the results at zero.
+ * @priv: for the callbacks.
+ */
+struct e1_mm_job {
+	u32 m, n, k;
+	const s8 *const *b_rows;
+	e1_mm_load_a_fn load_a;
+	e1_mm_c_row_fn c_row;
+	bool relu;
+	const void *priv;
+};
+
+void e1_mm_run(const struct e1_mm_job *job, struct e1_mm_ws *ws);
+
+#endif /* __E1_MATMUL_H__ */

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR MIT)
+/*
+ * e1 NPU device model: the core. Flat MMIO dispatch by register window,
+ * reset, the host memory path with injected faults, the interrupt lines
+ * (edges reported to the host, with the dropped-interrupt fault) and the
+ * fault-injection API. The engines live in e1_v0.c and e1_dp.c.
+ */
+#include "e1_internal.h"
+
+void e1_model_default_config(struct e1_model_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->wrapper_present = true;
+	cfg->datapath_present = true;
+	cfg->gemmini_present = true;
+	cfg->rows = 16;
+	cfg->cols = 16;
+	e1_timing_default(&cfg->timing);
+}
+
+void e1_model_init(struct e1_model *m, const struct e1_model_config *cfg,
+		   const struct e1_model_host *host)
+{
+	memset(m, 0, sizeof(*m));
+	if (cfg)
+		m->cfg = *cfg;
+	else
+		e1_model_default_config(&m->cfg);
+	if (host)
+		m->host = *host;
+	e1_v0_reset(m);
+	e1_dp_reset(m);
+}
+
+static bool window_present(const struct e1_model *m, u32 win)
+{
+	if (win == E1_WIN_WRAPPER)
+		return m->cfg.wrapper_present;
+	if (win == E1_WIN_DATAPATH)
+		return m->cfg.datapath_present;
+	return false;
+}
+
+u32 e1_model_read(struct e1_model *m, u32 offset)
+{
+	u32 win = offset / E1_WIN_SIZE, reg = offset % E1_WIN_SIZE;
+
+	if ((offset & 3) || !window_present(m, win))
+		return 0;
+	if (win == E1_WIN_WRAPPER)
+		return e1_v0_read(m, reg);
+	return e1_dp_read(m, reg);
+}
+
+void e1_model_write(struct e1_model *m, u32 offset, u32 value)
+{
+	u32 win = offset / E1_WIN_SIZE, reg = offset % E1_WIN_SIZE;
+
+	if ((offset & 3) || !window_present(m, win))
+		return;
+	if (win == E1_WIN_WRAPPER)
+		e1_v0_write(m, reg, value);
+	else
+		e1_dp_write(m, reg, value);
+	e1_model_irq_update(m);
+}
+
+unsigned int e1_model_run(struct e1_model *m)
+{
+	unsigned int n;
+
+	if (!m->cfg.wrapper_present)
+		return 0;
+	n = e1_v0_run(m);
+	e1_model_irq_update(m);
+	return n;
+}
+
+bool e1_model_pending(const struct e1_model *m)
+{
+	return m->cfg.wrapper_present && e1_v0_pending(m);
+}
+
+u64 e1_model_cycles(const struct e1_model *m)
+{
+	return m->v0.cycles;
+}
+
+enum e1_mem_status e1_model_mem_map_fault(struct e1_model *m, u64 addr,
+					  u64 len, bool write, void **ptr,
+					  u64 *fault)
+{
+	u64 last;
+	int i;
+
+	*ptr = NULL;
+	*fault = addr;
+	if (!len || check_add_overflow(addr, len - 1, &last))
+		return E1_MEM_ERROR;
+	for (i = 0; i < E1_MODEL_MAX_FAULTS; i++) {
+		const struct e1_fault_range *f = &m->faults[i];
+
+		if (!f->active || f->hi < addr || f->lo > last)
+			continue;
+		*fault = f->lo > addr ? f->lo : addr;
+		return f->status;
+	}
+	if (!m->host.map)
+		return E1_MEM_ERROR;
+	*ptr = m->host.map(m->host.ctx, addr, len, write);
+	return *ptr ? E1_MEM_OK : E1_MEM_ERROR;
+}
+
+enum e1_mem_status e1_model_mem_map(struct e1_model *m, u64 addr, u64 len,
+				    bool write, void **ptr)
+{
+	u64 fault;
+
+	return e1_model_mem_map_fault(m, addr, len, write, ptr, &fault);
+}
+
+void e1_model_irq_update(struct e1_model *m)
+{
+	bool level[E1_IRQ_COUNT];
+	unsigned int line;
+
+	level[E1_IRQ_NPU] = m->cfg.wrapper_present && e1_v0_irq_npu(m);
+	level[E1_IRQ_FALLBACK] = m->cfg.wrapper_present && e1_v0_irq_fallback(m);
+	level[E1_IRQ_DATAPATH] = m->cfg.datapath_present && e1_dp_irq(m);
+
+	for (line = 0; line < E1_IRQ_COUNT; line++) {
+		u32 bit = 1U << line;
+
+		if (level[line] == m->irq_level[line])
+			continue;
+		m->irq_level[line] = level[line];
+		if (level[line] && m->drop_irqs) {
+			/* Lost on the wire: the host never sees this pulse. */
+			m->drop_irqs--;
+			m->irq_dropped |= bit;
+			continue;
+		}
+		if (!level[line] && (m->irq_dropped & bit)) {
+			m->irq_dropped &= ~bit;
+			continue;
+		}
+		if (m->host.irq)
+			m->host.irq(m->host.ctx, line, level[line]);
+	}
+}
+
+int e1_model_inject_fault(struct e1_model *m, u64 lo, u64 hi,
+			  enum e1_mem_status status)
+{
+	int i;
+
+	if (lo > hi || status == E1_MEM_OK)
+		return -1;
+	for (i = 0; i < E1_MODEL_MAX_FAULTS; i++) {
+		struct e1_fault_range *f = &m->faults[i];
+
+		if (f->active)
+			continue;
+		f->lo = lo;
+		f->hi = hi;
+		f->status = status;
+		f->active = true;
+		return 0;
+	}
+	return -1;
+}
+
+void e1_model_clear_faults(struct e1_model *m)
+{
+	memset(m->faults, 0, sizeof(m->faults));
+}
+
+void e1_model_inject_hang(struct e1_model *m, bool hang)
+{
+	m->hang = hang;
+}
+
+void e1_model_inject_drop_irq(struct e1_model *m, unsigned int count)
+{
+	m->drop_irqs = count;
+}

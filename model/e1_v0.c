@@ -1,0 +1,898 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR MIT)
+/*
+ * e1 NPU device model: the v0 wrapper, the Gemmini command-queue front door.
+ *
+ * Registers, the 64-byte descriptor ring, validation in the order of the
+ * hardware contract (section 2.4), every op of the v0 set executed
+ * bit-exactly, the CPU-fallback contract (2.6), perf counters and the
+ * timing model. The ring only executes inside e1_v0_run(); MMIO writes
+ * just change registers and commit descriptors.
+ */
+#include "e1_internal.h"
+#include "e1_matmul.h"
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the e1 device model writes int32 outputs in host order: little-endian hosts only"
+#endif
+
+#define NTENSORS 3
+
+/* A strided 2-D tensor in bus memory: rows of row_bytes, stride apart. */
+struct v0_tensor {
+	u64 addr;
+	u32 rows;
+	u32 row_bytes;
+	u32 stride;
+	bool used;
+	bool write;
+};
+
+/* A decoded, validated descriptor. */
+struct v0_op {
+	u32 w[E1_V0_DESC_WORDS];
+	u32 op;
+	u32 flags;
+	bool relu;
+	struct v0_tensor t[NTENSORS];	/* A, B, C */
+	/* MATMUL, RELU */
+	u32 m, n, k;
+	/* CONV2D, MAXPOOL */
+	u32 in_h, in_w, c_in, c_out, ksz, sh, sw, ph, pw, dil, out_h, out_w;
+	u32 win, pstride;
+};
+
+/* What the GEMM kernel's callbacks need. */
+struct v0_exec {
+	const struct e1_v0 *v;
+	const struct v0_op *op;
+};
+
+static struct e1_v0 *to_v0(struct e1_model *m)
+{
+	return &m->v0;
+}
+
+static bool ring_len_valid(u32 len)
+{
+	return len >= E1_V0_RING_LEN_MIN && len <= E1_V0_RING_LEN_MAX &&
+	       !(len & (len - 1));
+}
+
+static u32 q_level(const struct e1_v0 *v)
+{
+	if (!ring_len_valid(v->ring_len))
+		return 0;
+	return (v->head - v->tail) & (v->ring_len - 1);
+}
+
+static bool v0_busy(const struct e1_v0 *v)
+{
+	return v->armed && v->stall == E1_V0_RUNNING && q_level(v) > 0;
+}
+
+static void v0_add_cycles(struct e1_v0 *v, u64 cycles)
+{
+	v->cycles += cycles;
+	v->perf_cycles += cycles;
+}
+
+/*
+ * Latch an error: STATUS.error/err_code, ERR_DESC_INDEX, IRQ_STATUS.error
+ * plus @irq, and stop the ring.
+ */
+static void v0_latch(struct e1_v0 *v, u32 code, u32 index, u32 irq,
+		     enum e1_v0_stall stall)
+{
+	v->error = true;
+	v->err_code = code;
+	v->err_desc_index = index;
+	v->irq_status |= E1_V0_IRQ_ERROR | irq;
+	if (v->stall != E1_V0_STALL_HARD)
+		v->stall = stall;
+}
+
+static void v0_latch_bus(struct e1_v0 *v, u32 code, u32 index, u64 addr)
+{
+	v->err_fault_addr = addr;
+	v0_latch(v, code, index, E1_V0_IRQ_BUS_ERROR, E1_V0_STALL_HARD);
+}
+
+void e1_v0_reset(struct e1_model *m)
+{
+	struct e1_v0 *v = to_v0(m);
+	u32 rows = m->cfg.rows, cols = m->cfg.cols;
+
+	memset(v, 0, sizeof(*v));
+	v->caps = E1_V0_CAPS_INT8 | E1_V0_CAPS_INT32_ACCUM | E1_V0_CAPS_RELU |
+		  E1_FIELD_PREP(E1_V0_CAPS_ROWS, rows) |
+		  E1_FIELD_PREP(E1_V0_CAPS_COLS, cols);
+	if (m->cfg.gemmini_present)
+		v->caps |= E1_V0_CAPS_GEMMINI;
+}
+
+static void v0_flush(struct e1_model *m)
+{
+	struct e1_v0 *v = to_v0(m);
+
+	v->head = 0;
+	v->tail = 0;
+	v->armed = false;
+	v->stall = E1_V0_RUNNING;
+	v->fb_pending = false;
+	v->error = false;
+	v->err_code = 0;
+	v->status_done = false;
+	v->err_desc_index = 0;
+	v->err_fault_addr = 0;
+	m->hang = false;
+}
+
+static u32 v0_status(const struct e1_v0 *v)
+{
+	u32 level = q_level(v), s = 0;
+
+	if (v0_busy(v))
+		s |= E1_V0_STATUS_BUSY;
+	if (ring_len_valid(v->ring_len) && level == v->ring_len - 1)
+		s |= E1_V0_STATUS_QUEUE_FULL;
+	if (!level)
+		s |= E1_V0_STATUS_QUEUE_EMPTY;
+	if (v->status_done)
+		s |= E1_V0_STATUS_DONE;
+	if (v->error)
+		s |= E1_V0_STATUS_ERROR;
+	s |= E1_FIELD_PREP(E1_V0_STATUS_Q_LEVEL, level);
+	s |= E1_FIELD_PREP(E1_V0_STATUS_ERR_CODE, v->err_code);
+	return s;
+}
+
+u32 e1_v0_read(struct e1_model *m, u32 off)
+{
+	const struct e1_v0 *v = to_v0(m);
+
+	switch (off) {
+	case E1_V0_ID:
+		return E1_V0_ID_VALUE;
+	case E1_V0_CAPS:
+		return v->caps;
+	case E1_V0_CTRL:
+		return v->ctrl;
+	case E1_V0_STATUS:
+		return v0_status(v);
+	case E1_V0_IRQ_STATUS:
+		return v->irq_status;
+	case E1_V0_IRQ_MASK:
+		return v->irq_mask;
+	case E1_V0_DESC_BASE_LO:
+		return (u32)v->desc_base;
+	case E1_V0_DESC_BASE_HI:
+		return (u32)(v->desc_base >> 32);
+	case E1_V0_DESC_RING_LEN:
+		return v->ring_len;
+	case E1_V0_DESC_HEAD:
+		return v->head;
+	case E1_V0_DESC_TAIL:
+		return v->tail;
+	case E1_V0_TENSOR_MEM_BASE_LO:
+		return (u32)v->tmem_base;
+	case E1_V0_TENSOR_MEM_BASE_HI:
+		return (u32)(v->tmem_base >> 32);
+	case E1_V0_TENSOR_MEM_LEN:
+		return v->tmem_len;
+	case E1_V0_PERF_CYCLES:
+		return (u32)v->perf_cycles;
+	case E1_V0_PERF_MACS_LO:
+		return (u32)v->perf_macs;
+	case E1_V0_PERF_MACS_HI:
+		return (u32)(v->perf_macs >> 32);
+	case E1_V0_PERF_FALLBACKS:
+		return v->perf_fallbacks;
+	case E1_V0_ERR_DESC_INDEX:
+		return v->err_desc_index;
+	case E1_V0_ERR_FAULT_ADDR_LO:
+		return (u32)v->err_fault_addr;
+	case E1_V0_ERR_FAULT_ADDR_HI:
+		return (u32)(v->err_fault_addr >> 32);
+	case E1_V0_COMPLETION_TAG:
+		return v->completion_tag;
+	default:
+		/* DOORBELL is write-only; reserved offsets read 0. */
+		return 0;
+	}
+}
+
+/* Doorbell: check the ring, then commit [head, val) or latch an overflow. */
+static void v0_doorbell(struct e1_v0 *v, u32 val)
+{
+	u32 len = v->ring_len, count, free_slots;
+
+	if (!ring_len_valid(len)) {
+		v0_latch(v, E1_V0_ERR_OVERFLOW, v->tail,
+			 E1_V0_IRQ_QUEUE_OVERFLOW, E1_V0_STALL_HARD);
+		return;
+	}
+	if (v->desc_base & (E1_V0_DESC_SIZE - 1)) {
+		v0_latch(v, E1_V0_ERR_ALIGN, v->tail, 0, E1_V0_STALL_HARD);
+		return;
+	}
+	count = (val - v->head) & (len - 1);
+	free_slots = len - 1 - q_level(v);
+	if (val >= len || count > free_slots) {
+		v0_latch(v, E1_V0_ERR_OVERFLOW, v->head,
+			 E1_V0_IRQ_QUEUE_OVERFLOW, E1_V0_STALL_HARD);
+		return;
+	}
+	v->head = val;
+	if (q_level(v))
+		v->armed = true;
+}
+
+static void v0_write_irq_status(struct e1_v0 *v, u32 val)
+{
+	u32 clr = val & E1_V0_IRQ_ALL;
+
+	v->irq_status &= ~clr;
+	if (clr & E1_V0_IRQ_DONE)
+		v->status_done = false;
+	if (clr & E1_V0_IRQ_ERROR) {
+		v->error = false;
+		v->err_code = 0;
+		/* An unsupported descriptor is retried; hard errors need flush. */
+		if (v->stall == E1_V0_STALL_FALLBACK)
+			v->stall = E1_V0_RUNNING;
+	}
+}
+
+/* The CPU retires the descriptor that fell back (contract 2.6). */
+static void v0_write_tail(struct e1_v0 *v, u32 val)
+{
+	if (!(v->ctrl & E1_V0_CTRL_CPU_FALLBACK) || !v->fb_pending ||
+	    !ring_len_valid(v->ring_len) ||
+	    val != ((v->tail + 1) & (v->ring_len - 1)))
+		return;
+	v->tail = val;
+	v->completion_tag = v->fb_tag;
+	v->fb_pending = false;
+	if (v->stall == E1_V0_STALL_FALLBACK)
+		v->stall = E1_V0_RUNNING;
+}
+
+void e1_v0_write(struct e1_model *m, u32 off, u32 val)
+{
+	struct e1_v0 *v = to_v0(m);
+
+	switch (off) {
+	case E1_V0_CTRL:
+		v->ctrl = val & E1_V0_CTRL_MASK & ~E1_V0_CTRL_FLUSH;
+		if (val & E1_V0_CTRL_FLUSH)
+			v0_flush(m);
+		break;
+	case E1_V0_IRQ_STATUS:
+		v0_write_irq_status(v, val);
+		break;
+	case E1_V0_IRQ_MASK:
+		v->irq_mask = val & E1_V0_IRQ_ALL;
+		break;
+	case E1_V0_DESC_BASE_LO:
+		v->desc_base = (v->desc_base & ~(u64)0xffffffffU) | val;
+		break;
+	case E1_V0_DESC_BASE_HI:
+		v->desc_base = (v->desc_base & 0xffffffffU) | ((u64)val << 32);
+		break;
+	case E1_V0_DESC_RING_LEN:
+		v->ring_len = val;
+		break;
+	case E1_V0_DESC_HEAD:
+		v->head = val & (E1_V0_RING_LEN_MAX - 1);
+		break;
+	case E1_V0_DESC_TAIL:
+		v0_write_tail(v, val);
+		break;
+	case E1_V0_DESC_DOORBELL:
+		v0_doorbell(v, val);
+		break;
+	case E1_V0_TENSOR_MEM_BASE_LO:
+		v->tmem_base = (v->tmem_base & ~(u64)0xffffffffU) | val;
+		break;
+	case E1_V0_TENSOR_MEM_BASE_HI:
+		v->tmem_base = (v->tmem_base & 0xffffffffU) | ((u64)val << 32);
+		break;
+	case E1_V0_TENSOR_MEM_LEN:
+		v->tmem_len = val;
+		break;
+	default:
+		/* RO registers and reserved offsets ignore writes. */
+		break;
+	}
+}
+
+bool e1_v0_pending(const struct e1_model *m)
+{
+	const struct e1_v0 *v = &m->v0;
+
+	return (v->ctrl & E1_V0_CTRL_ENABLE) && !m->hang && v0_busy(v);
+}
+
+bool e1_v0_irq_npu(const struct e1_model *m)
+{
+	const struct e1_v0 *v = &m->v0;
+
+	return (v->ctrl & E1_V0_CTRL_IRQ_ENABLE) &&
+	       (v->irq_status & v->irq_mask & E1_V0_IRQ_ALL);
+}
+
+bool e1_v0_irq_fallback(const struct e1_model *m)
+{
+	const struct e1_v0 *v = &m->v0;
+
+	return (v->ctrl & E1_V0_CTRL_CPU_FALLBACK) &&
+	       (v->irq_status & E1_V0_IRQ_UNSUPPORTED_OP);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Validation (contract 2.3 - 2.5)                                         */
+/* ---------------------------------------------------------------------- */
+
+static u64 desc_addr(const struct v0_op *d, u32 lo)
+{
+	return ((u64)d->w[lo + 1] << 32) | d->w[lo];
+}
+
+static void set_tensor(struct v0_tensor *t, u64 addr, u32 rows, u32 row_bytes,
+		       u32 stride, bool write)
+{
+	t->addr = addr;
+	t->rows = rows;
+	t->row_bytes = row_bytes;
+	t->stride = stride;
+	t->used = true;
+	t->write = write;
+}
+
+static bool in_range(u32 v, u32 lo, u32 hi)
+{
+	return v >= lo && v <= hi;
+}
+
+/* Step 1: the op set. */
+static u32 check_opcode(const struct e1_model *m, struct v0_op *d)
+{
+	switch (d->op) {
+	case E1_V0_OP_NOP:
+	case E1_V0_OP_BARRIER:
+		return 0;
+	case E1_V0_OP_MATMUL_S8:
+	case E1_V0_OP_MATMUL_S8_RELU:
+	case E1_V0_OP_CONV2D_S8:
+	case E1_V0_OP_CONV2D_S8_RELU:
+	case E1_V0_OP_RELU:
+	case E1_V0_OP_MAXPOOL_S8:
+		/* Gemmini-backed: without Gemmini, the CPU runs them. */
+		return m->cfg.gemmini_present ? 0 : E1_V0_ERR_UNKNOWN_OP;
+	default:
+		/* FALLBACK and every opcode outside the v0 set. */
+		return E1_V0_ERR_UNKNOWN_OP;
+	}
+}
+
+static bool is_matmul(u32 op)
+{
+	return op == E1_V0_OP_MATMUL_S8 || op == E1_V0_OP_MATMUL_S8_RELU;
+}
+
+static bool is_conv(u32 op)
+{
+	return op == E1_V0_OP_CONV2D_S8 || op == E1_V0_OP_CONV2D_S8_RELU;
+}
+
+/* Step 2: reserved bits and flag combinations. */
+static u32 check_flags(struct v0_op *d)
+{
+	u32 conv = d->w[E1_V0_DW_CONV_PARAMS], pool = d->w[E1_V0_DW_POOL_PARAMS];
+	bool reads = d->op != E1_V0_OP_NOP && d->op != E1_V0_OP_BARRIER;
+
+	if (d->w[0] & E1_V0_DESC_RSVD)
+		return E1_V0_ERR_FLAGS;
+	if (d->flags & ~E1_V0_FLAG_ALL)
+		return E1_V0_ERR_FLAGS;
+	if ((d->flags & E1_V0_FLAG_RELU_FUSE) && !is_matmul(d->op) && !is_conv(d->op))
+		return E1_V0_ERR_FLAGS;
+	if (reads && !(d->flags & E1_V0_FLAG_SIGNED_INPUT))
+		return E1_V0_ERR_FLAGS;
+	if (is_matmul(d->op) || d->op == E1_V0_OP_RELU) {
+		if (conv || pool)
+			return E1_V0_ERR_FLAGS;
+	} else if (is_conv(d->op)) {
+		if (conv & E1_V0_CONV_RSVD)
+			return E1_V0_ERR_FLAGS;
+	} else if (d->op == E1_V0_OP_MAXPOOL_S8) {
+		if (conv || (pool & E1_V0_POOL_RSVD))
+			return E1_V0_ERR_FLAGS;
+	}
+	return 0;
+}
+
+static u32 check_shape_matmul(struct v0_op *d)
+{
+	u32 m = d->w[E1_V0_DW_SHAPE_M], n = d->w[E1_V0_DW_SHAPE_N];
+	u32 k = d->w[E1_V0_DW_SHAPE_K];
+
+	if (!in_range(m, 1, E1_V0_MAX_MATMUL_MN) || !in_range(n, 1, E1_V0_MAX_MATMUL_MN) ||
+	    !in_range(k, 1, E1_V0_MAX_MATMUL_K))
+		return E1_V0_ERR_SHAPE;
+	d->m = m;
+	d->n = n;
+	d->k = k;
+	set_tensor(&d->t[0], desc_addr(d, E1_V0_DW_A_LO), m, k,
+		   d->w[E1_V0_DW_A_STRIDE], false);
+	set_tensor(&d->t[1], desc_addr(d, E1_V0_DW_B_LO), k, n,
+		   d->w[E1_V0_DW_B_STRIDE], false);
+	set_tensor(&d->t[2], desc_addr(d, E1_V0_DW_C_LO), m, 4 * n,
+		   d->w[E1_V0_DW_C_STRIDE], true);
+	return 0;
+}
+
+static u32 check_shape_conv(struct v0_op *d)
+{
+	u32 cp = d->w[E1_V0_DW_CONV_PARAMS], pp = d->w[E1_V0_DW_POOL_PARAMS];
+
+	d->in_h = E1_FIELD_GET(E1_V0_SHAPE_LO, d->w[E1_V0_DW_SHAPE_M]);
+	d->in_w = E1_FIELD_GET(E1_V0_SHAPE_HI, d->w[E1_V0_DW_SHAPE_M]);
+	d->c_in = E1_FIELD_GET(E1_V0_SHAPE_LO, d->w[E1_V0_DW_SHAPE_N]);
+	d->c_out = E1_FIELD_GET(E1_V0_SHAPE_HI, d->w[E1_V0_DW_SHAPE_N]);
+	d->ksz = d->w[E1_V0_DW_SHAPE_K];
+	d->sh = E1_FIELD_GET(E1_V0_CONV_STRIDE_H, cp);
+	d->sw = E1_FIELD_GET(E1_V0_CONV_STRIDE_W, cp);
+	d->ph = E1_FIELD_GET(E1_V0_CONV_PAD_H, cp);
+	d->pw = E1_FIELD_GET(E1_V0_CONV_PAD_W, cp);
+	d->dil = E1_FIELD_GET(E1_V0_CONV_DILATION, cp);
+	d->out_h = E1_FIELD_GET(E1_V0_SHAPE_LO, pp);
+	d->out_w = E1_FIELD_GET(E1_V0_SHAPE_HI, pp);
+
+	if (!in_range(d->in_h, 1, E1_V0_MAX_CONV_HW) ||
+	    !in_range(d->in_w, 1, E1_V0_MAX_CONV_HW) ||
+	    !in_range(d->out_h, 1, E1_V0_MAX_CONV_HW) ||
+	    !in_range(d->out_w, 1, E1_V0_MAX_CONV_HW) ||
+	    !in_range(d->c_in, 1, E1_V0_MAX_CONV_C) ||
+	    !in_range(d->c_out, 1, E1_V0_MAX_CONV_C) ||
+	    (d->ksz != 1 && d->ksz != 3 && d->ksz != 5) ||
+	    !in_range(d->sh, 1, 2) || !in_range(d->sw, 1, 2) ||
+	    !in_range(d->dil, 1, E1_V0_MAX_CONV_DILATION))
+		return E1_V0_ERR_SHAPE;
+	/* Every window starts on a real or top/left-padded row/column. */
+	if ((d->out_h - 1) * d->sh > d->in_h - 1 + d->ph ||
+	    (d->out_w - 1) * d->sw > d->in_w - 1 + d->pw)
+		return E1_V0_ERR_SHAPE;
+	set_tensor(&d->t[0], desc_addr(d, E1_V0_DW_A_LO), d->in_h, d->in_w * d->c_in,
+		   d->w[E1_V0_DW_A_STRIDE], false);
+	set_tensor(&d->t[1], desc_addr(d, E1_V0_DW_B_LO), d->ksz * d->ksz * d->c_in,
+		   d->c_out, d->w[E1_V0_DW_B_STRIDE], false);
+	set_tensor(&d->t[2], desc_addr(d, E1_V0_DW_C_LO), d->out_h,
+		   d->out_w * d->c_out * 4, d->w[E1_V0_DW_C_STRIDE], true);
+	return 0;
+}
+
+static u32 check_shape_relu(struct v0_op *d)
+{
+	u32 m = d->w[E1_V0_DW_SHAPE_M], n = d->w[E1_V0_DW_SHAPE_N];
+
+	if (!in_range(m, 1, E1_V0_MAX_RELU_MN) || !in_range(n, 1, E1_V0_MAX_RELU_MN) ||
+	    d->w[E1_V0_DW_SHAPE_K])
+		return E1_V0_ERR_SHAPE;
+	d->m = m;
+	d->n = n;
+	set_tensor(&d->t[0], desc_addr(d, E1_V0_DW_A_LO), m, n,
+		   d->w[E1_V0_DW_A_STRIDE], false);
+	set_tensor(&d->t[2], desc_addr(d, E1_V0_DW_C_LO), m, n,
+		   d->w[E1_V0_DW_C_STRIDE], true);
+	return 0;
+}
+
+static u32 check_shape_pool(struct v0_op *d)
+{
+	u32 pp = d->w[E1_V0_DW_POOL_PARAMS];
+	u32 wh = E1_FIELD_GET(E1_V0_POOL_WIN_H, pp);
+	u32 ww = E1_FIELD_GET(E1_V0_POOL_WIN_W, pp);
+
+	d->in_h = E1_FIELD_GET(E1_V0_SHAPE_LO, d->w[E1_V0_DW_SHAPE_M]);
+	d->in_w = E1_FIELD_GET(E1_V0_SHAPE_HI, d->w[E1_V0_DW_SHAPE_M]);
+	d->c_in = E1_FIELD_GET(E1_V0_SHAPE_LO, d->w[E1_V0_DW_SHAPE_N]);
+	d->pstride = E1_FIELD_GET(E1_V0_POOL_STRIDE, pp);
+	d->win = wh;
+	if (!in_range(d->in_h, 1, E1_V0_MAX_CONV_HW) ||
+	    !in_range(d->in_w, 1, E1_V0_MAX_CONV_HW) ||
+	    !in_range(d->c_in, 1, E1_V0_MAX_CONV_C) ||
+	    E1_FIELD_GET(E1_V0_SHAPE_HI, d->w[E1_V0_DW_SHAPE_N]) ||
+	    d->w[E1_V0_DW_SHAPE_K] || wh != ww || !in_range(wh, 2, 3) ||
+	    !in_range(d->pstride, 1, 2) || d->in_h < wh || d->in_w < wh)
+		return E1_V0_ERR_SHAPE;
+	d->out_h = (d->in_h - wh) / d->pstride + 1;
+	d->out_w = (d->in_w - wh) / d->pstride + 1;
+	set_tensor(&d->t[0], desc_addr(d, E1_V0_DW_A_LO), d->in_h, d->in_w * d->c_in,
+		   d->w[E1_V0_DW_A_STRIDE], false);
+	set_tensor(&d->t[2], desc_addr(d, E1_V0_DW_C_LO), d->out_h, d->out_w * d->c_in,
+		   d->w[E1_V0_DW_C_STRIDE], true);
+	return 0;
+}
+
+/* Step 3: dimensions and envelope, then strides at least a row. */
+static u32 check_shape(struct v0_op *d)
+{
+	u32 err = 0;
+	int i;
+
+	if (is_matmul(d->op))
+		err = check_shape_matmul(d);
+	else if (is_conv(d->op))
+		err = check_shape_conv(d);
+	else if (d->op == E1_V0_OP_RELU)
+		err = check_shape_relu(d);
+	else if (d->op == E1_V0_OP_MAXPOOL_S8)
+		err = check_shape_pool(d);
+	if (err)
+		return err;
+	for (i = 0; i < NTENSORS; i++)
+		if (d->t[i].used && d->t[i].stride < d->t[i].row_bytes)
+			return E1_V0_ERR_SHAPE;
+	return 0;
+}
+
+/* Step 4: 16-byte aligned bases and strides. */
+static u32 check_align(const struct v0_op *d)
+{
+	int i;
+
+	for (i = 0; i < NTENSORS; i++) {
+		const struct v0_tensor *t = &d->t[i];
+
+		if (t->used && ((t->addr | t->stride) & (E1_V0_ALIGN - 1)))
+			return E1_V0_ERR_ALIGN;
+	}
+	return 0;
+}
+
+/* Step 5: every touched byte inside TENSOR_MEM; *fault = the first not. */
+static u32 check_window(const struct e1_v0 *v, const struct v0_op *d, u64 *fault)
+{
+	u64 wb = v->tmem_base, we;
+	int i;
+	u32 r;
+
+	if (check_add_overflow(wb, (u64)v->tmem_len, &we))
+		we = ~(u64)0;
+	for (i = 0; i < NTENSORS; i++) {
+		const struct v0_tensor *t = &d->t[i];
+
+		if (!t->used)
+			continue;
+		for (r = 0; r < t->rows; r++) {
+			u64 start, end;
+
+			if (check_add_overflow(t->addr, (u64)r * t->stride, &start) ||
+			    check_add_overflow(start, (u64)t->row_bytes, &end)) {
+				*fault = t->addr + (u64)r * t->stride;
+				return E1_V0_ERR_WINDOW;
+			}
+			if (start < wb) {
+				*fault = start;
+				return E1_V0_ERR_WINDOW;
+			}
+			if (end > we) {
+				*fault = start > we ? start : we;
+				return E1_V0_ERR_WINDOW;
+			}
+		}
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Execution                                                               */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * Map every row of @t, one contiguous range when the rows are packed, else
+ * one range per row, so the host sees exactly the bytes the op touches.
+ */
+static enum e1_mem_status map_rows(struct e1_model *m, const struct v0_tensor *t,
+				   u8 **table, u64 *fault)
+{
+	enum e1_mem_status st;
+	void *p;
+	u32 r;
+
+	if (t->stride == t->row_bytes) {
+		st = e1_model_mem_map_fault(m, t->addr, (u64)t->rows * t->row_bytes,
+					    t->write, &p, fault);
+		if (st != E1_MEM_OK)
+			return st;
+		for (r = 0; r < t->rows; r++)
+			table[r] = (u8 *)p + (size_t)r * t->row_bytes;
+		return E1_MEM_OK;
+	}
+	for (r = 0; r < t->rows; r++) {
+		st = e1_model_mem_map_fault(m, t->addr + (u64)r * t->stride,
+					    t->row_bytes, t->write, &p, fault);
+		if (st != E1_MEM_OK)
+			return st;
+		table[r] = p;
+	}
+	return E1_MEM_OK;
+}
+
+static void load_a_matmul(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
+			  s16 *dst)
+{
+	const struct v0_exec *x = job->priv;
+	const s8 *src = x->v->rows_a[i] + k0;
+	u32 k;
+
+	for (k = 0; k < kb; k++)
+		dst[k] = src[k];
+}
+
+/* im2col: row i of A is output pixel i, column k is weight row k. */
+static void load_a_conv(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
+			s16 *dst)
+{
+	const struct v0_exec *x = job->priv;
+	const struct v0_op *d = x->op;
+	u32 oy = i / d->out_w, ox = i % d->out_w;
+	u32 tap = k0 / d->c_in, ci = k0 % d->c_in, done = 0;
+
+	while (done < kb) {
+		u32 kh = tap / d->ksz, kw = tap % d->ksz;
+		u32 run = d->c_in - ci, j;
+		s32 iy = (s32)(oy * d->sh + kh * d->dil) - (s32)d->ph;
+		s32 ix = (s32)(ox * d->sw + kw * d->dil) - (s32)d->pw;
+
+		if (run > kb - done)
+			run = kb - done;
+		if (iy < 0 || iy >= (s32)d->in_h || ix < 0 || ix >= (s32)d->in_w) {
+			memset(dst + done, 0, run * sizeof(s16));
+		} else {
+			const s8 *src = x->v->rows_a[iy] + (u32)ix * d->c_in + ci;
+
+			for (j = 0; j < run; j++)
+				dst[done + j] = src[j];
+		}
+		done += run;
+		ci = 0;
+		tap++;
+	}
+}
+
+static u8 *c_row_matmul(const struct e1_mm_job *job, u32 i)
+{
+	const struct v0_exec *x = job->priv;
+
+	return x->v->rows_c[i];
+}
+
+static u8 *c_row_conv(const struct e1_mm_job *job, u32 i)
+{
+	const struct v0_exec *x = job->priv;
+	const struct v0_op *d = x->op;
+
+	return x->v->rows_c[i / d->out_w] + (size_t)(i % d->out_w) * d->c_out * 4;
+}
+
+static void exec_gemm(struct e1_v0 *v, const struct v0_op *d)
+{
+	struct v0_exec x = { .v = v, .op = d };
+	struct e1_mm_job job = {
+		.b_rows = v->rows_b,
+		.relu = d->relu,
+		.priv = &x,
+	};
+
+	if (is_matmul(d->op)) {
+		job.m = d->m;
+		job.n = d->n;
+		job.k = d->k;
+		job.load_a = load_a_matmul;
+		job.c_row = c_row_matmul;
+	} else {
+		job.m = d->out_h * d->out_w;
+		job.n = d->c_out;
+		job.k = d->ksz * d->ksz * d->c_in;
+		job.load_a = load_a_conv;
+		job.c_row = c_row_conv;
+	}
+	e1_mm_run(&job, &v->mm);
+}
+
+static void exec_relu(struct e1_v0 *v, const struct v0_op *d)
+{
+	u32 i, j;
+
+	for (i = 0; i < d->m; i++) {
+		const s8 *a = v->rows_a[i];
+		s8 *c = (s8 *)v->rows_c[i];
+
+		for (j = 0; j < d->n; j++)
+			c[j] = a[j] < 0 ? 0 : a[j];
+	}
+}
+
+static void exec_maxpool(struct e1_v0 *v, const struct v0_op *d)
+{
+	u32 oy, ox, ch, wy, wx, c = d->c_in;
+
+	for (oy = 0; oy < d->out_h; oy++) {
+		s8 *out = (s8 *)v->rows_c[oy];
+
+		for (ox = 0; ox < d->out_w; ox++) {
+			for (ch = 0; ch < c; ch++) {
+				s8 best = -128;
+
+				for (wy = 0; wy < d->win; wy++) {
+					const s8 *row = v->rows_a[oy * d->pstride + wy];
+
+					for (wx = 0; wx < d->win; wx++) {
+						s8 x = row[(ox * d->pstride + wx) * c + ch];
+
+						if (x > best)
+							best = x;
+					}
+				}
+				out[ox * c + ch] = best;
+			}
+		}
+	}
+}
+
+/* Modelled cycles of a validated descriptor, without the fetch. */
+static u64 op_cycles(const struct e1_model *m, const struct v0_op *d, u64 *macs)
+{
+	const struct e1_timing *t = &m->cfg.timing;
+	u32 rows = m->cfg.rows ? m->cfg.rows : 16;
+	u32 cols = m->cfg.cols ? m->cfg.cols : 16;
+	u64 c = 0;
+
+	*macs = 0;
+	if (d->op == E1_V0_OP_BARRIER || (d->flags & E1_V0_FLAG_BARRIER))
+		c += t->barrier_cycles;
+	if (is_matmul(d->op)) {
+		*macs = (u64)d->m * d->n * d->k;
+		c += e1_timing_matmul_cycles(t, rows, cols, d->m, d->n, d->k);
+	} else if (is_conv(d->op)) {
+		u32 k = d->ksz * d->ksz * d->c_in;
+
+		*macs = (u64)d->out_h * d->out_w * d->c_out * k;
+		c += e1_timing_matmul_cycles(t, rows, cols, d->out_h * d->out_w,
+					     d->c_out, k);
+	} else if (d->op == E1_V0_OP_RELU) {
+		c += e1_timing_stream_cycles(t, 2 * d->m * d->n);
+	} else if (d->op == E1_V0_OP_MAXPOOL_S8) {
+		c += e1_timing_stream_cycles(t, d->in_h * d->in_w * d->c_in +
+					     d->out_h * d->out_w * d->c_in);
+	}
+	return c;
+}
+
+/* Fetch descriptor @idx into @d; false after latching a bus error. */
+static bool v0_fetch(struct e1_model *m, u32 idx, struct v0_op *d)
+{
+	struct e1_v0 *v = to_v0(m);
+	u64 addr = v->desc_base + (u64)idx * E1_V0_DESC_SIZE, fault;
+	enum e1_mem_status st;
+	const u8 *p;
+	void *ptr;
+	int i;
+
+	st = e1_model_mem_map_fault(m, addr, E1_V0_DESC_SIZE, false, &ptr, &fault);
+	if (st != E1_MEM_OK) {
+		if (st == E1_MEM_NORESP)
+			v0_add_cycles(v, m->cfg.timing.v0_bus_timeout);
+		v0_latch_bus(v, E1_V0_ERR_BUS, idx, addr);
+		return false;
+	}
+	p = ptr;
+	for (i = 0; i < E1_V0_DESC_WORDS; i++)
+		d->w[i] = (u32)p[4 * i] | (u32)p[4 * i + 1] << 8 |
+			  (u32)p[4 * i + 2] << 16 | (u32)p[4 * i + 3] << 24;
+	d->op = E1_FIELD_GET(E1_V0_DESC_OP, d->w[0]);
+	d->flags = d->w[0] & E1_V0_DESC_FLAGS;
+	d->relu = d->op == E1_V0_OP_MATMUL_S8_RELU || d->op == E1_V0_OP_CONV2D_S8_RELU ||
+		  (d->flags & E1_V0_FLAG_RELU_FUSE);
+	return true;
+}
+
+static void v0_retire(struct e1_v0 *v, const struct v0_op *d)
+{
+	v->tail = (v->tail + 1) & (v->ring_len - 1);
+	v->completion_tag = d->w[E1_V0_DW_TAG];
+	if ((d->flags & E1_V0_FLAG_IRQ_ON_COMPLETE) && (v->irq_mask & E1_V0_IRQ_DONE)) {
+		v->irq_status |= E1_V0_IRQ_DONE;
+		v->status_done = true;
+	}
+}
+
+/* Validate and execute one fetched descriptor; true when it retired. */
+static bool v0_execute(struct e1_model *m, u32 idx, struct v0_op *d)
+{
+	struct e1_v0 *v = to_v0(m);
+	u8 **tables[NTENSORS] = {
+		(u8 **)v->rows_a, (u8 **)v->rows_b, v->rows_c,
+	};
+	enum e1_mem_status st;
+	u64 fault = 0, macs;
+	u32 err;
+	int i;
+
+	err = check_opcode(m, d);
+	if (!err)
+		err = check_flags(d);
+	if (!err)
+		err = check_shape(d);
+	if (!err)
+		err = check_align(d);
+	if (err) {
+		/* 0x01-0x04: the CPU-fallback contract. */
+		v->perf_fallbacks++;
+		v->fb_pending = true;
+		v->fb_tag = d->w[E1_V0_DW_TAG];
+		v0_latch(v, err, idx, E1_V0_IRQ_UNSUPPORTED_OP, E1_V0_STALL_FALLBACK);
+		return false;
+	}
+	if (check_window(v, d, &fault)) {
+		v0_latch_bus(v, E1_V0_ERR_WINDOW, idx, fault);
+		return false;
+	}
+
+	/* Inputs first, then outputs: nothing is written before all map. */
+	for (i = 0; i < NTENSORS; i++) {
+		if (!d->t[i].used)
+			continue;
+		st = map_rows(m, &d->t[i], tables[i], &fault);
+		if (st != E1_MEM_OK) {
+			if (st == E1_MEM_NORESP)
+				v0_add_cycles(v, m->cfg.timing.v0_bus_timeout);
+			v0_latch_bus(v, E1_V0_ERR_BUS, idx, fault);
+			return false;
+		}
+	}
+
+	if (is_matmul(d->op) || is_conv(d->op))
+		exec_gemm(v, d);
+	else if (d->op == E1_V0_OP_RELU)
+		exec_relu(v, d);
+	else if (d->op == E1_V0_OP_MAXPOOL_S8)
+		exec_maxpool(v, d);
+
+	v0_add_cycles(v, op_cycles(m, d, &macs));
+	v->perf_macs += macs;
+	v0_retire(v, d);
+	return true;
+}
+
+unsigned int e1_v0_run(struct e1_model *m)
+{
+	struct e1_v0 *v = to_v0(m);
+	unsigned int retired = 0;
+	struct v0_op d;
+
+	if (!(v->ctrl & E1_V0_CTRL_ENABLE) || m->hang)
+		return 0;
+	while (v0_busy(v)) {
+		u32 idx = v->tail;
+
+		/* Ring reprogrammed behind a doorbell: same checks as there. */
+		if (v->desc_base & (E1_V0_DESC_SIZE - 1)) {
+			v0_latch(v, E1_V0_ERR_ALIGN, idx, 0, E1_V0_STALL_HARD);
+			break;
+		}
+		memset(&d, 0, sizeof(d));
+		v->fb_pending = false;
+		v0_add_cycles(v, m->cfg.timing.desc_fetch_cycles);
+		if (!v0_fetch(m, idx, &d))
+			break;
+		if (!v0_execute(m, idx, &d))
+			break;
+		retired++;
+	}
+	if (!q_level(v))
+		v->armed = false;
+	return retired;
+}

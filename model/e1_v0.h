@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR MIT) */
+/*
+ * e1 NPU device model: state of the v0 wrapper (the Gemmini command-queue
+ * front door). Semantics: Documentation/hardware-contract.md section 2 and
+ * Documentation/device-model.md. Only e1_v0.c touches it; hosts go through
+ * e1_model_read()/e1_model_write()/e1_model_run().
+ */
+#ifndef __E1_V0_H__
+#define __E1_V0_H__
+
+#include "e1_model_shim.h"
+#include "e1npu_hw.h"
+#include "e1_matmul.h"
+
+/* Most rows any tensor of the validated envelope has (CONV2D weights). */
+#define E1_V0_MAX_ROWS_A	E1_V0_MAX_MATMUL_MN
+#define E1_V0_MAX_ROWS_B	(5 * 5 * E1_V0_MAX_CONV_C)
+#define E1_V0_MAX_ROWS_C	E1_V0_MAX_MATMUL_MN
+
+/* Why the ring is not moving. */
+enum e1_v0_stall {
+	E1_V0_RUNNING = 0,
+	E1_V0_STALL_FALLBACK,	/* unsupported descriptor: CPU may retire it */
+	E1_V0_STALL_HARD,	/* window, bus, overflow, ring config: flush */
+};
+
+/**
+ * struct e1_v0 - wrapper registers, ring state and execution workspace.
+ * @caps: CAPS as configured.
+ * @ctrl: CTRL without the self-clearing flush bit.
+ * @irq_status: IRQ_STATUS (RW1C).
+ * @irq_mask: IRQ_MASK.
+ * @status_done: STATUS.done; set with IRQ_STATUS.done, cleared by W1C of
+ *	IRQ_STATUS.done and by CTRL.flush.
+ * @error: STATUS.error.
+ * @err_code: STATUS.err_code.
+ * @desc_base: DESC_BASE_HI:LO.
+ * @ring_len: DESC_RING_LEN as written.
+ * @head: DESC_HEAD.
+ * @tail: DESC_TAIL.
+ * @armed: a doorbell started the engine; it runs until the ring drains.
+ * @stall: why the engine stopped, if it did.
+ * @fb_pending: the descriptor at ERR_DESC_INDEX fell back and the CPU may
+ *	retire it with a DESC_TAIL write.
+ * @fb_tag: COMPLETION_TAG of that descriptor.
+ * @tmem_base: TENSOR_MEM_BASE_HI:LO.
+ * @tmem_len: TENSOR_MEM_LEN.
+ * @perf_cycles: cycles with busy == 1 (PERF_CYCLES reads the low word).
+ * @perf_macs: PERF_MACS_HI:LO.
+ * @perf_fallbacks: PERF_FALLBACKS.
+ * @err_desc_index: ERR_DESC_INDEX.
+ * @err_fault_addr: ERR_FAULT_ADDR_HI:LO.
+ * @completion_tag: COMPLETION_TAG.
+ * @cycles: modelled time of the engine (only advances while busy).
+ * @rows_a: host pointers of the input rows of the executing descriptor.
+ * @rows_b: host pointers of the weight rows.
+ * @rows_c: host pointers of the output rows.
+ * @mm: GEMM packing workspace.
+ */
+struct e1_v0 {
+	u32 caps;
+	u32 ctrl;
+	u32 irq_status;
+	u32 irq_mask;
+	bool status_done;
+	bool error;
+	u32 err_code;
+	u64 desc_base;
+	u32 ring_len;
+	u32 head;
+	u32 tail;
+	bool armed;
+	enum e1_v0_stall stall;
+	bool fb_pending;
+	u32 fb_tag;
+	u64 tmem_base;
+	u32 tmem_len;
+	u64 perf_cycles;
+	u64 perf_macs;
+	u32 perf_fallbacks;
+	u32 err_desc_index;
+	u64 err_fault_addr;
+	u32 completion_tag;
+	u64 cycles;
+	const s8 *rows_a[E1_V0_MAX_ROWS_A];
+	const s8 *rows_b[E1_V0_MAX_ROWS_B];
+	u8 *rows_c[E1_V0_MAX_ROWS_C];
+	struct e1_mm_ws mm;
+};
+
+#endif /* __E1_V0_H__ */
