@@ -1,0 +1,623 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * e1npu_sim: a platform device backed by the e1 NPU device model.
+ *
+ * The module builds the freestanding device model (model/) in and registers
+ * an "e1npu-sim" platform device that e1npu.ko binds to unmodified:
+ *
+ * - registers: two regmaps (wrapper and datapath window) whose reg_read and
+ *   reg_write callbacks call e1_model_read()/e1_model_write() on the model's
+ *   flat offset, under one spinlock (the driver reads registers from its
+ *   hard interrupt handler);
+ * - execution: datapath commands run inside the register write that starts
+ *   them; the wrapper ring runs in e1_model_run() from an ordered work item
+ *   queued after a doorbell;
+ * - interrupts: a three-line irq_chip with a linear irq_domain. The model
+ *   reports levels with its lock held, so lines are fired later from an
+ *   irq_work; a line unmasked while still high fires again (level
+ *   semantics);
+ * - memory: device addresses are the physical addresses dma_alloc_coherent()
+ *   hands the driver (dma-direct, no IOMMU), mapped through the direct map.
+ *
+ * Module parameters select the instance (wrapper, datapath, gemmini_present,
+ * rows, cols) and inject faults at run time (inject_hang, inject_bus_error,
+ * inject_drop_irq); see Documentation/simulator.md.
+ */
+
+#include <linux/bitmap.h>
+#include <linux/bitops.h>
+#include <linux/dma-mapping.h>
+#include <linux/err.h>
+#include <linux/interrupt.h>
+#include <linux/io.h>
+#include <linux/irq.h>
+#include <linux/irq_work.h>
+#include <linux/irqdomain.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/platform_device.h>
+#include <linux/regmap.h>
+#include <linux/spinlock.h>
+#include <linux/vmalloc.h>
+#include <linux/workqueue.h>
+
+#include "e1npu_pdata.h"
+#include "../model/e1_model.h"
+
+#define E1SIM_NAME	"e1npu_sim"
+
+struct e1sim {
+	struct e1_model *model;
+	/* Serialises every access to @model; taken from hard IRQ context. */
+	spinlock_t lock;
+
+	struct regmap *wrapper;
+	struct regmap *datapath;
+
+	struct workqueue_struct *wq;
+	struct work_struct run_work;
+
+	struct fwnode_handle *fwnode;
+	struct irq_domain *domain;
+	unsigned int virq[E1_IRQ_COUNT];
+	unsigned long level;	/* E1_IRQ_* lines the model drives high */
+	unsigned long masked;	/* E1_IRQ_* lines masked by the irq core */
+	struct irq_work irq_work;
+
+	struct platform_device *pdev;
+	bool dying;
+};
+
+/* The one instance; module parameters reach it under e1sim_param_lock. */
+static struct e1sim *e1sim;
+static DEFINE_MUTEX(e1sim_param_lock);
+
+/* Instance configuration, read at load time. */
+static bool wrapper = true;
+module_param(wrapper, bool, 0444);
+MODULE_PARM_DESC(wrapper, "Instantiate the v0 wrapper window (default 1)");
+
+static bool datapath = true;
+module_param(datapath, bool, 0444);
+MODULE_PARM_DESC(datapath, "Instantiate the datapath window (default 1)");
+
+static bool gemmini_present = true;
+module_param(gemmini_present, bool, 0444);
+MODULE_PARM_DESC(gemmini_present, "CAPS.gemmini_present of the wrapper (default 1)");
+
+static uint rows = 16;
+module_param(rows, uint, 0444);
+MODULE_PARM_DESC(rows, "CAPS rows of the systolic array, 1..255 (default 16)");
+
+static uint cols = 16;
+module_param(cols, uint, 0444);
+MODULE_PARM_DESC(cols, "CAPS columns of the systolic array, 1..255 (default 16)");
+
+/* Fault injection, writable at run time. */
+static bool inject_hang;
+static bool inject_bus_error;
+static uint inject_drop_irq;
+
+/* ---------------------------------------------------------------------- */
+/* Interrupts                                                             */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * Fire every line that is high and unmasked. Runs from the irq_work, in
+ * hard interrupt context with the model lock not held, so the driver's
+ * handler may use the regmaps.
+ */
+static void e1sim_irq_work(struct irq_work *work)
+{
+	struct e1sim *sim = container_of(work, struct e1sim, irq_work);
+	unsigned int line;
+
+	for (line = 0; line < E1_IRQ_COUNT; line++) {
+		if (!test_bit(line, &sim->level) || test_bit(line, &sim->masked))
+			continue;
+		generic_handle_domain_irq_safe(sim->domain, line);
+	}
+}
+
+/* Model callback, called with sim->lock held: record, fire later. */
+static void e1sim_model_irq(void *ctx, unsigned int line, bool level)
+{
+	struct e1sim *sim = ctx;
+
+	if (line >= E1_IRQ_COUNT)
+		return;
+	if (level) {
+		set_bit(line, &sim->level);
+		irq_work_queue(&sim->irq_work);
+	} else {
+		clear_bit(line, &sim->level);
+	}
+}
+
+static void e1sim_irq_mask(struct irq_data *d)
+{
+	struct e1sim *sim = irq_data_get_irq_chip_data(d);
+
+	set_bit(irqd_to_hwirq(d), &sim->masked);
+}
+
+static void e1sim_irq_unmask(struct irq_data *d)
+{
+	struct e1sim *sim = irq_data_get_irq_chip_data(d);
+	irq_hw_number_t hwirq = irqd_to_hwirq(d);
+
+	clear_bit(hwirq, &sim->masked);
+	/* Level triggered: a line still high fires again once unmasked. */
+	if (test_bit(hwirq, &sim->level))
+		irq_work_queue(&sim->irq_work);
+}
+
+static int e1sim_irq_set_type(struct irq_data *d, unsigned int type)
+{
+	type &= IRQ_TYPE_SENSE_MASK;
+	if (type != IRQ_TYPE_NONE && type != IRQ_TYPE_LEVEL_HIGH)
+		return -EINVAL;
+	return 0;
+}
+
+static struct irq_chip e1sim_irq_chip = {
+	.name		= "e1npu-sim",
+	.irq_mask	= e1sim_irq_mask,
+	.irq_unmask	= e1sim_irq_unmask,
+	.irq_set_type	= e1sim_irq_set_type,
+	.flags		= IRQCHIP_SKIP_SET_WAKE,
+};
+
+static int e1sim_irq_domain_map(struct irq_domain *domain, unsigned int virq,
+				irq_hw_number_t hwirq)
+{
+	struct e1sim *sim = domain->host_data;
+
+	irq_set_chip_data(virq, sim);
+	irq_set_chip_and_handler(virq, &e1sim_irq_chip, handle_level_irq);
+	irq_set_status_flags(virq, IRQ_LEVEL);
+	irq_set_noprobe(virq);
+	return 0;
+}
+
+static void e1sim_irq_domain_unmap(struct irq_domain *domain,
+				   unsigned int virq)
+{
+	irq_set_chip_and_handler(virq, NULL, NULL);
+	irq_set_chip_data(virq, NULL);
+}
+
+static const struct irq_domain_ops e1sim_irq_domain_ops = {
+	.map	= e1sim_irq_domain_map,
+	.unmap	= e1sim_irq_domain_unmap,
+	.xlate	= irq_domain_xlate_onecell,
+};
+
+static int e1sim_irq_init(struct e1sim *sim)
+{
+	unsigned int line;
+
+	sim->masked = BIT(E1_IRQ_COUNT) - 1;
+	init_irq_work(&sim->irq_work, e1sim_irq_work);
+
+	sim->fwnode = irq_domain_alloc_named_fwnode(E1SIM_NAME);
+	if (!sim->fwnode)
+		return -ENOMEM;
+	sim->domain = irq_domain_create_linear(sim->fwnode, E1_IRQ_COUNT,
+					       &e1sim_irq_domain_ops, sim);
+	if (!sim->domain) {
+		irq_domain_free_fwnode(sim->fwnode);
+		sim->fwnode = NULL;
+		return -ENOMEM;
+	}
+	for (line = 0; line < E1_IRQ_COUNT; line++) {
+		sim->virq[line] = irq_create_mapping(sim->domain, line);
+		if (!sim->virq[line])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void e1sim_irq_fini(struct e1sim *sim)
+{
+	unsigned int line;
+
+	if (!sim->domain)
+		return;
+	irq_work_sync(&sim->irq_work);
+	for (line = 0; line < E1_IRQ_COUNT; line++)
+		if (sim->virq[line])
+			irq_dispose_mapping(sim->virq[line]);
+	irq_domain_remove(sim->domain);
+	irq_domain_free_fwnode(sim->fwnode);
+	sim->domain = NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Memory                                                                 */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * Bus addresses are physical addresses (dma-direct without an IOMMU or
+ * memory encryption): RAM is reached through the direct map. Anything else
+ * answers with a bus error.
+ */
+static void *e1sim_model_map(void *ctx, u64 addr, u64 len, bool write)
+{
+	u64 last;
+
+	if (!len || check_add_overflow(addr, len - 1, &last))
+		return NULL;
+	if ((phys_addr_t)last != last)
+		return NULL;
+	if (!pfn_valid(PHYS_PFN(addr)) || !pfn_valid(PHYS_PFN(last)))
+		return NULL;
+	if (!page_is_ram(PHYS_PFN(addr)) || !page_is_ram(PHYS_PFN(last)))
+		return NULL;
+	return phys_to_virt((phys_addr_t)addr);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Registers and execution                                                */
+/* ---------------------------------------------------------------------- */
+
+static void e1sim_run_work(struct work_struct *work)
+{
+	struct e1sim *sim = container_of(work, struct e1sim, run_work);
+	unsigned long flags;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	while (!sim->dying && e1_model_pending(sim->model)) {
+		if (!e1_model_run(sim->model))
+			break;
+		/* Let the driver's interrupt handlers and doorbells in. */
+		spin_unlock_irqrestore(&sim->lock, flags);
+		cond_resched();
+		spin_lock_irqsave(&sim->lock, flags);
+	}
+	spin_unlock_irqrestore(&sim->lock, flags);
+}
+
+/* Called with sim->lock held after anything that may start the ring. */
+static void e1sim_kick(struct e1sim *sim)
+{
+	if (!sim->dying && e1_model_pending(sim->model))
+		queue_work(sim->wq, &sim->run_work);
+}
+
+static int e1sim_reg_read(struct e1sim *sim, u32 win, unsigned int reg,
+			  unsigned int *val)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	*val = e1_model_read(sim->model, win * E1_WIN_SIZE + reg);
+	spin_unlock_irqrestore(&sim->lock, flags);
+	return 0;
+}
+
+static int e1sim_reg_write(struct e1sim *sim, u32 win, unsigned int reg,
+			   unsigned int val)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	e1_model_write(sim->model, win * E1_WIN_SIZE + reg, val);
+	e1sim_kick(sim);
+	spin_unlock_irqrestore(&sim->lock, flags);
+	return 0;
+}
+
+static int e1sim_wrapper_read(void *ctx, unsigned int reg, unsigned int *val)
+{
+	return e1sim_reg_read(ctx, E1_WIN_WRAPPER, reg, val);
+}
+
+static int e1sim_wrapper_write(void *ctx, unsigned int reg, unsigned int val)
+{
+	return e1sim_reg_write(ctx, E1_WIN_WRAPPER, reg, val);
+}
+
+static int e1sim_datapath_read(void *ctx, unsigned int reg, unsigned int *val)
+{
+	return e1sim_reg_read(ctx, E1_WIN_DATAPATH, reg, val);
+}
+
+static int e1sim_datapath_write(void *ctx, unsigned int reg, unsigned int val)
+{
+	return e1sim_reg_write(ctx, E1_WIN_DATAPATH, reg, val);
+}
+
+static const struct regmap_config e1sim_wrapper_regmap_config = {
+	.name		= "wrapper",
+	.reg_bits	= 32,
+	.val_bits	= 32,
+	.reg_stride	= 4,
+	.max_register	= E1_WIN_SIZE - 4,
+	.reg_read	= e1sim_wrapper_read,
+	.reg_write	= e1sim_wrapper_write,
+	.cache_type	= REGCACHE_NONE,
+	.fast_io	= true,
+};
+
+static const struct regmap_config e1sim_datapath_regmap_config = {
+	.name		= "datapath",
+	.reg_bits	= 32,
+	.val_bits	= 32,
+	.reg_stride	= 4,
+	.max_register	= E1_WIN_SIZE - 4,
+	.reg_read	= e1sim_datapath_read,
+	.reg_write	= e1sim_datapath_write,
+	.cache_type	= REGCACHE_NONE,
+	.fast_io	= true,
+};
+
+/* ---------------------------------------------------------------------- */
+/* Fault injection parameters                                             */
+/* ---------------------------------------------------------------------- */
+
+/* Fault the whole bus address space, or nothing; sim->lock held. */
+static void e1sim_apply_bus_error(struct e1sim *sim)
+{
+	e1_model_clear_faults(sim->model);
+	if (inject_bus_error)
+		e1_model_inject_fault(sim->model, 0, U64_MAX, E1_MEM_ERROR);
+}
+
+static int e1sim_param_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned long flags;
+	int ret;
+
+	mutex_lock(&e1sim_param_lock);
+	if (kp->arg == &inject_drop_irq)
+		ret = param_set_uint(val, kp);
+	else
+		ret = param_set_bool(val, kp);
+	if (!ret && e1sim) {
+		spin_lock_irqsave(&e1sim->lock, flags);
+		if (kp->arg == &inject_hang)
+			e1_model_inject_hang(e1sim->model, inject_hang);
+		else if (kp->arg == &inject_drop_irq)
+			e1_model_inject_drop_irq(e1sim->model, inject_drop_irq);
+		else
+			e1sim_apply_bus_error(e1sim);
+		/* A cleared fault may let committed work run again. */
+		e1sim_kick(e1sim);
+		spin_unlock_irqrestore(&e1sim->lock, flags);
+	}
+	mutex_unlock(&e1sim_param_lock);
+	return ret;
+}
+
+/* Report the model's state: a flush ends a hang, interrupts get dropped. */
+static int e1sim_param_get(char *buffer, const struct kernel_param *kp)
+{
+	unsigned long flags;
+	int ret;
+
+	mutex_lock(&e1sim_param_lock);
+	if (e1sim) {
+		spin_lock_irqsave(&e1sim->lock, flags);
+		if (kp->arg == &inject_hang)
+			inject_hang = e1sim->model->hang;
+		else if (kp->arg == &inject_drop_irq)
+			inject_drop_irq = e1sim->model->drop_irqs;
+		spin_unlock_irqrestore(&e1sim->lock, flags);
+	}
+	if (kp->arg == &inject_drop_irq)
+		ret = param_get_uint(buffer, kp);
+	else
+		ret = param_get_bool(buffer, kp);
+	mutex_unlock(&e1sim_param_lock);
+	return ret;
+}
+
+static const struct kernel_param_ops e1sim_fault_ops = {
+	.set = e1sim_param_set,
+	.get = e1sim_param_get,
+};
+
+module_param_cb(inject_hang, &e1sim_fault_ops, &inject_hang, 0644);
+MODULE_PARM_DESC(inject_hang,
+		 "Hang the wrapper engine until the driver flushes it (bool; reads 0 after the flush)");
+module_param_cb(inject_bus_error, &e1sim_fault_ops, &inject_bus_error, 0644);
+MODULE_PARM_DESC(inject_bus_error,
+		 "Answer every bus access of the device with a bus error (bool)");
+module_param_cb(inject_drop_irq, &e1sim_fault_ops, &inject_drop_irq, 0644);
+MODULE_PARM_DESC(inject_drop_irq,
+		 "Lose the next N rising interrupt edges (reads the count left)");
+
+/* ---------------------------------------------------------------------- */
+/* Module                                                                 */
+/* ---------------------------------------------------------------------- */
+
+static int e1sim_register_pdev(struct e1sim *sim)
+{
+	static const char * const names[E1_IRQ_COUNT] = {
+		[E1_IRQ_NPU] = E1NPU_IRQ_NAME_NPU,
+		[E1_IRQ_FALLBACK] = E1NPU_IRQ_NAME_FALLBACK,
+		[E1_IRQ_DATAPATH] = E1NPU_IRQ_NAME_DATAPATH,
+	};
+	struct e1npu_platform_data pdata = {
+		.wrapper = sim->wrapper,
+		.datapath = sim->datapath,
+	};
+	struct resource res[E1_IRQ_COUNT] = {};
+	struct platform_device_info info = {
+		.name		= E1NPU_SIM_DEVICE_NAME,
+		.id		= PLATFORM_DEVID_NONE,
+		.res		= res,
+		.data		= &pdata,
+		.size_data	= sizeof(pdata),
+		.dma_mask	= DMA_BIT_MASK(64),
+	};
+	unsigned int line, n = 0;
+
+	for (line = 0; line < E1_IRQ_COUNT; line++) {
+		bool present = line == E1_IRQ_DATAPATH ? datapath : wrapper;
+
+		if (!present)
+			continue;
+		res[n] = DEFINE_RES_NAMED(sim->virq[line], 1, names[line],
+					  IORESOURCE_IRQ);
+		n++;
+	}
+	info.num_res = n;
+
+	sim->pdev = platform_device_register_full(&info);
+	if (IS_ERR(sim->pdev)) {
+		int ret = PTR_ERR(sim->pdev);
+
+		sim->pdev = NULL;
+		return ret;
+	}
+	return 0;
+}
+
+static void e1sim_destroy(struct e1sim *sim)
+{
+	unsigned long flags;
+
+	/* Unbind e1npu.ko first: it may still use the registers. */
+	if (sim->pdev)
+		platform_device_unregister(sim->pdev);
+	if (sim->wq) {
+		spin_lock_irqsave(&sim->lock, flags);
+		sim->dying = true;
+		spin_unlock_irqrestore(&sim->lock, flags);
+		cancel_work_sync(&sim->run_work);
+		destroy_workqueue(sim->wq);
+	}
+	e1sim_irq_fini(sim);
+	if (sim->datapath)
+		regmap_exit(sim->datapath);
+	if (sim->wrapper)
+		regmap_exit(sim->wrapper);
+	vfree(sim->model);
+	kfree(sim);
+}
+
+static int __init e1sim_init(void)
+{
+	struct e1_model_config cfg;
+	struct e1_model_host host;
+	struct e1sim *sim;
+	unsigned long flags;
+	int ret;
+
+	if (!wrapper && !datapath) {
+		pr_err(E1SIM_NAME ": wrapper=0 and datapath=0: nothing to simulate\n");
+		return -EINVAL;
+	}
+	if (!rows || rows > 255 || !cols || cols > 255) {
+		pr_err(E1SIM_NAME ": rows and cols must be 1..255\n");
+		return -EINVAL;
+	}
+
+	sim = kzalloc(sizeof(*sim), GFP_KERNEL);
+	if (!sim)
+		return -ENOMEM;
+	spin_lock_init(&sim->lock);
+	INIT_WORK(&sim->run_work, e1sim_run_work);
+
+	sim->model = vzalloc(sizeof(*sim->model));
+	if (!sim->model) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	e1_model_default_config(&cfg);
+	cfg.wrapper_present = wrapper;
+	cfg.datapath_present = datapath;
+	cfg.gemmini_present = gemmini_present;
+	cfg.rows = rows;
+	cfg.cols = cols;
+	host.map = e1sim_model_map;
+	host.irq = e1sim_model_irq;
+	host.ctx = sim;
+	e1_model_init(sim->model, &cfg, &host);
+
+	sim->wq = alloc_ordered_workqueue(E1SIM_NAME, 0);
+	if (!sim->wq) {
+		ret = -ENOMEM;
+		goto err;
+	}
+
+	ret = e1sim_irq_init(sim);
+	if (ret)
+		goto err;
+
+	if (wrapper) {
+		sim->wrapper = regmap_init(NULL, NULL, sim,
+					   &e1sim_wrapper_regmap_config);
+		if (IS_ERR(sim->wrapper)) {
+			ret = PTR_ERR(sim->wrapper);
+			sim->wrapper = NULL;
+			goto err;
+		}
+	}
+	if (datapath) {
+		sim->datapath = regmap_init(NULL, NULL, sim,
+					    &e1sim_datapath_regmap_config);
+		if (IS_ERR(sim->datapath)) {
+			ret = PTR_ERR(sim->datapath);
+			sim->datapath = NULL;
+			goto err;
+		}
+	}
+
+	mutex_lock(&e1sim_param_lock);
+	spin_lock_irqsave(&sim->lock, flags);
+	e1_model_inject_hang(sim->model, inject_hang);
+	e1_model_inject_drop_irq(sim->model, inject_drop_irq);
+	e1sim_apply_bus_error(sim);
+	spin_unlock_irqrestore(&sim->lock, flags);
+	e1sim = sim;
+	mutex_unlock(&e1sim_param_lock);
+
+	ret = e1sim_register_pdev(sim);
+	if (ret)
+		goto err_unpublish;
+
+	pr_info(E1SIM_NAME ": %s%s%s, gemmini_present=%d, %ux%u\n",
+		wrapper ? "wrapper" : "", wrapper && datapath ? "+" : "",
+		datapath ? "datapath" : "", gemmini_present, rows, cols);
+	return 0;
+
+err_unpublish:
+	mutex_lock(&e1sim_param_lock);
+	e1sim = NULL;
+	mutex_unlock(&e1sim_param_lock);
+err:
+	e1sim_destroy(sim);
+	return ret;
+}
+
+static void __exit e1sim_exit(void)
+{
+	struct e1sim *sim;
+
+	mutex_lock(&e1sim_param_lock);
+	sim = e1sim;
+	mutex_unlock(&e1sim_param_lock);
+
+	/* Keep e1sim published while the driver unbinds; then unpublish. */
+	if (sim->pdev) {
+		platform_device_unregister(sim->pdev);
+		sim->pdev = NULL;
+	}
+	mutex_lock(&e1sim_param_lock);
+	e1sim = NULL;
+	mutex_unlock(&e1sim_param_lock);
+	e1sim_destroy(sim);
+}
+
+module_init(e1sim_init);
+module_exit(e1sim_exit);
+
+MODULE_DESCRIPTION("e1 NPU simulator: platform device backed by the device model");
+MODULE_AUTHOR("e1 NPU stack developers");
+MODULE_LICENSE("GPL");
