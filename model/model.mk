@@ -54,3 +54,7 @@ check-model: $(MODEL_TESTS) $(MODEL_SAN_TESTS)
 
 ALL_TARGETS   += $(MODEL_LIB) $(MODEL_SAN_LIB) $(MODEL_TESTS) $(MODEL_SAN_TESTS)
 CHECK_TARGETS += check-model
+
+# Keep the test objects (they are intermediate files of the pattern rules).
+.SECONDARY: $(patsubst %.c,$(O)/%.o,$(MODEL_TEST_SRCS) $(MODEL_TEST_HELPERS)) \
+	$(patsubst %.c,$(SAN_O)/%.o,$(MODEL_TEST_SRCS) $(MODEL_TEST_HELPERS))
