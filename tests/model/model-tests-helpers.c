@@ -74,6 +74,20 @@ struct th *th_new(const struct e1_model_config *cfg, u32 ring_len)
 	return h;
 }
 
+void th_reinit(struct th *h, const struct e1_model_config *cfg)
+{
+	struct e1_model_config def;
+	struct e1_model_host host = { th_map_cb, th_irq_cb, h };
+
+	if (!cfg) {
+		e1_model_default_config(&def);
+		cfg = &def;
+	}
+	e1_model_init(h->m, cfg, &host);
+	memset(h->line, 0, sizeof(h->line));
+	h->nedges = 0;
+}
+
 void th_free(struct th *h)
 {
 	free(h->maps);

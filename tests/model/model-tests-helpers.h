@@ -59,6 +59,8 @@ struct th_tensor {
  */
 struct th *th_new(const struct e1_model_config *cfg, u32 ring_len);
 void th_free(struct th *h);
+/* Re-initialise the model (power-on state, no register written). */
+void th_reinit(struct th *h, const struct e1_model_config *cfg);
 
 u32 th_rd(struct th *h, u32 off);
 void th_wr(struct th *h, u32 off, u32 val);
