@@ -101,12 +101,12 @@ static bool dp_fp8_to_q88(u32 lane, s32 *q)
 	return true;
 }
 
-/* floor(p / 256) without relying on the signed right shift. */
+/* floor(p / 256): no right shift of a negative value, no 64-bit division. */
 static s64 dp_floor_q8(s64 p)
 {
 	if (p >= 0)
-		return p / 256;
-	return -((-p + 255) / 256);
+		return (s64)((u64)p >> 8);
+	return -(s64)(((u64)-p + 255) >> 8);
 }
 
 /* DOT16_S2 lane decode; false for the reserved ternary encoding 0b11. */
