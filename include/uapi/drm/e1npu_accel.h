@@ -23,6 +23,32 @@ extern "C" {
  * Every struct has explicit padding; padding and reserved fields must be
  * zero (-EINVAL otherwise), unknown flags are rejected with -EINVAL.
  */
+
+/**
+ * DOC: e1npu submission errors
+ *
+ * DRM_IOCTL_E1NPU_SUBMIT copies every job and operation, then validates
+ * each operation before anything is queued (kernel/e1npu_ops.c, shared
+ * with libe1npu). The first failure is returned:
+ *
+ * - -EINVAL: unknown opcode or flag, a field the opcode does not use is
+ *   non-zero, a zero dimension, a stride shorter than its row, an offset
+ *   or stride not a multiple of the alignment (dev_info.align for wrapper
+ *   ops; 4 bytes for datapath records and int32 outputs), an operation not
+ *   of the job's engine, a bad job/submit header (@op_count 0 or above
+ *   max_ops_per_job, non-zero flags or pad, sizes too small);
+ * - -ERANGE: a shape outside the validated envelope reported by
+ *   DRM_E1NPU_DEV_QUERY_INFO (or the datapath tile limits);
+ * - -ENOENT: a buffer handle unknown to the submitting file (handles of
+ *   other files are unknown), or handle 0 for a tensor the op uses;
+ * - -EOVERFLOW: a tensor extent that overflows 64 bits or passes the end of
+ *   its buffer;
+ * - -ENODEV: the job's engine is not present;
+ * - -EFAULT: copying from userspace failed.
+ *
+ * Datapath operations use no tensor stride for DP_SCALAR and DP_VRELU_S8
+ * (records and bytes are packed; the stride must be 0).
+ */
 #define DRM_E1NPU_DEV_QUERY		0x00
 #define DRM_E1NPU_BO_CREATE		0x01
 #define DRM_E1NPU_BO_MMAP_OFFSET	0x02

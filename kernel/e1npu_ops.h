@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR MIT) */
+/*
+ * e1 NPU submission rules, shared verbatim by e1npu.ko and libe1npu's
+ * in-process backend: device limits, per-operation validation, tensor
+ * extents, wrapper descriptor encoding and the datapath execution of one
+ * operation.
+ *
+ * Freestanding: builds in the kernel and in userspace (-std=c11). No
+ * allocation, no printing, no global state.
+ */
+#ifndef __E1NPU_OPS_H__
+#define __E1NPU_OPS_H__
+
+#include "e1_model_shim.h"
+#include "e1npu_hw.h"
+
+#ifdef __KERNEL__
+#include <linux/errno.h>
+#else
+#include <errno.h>
+#endif
+#include "e1npu_accel.h"
+
+/* Driver version reported by DEV_QUERY. */
+#define E1NPU_DRIVER_MAJOR		1
+#define E1NPU_DRIVER_MINOR		0
+
+/* Most operations one job may hold (also bounded by the ring, see below). */
+#define E1NPU_MAX_OPS_PER_JOB		255
+/* Most scalar commands one DP_SCALAR operation may hold. */
+#define E1NPU_DP_MAX_SCALARS		4096
+/* Bytes of one DP_SCALAR input record {op_a, op_b, acc} and output record. */
+#define E1NPU_DP_SCALAR_IN_BYTES	12
+#define E1NPU_DP_SCALAR_OUT_BYTES	8
+/* Alignment of datapath record and int32 tensors in their buffers. */
+#define E1NPU_DP_ALIGN			4
+/* Largest datapath VRELU length. */
+#define E1NPU_DP_VRELU_MAX		E1_DP_SCRATCH_BYTES
+
+/* Tensor slots of an operation. */
+#define E1NPU_T_A			0
+#define E1NPU_T_B			1
+#define E1NPU_T_C			2
+#define E1NPU_T_COUNT			3
+
+/**
+ * struct e1npu_limits - what a device instance accepts
+ * @engines: BIT(enum drm_e1npu_engine) of the engines present
+ * @wrapper_id: wrapper ID register, 0 when absent
+ * @wrapper_caps: wrapper CAPS register, 0 when absent
+ * @datapath_id: datapath ID register, 0 when absent
+ * @gemmini: CAPS.gemmini_present (informational: without it the hardware
+ *	sends every Gemmini op down the CPU-fallback path)
+ * @ring_len: wrapper descriptor ring length the driver uses
+ * @datapath_slots: usable datapath descriptor slots
+ * @arena_size: tensor arena bytes
+ * @max_ops_per_job: most operations per job
+ * @align: wrapper tensor offset and stride alignment, bytes
+ * @max_matmul_mn: matmul M, N bound
+ * @max_matmul_k: matmul K bound
+ * @max_conv_hw: conv/pool H, W bound (input and output)
+ * @max_conv_c: conv/pool channel bound
+ * @conv_kernels: BIT(k) for each valid conv kernel size
+ * @conv_strides: BIT(s) for each valid conv stride
+ * @max_conv_dilation: largest conv dilation
+ * @max_conv_pad: largest conv top/left pad (4-bit descriptor field)
+ * @pool_windows: BIT(w) for each valid pool window
+ * @pool_strides: BIT(s) for each valid pool stride
+ * @max_relu_mn: RELU rows and row length bound
+ */
+struct e1npu_limits {
+	u32 engines;
+	u32 wrapper_id;
+	u32 wrapper_caps;
+	u32 datapath_id;
+	bool gemmini;
+	u32 ring_len;
+	u32 datapath_slots;
+	u64 arena_size;
+	u32 max_ops_per_job;
+	u32 align;
+	u32 max_matmul_mn;
+	u32 max_matmul_k;
+	u32 max_conv_hw;
+	u32 max_conv_c;
+	u32 conv_kernels;
+	u32 conv_strides;
+	u32 max_conv_dilation;
+	u32 max_conv_pad;
+	u32 pool_windows;
+	u32 pool_strides;
+	u32 max_relu_mn;
+};
+
+/**
+ * struct e1npu_op_err - why an operation was rejected
+ * @field: static name of the offending field ("a.stride", "m", ...)
+ * @value: its value
+ * @reason: static, human-readable reason
+ */
+struct e1npu_op_err {
+	const char *field;
+	u64 value;
+	const char *reason;
+};
+
+/**
+ * struct e1npu_extent - bytes of a buffer a tensor touches
+ * @used: the operation uses this tensor
+ * @write: the operation writes it
+ * @start: first byte, offset in the buffer
+ * @end: one past the last byte
+ */
+struct e1npu_extent {
+	bool used;
+	bool write;
+	u64 start;
+	u64 end;
+};
+
+/*
+ * Look up @handle in the submitter's file: 0 and the buffer size in @size,
+ * or -ENOENT.
+ */
+typedef int (*e1npu_lookup_fn)(void *ctx, u32 handle, u64 *size);
+
+void e1npu_limits_init(struct e1npu_limits *lim, bool wrapper_present,
+		       u32 wrapper_id, u32 wrapper_caps, bool datapath_present,
+		       u32 datapath_id, u32 ring_len, u64 arena_size);
+void e1npu_limits_to_dev_info(const struct e1npu_limits *lim,
+			      struct drm_e1npu_dev_info *info);
+
+int e1npu_op_engine(u32 opcode);
+int e1npu_op_extents(const struct drm_e1npu_op *op,
+		     struct e1npu_extent ext[E1NPU_T_COUNT],
+		     struct e1npu_op_err *err);
+int e1npu_op_check(const struct drm_e1npu_op *op, u32 engine,
+		   const struct e1npu_limits *lim, e1npu_lookup_fn lookup,
+		   void *ctx, struct e1npu_op_err *err);
+
+int e1npu_op_encode(const struct drm_e1npu_op *op, const u64 dev_addr[E1NPU_T_COUNT],
+		    u32 tag, u32 desc[E1_V0_DESC_WORDS]);
+void e1npu_desc_set_irq(u32 desc[E1_V0_DESC_WORDS]);
+void e1npu_desc_make_nop(u32 desc[E1_V0_DESC_WORDS], bool irq_on_complete);
+
+/**
+ * struct e1npu_dp_io - register access to the datapath window
+ * @read: read the 32-bit register at offset @off
+ * @write: write @v to the register at offset @off
+ * @ctx: passed back to both
+ */
+struct e1npu_dp_io {
+	u32 (*read)(void *ctx, u32 off);
+	void (*write)(void *ctx, u32 off, u32 v);
+	void *ctx;
+};
+
+/* Polls of CTRL_STATUS before a datapath command counts as hung. */
+#define E1NPU_DP_POLL_MAX		100000
+
+int e1npu_dp_exec(const struct e1npu_dp_io *io, const struct drm_e1npu_op *op,
+		  const u8 *a, const u8 *b, u8 *c, u32 *hw_status);
+
+#endif /* __E1NPU_OPS_H__ */
