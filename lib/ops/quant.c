@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: MIT
+/*
+ * TensorFlow Lite integer-only quantization arithmetic. Every function is a
+ * transcription of the TFLite / gemmlowp routine it names, with signed
+ * overflow made explicit (two's-complement wrap where TFLite relies on it)
+ * so the code is UBSan clean. No libm: frexp and round are done on the bits.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
+
+#include "quant.h"
+
+int32_t e1q_srdhm(int32_t a, int32_t b)
+{
+	int64_t ab;
+	int64_t nudge;
+
+	if (a == b && a == INT32_MIN)
+		return INT32_MAX;
+	ab = (int64_t)a * (int64_t)b;
+	nudge = ab >= 0 ? (1LL << 30) : (1 - (1LL << 30));
+	/* C division truncates toward zero, as in gemmlowp. */
+	return (int32_t)((ab + nudge) / (1LL << 31));
+}
+
+int32_t e1q_rdivpot(int32_t x, int exponent)
+{
+	int32_t mask, remainder, threshold;
+
+	if (exponent <= 0)
+		return x;
+	if (exponent > 31)
+		exponent = 31;
+	mask = (int32_t)((1ULL << exponent) - 1);
+	remainder = x & mask;
+	threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+	return (x >> exponent) + (remainder > threshold ? 1 : 0);
+}
+
+static int32_t shl_wrap(int32_t x, int s)
+{
+	return (int32_t)((uint32_t)x << s);
+}
+
+int32_t e1q_mul_by_qm(int32_t x, int32_t multiplier, int shift)
+{
+	int left = shift > 0 ? shift : 0;
+	int right = shift > 0 ? 0 : -shift;
+
+	return e1q_rdivpot(e1q_srdhm(shl_wrap(x, left), multiplier), right);
+}
+
+int32_t e1q_mul_by_qm_smaller_than_one(int32_t x, int32_t multiplier, int shift)
+{
+	return e1q_rdivpot(e1q_srdhm(x, multiplier), -shift);
+}
+
+int32_t e1q_mul_by_qm_greater_than_one(int32_t x, int32_t multiplier, int shift)
+{
+	return e1q_srdhm(shl_wrap(x, shift), multiplier);
+}
+
+double e1q_frexp(double x, int *e)
+{
+	uint64_t bits;
+	int ex;
+
+	*e = 0;
+	if (x == 0.0)
+		return x;
+	memcpy(&bits, &x, sizeof(bits));
+	ex = (int)((bits >> 52) & 0x7ff);
+	if (ex == 0x7ff)
+		return x;	/* inf/nan: as frexp, exponent unspecified */
+	if (ex == 0) {
+		/* Subnormal: scale by 2^64 first. */
+		double y = x * 18446744073709551616.0;
+		int e2;
+		double m = e1q_frexp(y, &e2);
+
+		*e = e2 - 64;
+		return m;
+	}
+	*e = ex - 1022;
+	bits = (bits & ~(0x7ffULL << 52)) | (1022ULL << 52);
+	memcpy(&x, &bits, sizeof(bits));
+	return x;
+}
+
+double e1q_round(double x)
+{
+	/* Exact for |x| < 2^52; larger doubles are already integers. */
+	double a = x < 0 ? -x : x;
+	double r;
+
+	if (!(a < 4503599627370496.0))
+		return x;
+	r = (double)(int64_t)a;		/* trunc; a - r is exact */
+	if (a - r >= 0.5)
+		r += 1.0;
+	return x < 0 ? -r : r;
+}
+
+int e1q_quantize_multiplier(double real, int32_t *multiplier, int *shift)
+{
+	double q;
+	int64_t q_fixed;
+
+	if (!(real >= 0.0) || real > 1.7976931348623157e308)
+		return -EINVAL;
+	if (real == 0.0) {
+		*multiplier = 0;
+		*shift = 0;
+		return 0;
+	}
+	q = e1q_frexp(real, shift);
+	q_fixed = (int64_t)e1q_round(q * (double)(1LL << 31));
+	if (q_fixed == (1LL << 31)) {
+		q_fixed /= 2;
+		++*shift;
+	}
+	if (*shift < -31) {
+		*shift = 0;
+		q_fixed = 0;
+	}
+	*multiplier = (int32_t)q_fixed;
+	return 0;
+}
+
+int e1q_quantize_multiplier_smaller_than_one(double real, int32_t *multiplier,
+					     int *shift)
+{
+	int ret = e1q_quantize_multiplier(real, multiplier, shift);
+
+	if (ret)
+		return ret;
+	return *shift <= 0 ? 0 : -ERANGE;
+}
+
+void e1q_activation_range(enum e1q_act act, double scale, int32_t zero_point,
+			  int32_t qmin, int32_t qmax, int32_t *act_min,
+			  int32_t *act_max)
+{
+	int32_t lo = qmin, hi = qmax, v;
+
+	switch (act) {
+	case E1Q_ACT_RELU:
+		lo = zero_point > qmin ? zero_point : qmin;
+		break;
+	case E1Q_ACT_RELU6:
+		lo = zero_point > qmin ? zero_point : qmin;
+		v = e1q_quantize_value(6.0, scale, zero_point, INT32_MIN, INT32_MAX);
+		hi = v < qmax ? v : qmax;
+		break;
+	case E1Q_ACT_RELU_N1_TO_1:
+		v = e1q_quantize_value(-1.0, scale, zero_point, INT32_MIN, INT32_MAX);
+		lo = v > qmin ? v : qmin;
+		v = e1q_quantize_value(1.0, scale, zero_point, INT32_MIN, INT32_MAX);
+		hi = v < qmax ? v : qmax;
+		break;
+	case E1Q_ACT_NONE:
+	default:
+		break;
+	}
+	*act_min = lo;
+	*act_max = hi;
+}
+
+int32_t e1q_quantize_value(double x, double scale, int32_t zp, int32_t qmin,
+			   int32_t qmax)
+{
+	/*
+	 * TFLite: zero_point + static_cast<int32>(TfLiteRound(f / scale)),
+	 * with f and scale floats: the division is a float division.
+	 */
+	float q = (float)x / (float)scale;
+	double r = e1q_round((double)q);
+	int64_t v;
+
+	if (r > 2147483647.0)
+		r = 2147483647.0;
+	if (r < -2147483648.0)
+		r = -2147483648.0;
+	v = (int64_t)zp + (int64_t)r;
+	return e1q_clamp(v, qmin, qmax);
+}
+
+/* ---- gemmlowp fixed point -------------------------------------------- */
+
+int e1q_count_leading_zeros32(uint32_t x)
+{
+	return x ? __builtin_clz(x) : 32;
+}
+
+static int32_t add_wrap(int32_t a, int32_t b)
+{
+	return (int32_t)((uint32_t)a + (uint32_t)b);
+}
+
+static int32_t sub_wrap(int32_t a, int32_t b)
+{
+	return (int32_t)((uint32_t)a - (uint32_t)b);
+}
+
+int32_t e1q_saturating_rounding_mul_by_pot(int32_t x, int exponent)
+{
+	int32_t threshold;
+
+	if (exponent == 0)
+		return x;
+	if (exponent < 0)
+		return e1q_rdivpot(x, -exponent);
+	threshold = (int32_t)((1U << (31 - exponent)) - 1);
+	if (x > threshold)
+		return INT32_MAX;
+	if (x < -threshold)
+		return INT32_MIN;
+	return shl_wrap(x, exponent);
+}
+
+/* F0 exp on [-1/4, 0). */
+static int32_t exp_on_interval_neg_quarter_0(int32_t a)
+{
+	const int32_t constant_term = 1895147668;	/* exp(-1/8) */
+	const int32_t constant_1_over_3 = 715827883;
+	int32_t x = add_wrap(a, 1 << 28);
+	int32_t x2 = e1q_srdhm(x, x);
+	int32_t x3 = e1q_srdhm(x2, x);
+	int32_t x4 = e1q_srdhm(x2, x2);
+	int32_t x4_over_4 = e1q_saturating_rounding_mul_by_pot(x4, -2);
+	int32_t poly = e1q_saturating_rounding_mul_by_pot(
+		add_wrap(e1q_srdhm(add_wrap(x4_over_4, x3), constant_1_over_3), x2),
+		-1);
+
+	return add_wrap(constant_term,
+			e1q_srdhm(constant_term, add_wrap(x, poly)));
+}
+
+int32_t e1q_exp_on_negative_values(int32_t a, int int_bits)
+{
+	static const struct { int exponent; int32_t mult; } barrel[] = {
+		{ -2, 1672461947 }, { -1, 1302514674 }, { 0, 790015084 },
+		{ 1, 290630308 }, { 2, 39332535 }, { 3, 720401 }, { 4, 242 },
+	};
+	int frac_bits = 31 - int_bits;
+	int32_t one_quarter = (int32_t)1 << (frac_bits - 2);
+	int32_t mask = one_quarter - 1;
+	int32_t a_mod = sub_wrap(a & mask, one_quarter);
+	int32_t result = exp_on_interval_neg_quarter_0(
+		e1q_saturating_rounding_mul_by_pot(a_mod, int_bits));
+	int32_t remainder = sub_wrap(a_mod, a);
+	size_t i;
+
+	for (i = 0; i < sizeof(barrel) / sizeof(barrel[0]); i++) {
+		int e = barrel[i].exponent;
+
+		if (int_bits > e) {
+			int sh = frac_bits + e;
+
+			if (remainder & (int32_t)(1U << sh))
+				result = e1q_srdhm(result, barrel[i].mult);
+		}
+	}
+	if (int_bits > 5) {
+		int32_t clamp = -(1 << (36 - int_bits));
+
+		if (a < clamp)
+			result = 0;
+	}
+	if (a == 0)
+		result = INT32_MAX;
+	return result;
+}
+
+static int32_t rounding_half_sum(int32_t a, int32_t b)
+{
+	int64_t sum = (int64_t)a + b;
+	int64_t sign = sum >= 0 ? 1 : -1;
+
+	return (int32_t)((sum + sign) / 2);
+}
+
+int32_t e1q_one_over_one_plus_x_for_x_in_0_1(int32_t a)
+{
+	int32_t half_den = rounding_half_sum(a, INT32_MAX);
+	const int32_t c48_17 = 1515870810;
+	const int32_t cn32_17 = -1010580540;
+	const int32_t f2_one = 1 << 29;
+	int32_t x = add_wrap(c48_17, e1q_srdhm(half_den, cn32_17));
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		int32_t hdx = e1q_srdhm(half_den, x);
+		int32_t one_minus = sub_wrap(f2_one, hdx);
+
+		x = add_wrap(x, e1q_saturating_rounding_mul_by_pot(
+				     e1q_srdhm(x, one_minus), 2));
+	}
+	return e1q_saturating_rounding_mul_by_pot(x, 1);
+}
+
+int32_t e1q_get_reciprocal(int32_t x, int x_integer_digits,
+			   int *num_bits_over_unit)
+{
+	int headroom_plus_one = e1q_count_leading_zeros32((uint32_t)x);
+	int32_t shifted_sum_minus_one;
+
+	*num_bits_over_unit = x_integer_digits - headroom_plus_one;
+	shifted_sum_minus_one = (int32_t)(((uint32_t)x << headroom_plus_one) -
+					  (1U << 31));
+	return e1q_one_over_one_plus_x_for_x_in_0_1(shifted_sum_minus_one);
+}
+
+void e1q_softmax_prepare(double beta, double input_scale, int32_t *mult,
+			 int *left_shift, int32_t *diff_min)
+{
+	const int int_bits = 5;
+	double real = beta * input_scale * (double)(1 << (31 - int_bits));
+	double max_in;
+
+	if (real > (double)((1LL << 31) - 1))
+		real = (double)((1LL << 31) - 1);
+	e1q_quantize_multiplier(real, mult, left_shift);
+	max_in = 1.0 * ((1 << int_bits) - 1) *
+		 (double)(1LL << (31 - int_bits)) / (double)(1LL << *left_shift);
+	*diff_min = -(int32_t)(int64_t)max_in;	/* floor of a positive value */
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * TensorFlow Lite integer-only quantization arithmetic, bit-exact with
+ * tensorflow/lite/kernels/internal/common.h and gemmlowp's fixedpoint.h.
+ * Documentation/quantization.md explains every function with worked values.
+ */
+#ifndef __E1NPU_OPS_QUANT_H__
+#define __E1NPU_OPS_QUANT_H__
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* gemmlowp SaturatingRoundingDoublingHighMul: round(a*b / 2^31), saturating. */
+int32_t e1q_srdhm(int32_t a, int32_t b);
+
+/* gemmlowp RoundingDivideByPOT: x / 2^exponent, round half away from zero. */
+int32_t e1q_rdivpot(int32_t x, int exponent);
+
+/*
+ * TFLite MultiplyByQuantizedMultiplier(x, multiplier, shift): x * M * 2^shift
+ * with M = multiplier / 2^31; shift > 0 is a left shift before the high mul.
+ */
+int32_t e1q_mul_by_qm(int32_t x, int32_t multiplier, int shift);
+
+/* TFLite MultiplyByQuantizedMultiplierSmallerThanOneExp (shift <= 0). */
+int32_t e1q_mul_by_qm_smaller_than_one(int32_t x, int32_t multiplier, int shift);
+
+/* TFLite MultiplyByQuantizedMultiplierGreaterThanOne (shift >= 0). */
+int32_t e1q_mul_by_qm_greater_than_one(int32_t x, int32_t multiplier, int shift);
+
+/*
+ * TFLite QuantizeMultiplier: frexp-based, TfLiteRound (half away from zero).
+ * Returns 0, or -EINVAL for a negative, NaN or infinite scale.
+ */
+int e1q_quantize_multiplier(double real, int32_t *multiplier, int *shift);
+
+/* TFLite QuantizeMultiplierSmallerThanOneExp (0 < real < 1). */
+int e1q_quantize_multiplier_smaller_than_one(double real, int32_t *multiplier,
+					     int *shift);
+
+/* TfLiteRound: round half away from zero. */
+double e1q_round(double x);
+
+/* std::frexp for finite doubles: x = m * 2^e with 0.5 <= |m| < 1. */
+double e1q_frexp(double x, int *e);
+
+/* TFLite CalculateActivationRangeQuantized for NONE / RELU / RELU6 / RELU_N1_TO_1. */
+enum e1q_act {
+	E1Q_ACT_NONE = 0,
+	E1Q_ACT_RELU = 1,
+	E1Q_ACT_RELU6 = 2,
+	E1Q_ACT_RELU_N1_TO_1 = 3,
+};
+void e1q_activation_range(enum e1q_act act, double scale, int32_t zero_point,
+			  int32_t qmin, int32_t qmax, int32_t *act_min,
+			  int32_t *act_max);
+
+/* TFLite quantization of one real value: zp + round(x / scale), clamped. */
+int32_t e1q_quantize_value(double x, double scale, int32_t zp, int32_t qmin,
+			   int32_t qmax);
+
+/* Requantize one accumulator: MBQM, + zp, clamp to [lo, hi]. */
+static inline int32_t e1q_requant(int32_t acc, int32_t mult, int shift,
+				  int32_t zp, int32_t lo, int32_t hi)
+{
+	int32_t v = e1q_mul_by_qm(acc, mult, shift) + zp;
+
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+static inline int32_t e1q_clamp(int64_t v, int32_t lo, int32_t hi)
+{
+	return v < lo ? lo : v > hi ? hi : (int32_t)v;
+}
+
+/*
+ * gemmlowp fixed-point helpers used by TFLite's quantized softmax, logistic
+ * and tanh: values are Q(31-IntBits) in int32.
+ */
+int32_t e1q_exp_on_negative_values(int32_t a, int int_bits);
+int32_t e1q_one_over_one_plus_x_for_x_in_0_1(int32_t a);
+int32_t e1q_get_reciprocal(int32_t x, int x_integer_digits,
+			   int *num_bits_over_unit);
+int32_t e1q_saturating_rounding_mul_by_pot(int32_t x, int exponent);
+int e1q_count_leading_zeros32(uint32_t x);
+
+/*
+ * TFLite PreprocessSoftmaxScaling: input_beta_multiplier/left_shift and the
+ * diff_min of the quantized softmax (kScaledDiffIntegerBits = 5).
+ */
+void e1q_softmax_prepare(double beta, double input_scale, int32_t *mult,
+			 int *left_shift, int32_t *diff_min);
+
+#endif /* __E1NPU_OPS_QUANT_H__ */

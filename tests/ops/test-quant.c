@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: MIT
+/*
+ * TFLite quantization arithmetic against values worked out by hand. Each
+ * expected value is derived in the comment next to it from the definitions
+ * in tensorflow/lite/kernels/internal/common.h and gemmlowp/fixedpoint.h,
+ * never from the code under test.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "quant.h"
+
+static void test_srdhm(void **state)
+{
+	(void)state;
+	/* 2^30 * 2^30 = 2^60; (2^60 + 2^30) / 2^31 = 2^29 + 0.5 -> trunc 2^29 */
+	assert_int_equal(e1q_srdhm(1 << 30, 1 << 30), 536870912);
+	/* the one overflow case saturates */
+	assert_int_equal(e1q_srdhm(INT32_MIN, INT32_MIN), INT32_MAX);
+	/* 3 * 0.5 = 1.5: (3*2^30 + 2^30) / 2^31 = 2 exactly -> 2 */
+	assert_int_equal(e1q_srdhm(3, 1 << 30), 2);
+	/*
+	 * -3 * 0.5 = -1.5: (-3*2^30 + 1 - 2^30) / 2^31 = -2 + 2^-31, truncated
+	 * toward zero -> -1. Negative ties go toward zero (round half up).
+	 */
+	assert_int_equal(e1q_srdhm(-3, 1 << 30), -1);
+	/* -0.5 -> (-2^31 + 1) / 2^31 -> 0 */
+	assert_int_equal(e1q_srdhm(-1, 1 << 30), 0);
+	/* just below -0.5: -2^30-1 over 2^31 ... (-2^31) / 2^31 = -1 */
+	assert_int_equal(e1q_srdhm(-(1 << 30) - 1, 1), -1);
+	/* INT32_MIN * 2^30 / 2^31 = -2^30 exactly */
+	assert_int_equal(e1q_srdhm(INT32_MIN, 1 << 30), -(1 << 30));
+	/* INT32_MAX * INT32_MAX / 2^31 = 2^31 - 2 + 2^-31 -> 2147483646 */
+	assert_int_equal(e1q_srdhm(INT32_MAX, INT32_MAX), 2147483646);
+}
+
+static void test_rdivpot(void **state)
+{
+	(void)state;
+	assert_int_equal(e1q_rdivpot(5, 1), 3);		/* 2.5 -> 3 (away) */
+	assert_int_equal(e1q_rdivpot(-5, 1), -3);	/* -2.5 -> -3 (away) */
+	assert_int_equal(e1q_rdivpot(-3, 1), -2);	/* -1.5 -> -2 */
+	assert_int_equal(e1q_rdivpot(-4, 2), -1);	/* exact */
+	assert_int_equal(e1q_rdivpot(-6, 2), -2);	/* -1.5 -> -2 */
+	assert_int_equal(e1q_rdivpot(6, 2), 2);		/* 1.5 -> 2 */
+	assert_int_equal(e1q_rdivpot(-5, 2), -1);	/* -1.25 -> -1 */
+	assert_int_equal(e1q_rdivpot(7, 3), 1);		/* 0.875 -> 1 */
+	assert_int_equal(e1q_rdivpot(4, 3), 1);		/* 0.5 -> 1 */
+	assert_int_equal(e1q_rdivpot(-4, 3), -1);	/* -0.5 -> -1 */
+	assert_int_equal(e1q_rdivpot(3, 3), 0);		/* 0.375 -> 0 */
+	assert_int_equal(e1q_rdivpot(123, 0), 123);
+	assert_int_equal(e1q_rdivpot(INT32_MIN, 31), -1);	/* -1 exactly */
+	assert_int_equal(e1q_rdivpot(INT32_MAX, 31), 1);	/* 0.99.. -> 1 */
+}
+
+static void test_mbqm(void **state)
+{
+	(void)state;
+	/* 100 * 0.5 * 2^-1 = 25: srdhm -> 50, rdivpot(50, 1) -> 25 */
+	assert_int_equal(e1q_mul_by_qm(100, 1 << 30, -1), 25);
+	/* 7 * 0.25 = 1.75: srdhm(7, 0.5) = 3.5 -> 4, 4 / 2 = 2 */
+	assert_int_equal(e1q_mul_by_qm(7, 1 << 30, -1), 2);
+	/*
+	 * Double rounding: 5 * 0.25 = 1.25 should give 1, but TFLite gives 2:
+	 * srdhm(5, 0.5) = 2.5 -> 3, then rdivpot(3, 1) = 1.5 -> 2.
+	 */
+	assert_int_equal(e1q_mul_by_qm(5, 1 << 30, -1), 2);
+	/* -5 * 0.25: srdhm = -2.5 -> -2 (tie toward zero), rdivpot(-2,1) = -1 */
+	assert_int_equal(e1q_mul_by_qm(-5, 1 << 30, -1), -1);
+	/* -7 * 0.25 = -1.75: srdhm = -3.5 -> -3, rdivpot(-3, 1) = -1.5 -> -2 */
+	assert_int_equal(e1q_mul_by_qm(-7, 1 << 30, -1), -2);
+	/* left shift: 3 << 2 = 12, * 0.5 = 6 */
+	assert_int_equal(e1q_mul_by_qm(3, 1 << 30, 2), 6);
+	/* 0.75 * 1000 * 2^-3 = 93.75: srdhm(1000, 0.75) = 750, 750/8 = 93.75 -> 94 */
+	assert_int_equal(e1q_mul_by_qm(1000, 1610612736, -3), 94);
+	/* -1000: srdhm = -750 exactly, -93.75 -> -94 */
+	assert_int_equal(e1q_mul_by_qm(-1000, 1610612736, -3), -94);
+	/* multiplier 0 gives 0 */
+	assert_int_equal(e1q_mul_by_qm(12345, 0, 0), 0);
+	/* smaller-than-one and greater-than-one variants */
+	assert_int_equal(e1q_mul_by_qm_smaller_than_one(100, 1 << 30, -1), 25);
+	assert_int_equal(e1q_mul_by_qm_greater_than_one(3, 1 << 30, 2), 6);
+}
+
+static void test_quantize_multiplier(void **state)
+{
+	int32_t m;
+	int s;
+
+	(void)state;
+	/* 0.5 = 0.5 * 2^0 -> 0.5 * 2^31 = 2^30, shift 0 */
+	assert_int_equal(e1q_quantize_multiplier(0.5, &m, &s), 0);
+	assert_int_equal(m, 1 << 30);
+	assert_int_equal(s, 0);
+	/* 1.0 = 0.5 * 2^1 */
+	e1q_quantize_multiplier(1.0, &m, &s);
+	assert_int_equal(m, 1 << 30);
+	assert_int_equal(s, 1);
+	/* 0.75 -> 0.75 * 2^31 = 1610612736 */
+	e1q_quantize_multiplier(0.75, &m, &s);
+	assert_int_equal(m, 1610612736);
+	assert_int_equal(s, 0);
+	/* 0.1 = 0.8 * 2^-3; 0.8 * 2^31 = 1717986918.4 -> 1717986918 */
+	e1q_quantize_multiplier(0.1, &m, &s);
+	assert_int_equal(m, 1717986918);
+	assert_int_equal(s, -3);
+	/* 3.0 = 0.75 * 2^2 */
+	e1q_quantize_multiplier(3.0, &m, &s);
+	assert_int_equal(m, 1610612736);
+	assert_int_equal(s, 2);
+	/* 1 - 2^-40: q * 2^31 rounds to 2^31 -> halved to 2^30, shift 0 + 1 */
+	e1q_quantize_multiplier(1.0 - 1.0 / 1099511627776.0, &m, &s);
+	assert_int_equal(m, 1 << 30);
+	assert_int_equal(s, 1);
+	/* 0 -> (0, 0); 2^-40 -> shift -39 < -31 -> (0, 0) */
+	e1q_quantize_multiplier(0.0, &m, &s);
+	assert_int_equal(m, 0);
+	assert_int_equal(s, 0);
+	e1q_quantize_multiplier(1.0 / 1099511627776.0, &m, &s);
+	assert_int_equal(m, 0);
+	assert_int_equal(s, 0);
+	/* 0.3 = 0.6 * 2^-1; 0.6 * 2^31 = 1288490188.8 -> 1288490189 */
+	e1q_quantize_multiplier(0.3, &m, &s);
+	assert_int_equal(m, 1288490189);
+	assert_int_equal(s, -1);
+	assert_int_equal(e1q_quantize_multiplier(-1.0, &m, &s), -EINVAL);
+	assert_int_equal(e1q_quantize_multiplier_smaller_than_one(2.0, &m, &s),
+			 -ERANGE);
+}
+
+static void test_round_frexp(void **state)
+{
+	int e;
+
+	(void)state;
+	assert_true(e1q_round(2.5) == 3.0);
+	assert_true(e1q_round(-2.5) == -3.0);
+	assert_true(e1q_round(0.49999999999999994) == 0.0);
+	assert_true(e1q_round(-0.5) == -1.0);
+	assert_true(e1q_round(1.4999) == 1.0);
+	assert_true(e1q_frexp(8.0, &e) == 0.5 && e == 4);
+	assert_true(e1q_frexp(-3.0, &e) == -0.75 && e == 2);
+	assert_true(e1q_frexp(4.9406564584124654e-324, &e) == 0.5 && e == -1073);
+}
+
+static void test_activation_range(void **state)
+{
+	int32_t lo, hi;
+
+	(void)state;
+	/* int8, scale 0.05, zp -10: relu -> [-10, 127]; relu6 -> 6/0.05 = 120 -> 110 */
+	e1q_activation_range(E1Q_ACT_RELU, 0.05, -10, -128, 127, &lo, &hi);
+	assert_int_equal(lo, -10);
+	assert_int_equal(hi, 127);
+	e1q_activation_range(E1Q_ACT_RELU6, 0.05, -10, -128, 127, &lo, &hi);
+	assert_int_equal(lo, -10);
+	assert_int_equal(hi, 110);
+	/* uint8, scale 0.0235294, zp 0: relu6 -> round(255.0) = 255 */
+	e1q_activation_range(E1Q_ACT_RELU6, 6.0 / 255.0, 0, 0, 255, &lo, &hi);
+	assert_int_equal(lo, 0);
+	assert_int_equal(hi, 255);
+	e1q_activation_range(E1Q_ACT_NONE, 0.1, 3, -128, 127, &lo, &hi);
+	assert_int_equal(lo, -128);
+	assert_int_equal(hi, 127);
+	/* relu_n1_to_1, scale 0.01 zp 0: [-100, 100] */
+	e1q_activation_range(E1Q_ACT_RELU_N1_TO_1, 0.01, 0, -128, 127, &lo, &hi);
+	assert_int_equal(lo, -100);
+	assert_int_equal(hi, 100);
+}
+
+static void test_requant(void **state)
+{
+	(void)state;
+	/* acc 1000 * 0.75/8 = 93.75 -> 94, + zp 5 = 99 */
+	assert_int_equal(e1q_requant(1000, 1610612736, -3, 5, -128, 127), 99);
+	/* saturation at both ends */
+	assert_int_equal(e1q_requant(100000, 1610612736, -3, 5, -128, 127), 127);
+	assert_int_equal(e1q_requant(-100000, 1610612736, -3, 5, -128, 127), -128);
+}
+
+static void test_fixedpoint(void **state)
+{
+	int nbits;
+	int32_t r;
+
+	(void)state;
+	/* exp(0) is One() = INT32_MAX */
+	assert_int_equal(e1q_exp_on_negative_values(0, 5), INT32_MAX);
+	/*
+	 * exp(-1) in Q5.26 input: -2^26. The barrel shifter multiplies
+	 * exp(-1/4)^2 by exp(-1/2): gemmlowp's constant for exp(-1) is
+	 * 790015084; the composed result is within 2^-21 of it (the
+	 * 4th-order Taylor term, (1/8)^5/120, is 2.2e-7).
+	 */
+	r = e1q_exp_on_negative_values(-(1 << 26), 5);
+	assert_true(r > 790015084 - 1024 && r < 790015084 + 1024);
+	/* exp(-1/4) in the same format: input -2^24 = exactly -1/4 */
+	r = e1q_exp_on_negative_values(-(1 << 24), 5);
+	assert_true(r > 1672461947 - 1024 && r < 1672461947 + 1024);
+	/* 1/(1+0) = 1 -> saturated 1.0 in Q0.31, within rounding */
+	r = e1q_one_over_one_plus_x_for_x_in_0_1(0);
+	assert_true(r > INT32_MAX - 8);
+	/* 1/(1+0.5) = 2/3 = 1431655765 in Q0.31 */
+	r = e1q_one_over_one_plus_x_for_x_in_0_1(1 << 30);
+	assert_true(r > 1431655765 - 8 && r < 1431655765 + 8);
+	/* reciprocal of 1.0 in Q12.19 (2^19): headroom 12, bits over unit 0 */
+	r = e1q_get_reciprocal(1 << 19, 12, &nbits);
+	assert_int_equal(nbits, 0);
+	assert_true(r > INT32_MAX - 8);
+	/* of 3.0: 3 * 2^19, clz = 11, bits over unit 1; 1/(1 + 0.5) = 2/3 */
+	r = e1q_get_reciprocal(3 << 19, 12, &nbits);
+	assert_int_equal(nbits, 1);
+	assert_true(r > 1431655765 - 8 && r < 1431655765 + 8);
+	assert_int_equal(e1q_saturating_rounding_mul_by_pot(1 << 29, 2), INT32_MAX);
+	assert_int_equal(e1q_saturating_rounding_mul_by_pot(-(1 << 29), 2), INT32_MIN);
+	assert_int_equal(e1q_saturating_rounding_mul_by_pot(3, 2), 12);
+	assert_int_equal(e1q_saturating_rounding_mul_by_pot(5, -1), 3);
+}
+
+static void test_softmax_prepare(void **state)
+{
+	int32_t mult, diff_min;
+	int shift;
+
+	(void)state;
+	/*
+	 * beta 1, input scale 1/16: real = 2^-4 * 2^26 = 2^22 = 0.5 * 2^23
+	 * -> multiplier 2^30, left shift 23. diff_min = -floor(31 * 2^26 /
+	 * 2^23) = -248.
+	 */
+	e1q_softmax_prepare(1.0, 1.0 / 16, &mult, &shift, &diff_min);
+	assert_int_equal(mult, 1 << 30);
+	assert_int_equal(shift, 23);
+	assert_int_equal(diff_min, -248);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_srdhm),
+		cmocka_unit_test(test_rdivpot),
+		cmocka_unit_test(test_mbqm),
+		cmocka_unit_test(test_quantize_multiplier),
+		cmocka_unit_test(test_round_frexp),
+		cmocka_unit_test(test_activation_range),
+		cmocka_unit_test(test_requant),
+		cmocka_unit_test(test_fixedpoint),
+		cmocka_unit_test(test_softmax_prepare),
+	};
+
+	return cmocka_run_group_tests_name("ops-quant", tests, NULL, NULL);
+}
