@@ -1,0 +1,134 @@
+# SPDX-License-Identifier: MIT
+#
+# /tests/lib.sh - helpers for guest tests (busybox sh). Source it:
+#     . /tests/lib.sh
+#
+#   t_pass NAME             record a pass:  "E1VM: PASS NAME"
+#   t_fail NAME REASON...   record a fail:  "E1VM: FAIL NAME REASON"
+#   t_skip NAME REASON...   record a skip:  "E1VM: SKIP NAME REASON" (no count)
+#   t_run NAME CMD...       run CMD; pass if it exits 0, else fail with
+#                           its last output lines
+#   t_insmod MOD [ARGS...]  insmod $E1VM_MODDIR/MOD.ko ARGS (test "insmod-MOD")
+#   t_rmmod MOD             rmmod MOD (test "rmmod-MOD")
+#   t_insmod_deps           insmod the kernel modules the project modules
+#                           depend on ($E1VM_MODDIR/deps.order), in order
+#   t_script FILE           run FILE with sh; a non-zero exit is a failure
+#                           "script-<name>" (results it records still count)
+#   t_dmesg_check           fail on WARNING:/BUG:/Oops/Call Trace/KASAN
+#   t_summary               "E1VM-SUMMARY: N passed, M failed"
+#
+# Results live in $E1VM_RESULTS so subshells and child scripts count too.
+# $E1VM_ARCH is x86_64 or riscv64; $E1VM_CMDLINE the kernel command line.
+
+E1VM_MODDIR=/lib/modules/e1vm
+E1VM_RESULTS=/tmp/e1vm-results
+E1VM_ARCH=$(uname -m)
+E1VM_CMDLINE=$(cat /proc/cmdline 2>/dev/null)
+export E1VM_MODDIR E1VM_RESULTS E1VM_ARCH E1VM_CMDLINE
+touch "$E1VM_RESULTS"
+
+t_pass() {
+	echo "E1VM: PASS $1"
+	echo "PASS $1" >>"$E1VM_RESULTS"
+}
+
+t_fail() {
+	_n=$1
+	shift
+	echo "E1VM: FAIL $_n ${*:-failed}"
+	echo "FAIL $_n" >>"$E1VM_RESULTS"
+}
+
+t_skip() {
+	_n=$1
+	shift
+	echo "E1VM: SKIP $_n ${*:-skipped}"
+}
+
+t_run() {
+	_n=$1
+	shift
+	if _out=$("$@" 2>&1); then
+		t_pass "$_n"
+	else
+		_rc=$?
+		echo "$_out" | tail -n 20 | sed "s/^/E1VM-LOG: $_n: /"
+		t_fail "$_n" "exit status $_rc: $*"
+	fi
+}
+
+# e1vm_param NAME: value of e1vm.NAME=VALUE on the kernel command line
+e1vm_param() {
+	for _w in $E1VM_CMDLINE; do
+		case "$_w" in e1vm."$1"=*) echo "${_w#*=}"; return 0 ;; esac
+	done
+	return 1
+}
+
+t_insmod() {
+	_m=$1
+	shift
+	if [ ! -f "$E1VM_MODDIR/$_m.ko" ]; then
+		t_fail "insmod-$_m" "no $E1VM_MODDIR/$_m.ko"
+		return 1
+	fi
+	if _out=$(insmod "$E1VM_MODDIR/$_m.ko" "$@" 2>&1); then
+		t_pass "insmod-$_m"
+	else
+		echo "$_out" | sed "s/^/E1VM-LOG: insmod-$_m: /"
+		t_fail "insmod-$_m" "insmod $_m $* failed"
+		return 1
+	fi
+}
+
+t_rmmod() {
+	if _out=$(rmmod "$1" 2>&1); then
+		t_pass "rmmod-$1"
+	else
+		echo "$_out" | sed "s/^/E1VM-LOG: rmmod-$1: /"
+		t_fail "rmmod-$1" "rmmod failed"
+		return 1
+	fi
+}
+
+t_insmod_deps() {
+	_bad=""
+	[ -f "$E1VM_MODDIR/deps.order" ] || { t_pass insmod-deps; return 0; }
+	while read -r _m; do
+		[ -n "$_m" ] || continue
+		if ! _out=$(insmod "$E1VM_MODDIR/$_m.ko" 2>&1); then
+			echo "$_out" | sed "s/^/E1VM-LOG: insmod-deps: /"
+			_bad="$_bad $_m"
+		fi
+	done <"$E1VM_MODDIR/deps.order"
+	if [ -z "$_bad" ]; then
+		t_pass insmod-deps
+	else
+		t_fail insmod-deps "could not insert:$_bad"
+	fi
+}
+
+t_script() {
+	_s=$(basename "$1" .sh)
+	echo "E1VM: RUN $1"
+	sh "$1"
+	_rc=$?
+	[ "$_rc" = 0 ] || t_fail "script-$_s" "$1 exited with status $_rc"
+}
+
+t_dmesg_check() {
+	_hits=$(dmesg | grep -E 'WARNING:|BUG:|Oops|Call Trace|KASAN' || true)
+	if [ -z "$_hits" ]; then
+		t_pass dmesg-clean
+	else
+		echo "E1VM-LOG: dmesg-clean: ---- dmesg ----"
+		dmesg | tail -n 80 | sed 's/^/E1VM-LOG: dmesg: /'
+		t_fail dmesg-clean "$(echo "$_hits" | head -n 1)"
+	fi
+}
+
+t_summary() {
+	_p=$(grep -c '^PASS ' "$E1VM_RESULTS")
+	_f=$(grep -c '^FAIL ' "$E1VM_RESULTS")
+	echo "E1VM-SUMMARY: $_p passed, $_f failed (uptime $(cut -d' ' -f1 /proc/uptime) s)"
+}

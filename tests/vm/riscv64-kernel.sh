@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# riscv64-kernel.sh [--background]: build (once, cached) a trimmed riscv64
+# 6.12 kernel from Debian's linux-source-6.12 for the QEMU virt tests:
+# tinyconfig + tests/vm/riscv64/e1npu.config, modules installed, full
+# Module.symvers for out-of-tree modpost. Cached in
+#   $E1NPU_CACHE/riscv64/kernel-<source version>-<hash>/
+# hash = sha256 of the config fragment + the cross compiler's version.
+# The build holds an flock on the cache so concurrent runs wait for it.
+# --background: start the build detached (log in the cache) and return.
+# Prints the cache dir on stdout when done.
+. "$(dirname "$0")/common.sh"
+
+FRAG="$VM_DIR/riscv64/e1npu.config"
+CROSS=riscv64-linux-gnu-
+KARGS=(ARCH=riscv CROSS_COMPILE=$CROSS)
+
+cache_init
+SRCVER=$(linux_source_version)
+HASH=$( (cat "$FRAG"; ${CROSS}gcc -dumpfullversion) | sha256sum | cut -c1-12)
+KC="$E1NPU_CACHE/riscv64/kernel-$SRCVER-$HASH"
+mkdir -p "$E1NPU_CACHE/riscv64"
+
+if [ "${1:-}" = --background ]; then
+	if [ -f "$KC/.e1npu-built" ]; then
+		msg "riscv64 kernel already cached: $KC"
+		exit 0
+	fi
+	mkdir -p "$KC"
+	msg "riscv64 kernel: building in the background (log $KC.bg.log)"
+	setsid nohup "$0" >"$KC.bg.log" 2>&1 </dev/null &
+	exit 0
+fi
+
+build() {
+	local src obj t0 missing opt want have kver
+	[ -f "$KC/.e1npu-built" ] && return 0
+	src=$(linux_source_tree)
+	obj="$KC/obj"
+	t0=$(now)
+	msg "riscv64 kernel: building $SRCVER config $HASH in $obj (-j2, ~4 min; log $KC/build.log)" >&2
+	rm -rf "$obj" "$KC/modroot" "$KC/Image"
+	mkdir -p "$obj"
+	{
+		make -C "$src" O="$obj" "${KARGS[@]}" tinyconfig &&
+		(cd "$obj" && KCONFIG_CONFIG=.config \
+			"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" .config "$FRAG") &&
+		make -C "$src" O="$obj" "${KARGS[@]}" olddefconfig
+	} >"$KC/config.log" 2>&1 || { tail -n 30 "$KC/config.log" >&2; die "riscv64 kernel: configuration failed"; }
+
+	missing=""
+	while IFS='=' read -r opt want; do
+		have=$(grep -E "^$opt=" "$obj/.config" | cut -d= -f2- || true)
+		case "$want" in
+		y|m) [ "$have" = y ] || [ "$have" = m ] || missing="$missing $opt=$want(got ${have:-unset})" ;;
+		*) [ "$have" = "$want" ] || missing="$missing $opt=$want(got ${have:-unset})" ;;
+		esac
+	done < <(grep -E '^CONFIG_[A-Za-z0-9_]+=' "$FRAG")
+	[ -z "$missing" ] || die "riscv64 kernel: options dropped by Kconfig:$missing (fix $FRAG)"
+	msg "riscv64 kernel: config verified ($(grep -c -E '^CONFIG_[A-Za-z0-9_]+=' "$FRAG") required options present)" >&2
+
+	run_logged "$KC/build.log" make -C "$src" O="$obj" "${KARGS[@]}" -j2 Image modules ||
+		die "riscv64 kernel: build failed (log $KC/build.log)"
+	run_logged "$KC/modules_install.log" make -C "$src" O="$obj" "${KARGS[@]}" \
+		INSTALL_MOD_PATH="$KC/modroot" INSTALL_MOD_STRIP=1 DEPMOD=/sbin/depmod modules_install ||
+		die "riscv64 kernel: modules_install failed"
+	kver=$(cat "$obj/include/config/kernel.release")
+	cp "$obj/arch/riscv/boot/Image" "$KC/Image"
+	echo "$kver" >"$KC/kernel.release"
+	touch "$KC/.e1npu-built"
+	msg "riscv64 kernel: $kver built in $(elapsed "$t0") s" >&2
+}
+
+with_lock riscv64-kernel build
+[ -f "$KC/.e1npu-built" ] || die "riscv64 kernel: not built"
+echo "$KC"

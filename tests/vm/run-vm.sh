@@ -1,0 +1,179 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# run-vm.sh ARCH: build the project's kernel modules against the ARCH
+# kernel, pack an initramfs (busybox, modules + DRM deps, tests), boot it
+# in QEMU (TCG), print the guest's results and exit non-zero on any
+# failure, a missing summary (crash/hang) or a timeout.
+#   ARCH: x86_64 (Debian's 6.12 amd64 kernel) | riscv64 (our trimmed 6.12)
+#
+# Environment (vm.mk passes these):
+#   O                    build dir (default build); work goes to $O/vm/ARCH
+#   E1NPU_CACHE          download/kernel cache (default /var/cache/e1npu)
+#   VM_GUEST_FILES       host files copied to /tests/ in every guest
+#   VM_X86_GUEST_FILES   ... only in the x86_64 guest (static binaries)
+#   VM_RISCV_GUEST_FILES ... only in the riscv64 guest (static binaries)
+#   VM_APPEND            extra kernel command line (e.g. e1vm.selftest_warn=1)
+#   VM_TIMEOUT           seconds before the VM is killed (120 / 300)
+#   VM_SMP, VM_MEM       guest CPUs (2) and memory (512M)
+#   VM_NO_PROJECT=1      only the self-test module, even if kernel/Kbuild exists
+. "$(dirname "$0")/common.sh"
+
+ARCH=${1:-}
+case "$ARCH" in
+x86_64)
+	. "$VM_DIR/kernel-x86_64.sh"
+	EXTRA_FILES=${VM_X86_GUEST_FILES:-}
+	;;
+riscv64)
+	. "$VM_DIR/kernel-riscv64.sh"
+	EXTRA_FILES=${VM_RISCV_GUEST_FILES:-}
+	;;
+*) die "usage: run-vm.sh x86_64|riscv64" ;;
+esac
+
+W="$VM_OUT/$ARCH"
+mkdir -p "$W"
+T_START=$(now)
+
+# ---- 1. kernel ------------------------------------------------------------
+t0=$(now)
+"${ARCH}_kernel"
+T_KERNEL=$(elapsed "$t0")
+
+# ---- 2. modules -----------------------------------------------------------
+# build_modules SRCDIR NAME: out-of-tree build in a scratch copy; sets MODS
+build_modules() {
+	local src=$1 name=$2
+	local log="$W/build-$name.log"
+	msg "$ARCH: building modules in $src (log $log)"
+	if ! run_logged "$log" make -C "$KDIR" M="$src" "${KMAKE_ARGS[@]}" -j2 modules; then
+		die "$ARCH: module build ($name) failed"
+	fi
+	if grep -E 'warning:|WARNING:' "$log" >/dev/null; then
+		warn "$ARCH: module build ($name) has warnings:"
+		grep -E 'warning:|WARNING:' "$log" | sed 's/^/    | /' >&2
+	fi
+}
+
+t0=$(now)
+SRC="$W/src"
+mkdir -p "$SRC"
+# scratch copy, keeping build products between runs
+RSYNC_EXCL=(--exclude '*.o' --exclude '*.ko' --exclude '*.mod' --exclude '*.mod.c'
+	    --exclude '.*.cmd' --exclude 'Module.symvers' --exclude 'modules.order'
+	    --exclude '.module-common.o')
+rsync -a --delete "${RSYNC_EXCL[@]}" "$VM_DIR/selftest/" "$SRC/selftest/"
+build_modules "$SRC/selftest" selftest
+KOS=("$SRC/selftest/e1vm_selftest.ko")
+
+if [ -f "$TOP/kernel/Kbuild" ] && [ "${VM_NO_PROJECT:-0}" != 1 ]; then
+	for d in kernel model include; do
+		[ -d "$TOP/$d" ] && rsync -a --delete "${RSYNC_EXCL[@]}" "$TOP/$d/" "$SRC/$d/"
+	done
+	build_modules "$SRC/kernel" kernel
+	mapfile -t proj < <(find "$SRC/kernel" -name '*.ko' | sort)
+	[ "${#proj[@]}" -gt 0 ] || die "$ARCH: kernel/Kbuild built no .ko"
+	KOS+=("${proj[@]}")
+else
+	msg "$ARCH: kernel/Kbuild absent: only the harness self-test module (e1vm_selftest.ko)"
+fi
+T_MODULES=$(elapsed "$t0")
+msg "$ARCH: modules built in $T_MODULES s: $(printf '%s ' "${KOS[@]##*/}")"
+
+# ---- 3. initramfs ---------------------------------------------------------
+t0=$(now)
+busybox_static "$ARCH"		# sets BUSYBOX
+R="$W/initramfs"
+rm -rf "$R"
+mkdir -p "$R"/{bin,sbin,dev,proc,sys,tmp,run,tests,lib/modules/e1vm}
+cp "$BUSYBOX" "$R/bin/busybox"
+cp "$VM_DIR/guest/init" "$R/init"
+cp "$VM_DIR/guest/lib.sh" "$VM_DIR/guest/selftest.sh" "$R/tests/"
+mknod -m 600 "$R/dev/console" c 5 1 2>/dev/null || warn "cannot mknod /dev/console (not root?)"
+mknod -m 666 "$R/dev/null" c 1 3 2>/dev/null || true
+python3 "$VM_DIR/moddeps.py" "$MODROOT" "$KVER" "$R/lib/modules/e1vm" "${KOS[@]}" |
+	sed "s/^/[vm] $ARCH: /"
+[ "${PIPESTATUS[0]}" = 0 ] || die "$ARCH: module dependency closure failed"
+# the harness's own static test program
+guest_cc "$ARCH"		# sets GUEST_CC
+run_logged "$W/e1vm-ioctl.log" $GUEST_CC -static -O2 -Wall -Wextra -Werror \
+	-o "$R/tests/e1vm-ioctl" "$VM_DIR/guest/e1vm-ioctl.c" ||
+	die "$ARCH: cannot build the static guest test e1vm-ioctl"
+# shellcheck disable=SC2086
+for f in ${VM_GUEST_FILES:-} $EXTRA_FILES; do
+	[ -e "$f" ] || die "$ARCH: guest file $f does not exist (VM_GUEST_FILES / VM_*_GUEST_FILES)"
+	cp -L "$f" "$R/tests/"
+	msg "$ARCH: + /tests/$(basename "$f")"
+done
+chmod +x "$R"/tests/*.sh 2>/dev/null || true
+CPIO="$W/initramfs.cpio"
+(cd "$R" && find . | LC_ALL=C sort | cpio -o -H newc --owner 0:0 --quiet) >"$CPIO"
+msg "$ARCH: initramfs $(du -h "$CPIO" | cut -f1) in $(elapsed "$t0") s"
+
+# ---- 4. boot --------------------------------------------------------------
+LOG="$W/serial.log"
+APPEND="console=ttyS0 panic=-1 loglevel=5 ${VM_APPEND:-}"
+case "$ARCH" in
+x86_64)
+	QEMU=(qemu-system-x86_64 -M pc -accel tcg -cpu max
+	      -m "${VM_MEM:-512M}" -smp "${VM_SMP:-2}")
+	TIMEOUT=${VM_TIMEOUT:-120}
+	;;
+riscv64)
+	QEMU=(qemu-system-riscv64 -M virt -bios default
+	      -m "${VM_MEM:-512M}" -smp "${VM_SMP:-2}")
+	APPEND="$APPEND earlycon"
+	TIMEOUT=${VM_TIMEOUT:-300}
+	;;
+esac
+QEMU+=(-nographic -no-reboot -nic none -kernel "$KIMAGE" -initrd "$CPIO" -append "$APPEND")
+msg "$ARCH: booting (timeout ${TIMEOUT}s, serial log $LOG)"
+echo "${QEMU[*]}" >"$W/qemu.cmd"
+t0=$(now)
+rc=0
+timeout --foreground -k 5 "$TIMEOUT" "${QEMU[@]}" </dev/null 2>&1 |
+	tr -d '\r' | tee "$LOG" | grep --line-buffered -E '^E1VM(-SUMMARY)?: (PASS|FAIL|SKIP|BEGIN)|^E1VM-LOG' |
+	sed -u "s/^/    /" || true
+rc=${PIPESTATUS[0]}
+T_BOOT=$(elapsed "$t0")
+
+# ---- 5. verdict -----------------------------------------------------------
+npass=$(grep -c '^E1VM: PASS ' "$LOG" || true)
+nfail=$(grep -c '^E1VM: FAIL ' "$LOG" || true)
+summary=$(grep -a '^E1VM-SUMMARY:' "$LOG" | tail -n 1 || true)
+status=0
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	warn "$ARCH: QEMU timed out after ${TIMEOUT}s"
+	status=1
+elif [ "$rc" != 0 ]; then
+	warn "$ARCH: QEMU exited with status $rc"
+	status=1
+fi
+if [ -z "$summary" ]; then
+	warn "$ARCH: no E1VM-SUMMARY line: the guest crashed or hung. Last 40 lines of $LOG:"
+	tail -n 40 "$LOG" | sed 's/^/    | /' >&2
+	status=1
+else
+	sp=$(echo "$summary" | sed -n 's/^E1VM-SUMMARY: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p')
+	if [ "$sp" != "$npass $nfail" ]; then
+		warn "$ARCH: summary '$summary' does not match the $npass PASS / $nfail FAIL lines"
+		status=1
+	fi
+	[ "$nfail" = 0 ] || status=1
+	[ "$npass" -gt 0 ] || { warn "$ARCH: no test passed"; status=1; }
+fi
+if grep -q -E '^(Kernel panic|\[ *[0-9.]+\] Kernel panic)' "$LOG"; then
+	warn "$ARCH: kernel panic in the serial log"
+	status=1
+fi
+
+msg "$ARCH: kernel $KVER: ${summary:-NO SUMMARY}"
+msg "$ARCH: times: kernel ready ${T_KERNEL}s, modules ${T_MODULES}s, boot-to-poweroff ${T_BOOT}s, total $(elapsed "$T_START")s"
+if [ "$status" = 0 ]; then
+	msg "$ARCH: VM TESTS PASSED ($npass passed)"
+else
+	grep '^E1VM: FAIL ' "$LOG" | sed 's/^/    /' >&2 || true
+	msg "$ARCH: VM TESTS FAILED (serial log: $LOG)"
+fi
+exit "$status"
