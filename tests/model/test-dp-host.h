@@ -67,7 +67,8 @@ static inline void dp_host_irq(void *ctx, unsigned int line, bool level)
 	h->irq_level = level;
 }
 
-static inline struct dp_host *dp_host_new(void)
+/* A host on the reference instance, with the datapath timing given. */
+static inline struct dp_host *dp_host_new_timing(u32 mem_latency, u32 timeout)
 {
 	struct dp_host *h = calloc(1, sizeof(*h));
 	struct e1_model_config cfg;
@@ -79,8 +80,17 @@ static inline struct dp_host *dp_host_new(void)
 	assert_non_null(h);
 	host.ctx = h;
 	e1_model_default_config(&cfg);
+	if (mem_latency || timeout) {
+		cfg.timing.dp_mem_latency = mem_latency;
+		cfg.timing.dp_timeout = timeout;
+	}
 	e1_model_init(&h->m, &cfg, &host);
 	return h;
+}
+
+static inline struct dp_host *dp_host_new(void)
+{
+	return dp_host_new_timing(0, 0);
 }
 
 static inline int dp_setup(void **state)
