@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: MIT
+/*
+ * e1npu system tests: reporting, device, buffer and job helpers.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "e1t.h"
+
+int e1t_failures;
+
+static void e1t_record(const char *verdict, const char *name)
+{
+	const char *path = getenv("E1VM_RESULTS");
+	char line[256];
+	int fd, len;
+
+	if (!path || !*path)
+		return;
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	len = snprintf(line, sizeof(line), "%s %s\n", verdict, name);
+	if (len > 0 && write(fd, line, (size_t)len) < 0)
+		len = 0;
+	close(fd);
+}
+
+void e1t_pass(const char *name)
+{
+	printf("E1VM: PASS %s\n", name);
+	fflush(stdout);
+	e1t_record("PASS", name);
+}
+
+void e1t_fail(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("E1VM: FAIL %s ", name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	e1t_record("FAIL", name);
+	e1t_failures++;
+}
+
+void e1t_skip(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("E1VM: SKIP %s ", name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+void e1t_log(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("E1VM-LOG: ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+int e1t_ioctl(int fd, unsigned long req, void *arg)
+{
+	int ret;
+
+	do {
+		ret = ioctl(fd, req, arg);
+	} while (ret < 0 && (errno == EINTR || errno == EAGAIN));
+	return ret < 0 ? -errno : 0;
+}
+
+static bool e1t_is_e1npu(int fd)
+{
+	char name[32] = "";
+	struct drm_version v;
+
+	memset(&v, 0, sizeof(v));
+	v.name = name;
+	v.name_len = sizeof(name) - 1;
+	if (e1t_ioctl(fd, DRM_IOCTL_VERSION, &v))
+		return false;
+	return strncmp(name, "e1npu", 5) == 0;
+}
+
+const char *e1t_dev_path(void)
+{
+	static char path[64];
+	const char *env = getenv("E1T_DEV");
+	int i, fd;
+
+	if (env && *env)
+		return env;
+	for (i = 0; i < 16; i++) {
+		snprintf(path, sizeof(path), "/dev/accel/accel%d", i);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (e1t_is_e1npu(fd)) {
+			close(fd);
+			return path;
+		}
+		close(fd);
+	}
+	return "/dev/accel/accel0";
+}
+
+int e1t_open(struct e1t_dev *d)
+{
+	struct drm_e1npu_dev_query q;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	d->fd = open(e1t_dev_path(), O_RDWR | O_CLOEXEC);
+	if (d->fd < 0)
+		return -errno;
+	memset(&q, 0, sizeof(q));
+	q.type = DRM_E1NPU_DEV_QUERY_INFO;
+	q.size = sizeof(d->info);
+	q.pointer = (uintptr_t)&d->info;
+	ret = e1t_ioctl(d->fd, DRM_IOCTL_E1NPU_DEV_QUERY, &q);
+	if (ret) {
+		close(d->fd);
+		d->fd = -1;
+	}
+	return ret;
+}
+
+void e1t_close(struct e1t_dev *d)
+{
+	if (d->fd >= 0)
+		close(d->fd);
+	d->fd = -1;
+}
+
+int e1t_bo_new(struct e1t_dev *d, uint64_t size, struct e1t_bo *bo)
+{
+	struct drm_e1npu_bo_create c;
+	struct drm_e1npu_bo_mmap_offset mo;
+	struct drm_gem_close gc;
+	void *p;
+	int ret;
+
+	memset(bo, 0, sizeof(*bo));
+	memset(&c, 0, sizeof(c));
+	c.size = size;
+	ret = e1t_ioctl(d->fd, DRM_IOCTL_E1NPU_BO_CREATE, &c);
+	if (ret)
+		return ret;
+	memset(&mo, 0, sizeof(mo));
+	mo.handle = c.handle;
+	ret = e1t_ioctl(d->fd, DRM_IOCTL_E1NPU_BO_MMAP_OFFSET, &mo);
+	if (ret)
+		goto err;
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, d->fd,
+		 (off_t)mo.offset);
+	if (p == MAP_FAILED) {
+		ret = -errno;
+		goto err;
+	}
+	bo->handle = c.handle;
+	bo->size = size;
+	bo->map = p;
+	return 0;
+err:
+	memset(&gc, 0, sizeof(gc));
+	gc.handle = c.handle;
+	e1t_ioctl(d->fd, DRM_IOCTL_GEM_CLOSE, &gc);
+	return ret;
+}
+
+int e1t_bo_free(struct e1t_dev *d, struct e1t_bo *bo)
+{
+	struct drm_gem_close gc;
+
+	if (!bo->handle)
+		return 0;
+	if (bo->map)
+		munmap(bo->map, bo->size);
+	memset(&gc, 0, sizeof(gc));
+	gc.handle = bo->handle;
+	bo->handle = 0;
+	bo->map = NULL;
+	return e1t_ioctl(d->fd, DRM_IOCTL_GEM_CLOSE, &gc);
+}
+
+uint64_t e1t_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void e1t_sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+int e1t_bo_wait(struct e1t_dev *d, uint32_t handle, int64_t timeout_ns)
+{
+	struct drm_e1npu_bo_wait w;
+
+	memset(&w, 0, sizeof(w));
+	w.handle = handle;
+	w.timeout_ns = (int64_t)e1t_now_ns() + timeout_ns;
+	return e1t_ioctl(d->fd, DRM_IOCTL_E1NPU_BO_WAIT, &w);
+}
+
+int e1t_submit_jobs(struct e1t_dev *d, struct drm_e1npu_job *jobs,
+		    uint32_t njobs)
+{
+	struct drm_e1npu_submit s;
+
+	memset(&s, 0, sizeof(s));
+	s.jobs = (uintptr_t)jobs;
+	s.job_count = njobs;
+	s.job_size = sizeof(*jobs);
+	s.op_size = sizeof(struct drm_e1npu_op);
+	return e1t_ioctl(d->fd, DRM_IOCTL_E1NPU_SUBMIT, &s);
+}
+
+int e1t_submit(struct e1t_dev *d, uint32_t engine,
+	       const struct drm_e1npu_op *ops, uint32_t n, uint32_t *job_id)
+{
+	struct drm_e1npu_job j;
+	int ret;
+
+	memset(&j, 0, sizeof(j));
+	j.ops = (uintptr_t)ops;
+	j.op_count = n;
+	j.engine = engine;
+	ret = e1t_submit_jobs(d, &j, 1);
+	if (!ret && job_id)
+		*job_id = j.job_id;
+	return ret;
+}
+
+int e1t_job_wait(struct e1t_dev *d, uint32_t job_id, int timeout_ms,
+		 struct drm_e1npu_job_result *r)
+{
+	uint64_t end = e1t_now_ns() + (uint64_t)timeout_ms * 1000000ull;
+	int delay = 1, ret;
+
+	for (;;) {
+		memset(r, 0, sizeof(*r));
+		r->job_id = job_id;
+		ret = e1t_ioctl(d->fd, DRM_IOCTL_E1NPU_JOB_RESULT, r);
+		if (ret)
+			return ret;
+		if (r->state != DRM_E1NPU_JOB_PENDING)
+			return 0;
+		if (e1t_now_ns() > end)
+			return -ETIMEDOUT;
+		e1t_sleep_ms(delay);
+		if (delay < 50)
+			delay *= 2;
+	}
+}
+
+int e1t_run(struct e1t_dev *d, uint32_t engine, const struct drm_e1npu_op *ops,
+	    uint32_t n, struct drm_e1npu_job_result *r)
+{
+	uint32_t id;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	ret = e1t_submit(d, engine, ops, n, &id);
+	if (ret)
+		return ret;
+	ret = e1t_job_wait(d, id, E1T_JOB_TIMEOUT_MS, r);
+	if (ret)
+		return ret;
+	return r->state == DRM_E1NPU_JOB_DONE && r->error == 0 ? 0 : 1;
+}
+
+static void e1t_param_path(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "/sys/module/e1npu_sim/parameters/%s", name);
+}
+
+int e1t_sim_param_set(const char *name, const char *val)
+{
+	char path[128];
+	ssize_t n;
+	int fd;
+
+	e1t_param_path(path, sizeof(path), name);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	if (n < 0)
+		return -errno;
+	return 0;
+}
+
+int e1t_sim_param_get(const char *name, char *buf, size_t len)
+{
+	char path[128];
+	ssize_t n;
+	int fd;
+
+	e1t_param_path(path, sizeof(path), name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = 0;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = 0;
+	return 0;
+}
+
+bool e1t_expect_bytes(const char *name, const void *got, const void *want,
+		      size_t len)
+{
+	const uint8_t *g = got, *w = want;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (g[i] != w[i]) {
+			e1t_fail(name, "byte %zu: got 0x%02x want 0x%02x", i,
+				 g[i], w[i]);
+			return false;
+		}
+	}
+	return true;
+}
+
+bool e1t_expect_i32(const char *name, const int32_t *got, const int32_t *want,
+		    size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (got[i] != want[i]) {
+			e1t_fail(name, "element %zu: got %d want %d", i,
+				 got[i], want[i]);
+			return false;
+		}
+	}
+	return true;
+}
