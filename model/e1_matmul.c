@@ -22,7 +22,7 @@
  * micro-kernel at run time. The source stays portable C and the default
  * clone is the baseline build; the kernel module never takes this path.
  */
-#define E1_MM_CLONES __attribute__((target_clones("default", "avx2", \
+#define E1_MM_CLONES __attribute__((target_clones("default", "avx2", "arch=icelake-server", \
 						    "arch=x86-64-v4")))
 #else
 #define E1_MM_CLONES
@@ -143,32 +143,39 @@ static void mm_store(const struct e1_mm_job *job, const s32 *sum, u32 i0,
 void e1_mm_run(const struct e1_mm_job *job, struct e1_mm_ws *ws)
 {
 	s32 sum[E1_MM_MR * E1_MM_NR];
-	u32 j0, k0, i0, jj, r;
+	u32 j0, k0, i0, ib, jj, r;
 
-	for (j0 = 0; j0 < job->n; j0 += E1_MM_NB) {
-		u32 nb = min_u32(E1_MM_NB, job->n - j0);
-		u32 nbp = (nb + E1_MM_NR - 1) / E1_MM_NR * E1_MM_NR;
+	for (k0 = 0; k0 < job->k; k0 += E1_MM_KB) {
+		u32 kb = min_u32(E1_MM_KB, job->k - k0);
+		u32 kbp = (kb + KPAD - 1) / KPAD * KPAD;
+		bool first = k0 == 0, last = k0 + kb == job->k;
 
-		for (k0 = 0; k0 < job->k; k0 += E1_MM_KB) {
-			u32 kb = min_u32(E1_MM_KB, job->k - k0);
-			u32 kbp = (kb + KPAD - 1) / KPAD * KPAD;
-			bool first = k0 == 0, last = k0 + kb == job->k;
+		for (ib = 0; ib < job->m; ib += E1_MM_MC) {
+			u32 mb = min_u32(E1_MM_MC, job->m - ib);
+			u32 mbp = (mb + E1_MM_MR - 1) / E1_MM_MR * E1_MM_MR;
 
-			mm_pack_b(job, ws->b, k0, kb, kbp, j0, nb, nbp);
-			for (i0 = 0; i0 < job->m; i0 += E1_MM_MR) {
-				for (r = 0; r < E1_MM_MR; r++) {
-					s16 *a = ws->a + r * kbp;
+			/* A block: MC rows of the slice, widened once. */
+			for (r = 0; r < mbp; r++) {
+				s16 *a = ws->a + r * kbp;
 
-					if (i0 + r < job->m) {
-						job->load_a(job, i0 + r, k0, kb, a);
-						memset(a + kb, 0, (kbp - kb) * sizeof(s16));
-					} else {
-						memset(a, 0, kbp * sizeof(s16));
-					}
+				if (r < mb) {
+					job->load_a(job, ib + r, k0, kb, a);
+					memset(a + kb, 0, (kbp - kb) * sizeof(s16));
+				} else {
+					memset(a, 0, kbp * sizeof(s16));
 				}
-				for (jj = 0; jj < nb; jj += E1_MM_NR) {
-					mm_micro(ws->a, ws->b + jj * kbp, kbp, sum);
-					mm_store(job, sum, i0, j0 + jj, first, last);
+			}
+			for (j0 = 0; j0 < job->n; j0 += E1_MM_NB) {
+				u32 nb = min_u32(E1_MM_NB, job->n - j0);
+				u32 nbp = (nb + E1_MM_NR - 1) / E1_MM_NR * E1_MM_NR;
+
+				mm_pack_b(job, ws->b, k0, kb, kbp, j0, nb, nbp);
+				for (i0 = 0; i0 < mb; i0 += E1_MM_MR) {
+					for (jj = 0; jj < nb; jj += E1_MM_NR) {
+						mm_micro(ws->a + i0 * kbp, ws->b + jj * kbp,
+							 kbp, sum);
+						mm_store(job, sum, ib + i0, j0 + jj, first, last);
+					}
 				}
 			}
 		}

@@ -13,14 +13,15 @@
 #include "e1_model_shim.h"
 
 #define E1_MM_KB	512	/* K slice packed at once */
-#define E1_MM_NB	64	/* B panel columns */
+#define E1_MM_NB	16	/* B panel columns (stays in L1) */
+#define E1_MM_MC	128	/* A block rows (stays in L2) */
 #define E1_MM_MR	4	/* micro-kernel rows */
 #define E1_MM_NR	4	/* micro-kernel columns */
 
-/* Packing workspace: about 68 KiB. */
+/* Packing workspace: 144 KiB. */
 struct e1_mm_ws {
 	s16 b[E1_MM_NB * E1_MM_KB];	/* panel, column-major: b[j * kbp + k] */
-	s16 a[E1_MM_MR * E1_MM_KB];	/* MR rows of the current K slice */
+	s16 a[E1_MM_MC * E1_MM_KB];	/* MC rows of the current K slice */
 };
 
 struct e1_mm_job;
