@@ -9,7 +9,7 @@
 OPS_SRCS      := $(wildcard lib/ops/*.c) $(wildcard lib/ref/*.c)
 OPS_TEST_SRCS := $(wildcard tests/ops/test-*.c)
 OPS_TESTS     := $(patsubst tests/ops/%.c,%,$(OPS_TEST_SRCS))
-OPS_CPPFLAGS  := -Ilib/ops -Ilib/ref -Itests/ops
+OPS_CPPFLAGS  := -Ilib -Ilib/ops -Ilib/ref -Itests/ops
 OPS_LDLIBS    := -lcmocka
 
 OPS_BINS      := $(addprefix $(O)/tests/ops/,$(OPS_TESTS))
@@ -18,11 +18,20 @@ OPS_SANBINS   := $(addprefix $(SAN_O)/tests/ops/,$(OPS_TESTS))
 $(call objs,$(OPS_SRCS) $(OPS_TEST_SRCS)): CPPFLAGS += $(OPS_CPPFLAGS)
 $(call sanobjs,$(OPS_SRCS) $(OPS_TEST_SRCS)): CPPFLAGS += $(OPS_CPPFLAGS)
 
+ifeq ($(LIB_ENABLED),1)
+# libe1npu holds lib/ops and lib/ref: link the static archives.
+$(O)/tests/ops/%: $(O)/tests/ops/%.o $(LIB_A)
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(OPS_LDLIBS) $(LIB_LIBS)
+
+$(SAN_O)/tests/ops/%: $(SAN_O)/tests/ops/%.o $(LIB_SAN_A)
+	$(CC) $(CFLAGS) $(SANFLAGS) $^ -o $@ $(LDLIBS) $(OPS_LDLIBS) $(LIB_LIBS)
+else
 $(O)/tests/ops/%: $(O)/tests/ops/%.o $(call objs,$(OPS_SRCS))
-	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(OPS_LDLIBS)
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(OPS_LDLIBS) -lm
 
 $(SAN_O)/tests/ops/%: $(SAN_O)/tests/ops/%.o $(call sanobjs,$(OPS_SRCS))
-	$(CC) $(CFLAGS) $(SANFLAGS) $^ -o $@ $(LDLIBS) $(OPS_LDLIBS)
+	$(CC) $(CFLAGS) $(SANFLAGS) $^ -o $@ $(LDLIBS) $(OPS_LDLIBS) -lm
+endif
 
 .PHONY: check-ops check-ops-normal check-ops-san
 check-ops: check-ops-normal check-ops-san

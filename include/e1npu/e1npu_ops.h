@@ -1,0 +1,383 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libe1npu operations: high-level neural-network operations lowered onto the
+ * e1 NPU's hardware operations (include/e1npu/e1npu.h), with per-operation
+ * engine selection, CPU fallback and a report of where each ran and why.
+ *
+ * Conventions are those of e1npu.h: opaque handles (struct e1npu_ops,
+ * struct e1npu_fc, struct e1npu_conv), e1npu_<object>_<verb> names, 0 or a
+ * negative errno, never prints. Parameter structs are plain data the
+ * caller fills (memset first: reserved members must be zero).
+ *
+ * Quantization is TensorFlow Lite's integer-only scheme, bit-exact with
+ * TFLite's reference kernels (Documentation/quantization.md). How every
+ * operation lowers, on which engine and why: Documentation/lowering.md.
+ *
+ * Layouts: matrices row-major; images NHWC with N = 1 per call (loop over
+ * the batch); conv weights HWIO [kh][kw][c_in/groups][c_out]; depthwise
+ * weights [kh][kw][c_in * depth_multiplier] (TFLite's [1][kh][kw][c_out]);
+ * fully-connected weights TFLite's [n][k] (output-major).
+ */
+#ifndef __E1NPU_PUBLIC_OPS_H__
+#define __E1NPU_PUBLIC_OPS_H__
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <e1npu/e1npu.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct e1npu_ops;
+struct e1npu_fc;
+struct e1npu_conv;
+
+/* ---------------------------------------------------------------------- */
+/* Context, engine selection and reports                                   */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * e1npu_ops_new() - a lowering context on @dev.
+ * @dev: the device, or NULL for a CPU-only context (every operation then
+ *	runs the library's CPU kernels and reports E1NPU_ENGINE_CPU).
+ * @opsp: out; free with e1npu_ops_free().
+ * Return: 0, -EINVAL, -ENOMEM.
+ */
+int e1npu_ops_new(struct e1npu_device *dev, struct e1npu_ops **opsp);
+void e1npu_ops_free(struct e1npu_ops *ops);
+
+/**
+ * enum e1npu_ops_kind - the high-level operations of this API.
+ */
+enum e1npu_ops_kind {
+	E1NPU_OPS_MATMUL_S8 = 1,	/* raw int8 x int8 -> int32 */
+	E1NPU_OPS_MATMUL_S4,		/* raw int4 x int4 -> int32 */
+	E1NPU_OPS_MATMUL_S2,		/* raw int2 x int2 -> int32 */
+	E1NPU_OPS_MATMUL_TERNARY,	/* raw ternary x ternary -> int32 */
+	E1NPU_OPS_MATMUL_SPARSE_S4,	/* 2:4 sparse int4 weights */
+	E1NPU_OPS_MATMUL_FP8,		/* FP8 E4M3 -> Q8.8 */
+	E1NPU_OPS_MATMUL_FP16,		/* FP16 via Q8.8 */
+	E1NPU_OPS_MATMUL_BF16,		/* BF16 via Q8.8 */
+	E1NPU_OPS_MATMUL_GS_S4,		/* group-scaled int4 weights */
+	E1NPU_OPS_BATCH_MATMUL,		/* [B,H,M,K] x [B,H,K,N] */
+	E1NPU_OPS_FULLY_CONNECTED,	/* TFLite quantized */
+	E1NPU_OPS_CONV2D,		/* TFLite quantized */
+	E1NPU_OPS_DEPTHWISE_CONV2D,	/* TFLite quantized */
+	E1NPU_OPS_GROUPED_CONV2D,	/* quantized, groups > 1 */
+	E1NPU_OPS_MAXPOOL,
+	E1NPU_OPS_AVGPOOL,		/* TFLite quantized */
+	E1NPU_OPS_RELU,
+	E1NPU_OPS_ADD,			/* TFLite quantized add */
+	E1NPU_OPS_BIAS_ADD,
+	E1NPU_OPS_SOFTMAX,		/* TFLite quantized (exact) */
+	E1NPU_OPS_SOFTMAX_EXP2,		/* exp2 Q0.8 approximation */
+	E1NPU_OPS_KIND_COUNT
+};
+
+/**
+ * enum e1npu_ops_reason - why an operation went where it went.
+ */
+enum e1npu_ops_reason {
+	E1NPU_OPS_WHY_BIG_GEMM = 1,	/* large GEMM/conv: systolic */
+	E1NPU_OPS_WHY_SMALL_GEMM,	/* below the systolic threshold */
+	E1NPU_OPS_WHY_ELEMENTWISE,	/* element-wise work the datapath has */
+	E1NPU_OPS_WHY_NO_HW_OP,		/* no hardware operation computes it */
+	E1NPU_OPS_WHY_NO_ENGINE,	/* the engine it needs is absent */
+	E1NPU_OPS_WHY_NO_DEVICE,	/* CPU-only context */
+	E1NPU_OPS_WHY_TOO_SMALL,	/* cheaper on the CPU than a job */
+	E1NPU_OPS_WHY_FALLBACK,		/* hardware rejected it, CPU ran it */
+	E1NPU_OPS_WHY_UNSUPPORTED,	/* parameters no engine supports */
+};
+
+/**
+ * struct e1npu_ops_report - where one call ran and what it cost.
+ * @kind: enum e1npu_ops_kind.
+ * @engine: enum e1npu_engine that ran the MACs (or the bulk of the work).
+ * @reason: enum e1npu_ops_reason.
+ * @why: the reason in words, with the numbers that decided it.
+ * @hw_ops: hardware operations submitted (descriptors / datapath jobs).
+ * @hw_ops_wrapper, @hw_ops_datapath: of those, per engine.
+ * @hw_ops_fallback: of those, rejected by the hardware and run on the CPU.
+ * @jobs: jobs (descriptor batches) the submissions were split into.
+ * @macs: multiply-accumulates the operation needs (ideal, no padding).
+ * @wrapper_cycles, @dp_cycles: modelled cycles (perf counter deltas).
+ * @lower_ns: host time spent lowering: planning, staging operands,
+ *	building command buffers.
+ * @host_ns: host time spent in CPU work: zero-point folding,
+ *	requantization, CPU kernels.
+ */
+struct e1npu_ops_report {
+	uint32_t kind;
+	uint32_t engine;
+	uint32_t reason;
+	uint32_t hw_ops;
+	uint32_t hw_ops_wrapper;
+	uint32_t hw_ops_datapath;
+	uint32_t hw_ops_fallback;
+	uint32_t jobs;
+	uint64_t macs;
+	uint64_t wrapper_cycles;
+	uint64_t dp_cycles;
+	uint64_t lower_ns;
+	uint64_t host_ns;
+	char why[160];
+	uint32_t reserved[8];
+};
+
+/**
+ * struct e1npu_ops_support - one row of the support table: can @engine run
+ * @kind on this device, and why (not).
+ */
+struct e1npu_ops_support {
+	uint32_t kind;		/* enum e1npu_ops_kind */
+	uint32_t engine;	/* enum e1npu_engine */
+	uint32_t supported;	/* 1 or 0 */
+	uint32_t reserved;
+	char name[32];		/* "matmul_s8", ... */
+	char why[128];
+};
+
+/**
+ * e1npu_ops_support_table() - every operation x engine (wrapper,
+ * datapath, cpu) with supported / not and the reason, for this context's
+ * device. Prints nothing.
+ * @rows: array of @max rows, or NULL to ask the count.
+ * @count: out: rows needed (all are written when @max is large enough).
+ * Return: 0, -EINVAL, -ENOSPC (@max too small; @count says how many).
+ */
+int e1npu_ops_support_table(struct e1npu_ops *ops,
+			    struct e1npu_ops_support *rows, size_t max,
+			    size_t *count);
+
+/* e1npu_ops_kind_name() - "matmul_s8", ...; "unknown" otherwise. */
+const char *e1npu_ops_kind_name(uint32_t kind);
+
+/**
+ * enum e1npu_ops_force - override the selection (tests, benchmarks).
+ * @E1NPU_OPS_FORCE_AUTO: the policy of lib/ops/select.h.
+ * @E1NPU_OPS_FORCE_WRAPPER / _DATAPATH / _CPU: that engine when it can run
+ *	the operation at all, else the policy.
+ */
+enum e1npu_ops_force {
+	E1NPU_OPS_FORCE_AUTO = 0,
+	E1NPU_OPS_FORCE_WRAPPER = 1,
+	E1NPU_OPS_FORCE_DATAPATH = 2,
+	E1NPU_OPS_FORCE_CPU = 3,
+};
+int e1npu_ops_set_force(struct e1npu_ops *ops, enum e1npu_ops_force force);
+
+/* ---------------------------------------------------------------------- */
+/* Raw integer matmuls (int32 accumulators, no quantization)               */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * e1npu_ops_matmul_s8() - c[m][n] = sum_k a[m][k] * b[k][n], int32.
+ * Any size: tiled past the validated envelope (split-K accumulated in
+ * int32, which wraps like the hardware only when the true sum overflows).
+ * @lda, @ldb, @ldc: elements between rows.
+ * @rep: NULL or filled.
+ * Return: 0, -EINVAL, -ENOMEM, -EIO (an operation failed on the device).
+ */
+int e1npu_ops_matmul_s8(struct e1npu_ops *ops, uint32_t m, uint32_t n,
+			uint32_t k, const int8_t *a, size_t lda,
+			const int8_t *b, size_t ldb, int32_t *c, size_t ldc,
+			struct e1npu_ops_report *rep);
+
+/**
+ * e1npu_ops_matmul_lowp() - raw matmul of low-precision integers held one
+ * per int8 (values must lie in the type's range, -ERANGE otherwise):
+ * @kind E1NPU_OPS_MATMUL_S4 ([-8, 7]), _S2 ([-2, 1]), _TERNARY ({-1,0,1}).
+ */
+int e1npu_ops_matmul_lowp(struct e1npu_ops *ops, uint32_t kind, uint32_t m,
+			  uint32_t n, uint32_t k, const int8_t *a,
+			  const int8_t *b, int32_t *c,
+			  struct e1npu_ops_report *rep);
+
+/**
+ * e1npu_ops_batch_matmul_s8() - [B,H,M,K] x [B,H,K,N] -> [B,H,M,N] int32,
+ * contiguous tensors.
+ */
+int e1npu_ops_batch_matmul_s8(struct e1npu_ops *ops, uint32_t batch,
+			      uint32_t heads, uint32_t m, uint32_t n,
+			      uint32_t k, const int8_t *a, const int8_t *b,
+			      int32_t *c, struct e1npu_ops_report *rep);
+
+/* ---------------------------------------------------------------------- */
+/* TFLite quantized operations                                             */
+/* ---------------------------------------------------------------------- */
+
+/* Element types of quantized tensors. */
+enum e1npu_dtype {
+	E1NPU_DTYPE_INT8 = 1,
+	E1NPU_DTYPE_UINT8 = 2,
+};
+
+/* Fused activations (TFLite's). */
+enum e1npu_act {
+	E1NPU_ACT_NONE = 0,
+	E1NPU_ACT_RELU = 1,
+	E1NPU_ACT_RELU6 = 2,
+	E1NPU_ACT_RELU_N1_TO_1 = 3,
+};
+
+/* Padding (TFLite's). */
+enum e1npu_padding {
+	E1NPU_PAD_VALID = 1,
+	E1NPU_PAD_SAME = 2,
+};
+
+/* Per-tensor quantization: real = scale * (q - zero_point). */
+struct e1npu_qparams {
+	float scale;
+	int32_t zero_point;
+};
+
+/**
+ * struct e1npu_fc_params - a TFLite FULLY_CONNECTED (also a quantized
+ * matmul with constant weights).
+ * @dtype: enum e1npu_dtype of input, weights and output.
+ * @k: input depth; @n: output depth.
+ * @input, @output: quantization of input and output.
+ * @weight_zero_point: per-tensor (uint8 weights; 0 for int8).
+ * @weight_scales: 1 (per-tensor) or @n (per-channel, int8 only) floats.
+ * @num_weight_scales: 1 or @n.
+ * @act: enum e1npu_act.
+ */
+struct e1npu_fc_params {
+	uint32_t dtype;
+	uint32_t k, n;
+	struct e1npu_qparams input, output;
+	int32_t weight_zero_point;
+	const float *weight_scales;
+	uint32_t num_weight_scales;
+	uint32_t act;
+	uint32_t reserved[8];
+};
+
+/**
+ * e1npu_fc_new() - prepare weights [n][k] (int8 or uint8 per @p->dtype)
+ * and an optional int32 bias [n]: transposes and converts the weights once,
+ * computes the zero-point corrections and requantization multipliers once.
+ * Return: 0, -EINVAL, -ENOMEM.
+ */
+int e1npu_fc_new(struct e1npu_ops *ops, const struct e1npu_fc_params *p,
+		 const void *weights, const int32_t *bias,
+		 struct e1npu_fc **fcp);
+void e1npu_fc_free(struct e1npu_fc *fc);
+
+/* e1npu_fc_run() - @rows input rows [rows][k] -> output [rows][n]. */
+int e1npu_fc_run(struct e1npu_fc *fc, uint32_t rows, const void *in,
+		 void *out, struct e1npu_ops_report *rep);
+
+/**
+ * struct e1npu_conv_params - TFLite CONV_2D / DEPTHWISE_CONV_2D, or a
+ * grouped convolution.
+ * @kind: E1NPU_OPS_CONV2D, E1NPU_OPS_DEPTHWISE_CONV2D or
+ *	E1NPU_OPS_GROUPED_CONV2D.
+ * @dtype: enum e1npu_dtype.
+ * @in_h, @in_w, @c_in: input; @c_out output channels (depthwise: c_in *
+ *	@depth_multiplier).
+ * @kh, @kw: kernel; @stride_h, @stride_w; @dil_h, @dil_w (>= 1).
+ * @padding: enum e1npu_padding.
+ * @groups: grouped conv: c_in and c_out divisible by it.
+ * @depth_multiplier: depthwise.
+ * @input, @output, @weight_zero_point, @weight_scales,
+ * @num_weight_scales, @act: as struct e1npu_fc_params (scales per output
+ *	channel).
+ */
+struct e1npu_conv_params {
+	uint32_t kind;
+	uint32_t dtype;
+	uint32_t in_h, in_w, c_in, c_out;
+	uint32_t kh, kw;
+	uint32_t stride_h, stride_w;
+	uint32_t dil_h, dil_w;
+	uint32_t padding;
+	uint32_t groups;
+	uint32_t depth_multiplier;
+	struct e1npu_qparams input, output;
+	int32_t weight_zero_point;
+	const float *weight_scales;
+	uint32_t num_weight_scales;
+	uint32_t act;
+	uint32_t reserved[8];
+};
+
+int e1npu_conv_new(struct e1npu_ops *ops, const struct e1npu_conv_params *p,
+		   const void *weights, const int32_t *bias,
+		   struct e1npu_conv **convp);
+void e1npu_conv_free(struct e1npu_conv *conv);
+
+/* e1npu_conv_get_output_size() - TFLite's output height and width. */
+int e1npu_conv_get_output_size(const struct e1npu_conv *conv,
+			       uint32_t *out_h, uint32_t *out_w);
+
+/* e1npu_conv_run() - one NHWC image [in_h][in_w][c_in] -> [out_h][out_w][c_out]. */
+int e1npu_conv_run(struct e1npu_conv *conv, const void *in, void *out,
+		   struct e1npu_ops_report *rep);
+
+/**
+ * struct e1npu_pool_params - TFLite MAX_POOL_2D / AVERAGE_POOL_2D
+ * (input and output share the quantization, as TFLite requires).
+ */
+struct e1npu_pool_params {
+	uint32_t dtype;
+	uint32_t in_h, in_w, channels;
+	uint32_t filter_h, filter_w;
+	uint32_t stride_h, stride_w;
+	uint32_t padding;
+	struct e1npu_qparams q;
+	uint32_t act;
+	uint32_t reserved[8];
+};
+
+int e1npu_ops_pool_output_size(const struct e1npu_pool_params *p,
+			       uint32_t *out_h, uint32_t *out_w);
+int e1npu_ops_maxpool(struct e1npu_ops *ops, const struct e1npu_pool_params *p,
+		      const void *in, void *out, struct e1npu_ops_report *rep);
+int e1npu_ops_avgpool(struct e1npu_ops *ops, const struct e1npu_pool_params *p,
+		      const void *in, void *out, struct e1npu_ops_report *rep);
+
+/* e1npu_ops_relu_s8() - int8 max(x, 0) of @count values (in == out allowed). */
+int e1npu_ops_relu_s8(struct e1npu_ops *ops, size_t count, const int8_t *in,
+		      int8_t *out, struct e1npu_ops_report *rep);
+
+/**
+ * e1npu_ops_add() - TFLite quantized ADD of two tensors of @count values
+ * of @dtype, with their own quantization (no broadcast).
+ */
+int e1npu_ops_add(struct e1npu_ops *ops, uint32_t dtype, size_t count,
+		  const void *a, const struct e1npu_qparams *qa,
+		  const void *b, const struct e1npu_qparams *qb, void *out,
+		  const struct e1npu_qparams *qout, uint32_t act,
+		  struct e1npu_ops_report *rep);
+
+/**
+ * e1npu_ops_softmax() - TFLite quantized SOFTMAX over the last dimension
+ * (@rows x @depth), beta, input quantization; the output is TFLite's fixed
+ * quantization (scale 1/256, zero point 0 for uint8, -128 for int8).
+ */
+int e1npu_ops_softmax(struct e1npu_ops *ops, uint32_t dtype, uint32_t rows,
+		      uint32_t depth, const void *in, float input_scale,
+		      float beta, void *out, struct e1npu_ops_report *rep);
+
+/**
+ * e1npu_ops_softmax_exp2_s8() - the datapath's softmax approximation over
+ * int8 logits (the document's lower_attention_softmax_smoke): per row,
+ * max, delta = x - max (>= -8 contributes, below gives 0), e = 2^delta in
+ * Q0.8 (EXP2_NEG_Q0_8), out = round(256 * e / sum(e)) in Q0.8, stored as
+ * uint8 saturated to 255 with -1 (0xff) meaning 1.0. @mask (NULL or
+ * rows x depth bytes, nonzero = keep) excludes logits (output 0).
+ */
+int e1npu_ops_softmax_exp2_s8(struct e1npu_ops *ops, uint32_t rows,
+			      uint32_t depth, const int8_t *in,
+			      const uint8_t *mask, uint8_t *out,
+			      struct e1npu_ops_report *rep);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* __E1NPU_PUBLIC_OPS_H__ */

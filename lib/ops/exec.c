@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The lowering context and the execution of lowered plans: one staging
+ * buffer per context, one command buffer, perf counters read around each
+ * run so every call reports its modelled cycles.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ops_internal.h"
+#include "select.h"
+
+int64_t ops_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+E1NPU_API int e1npu_ops_new(struct e1npu_device *dev, struct e1npu_ops **opsp)
+{
+	struct e1npu_ops *ops;
+	int ret;
+
+	if (!opsp)
+		return -EINVAL;
+	*opsp = NULL;
+	ops = calloc(1, sizeof(*ops));
+	if (!ops)
+		return -ENOMEM;
+	ops->dev = dev;
+	if (dev) {
+		ret = e1npu_device_get_info(dev, &ops->info);
+		if (ret) {
+			free(ops);
+			return ret;
+		}
+		ops->wrapper_gemm = (ops->info.engines &
+				     E1NPU_ENGINE_BIT(E1NPU_ENGINE_WRAPPER)) &&
+				    ops->info.gemmini_present;
+		ops->datapath = !!(ops->info.engines &
+				   E1NPU_ENGINE_BIT(E1NPU_ENGINE_DATAPATH));
+		ret = e1npu_cmdbuf_new(dev, &ops->cb);
+		if (ret) {
+			free(ops);
+			return ret;
+		}
+	}
+	*opsp = ops;
+	return 0;
+}
+
+E1NPU_API void e1npu_ops_free(struct e1npu_ops *ops)
+{
+	if (!ops)
+		return;
+	if (ops->dev) {
+		e1npu_cmdbuf_free(ops->cb);
+		e1npu_buffer_free(ops->buf);
+	} else {
+		free(ops->arena);
+	}
+	free(ops);
+}
+
+E1NPU_API int e1npu_ops_set_force(struct e1npu_ops *ops,
+				  enum e1npu_ops_force force)
+{
+	if (!ops || (unsigned int)force > E1NPU_OPS_FORCE_CPU)
+		return -EINVAL;
+	ops->force = force;
+	return 0;
+}
+
+void ops_report_set(struct e1npu_ops_report *rep, uint32_t engine,
+		    uint32_t reason, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!rep)
+		return;
+	rep->engine = engine;
+	rep->reason = reason;
+	va_start(ap, fmt);
+	vsnprintf(rep->why, sizeof(rep->why), fmt, ap);
+	va_end(ap);
+}
+
+void ops_plan_init(struct ops_plan *pl, struct e1npu_ops *ops,
+		   struct e1npu_ops_report *rep, uint32_t kind)
+{
+	memset(pl, 0, sizeof(*pl));
+	pl->ops = ops;
+	pl->rep = rep;
+	pl->t0 = ops_now_ns();
+	if (rep && !rep->kind) {
+		memset(rep, 0, sizeof(*rep));
+		rep->kind = kind;
+	}
+}
+
+void ops_plan_fini(struct ops_plan *pl)
+{
+	free(pl->d);
+	pl->d = NULL;
+	pl->n = pl->cap = 0;
+}
+
+size_t ops_plan_alloc(struct ops_plan *pl, size_t bytes)
+{
+	size_t off = ops_align_up(pl->arena_bytes, OPS_ALIGN);
+
+	pl->arena_bytes = off + ops_align_up(bytes ? bytes : 1, OPS_ALIGN);
+	return off;
+}
+
+int ops_plan_arena(struct ops_plan *pl, uint8_t **arena)
+{
+	struct e1npu_ops *ops = pl->ops;
+	size_t need = pl->arena_bytes ? pl->arena_bytes : OPS_ALIGN;
+	int ret;
+
+	if (need > ops->arena_size) {
+		size_t sz = ops_align_up(need, 1u << 20);
+
+		if (ops->dev) {
+			struct e1npu_buffer *buf;
+			void *map;
+
+			e1npu_buffer_free(ops->buf);
+			ops->buf = NULL;
+			ops->arena = NULL;
+			ops->arena_size = 0;
+			ret = e1npu_buffer_alloc(ops->dev, sz, &buf);
+			if (ret)
+				return ret;
+			ret = e1npu_buffer_map(buf, &map);
+			if (ret) {
+				e1npu_buffer_free(buf);
+				return ret;
+			}
+			ops->buf = buf;
+			ops->arena = map;
+		} else {
+			uint8_t *p = realloc(ops->arena, sz);
+
+			if (!p)
+				return -ENOMEM;
+			ops->arena = p;
+		}
+		ops->arena_size = sz;
+	}
+	*arena = ops->arena;
+	return 0;
+}
+
+int ops_plan_add(struct ops_plan *pl, const struct e1npu_op_desc *d)
+{
+	if (pl->n == pl->cap) {
+		size_t cap = pl->cap ? pl->cap * 2 : 64;
+		struct e1npu_op_desc *nd = realloc(pl->d, cap * sizeof(*nd));
+
+		if (!nd)
+			return -ENOMEM;
+		pl->d = nd;
+		pl->cap = cap;
+	}
+	pl->d[pl->n++] = *d;
+	return 0;
+}
+
+static bool uses_tensor(uint32_t opcode, int which)
+{
+	switch (opcode) {
+	case E1NPU_OP_MATMUL_S8:
+	case E1NPU_OP_CONV2D_S8:
+	case E1NPU_OP_DP_GEMM_S8:
+	case E1NPU_OP_DP_GEMM_S4:
+		return true;
+	case E1NPU_OP_RELU_S8:
+	case E1NPU_OP_MAXPOOL_S8:
+	case E1NPU_OP_DP_SCALAR:
+	case E1NPU_OP_DP_VRELU_S8:
+		return which != 1;
+	default:
+		return false;
+	}
+}
+
+int ops_plan_run(struct ops_plan *pl)
+{
+	struct e1npu_ops *ops = pl->ops;
+	struct e1npu_ops_report *rep = pl->rep;
+	struct e1npu_perf p0, p1;
+	int64_t t1;
+	size_t i;
+	int ret = 0, r;
+
+	t1 = ops_now_ns();
+	if (rep) {
+		rep->lower_ns += (uint64_t)(t1 - pl->t0);
+		rep->hw_ops += (uint32_t)pl->n;
+	}
+	if (!pl->n)
+		return 0;
+	if (!ops->dev) {
+		for (i = 0; i < pl->n; i++) {
+			ret = ops_cpu_hw_exec(&pl->d[i], ops->arena);
+			if (ret)
+				return ret;
+		}
+		pl->t0 = ops_now_ns();
+		return 0;
+	}
+
+	ret = e1npu_cmdbuf_reset(ops->cb);
+	for (i = 0; !ret && i < pl->n; i++) {
+		struct e1npu_op_desc d = pl->d[i];
+
+		if (uses_tensor(d.opcode, 0))
+			d.a.buf = ops->buf;
+		if (uses_tensor(d.opcode, 1))
+			d.b.buf = ops->buf;
+		if (uses_tensor(d.opcode, 2))
+			d.c.buf = ops->buf;
+		r = e1npu_cmdbuf_add_op(ops->cb, &d);
+		if (r < 0)
+			ret = r;
+	}
+	if (ret)
+		return ret;
+	if (rep)
+		rep->lower_ns += (uint64_t)(ops_now_ns() - t1);
+	memset(&p0, 0, sizeof(p0));
+	memset(&p1, 0, sizeof(p1));
+	e1npu_device_read_perf(ops->dev, &p0);
+	ret = e1npu_cmdbuf_run(ops->cb);
+	e1npu_device_read_perf(ops->dev, &p1);
+	if (rep) {
+		rep->wrapper_cycles += p1.wrapper_cycles - p0.wrapper_cycles;
+		rep->dp_cycles += p1.dp_cycles - p0.dp_cycles;
+		rep->jobs += e1npu_cmdbuf_get_num_jobs(ops->cb);
+		for (i = 0; i < pl->n; i++) {
+			struct e1npu_op_outcome oc;
+
+			if (e1npu_cmdbuf_get_outcome(ops->cb, (unsigned int)i, &oc))
+				continue;
+			if (oc.engine == E1NPU_ENGINE_WRAPPER)
+				rep->hw_ops_wrapper++;
+			else if (oc.engine == E1NPU_ENGINE_DATAPATH)
+				rep->hw_ops_datapath++;
+			else if (oc.engine == E1NPU_ENGINE_CPU)
+				rep->hw_ops_fallback++;
+		}
+	}
+	pl->t0 = ops_now_ns();
+	return ret;
+}
+
+/* ---------------------------------------------------------------------- */
+
+static const char *const kind_names[E1NPU_OPS_KIND_COUNT] = {
+	[E1NPU_OPS_MATMUL_S8] = "matmul_s8",
+	[E1NPU_OPS_MATMUL_S4] = "matmul_s4",
+	[E1NPU_OPS_MATMUL_S2] = "matmul_s2",
+	[E1NPU_OPS_MATMUL_TERNARY] = "matmul_ternary",
+	[E1NPU_OPS_MATMUL_SPARSE_S4] = "matmul_sparse_s4_2_4",
+	[E1NPU_OPS_MATMUL_FP8] = "matmul_fp8_e4m3",
+	[E1NPU_OPS_MATMUL_FP16] = "matmul_fp16_q8_8",
+	[E1NPU_OPS_MATMUL_BF16] = "matmul_bf16_q8_8",
+	[E1NPU_OPS_MATMUL_GS_S4] = "matmul_group_scaled_s4",
+	[E1NPU_OPS_BATCH_MATMUL] = "batch_matmul_s8",
+	[E1NPU_OPS_FULLY_CONNECTED] = "fully_connected",
+	[E1NPU_OPS_CONV2D] = "conv2d",
+	[E1NPU_OPS_DEPTHWISE_CONV2D] = "depthwise_conv2d",
+	[E1NPU_OPS_GROUPED_CONV2D] = "grouped_conv2d",
+	[E1NPU_OPS_MAXPOOL] = "max_pool_2d",
+	[E1NPU_OPS_AVGPOOL] = "average_pool_2d",
+	[E1NPU_OPS_RELU] = "relu",
+	[E1NPU_OPS_ADD] = "add",
+	[E1NPU_OPS_BIAS_ADD] = "bias_add",
+	[E1NPU_OPS_SOFTMAX] = "softmax",
+	[E1NPU_OPS_SOFTMAX_EXP2] = "softmax_exp2",
+};
+
+E1NPU_API const char *e1npu_ops_kind_name(uint32_t kind)
+{
+	if (kind < E1NPU_OPS_KIND_COUNT && kind_names[kind])
+		return kind_names[kind];
+	return "unknown";
+}

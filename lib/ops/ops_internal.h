@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internals of the lowering layer (lib/ops): the context, lowered plans
+ * (lists of hardware operations over one staging arena) and their
+ * execution on the device (through the public e1npu.h API) or, for a
+ * CPU-only context, on the CPU.
+ */
+#ifndef __E1NPU_OPS_INTERNAL_H__
+#define __E1NPU_OPS_INTERNAL_H__
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <e1npu/e1npu.h>
+#include <e1npu/e1npu_ops.h>
+
+#ifndef E1NPU_API
+#define E1NPU_API	__attribute__((visibility("default")))
+#endif
+
+#define OPS_ALIGN	16u	/* wrapper tensor offset/stride alignment */
+
+static inline size_t ops_align_up(size_t v, size_t a)
+{
+	return (v + a - 1) / a * a;
+}
+
+struct e1npu_ops {
+	struct e1npu_device *dev;		/* NULL: CPU only */
+	struct e1npu_device_info info;
+	bool wrapper_gemm;			/* systolic engine present */
+	bool datapath;				/* datapath present */
+	enum e1npu_ops_force force;
+	/* staging arena: one device buffer (or host memory), grown on demand */
+	struct e1npu_buffer *buf;
+	uint8_t *arena;
+	size_t arena_size;
+	struct e1npu_cmdbuf *cb;
+};
+
+/*
+ * A lowered plan: hardware operations whose tensors are offsets into the
+ * context's arena (tensor.buf is set at execution).
+ */
+struct ops_plan {
+	struct e1npu_ops *ops;
+	struct e1npu_op_desc *d;
+	size_t n, cap;
+	size_t arena_bytes;			/* layout cursor */
+	int64_t t0;				/* lowering start */
+	struct e1npu_ops_report *rep;
+};
+
+int64_t ops_now_ns(void);
+
+/* Start a plan; @rep may be NULL (a local one is used). */
+void ops_plan_init(struct ops_plan *pl, struct e1npu_ops *ops,
+		   struct e1npu_ops_report *rep, uint32_t kind);
+void ops_plan_fini(struct ops_plan *pl);
+/* Reserve @bytes in the arena, aligned: returns the offset. */
+size_t ops_plan_alloc(struct ops_plan *pl, size_t bytes);
+/* Make the arena at least pl->arena_bytes big; returns its host pointer. */
+int ops_plan_arena(struct ops_plan *pl, uint8_t **arena);
+/* Append an operation (tensors hold arena offsets, buf NULL). */
+int ops_plan_add(struct ops_plan *pl, const struct e1npu_op_desc *d);
+/* Execute all operations; fills the report's engine counts and cycles. */
+int ops_plan_run(struct ops_plan *pl);
+
+/* Tensor helper: arena offset + stride. */
+static inline struct e1npu_tensor ops_t(size_t off, uint32_t stride)
+{
+	struct e1npu_tensor t = { NULL, off, stride, 0 };
+
+	return t;
+}
+
+/* CPU execution of one hardware operation over host memory (cpu_hw.c). */
+int ops_cpu_hw_exec(const struct e1npu_op_desc *d, uint8_t *arena);
+
+/* Report helpers. */
+void ops_report_set(struct e1npu_ops_report *rep, uint32_t engine,
+		    uint32_t reason, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Internal raw matmul over arena-resident or host operands (matmul.c). */
+int ops_matmul_s8_engine(struct e1npu_ops *ops, uint32_t engine, uint32_t m,
+			 uint32_t n, uint32_t k, const int8_t *a, size_t lda,
+			 const int8_t *b, size_t ldb, int32_t *c, size_t ldc,
+			 struct e1npu_ops_report *rep);
+
+#endif /* __E1NPU_OPS_INTERNAL_H__ */

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Naive CPU references of the high-level operations: straightforward loops,
+ * no tiling, no zero-point folding tricks, written from the TFLite reference
+ * kernels' definitions. The tests compare every lowering against these.
+ */
+#ifndef __E1NPU_REF_H__
+#define __E1NPU_REF_H__
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <e1npu/e1npu_ops.h>
+
+void ref_matmul_s32(uint32_t m, uint32_t n, uint32_t k, const int8_t *a,
+		    size_t lda, const int8_t *b, size_t ldb, int32_t *c,
+		    size_t ldc);
+
+/* TFLite FULLY_CONNECTED, weights [n][k]. */
+int ref_fc(const struct e1npu_fc_params *p, const void *weights,
+	   const int32_t *bias, uint32_t rows, const void *in, void *out);
+
+/* TFLite output size and top/left padding of one dimension. */
+void ref_conv_geometry(uint32_t padding, uint32_t in, uint32_t filter,
+		       uint32_t stride, uint32_t dil, uint32_t *out,
+		       uint32_t *pad);
+
+/* TFLite CONV_2D (groups == 1), grouped conv, DEPTHWISE_CONV_2D. */
+int ref_conv(const struct e1npu_conv_params *p, const void *weights,
+	     const int32_t *bias, const void *in, void *out);
+
+int ref_maxpool(const struct e1npu_pool_params *p, const void *in, void *out);
+int ref_avgpool(const struct e1npu_pool_params *p, const void *in, void *out);
+
+int ref_add(uint32_t dtype, size_t count, const void *a,
+	    const struct e1npu_qparams *qa, const void *b,
+	    const struct e1npu_qparams *qb, void *out,
+	    const struct e1npu_qparams *qout, uint32_t act);
+
+int ref_softmax(uint32_t dtype, uint32_t rows, uint32_t depth,
+		const void *in, float input_scale, float beta, void *out);
+
+void ref_softmax_exp2_s8(uint32_t rows, uint32_t depth, const int8_t *in,
+			 const uint8_t *mask, uint8_t *out);
+
+#endif /* __E1NPU_REF_H__ */
