@@ -1,0 +1,581 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Command buffers: validated operations, split into jobs per engine and
+ * ring limit, submitted one job at a time (a job that falls back must be
+ * finished on the CPU before anything after it runs), per-op outcomes.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+
+/* Most operations one command buffer may hold. */
+#define CB_MAX_OPS	(1u << 20)
+
+enum cb_state {
+	CB_IDLE = 0,		/* being filled */
+	CB_SUBMITTED,		/* jobs in flight or to be submitted */
+	CB_DONE,		/* every op has an outcome */
+};
+
+struct cb_meta {
+	struct e1npu_buffer *buf[E1NPU_T_COUNT];
+	uint32_t engine;	/* enum drm_e1npu_engine */
+	bool cpu_only;		/* its engine is absent: run on the CPU */
+	uint64_t bytes_in;
+	uint64_t bytes_out;
+};
+
+struct e1npu_cmdbuf {
+	struct e1npu_device *dev;
+	struct drm_e1npu_op *ops;
+	struct cb_meta *meta;
+	struct e1npu_op_outcome *out;
+	unsigned int n, cap;
+	enum cb_state state;
+	unsigned int next;	/* first op without an outcome */
+	bool inflight;		/* job [job_start, job_start + job_len) */
+	unsigned int job_start, job_len;
+	uint32_t job_id;
+	unsigned int njobs;
+	bool failed;
+	struct e1npu_cmdbuf *next_cb, *prev_cb;
+};
+
+#define CB_LIST_ADD(head, cb) do {				\
+	(cb)->prev_cb = NULL;					\
+	(cb)->next_cb = (head);					\
+	if (head)						\
+		(head)->prev_cb = (cb);				\
+	(head) = (cb);						\
+} while (0)
+
+static void cb_list_del(struct e1npu_device *dev, struct e1npu_cmdbuf *cb)
+{
+	if (cb->prev_cb)
+		cb->prev_cb->next_cb = cb->next_cb;
+	else
+		dev->cmdbufs = cb->next_cb;
+	if (cb->next_cb)
+		cb->next_cb->prev_cb = cb->prev_cb;
+	cb->next_cb = cb->prev_cb = NULL;
+}
+
+E1NPU_API int e1npu_cmdbuf_new(struct e1npu_device *dev,
+			       struct e1npu_cmdbuf **cbp)
+{
+	struct e1npu_cmdbuf *cb;
+
+	if (!dev)
+		return -EINVAL;
+	if (!cbp)
+		return e1npu_set_error(dev, -EINVAL, "cmdbuf_new: NULL cbp");
+	cb = calloc(1, sizeof(*cb));
+	if (!cb)
+		return e1npu_set_error(dev, -ENOMEM, "cmdbuf_new: out of memory");
+	cb->dev = dev;
+	CB_LIST_ADD(dev->cmdbufs, cb);
+	*cbp = cb;
+	return 0;
+}
+
+static void cb_release_buffers(struct e1npu_cmdbuf *cb)
+{
+	unsigned int i, t;
+
+	for (i = 0; i < cb->n; i++)
+		for (t = 0; t < E1NPU_T_COUNT; t++)
+			if (cb->meta[i].buf[t] && cb->meta[i].buf[t]->busy)
+				cb->meta[i].buf[t]->busy--;
+}
+
+static void cb_destroy(struct e1npu_cmdbuf *cb)
+{
+	free(cb->ops);
+	free(cb->meta);
+	free(cb->out);
+	free(cb);
+}
+
+E1NPU_API void e1npu_cmdbuf_free(struct e1npu_cmdbuf *cb)
+{
+	if (!cb)
+		return;
+	if (cb->state == CB_SUBMITTED)
+		e1npu_cmdbuf_wait(cb, -1);
+	if (cb->state == CB_SUBMITTED)	/* the wait itself failed */
+		cb_release_buffers(cb);
+	cb_list_del(cb->dev, cb);
+	cb_destroy(cb);
+}
+
+/* Device close: command buffers die with it, in whatever state. */
+void e1npu_cmdbuf_unlink_all(struct e1npu_device *dev)
+{
+	while (dev->cmdbufs)
+		e1npu_cmdbuf_free(dev->cmdbufs);
+}
+
+E1NPU_API int e1npu_cmdbuf_reset(struct e1npu_cmdbuf *cb)
+{
+	if (!cb)
+		return -EINVAL;
+	if (cb->state == CB_SUBMITTED)
+		return e1npu_set_error(cb->dev, -EBUSY,
+				       "cmdbuf_reset: submitted and not waited for");
+	cb->n = 0;
+	cb->state = CB_IDLE;
+	cb->next = 0;
+	cb->njobs = 0;
+	cb->failed = false;
+	cb->inflight = false;
+	return 0;
+}
+
+static int cb_grow(struct e1npu_cmdbuf *cb)
+{
+	unsigned int cap = cb->cap ? cb->cap * 2 : 16;
+	void *p;
+
+	p = realloc(cb->ops, cap * sizeof(*cb->ops));
+	if (!p)
+		return -ENOMEM;
+	cb->ops = p;
+	p = realloc(cb->meta, cap * sizeof(*cb->meta));
+	if (!p)
+		return -ENOMEM;
+	cb->meta = p;
+	p = realloc(cb->out, cap * sizeof(*cb->out));
+	if (!p)
+		return -ENOMEM;
+	cb->out = p;
+	cb->cap = cap;
+	return 0;
+}
+
+/* e1npu_op_check() lookup: the handles of the operation being added. */
+struct op_lookup {
+	struct e1npu_buffer *buf[E1NPU_T_COUNT];
+};
+
+static int op_lookup_fn(void *ctx, uint32_t handle, uint64_t *size)
+{
+	struct op_lookup *l = ctx;
+	unsigned int t;
+
+	for (t = 0; t < E1NPU_T_COUNT; t++)
+		if (l->buf[t] && l->buf[t]->handle == handle) {
+			*size = l->buf[t]->bo_size;
+			return 0;
+		}
+	return -ENOENT;
+}
+
+static void tensor_to_uapi(const struct e1npu_tensor *t,
+			   struct drm_e1npu_tensor *u)
+{
+	u->handle = t->buf ? t->buf->handle : 0;
+	u->stride = t->stride;
+	u->offset = t->offset;
+}
+
+E1NPU_API int e1npu_cmdbuf_add_op(struct e1npu_cmdbuf *cb,
+				  const struct e1npu_op_desc *d)
+{
+	static const char *const tnames[E1NPU_T_COUNT] = { "a", "b", "c" };
+	const struct e1npu_tensor *pt[E1NPU_T_COUNT];
+	struct e1npu_extent ext[E1NPU_T_COUNT];
+	struct e1npu_device *dev;
+	struct drm_e1npu_op op;
+	struct e1npu_limits lim;
+	struct e1npu_op_err err = { 0 };
+	struct op_lookup lk;
+	struct cb_meta *meta;
+	unsigned int idx, t, i;
+	uint32_t engine;
+	int ret;
+
+	if (!cb)
+		return -EINVAL;
+	dev = cb->dev;
+	idx = cb->n;
+	if (!d)
+		return e1npu_set_error(dev, -EINVAL, "op %u: NULL description", idx);
+	if (cb->state != CB_IDLE)
+		return e1npu_set_error(dev, -EBUSY,
+				       "op %u: command buffer already submitted (reset it first)",
+				       idx);
+	if (cb->n >= CB_MAX_OPS)
+		return e1npu_set_error(dev, -E2BIG, "op %u: more than %u operations",
+				       idx, CB_MAX_OPS);
+
+	memset(&op, 0, sizeof(op));
+	if (e1npu_opcode_to_uapi(d->opcode, &op.opcode))
+		return e1npu_set_error(dev, -EINVAL,
+				       "op %u: field opcode = %" PRIu32 ": unknown opcode",
+				       idx, d->opcode);
+	for (i = 0; i < sizeof(d->reserved) / sizeof(d->reserved[0]); i++)
+		if (d->reserved[i])
+			return e1npu_set_error(dev, -EINVAL,
+					       "op %u (%s): field reserved[%u] must be zero",
+					       idx, e1npu_opcode_name(d->opcode), i);
+	pt[0] = &d->a;
+	pt[1] = &d->b;
+	pt[2] = &d->c;
+	for (t = 0; t < E1NPU_T_COUNT; t++) {
+		if (pt[t]->reserved)
+			return e1npu_set_error(dev, -EINVAL,
+					       "op %u (%s): field %s.reserved must be zero",
+					       idx, e1npu_opcode_name(d->opcode), tnames[t]);
+		if (pt[t]->buf && pt[t]->buf->dev != dev)
+			return e1npu_set_error(dev, -EXDEV,
+					       "op %u (%s): field %s.buf: buffer of another device",
+					       idx, e1npu_opcode_name(d->opcode), tnames[t]);
+		lk.buf[t] = pt[t]->buf;
+	}
+	op.flags = d->flags;
+	op.m = d->m;
+	op.n = d->n;
+	op.k = d->k;
+	op.c_in = d->c_in;
+	op.c_out = d->c_out;
+	op.out_h = d->out_h;
+	op.out_w = d->out_w;
+	op.stride_h = d->stride_h;
+	op.stride_w = d->stride_w;
+	op.pad_top = d->pad_top;
+	op.pad_left = d->pad_left;
+	op.dilation = d->dilation;
+	tensor_to_uapi(&d->a, &op.a);
+	tensor_to_uapi(&d->b, &op.b);
+	tensor_to_uapi(&d->c, &op.c);
+
+	/*
+	 * The kernel's rules, verbatim. An op whose engine this device lacks
+	 * is checked against the same rules and later runs on the CPU.
+	 */
+	engine = (uint32_t)e1npu_op_engine(op.opcode);
+	lim = dev->lim;
+	if (!(lim.engines & (1u << engine)))
+		lim.engines |= 1u << engine;
+	ret = e1npu_op_check(&op, engine, &lim, op_lookup_fn, &lk, &err);
+	if (ret) {
+		/* The public contract: -EOVERFLOW outside a buffer, else -EINVAL. */
+		if (ret != -EOVERFLOW)
+			ret = -EINVAL;
+		return e1npu_set_error(dev, ret,
+				       "op %u (%s): field %s = %" PRIu64 ": %s",
+				       idx, e1npu_opcode_name(d->opcode),
+				       err.field ? err.field : "?", err.value,
+				       err.reason ? err.reason : "invalid");
+	}
+
+	if (cb->n == cb->cap && cb_grow(cb))
+		return e1npu_set_error(dev, -ENOMEM, "op %u: out of memory", idx);
+	cb->ops[idx] = op;
+	meta = &cb->meta[idx];
+	memset(meta, 0, sizeof(*meta));
+	for (t = 0; t < E1NPU_T_COUNT; t++)
+		meta->buf[t] = pt[t]->buf;
+	meta->engine = engine;
+	meta->cpu_only = !(dev->lim.engines & (1u << engine));
+	if (!e1npu_op_extents(&op, ext, NULL))
+		for (t = 0; t < E1NPU_T_COUNT; t++) {
+			if (!ext[t].used)
+				continue;
+			if (ext[t].write)
+				meta->bytes_out += ext[t].end - ext[t].start;
+			else
+				meta->bytes_in += ext[t].end - ext[t].start;
+		}
+	memset(&cb->out[idx], 0, sizeof(cb->out[idx]));
+	cb->n++;
+	return (int)idx;
+}
+
+E1NPU_API unsigned int e1npu_cmdbuf_get_num_ops(const struct e1npu_cmdbuf *cb)
+{
+	return cb ? cb->n : 0;
+}
+
+E1NPU_API unsigned int e1npu_cmdbuf_get_num_jobs(const struct e1npu_cmdbuf *cb)
+{
+	return cb ? cb->njobs : 0;
+}
+
+E1NPU_API int e1npu_cmdbuf_get_outcome(const struct e1npu_cmdbuf *cb,
+				       unsigned int index,
+				       struct e1npu_op_outcome *out)
+{
+	if (!cb || !out)
+		return -EINVAL;
+	if (index >= cb->n)
+		return -ERANGE;
+	*out = cb->out[index];
+	return 0;
+}
+
+static uint8_t *tensor_ptr(struct e1npu_buffer *buf, uint64_t offset)
+{
+	void *p;
+
+	if (!buf || e1npu_buffer_map(buf, &p))
+		return NULL;
+	return (uint8_t *)p + offset;
+}
+
+static void op_done(struct e1npu_cmdbuf *cb, unsigned int i,
+		    enum e1npu_engine engine)
+{
+	struct e1npu_device *dev = cb->dev;
+
+	cb->out[i].status = E1NPU_OP_STATUS_DONE;
+	cb->out[i].engine = engine;
+	if (engine == E1NPU_ENGINE_CPU)
+		dev->stats.ops_cpu++;
+	else
+		dev->stats.ops_hw++;
+	dev->stats.bytes_in += cb->meta[i].bytes_in;
+	dev->stats.bytes_out += cb->meta[i].bytes_out;
+}
+
+static void op_fail_rest(struct e1npu_cmdbuf *cb, unsigned int i, int error,
+			 const char *reason)
+{
+	struct e1npu_op_outcome *o = &cb->out[i];
+
+	o->status = E1NPU_OP_STATUS_FAILED;
+	o->error = error;
+	if (reason && !o->reason[0])
+		snprintf(o->reason, sizeof(o->reason), "%s", reason);
+	for (i++; i < cb->n; i++) {
+		cb->out[i].status = E1NPU_OP_STATUS_CANCELED;
+		cb->out[i].error = -ECANCELED;
+		snprintf(cb->out[i].reason, sizeof(cb->out[i].reason),
+			 "canceled: an earlier operation failed");
+	}
+	cb->failed = true;
+	cb->next = cb->n;
+	e1npu_set_error(cb->dev, -EIO, "op %u (%s): %s", (unsigned int)(o - cb->out),
+			e1npu_uapi_op_name(cb->ops[o - cb->out].opcode),
+			o->reason);
+}
+
+/* Run op @i on the CPU; @reason says why. */
+static void op_run_cpu(struct e1npu_cmdbuf *cb, unsigned int i)
+{
+	const struct drm_e1npu_op *op = &cb->ops[i];
+	struct cb_meta *m = &cb->meta[i];
+	uint8_t *a, *b, *c;
+	int ret;
+
+	a = tensor_ptr(m->buf[E1NPU_T_A], op->a.offset);
+	b = tensor_ptr(m->buf[E1NPU_T_B], op->b.offset);
+	c = tensor_ptr(m->buf[E1NPU_T_C], op->c.offset);
+	if ((m->buf[E1NPU_T_A] && !a) || (m->buf[E1NPU_T_B] && !b) ||
+	    (m->buf[E1NPU_T_C] && !c)) {
+		op_fail_rest(cb, i, -ENOMEM, "CPU fallback: cannot map a tensor");
+		return;
+	}
+	ret = e1npu_ref_hw_exec(op, a, b, c);
+	if (ret) {
+		struct e1npu_op_outcome *o = &cb->out[i];
+		size_t used = strnlen(o->reason, sizeof(o->reason));
+
+		snprintf(o->reason + used, sizeof(o->reason) - used, "%s",
+			 used ? "; CPU rejects it too" : "CPU reference rejects the operands");
+		op_fail_rest(cb, i, cb->out[i].error ? cb->out[i].error : ret, NULL);
+		return;
+	}
+	op_done(cb, i, E1NPU_ENGINE_CPU);
+}
+
+static enum e1npu_engine pub_engine(uint32_t drm_engine)
+{
+	return drm_engine == DRM_E1NPU_ENGINE_DATAPATH ? E1NPU_ENGINE_DATAPATH :
+	       E1NPU_ENGINE_WRAPPER;
+}
+
+/* Submit the next job starting at cb->next; CPU-only ops run inline. */
+static int cb_start_job(struct e1npu_cmdbuf *cb)
+{
+	struct e1npu_device *dev = cb->dev;
+	unsigned int i = cb->next, len, max;
+	uint32_t engine;
+	int ret;
+
+	while (i < cb->n && cb->meta[i].cpu_only) {
+		snprintf(cb->out[i].reason, sizeof(cb->out[i].reason),
+			 "%s engine not present",
+			 e1npu_engine_name(pub_engine(cb->meta[i].engine)));
+		op_run_cpu(cb, i);
+		if (cb->failed)
+			return 0;
+		cb->next = ++i;
+	}
+	if (i >= cb->n)
+		return 0;
+
+	engine = cb->meta[i].engine;
+	max = dev->lim.max_ops_per_job;
+	if (engine == DRM_E1NPU_ENGINE_DATAPATH && dev->lim.datapath_slots &&
+	    dev->lim.datapath_slots < max)
+		max = dev->lim.datapath_slots;
+	for (len = 1; i + len < cb->n && len < max; len++)
+		if (cb->meta[i + len].engine != engine ||
+		    cb->meta[i + len].cpu_only)
+			break;
+
+	ret = dev->ops->submit(dev, &cb->ops[i], len, engine, &cb->job_id);
+	if (ret) {
+		char why[96];
+
+		snprintf(why, sizeof(why), "submit failed: %s", e1npu_strerror(ret));
+		op_fail_rest(cb, i, ret, why);
+		return ret;
+	}
+	for (unsigned int j = i; j < i + len; j++)
+		cb->out[j].job = cb->njobs;
+	cb->njobs++;
+	dev->stats.jobs++;
+	cb->inflight = true;
+	cb->job_start = i;
+	cb->job_len = len;
+	return 0;
+}
+
+/* The in-flight job finished: record outcomes, fall back, move on. */
+static void cb_finish_job(struct e1npu_cmdbuf *cb,
+			  const struct drm_e1npu_job_result *res)
+{
+	unsigned int s = cb->job_start, i, done;
+	enum e1npu_engine eng = pub_engine(cb->meta[s].engine);
+
+	cb->inflight = false;
+	if (res->state == DRM_E1NPU_JOB_DONE) {
+		for (i = s; i < s + cb->job_len; i++)
+			op_done(cb, i, eng);
+		cb->next = s + cb->job_len;
+		return;
+	}
+	done = res->fail_index < cb->job_len ? res->fail_index : cb->job_len - 1;
+	for (i = s; i < s + done; i++)
+		op_done(cb, i, eng);
+	i = s + done;
+	cb->out[i].error = res->error;
+	cb->out[i].hw_err_code = res->err_code;
+	e1npu_hw_reason(cb->out[i].reason, sizeof(cb->out[i].reason),
+			cb->meta[i].engine, res->error, res->err_code);
+	if (res->error == -EOPNOTSUPP) {
+		/* The fallback contract: the CPU runs it, the rest resubmits. */
+		op_run_cpu(cb, i);
+		if (!cb->failed)
+			cb->next = i + 1;
+		return;
+	}
+	op_fail_rest(cb, i, res->error ? res->error : -EIO, NULL);
+}
+
+static int cb_complete(struct e1npu_cmdbuf *cb)
+{
+	cb->state = CB_DONE;
+	cb_release_buffers(cb);
+	return cb->failed ? -EIO : 0;
+}
+
+E1NPU_API int e1npu_cmdbuf_submit(struct e1npu_cmdbuf *cb)
+{
+	struct e1npu_device *dev;
+	unsigned int i, t;
+	int ret;
+
+	if (!cb)
+		return -EINVAL;
+	dev = cb->dev;
+	if (cb->state == CB_SUBMITTED)
+		return e1npu_set_error(dev, -EBUSY,
+				       "cmdbuf_submit: already submitted");
+	if (!cb->n)
+		return e1npu_set_error(dev, -ENODATA,
+				       "cmdbuf_submit: no operations");
+	/* Resubmitting a finished command buffer runs it again. */
+	for (i = 0; i < cb->n; i++)
+		memset(&cb->out[i], 0, sizeof(cb->out[i]));
+	cb->next = 0;
+	cb->njobs = 0;
+	cb->failed = false;
+	cb->inflight = false;
+	for (i = 0; i < cb->n; i++)
+		for (t = 0; t < E1NPU_T_COUNT; t++)
+			if (cb->meta[i].buf[t])
+				cb->meta[i].buf[t]->busy++;
+	cb->state = CB_SUBMITTED;
+	ret = cb_start_job(cb);
+	if (ret && cb->njobs == 0) {
+		/* Nothing ran: back to idle, the caller may fix and retry. */
+		cb_release_buffers(cb);
+		for (i = 0; i < cb->n; i++)
+			memset(&cb->out[i], 0, sizeof(cb->out[i]));
+		cb->failed = false;
+		cb->state = CB_IDLE;
+		return e1npu_set_error(dev, ret, "cmdbuf_submit: %s",
+				       e1npu_strerror(ret));
+	}
+	return 0;
+}
+
+E1NPU_API int e1npu_cmdbuf_wait(struct e1npu_cmdbuf *cb, int64_t timeout_ns)
+{
+	struct e1npu_device *dev;
+	struct drm_e1npu_job_result res;
+	int64_t deadline;
+	int ret;
+
+	if (!cb)
+		return -EINVAL;
+	dev = cb->dev;
+	if (cb->state == CB_DONE)
+		return cb->failed ? -EIO : 0;
+	if (cb->state != CB_SUBMITTED)
+		return e1npu_set_error(dev, -EINVAL, "cmdbuf_wait: not submitted");
+	deadline = timeout_ns < 0 ? -1 : e1npu_now_ns() + timeout_ns;
+
+	while (cb->next < cb->n) {
+		if (!cb->inflight) {
+			cb_start_job(cb);
+			if (!cb->inflight)
+				continue;	/* CPU-only ops ran, or failure */
+		}
+		ret = dev->ops->wait(dev, cb->job_id, deadline);
+		if (ret == -ETIME)
+			return e1npu_set_error(dev, -ETIME,
+					       "cmdbuf_wait: timed out (job %u of ops %u..%u)",
+					       cb->njobs - 1, cb->job_start,
+					       cb->job_start + cb->job_len - 1);
+		if (!ret)
+			ret = dev->ops->job_result(dev, cb->job_id, &res);
+		if (ret) {
+			char why[96];
+
+			cb->inflight = false;
+			snprintf(why, sizeof(why), "waiting for the job failed: %s",
+				 e1npu_strerror(ret));
+			op_fail_rest(cb, cb->job_start, ret, why);
+			break;
+		}
+		cb_finish_job(cb, &res);
+	}
+	return cb_complete(cb);
+}
+
+E1NPU_API int e1npu_cmdbuf_run(struct e1npu_cmdbuf *cb)
+{
+	int ret = e1npu_cmdbuf_submit(cb);
+
+	if (ret)
+		return ret;
+	return e1npu_cmdbuf_wait(cb, -1);
+}

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libe1npu internals shared by the library's .c files. Not installed, not a
+ * stable interface. Kernel UAPI types are used here, never in
+ * include/e1npu/.
+ */
+#ifndef __E1NPU_INTERNAL_H__
+#define __E1NPU_INTERNAL_H__
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <e1npu/e1npu.h>
+
+#include "e1npu_ops.h"		/* kernel/: shared submission rules + UAPI */
+
+#define E1NPU_API	__attribute__((visibility("default")))
+#define E1NPU_PRINTF(a, b)	__attribute__((format(printf, a, b)))
+
+#define E1NPU_VERSION_STR	"0.1.0"
+#define E1NPU_PAGE_SIZE		4096u
+
+struct e1npu_backend_ops;
+
+/* Library-side counters (struct e1npu_perf's software part). */
+struct e1npu_lib_stats {
+	uint64_t jobs;
+	uint64_t ops_hw;
+	uint64_t ops_cpu;
+	uint64_t bytes_in;
+	uint64_t bytes_out;
+};
+
+struct e1npu_device {
+	const struct e1npu_backend_ops *ops;
+	void *priv;			/* backend state */
+	struct e1npu_device_info info;
+	struct e1npu_limits lim;	/* what e1npu_op_check() enforces */
+	struct e1npu_lib_stats stats;
+	struct e1npu_buffer *buffers;	/* live buffers, for close */
+	struct e1npu_cmdbuf *cmdbufs;	/* live command buffers, for close */
+	char errmsg[256];
+};
+
+struct e1npu_buffer {
+	struct e1npu_device *dev;
+	uint32_t handle;		/* backend handle, never 0 */
+	size_t size;			/* as asked */
+	uint64_t bo_size;		/* as allocated (page-rounded) */
+	void *map;			/* CPU mapping, NULL until mapped */
+	unsigned int busy;		/* submitted command buffers using it */
+	struct e1npu_buffer *next, *prev;
+};
+
+/* Set the device's last error message; returns @err for tail calls. */
+int e1npu_set_error(struct e1npu_device *dev, int err, const char *fmt, ...)
+	E1NPU_PRINTF(3, 4);
+void e1npu_clear_error(struct e1npu_device *dev);
+
+/* Monotonic clock in nanoseconds. */
+int64_t e1npu_now_ns(void);
+
+/* op.c: public <-> UAPI opcode mapping. */
+int e1npu_opcode_to_uapi(uint32_t opcode, uint32_t *uapi);
+uint32_t e1npu_opcode_from_uapi(uint32_t uapi);
+const char *e1npu_uapi_op_name(uint32_t uapi);
+
+/* Readable reason for a hardware rejection (outcome reason text). */
+void e1npu_hw_reason(char *buf, size_t len, uint32_t engine, int error,
+		     uint32_t err_code);
+
+/* ref_hw.c: bit-exact CPU reference of one hardware operation. */
+int e1npu_ref_hw_exec(const struct drm_e1npu_op *op, const uint8_t *a,
+		      const uint8_t *b, uint8_t *c);
+/* One datapath scalar command; false when the hardware would fail closed. */
+bool e1npu_ref_dp_scalar(uint32_t opcode, uint32_t op_a, uint32_t op_b,
+			 uint32_t acc, bool ternary, uint32_t *result,
+			 uint32_t *result_hi);
+
+/* Bytes an operation reads and writes, for the library counters. */
+void e1npu_op_bytes(const struct drm_e1npu_op *op, uint64_t *in,
+		    uint64_t *out);
+
+/* device.c */
+void e1npu_device_fill_info(struct e1npu_device *dev);
+void e1npu_cmdbuf_unlink_all(struct e1npu_device *dev);
+
+/* Small list helpers (doubly linked, head pointer). */
+#define E1NPU_LIST_ADD(head, item) do {				\
+	(item)->prev = NULL;					\
+	(item)->next = (head);					\
+	if (head)						\
+		(head)->prev = (item);				\
+	(head) = (item);					\
+} while (0)
+#define E1NPU_LIST_DEL(head, item) do {				\
+	if ((item)->prev)					\
+		(item)->prev->next = (item)->next;		\
+	else							\
+		(head) = (item)->next;				\
+	if ((item)->next)					\
+		(item)->next->prev = (item)->prev;		\
+	(item)->next = (item)->prev = NULL;			\
+} while (0)
+
+#endif /* __E1NPU_INTERNAL_H__ */

@@ -1,0 +1,97 @@
+# SPDX-License-Identifier: MIT
+#
+# libe1npu: lib/*.c and lib/*/*.c (the runtime, and the lowering layer in
+# lib/ops/ and lib/ref/), kernel/e1npu_ops.c (the kernel's submission
+# rules, compiled in userspace) and the device model (model/*.c, the
+# in-process backend), as
+#   $(O)/lib/libe1npu.so.0.1.0 (soname libe1npu.so.0, version script
+#   lib/libe1npu.sym, only E1NPU_API symbols exported),
+#   $(O)/lib/libe1npu.a, $(SAN_O)/lib/libe1npu.a (ASan+UBSan, for tests),
+#   $(O)/lib/libe1npu.pc (for the build tree; install writes its own).
+#
+# E1NPU_WITH_UDEV=0 builds device discovery without libudev (scan of
+# /dev/accel + drmGetVersion); the static guest npu-smoke always uses it.
+
+LIB_VERSION      := 0.1.0
+LIB_SOVERSION    := 0
+E1NPU_WITH_UDEV  ?= 1
+
+# The library needs the shared rules and the model; skip it cleanly until
+# both exist.
+ifneq ($(wildcard kernel/e1npu_ops.c),)
+ifneq ($(wildcard model/e1_model.c),)
+LIB_ENABLED := 1
+endif
+endif
+
+ifeq ($(LIB_ENABLED),1)
+
+LIB_SRCS := $(sort $(wildcard lib/*.c lib/*/*.c)) kernel/e1npu_ops.c
+# The model's sources: model.mk's list when it is included, else ours.
+LIB_MODEL_SRCS := $(if $(MODEL_SRCS),$(MODEL_SRCS),$(filter-out model/e1_dp_stub.c,$(wildcard model/*.c)))
+
+LIB_DRM_CFLAGS := $(shell pkg-config --cflags libdrm 2>/dev/null || echo -I/usr/include/libdrm)
+LIB_CPPFLAGS   := -Ilib -Ilib/ops -Ilib/ref -Ikernel -Iinclude/uapi/drm $(LIB_DRM_CFLAGS)
+LIB_LIBS       := -ldrm $(if $(filter 1,$(E1NPU_WITH_UDEV)),-ludev) -lm
+
+LIB_OBJS     := $(call objs,$(LIB_SRCS) $(LIB_MODEL_SRCS))
+LIB_SAN_OBJS := $(call sanobjs,$(LIB_SRCS) $(LIB_MODEL_SRCS))
+
+$(call objs,$(LIB_SRCS)) $(call sanobjs,$(LIB_SRCS)): \
+	CPPFLAGS += $(LIB_CPPFLAGS) -DE1NPU_WITH_UDEV=$(E1NPU_WITH_UDEV)
+
+LIB_SO      := $(O)/lib/libe1npu.so.$(LIB_VERSION)
+LIB_SONAME  := libe1npu.so.$(LIB_SOVERSION)
+LIB_A       := $(O)/lib/libe1npu.a
+LIB_SAN_A   := $(SAN_O)/lib/libe1npu.a
+LIB_PC      := $(O)/lib/libe1npu.pc
+
+$(LIB_SO): $(LIB_OBJS) lib/libe1npu.sym
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -shared -Wl,-soname,$(LIB_SONAME) \
+		-Wl,--version-script=lib/libe1npu.sym -Wl,--no-undefined \
+		-o $@ $(LIB_OBJS) $(LIB_LIBS)
+	ln -sf $(notdir $@) $(O)/lib/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(O)/lib/libe1npu.so
+
+$(LIB_A): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(LIB_SAN_A): $(LIB_SAN_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+# pkg-config file: lib_pc_gen(prefix, libdir, includedir) > $@
+# libdir/includedir under the prefix are written relative to ${prefix}, so
+# pkg-config --define-variable=prefix= can relocate a DESTDIR install.
+lib_pc_rel = $(patsubst $(1)%,$${prefix}%,$(2))
+lib_pc_gen = sed -e 's|@PREFIX@|$(1)|' -e 's|@LIBDIR@|$(call lib_pc_rel,$(1),$(2))|' \
+	-e 's|@INCLUDEDIR@|$(call lib_pc_rel,$(1),$(3))|' -e 's|@VERSION@|$(LIB_VERSION)|' \
+	-e 's|@UDEV_REQ@|$(if $(filter 1,$(E1NPU_WITH_UDEV)),libudev)|' \
+	lib/libe1npu.pc.in
+
+$(LIB_PC): lib/libe1npu.pc.in
+	@mkdir -p $(@D)
+	$(call lib_pc_gen,$(PREFIX),$(LIBDIR),$(INCLUDEDIR)) > $@
+
+.PHONY: lib install-lib
+lib: $(LIB_SO) $(LIB_A) $(LIB_SAN_A) $(LIB_PC)
+
+install-lib: $(LIB_SO) $(LIB_A)
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/e1npu \
+		$(DESTDIR)$(PKGCONFIGDIR)
+	install -m 0755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/
+	ln -sf $(notdir $(LIB_SO)) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libe1npu.so
+	install -m 0644 $(LIB_A) $(DESTDIR)$(LIBDIR)/
+	install -m 0644 $(wildcard include/e1npu/*.h) $(DESTDIR)$(INCLUDEDIR)/e1npu/
+	$(call lib_pc_gen,$(PREFIX),$(LIBDIR),$(INCLUDEDIR)) > \
+		$(DESTDIR)$(PKGCONFIGDIR)/libe1npu.pc
+
+ALL_TARGETS     += $(LIB_SO) $(LIB_A) $(LIB_SAN_A) $(LIB_PC)
+INSTALL_TARGETS += install-lib
+
+endif # LIB_ENABLED
