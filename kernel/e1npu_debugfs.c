@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* e1 NPU debugfs: register dump and ring state, under the accel minor. */
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include <drm/drm_debugfs.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+
+#include "e1npu_device.h"
+
+static int e1npu_debugfs_regs(struct seq_file *m, void *data)
+{
+	struct drm_debugfs_entry *entry = m->private;
+	struct e1npu_device *edev = to_e1npu_device(entry->dev);
+	u32 off;
+	int idx;
+
+	if (!drm_dev_enter(&edev->drm, &idx))
+		return -ENODEV;
+	if (edev->wrap) {
+		seq_puts(m, "wrapper:\n");
+		for (off = 0; off <= E1_V0_REG_LAST; off += 4)
+			seq_printf(m, "  0x%03x: 0x%08x\n", off,
+				   e1npu_wr_read(edev, off));
+	}
+	if (edev->dp) {
+		seq_puts(m, "datapath:\n");
+		for (off = 0; off <= E1_DP_REG_LAST; off += 4)
+			seq_printf(m, "  0x%03x: 0x%08x\n", off,
+				   e1npu_dp_read(edev, off));
+	}
+	drm_dev_exit(idx);
+	return 0;
+}
+
+static int e1npu_debugfs_ring(struct seq_file *m, void *data)
+{
+	struct drm_debugfs_entry *entry = m->private;
+	struct e1npu_device *edev = to_e1npu_device(entry->dev);
+	struct list_head *pos;
+	unsigned int n = 0;
+
+	if (!edev->wrap) {
+		seq_puts(m, "no wrapper\n");
+		return 0;
+	}
+	mutex_lock(&edev->ring_lock);
+	list_for_each(pos, &edev->inflight)
+		n++;
+	seq_printf(m, "ring_len %u head %u tail %u inflight_jobs %u\n",
+		   edev->ring_len, edev->ring_head, edev->ring_tail, n);
+	seq_printf(m, "ring_dma %pad arena_dma %pad arena_size %llu\n",
+		   &edev->ring_dma, &edev->arena_dma, edev->arena_size);
+	seq_printf(m, "resets %lld fallbacks %lld hard_errors %lld\n",
+		   atomic64_read(&edev->resets), atomic64_read(&edev->fallbacks),
+		   atomic64_read(&edev->hard_errors));
+	mutex_unlock(&edev->ring_lock);
+	return 0;
+}
+
+static const struct drm_debugfs_info e1npu_debugfs_list[] = {
+	{ "regs", e1npu_debugfs_regs, 0 },
+	{ "ring", e1npu_debugfs_ring, 0 },
+};
+
+/**
+ * e1npu_debugfs_init() - debugfs files of the accel minor
+ * @minor: the minor
+ */
+void e1npu_debugfs_init(struct drm_minor *minor)
+{
+	drm_debugfs_add_files(minor->dev, e1npu_debugfs_list,
+			      ARRAY_SIZE(e1npu_debugfs_list));
+}

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* e1 NPU DRM accel driver: the device structure and register access. */
+#ifndef __E1NPU_DEVICE_H__
+#define __E1NPU_DEVICE_H__
+
+#include <linux/atomic.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/regmap.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <drm/drm_device.h>
+#include <drm/drm_mm.h>
+#include <drm/gpu_scheduler.h>
+
+#include "e1npu_ops.h"
+
+#define E1NPU_DRIVER_NAME	"e1npu"
+
+/* Module parameters (e1npu_drv.c). */
+extern unsigned int e1npu_arena_size_param;
+extern unsigned int e1npu_timeout_ms;
+extern unsigned int e1npu_clock_mhz;
+extern unsigned int e1npu_ring_len_param;
+
+/**
+ * struct e1npu_engine - one drm_sched instance and its software counters
+ * @sched: the scheduler feeding this engine
+ * @wq: ordered workqueue the scheduler submits from
+ * @present: the engine's register window exists
+ * @jobs_completed: jobs that finished without error
+ * @jobs_failed: jobs that finished with an error
+ */
+struct e1npu_engine {
+	struct drm_gpu_scheduler sched;
+	struct workqueue_struct *wq;
+	bool present;
+	atomic64_t jobs_completed;
+	atomic64_t jobs_failed;
+};
+
+/**
+ * struct e1npu_device - one e1 NPU
+ * @drm: the DRM (accel) device
+ * @wrap: regmap over the wrapper window, NULL when absent
+ * @dp: regmap over the datapath window, NULL when absent
+ * @lim: what submissions may use (shared rules, e1npu_ops.c)
+ * @arena_vaddr: CPU address of the tensor arena
+ * @arena_dma: device address of the tensor arena
+ * @arena_size: bytes of the arena
+ * @arena_rmem: the arena comes from a reserved-memory region
+ * @mm_lock: guards @mm
+ * @mm: sub-allocator of the arena
+ * @ring_vaddr: CPU address of the wrapper descriptor ring
+ * @ring_dma: device address of the ring
+ * @ring_len: descriptors in the ring (power of two)
+ * @ring_lock: for the ring state below, the hardware ring registers and the
+ *	in-flight list; taken by run_job, the IRQ threads and recovery
+ * @ring_head: next free slot (software producer index)
+ * @ring_tail: first slot not yet seen retired
+ * @inflight: wrapper jobs written to the ring, oldest first
+ * @unplugged: set under @ring_lock at removal: run_job fails jobs at once
+ * @irq_npu: the wrapper's main interrupt
+ * @irq_fallback: the wrapper's fallback interrupt, or -ENXIO
+ * @irq_dp: the datapath interrupt, or -ENXIO
+ * @irq_mask: IRQ_MASK bits the driver enables
+ * @irq_pending: IRQ_STATUS bits acked by the hard handler for the thread
+ * @wrapper: the wrapper engine's scheduler and counters
+ * @datapath: the datapath engine's scheduler and counters
+ * @seqno: job sequence number, for fence seqnos and descriptor tags
+ * @fence_context: dma_fence context of hardware fences
+ * @fence_lock: lock of hardware fences
+ * @resets: device resets (timeouts and hard errors)
+ * @fallbacks: operations handed back under the CPU-fallback contract
+ * @hard_errors: window, bus and overflow errors seen
+ */
+struct e1npu_device {
+	struct drm_device drm;
+	struct regmap *wrap;
+	struct regmap *dp;
+	struct e1npu_limits lim;
+
+	void *arena_vaddr;
+	dma_addr_t arena_dma;
+	u64 arena_size;
+	bool arena_rmem;
+	/* Guards mm: BO creation and destruction. */
+	struct mutex mm_lock;
+	struct drm_mm mm;
+
+	void *ring_vaddr;
+	dma_addr_t ring_dma;
+	u32 ring_len;
+	/* For ring_head/tail, inflight, unplugged and the ring registers. */
+	struct mutex ring_lock;
+	u32 ring_head;
+	u32 ring_tail;
+	struct list_head inflight;
+	bool unplugged;
+
+	int irq_npu;
+	int irq_fallback;
+	int irq_dp;
+	u32 irq_mask;
+	atomic_t irq_pending;
+
+	struct e1npu_engine wrapper;
+	struct e1npu_engine datapath;
+	atomic64_t seqno;
+	u64 fence_context;
+	/* Lock of all hardware fences. */
+	spinlock_t fence_lock;
+
+	atomic64_t resets;
+	atomic64_t fallbacks;
+	atomic64_t hard_errors;
+};
+
+#define to_e1npu_device(d)	container_of_const(d, struct e1npu_device, drm)
+
+static inline u32 e1npu_wr_read(struct e1npu_device *edev, u32 off)
+{
+	unsigned int v = 0;
+
+	regmap_read(edev->wrap, off, &v);
+	return v;
+}
+
+static inline void e1npu_wr_write(struct e1npu_device *edev, u32 off, u32 v)
+{
+	regmap_write(edev->wrap, off, v);
+}
+
+static inline u32 e1npu_dp_read(struct e1npu_device *edev, u32 off)
+{
+	unsigned int v = 0;
+
+	regmap_read(edev->dp, off, &v);
+	return v;
+}
+
+static inline void e1npu_dp_write(struct e1npu_device *edev, u32 off, u32 v)
+{
+	regmap_write(edev->dp, off, v);
+}
+
+void e1npu_hw_ring_program(struct e1npu_device *edev);
+void e1npu_hw_reset(struct e1npu_device *edev);
+
+extern const struct attribute_group *e1npu_sysfs_groups[];
+void e1npu_debugfs_init(struct drm_minor *minor);
+
+#endif /* __E1NPU_DEVICE_H__ */

@@ -1,0 +1,1198 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * e1 NPU jobs: copy and validate submissions, one drm_sched per engine,
+ * the wrapper descriptor ring, interrupts, CPU fallback and recovery.
+ *
+ * Wrapper: every operation is one 64-byte descriptor; a job takes as many
+ * scheduler credits as it has operations and the scheduler's credit limit
+ * is the ring's usable slots, so the ring never overflows. run_job copies
+ * the job's pre-encoded descriptors into the ring and rings the doorbell;
+ * the threaded interrupt handler retires jobs as DESC_TAIL passes them.
+ *
+ * Datapath: run_job drives each operation in direct mode through
+ * e1npu_dp_exec() (shared with libe1npu) and signals the job at once.
+ */
+#include <linux/bitfield.h>
+#include <linux/dma-fence.h>
+#include <linux/dma-mapping.h>
+#include <linux/dma-resv.h>
+#include <linux/interrupt.h>
+#include <linux/platform_device.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_print.h>
+#include <drm/drm_syncobj.h>
+
+#include "e1npu_device.h"
+#include "e1npu_gem.h"
+#include "e1npu_job.h"
+#include "e1npu_pdata.h"
+
+/* Most jobs one SUBMIT may hold. */
+#define E1NPU_MAX_JOBS_PER_SUBMIT	64
+/* Most syncobjs one job may wait for. */
+#define E1NPU_MAX_IN_SYNCS		64
+/* Datapath scheduler credits: jobs queued at once. */
+#define E1NPU_DP_CREDITS		16
+
+/**
+ * struct e1npu_result - the outcome of a job, shared by the job and its file
+ * @ref: one for the file's xarray, one for the job
+ * @lock: guards the fields below
+ * @state: enum drm_e1npu_job_state
+ * @error: 0 or negative errno
+ * @err_code: wrapper err_code or datapath CTRL_STATUS
+ * @fail_index: first failing operation
+ * @ops_done: operations completed
+ */
+struct e1npu_result {
+	struct kref ref;
+	/* Guards the outcome fields. */
+	spinlock_t lock;
+	u32 state;
+	s32 error;
+	u32 err_code;
+	u32 fail_index;
+	u32 ops_done;
+};
+
+/**
+ * struct e1npu_job - one job of one engine
+ * @base: the scheduler job
+ * @edev: the device
+ * @engine: enum drm_e1npu_engine
+ * @op_count: operations
+ * @ops: the validated operations (datapath execution needs them)
+ * @desc: pre-encoded wrapper descriptors, one per operation
+ * @dp_ptr: datapath: CPU addresses of tensors a, b, c per operation
+ * @bos: the buffers the job uses, referenced
+ * @bo_write: per buffer: the job writes it
+ * @bo_count: entries of @bos
+ * @hw_fence: signaled when the engine is done with the job
+ * @hw_fence_init: @hw_fence was initialised by run_job
+ * @result: the outcome, shared with the file
+ * @out_sync: syncobj to signal, or NULL
+ * @node: in edev->inflight while the job's descriptors are in the ring
+ * @first: ring slot of the job's first descriptor
+ * @failed: the outcome below is final (fallback or error seen)
+ * @error: negative errno when @failed
+ * @err_code: hardware code when @failed
+ * @fail_index: failing operation when @failed
+ */
+struct e1npu_job {
+	struct drm_sched_job base;
+	struct e1npu_device *edev;
+	u32 engine;
+	u32 op_count;
+	struct drm_e1npu_op *ops;
+	u32 (*desc)[E1_V0_DESC_WORDS];
+	u8 *(*dp_ptr)[E1NPU_T_COUNT];
+	struct drm_gem_object **bos;
+	bool *bo_write;
+	u32 bo_count;
+	struct dma_fence *hw_fence;
+	bool hw_fence_init;
+	struct e1npu_result *result;
+	struct drm_syncobj *out_sync;
+	struct list_head node;
+	u32 first;
+	bool failed;
+	int error;
+	u32 err_code;
+	u32 fail_index;
+};
+
+#define to_e1npu_job(j)	container_of(j, struct e1npu_job, base)
+
+static const char *e1npu_fence_driver_name(struct dma_fence *fence)
+{
+	return E1NPU_DRIVER_NAME;
+}
+
+static const char *e1npu_fence_timeline_name(struct dma_fence *fence)
+{
+	return "e1npu-engine";
+}
+
+static const struct dma_fence_ops e1npu_fence_ops = {
+	.get_driver_name = e1npu_fence_driver_name,
+	.get_timeline_name = e1npu_fence_timeline_name,
+};
+
+static void e1npu_result_release(struct kref *ref)
+{
+	kfree(container_of(ref, struct e1npu_result, ref));
+}
+
+static void e1npu_result_put(struct e1npu_result *res)
+{
+	kref_put(&res->ref, e1npu_result_release);
+}
+
+static struct e1npu_engine *e1npu_job_engine(struct e1npu_job *job)
+{
+	return job->engine == DRM_E1NPU_ENGINE_WRAPPER ? &job->edev->wrapper :
+							 &job->edev->datapath;
+}
+
+/*
+ * Record the outcome and signal the hardware fence. @ops_done counts the
+ * operations that completed; a failure recorded earlier (fallback) wins.
+ */
+static void e1npu_job_complete(struct e1npu_job *job, int error, u32 err_code,
+			       u32 fail_index, u32 ops_done)
+{
+	struct e1npu_engine *eng = e1npu_job_engine(job);
+	struct e1npu_result *res = job->result;
+	unsigned long flags;
+
+	if (!job->failed && error) {
+		job->failed = true;
+		job->error = error;
+		job->err_code = err_code;
+		job->fail_index = fail_index;
+	}
+	spin_lock_irqsave(&res->lock, flags);
+	if (job->failed) {
+		res->state = DRM_E1NPU_JOB_FAILED;
+		res->error = job->error;
+		res->err_code = job->err_code;
+		res->fail_index = job->fail_index;
+		res->ops_done = job->fail_index;
+	} else {
+		res->state = DRM_E1NPU_JOB_DONE;
+		res->ops_done = ops_done;
+	}
+	spin_unlock_irqrestore(&res->lock, flags);
+
+	if (job->failed) {
+		atomic64_inc(&eng->jobs_failed);
+		dma_fence_set_error(job->hw_fence, job->error);
+	} else {
+		atomic64_inc(&eng->jobs_completed);
+	}
+	dma_fence_signal(job->hw_fence);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The wrapper ring                                                       */
+/* ---------------------------------------------------------------------- */
+
+static void e1npu_ring_write_desc(struct e1npu_device *edev, u32 slot,
+				  const u32 desc[E1_V0_DESC_WORDS])
+{
+	__le32 *d = edev->ring_vaddr + (size_t)slot * E1_V0_DESC_SIZE;
+	unsigned int w;
+
+	for (w = 0; w < E1_V0_DESC_WORDS; w++)
+		d[w] = cpu_to_le32(desc[w]);
+}
+
+/**
+ * e1npu_hw_ring_program() - program ring, window, interrupts and CTRL
+ * @edev: the device, wrapper present
+ *
+ * Runs with CTRL.cpu_fallback_select set: unsupported descriptors raise the
+ * fallback line and wait for the driver.
+ */
+void e1npu_hw_ring_program(struct e1npu_device *edev)
+{
+	e1npu_wr_write(edev, E1_V0_DESC_BASE_LO, lower_32_bits(edev->ring_dma));
+	e1npu_wr_write(edev, E1_V0_DESC_BASE_HI, upper_32_bits(edev->ring_dma));
+	e1npu_wr_write(edev, E1_V0_DESC_RING_LEN, edev->ring_len);
+	e1npu_wr_write(edev, E1_V0_TENSOR_MEM_BASE_LO,
+		       lower_32_bits(edev->arena_dma));
+	e1npu_wr_write(edev, E1_V0_TENSOR_MEM_BASE_HI,
+		       upper_32_bits(edev->arena_dma));
+	e1npu_wr_write(edev, E1_V0_TENSOR_MEM_LEN, (u32)edev->arena_size);
+	e1npu_wr_write(edev, E1_V0_IRQ_MASK, edev->irq_mask);
+	e1npu_wr_write(edev, E1_V0_CTRL, E1_V0_CTRL_ENABLE |
+		       E1_V0_CTRL_IRQ_ENABLE | E1_V0_CTRL_CPU_FALLBACK);
+}
+
+/**
+ * e1npu_hw_reset() - flush the wrapper and program it from scratch
+ * @edev: the device, wrapper present; ring_lock held or not yet shared
+ */
+void e1npu_hw_reset(struct e1npu_device *edev)
+{
+	e1npu_wr_write(edev, E1_V0_CTRL, E1_V0_CTRL_FLUSH);
+	e1npu_wr_write(edev, E1_V0_IRQ_STATUS, E1_V0_IRQ_ALL);
+	edev->ring_head = 0;
+	edev->ring_tail = 0;
+	e1npu_hw_ring_program(edev);
+}
+
+static void e1npu_ring_push(struct e1npu_device *edev, struct e1npu_job *job)
+{
+	u32 mask = edev->ring_len - 1, slot = edev->ring_head, i;
+
+	lockdep_assert_held(&edev->ring_lock);
+	job->first = slot;
+	for (i = 0; i < job->op_count; i++) {
+		e1npu_ring_write_desc(edev, slot, job->desc[i]);
+		slot = (slot + 1) & mask;
+	}
+	edev->ring_head = slot;
+	list_add_tail(&job->node, &edev->inflight);
+	/* Descriptors must be visible before the doorbell. */
+	dma_wmb();
+	e1npu_wr_write(edev, E1_V0_DESC_DOORBELL, slot);
+}
+
+/* Retire the jobs DESC_TAIL has passed. */
+static void e1npu_ring_retire(struct e1npu_device *edev)
+{
+	u32 mask = edev->ring_len - 1, tail, avail;
+	struct e1npu_job *job;
+
+	lockdep_assert_held(&edev->ring_lock);
+	tail = e1npu_wr_read(edev, E1_V0_DESC_TAIL) & mask;
+	avail = (tail - edev->ring_tail) & mask;
+	while (avail) {
+		u32 done, left, step;
+
+		job = list_first_entry_or_null(&edev->inflight,
+					       struct e1npu_job, node);
+		if (!job)
+			break;
+		done = (edev->ring_tail - job->first) & mask;
+		left = job->op_count - done;
+		step = min(left, avail);
+		edev->ring_tail = (edev->ring_tail + step) & mask;
+		avail -= step;
+		if (step == left) {
+			list_del_init(&job->node);
+			e1npu_job_complete(job, 0, 0, 0, job->op_count);
+		}
+	}
+}
+
+/*
+ * Flush the engine and re-issue every job still in flight from its first
+ * descriptor: the ring stalled before reaching them.
+ */
+static void e1npu_ring_reissue(struct e1npu_device *edev)
+{
+	struct e1npu_job *job, *tmp;
+	LIST_HEAD(jobs);
+
+	list_splice_init(&edev->inflight, &jobs);
+	e1npu_hw_reset(edev);
+	atomic64_inc(&edev->resets);
+	list_for_each_entry_safe(job, tmp, &jobs, node) {
+		list_del_init(&job->node);
+		e1npu_ring_push(edev, job);
+	}
+}
+
+static struct e1npu_job *e1npu_ring_owner(struct e1npu_device *edev, u32 idx,
+					  u32 *pos)
+{
+	u32 mask = edev->ring_len - 1;
+	struct e1npu_job *job;
+
+	list_for_each_entry(job, &edev->inflight, node) {
+		*pos = (idx - job->first) & mask;
+		if (*pos < job->op_count)
+			return job;
+	}
+	return NULL;
+}
+
+/*
+ * Hard error (window, bus, overflow): fail the job owning the faulting
+ * descriptor, flush, and re-issue the jobs queued behind it.
+ */
+static void e1npu_ring_hard_error(struct e1npu_device *edev, u32 idx, u32 code)
+{
+	struct e1npu_job *job;
+	u32 pos = 0;
+	u64 addr;
+
+	addr = (u64)e1npu_wr_read(edev, E1_V0_ERR_FAULT_ADDR_HI) << 32 |
+	       e1npu_wr_read(edev, E1_V0_ERR_FAULT_ADDR_LO);
+	atomic64_inc(&edev->hard_errors);
+	job = e1npu_ring_owner(edev, idx, &pos);
+	if (!job) {
+		pos = 0;
+		job = list_first_entry_or_null(&edev->inflight,
+					       struct e1npu_job, node);
+	}
+	drm_dbg(&edev->drm, "wrapper error 0x%02x at slot %u addr 0x%llx\n",
+		code, idx, addr);
+	if (job)
+		list_del_init(&job->node);
+	e1npu_ring_reissue(edev);
+	if (job)
+		e1npu_job_complete(job, code == E1_V0_ERR_OVERFLOW ? -EIO : -EFAULT,
+				   code, pos, pos);
+}
+
+/*
+ * CPU-fallback contract: the engine stalled on descriptor @idx. Record the
+ * failure, turn the rest of the job (including @idx) into NOPs keeping
+ * irq_on_complete on its last, clear unsupported_op|error and retire @idx
+ * through DESC_TAIL so the ring resumes with the next job.
+ */
+static bool e1npu_ring_fallback(struct e1npu_device *edev, u32 idx, u32 code)
+{
+	u32 mask = edev->ring_len - 1, pos, i;
+	struct e1npu_job *job;
+
+	job = list_first_entry_or_null(&edev->inflight, struct e1npu_job, node);
+	if (!job)
+		return false;
+	pos = (idx - job->first) & mask;
+	if (pos >= job->op_count)
+		return false;
+
+	if (!job->failed) {
+		job->failed = true;
+		job->error = -EOPNOTSUPP;
+		job->err_code = code;
+		job->fail_index = pos;
+	}
+	for (i = pos; i < job->op_count; i++) {
+		e1npu_desc_make_nop(job->desc[i], i == job->op_count - 1);
+		e1npu_ring_write_desc(edev, (job->first + i) & mask,
+				      job->desc[i]);
+	}
+	dma_wmb();
+	atomic64_inc(&edev->fallbacks);
+	e1npu_wr_write(edev, E1_V0_IRQ_STATUS,
+		       E1_V0_IRQ_UNSUPPORTED_OP | E1_V0_IRQ_ERROR);
+	e1npu_wr_write(edev, E1_V0_DESC_TAIL, (idx + 1) & mask);
+	return true;
+}
+
+/* Retire, then handle a stalled engine, until nothing is left to do. */
+static void e1npu_ring_service(struct e1npu_device *edev)
+{
+	u32 status, code, idx;
+	unsigned int loops;
+
+	lockdep_assert_held(&edev->ring_lock);
+	for (loops = 0; loops <= edev->ring_len; loops++) {
+		e1npu_ring_retire(edev);
+		status = e1npu_wr_read(edev, E1_V0_STATUS);
+		if (!(status & E1_V0_STATUS_ERROR))
+			return;
+		code = FIELD_GET(E1_V0_STATUS_ERR_CODE, status);
+		idx = e1npu_wr_read(edev, E1_V0_ERR_DESC_INDEX) &
+		      (edev->ring_len - 1);
+		if (code >= E1_V0_ERR_UNKNOWN_OP && code <= E1_V0_ERR_ALIGN &&
+		    e1npu_ring_fallback(edev, idx, code))
+			continue;
+		e1npu_ring_hard_error(edev, idx, code);
+	}
+}
+
+static irqreturn_t e1npu_irq_npu(int irq, void *arg)
+{
+	struct e1npu_device *edev = arg;
+	u32 st;
+
+	st = e1npu_wr_read(edev, E1_V0_IRQ_STATUS) & edev->irq_mask;
+	if (!st)
+		return IRQ_NONE;
+	/* unsupported_op is cleared by the thread, after the NOP rewrite. */
+	e1npu_wr_write(edev, E1_V0_IRQ_STATUS, st & ~E1_V0_IRQ_UNSUPPORTED_OP);
+	atomic_or(st, &edev->irq_pending);
+	return IRQ_WAKE_THREAD;
+}
+
+static irqreturn_t e1npu_irq_fallback(int irq, void *arg)
+{
+	struct e1npu_device *edev = arg;
+
+	if (!(e1npu_wr_read(edev, E1_V0_IRQ_STATUS) & E1_V0_IRQ_UNSUPPORTED_OP))
+		return IRQ_NONE;
+	return IRQ_WAKE_THREAD;
+}
+
+static irqreturn_t e1npu_irq_thread(int irq, void *arg)
+{
+	struct e1npu_device *edev = arg;
+
+	mutex_lock(&edev->ring_lock);
+	atomic_set(&edev->irq_pending, 0);
+	if (!edev->unplugged)
+		e1npu_ring_service(edev);
+	mutex_unlock(&edev->ring_lock);
+	return IRQ_HANDLED;
+}
+
+static irqreturn_t e1npu_irq_datapath(int irq, void *arg)
+{
+	struct e1npu_device *edev = arg;
+
+	/* Direct mode is polled; drop a stray done level. */
+	if (!(e1npu_dp_read(edev, E1_DP_CTRL_STATUS) &
+	      (E1_DP_STATUS_DONE | E1_DP_STATUS_ERROR)))
+		return IRQ_NONE;
+	e1npu_dp_write(edev, E1_DP_CTRL_STATUS, E1_DP_STATUS_DONE);
+	return IRQ_HANDLED;
+}
+
+/**
+ * e1npu_job_irq_init() - request the interrupts
+ * @edev: the device
+ *
+ * "npu" is required with the wrapper; without a "fallback" line the
+ * unsupported_op bit is routed to "npu". "datapath" is requested but left
+ * disabled: direct-mode commands complete in a few cycles and are polled.
+ *
+ * Return: 0 or a negative errno.
+ */
+int e1npu_job_irq_init(struct e1npu_device *edev)
+{
+	struct platform_device *pdev = to_platform_device(edev->drm.dev);
+	struct device *dev = edev->drm.dev;
+	int ret;
+
+	edev->irq_npu = -ENXIO;
+	edev->irq_fallback = -ENXIO;
+	edev->irq_dp = -ENXIO;
+	if (edev->wrap) {
+		edev->irq_mask = E1_V0_IRQ_DONE | E1_V0_IRQ_BUS_ERROR |
+				 E1_V0_IRQ_QUEUE_OVERFLOW;
+		edev->irq_npu = platform_get_irq_byname(pdev, E1NPU_IRQ_NAME_NPU);
+		if (edev->irq_npu < 0)
+			return edev->irq_npu;
+		edev->irq_fallback = platform_get_irq_byname_optional(pdev,
+						E1NPU_IRQ_NAME_FALLBACK);
+		if (edev->irq_fallback < 0)
+			edev->irq_mask |= E1_V0_IRQ_UNSUPPORTED_OP;
+		ret = devm_request_threaded_irq(dev, edev->irq_npu, e1npu_irq_npu,
+						e1npu_irq_thread, IRQF_ONESHOT,
+						"e1npu-npu", edev);
+		if (ret)
+			return ret;
+		if (edev->irq_fallback >= 0) {
+			ret = devm_request_threaded_irq(dev, edev->irq_fallback,
+							e1npu_irq_fallback,
+							e1npu_irq_thread,
+							IRQF_ONESHOT,
+							"e1npu-fallback", edev);
+			if (ret)
+				return ret;
+		}
+	}
+	if (edev->dp) {
+		edev->irq_dp = platform_get_irq_byname_optional(pdev,
+						E1NPU_IRQ_NAME_DATAPATH);
+		if (edev->irq_dp >= 0) {
+			ret = devm_request_irq(dev, edev->irq_dp,
+					       e1npu_irq_datapath, IRQF_NO_AUTOEN,
+					       "e1npu-datapath", edev);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Datapath                                                               */
+/* ---------------------------------------------------------------------- */
+
+static u32 e1npu_dp_io_read(void *ctx, u32 off)
+{
+	return e1npu_dp_read(ctx, off);
+}
+
+static void e1npu_dp_io_write(void *ctx, u32 off, u32 v)
+{
+	e1npu_dp_write(ctx, off, v);
+}
+
+static void e1npu_dp_job_run(struct e1npu_job *job)
+{
+	struct e1npu_device *edev = job->edev;
+	const struct e1npu_dp_io io = {
+		.read = e1npu_dp_io_read,
+		.write = e1npu_dp_io_write,
+		.ctx = edev,
+	};
+	u32 i, st;
+	int ret, idx;
+
+	if (!drm_dev_enter(&edev->drm, &idx)) {
+		e1npu_job_complete(job, -ENODEV, 0, 0, 0);
+		return;
+	}
+	for (i = 0; i < job->op_count; i++) {
+		ret = e1npu_dp_exec(&io, &job->ops[i], job->dp_ptr[i][E1NPU_T_A],
+				    job->dp_ptr[i][E1NPU_T_B],
+				    job->dp_ptr[i][E1NPU_T_C], &st);
+		if (ret) {
+			e1npu_job_complete(job, ret, st, i, i);
+			goto out_dev_exit;
+		}
+	}
+	e1npu_job_complete(job, 0, 0, 0, job->op_count);
+out_dev_exit:
+	drm_dev_exit(idx);
+}
+
+/* ---------------------------------------------------------------------- */
+/* drm_sched backend                                                      */
+/* ---------------------------------------------------------------------- */
+
+static struct dma_fence *e1npu_job_run(struct drm_sched_job *sched_job)
+{
+	struct e1npu_job *job = to_e1npu_job(sched_job);
+	struct e1npu_device *edev = job->edev;
+	int error;
+
+	if (!job->hw_fence_init) {
+		dma_fence_init(job->hw_fence, &e1npu_fence_ops,
+			       &edev->fence_lock,
+			       edev->fence_context + job->engine,
+			       atomic64_inc_return(&edev->seqno));
+		job->hw_fence_init = true;
+	}
+	/* Re-run after a reset of a job that already has its outcome. */
+	if (dma_fence_is_signaled(job->hw_fence))
+		return dma_fence_get(job->hw_fence);
+
+	error = sched_job->s_fence->finished.error;
+	if (error) {
+		e1npu_job_complete(job, error, 0, 0, 0);
+		return dma_fence_get(job->hw_fence);
+	}
+
+	if (job->engine == DRM_E1NPU_ENGINE_DATAPATH) {
+		e1npu_dp_job_run(job);
+		return dma_fence_get(job->hw_fence);
+	}
+
+	mutex_lock(&edev->ring_lock);
+	if (edev->unplugged)
+		e1npu_job_complete(job, -ENODEV, 0, 0, 0);
+	else
+		e1npu_ring_push(edev, job);
+	mutex_unlock(&edev->ring_lock);
+	return dma_fence_get(job->hw_fence);
+}
+
+/*
+ * The engine hung: fail the job with -ETIMEDOUT, flush the engine and let
+ * the scheduler re-run the jobs that were queued behind it.
+ */
+static enum drm_gpu_sched_stat e1npu_job_timedout(struct drm_sched_job *sched_job)
+{
+	struct e1npu_job *job = to_e1npu_job(sched_job);
+	struct e1npu_device *edev = job->edev;
+	struct drm_gpu_scheduler *sched = sched_job->sched;
+	struct e1npu_job *j, *tmp;
+	u32 pos = 0;
+
+	drm_sched_stop(sched, sched_job);
+
+	if (job->engine == DRM_E1NPU_ENGINE_WRAPPER) {
+		mutex_lock(&edev->ring_lock);
+		if (!edev->unplugged)
+			e1npu_ring_retire(edev);
+		if (!list_empty(&job->node))
+			pos = (edev->ring_tail - job->first) &
+			      (edev->ring_len - 1);
+		/* The scheduler re-runs every unsignaled job below. */
+		list_for_each_entry_safe(j, tmp, &edev->inflight, node)
+			list_del_init(&j->node);
+		if (!edev->unplugged) {
+			e1npu_hw_reset(edev);
+			atomic64_inc(&edev->resets);
+		}
+		if (job->hw_fence_init && !dma_fence_is_signaled(job->hw_fence)) {
+			drm_dbg(&edev->drm, "job timed out at op %u, reset\n",
+				pos);
+			e1npu_job_complete(job, -ETIMEDOUT, 0, pos, pos);
+		}
+		mutex_unlock(&edev->ring_lock);
+	}
+
+	drm_sched_resubmit_jobs(sched);
+	drm_sched_start(sched);
+	return DRM_GPU_SCHED_STAT_NOMINAL;
+}
+
+static void e1npu_job_cleanup(struct e1npu_job *job)
+{
+	u32 i;
+
+	if (job->hw_fence) {
+		if (job->hw_fence_init)
+			dma_fence_put(job->hw_fence);
+		else
+			kfree(job->hw_fence);
+	}
+	for (i = 0; i < job->bo_count; i++)
+		drm_gem_object_put(job->bos[i]);
+	if (job->out_sync)
+		drm_syncobj_put(job->out_sync);
+	if (job->result)
+		e1npu_result_put(job->result);
+	kvfree(job->ops);
+	kvfree(job->desc);
+	kvfree(job->dp_ptr);
+	kfree(job->bos);
+	kfree(job->bo_write);
+	kfree(job);
+}
+
+static void e1npu_job_free(struct drm_sched_job *sched_job)
+{
+	struct e1npu_job *job = to_e1npu_job(sched_job);
+
+	drm_sched_job_cleanup(sched_job);
+	e1npu_job_cleanup(job);
+}
+
+static const struct drm_sched_backend_ops e1npu_sched_ops = {
+	.run_job = e1npu_job_run,
+	.timedout_job = e1npu_job_timedout,
+	.free_job = e1npu_job_free,
+};
+
+static int e1npu_engine_init(struct e1npu_device *edev,
+			     struct e1npu_engine *eng, const char *name,
+			     u32 credits)
+{
+	struct drm_sched_init_args args = {
+		.ops = &e1npu_sched_ops,
+		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
+		.credit_limit = credits,
+		.hang_limit = 0,
+		.timeout = msecs_to_jiffies(e1npu_timeout_ms),
+		.name = name,
+		.dev = edev->drm.dev,
+	};
+
+	eng->wq = alloc_ordered_workqueue("%s", WQ_MEM_RECLAIM, name);
+	if (!eng->wq)
+		return -ENOMEM;
+	args.submit_wq = eng->wq;
+	return drm_sched_init(&eng->sched, &args);
+}
+
+/**
+ * e1npu_job_init() - create a scheduler per present engine
+ * @edev: the device
+ *
+ * Return: 0 or a negative errno.
+ */
+int e1npu_job_init(struct e1npu_device *edev)
+{
+	int ret;
+
+	edev->fence_context = dma_fence_context_alloc(2);
+	if (edev->wrap) {
+		ret = e1npu_engine_init(edev, &edev->wrapper, "e1npu-wrapper",
+					edev->ring_len - 1);
+		if (ret)
+			goto err_fini;
+		edev->wrapper.present = true;
+	}
+	if (edev->dp) {
+		ret = e1npu_engine_init(edev, &edev->datapath, "e1npu-datapath",
+					E1NPU_DP_CREDITS);
+		if (ret)
+			goto err_fini;
+		edev->datapath.present = true;
+	}
+	return 0;
+
+err_fini:
+	e1npu_job_fini(edev);
+	return ret;
+}
+
+static void e1npu_engine_fini(struct e1npu_engine *eng)
+{
+	if (eng->present)
+		drm_sched_fini(&eng->sched);
+	if (eng->wq)
+		destroy_workqueue(eng->wq);
+	eng->present = false;
+	eng->wq = NULL;
+}
+
+/**
+ * e1npu_job_fini() - stop the engines at removal
+ * @edev: the device, already unplugged
+ *
+ * Fails every job still in the ring with -ENODEV so its fences signal,
+ * flushes the wrapper, lets the schedulers drain and tears them down.
+ */
+void e1npu_job_fini(struct e1npu_device *edev)
+{
+	struct e1npu_job *job, *tmp;
+
+	mutex_lock(&edev->ring_lock);
+	edev->unplugged = true;
+	if (edev->wrap) {
+		e1npu_wr_write(edev, E1_V0_IRQ_MASK, 0);
+		e1npu_wr_write(edev, E1_V0_CTRL, E1_V0_CTRL_FLUSH);
+	}
+	list_for_each_entry_safe(job, tmp, &edev->inflight, node) {
+		list_del_init(&job->node);
+		e1npu_job_complete(job, -ENODEV, 0, 0, 0);
+	}
+	mutex_unlock(&edev->ring_lock);
+
+	if (edev->wrapper.wq)
+		flush_workqueue(edev->wrapper.wq);
+	if (edev->datapath.wq)
+		flush_workqueue(edev->datapath.wq);
+	e1npu_engine_fini(&edev->wrapper);
+	e1npu_engine_fini(&edev->datapath);
+}
+
+/**
+ * e1npu_job_open() - per-file entities
+ * @efile: the new file
+ *
+ * Return: 0 or a negative errno.
+ */
+int e1npu_job_open(struct e1npu_file *efile)
+{
+	struct e1npu_device *edev = efile->edev;
+	struct e1npu_engine *engs[2] = { &edev->wrapper, &edev->datapath };
+	struct drm_gpu_scheduler *sched;
+	int e, ret;
+
+	mutex_init(&efile->submit_lock);
+	xa_init_flags(&efile->results, XA_FLAGS_ALLOC1);
+	for (e = 0; e < 2; e++) {
+		if (!engs[e]->present)
+			continue;
+		sched = &engs[e]->sched;
+		ret = drm_sched_entity_init(&efile->entity[e],
+					    DRM_SCHED_PRIORITY_NORMAL, &sched,
+					    1, NULL);
+		if (ret) {
+			e1npu_job_close(efile);
+			return ret;
+		}
+		efile->entity_ok[e] = true;
+	}
+	return 0;
+}
+
+/**
+ * e1npu_job_close() - tear down a file's entities and unread results
+ * @efile: the file
+ */
+void e1npu_job_close(struct e1npu_file *efile)
+{
+	struct e1npu_result *res;
+	unsigned long id;
+	int e;
+
+	for (e = 0; e < 2; e++) {
+		if (efile->entity_ok[e])
+			drm_sched_entity_destroy(&efile->entity[e]);
+		efile->entity_ok[e] = false;
+	}
+	xa_for_each(&efile->results, id, res)
+		e1npu_result_put(res);
+	xa_destroy(&efile->results);
+	mutex_destroy(&efile->submit_lock);
+}
+
+/* ---------------------------------------------------------------------- */
+/* SUBMIT                                                                 */
+/* ---------------------------------------------------------------------- */
+
+struct e1npu_lookup_ctx {
+	struct drm_file *file;
+};
+
+static int e1npu_job_lookup(void *ctx, u32 handle, u64 *size)
+{
+	struct e1npu_lookup_ctx *lc = ctx;
+	struct drm_gem_object *obj;
+
+	obj = drm_gem_object_lookup(lc->file, handle);
+	if (!obj)
+		return -ENOENT;
+	*size = obj->size;
+	drm_gem_object_put(obj);
+	return 0;
+}
+
+/* Reference the buffer of @handle once in the job; return its index. */
+static int e1npu_job_add_bo(struct e1npu_job *job, struct drm_file *file,
+			    u32 handle, bool write)
+{
+	struct drm_gem_object *obj;
+	u32 i;
+
+	obj = drm_gem_object_lookup(file, handle);
+	if (!obj)
+		return -ENOENT;
+	for (i = 0; i < job->bo_count; i++) {
+		if (job->bos[i] == obj) {
+			drm_gem_object_put(obj);
+			job->bo_write[i] |= write;
+			return i;
+		}
+	}
+	job->bos[job->bo_count] = obj;
+	job->bo_write[job->bo_count] = write;
+	return job->bo_count++;
+}
+
+static int e1npu_job_prepare_ops(struct e1npu_job *job, struct drm_file *file)
+{
+	struct e1npu_device *edev = job->edev;
+	u64 seq = atomic64_read(&edev->seqno);
+	u32 i, t;
+	int ret;
+
+	for (i = 0; i < job->op_count; i++) {
+		const struct drm_e1npu_op *op = &job->ops[i];
+		struct e1npu_extent ext[E1NPU_T_COUNT];
+		u64 addr[E1NPU_T_COUNT] = { 0 };
+		struct e1npu_op_err err = { 0 };
+
+		ret = e1npu_op_extents(op, ext, &err);
+		if (ret)
+			return ret;
+		for (t = 0; t < E1NPU_T_COUNT; t++) {
+			const struct drm_e1npu_tensor *tn =
+				t == E1NPU_T_A ? &op->a :
+				t == E1NPU_T_B ? &op->b : &op->c;
+			struct e1npu_bo *bo;
+			int b;
+
+			if (!ext[t].used)
+				continue;
+			b = e1npu_job_add_bo(job, file, tn->handle, ext[t].write);
+			if (b < 0)
+				return b;
+			bo = to_e1npu_bo(job->bos[b]);
+			addr[t] = bo->dma + tn->offset;
+			if (job->dp_ptr)
+				job->dp_ptr[i][t] = bo->vaddr + tn->offset;
+		}
+		if (job->engine != DRM_E1NPU_ENGINE_WRAPPER)
+			continue;
+		ret = e1npu_op_encode(op, addr, (u32)(seq << 8) | (i & 0xff),
+				      job->desc[i]);
+		if (ret)
+			return ret;
+		if (i == job->op_count - 1)
+			e1npu_desc_set_irq(job->desc[i]);
+	}
+	return 0;
+}
+
+/* Copy one job and its operations from userspace and validate them. */
+static int e1npu_job_create(struct e1npu_file *efile, struct drm_file *file,
+			    const struct drm_e1npu_submit *args, u32 index,
+			    struct e1npu_job **out)
+{
+	struct e1npu_device *edev = efile->edev;
+	struct e1npu_lookup_ctx lc = { .file = file };
+	struct drm_device *ddev = &edev->drm;
+	struct drm_e1npu_job ujob;
+	struct e1npu_result *res;
+	struct e1npu_job *job;
+	u32 i, id;
+	int ret;
+
+	ret = copy_struct_from_user(&ujob, sizeof(ujob),
+				    u64_to_user_ptr(args->jobs +
+						    (u64)index * args->job_size),
+				    args->job_size);
+	if (ret)
+		return ret == -E2BIG ? -EINVAL : ret;
+	if (ujob.flags || ujob.engine > DRM_E1NPU_ENGINE_DATAPATH) {
+		drm_dbg(ddev, "job %u: flags 0x%x engine %u\n", index,
+			ujob.flags, ujob.engine);
+		return -EINVAL;
+	}
+	if (!(edev->lim.engines & BIT(ujob.engine)))
+		return -ENODEV;
+	if (!ujob.op_count || ujob.op_count > edev->lim.max_ops_per_job ||
+	    ujob.in_sync_count > E1NPU_MAX_IN_SYNCS) {
+		drm_dbg(ddev, "job %u: op_count %u in_sync_count %u\n", index,
+			ujob.op_count, ujob.in_sync_count);
+		return -EINVAL;
+	}
+
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	if (!job)
+		return -ENOMEM;
+	job->edev = edev;
+	job->engine = ujob.engine;
+	job->op_count = ujob.op_count;
+	INIT_LIST_HEAD(&job->node);
+	job->ops = kvcalloc(job->op_count, sizeof(*job->ops), GFP_KERNEL);
+	job->bos = kcalloc(job->op_count * E1NPU_T_COUNT, sizeof(*job->bos),
+			   GFP_KERNEL);
+	job->bo_write = kcalloc(job->op_count * E1NPU_T_COUNT,
+				sizeof(*job->bo_write), GFP_KERNEL);
+	job->hw_fence = kzalloc(sizeof(*job->hw_fence), GFP_KERNEL);
+	if (job->engine == DRM_E1NPU_ENGINE_WRAPPER)
+		job->desc = kvcalloc(job->op_count, sizeof(*job->desc),
+				     GFP_KERNEL);
+	else
+		job->dp_ptr = kvcalloc(job->op_count, sizeof(*job->dp_ptr),
+				       GFP_KERNEL);
+	if (!job->ops || !job->bos || !job->bo_write || !job->hw_fence ||
+	    (!job->desc && !job->dp_ptr)) {
+		ret = -ENOMEM;
+		goto err_cleanup;
+	}
+
+	for (i = 0; i < job->op_count; i++) {
+		struct e1npu_op_err err = { 0 };
+
+		ret = copy_struct_from_user(&job->ops[i], sizeof(job->ops[i]),
+					    u64_to_user_ptr(ujob.ops +
+							    (u64)i * args->op_size),
+					    args->op_size);
+		if (ret) {
+			ret = ret == -E2BIG ? -EINVAL : ret;
+			goto err_cleanup;
+		}
+		ret = e1npu_op_check(&job->ops[i], job->engine, &edev->lim,
+				     e1npu_job_lookup, &lc, &err);
+		if (ret) {
+			drm_dbg(ddev, "job %u op %u: %s=%llu: %s (%d)\n", index,
+				i, err.field, err.value, err.reason, ret);
+			goto err_cleanup;
+		}
+	}
+
+	ret = e1npu_job_prepare_ops(job, file);
+	if (ret)
+		goto err_cleanup;
+
+	ret = drm_sched_job_init(&job->base, &efile->entity[job->engine],
+				 job->op_count, NULL, file->client_id);
+	if (ret)
+		goto err_cleanup;
+
+	for (i = 0; i < ujob.in_sync_count; i++) {
+		u32 handle;
+
+		if (copy_from_user(&handle, u64_to_user_ptr(ujob.in_syncs +
+							    4ULL * i), 4)) {
+			ret = -EFAULT;
+			goto err_sched_cleanup;
+		}
+		ret = drm_sched_job_add_syncobj_dependency(&job->base, file,
+							   handle, 0);
+		if (ret)
+			goto err_sched_cleanup;
+	}
+	if (ujob.out_sync) {
+		job->out_sync = drm_syncobj_find(file, ujob.out_sync);
+		if (!job->out_sync) {
+			ret = -ENOENT;
+			goto err_sched_cleanup;
+		}
+	}
+
+	res = kzalloc(sizeof(*res), GFP_KERNEL);
+	if (!res) {
+		ret = -ENOMEM;
+		goto err_sched_cleanup;
+	}
+	kref_init(&res->ref);
+	spin_lock_init(&res->lock);
+	res->state = DRM_E1NPU_JOB_PENDING;
+	ret = xa_alloc_cyclic(&efile->results, &id, res, XA_LIMIT(1, INT_MAX),
+			      &efile->next_id, GFP_KERNEL);
+	if (ret < 0) {
+		kfree(res);
+		goto err_sched_cleanup;
+	}
+	kref_get(&res->ref);
+	job->result = res;
+	*out = job;
+	return id;
+
+err_sched_cleanup:
+	drm_sched_job_cleanup(&job->base);
+err_cleanup:
+	e1npu_job_cleanup(job);
+	return ret;
+}
+
+static void e1npu_job_drop(struct e1npu_file *efile, struct e1npu_job *job,
+			   u32 id)
+{
+	struct e1npu_result *res = xa_erase(&efile->results, id);
+
+	if (res)
+		e1npu_result_put(res);
+	drm_sched_job_cleanup(&job->base);
+	e1npu_job_cleanup(job);
+}
+
+/* Implicit sync, arm, push, and publish the job's fence on its buffers. */
+static int e1npu_job_push(struct e1npu_file *efile, struct e1npu_job *job)
+{
+	struct ww_acquire_ctx ctx;
+	struct dma_fence *fence;
+	u32 i;
+	int ret;
+
+	ret = drm_gem_lock_reservations(job->bos, job->bo_count, &ctx);
+	if (ret)
+		return ret;
+	for (i = 0; i < job->bo_count; i++) {
+		ret = dma_resv_reserve_fences(job->bos[i]->resv, 1);
+		if (ret)
+			goto out_unlock;
+		ret = drm_sched_job_add_implicit_dependencies(&job->base,
+							      job->bos[i],
+							      job->bo_write[i]);
+		if (ret)
+			goto out_unlock;
+	}
+
+	mutex_lock(&efile->submit_lock);
+	drm_sched_job_arm(&job->base);
+	fence = dma_fence_get(&job->base.s_fence->finished);
+	/* The job is put by the scheduler (free_job) from here on. */
+	drm_sched_entity_push_job(&job->base);
+	mutex_unlock(&efile->submit_lock);
+
+	for (i = 0; i < job->bo_count; i++)
+		dma_resv_add_fence(job->bos[i]->resv, fence,
+				   job->bo_write[i] ? DMA_RESV_USAGE_WRITE :
+						      DMA_RESV_USAGE_READ);
+	if (job->out_sync)
+		drm_syncobj_replace_fence(job->out_sync, fence);
+	dma_fence_put(fence);
+out_unlock:
+	drm_gem_unlock_reservations(job->bos, job->bo_count, &ctx);
+	return ret;
+}
+
+/**
+ * e1npu_ioctl_submit() - DRM_IOCTL_E1NPU_SUBMIT
+ * @ddev: DRM device
+ * @data: struct drm_e1npu_submit
+ * @file: the caller
+ *
+ * Every job and operation is copied and validated before any job is
+ * queued; on a validation error nothing runs. Job ids are written back to
+ * each job's @job_id.
+ *
+ * Return: 0 or a negative errno (see the UAPI DOC "e1npu submission
+ * errors").
+ */
+int e1npu_ioctl_submit(struct drm_device *ddev, void *data,
+		       struct drm_file *file)
+{
+	struct e1npu_file *efile = file->driver_priv;
+	struct drm_e1npu_submit *args = data;
+	struct e1npu_job **jobs;
+	u32 *ids, i, n = 0;
+	int ret = 0, idx;
+
+	if (args->pad || !args->job_count ||
+	    args->job_count > E1NPU_MAX_JOBS_PER_SUBMIT ||
+	    args->job_size < sizeof(struct drm_e1npu_job) ||
+	    args->op_size < sizeof(struct drm_e1npu_op)) {
+		drm_dbg(ddev, "submit: bad header\n");
+		return -EINVAL;
+	}
+	if (!drm_dev_enter(ddev, &idx))
+		return -ENODEV;
+
+	jobs = kcalloc(args->job_count, sizeof(*jobs), GFP_KERNEL);
+	ids = kcalloc(args->job_count, sizeof(*ids), GFP_KERNEL);
+	if (!jobs || !ids) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	for (n = 0; n < args->job_count; n++) {
+		ret = e1npu_job_create(efile, file, args, n, &jobs[n]);
+		if (ret < 0)
+			goto out_drop;
+		ids[n] = ret;
+		ret = 0;
+	}
+	for (i = 0; i < n; i++) {
+		ret = e1npu_job_push(efile, jobs[i]);
+		if (ret) {
+			/* Jobs before i were queued; drop the rest. */
+			for (; i < n; i++)
+				e1npu_job_drop(efile, jobs[i], ids[i]);
+			n = 0;
+			goto out_free;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		u64 uptr = args->jobs + (u64)i * args->job_size +
+			   offsetof(struct drm_e1npu_job, job_id);
+
+		if (copy_to_user(u64_to_user_ptr(uptr), &ids[i], sizeof(u32)))
+			ret = -EFAULT;
+	}
+	n = 0;
+	goto out_free;
+
+out_drop:
+	for (i = 0; i < n; i++)
+		e1npu_job_drop(efile, jobs[i], ids[i]);
+out_free:
+	kfree(ids);
+	kfree(jobs);
+	drm_dev_exit(idx);
+	return ret;
+}
+
+/**
+ * e1npu_ioctl_job_result() - DRM_IOCTL_E1NPU_JOB_RESULT
+ * @ddev: DRM device
+ * @data: struct drm_e1npu_job_result
+ * @file: the caller
+ *
+ * A finished job's outcome is returned once and forgotten; a pending job
+ * reports DRM_E1NPU_JOB_PENDING and stays.
+ *
+ * Return: 0, or -ENOENT for an unknown or already read job id.
+ */
+int e1npu_ioctl_job_result(struct drm_device *ddev, void *data,
+			   struct drm_file *file)
+{
+	struct e1npu_file *efile = file->driver_priv;
+	struct drm_e1npu_job_result *args = data;
+	struct e1npu_result *res;
+	unsigned long flags;
+
+	xa_lock(&efile->results);
+	res = xa_load(&efile->results, args->job_id);
+	if (!res) {
+		xa_unlock(&efile->results);
+		return -ENOENT;
+	}
+	spin_lock_irqsave(&res->lock, flags);
+	args->state = res->state;
+	args->error = res->error;
+	args->err_code = res->err_code;
+	args->fail_index = res->fail_index;
+	args->ops_done = res->ops_done;
+	spin_unlock_irqrestore(&res->lock, flags);
+	if (args->state != DRM_E1NPU_JOB_PENDING)
+		__xa_erase(&efile->results, args->job_id);
+	else
+		res = NULL;
+	xa_unlock(&efile->results);
+	if (res)
+		e1npu_result_put(res);
+	return 0;
+}
