@@ -95,7 +95,8 @@ static void expect(struct dp_host *h, u32 op, u32 a, u32 b, u32 acc, u32 res, u3
 
 	if (st != ST_DONE || rd(h, E1_DP_RESULT) != res || rd(h, E1_DP_RESULT_HI) != hi)
 		print_error("op %u a %08x b %08x acc %08x: st %x res %08x/%08x want %08x/%08x\n",
-			    op, a, b, acc, st, rd(h, E1_DP_RESULT), rd(h, E1_DP_RESULT_HI), res, hi);
+			    op, a, b, acc, st, rd(h, E1_DP_RESULT), rd(h, E1_DP_RESULT_HI),
+			    res, hi);
 	assert_int_equal(st, ST_DONE);
 	assert_int_equal(rd(h, E1_DP_RESULT), res);
 	assert_int_equal(rd(h, E1_DP_RESULT_HI), hi);
