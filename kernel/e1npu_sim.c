@@ -621,3 +621,20 @@ module_exit(e1sim_exit);
 MODULE_DESCRIPTION("e1 NPU simulator: platform device backed by the device model");
 MODULE_AUTHOR("e1 NPU stack developers");
 MODULE_LICENSE("GPL");
+
+/*
+ * The device model. kernel/Kbuild.sim compiles each model source as an
+ * object of its own (kernel/e1npu_sim_model_*.c) and defines
+ * E1NPU_SIM_MODEL_OBJS; when e1npu_sim.c is built as a single-object module
+ * instead (a Kbuild with only "obj-m += e1npu_sim.o"), the model sources
+ * are part of this translation unit.
+ */
+#ifndef E1NPU_SIM_MODEL_OBJS
+#include "../model/e1_model.c"
+#include "../model/e1_v0.c"
+#include "../model/e1_dp.c"
+#include "../model/e1_timing.c"
+#if __has_include("../model/e1_matmul.c")
+#include "../model/e1_matmul.c"
+#endif
+#endif
