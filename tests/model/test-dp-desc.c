@@ -192,6 +192,13 @@ static void test_index_wrap(void **state)
 	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_DONE | DS_IDX(2));
 	assert_int_equal(rd(h, E1_DP_RESULT), 102);
 	assert_int_equal(rd(h, E1_DP_PERF_OPS), 18);
+
+	/* A fault in slot 7 reports index 7 (DESC_STATUS[11:9] all ones). */
+	put_desc(h, 7, E1_DP_OP_ADD, 0, 0, 0);
+	assert_int_equal(ring_run(h, 6, 1), ST_ERR);
+	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_NO_OWNER | DS_ERROR | 0xe00);
+	assert_int_equal(rd(h, E1_DP_DESC_TAIL), 7);
+	assert_int_equal(rd(h, E1_DP_RESULT), 106);
 }
 
 static void test_empty_and_misaligned(void **state)
