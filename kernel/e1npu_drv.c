@@ -125,12 +125,18 @@ static const struct drm_driver e1npu_drm_driver = {
 	.minor = E1NPU_DRIVER_MINOR,
 };
 
-static const struct regmap_config e1npu_regmap_config = {
-	.reg_bits = 32,
-	.val_bits = 32,
-	.reg_stride = 4,
-	.max_register = E1_WIN_SIZE - 4,
-	.fast_io = true,
+#define E1NPU_REGMAP_CONFIG(n) {		\
+	.name = n,				\
+	.reg_bits = 32,				\
+	.val_bits = 32,				\
+	.reg_stride = 4,			\
+	.max_register = E1_WIN_SIZE - 4,	\
+	.fast_io = true,			\
+}
+
+static const struct regmap_config e1npu_regmap_configs[2] = {
+	E1NPU_REGMAP_CONFIG("wrapper"),
+	E1NPU_REGMAP_CONFIG("datapath"),
 };
 
 /* Register access: the simulator's regmaps, else map the named windows. */
@@ -138,7 +144,6 @@ static int e1npu_probe_regs(struct e1npu_device *edev,
 			    struct platform_device *pdev)
 {
 	struct e1npu_platform_data *pdata = dev_get_platdata(&pdev->dev);
-	static const char * const names[2] = { "wrapper", "datapath" };
 	struct regmap **maps[2] = { &edev->wrap, &edev->dp };
 	int i;
 
@@ -147,19 +152,18 @@ static int e1npu_probe_regs(struct e1npu_device *edev,
 		edev->dp = pdata->datapath;
 	} else {
 		for (i = 0; i < 2; i++) {
-			struct regmap_config cfg = e1npu_regmap_config;
+			const struct regmap_config *cfg = &e1npu_regmap_configs[i];
 			struct resource *res;
 			void __iomem *base;
 
 			res = platform_get_resource_byname(pdev, IORESOURCE_MEM,
-							   names[i]);
+							   cfg->name);
 			if (!res)
 				continue;
 			base = devm_ioremap_resource(&pdev->dev, res);
 			if (IS_ERR(base))
 				return PTR_ERR(base);
-			cfg.name = names[i];
-			*maps[i] = devm_regmap_init_mmio(&pdev->dev, base, &cfg);
+			*maps[i] = devm_regmap_init_mmio(&pdev->dev, base, cfg);
 			if (IS_ERR(*maps[i]))
 				return PTR_ERR(*maps[i]);
 		}

@@ -23,6 +23,7 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
+#include <drm/drm_managed.h>
 #include <drm/drm_print.h>
 #include <drm/drm_syncobj.h>
 
@@ -463,8 +464,9 @@ int e1npu_job_irq_init(struct e1npu_device *edev)
 		edev->irq_npu = platform_get_irq_byname(pdev, E1NPU_IRQ_NAME_NPU);
 		if (edev->irq_npu < 0)
 			return edev->irq_npu;
-		edev->irq_fallback = platform_get_irq_byname_optional(pdev,
-						E1NPU_IRQ_NAME_FALLBACK);
+		edev->irq_fallback =
+			platform_get_irq_byname_optional(pdev,
+							 E1NPU_IRQ_NAME_FALLBACK);
 		if (edev->irq_fallback < 0)
 			edev->irq_mask |= E1_V0_IRQ_UNSUPPORTED_OP;
 		ret = devm_request_threaded_irq(dev, edev->irq_npu, e1npu_irq_npu,
@@ -483,8 +485,9 @@ int e1npu_job_irq_init(struct e1npu_device *edev)
 		}
 	}
 	if (edev->dp) {
-		edev->irq_dp = platform_get_irq_byname_optional(pdev,
-						E1NPU_IRQ_NAME_DATAPATH);
+		edev->irq_dp =
+			platform_get_irq_byname_optional(pdev,
+							 E1NPU_IRQ_NAME_DATAPATH);
 		if (edev->irq_dp >= 0) {
 			ret = devm_request_irq(dev, edev->irq_dp,
 					       e1npu_irq_datapath, IRQF_NO_AUTOEN,
@@ -659,6 +662,11 @@ static const struct drm_sched_backend_ops e1npu_sched_ops = {
 	.free_job = e1npu_job_free,
 };
 
+static void e1npu_engine_wq_release(struct drm_device *ddev, void *data)
+{
+	destroy_workqueue(data);
+}
+
 static int e1npu_engine_init(struct e1npu_device *edev,
 			     struct e1npu_engine *eng, const char *name,
 			     u32 credits)
@@ -673,9 +681,18 @@ static int e1npu_engine_init(struct e1npu_device *edev,
 		.dev = edev->drm.dev,
 	};
 
+	int ret;
+
 	eng->wq = alloc_ordered_workqueue("%s", WQ_MEM_RECLAIM, name);
 	if (!eng->wq)
 		return -ENOMEM;
+	/* Files may outlive removal: the queue goes with the DRM device. */
+	ret = drmm_add_action_or_reset(&edev->drm, e1npu_engine_wq_release,
+				       eng->wq);
+	if (ret) {
+		eng->wq = NULL;
+		return ret;
+	}
 	args.submit_wq = eng->wq;
 	return drm_sched_init(&eng->sched, &args);
 }
@@ -714,12 +731,12 @@ err_fini:
 
 static void e1npu_engine_fini(struct e1npu_engine *eng)
 {
-	if (eng->present)
-		drm_sched_fini(&eng->sched);
-	if (eng->wq)
-		destroy_workqueue(eng->wq);
+	if (!eng->present)
+		return;
+	/* Let the scheduler free the jobs whose fences just signaled. */
+	drain_workqueue(eng->wq);
+	drm_sched_fini(&eng->sched);
 	eng->present = false;
-	eng->wq = NULL;
 }
 
 /**
@@ -745,10 +762,6 @@ void e1npu_job_fini(struct e1npu_device *edev)
 	}
 	mutex_unlock(&edev->ring_lock);
 
-	if (edev->wrapper.wq)
-		flush_workqueue(edev->wrapper.wq);
-	if (edev->datapath.wq)
-		flush_workqueue(edev->datapath.wq);
 	e1npu_engine_fini(&edev->wrapper);
 	e1npu_engine_fini(&edev->datapath);
 }
@@ -976,8 +989,10 @@ static int e1npu_job_create(struct e1npu_file *efile, struct drm_file *file,
 	if (ret)
 		goto err_cleanup;
 
+	/* Wrapper: one credit per ring slot. Datapath: one per job. */
 	ret = drm_sched_job_init(&job->base, &efile->entity[job->engine],
-				 job->op_count, NULL, file->client_id);
+				 job->engine == DRM_E1NPU_ENGINE_WRAPPER ?
+				 job->op_count : 1, NULL, file->client_id);
 	if (ret)
 		goto err_cleanup;
 

@@ -41,12 +41,17 @@ static ssize_t name##_show(struct device *dev,				\
 }									\
 static DEVICE_ATTR_RO(name)
 
+static s64 e1npu_sysfs_cnt(struct device *dev, size_t off)
+{
+	return atomic64_read((atomic64_t *)((char *)e1npu_sysfs_edev(dev) + off));
+}
+
 #define E1NPU_CNT_ATTR(name, field)					\
 static ssize_t name##_show(struct device *dev,				\
 			   struct device_attribute *attr, char *buf)	\
 {									\
-	return sysfs_emit(buf, "%lld\n",				\
-			  atomic64_read(&e1npu_sysfs_edev(dev)->field)); \
+	return sysfs_emit(buf, "%lld\n", e1npu_sysfs_cnt(dev,		\
+			  offsetof(struct e1npu_device, field)));	\
 }									\
 static DEVICE_ATTR_RO(name)
 
