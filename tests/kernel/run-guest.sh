@@ -109,6 +109,9 @@ unload
 if load unload-busy; then
 	rm -f /tmp/e1t-ready
 	systest inflight busy /tmp/e1t-ready
+	# evidence that work is in flight: wrapper STATUS, DESC_HEAD, DESC_TAIL
+	regs=$(grep -E '^0(0c|24|28):' /sys/kernel/debug/regmap/dummy-wrapper/registers 2>/dev/null)
+	echo "E1VM-LOG: unload-busy: before rmmod:" $regs
 	# the last fput of the exited process may lag a little: retry 10 s
 	_i=0
 	while ! rmmod e1npu 2>/tmp/e1t-rmmod.log && [ $_i -lt 100 ]; do
