@@ -351,8 +351,12 @@ enum drm_e1npu_job_state {
  * @error is 0 or a negative errno: -EOPNOTSUPP when the hardware rejected
  * operation @fail_index under the CPU-fallback contract (run it on the CPU,
  * then the rest of the job), -EFAULT for a bus error or a tensor outside
- * the tensor window, -ETIMEDOUT when the engine hung and was reset,
- * -ECANCELED when an earlier failure in the device stopped the job.
+ * the tensor window, -EIO for a wrapper queue overflow or a datapath
+ * command error, -ETIMEDOUT when the engine hung and was reset (or a
+ * datapath command never completed), -ENODEV when the device was removed,
+ * -ECANCELED (or the dependency's error) when the job was cancelled before
+ * it ran. On failure @ops_done == @fail_index: operations before it
+ * completed, none after it ran.
  * Outcomes of the last jobs of each file are kept until read or until the
  * file closes; a job id that is unknown or was already read gives -ENOENT.
  */
@@ -363,7 +367,10 @@ struct drm_e1npu_job_result {
 	__u32 state;
 	/** @error: out: 0 or negative errno */
 	__s32 error;
-	/** @err_code: out: wrapper err_code, or datapath DESC_STATUS bits */
+	/**
+	 * @err_code: out: wrapper STATUS.err_code (0x01-0x07), or for the
+	 * datapath the CTRL_STATUS of the failing command (direct mode)
+	 */
 	__u32 err_code;
 	/** @fail_index: out: index of the first failing operation */
 	__u32 fail_index;
