@@ -1,0 +1,612 @@
+// SPDX-License-Identifier: MIT
+/*
+ * TFLite CONV_2D, grouped conv and DEPTHWISE_CONV_2D lowered onto CONV2D_S8.
+ *
+ * Preparation (once per weight tensor): the groups are packed into
+ * block-diagonal hardware convolutions of up to 16 output columns (the
+ * systolic array width) so depthwise and small-group convolutions keep the
+ * array's columns busy; kernels are embedded in the next hardware size
+ * (1, 3, 5); uint8 weights move to int8; per-tap weight sums, the folded
+ * bias and the multipliers are computed. When the weight zero point is
+ * non-zero (uint8 models), each block gets one all-ones column per group:
+ * the hardware then also computes the window sums of the input the
+ * zero-point correction needs.
+ *
+ * Each call stages the input of every (block, spatial tile) patch (int8,
+ * rows 16-byte aligned, halo rows included), emits one CONV2D_S8 per patch
+ * with the tile's own top/left padding (the hardware reads zeros outside
+ * the image), then folds on the host, per output pixel:
+ *   acc = hw - zw' * sx - zx' * sum(valid taps of w') + nvalid zx' zw' + bias
+ * (TFLite pads with the zero point, i.e. skips the out-of-image taps).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "e1npu_hw.h"
+#include "qcommon.h"
+#include "select.h"
+#include "ref.h"
+
+#define CV_HW_MAX	256u	/* E1_V0_MAX_CONV_HW */
+#define CV_C_MAX	512u	/* E1_V0_MAX_CONV_C */
+#define CV_COLS		16u	/* systolic array columns */
+#define CV_PAD_MAX	15u	/* 4-bit pad fields */
+
+struct cv_block {
+	uint32_t g0, gb;	/* groups g0 .. g0+gb-1 */
+	uint32_t ci_lo, ci_n;	/* input channels of each group used */
+	uint32_t oc_lo, oc_n;	/* output channels of each group (gb == 1 may split) */
+	uint32_t cin_b, cols;	/* hardware c_in, c_out */
+	bool sums;		/* has one sum column per group */
+	int8_t *w;		/* [K*K*cin_b][cols] */
+};
+
+struct e1npu_conv {
+	struct e1npu_ops *ops;
+	struct e1npu_conv_params p;
+	uint32_t groups, cin_g, cout_g;
+	uint32_t out_h, out_w, pt, pl;
+	uint32_t ksize;		/* hardware kernel (embedding), 0: CPU only */
+	const char *cpu_why;	/* why the hardware cannot run it */
+	struct cv_block *blk;
+	uint32_t nblk;
+	int8_t *w;		/* int8 weights, [kh][kw][cin_g][c_out] */
+	int32_t *tapsum;	/* [c_out][kh*kw] */
+	int32_t *fold;		/* bias + full-window correction, per c_out */
+	int32_t *total;		/* sum of all taps, per c_out */
+	int32_t *mult;
+	int *shift;
+	int32_t zx, zw, lo, hi;
+};
+
+static uint32_t hw_ksize(uint32_t kh, uint32_t kw)
+{
+	uint32_t k = kh > kw ? kh : kw;
+
+	return k <= 1 ? 1 : k <= 3 ? 3 : k <= 5 ? 5 : 0;
+}
+
+static int build_blocks(struct e1npu_conv *cv)
+{
+	uint32_t G = cv->groups, cin_g = cv->cin_g, cout_g = cv->cout_g;
+	bool sums = cv->zw != 0;
+	uint32_t gb = CV_COLS / (cout_g + (sums ? 1 : 0));
+	uint32_t cap = 0, n = 0;
+	struct cv_block *b = NULL;
+
+	if (gb < 1)
+		gb = 1;
+	while (gb > 1 && gb * cin_g > CV_C_MAX)
+		gb--;
+	for (uint32_t g0 = 0; g0 < G; g0 += gb) {
+		uint32_t ngb = G - g0 < gb ? G - g0 : gb;
+
+		for (uint32_t ci = 0; ci < cin_g; ci += CV_C_MAX)
+		for (uint32_t oc = 0; oc < cout_g; oc += CV_C_MAX - 1) {
+			struct cv_block *x;
+
+			if (n == cap) {
+				cap = cap ? cap * 2 : 16;
+				x = realloc(b, cap * sizeof(*b));
+				if (!x) {
+					free(b);
+					return -ENOMEM;
+				}
+				b = x;
+			}
+			x = &b[n++];
+			memset(x, 0, sizeof(*x));
+			x->g0 = g0;
+			x->gb = ngb;
+			x->ci_lo = ci;
+			x->ci_n = cin_g - ci < CV_C_MAX ? cin_g - ci : CV_C_MAX;
+			x->oc_lo = oc;
+			x->oc_n = cout_g - oc < CV_C_MAX - 1 ? cout_g - oc : CV_C_MAX - 1;
+			/* the sum columns ride with the first output chunk */
+			x->sums = sums && oc == 0;
+			x->cin_b = ngb * x->ci_n;
+			x->cols = ngb * x->oc_n + (x->sums ? ngb : 0);
+		}
+	}
+	cv->blk = b;
+	cv->nblk = n;
+	return 0;
+}
+
+static int fill_block_weights(struct e1npu_conv *cv, struct cv_block *b)
+{
+	const struct e1npu_conv_params *p = &cv->p;
+	uint32_t K = cv->ksize, rows = K * K * b->cin_b;
+
+	b->w = calloc((size_t)rows * b->cols, 1);
+	if (!b->w)
+		return -ENOMEM;
+	for (uint32_t ky = 0; ky < p->kh; ky++)
+	for (uint32_t kx = 0; kx < p->kw; kx++)
+	for (uint32_t gi = 0; gi < b->gb; gi++)
+	for (uint32_t cc = 0; cc < b->ci_n; cc++) {
+		uint32_t g = b->g0 + gi, ci = b->ci_lo + cc;
+		size_t row = ((size_t)(ky * K + kx) * b->cin_b + gi * b->ci_n + cc) * b->cols;
+
+		for (uint32_t oj = 0; oj < b->oc_n; oj++) {
+			uint32_t oc = g * cv->cout_g + b->oc_lo + oj;
+
+			b->w[row + gi * b->oc_n + oj] =
+				cv->w[(((size_t)ky * p->kw + kx) * cv->cin_g + ci) * p->c_out + oc];
+		}
+		if (b->sums)
+			b->w[row + b->gb * b->oc_n + gi] = 1;
+	}
+	return 0;
+}
+
+E1NPU_API int e1npu_conv_new(struct e1npu_ops *ops,
+			     const struct e1npu_conv_params *p,
+			     const void *weights, const int32_t *bias,
+			     struct e1npu_conv **convp)
+{
+	struct e1npu_conv *cv;
+	uint32_t groups, taps;
+	int32_t sh;
+	int ret;
+
+	if (!ops || !p || !weights || !convp || !qc_dtype_ok(p->dtype) ||
+	    !p->in_h || !p->in_w || !p->c_in || !p->c_out || !p->kh || !p->kw ||
+	    !p->stride_h || !p->stride_w || !p->dil_h || !p->dil_w ||
+	    (p->padding != E1NPU_PAD_SAME && p->padding != E1NPU_PAD_VALID) ||
+	    !p->weight_scales || !(p->input.scale > 0) || !(p->output.scale > 0) ||
+	    (p->num_weight_scales != 1 && p->num_weight_scales != p->c_out) ||
+	    p->act > E1NPU_ACT_RELU_N1_TO_1 || p->kh * p->kw > 256)
+		return -EINVAL;
+	switch (p->kind) {
+	case E1NPU_OPS_CONV2D:
+		groups = 1;
+		break;
+	case E1NPU_OPS_GROUPED_CONV2D:
+		groups = p->groups;
+		if (!groups || p->c_in % groups || p->c_out % groups)
+			return -EINVAL;
+		break;
+	case E1NPU_OPS_DEPTHWISE_CONV2D:
+		groups = p->c_in;
+		if (!p->depth_multiplier || p->c_out != p->c_in * p->depth_multiplier)
+			return -EINVAL;
+		break;
+	default:
+		return -EINVAL;
+	}
+	*convp = NULL;
+	cv = calloc(1, sizeof(*cv));
+	if (!cv)
+		return -ENOMEM;
+	cv->ops = ops;
+	cv->p = *p;
+	cv->p.weight_scales = NULL;
+	cv->groups = groups;
+	cv->cin_g = p->c_in / groups;
+	cv->cout_g = p->c_out / groups;
+	ref_conv_geometry(p->padding, p->in_h, p->kh, p->stride_h, p->dil_h, &cv->out_h, &cv->pt);
+	ref_conv_geometry(p->padding, p->in_w, p->kw, p->stride_w, p->dil_w, &cv->out_w, &cv->pl);
+	if (!cv->out_h || !cv->out_w) {
+		free(cv);
+		return -EINVAL;
+	}
+	sh = qc_shift(p->dtype);
+	cv->zx = p->input.zero_point - sh;
+	cv->zw = p->weight_zero_point - sh;
+	taps = p->kh * p->kw;
+	cv->w = malloc((size_t)taps * cv->cin_g * p->c_out);
+	cv->tapsum = calloc((size_t)p->c_out * taps, sizeof(int32_t));
+	cv->fold = calloc(p->c_out, sizeof(int32_t));
+	cv->total = calloc(p->c_out, sizeof(int32_t));
+	cv->mult = calloc(p->c_out, sizeof(int32_t));
+	cv->shift = calloc(p->c_out, sizeof(int));
+	if (!cv->w || !cv->tapsum || !cv->fold || !cv->total || !cv->mult || !cv->shift) {
+		e1npu_conv_free(cv);
+		return -ENOMEM;
+	}
+	/* int8 weights in [kh][kw][cin_g][c_out] (depthwise: cin_g == 1) */
+	qc_to_s8(p->dtype, weights, cv->w, (size_t)taps * cv->cin_g * p->c_out);
+	for (uint32_t t = 0; t < taps; t++)
+		for (uint32_t ci = 0; ci < cv->cin_g; ci++)
+			for (uint32_t oc = 0; oc < p->c_out; oc++)
+				cv->tapsum[(size_t)oc * taps + t] +=
+					cv->w[((size_t)t * cv->cin_g + ci) * p->c_out + oc];
+	for (uint32_t oc = 0; oc < p->c_out; oc++) {
+		for (uint32_t t = 0; t < taps; t++)
+			cv->total[oc] += cv->tapsum[(size_t)oc * taps + t];
+		cv->fold[oc] = (bias ? bias[oc] : 0) - cv->zx * cv->total[oc] +
+			       (int32_t)(taps * cv->cin_g) * cv->zx * cv->zw;
+	}
+	ret = qc_multipliers(p->input, p->weight_scales, p->num_weight_scales,
+			     p->output, p->c_out, cv->mult, cv->shift);
+	if (ret) {
+		e1npu_conv_free(cv);
+		return ret;
+	}
+	qc_range(p->dtype, p->act, p->output.scale, p->output.zero_point, &cv->lo, &cv->hi);
+
+	/* Can the systolic engine run it? */
+	cv->ksize = hw_ksize(p->kh, p->kw);
+	if (!cv->ksize)
+		cv->cpu_why = "kernel larger than 5x5";
+	else if (p->stride_h > 2 || p->stride_w > 2)
+		cv->cpu_why = "stride larger than 2";
+	else if (p->dil_h != p->dil_w && p->kh > 1 && p->kw > 1)
+		cv->cpu_why = "different vertical and horizontal dilation";
+	else if ((p->kh > 1 ? p->dil_h : p->dil_w) > E1_V0_MAX_CONV_DILATION)
+		cv->cpu_why = "dilation larger than 15";
+	else if (cv->pt > CV_PAD_MAX || cv->pl > CV_PAD_MAX)
+		cv->cpu_why = "padding larger than 15";
+	if (cv->cpu_why) {
+		cv->ksize = 0;
+	} else {
+		ret = build_blocks(cv);
+		for (uint32_t i = 0; !ret && i < cv->nblk; i++)
+			ret = fill_block_weights(cv, &cv->blk[i]);
+		if (ret) {
+			e1npu_conv_free(cv);
+			return ret;
+		}
+	}
+	*convp = cv;
+	return 0;
+}
+
+E1NPU_API void e1npu_conv_free(struct e1npu_conv *cv)
+{
+	if (!cv)
+		return;
+	for (uint32_t i = 0; i < cv->nblk; i++)
+		free(cv->blk[i].w);
+	free(cv->blk);
+	free(cv->w);
+	free(cv->tapsum);
+	free(cv->fold);
+	free(cv->total);
+	free(cv->mult);
+	free(cv->shift);
+	free(cv);
+}
+
+E1NPU_API int e1npu_conv_get_output_size(const struct e1npu_conv *cv,
+					 uint32_t *out_h, uint32_t *out_w)
+{
+	if (!cv || !out_h || !out_w)
+		return -EINVAL;
+	*out_h = cv->out_h;
+	*out_w = cv->out_w;
+	return 0;
+}
+
+/* Largest output tile along one axis whose input span fits 256 rows. */
+static uint32_t tile_len(uint32_t out, uint32_t stride, uint32_t k, uint32_t dil)
+{
+	uint32_t span = (k - 1) * dil + 1, t;
+
+	if (span > CV_HW_MAX)
+		return 0;
+	t = (CV_HW_MAX - span) / stride + 1;
+	if (t > CV_HW_MAX)
+		t = CV_HW_MAX;
+	/* balance the tiles */
+	if (out > t) {
+		uint32_t n = (out + t - 1) / t;
+
+		t = (out + n - 1) / n;
+	}
+	return t < out ? t : out;
+}
+
+struct cv_patch {
+	uint32_t blk;
+	uint32_t oy0, ox0, th, tw;
+	size_t oc_off;		/* int32 output region */
+	uint32_t oc_stride;
+};
+
+/* Host-side fold + requantization of one output pixel row. */
+static void cv_finish(struct e1npu_conv *cv, const int32_t *acc,
+		      const int32_t *sx, void *out)
+{
+	const struct e1npu_conv_params *p = &cv->p;
+	uint32_t taps = p->kh * p->kw;
+
+	for (uint32_t oy = 0; oy < cv->out_h; oy++) {
+		int64_t iy0 = (int64_t)oy * p->stride_h - cv->pt;
+		bool rows_ok = iy0 >= 0 && iy0 + (int64_t)(p->kh - 1) * p->dil_h < p->in_h;
+
+		for (uint32_t ox = 0; ox < cv->out_w; ox++) {
+			int64_t ix0 = (int64_t)ox * p->stride_w - cv->pl;
+			bool inner = rows_ok && ix0 >= 0 &&
+				     ix0 + (int64_t)(p->kw - 1) * p->dil_w < p->in_w;
+			size_t px = (size_t)oy * cv->out_w + ox;
+			uint32_t nvalid = taps;
+			uint8_t valid[256];
+
+			if (!inner) {
+				nvalid = 0;
+				for (uint32_t ky = 0; ky < p->kh; ky++)
+					for (uint32_t kx = 0; kx < p->kw; kx++) {
+						int64_t iy = iy0 + (int64_t)ky * p->dil_h;
+						int64_t ix = ix0 + (int64_t)kx * p->dil_w;
+						bool v = iy >= 0 && ix >= 0 && iy < p->in_h &&
+							 ix < p->in_w;
+
+						valid[ky * p->kw + kx] = v;
+						nvalid += v;
+					}
+			}
+			for (uint32_t oc = 0; oc < p->c_out; oc++) {
+				int32_t v = acc[px * p->c_out + oc];
+
+				if (cv->zw)
+					v -= cv->zw * sx[px * cv->groups + oc / cv->cout_g];
+				if (inner) {
+					v += cv->fold[oc];
+				} else {
+					int32_t sw = 0;
+
+					for (uint32_t t = 0; t < taps; t++)
+						if (valid[t])
+							sw += cv->tapsum[(size_t)oc * taps + t];
+					/* fold has the full-window terms: swap them */
+					v += cv->fold[oc] + cv->zx * (cv->total[oc] - sw) -
+					     (int32_t)((taps - nvalid) * cv->cin_g) * cv->zx * cv->zw;
+				}
+				qc_store(p->dtype, out, px * p->c_out + oc,
+					 e1q_requant(v, cv->mult[oc], cv->shift[oc],
+						     p->output.zero_point, cv->lo, cv->hi));
+			}
+		}
+	}
+}
+
+/* CPU path: direct convolution in the int8 domain, same fold. */
+static void cv_cpu(struct e1npu_conv *cv, const int8_t *x, int32_t *acc,
+		   int32_t *sx)
+{
+	const struct e1npu_conv_params *p = &cv->p;
+
+	for (uint32_t oy = 0; oy < cv->out_h; oy++)
+	for (uint32_t ox = 0; ox < cv->out_w; ox++) {
+		size_t px = (size_t)oy * cv->out_w + ox;
+
+		for (uint32_t oc = 0; oc < p->c_out; oc++)
+			acc[px * p->c_out + oc] = 0;
+		for (uint32_t g = 0; g < cv->groups; g++)
+			sx[px * cv->groups + g] = 0;
+		for (uint32_t ky = 0; ky < p->kh; ky++)
+		for (uint32_t kx = 0; kx < p->kw; kx++) {
+			int64_t iy = (int64_t)oy * p->stride_h - cv->pt + (int64_t)ky * p->dil_h;
+			int64_t ix = (int64_t)ox * p->stride_w - cv->pl + (int64_t)kx * p->dil_w;
+			const int8_t *xp, *wp;
+
+			if (iy < 0 || ix < 0 || iy >= p->in_h || ix >= p->in_w)
+				continue;
+			xp = x + ((size_t)iy * p->in_w + ix) * p->c_in;
+			wp = cv->w + ((size_t)ky * p->kw + kx) * cv->cin_g * p->c_out;
+			for (uint32_t oc = 0; oc < p->c_out; oc++) {
+				uint32_t g = oc / cv->cout_g;
+				int32_t s = 0;
+
+				for (uint32_t ci = 0; ci < cv->cin_g; ci++)
+					s += xp[g * cv->cin_g + ci] * wp[(size_t)ci * p->c_out + oc];
+				acc[px * p->c_out + oc] += s;
+			}
+			for (uint32_t g = 0; g < cv->groups; g++)
+				for (uint32_t ci = 0; ci < cv->cin_g; ci++)
+					sx[px * cv->groups + g] += xp[g * cv->cin_g + ci];
+		}
+	}
+}
+
+E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
+			     struct e1npu_ops_report *rep)
+{
+	struct e1npu_ops_report local;
+	const struct e1npu_conv_params *p;
+	struct cv_patch *pt = NULL;
+	struct ops_choice ch;
+	struct ops_plan pl;
+	size_t npx, npatch = 0;
+	int32_t *acc = NULL, *sx = NULL;
+	int8_t *x = NULL;
+	uint8_t *ar;
+	int64_t t;
+	int ret = 0;
+
+	if (!cv || !in || !out)
+		return -EINVAL;
+	p = &cv->p;
+	if (!rep)
+		rep = &local;
+	memset(rep, 0, sizeof(*rep));
+	rep->kind = p->kind;
+	npx = (size_t)cv->out_h * cv->out_w;
+	rep->macs = (uint64_t)npx * p->c_out * p->kh * p->kw * cv->cin_g;
+	t = ops_now_ns();
+	x = malloc((size_t)p->in_h * p->in_w * p->c_in);
+	acc = calloc(npx * p->c_out, sizeof(int32_t));
+	sx = calloc(npx * cv->groups, sizeof(int32_t));
+	if (!x || !acc || !sx) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	qc_to_s8(p->dtype, in, x, (size_t)p->in_h * p->in_w * p->c_in);
+	rep->lower_ns += (uint64_t)(ops_now_ns() - t);
+
+	ch = sel_conv(cv->ops);
+	if (cv->ksize == 0 && ch.engine != E1NPU_ENGINE_CPU) {
+		ch.engine = E1NPU_ENGINE_CPU;
+		ch.reason = E1NPU_OPS_WHY_UNSUPPORTED;
+	}
+	if (ch.engine == E1NPU_ENGINE_CPU) {
+		ops_report_set(rep, ch.engine, ch.reason, "%s%s%s",
+			       sel_reason_text(ch.reason), cv->cpu_why ? ": " : "",
+			       cv->cpu_why ? cv->cpu_why : "");
+		t = ops_now_ns();
+		cv_cpu(cv, x, acc, sx);
+		rep->host_ns += (uint64_t)(ops_now_ns() - t);
+	} else {
+		uint32_t K = cv->ksize, dil = p->kh > 1 ? p->dil_h : p->dil_w;
+		uint32_t th = tile_len(cv->out_h, p->stride_h, K, p->kh > 1 ? p->dil_h : 1);
+		uint32_t tw = tile_len(cv->out_w, p->stride_w, K, p->kw > 1 ? p->dil_w : 1);
+		size_t cap;
+
+		if (dil < 1)
+			dil = 1;
+		ops_plan_init(&pl, cv->ops, rep, p->kind);
+		cap = (size_t)cv->nblk * ((cv->out_h + th - 1) / th) * ((cv->out_w + tw - 1) / tw);
+		pt = calloc(cap, sizeof(*pt));
+		if (!pt) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		ops_report_set(rep, ch.engine, ch.reason,
+			       "%s: %u hardware conv blocks (%u groups packed block-diagonally into %u columns), %ux%u output tiles",
+			       sel_reason_text(ch.reason), cv->nblk, cv->groups,
+			       cv->blk[0].cols, th, tw);
+		/* layout: per patch an input region and an output region */
+		struct { size_t in_off; uint32_t r0, c0, ih, iw, ptop, pleft, istride; } *geo =
+			calloc(cap, sizeof(*geo));
+		if (!geo) {
+			ret = -ENOMEM;
+			goto out_plan;
+		}
+		for (uint32_t b = 0; b < cv->nblk; b++)
+		for (uint32_t oy0 = 0; oy0 < cv->out_h; oy0 += th)
+		for (uint32_t ox0 = 0; ox0 < cv->out_w; ox0 += tw) {
+			struct cv_patch *q = &pt[npatch];
+			int64_t ys = (int64_t)oy0 * p->stride_h - cv->pt;
+			int64_t xs = (int64_t)ox0 * p->stride_w - cv->pl;
+			uint32_t h = cv->out_h - oy0 < th ? cv->out_h - oy0 : th;
+			uint32_t w = cv->out_w - ox0 < tw ? cv->out_w - ox0 : tw;
+			int64_t ye = ((int64_t)oy0 + h - 1) * p->stride_h - cv->pt +
+				     (int64_t)(p->kh - 1) * p->dil_h;
+			int64_t xe = ((int64_t)ox0 + w - 1) * p->stride_w - cv->pl +
+				     (int64_t)(p->kw - 1) * p->dil_w;
+			uint32_t r0 = ys < 0 ? 0 : (uint32_t)ys, c0 = xs < 0 ? 0 : (uint32_t)xs;
+			uint32_t r1 = ye >= p->in_h ? p->in_h - 1 : (uint32_t)ye;
+			uint32_t c1 = xe >= p->in_w ? p->in_w - 1 : (uint32_t)xe;
+
+			q->blk = b;
+			q->oy0 = oy0;
+			q->ox0 = ox0;
+			q->th = h;
+			q->tw = w;
+			geo[npatch].r0 = r0;
+			geo[npatch].c0 = c0;
+			geo[npatch].ih = r1 - r0 + 1;
+			geo[npatch].iw = c1 - c0 + 1;
+			geo[npatch].ptop = ys < 0 ? (uint32_t)-ys : 0;
+			geo[npatch].pleft = xs < 0 ? (uint32_t)-xs : 0;
+			geo[npatch].istride = (uint32_t)ops_align_up((size_t)geo[npatch].iw *
+								     cv->blk[b].cin_b, OPS_ALIGN);
+			geo[npatch].in_off = ops_plan_alloc(&pl, (size_t)geo[npatch].ih *
+							    geo[npatch].istride);
+			q->oc_stride = (uint32_t)ops_align_up((size_t)w * cv->blk[b].cols * 4,
+							      OPS_ALIGN);
+			q->oc_off = ops_plan_alloc(&pl, (size_t)h * q->oc_stride);
+			npatch++;
+		}
+		size_t *w_off = calloc(cv->nblk, sizeof(size_t));
+
+		if (!w_off) {
+			free(geo);
+			ret = -ENOMEM;
+			goto out_plan;
+		}
+		for (uint32_t b = 0; b < cv->nblk; b++)
+			w_off[b] = ops_plan_alloc(&pl, (size_t)K * K * cv->blk[b].cin_b *
+						  ops_align_up(cv->blk[b].cols, OPS_ALIGN));
+		ret = ops_plan_arena(&pl, &ar);
+		for (uint32_t b = 0; !ret && b < cv->nblk; b++) {
+			struct cv_block *bk = &cv->blk[b];
+			size_t ws = ops_align_up(bk->cols, OPS_ALIGN);
+
+			for (size_t r = 0; r < (size_t)K * K * bk->cin_b; r++)
+				memcpy(ar + w_off[b] + r * ws, bk->w + r * bk->cols, bk->cols);
+		}
+		for (size_t i = 0; !ret && i < npatch; i++) {
+			struct cv_block *bk = &cv->blk[pt[i].blk];
+			struct e1npu_op_desc d;
+
+			/* stage the patch: the block's channels of each pixel */
+			for (uint32_t r = 0; r < geo[i].ih; r++) {
+				int8_t *dst = (int8_t *)ar + geo[i].in_off + (size_t)r * geo[i].istride;
+
+				for (uint32_t c = 0; c < geo[i].iw; c++) {
+					const int8_t *src = x + ((size_t)(geo[i].r0 + r) * p->in_w +
+								 geo[i].c0 + c) * p->c_in;
+
+					for (uint32_t gi = 0; gi < bk->gb; gi++)
+						memcpy(dst + ((size_t)c * bk->gb + gi) * bk->ci_n,
+						       src + (size_t)(bk->g0 + gi) * cv->cin_g + bk->ci_lo,
+						       bk->ci_n);
+				}
+			}
+			e1npu_op_desc_conv2d(&d, ops_t(geo[i].in_off, geo[i].istride),
+					     ops_t(w_off[pt[i].blk], (uint32_t)ops_align_up(bk->cols, OPS_ALIGN)),
+					     ops_t(pt[i].oc_off, pt[i].oc_stride),
+					     geo[i].ih, geo[i].iw, bk->cin_b, bk->cols, K,
+					     pt[i].th, pt[i].tw, p->stride_h, p->stride_w,
+					     geo[i].ptop, geo[i].pleft, dil, 0);
+			ret = ops_plan_add(&pl, &d);
+		}
+		free(w_off);
+		free(geo);
+		if (!ret)
+			ret = ops_plan_run(&pl);
+		if (!ret) {
+			/* gather the block outputs into acc / sx */
+			t = ops_now_ns();
+			for (size_t i = 0; i < npatch; i++) {
+				struct cv_block *bk = &cv->blk[pt[i].blk];
+
+				for (uint32_t yy = 0; yy < pt[i].th; yy++)
+				for (uint32_t xx = 0; xx < pt[i].tw; xx++) {
+					size_t px = (size_t)(pt[i].oy0 + yy) * cv->out_w + pt[i].ox0 + xx;
+					const uint8_t *src = ar + pt[i].oc_off + (size_t)yy * pt[i].oc_stride +
+							     (size_t)xx * bk->cols * 4;
+
+					for (uint32_t gi = 0; gi < bk->gb; gi++) {
+						uint32_t g = bk->g0 + gi;
+
+						for (uint32_t oj = 0; oj < bk->oc_n; oj++) {
+							int32_t v;
+
+							memcpy(&v, src + (gi * bk->oc_n + oj) * 4, 4);
+							acc[px * p->c_out + g * cv->cout_g + bk->oc_lo + oj] += v;
+						}
+						if (bk->sums) {
+							int32_t v;
+
+							memcpy(&v, src + (bk->gb * bk->oc_n + gi) * 4, 4);
+							sx[px * cv->groups + g] += v;
+						}
+					}
+				}
+			}
+			rep->host_ns += (uint64_t)(ops_now_ns() - t);
+		}
+out_plan:
+		ops_plan_fini(&pl);
+		if (!ret && rep->hw_ops && rep->hw_ops_fallback == rep->hw_ops) {
+			rep->engine = E1NPU_ENGINE_CPU;
+			rep->reason = E1NPU_OPS_WHY_FALLBACK;
+		}
+	}
+	if (!ret) {
+		t = ops_now_ns();
+		cv_finish(cv, acc, sx, out);
+		rep->host_ns += (uint64_t)(ops_now_ns() - t);
+	}
+out:
+	free(pt);
+	free(x);
+	free(acc);
+	free(sx);
+	return ret;
+}

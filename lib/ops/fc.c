@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+/*
+ * TFLite FULLY_CONNECTED: weights converted to int8 and transposed to the
+ * [k][n] matrix MATMUL_S8 reads once at preparation, with their column sums
+ * and the requantization multipliers; each call runs the raw int8 GEMM on
+ * the selected engine and folds the zero points on the host:
+ *   sum (x - zx)(w - zw) = sum x'w' - zw' sum x' - zx' sum w' + k zx' zw'
+ * in the int8 domain (x' = x - 128 for uint8, zx' likewise).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qcommon.h"
+#include "select.h"
+
+struct e1npu_fc {
+	struct e1npu_ops *ops;
+	struct e1npu_fc_params p;
+	int8_t *w;		/* [k][n] int8 */
+	int32_t *fold;		/* bias - zx' colsum + k zx' zw', per n */
+	int32_t *mult;
+	int *shift;
+	int32_t zx, zw;		/* int8-domain zero points */
+	int32_t lo, hi;
+};
+
+int qc_multipliers(struct e1npu_qparams in, const float *wscales,
+		   uint32_t nscales, struct e1npu_qparams out, uint32_t n,
+		   int32_t *mult, int *shift)
+{
+	for (uint32_t c = 0; c < n; c++) {
+		double ws = (double)wscales[nscales == 1 ? 0 : c];
+		int ret = e1q_quantize_multiplier((double)in.scale * ws /
+						  (double)out.scale,
+						  &mult[c], &shift[c]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+E1NPU_API int e1npu_fc_new(struct e1npu_ops *ops,
+			   const struct e1npu_fc_params *p,
+			   const void *weights, const int32_t *bias,
+			   struct e1npu_fc **fcp)
+{
+	struct e1npu_fc *fc;
+	int32_t sh;
+	int ret;
+
+	if (!ops || !p || !weights || !fcp || !qc_dtype_ok(p->dtype) || !p->k ||
+	    !p->n || !p->weight_scales ||
+	    (p->num_weight_scales != 1 && p->num_weight_scales != p->n) ||
+	    !(p->output.scale > 0) || !(p->input.scale > 0) || p->act > E1NPU_ACT_RELU_N1_TO_1)
+		return -EINVAL;
+	*fcp = NULL;
+	fc = calloc(1, sizeof(*fc));
+	if (!fc)
+		return -ENOMEM;
+	fc->ops = ops;
+	fc->p = *p;
+	fc->p.weight_scales = NULL;
+	fc->w = malloc((size_t)p->k * p->n);
+	fc->fold = calloc(p->n, sizeof(int32_t));
+	fc->mult = calloc(p->n, sizeof(int32_t));
+	fc->shift = calloc(p->n, sizeof(int));
+	if (!fc->w || !fc->fold || !fc->mult || !fc->shift) {
+		e1npu_fc_free(fc);
+		return -ENOMEM;
+	}
+	sh = qc_shift(p->dtype);
+	fc->zx = p->input.zero_point - sh;
+	fc->zw = p->weight_zero_point - sh;
+	for (uint32_t o = 0; o < p->n; o++) {
+		int32_t colsum = 0;
+
+		for (uint32_t x = 0; x < p->k; x++) {
+			int32_t v = p->dtype == E1NPU_DTYPE_UINT8 ?
+				((const uint8_t *)weights)[(size_t)o * p->k + x] - 128 :
+				((const int8_t *)weights)[(size_t)o * p->k + x];
+
+			fc->w[(size_t)x * p->n + o] = (int8_t)v;
+			colsum += v;
+		}
+		fc->fold[o] = (bias ? bias[o] : 0) - fc->zx * colsum +
+			      (int32_t)p->k * fc->zx * fc->zw;
+	}
+	ret = qc_multipliers(p->input, p->weight_scales, p->num_weight_scales,
+			     p->output, p->n, fc->mult, fc->shift);
+	if (ret) {
+		e1npu_fc_free(fc);
+		return ret;
+	}
+	qc_range(p->dtype, p->act, p->output.scale, p->output.zero_point,
+		 &fc->lo, &fc->hi);
+	*fcp = fc;
+	return 0;
+}
+
+E1NPU_API void e1npu_fc_free(struct e1npu_fc *fc)
+{
+	if (!fc)
+		return;
+	free(fc->w);
+	free(fc->fold);
+	free(fc->mult);
+	free(fc->shift);
+	free(fc);
+}
+
+E1NPU_API int e1npu_fc_run(struct e1npu_fc *fc, uint32_t rows, const void *in,
+			   void *out, struct e1npu_ops_report *rep)
+{
+	struct e1npu_ops_report local;
+	const struct e1npu_fc_params *p;
+	struct ops_choice ch;
+	int8_t *a;
+	int32_t *acc;
+	int64_t t;
+	int ret;
+
+	if (!fc || !in || !out || !rows)
+		return -EINVAL;
+	p = &fc->p;
+	if (!rep)
+		rep = &local;
+	memset(rep, 0, sizeof(*rep));
+	rep->kind = E1NPU_OPS_FULLY_CONNECTED;
+	rep->macs = (uint64_t)rows * p->n * p->k;
+	t = ops_now_ns();
+	a = malloc((size_t)rows * p->k);
+	acc = malloc((size_t)rows * p->n * sizeof(int32_t));
+	if (!a || !acc) {
+		free(a);
+		free(acc);
+		return -ENOMEM;
+	}
+	qc_to_s8(p->dtype, in, a, (size_t)rows * p->k);
+	rep->lower_ns += (uint64_t)(ops_now_ns() - t);
+	ch = sel_gemm(fc->ops, rows, p->n, p->k);
+	ops_report_set(rep, ch.engine, ch.reason,
+		       "%s: %ux%ux%u GEMM; zero points folded and requantized on the CPU",
+		       sel_reason_text(ch.reason), rows, p->n, p->k);
+	ret = ops_matmul_s8_engine(fc->ops, ch.engine, rows, p->n, p->k, a,
+				   p->k, fc->w, p->n, acc, p->n, rep);
+	if (!ret) {
+		t = ops_now_ns();
+		for (uint32_t r = 0; r < rows; r++) {
+			int32_t rs = 0;
+
+			if (fc->zw)
+				for (uint32_t x = 0; x < p->k; x++)
+					rs += a[(size_t)r * p->k + x];
+			for (uint32_t o = 0; o < p->n; o++) {
+				int32_t v = acc[(size_t)r * p->n + o] - fc->zw * rs +
+					    fc->fold[o];
+
+				qc_store(p->dtype, out, (size_t)r * p->n + o,
+					 e1q_requant(v, fc->mult[o], fc->shift[o],
+						     p->output.zero_point, fc->lo,
+						     fc->hi));
+			}
+		}
+		rep->host_ns += (uint64_t)(ops_now_ns() - t);
+		if (rep->hw_ops && rep->hw_ops_fallback == rep->hw_ops) {
+			rep->engine = E1NPU_ENGINE_CPU;
+			rep->reason = E1NPU_OPS_WHY_FALLBACK;
+		}
+	}
+	free(a);
+	free(acc);
+	return ret;
+}

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Quantized conv2d / grouped / depthwise and fully-connected lowerings
+ * against the naive TFLite references, on the sim device and the CPU:
+ * VALID/SAME, strides, dilation, kernel embedding, uint8 with weight zero
+ * points, int8 per-channel, spatial tiling past 256, channels past 512.
+ */
+#include "ops-test.h"
+#include "ref.h"
+
+struct cc {
+	uint32_t kind, dtype, h, w, cin, cout, kh, kw, sh, sw, dh, dw, pad, groups, mult, act;
+	int32_t zx, zw, zy;
+};
+
+static void run_conv(struct ops_env *e, const struct cc *c, uint64_t seed)
+{
+	struct e1npu_conv_params p;
+	struct e1npu_ops_report rep;
+	struct e1npu_conv *cv;
+	uint32_t oh, ow, pt, pl, cin_g;
+	size_t nin, nw, nout;
+	float *scales;
+	int32_t *bias;
+	uint8_t *in, *w, *out, *ref;
+
+	memset(&p, 0, sizeof(p));
+	p.kind = c->kind;
+	p.dtype = c->dtype;
+	p.in_h = c->h;
+	p.in_w = c->w;
+	p.c_in = c->cin;
+	p.c_out = c->kind == E1NPU_OPS_DEPTHWISE_CONV2D ? c->cin * c->mult : c->cout;
+	p.kh = c->kh;
+	p.kw = c->kw;
+	p.stride_h = c->sh;
+	p.stride_w = c->sw;
+	p.dil_h = c->dh;
+	p.dil_w = c->dw;
+	p.padding = c->pad;
+	p.groups = c->groups;
+	p.depth_multiplier = c->mult;
+	p.input.scale = 0.05f;
+	p.input.zero_point = c->zx;
+	p.output.scale = 0.9f + 0.01f * (float)(seed % 7);
+	p.output.zero_point = c->zy;
+	p.weight_zero_point = c->zw;
+	p.act = c->act;
+	cin_g = c->kind == E1NPU_OPS_DEPTHWISE_CONV2D ? 1 :
+		c->kind == E1NPU_OPS_GROUPED_CONV2D ? c->cin / c->groups : c->cin;
+	scales = malloc(p.c_out * sizeof(float));
+	bias = malloc(p.c_out * sizeof(int32_t));
+	for (uint32_t i = 0; i < p.c_out; i++) {
+		scales[i] = 0.01f + 0.001f * (float)(t_rand(&seed) % 50);
+		bias[i] = (int32_t)(t_rand(&seed) % 2001) - 1000;
+	}
+	p.weight_scales = scales;
+	p.num_weight_scales = c->dtype == E1NPU_DTYPE_INT8 ? p.c_out : 1;
+	ref_conv_geometry(p.padding, p.in_h, p.kh, p.stride_h, p.dil_h, &oh, &pt);
+	ref_conv_geometry(p.padding, p.in_w, p.kw, p.stride_w, p.dil_w, &ow, &pl);
+	nin = (size_t)p.in_h * p.in_w * p.c_in;
+	nw = (size_t)p.kh * p.kw * cin_g * p.c_out;
+	nout = (size_t)oh * ow * p.c_out;
+	in = malloc(nin);
+	w = malloc(nw);
+	out = malloc(nout);
+	ref = malloc(nout);
+	t_fill_u8(in, nin, &seed);
+	t_fill_u8(w, nw, &seed);
+	assert_int_equal(ref_conv(&p, w, bias, in, ref), 0);
+	assert_int_equal(e1npu_conv_new(e->ops, &p, w, bias, &cv), 0);
+	memset(out, 0x5a, nout);
+	assert_int_equal(e1npu_conv_run(cv, in, out, &rep), 0);
+	assert_memory_equal(out, ref, nout);
+	assert_int_equal(rep.kind, c->kind);
+	if (e->dev && c->kh <= 5 && c->kw <= 5 && c->sh <= 2 && c->sw <= 2)
+		assert_int_equal(rep.engine, E1NPU_ENGINE_WRAPPER);
+	else
+		assert_int_equal(rep.engine, E1NPU_ENGINE_CPU);
+	e1npu_conv_free(cv);
+	free(scales);
+	free(bias);
+	free(in);
+	free(w);
+	free(out);
+	free(ref);
+}
+
+#define C2 E1NPU_OPS_CONV2D
+#define DW E1NPU_OPS_DEPTHWISE_CONV2D
+#define GC E1NPU_OPS_GROUPED_CONV2D
+#define S8 E1NPU_DTYPE_INT8
+#define U8 E1NPU_DTYPE_UINT8
+#define SAME E1NPU_PAD_SAME
+#define VALID E1NPU_PAD_VALID
+
+static const struct cc cases[] = {
+	/* kind dtype h w cin cout kh kw sh sw dh dw pad groups mult act zx zw zy */
+	{ C2, S8, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, VALID, 0, 0, 0, 0, 0, 0 },
+	{ C2, S8, 5, 7, 3, 4, 3, 3, 1, 1, 1, 1, SAME, 0, 0, 0, -3, 0, 2 },
+	{ C2, S8, 9, 8, 5, 17, 3, 3, 2, 2, 1, 1, SAME, 0, 0, 1, 7, 0, -5 },
+	{ C2, S8, 10, 11, 6, 5, 3, 3, 1, 2, 2, 2, VALID, 0, 0, 2, -128, 0, -128 },
+	{ C2, S8, 12, 9, 4, 6, 5, 5, 1, 1, 1, 1, SAME, 0, 0, 0, 10, 0, 0 },
+	{ C2, S8, 8, 8, 3, 3, 2, 2, 2, 2, 1, 1, SAME, 0, 0, 0, 1, 0, 0 },
+	{ C2, S8, 9, 9, 3, 3, 1, 3, 1, 1, 1, 2, SAME, 0, 0, 0, 4, 0, 0 },
+	{ C2, U8, 7, 6, 3, 8, 3, 3, 2, 2, 1, 1, SAME, 0, 0, 2, 128, 120, 3 },
+	{ C2, U8, 6, 6, 20, 33, 1, 1, 1, 1, 1, 1, VALID, 0, 0, 1, 99, 140, 7 },
+	{ C2, U8, 9, 9, 2, 3, 7, 7, 1, 1, 1, 1, SAME, 0, 0, 0, 100, 130, 0 },	/* CPU */
+	{ C2, S8, 7, 7, 2, 3, 3, 3, 3, 3, 1, 1, SAME, 0, 0, 0, 5, 0, 0 },	/* CPU */
+	{ DW, S8, 9, 10, 20, 0, 3, 3, 1, 1, 1, 1, SAME, 0, 1, 0, -1, 0, 0 },
+	{ DW, S8, 8, 8, 5, 0, 3, 3, 2, 2, 1, 1, SAME, 0, 2, 2, 3, 0, 1 },
+	{ DW, U8, 11, 7, 18, 0, 3, 3, 2, 2, 1, 1, SAME, 0, 1, 2, 130, 100, 0 },
+	{ DW, U8, 6, 6, 4, 0, 5, 5, 1, 1, 1, 1, VALID, 0, 3, 0, 77, 200, 9 },
+	{ GC, S8, 6, 7, 8, 12, 3, 3, 1, 1, 1, 1, SAME, 4, 0, 0, 2, 0, 0 },
+	{ GC, U8, 5, 5, 6, 4, 3, 3, 2, 1, 1, 1, VALID, 2, 0, 0, 128, 127, 0 },
+	/* spatial tiling past 256 rows / columns, tail tiles */
+	{ C2, S8, 300, 3, 2, 2, 3, 3, 1, 1, 1, 1, SAME, 0, 0, 0, 9, 0, 0 },
+	{ DW, U8, 4, 270, 3, 0, 3, 3, 1, 1, 1, 1, SAME, 0, 1, 0, 120, 128, 0 },
+	/* channels past 512 (split input and output channels) */
+	{ C2, U8, 2, 2, 520, 515, 1, 1, 1, 1, 1, 1, VALID, 0, 0, 0, 125, 129, 1 },
+};
+
+static void test_conv_cases(void **state)
+{
+	struct ops_env *e = *state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		run_conv(e, &cases[i], 1000 + i);
+}
+
+static void run_fc(struct ops_env *e, uint32_t dtype, uint32_t rows, uint32_t k,
+		   uint32_t n, int32_t zx, int32_t zw, uint32_t act, uint64_t seed)
+{
+	struct e1npu_fc_params p;
+	struct e1npu_ops_report rep;
+	struct e1npu_fc *fc;
+	float *sc = malloc(n * sizeof(float));
+	int32_t *bias = malloc(n * 4);
+	uint8_t *in = malloc((size_t)rows * k), *w = malloc((size_t)n * k);
+	uint8_t *out = malloc((size_t)rows * n), *ref = malloc((size_t)rows * n);
+
+	memset(&p, 0, sizeof(p));
+	p.dtype = dtype;
+	p.k = k;
+	p.n = n;
+	p.input.scale = 0.02f;
+	p.input.zero_point = zx;
+	p.output.scale = 0.5f;
+	p.output.zero_point = dtype == U8 ? 128 : -3;
+	p.weight_zero_point = zw;
+	for (uint32_t i = 0; i < n; i++) {
+		sc[i] = 0.004f + 0.0005f * (float)(t_rand(&seed) % 20);
+		bias[i] = (int32_t)(t_rand(&seed) % 4001) - 2000;
+	}
+	p.weight_scales = sc;
+	p.num_weight_scales = dtype == S8 ? n : 1;
+	p.act = act;
+	t_fill_u8(in, (size_t)rows * k, &seed);
+	t_fill_u8(w, (size_t)n * k, &seed);
+	assert_int_equal(ref_fc(&p, w, bias, rows, in, ref), 0);
+	assert_int_equal(e1npu_fc_new(e->ops, &p, w, bias, &fc), 0);
+	assert_int_equal(e1npu_fc_run(fc, rows, in, out, &rep), 0);
+	assert_memory_equal(out, ref, (size_t)rows * n);
+	assert_int_equal(rep.kind, E1NPU_OPS_FULLY_CONNECTED);
+	e1npu_fc_free(fc);
+	free(sc);
+	free(bias);
+	free(in);
+	free(w);
+	free(out);
+	free(ref);
+}
+
+static void test_fc(void **state)
+{
+	struct ops_env *e = *state;
+
+	run_fc(e, S8, 1, 1, 1, 0, 0, 0, 1);
+	run_fc(e, S8, 3, 7, 3, -5, 0, 1, 2);
+	run_fc(e, S8, 17, 33, 40, 12, 0, 2, 3);
+	run_fc(e, U8, 5, 100, 9, 128, 128, 0, 4);
+	run_fc(e, U8, 20, 64, 70, 3, 250, 1, 5);
+	run_fc(e, U8, 2, 1100, 3, 200, 17, 0, 6);	/* split K */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_conv_cases),
+		cmocka_unit_test(test_fc),
+	};
+	int fails = 0;
+
+	fails += cmocka_run_group_tests_name("ops-conv-sim", tests, t_setup_sim, t_teardown);
+	fails += cmocka_run_group_tests_name("ops-conv-cpu", tests, t_setup_cpu, t_teardown);
+	return fails;
+}
