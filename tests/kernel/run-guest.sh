@@ -104,11 +104,11 @@ fi
 unload
 
 # ---- unload with jobs in flight -------------------------------------------
-# 1. the submitting process exits with a long job queue in flight, then the
-#    driver and the simulator are unloaded at once
+# 1. the submitting process exits with a job in flight on a hung engine,
+#    then the driver and the simulator are unloaded at once
 if load unload-busy; then
 	rm -f /tmp/e1t-ready
-	systest inflight busy /tmp/e1t-ready
+	systest inflight hang /tmp/e1t-ready
 	# evidence that work is in flight: wrapper STATUS, DESC_HEAD, DESC_TAIL
 	regs=$(grep -E '^0(0c|24|28):' /sys/kernel/debug/regmap/dummy-wrapper/registers 2>/dev/null)
 	echo "E1VM-LOG: unload-busy: before rmmod:" $regs
@@ -120,7 +120,7 @@ if load unload-busy; then
 	done
 	if grep -q '^e1npu ' /proc/modules; then
 		sed 's/^/E1VM-LOG: unload-busy: /' /tmp/e1t-rmmod.log
-		t_fail unload-busy-driver "rmmod e1npu with jobs in flight failed"
+		t_fail unload-busy-driver "rmmod e1npu with a job in flight failed"
 	else
 		t_pass unload-busy-driver
 	fi
@@ -132,46 +132,56 @@ if load unload-busy; then
 	fi
 fi
 
-# 2. a job on a hung engine, its file still open, and the simulator (the
-#    "hardware") goes away under the driver; then the process is killed
-if load unload-hung; then
+# unload_sim_under_holder NAME busy|hang: a process keeps the device file
+# open with work in flight while the simulator (the "hardware") goes away
+# under the driver; then the process is killed and the driver unloaded
+unload_sim_under_holder() {
+	_name=$1
 	rm -f /tmp/e1t-ready
-	"$ST" inflight hang /tmp/e1t-ready hold &
+	"$ST" inflight "$2" /tmp/e1t-ready hold &
 	holder=$!
-	if wait_file /tmp/e1t-ready 20; then
-		rmmod e1npu_sim >/tmp/e1t-rmmod.log 2>&1 &
-		rmpid=$!
-		_i=0
-		while kill -0 "$rmpid" 2>/dev/null && [ $_i -lt 100 ]; do
-			sleep 0.1
-			_i=$((_i + 1))
-		done
-		if kill -0 "$rmpid" 2>/dev/null; then
-			echo "E1VM-LOG: unload-hung: rmmod e1npu_sim waits for the open file"
-		fi
+	if ! wait_file /tmp/e1t-ready 20; then
 		kill "$holder" 2>/dev/null
 		wait "$holder" 2>/dev/null
-		_i=0
-		while kill -0 "$rmpid" 2>/dev/null && [ $_i -lt 300 ]; do
-			sleep 0.1
-			_i=$((_i + 1))
-		done
-		if kill -0 "$rmpid" 2>/dev/null; then
-			t_fail unload-hung-sim "rmmod e1npu_sim still blocked 30 s after the file closed"
-		elif wait "$rmpid"; then
-			t_pass unload-hung-sim
-		else
-			sed 's/^/E1VM-LOG: unload-hung-sim: /' /tmp/e1t-rmmod.log
-			t_fail unload-hung-sim "rmmod e1npu_sim failed"
-		fi
-	else
-		kill "$holder" 2>/dev/null
-		wait "$holder" 2>/dev/null
-		t_fail unload-hung-sim "the hung job was not submitted"
+		t_fail "$_name" "the work was not submitted"
 		t_rmmod e1npu_sim
+		t_rmmod e1npu
+		return
+	fi
+	regs=$(grep -E '^0(0c|24|28):' /sys/kernel/debug/regmap/dummy-wrapper/registers 2>/dev/null)
+	echo "E1VM-LOG: $_name: before rmmod:" $regs
+	rmmod e1npu_sim >/tmp/e1t-rmmod.log 2>&1 &
+	rmpid=$!
+	_i=0
+	while kill -0 "$rmpid" 2>/dev/null && [ $_i -lt 100 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	if kill -0 "$rmpid" 2>/dev/null; then
+		echo "E1VM-LOG: $_name: rmmod e1npu_sim waits for the open file"
+	fi
+	kill "$holder" 2>/dev/null
+	wait "$holder" 2>/dev/null
+	_i=0
+	while kill -0 "$rmpid" 2>/dev/null && [ $_i -lt 300 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	if kill -0 "$rmpid" 2>/dev/null; then
+		t_fail "$_name" "rmmod e1npu_sim still blocked 30 s after the file closed"
+	elif wait "$rmpid"; then
+		t_pass "$_name"
+	else
+		sed "s/^/E1VM-LOG: $_name: /" /tmp/e1t-rmmod.log
+		t_fail "$_name" "rmmod e1npu_sim failed"
 	fi
 	t_rmmod e1npu
-fi
+}
+
+# 2. long jobs running and queued, the file open, the simulator unloaded
+load unload-busy-open && unload_sim_under_holder unload-busy-sim busy
+# 3. a job on a hung engine, the file open, the simulator unloaded
+load unload-hung-open && unload_sim_under_holder unload-hung-sim hang
 
 # ---- and the kernel log stayed clean (the harness checks again at the end)
 hits=$(dmesg | grep -E 'WARNING:|BUG:|Oops|Call Trace|KASAN|general protection' || true)
