@@ -2,6 +2,10 @@
 /*
  * Engine selection (the hybrid policy). Thresholds: select.h.
  */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "select.h"
 
 static struct ops_choice pick(uint32_t engine, uint32_t reason)
@@ -134,4 +138,76 @@ const char *sel_reason_text(uint32_t reason)
 	case E1NPU_OPS_WHY_UNSUPPORTED: return "parameters outside every engine";
 	default: return "unknown";
 	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* The support table: every operation x engine, with the reason.           */
+
+struct support_rule {
+	uint32_t kind;
+	const char *wrapper;	/* NULL: supported; else why not */
+	const char *datapath;
+	const char *cpu;
+};
+
+static const struct support_rule rules[] = {
+	{ E1NPU_OPS_MATMUL_S8, NULL, NULL, NULL },
+	{ E1NPU_OPS_MATMUL_S4, NULL, NULL, NULL },
+	{ E1NPU_OPS_MATMUL_S2, NULL, NULL, NULL },
+	{ E1NPU_OPS_MATMUL_TERNARY, NULL, NULL, NULL },
+	{ E1NPU_OPS_MATMUL_SPARSE_S4, NULL, NULL, NULL },
+	{ E1NPU_OPS_MATMUL_FP8, "per-product Q8.8 floor needs DOT4_FP8_E4M3", NULL, NULL },
+	{ E1NPU_OPS_MATMUL_FP16, NULL, "no 16-bit product opcode beyond scalar MAC_S16", NULL },
+	{ E1NPU_OPS_MATMUL_BF16, NULL, "no 16-bit product opcode beyond scalar MAC_S16", NULL },
+	{ E1NPU_OPS_MATMUL_GS_S4, NULL, NULL, NULL },
+	{ E1NPU_OPS_BATCH_MATMUL, NULL, NULL, NULL },
+	{ E1NPU_OPS_FULLY_CONNECTED, NULL, NULL, NULL },
+	{ E1NPU_OPS_CONV2D, NULL, "no convolution form on the datapath", NULL },
+	{ E1NPU_OPS_DEPTHWISE_CONV2D, NULL, "no convolution form on the datapath", NULL },
+	{ E1NPU_OPS_GROUPED_CONV2D, NULL, "no convolution form on the datapath", NULL },
+	{ E1NPU_OPS_MAXPOOL, NULL, "no pooling opcode on the datapath", NULL },
+	{ E1NPU_OPS_AVGPOOL, "no average pool (MAXPOOL only, no divider)", "no divider", NULL },
+	{ E1NPU_OPS_RELU, NULL, NULL, NULL },
+	{ E1NPU_OPS_ADD, "no element-wise add", "ADD has no per-input rescale", NULL },
+	{ E1NPU_OPS_BIAS_ADD, "no element-wise add", NULL, NULL },
+	{ E1NPU_OPS_SOFTMAX, "no exp", "EXP2_NEG_Q0_8 is 2^-n only, not TFLite's exp", NULL },
+	{ E1NPU_OPS_SOFTMAX_EXP2, "no exp", NULL, NULL },
+};
+
+E1NPU_API int e1npu_ops_support_table(struct e1npu_ops *ops,
+				      struct e1npu_ops_support *rows,
+				      size_t max, size_t *count)
+{
+	const size_t nr = sizeof(rules) / sizeof(rules[0]);
+	static const uint32_t engines[3] = {
+		E1NPU_ENGINE_WRAPPER, E1NPU_ENGINE_DATAPATH, E1NPU_ENGINE_CPU,
+	};
+	size_t n = 0;
+
+	if (!ops || !count)
+		return -EINVAL;
+	*count = nr * 3;
+	if (!rows)
+		return 0;
+	if (max < nr * 3)
+		return -ENOSPC;
+	for (size_t i = 0; i < nr; i++)
+		for (int e = 0; e < 3; e++) {
+			struct e1npu_ops_support *r = &rows[n++];
+			const char *why = e == 0 ? rules[i].wrapper :
+					  e == 1 ? rules[i].datapath : rules[i].cpu;
+			bool present = e == 2 || (e == 0 ? ops->wrapper_gemm : ops->datapath);
+
+			memset(r, 0, sizeof(*r));
+			r->kind = rules[i].kind;
+			r->engine = engines[e];
+			snprintf(r->name, sizeof(r->name), "%s", e1npu_ops_kind_name(r->kind));
+			if (!why && !present)
+				why = !ops->dev ? "CPU-only context" :
+				      e == 0 ? "systolic engine absent (CAPS.gemmini_present == 0 or no wrapper)"
+					     : "datapath absent";
+			r->supported = !why;
+			snprintf(r->why, sizeof(r->why), "%s", why ? why : "supported");
+		}
+	return 0;
 }

@@ -1,0 +1,505 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Pooling, ReLU, quantized ADD and softmax.
+ *  - MAX_POOL_2D: wrapper MAXPOOL_S8 (VALID; SAME is staged with -128
+ *    borders, neutral for max; uint8 moves to int8 by flipping the top bit,
+ *    which preserves order), activation clamp on the host.
+ *  - AVERAGE_POOL_2D, ADD, SOFTMAX: no hardware form (the NPU has no
+ *    divider and no per-element rescale): CPU, TFLite arithmetic.
+ *  - RELU: wrapper RELU_S8 for big tensors, datapath VRELU_S8 (64 bytes per
+ *    command) for small ones.
+ *  - softmax_exp2: EXP2_NEG_Q0_8 on the datapath, max/sum/division on host.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "e1npu_hw.h"
+#include "qcommon.h"
+#include "select.h"
+#include "ref.h"
+
+static void rep_init(struct e1npu_ops_report *rep, uint32_t kind, uint64_t macs)
+{
+	memset(rep, 0, sizeof(*rep));
+	rep->kind = kind;
+	rep->macs = macs;
+}
+
+static void rep_fallback(struct e1npu_ops_report *rep)
+{
+	if (rep->hw_ops && rep->hw_ops_fallback == rep->hw_ops) {
+		rep->engine = E1NPU_ENGINE_CPU;
+		rep->reason = E1NPU_OPS_WHY_FALLBACK;
+	}
+}
+
+static bool pool_ok(const struct e1npu_pool_params *p)
+{
+	return p && qc_dtype_ok(p->dtype) && p->in_h && p->in_w && p->channels &&
+	       p->filter_h && p->filter_w && p->stride_h && p->stride_w &&
+	       (p->padding == E1NPU_PAD_SAME || p->padding == E1NPU_PAD_VALID) &&
+	       p->act <= E1NPU_ACT_RELU_N1_TO_1;
+}
+
+E1NPU_API int e1npu_ops_pool_output_size(const struct e1npu_pool_params *p,
+					 uint32_t *out_h, uint32_t *out_w)
+{
+	uint32_t pt, pl;
+
+	if (!pool_ok(p) || !out_h || !out_w)
+		return -EINVAL;
+	ref_conv_geometry(p->padding, p->in_h, p->filter_h, p->stride_h, 1, out_h, &pt);
+	ref_conv_geometry(p->padding, p->in_w, p->filter_w, p->stride_w, 1, out_w, &pl);
+	return *out_h && *out_w ? 0 : -EINVAL;
+}
+
+static void pool_cpu(const struct e1npu_pool_params *p, const void *in,
+		     void *out, bool avg, uint32_t oh, uint32_t ow, uint32_t pt,
+		     uint32_t pl, int32_t lo, int32_t hi)
+{
+	const uint8_t *u = in;
+	const int8_t *s = in;
+
+	for (uint32_t oy = 0; oy < oh; oy++)
+	for (uint32_t ox = 0; ox < ow; ox++) {
+		int64_t y0 = (int64_t)oy * p->stride_h - pt, x0 = (int64_t)ox * p->stride_w - pl;
+		int64_t y1 = y0 + p->filter_h, x1 = x0 + p->filter_w;
+
+		y0 = y0 < 0 ? 0 : y0;
+		x0 = x0 < 0 ? 0 : x0;
+		y1 = y1 > p->in_h ? p->in_h : y1;
+		x1 = x1 > p->in_w ? p->in_w : x1;
+		for (uint32_t c = 0; c < p->channels; c++) {
+			int32_t acc = avg ? 0 : -1000, cnt = (int32_t)((y1 - y0) * (x1 - x0));
+
+			for (int64_t y = y0; y < y1; y++)
+				for (int64_t x = x0; x < x1; x++) {
+					size_t i = ((size_t)y * p->in_w + (size_t)x) * p->channels + c;
+					int32_t v = p->dtype == E1NPU_DTYPE_UINT8 ? u[i] : s[i];
+
+					if (avg)
+						acc += v;
+					else
+						acc = v > acc ? v : acc;
+				}
+			if (avg)
+				acc = acc > 0 ? (acc + cnt / 2) / cnt : (acc - cnt / 2) / cnt;
+			qc_store(p->dtype, out, ((size_t)oy * ow + ox) * p->channels + c,
+				 e1q_clamp(acc, lo, hi));
+		}
+	}
+}
+
+E1NPU_API int e1npu_ops_maxpool(struct e1npu_ops *ops,
+				const struct e1npu_pool_params *p,
+				const void *in, void *out,
+				struct e1npu_ops_report *rep)
+{
+	struct e1npu_ops_report local;
+	uint32_t oh, ow, pt, pl, ph, pw;
+	struct ops_choice ch;
+	int32_t lo, hi;
+	bool hw;
+	int ret;
+
+	if (!ops || !in || !out || e1npu_ops_pool_output_size(p, &oh, &ow))
+		return -EINVAL;
+	if (!rep)
+		rep = &local;
+	rep_init(rep, E1NPU_OPS_MAXPOOL, 0);
+	ref_conv_geometry(p->padding, p->in_h, p->filter_h, p->stride_h, 1, &oh, &pt);
+	ref_conv_geometry(p->padding, p->in_w, p->filter_w, p->stride_w, 1, &ow, &pl);
+	qc_range(p->dtype, p->act, p->q.scale, p->q.zero_point, &lo, &hi);
+	/* padded input the VALID hardware pool reads */
+	ph = (oh - 1) * p->stride_h + p->filter_h;
+	pw = (ow - 1) * p->stride_w + p->filter_w;
+	hw = p->filter_h == p->filter_w && (p->filter_h == 2 || p->filter_h == 3) &&
+	     p->stride_h == p->stride_w && p->stride_h <= 2 && ph <= 256 && pw <= 256;
+	ch = sel_maxpool(ops, hw);
+	if (ch.engine == E1NPU_ENGINE_CPU) {
+		int64_t t = ops_now_ns();
+
+		ops_report_set(rep, ch.engine, ch.reason, "%s%s",
+			       sel_reason_text(ch.reason),
+			       hw ? "" : ": window/stride/size outside MAXPOOL_S8 (2x2/3x3, stride 1/2, 256)");
+		pool_cpu(p, in, out, false, oh, ow, pt, pl, lo, hi);
+		rep->host_ns += (uint64_t)(ops_now_ns() - t);
+		return 0;
+	}
+	ops_report_set(rep, ch.engine, ch.reason,
+		       "MAXPOOL_S8 %ux%u stride %u on the wrapper, channels in blocks of 512%s",
+		       p->filter_h, p->filter_w, p->stride_h,
+		       p->padding == E1NPU_PAD_SAME ? ", SAME borders staged as -128" : "");
+	{
+		struct ops_plan pl_;
+		uint32_t nb = (p->channels + 511) / 512;
+		size_t *ioff = calloc(nb, sizeof(size_t)), *ooff = calloc(nb, sizeof(size_t));
+		uint8_t *ar;
+
+		if (!ioff || !ooff) {
+			free(ioff);
+			free(ooff);
+			return -ENOMEM;
+		}
+		ops_plan_init(&pl_, ops, rep, E1NPU_OPS_MAXPOOL);
+		for (uint32_t b = 0; b < nb; b++) {
+			uint32_t cb = p->channels - b * 512 < 512 ? p->channels - b * 512 : 512;
+
+			ioff[b] = ops_plan_alloc(&pl_, (size_t)ph * ops_align_up((size_t)pw * cb, OPS_ALIGN));
+			ooff[b] = ops_plan_alloc(&pl_, (size_t)oh * ops_align_up((size_t)ow * cb, OPS_ALIGN));
+		}
+		ret = ops_plan_arena(&pl_, &ar);
+		for (uint32_t b = 0; !ret && b < nb; b++) {
+			uint32_t c0 = b * 512, cb = p->channels - c0 < 512 ? p->channels - c0 : 512;
+			uint32_t is = (uint32_t)ops_align_up((size_t)pw * cb, OPS_ALIGN);
+			uint32_t os = (uint32_t)ops_align_up((size_t)ow * cb, OPS_ALIGN);
+			uint8_t flip = p->dtype == E1NPU_DTYPE_UINT8 ? 0x80 : 0;
+			struct e1npu_op_desc d;
+
+			memset(ar + ioff[b], 0x80, (size_t)ph * is);	/* -128 */
+			for (uint32_t y = 0; y < p->in_h && y + pt < ph; y++)
+				for (uint32_t x = 0; x < p->in_w && x + pl < pw; x++) {
+					const uint8_t *src = (const uint8_t *)in +
+						((size_t)y * p->in_w + x) * p->channels + c0;
+					uint8_t *dst = ar + ioff[b] + (size_t)(y + pt) * is +
+						       (size_t)(x + pl) * cb;
+
+					for (uint32_t c = 0; c < cb; c++)
+						dst[c] = src[c] ^ flip;
+				}
+			e1npu_op_desc_maxpool(&d, ops_t(ioff[b], is), ops_t(ooff[b], os),
+					      ph, pw, cb, p->filter_h, p->stride_h);
+			ret = ops_plan_add(&pl_, &d);
+		}
+		if (!ret)
+			ret = ops_plan_run(&pl_);
+		if (!ret) {
+			int64_t t = ops_now_ns();
+
+			for (uint32_t b = 0; b < nb; b++) {
+				uint32_t c0 = b * 512, cb = p->channels - c0 < 512 ? p->channels - c0 : 512;
+				uint32_t os = (uint32_t)ops_align_up((size_t)ow * cb, OPS_ALIGN);
+
+				for (uint32_t y = 0; y < oh; y++)
+					for (uint32_t x = 0; x < ow; x++)
+						for (uint32_t c = 0; c < cb; c++) {
+							int32_t v = (int8_t)ar[ooff[b] + (size_t)y * os + (size_t)x * cb + c];
+
+							if (p->dtype == E1NPU_DTYPE_UINT8)
+								v += 128;
+							qc_store(p->dtype, out,
+								 ((size_t)y * ow + x) * p->channels + c0 + c,
+								 e1q_clamp(v, lo, hi));
+						}
+			}
+			rep->host_ns += (uint64_t)(ops_now_ns() - t);
+		}
+		ops_plan_fini(&pl_);
+		free(ioff);
+		free(ooff);
+	}
+	rep_fallback(rep);
+	return ret;
+}
+
+E1NPU_API int e1npu_ops_avgpool(struct e1npu_ops *ops,
+				const struct e1npu_pool_params *p,
+				const void *in, void *out,
+				struct e1npu_ops_report *rep)
+{
+	struct e1npu_ops_report local;
+	uint32_t oh, ow, pt, pl;
+	struct ops_choice ch;
+	int32_t lo, hi;
+	int64_t t;
+
+	if (!ops || !in || !out || e1npu_ops_pool_output_size(p, &oh, &ow))
+		return -EINVAL;
+	if (!rep)
+		rep = &local;
+	rep_init(rep, E1NPU_OPS_AVGPOOL, 0);
+	ref_conv_geometry(p->padding, p->in_h, p->filter_h, p->stride_h, 1, &oh, &pt);
+	ref_conv_geometry(p->padding, p->in_w, p->filter_w, p->stride_w, 1, &ow, &pl);
+	qc_range(p->dtype, p->act, p->q.scale, p->q.zero_point, &lo, &hi);
+	ch = sel_cpu(ops);
+	ops_report_set(rep, ch.engine, ch.reason,
+		       "%s: rounded division by the valid-tap count (TFLite), no hardware divider",
+		       sel_reason_text(ch.reason));
+	t = ops_now_ns();
+	pool_cpu(p, in, out, true, oh, ow, pt, pl, lo, hi);
+	rep->host_ns += (uint64_t)(ops_now_ns() - t);
+	return 0;
+}
+
+E1NPU_API int e1npu_ops_relu_s8(struct e1npu_ops *ops, size_t count,
+				const int8_t *in, int8_t *out,
+				struct e1npu_ops_report *rep)
+{
+	struct e1npu_ops_report local;
+	struct ops_choice ch;
+	struct ops_plan pl;
+	uint8_t *ar;
+	size_t io, oo;
+	int ret;
+
+	if (!ops || !in || !out || !count)
+		return -EINVAL;
+	if (!rep)
+		rep = &local;
+	rep_init(rep, E1NPU_OPS_RELU, 0);
+	ch = sel_relu(ops, count);
+	if (ch.engine == E1NPU_ENGINE_WRAPPER &&
+	    count > (size_t)E1_V0_MAX_RELU_MN * E1_V0_MAX_RELU_MN * 64)
+		ch = sel_cpu(ops);
+	ops_report_set(rep, ch.engine, ch.reason, "%s: %zu bytes (wrapper RELU from %u, datapath VRELU up to %u)",
+		       sel_reason_text(ch.reason), count, SEL_RELU_WRAPPER_MIN, 64u * 255u);
+	if (ch.engine == E1NPU_ENGINE_CPU) {
+		for (size_t i = 0; i < count; i++)
+			out[i] = in[i] < 0 ? 0 : in[i];
+		return 0;
+	}
+	ops_plan_init(&pl, ops, rep, E1NPU_OPS_RELU);
+	io = ops_plan_alloc(&pl, count);
+	oo = ops_plan_alloc(&pl, count);
+	ret = ops_plan_arena(&pl, &ar);
+	if (!ret)
+		memcpy(ar + io, in, count);
+	for (size_t off = 0; !ret && off < count;) {
+		struct e1npu_op_desc d;
+		size_t left = count - off;
+
+		if (ch.engine == E1NPU_ENGINE_DATAPATH) {
+			uint32_t n = left < 64 ? (uint32_t)left : 64;
+
+			e1npu_op_desc_dp_vrelu(&d, ops_t(io + off, 0), ops_t(oo + off, 0), n);
+			off += n;
+		} else {
+			/* rows of 1024 bytes (16-aligned), then the tail row */
+			uint32_t rows = left >= 1024 ? (uint32_t)(left / 1024) : 1;
+			uint32_t n = left >= 1024 ? 1024 : (uint32_t)left;
+
+			if (rows > 1024)
+				rows = 1024;
+			e1npu_op_desc_relu(&d, ops_t(io + off, 1024), ops_t(oo + off, 1024),
+					   rows, n);
+			off += (size_t)rows * n;
+		}
+		ret = ops_plan_add(&pl, &d);
+	}
+	if (!ret)
+		ret = ops_plan_run(&pl);
+	if (!ret)
+		memcpy(out, ar + oo, count);
+	ops_plan_fini(&pl);
+	rep_fallback(rep);
+	return ret;
+}
+
+E1NPU_API int e1npu_ops_add(struct e1npu_ops *ops, uint32_t dtype, size_t count,
+			    const void *a, const struct e1npu_qparams *qa,
+			    const void *b, const struct e1npu_qparams *qb,
+			    void *out, const struct e1npu_qparams *qout,
+			    uint32_t act, struct e1npu_ops_report *rep)
+{
+	struct e1npu_ops_report local;
+	const int left_shift = 20;
+	double twice_max;
+	int32_t m1, m2, mo, lo, hi;
+	int s1, s2, so;
+	struct ops_choice ch;
+	int64_t t;
+
+	if (!ops || !a || !b || !out || !qa || !qb || !qout || !qc_dtype_ok(dtype) ||
+	    !(qa->scale > 0) || !(qb->scale > 0) || !(qout->scale > 0) ||
+	    act > E1NPU_ACT_RELU_N1_TO_1)
+		return -EINVAL;
+	if (!rep)
+		rep = &local;
+	rep_init(rep, E1NPU_OPS_ADD, 0);
+	ch = sel_cpu(ops);
+	ops_report_set(rep, ch.engine, ch.reason,
+		       "%s: each input is rescaled by its own fixed-point multiplier (the datapath ADD has no rescale)",
+		       sel_reason_text(ch.reason));
+	t = ops_now_ns();
+	twice_max = 2.0 * ((double)qa->scale > (double)qb->scale ? (double)qa->scale
+								  : (double)qb->scale);
+	if (e1q_quantize_multiplier_smaller_than_one((double)qa->scale / twice_max, &m1, &s1) ||
+	    e1q_quantize_multiplier_smaller_than_one((double)qb->scale / twice_max, &m2, &s2) ||
+	    e1q_quantize_multiplier_smaller_than_one(
+		    twice_max / ((double)(1 << left_shift) * (double)qout->scale), &mo, &so))
+		return -ERANGE;
+	qc_range(dtype, act, qout->scale, qout->zero_point, &lo, &hi);
+	for (size_t i = 0; i < count; i++) {
+		int32_t va = (dtype == E1NPU_DTYPE_UINT8 ? ((const uint8_t *)a)[i]
+							 : ((const int8_t *)a)[i]) - qa->zero_point;
+		int32_t vb = (dtype == E1NPU_DTYPE_UINT8 ? ((const uint8_t *)b)[i]
+							 : ((const int8_t *)b)[i]) - qb->zero_point;
+		int32_t sum = e1q_mul_by_qm_smaller_than_one(va * (1 << left_shift), m1, s1) +
+			      e1q_mul_by_qm_smaller_than_one(vb * (1 << left_shift), m2, s2);
+
+		qc_store(dtype, out, i,
+			 e1q_clamp((int64_t)e1q_mul_by_qm_smaller_than_one(sum, mo, so) +
+				   qout->zero_point, lo, hi));
+	}
+	rep->host_ns += (uint64_t)(ops_now_ns() - t);
+	return 0;
+}
+
+E1NPU_API int e1npu_ops_softmax(struct e1npu_ops *ops, uint32_t dtype,
+				uint32_t rows, uint32_t depth, const void *in,
+				float input_scale, float beta, void *out,
+				struct e1npu_ops_report *rep)
+{
+	struct e1npu_ops_report local;
+	struct ops_choice ch;
+	int32_t mult, diff_min, tmin;
+	int lshift;
+	int64_t t;
+
+	if (!ops || !in || !out || !rows || !depth || !qc_dtype_ok(dtype) ||
+	    !(input_scale > 0) || !(beta > 0))
+		return -EINVAL;
+	if (!rep)
+		rep = &local;
+	rep_init(rep, E1NPU_OPS_SOFTMAX, 0);
+	ch = sel_cpu(ops);
+	ops_report_set(rep, ch.engine, ch.reason,
+		       "%s: TFLite's fixed-point exp and reciprocal (EXP2_NEG_Q0_8 is only 2^-n, not exact)",
+		       sel_reason_text(ch.reason));
+	t = ops_now_ns();
+	e1q_softmax_prepare((double)beta, (double)input_scale, &mult, &lshift, &diff_min);
+	tmin = dtype == E1NPU_DTYPE_UINT8 ? 0 : -128;
+	for (uint32_t r = 0; r < rows; r++) {
+		const uint8_t *u = (const uint8_t *)in + (size_t)r * depth;
+		const int8_t *s = (const int8_t *)in + (size_t)r * depth;
+		int32_t maxv = tmin, sum = 0, recip;
+		int nbits;
+
+#define V(c) (dtype == E1NPU_DTYPE_UINT8 ? (int32_t)u[c] : (int32_t)s[c])
+		for (uint32_t c = 0; c < depth; c++)
+			maxv = V(c) > maxv ? V(c) : maxv;
+		for (uint32_t c = 0; c < depth; c++) {
+			int32_t d = V(c) - maxv;
+
+			if (d >= diff_min)
+				sum += e1q_rdivpot(e1q_exp_on_negative_values(
+					e1q_mul_by_qm_greater_than_one(d, mult, lshift), 5), 12);
+		}
+		recip = e1q_get_reciprocal(sum, 12, &nbits);
+		for (uint32_t c = 0; c < depth; c++) {
+			int32_t d = V(c) - maxv, o = tmin;
+
+			if (d >= diff_min) {
+				int32_t e = e1q_exp_on_negative_values(
+					e1q_mul_by_qm_greater_than_one(d, mult, lshift), 5);
+
+				o = e1q_clamp((int64_t)e1q_rdivpot(e1q_srdhm(recip, e), nbits + 23) + tmin,
+					      tmin, tmin + 255);
+			}
+			qc_store(dtype, out, (size_t)r * depth + c, o);
+		}
+#undef V
+	}
+	rep->host_ns += (uint64_t)(ops_now_ns() - t);
+	return 0;
+}
+
+E1NPU_API int e1npu_ops_softmax_exp2_s8(struct e1npu_ops *ops, uint32_t rows,
+					uint32_t depth, const int8_t *in,
+					const uint8_t *mask, uint8_t *out,
+					struct e1npu_ops_report *rep)
+{
+	struct e1npu_ops_report local;
+	size_t n = (size_t)rows * depth, io = 0, oo = 0;
+	struct ops_choice ch;
+	struct ops_plan pl;
+	int32_t *maxv;
+	uint32_t *ex;
+	uint8_t *ar = NULL;
+	int ret = 0;
+
+	if (!ops || !in || !out || !rows || !depth)
+		return -EINVAL;
+	if (!rep)
+		rep = &local;
+	rep_init(rep, E1NPU_OPS_SOFTMAX_EXP2, 0);
+	maxv = malloc(rows * sizeof(*maxv));
+	ex = calloc(n, sizeof(*ex));
+	if (!maxv || !ex) {
+		free(maxv);
+		free(ex);
+		return -ENOMEM;
+	}
+	for (uint32_t r = 0; r < rows; r++) {
+		maxv[r] = INT32_MIN;
+		for (uint32_t c = 0; c < depth; c++)
+			if (!mask || mask[(size_t)r * depth + c])
+				maxv[r] = in[(size_t)r * depth + c] > maxv[r] ?
+					  in[(size_t)r * depth + c] : maxv[r];
+	}
+	ch = sel_dp_scalar(ops, n);
+	ops_report_set(rep, ch.engine, ch.reason,
+		       "%s: %zu EXP2_NEG_Q0_8 commands; row max, sum and division on the host",
+		       sel_reason_text(ch.reason), n);
+	ops_plan_init(&pl, ops, rep, E1NPU_OPS_SOFTMAX_EXP2);
+	if (ch.engine == E1NPU_ENGINE_DATAPATH) {
+		io = ops_plan_alloc(&pl, n * 12);
+		oo = ops_plan_alloc(&pl, n * 8);
+		ret = ops_plan_arena(&pl, &ar);
+		for (size_t i = 0; !ret && i < n; i++) {
+			int32_t d = in[i] - maxv[i / depth];
+			uint32_t rec[3] = { (uint32_t)(uint8_t)(int8_t)(d < -128 ? -128 : d), 0, 0 };
+
+			if (maxv[i / depth] == INT32_MIN || (mask && !mask[i]))
+				rec[0] = 0x80;	/* -128: 2^-128 = 0, masked anyway */
+			memcpy(ar + io + i * 12, rec, 12);
+		}
+		for (size_t i = 0; !ret && i < n; i += 4096) {
+			struct e1npu_op_desc d;
+			uint32_t cnt = n - i < 4096 ? (uint32_t)(n - i) : 4096;
+
+			e1npu_op_desc_dp_scalar(&d, ops_t(io + i * 12, 0), ops_t(oo + i * 8, 0),
+						E1_DP_OP_EXP2_NEG_Q0_8, cnt, 0);
+			ret = ops_plan_add(&pl, &d);
+		}
+		if (!ret)
+			ret = ops_plan_run(&pl);
+		for (size_t i = 0; !ret && i < n; i++)
+			memcpy(&ex[i], ar + oo + i * 8, 4);
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			int32_t d = in[i] - maxv[i / depth];
+
+			ex[i] = (mask && !mask[i]) || d < -8 ? 0 : 256u >> -d;
+		}
+	}
+	ops_plan_fini(&pl);
+	if (!ret) {
+		int64_t t = ops_now_ns();
+
+		for (uint32_t r = 0; r < rows; r++) {
+			uint32_t sum = 0;
+
+			for (uint32_t c = 0; c < depth; c++)
+				if (!mask || mask[(size_t)r * depth + c])
+					sum += ex[(size_t)r * depth + c];
+			for (uint32_t c = 0; c < depth; c++) {
+				size_t i = (size_t)r * depth + c;
+				uint32_t q;
+
+				if ((mask && !mask[i]) || !sum) {
+					out[i] = 0;
+					continue;
+				}
+				q = (256 * ex[i] + sum / 2) / sum;
+				out[i] = (uint8_t)(q > 255 ? 255 : q);
+			}
+		}
+		rep->host_ns += (uint64_t)(ops_now_ns() - t);
+	}
+	rep_fallback(rep);
+	free(maxv);
+	free(ex);
+	return ret;
+}
