@@ -18,10 +18,23 @@
 #define E1_MM_MR	4	/* micro-kernel rows */
 #define E1_MM_NR	4	/* micro-kernel columns */
 
-/* Packing workspace: 144 KiB. */
+/* The int8 (VNNI) path: direct A rows, whole K in one slice. */
+#define E1_MM8_KB	1024	/* K slice */
+#define E1_MM8_NB	32	/* B panel columns (32 KiB, stays in L1) */
+#define E1_MM8_MMAX	1024	/* most rows it takes (row sums kept) */
+
+/* Packing workspace: 144 KiB, shared by both paths. */
 struct e1_mm_ws {
-	s16 b[E1_MM_NB * E1_MM_KB];	/* panel, column-major: b[j * kbp + k] */
-	s16 a[E1_MM_MC * E1_MM_KB];	/* MC rows of the current K slice */
+	union {
+		struct {
+			s16 b[E1_MM_NB * E1_MM_KB];	/* panel, column-major */
+			s16 a[E1_MM_MC * E1_MM_KB];	/* MC rows of the K slice */
+		} w16;
+		struct {
+			u8 b[E1_MM8_NB * E1_MM8_KB];	/* panel, column-major, +128 */
+			s32 rsum[E1_MM8_MMAX];		/* 128 * sum of each A row */
+		} w8;
+	};
 };
 
 struct e1_mm_job;
@@ -38,17 +51,21 @@ typedef u8 *(*e1_mm_c_row_fn)(const struct e1_mm_job *job, u32 i);
  * @n: columns of B and C.
  * @k: the contraction.
  * @b_rows: k pointers to rows of n int8 weights.
+ * @a_rows: m pointers to rows of k int8 inputs, or NULL to use @load_a.
  * @load_a: fetches (and for a convolution, gathers) slices of A rows.
  * @c_row: locates output rows.
  * @relu: clamp the results at zero.
+ * @int16_only: never take the int8 (VNNI) path (for tests).
  * @priv: for the callbacks.
  */
 struct e1_mm_job {
 	u32 m, n, k;
 	const s8 *const *b_rows;
+	const s8 *const *a_rows;
 	e1_mm_load_a_fn load_a;
 	e1_mm_c_row_fn c_row;
 	bool relu;
+	bool int16_only;
 	const void *priv;
 };
 

@@ -690,6 +690,7 @@ static void exec_gemm(struct e1_v0 *v, const struct v0_op *d)
 		job.m = d->m;
 		job.n = d->n;
 		job.k = d->k;
+		job.a_rows = v->rows_a;
 		job.load_a = load_a_matmul;
 		job.c_row = c_row_matmul;
 	} else {
