@@ -139,6 +139,7 @@ bool e1t_expect_i32(const char *name, const int32_t *got, const int32_t *want,
 int e1t_group_basic(void);	/* DEV_QUERY, BO lifecycle */
 int e1t_group_ops(void);	/* matmul, conv2d, maxpool, relu, datapath */
 int e1t_group_ring(void);	/* ring wrap-around */
+int e1t_group_dp(void);		/* datapath scalar, GEMM tile, VRELU */
 int e1t_group_multi(void);	/* two processes */
 int e1t_group_neg(void);	/* rejected submits */
 int e1t_group_fault_bus(void);

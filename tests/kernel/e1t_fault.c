@@ -316,6 +316,9 @@ int e1t_group_fault_hang(void)
 	if (r.state != DRM_E1NPU_JOB_FAILED || r.error != -ETIMEDOUT)
 		e1t_fail(name, "state %u error %d, want FAILED/-ETIMEDOUT", r.state,
 			 r.error);
+	else if (r.ops_done != r.fail_index || r.fail_index != 0)
+		e1t_fail(name, "fail_index %u ops_done %u", r.fail_index,
+			 r.ops_done);
 	else if (!mm_untouched(&x))
 		e1t_fail(name, "output written by a hung job");
 	else

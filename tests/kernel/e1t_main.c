@@ -6,6 +6,7 @@
  * name reason" per test and appends to $E1VM_RESULTS like the harness's
  * lib.sh. Exit status: 0 all passed, 1 some failed, 2 usage.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +30,26 @@ static int group_engines(int argc, char **argv)
 		e1t_fail(name, "open/DEV_QUERY: %d", ret);
 		return 1;
 	}
-	if (d.info.engines != want)
+	if (d.info.engines != want) {
 		e1t_fail(name, "DEV_QUERY engines 0x%x", d.info.engines);
-	else
+	} else if (want != 0x3) {
+		/* a job for the absent engine: -ENODEV */
+		struct drm_e1npu_op op;
+		uint32_t id;
+
+		memset(&op, 0, sizeof(op));
+		op.opcode = want & 1 ? DRM_E1NPU_OP_DP_VRELU_S8 :
+				       DRM_E1NPU_OP_NOP;
+		ret = e1t_submit(&d, want & 1 ? DRM_E1NPU_ENGINE_DATAPATH :
+				 DRM_E1NPU_ENGINE_WRAPPER, &op, 1, &id);
+		if (ret != -ENODEV)
+			e1t_fail(name, "job for the absent engine: %d, want -ENODEV",
+				 ret);
+		else
+			e1t_pass(name);
+	} else {
 		e1t_pass(name);
+	}
 	e1t_close(&d);
 	return e1t_failures;
 }
@@ -44,6 +61,7 @@ static const struct {
 	{ "basic", e1t_group_basic },
 	{ "ops", e1t_group_ops },
 	{ "ring", e1t_group_ring },
+	{ "dp", e1t_group_dp },
 	{ "neg", e1t_group_neg },
 	{ "multi", e1t_group_multi },
 	{ "fallback", e1t_group_fallback },

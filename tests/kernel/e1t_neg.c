@@ -217,6 +217,20 @@ static void run_cases(struct neg_ctx *x)
 	bad_op(x, &op);
 	expect_reject(x, "neg-bad-in-sync", &op, 1, 0, ENOENT, patch_bad_sync);
 
+	/* more ops than a job may hold */
+	{
+		uint32_t nmax = x->d.info.max_ops_per_job + 1, i;
+		struct drm_e1npu_op *many = calloc(nmax, sizeof(*many));
+
+		if (many) {
+			for (i = 0; i < nmax; i++)
+				many[i].opcode = DRM_E1NPU_OP_NOP;
+			expect_reject(x, "neg-too-many-ops", many, nmax, 0, EINVAL,
+				      NULL);
+			free(many);
+		}
+	}
+
 	/* the bad op second in its job: the first one must not run either */
 	bad_op(x, &two[0]);
 	bad_op(x, &two[1]);

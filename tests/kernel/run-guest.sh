@@ -72,7 +72,7 @@ fi
 
 # ---- the reference instance: wrapper (Gemmini 16x16) + datapath ----------
 if load default; then
-	for g in basic ops ring neg multi fallback fault-bus fault-hang fault-irq; do
+	for g in basic ops dp ring neg multi fallback fault-bus fault-hang fault-irq; do
 		echo "E1VM: RUN e1npu-systest $g"
 		systest "$g"
 	done
@@ -90,6 +90,7 @@ unload
 # ---- no Gemmini: every MATMUL takes the CPU-fallback path -----------------
 if load nogemmini gemmini_present=0; then
 	systest nogemmini
+	systest dp
 fi
 unload
 
@@ -100,6 +101,7 @@ fi
 unload
 if load datapath-only wrapper=0; then
 	systest engines 0x2
+	systest dp
 fi
 unload
 
