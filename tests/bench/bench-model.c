@@ -162,6 +162,12 @@ int main(void)
 		       100.0 * ideal / cyc);
 		free(ref);
 	}
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+	__builtin_cpu_init();
+	printf("model kernel: %s\n", __builtin_cpu_supports("avx512vnni") &&
+	       __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") ?
+	       "int8 path (AVX-512 VNNI vpdpbusd)" : "int16 path (target_clones pmaddwd/vpdpwssd)");
+#endif
 	printf("model cycles: descriptor fetch + timing model at %u MHz (Documentation/device-model.md)\n",
 	       cfg.timing.clock_mhz);
 	free(h.mem);
