@@ -44,3 +44,16 @@ check-ops-san: $(OPS_SANBINS)
 		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $$t; done
 
 CHECK_TARGETS += check-ops
+
+# Lowering benchmark (make bench): modelled cycles, utilization, descriptors
+# and host lowering time per operation.
+ifeq ($(LIB_ENABLED),1)
+OPS_BENCH := $(O)/tests/ops/bench-lowering
+$(call objs,tests/ops/bench-lowering.c): CPPFLAGS += $(OPS_CPPFLAGS)
+
+.PHONY: bench-lowering
+bench-lowering: $(OPS_BENCH)
+	$(OPS_BENCH)
+
+BENCH_TARGETS += bench-lowering
+endif
