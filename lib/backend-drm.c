@@ -136,7 +136,7 @@ int e1npu_kernel_find_node(char *path, size_t len)
 	struct dirent *de;
 	DIR *dir;
 	unsigned int best = ~0u;
-	char cand[64];
+	char cand[300];
 
 	dir = opendir("/dev/accel");
 	if (!dir)

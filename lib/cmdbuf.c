@@ -182,35 +182,23 @@ static void tensor_to_uapi(const struct e1npu_tensor *t,
 	u->offset = t->offset;
 }
 
-E1NPU_API int e1npu_cmdbuf_add_op(struct e1npu_cmdbuf *cb,
-				  const struct e1npu_op_desc *d)
+static int op_validate(struct e1npu_device *dev, unsigned int idx,
+		       const struct e1npu_op_desc *d, struct drm_e1npu_op *opp,
+		       struct e1npu_buffer *bufs[E1NPU_T_COUNT]);
+
+static int op_validate(struct e1npu_device *dev, unsigned int idx,
+		       const struct e1npu_op_desc *d, struct drm_e1npu_op *opp,
+		       struct e1npu_buffer *bufs[E1NPU_T_COUNT])
 {
 	static const char *const tnames[E1NPU_T_COUNT] = { "a", "b", "c" };
 	const struct e1npu_tensor *pt[E1NPU_T_COUNT];
-	struct e1npu_extent ext[E1NPU_T_COUNT];
-	struct e1npu_device *dev;
-	struct drm_e1npu_op op;
-	struct e1npu_limits lim;
 	struct e1npu_op_err err = { 0 };
+	struct e1npu_limits lim;
+	struct drm_e1npu_op op;
 	struct op_lookup lk;
-	struct cb_meta *meta;
-	unsigned int idx, t, i;
+	unsigned int t, i;
 	uint32_t engine;
 	int ret;
-
-	if (!cb)
-		return -EINVAL;
-	dev = cb->dev;
-	idx = cb->n;
-	if (!d)
-		return e1npu_set_error(dev, -EINVAL, "op %u: NULL description", idx);
-	if (cb->state != CB_IDLE)
-		return e1npu_set_error(dev, -EBUSY,
-				       "op %u: command buffer already submitted (reset it first)",
-				       idx);
-	if (cb->n >= CB_MAX_OPS)
-		return e1npu_set_error(dev, -E2BIG, "op %u: more than %u operations",
-				       idx, CB_MAX_OPS);
 
 	memset(&op, 0, sizeof(op));
 	if (e1npu_opcode_to_uapi(d->opcode, &op.opcode))
@@ -273,13 +261,88 @@ E1NPU_API int e1npu_cmdbuf_add_op(struct e1npu_cmdbuf *cb,
 				       err.reason ? err.reason : "invalid");
 	}
 
+	for (t = 0; t < E1NPU_T_COUNT; t++)
+		bufs[t] = lk.buf[t];
+	*opp = op;
+	return 0;
+}
+
+E1NPU_API int e1npu_op_desc_run_cpu(const struct e1npu_op_desc *d)
+{
+	struct e1npu_buffer *bufs[E1NPU_T_COUNT];
+	struct e1npu_device *dev;
+	struct drm_e1npu_op op;
+	uint8_t *p[E1NPU_T_COUNT];
+	unsigned int t;
+	int ret;
+
+	if (!d)
+		return -EINVAL;
+	dev = d->a.buf ? d->a.buf->dev : d->b.buf ? d->b.buf->dev :
+	      d->c.buf ? d->c.buf->dev : NULL;
+	if (!dev)	/* no tensors: NOP, BARRIER, FALLBACK */
+		return e1npu_opcode_to_uapi(d->opcode, &op.opcode);
+	ret = op_validate(dev, 0, d, &op, bufs);
+	if (ret)
+		return ret;
+	for (t = 0; t < E1NPU_T_COUNT; t++) {
+		const struct drm_e1npu_tensor *u = t == 0 ? &op.a : t == 1 ? &op.b : &op.c;
+		void *m = NULL;
+
+		p[t] = NULL;
+		if (!bufs[t])
+			continue;
+		ret = e1npu_buffer_map(bufs[t], &m);
+		if (ret)
+			return ret;
+		p[t] = (uint8_t *)m + u->offset;
+	}
+	ret = e1npu_ref_hw_exec(&op, p[0], p[1], p[2]);
+	if (ret)
+		return e1npu_set_error(dev, -EDOM,
+				       "op 0 (%s): operands outside the opcode's domain",
+				       e1npu_opcode_name(d->opcode));
+	return 0;
+}
+
+E1NPU_API int e1npu_cmdbuf_add_op(struct e1npu_cmdbuf *cb,
+				  const struct e1npu_op_desc *d)
+{
+	struct e1npu_extent ext[E1NPU_T_COUNT];
+	struct e1npu_buffer *bufs[E1NPU_T_COUNT];
+	struct e1npu_device *dev;
+	struct drm_e1npu_op op;
+	struct cb_meta *meta;
+	unsigned int idx, t;
+	uint32_t engine;
+	int ret;
+
+	if (!cb)
+		return -EINVAL;
+	dev = cb->dev;
+	idx = cb->n;
+	if (!d)
+		return e1npu_set_error(dev, -EINVAL, "op %u: NULL description", idx);
+	if (cb->state != CB_IDLE)
+		return e1npu_set_error(dev, -EBUSY,
+				       "op %u: command buffer already submitted (reset it first)",
+				       idx);
+	if (cb->n >= CB_MAX_OPS)
+		return e1npu_set_error(dev, -E2BIG, "op %u: more than %u operations",
+				       idx, CB_MAX_OPS);
+
+	ret = op_validate(dev, idx, d, &op, bufs);
+	if (ret)
+		return ret;
+	engine = (uint32_t)e1npu_op_engine(op.opcode);
+
 	if (cb->n == cb->cap && cb_grow(cb))
 		return e1npu_set_error(dev, -ENOMEM, "op %u: out of memory", idx);
 	cb->ops[idx] = op;
 	meta = &cb->meta[idx];
 	memset(meta, 0, sizeof(*meta));
 	for (t = 0; t < E1NPU_T_COUNT; t++)
-		meta->buf[t] = pt[t]->buf;
+		meta->buf[t] = bufs[t];
 	meta->engine = engine;
 	meta->cpu_only = !(dev->lim.engines & (1u << engine));
 	if (!e1npu_op_extents(&op, ext, NULL))

@@ -368,6 +368,19 @@ void e1npu_op_desc_dp_gemm(struct e1npu_op_desc *d, int int4,
 void e1npu_op_desc_dp_vrelu(struct e1npu_op_desc *d, struct e1npu_tensor in,
 			    struct e1npu_tensor out, uint32_t len);
 
+/**
+ * e1npu_op_desc_run_cpu() - run one operation on the CPU, now.
+ *
+ * The bit-exact CPU reference of what the hardware computes (the same code
+ * the fallback path runs), on the buffers the description names. The
+ * description is validated like e1npu_cmdbuf_add_op() (errors name the
+ * field in the buffers' device's e1npu_device_last_error()).
+ * Return: 0, -EINVAL, -EOVERFLOW, -EXDEV (buffers of different devices),
+ *	or -EDOM when the operands are outside the opcode's domain (a
+ *	datapath command the hardware fails closed on).
+ */
+int e1npu_op_desc_run_cpu(const struct e1npu_op_desc *d);
+
 /* e1npu_opcode_name() - "matmul_s8", ...; "unknown" otherwise. */
 const char *e1npu_opcode_name(uint32_t opcode);
 

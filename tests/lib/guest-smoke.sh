@@ -1,0 +1,56 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# Guest side of the "same smoke suite on both backends" check: run
+# `npu-smoke --device DEV smoke --json` against the kernel driver and
+# compare every operation (opcode, engine, result, error, hw_err_code,
+# output checksum) with the host's run of the same command on the
+# in-process model (smoke-host.json, produced at build time). Any
+# difference, or any failing operation, fails the script.
+#
+# Usage: guest-smoke.sh [DEVICE]   (default /dev/accel/accel0)
+# Files, next to this script: npu-smoke-static, smoke-host.json.
+# Busybox sh compatible. Exit 0 on a bit-for-bit match.
+set -u
+dir=$(dirname "$0")
+dev=${1:-/dev/accel/accel0}
+bin=$dir/npu-smoke-static
+host=$dir/smoke-host.json
+out=${TMPDIR:-/tmp}/smoke-guest.$$
+
+[ -x "$bin" ] || { echo "guest-smoke: missing $bin" >&2; exit 1; }
+[ -r "$host" ] || { echo "guest-smoke: missing $host" >&2; exit 1; }
+
+"$bin" --device "$dev" smoke --json >"$out.json"
+rc=$?
+# One operation per line; drop the trailing comma.
+ops() { grep '^{"name":' "$1" | sed 's/,$//'; }
+ops "$host" >"$out.host"
+ops "$out.json" >"$out.guest"
+
+fail=0
+[ "$rc" -eq 0 ] || { echo "guest-smoke: npu-smoke exited $rc on $dev" >&2; fail=1; }
+nh=$(wc -l <"$out.host")
+ng=$(wc -l <"$out.guest")
+if [ "$nh" -ne "$ng" ] || [ "$nh" -eq 0 ]; then
+	echo "guest-smoke: $ng operations on $dev, $nh on the host model" >&2
+	fail=1
+fi
+i=0
+while IFS= read -r h; do
+	i=$((i + 1))
+	g=$(sed -n "${i}p" "$out.guest")
+	if [ "$h" != "$g" ]; then
+		echo "guest-smoke: MISMATCH op $i" >&2
+		echo "  host:  $h" >&2
+		echo "  guest: $g" >&2
+		fail=1
+	fi
+done <"$out.host"
+if [ "$fail" -eq 0 ]; then
+	echo "guest-smoke: $ng operations on $dev match the in-process model bit for bit"
+else
+	cat "$out.json"
+fi
+rm -f "$out.json" "$out.host" "$out.guest"
+exit "$fail"

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+/*
+ * npu-smoke: check an e1 NPU end to end. Dispatches subcommands, each in
+ * its own file (cmd-*.c).
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools-common.h"
+
+struct npu_cmd {
+	const char *name;
+	int (*run)(int argc, char **argv, struct common_opts *o);
+	const char *help;
+};
+
+static const struct npu_cmd cmds[] = {
+	{ "info", cmd_info, "device, backend, engines, CAPS, envelope, driver" },
+	{ "ping", cmd_ping, "a NOP job round trip" },
+	{ "smoke", cmd_smoke, "every hardware operation against the CPU reference" },
+	{ "bench", cmd_bench, "submit+wait latency, MACs, cycles, utilization" },
+	{ "perf", cmd_perf, "the device's performance counters" },
+};
+
+static void print_help(void)
+{
+	size_t i;
+
+	printf("Usage: %s [OPTIONS] COMMAND [COMMAND OPTIONS]\n\n", prog_name);
+	printf("Check an e1 NPU end to end.\n\nCommands:\n");
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		printf("  %-8s %s\n", cmds[i].name, cmds[i].help);
+	printf("\nOptions (also accepted after COMMAND):\n"
+	       "  -d, --device=DEV  'sim', or an accel node such as /dev/accel/accel0\n"
+	       "                    (default: $E1NPU_DEVICE, else auto-detect)\n"
+	       "  -j, --json        machine-readable output\n"
+	       "  -P, --progress    progress line on stderr even when not a tty\n"
+	       "  -h, --help        this help\n"
+	       "  -V, --version     version\n\n"
+	       "The exit status is non-zero on any mismatch or error.\n");
+}
+
+int main(int argc, char **argv)
+{
+	struct common_opts o = { 0 };
+	size_t i;
+	int first;
+
+	first = parse_common(argc, argv, &o, NULL, NULL, NULL, NULL, print_help);
+	if (first >= argc) {
+		print_error("missing command");
+		die("try '%s --help'", prog_name);
+	}
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[first], cmds[i].name))
+			return cmds[i].run(argc - first, argv + first, &o);
+	die("unknown command '%s'; try '%s --help'", argv[first], prog_name);
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Helpers shared by npu-smoke's subcommands: diagnostics prefixed with the
+ * program name, the common options, JSON strings. Not a stable interface;
+ * uses only the public <e1npu/e1npu.h>.
+ */
+#ifndef __NPU_SMOKE_COMMON_H__
+#define __NPU_SMOKE_COMMON_H__
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <e1npu/e1npu.h>
+
+#define PRINTF(a, b)	__attribute__((format(printf, a, b)))
+#define NORETURN	__attribute__((noreturn))
+
+#define NPU_SMOKE_VERSION	"0.1.0"
+
+/* Options every subcommand accepts (also before the subcommand). */
+struct common_opts {
+	const char *device;	/* --device, NULL: E1NPU_DEVICE / auto */
+	bool json;		/* --json */
+	bool progress;		/* --progress (default: stderr is a tty) */
+};
+
+extern const char *prog_name;
+
+void print_error(const char *fmt, ...) PRINTF(1, 2);
+void die(const char *fmt, ...) PRINTF(1, 2) NORETURN;
+unsigned long parse_uint_or_die(const char *what, const char *s,
+				unsigned long max);
+
+/* Open the device or die with the library's message. */
+struct e1npu_device *open_device_or_die(const struct common_opts *o);
+
+/* Print @s as a JSON string (quoted, escaped). */
+void json_str(FILE *f, const char *s);
+
+/* "\r[i/n] what" on stderr when progress is on; progress_done() ends it. */
+void progress(const struct common_opts *o, unsigned int i, unsigned int n,
+	      const char *what);
+void progress_done(const struct common_opts *o);
+bool progress_enabled(const struct common_opts *o);
+
+double now_us(void);
+
+/* Subcommands: argc/argv start at the subcommand name. */
+int cmd_info(int argc, char **argv, struct common_opts *o);
+int cmd_ping(int argc, char **argv, struct common_opts *o);
+int cmd_smoke(int argc, char **argv, struct common_opts *o);
+int cmd_bench(int argc, char **argv, struct common_opts *o);
+int cmd_perf(int argc, char **argv, struct common_opts *o);
+
+/*
+ * getopt_long over the common options plus @extra (may be NULL); calls
+ * @handle for options not common. Returns the index of the first operand.
+ */
+struct option;
+int parse_common(int argc, char **argv, struct common_opts *o,
+		 const char *extra_short, const struct option *extra,
+		 int (*handle)(int c, const char *arg, void *ctx), void *ctx,
+		 void (*help)(void));
+
+#endif

@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: MIT
+#
+# npu-smoke (tools/npu-smoke/): linked with libe1npu.a, plus
+#   $(O)/tools/npu-smoke/npu-smoke-static  static x86_64 build for the QEMU
+#       guest (libdrm.a, no libudev: E1NPU_WITH_UDEV=0 discovery),
+#   $(O)/tests/lib/smoke-host.json  `npu-smoke smoke --json` on the
+#       in-process model, shipped to the guest with tests/lib/guest-smoke.sh,
+#   `make smoke`  npu-smoke smoke on the embedded model (README),
+#   install-tools  npu-smoke and its man page.
+
+ifeq ($(LIB_ENABLED),1)
+
+NPU_SMOKE_SRCS := $(sort $(wildcard tools/npu-smoke/*.c))
+NPU_SMOKE      := $(O)/tools/npu-smoke/npu-smoke
+NPU_SMOKE_STATIC := $(O)/tools/npu-smoke/npu-smoke-static
+SMOKE_HOST_JSON := $(O)/tests/lib/smoke-host.json
+
+$(call objs,$(NPU_SMOKE_SRCS)): CPPFLAGS += -Itools/npu-smoke
+
+$(NPU_SMOKE): $(call objs,$(NPU_SMOKE_SRCS)) $(LIB_A)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIB_LIBS)
+
+# Static guest binary: the library's objects, except the kernel backend
+# rebuilt without libudev.
+LIB_STATIC_DRM_O := $(O)/lib-static/backend-drm.o
+$(LIB_STATIC_DRM_O): lib/backend-drm.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(LIB_CPPFLAGS) -DE1NPU_WITH_UDEV=0 $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(NPU_SMOKE_STATIC): $(call objs,$(NPU_SMOKE_SRCS)) $(LIB_STATIC_DRM_O) \
+		$(filter-out $(O)/lib/backend-drm.o,$(LIB_OBJS))
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -static -o $@ $^ /usr/lib/x86_64-linux-gnu/libdrm.a -lm
+
+$(SMOKE_HOST_JSON): $(NPU_SMOKE)
+	@mkdir -p $(@D)
+	E1NPU_DEVICE=sim $(NPU_SMOKE) smoke --json > $@.tmp || \
+		{ cat $@.tmp; rm -f $@.tmp; exit 1; }
+	mv $@.tmp $@
+
+.PHONY: smoke npu-smoke install-tools
+npu-smoke: $(NPU_SMOKE)
+
+# README: on a fresh machine, auto-detect picks the in-process model.
+smoke: deps-build
+	@$(MAKE) --no-print-directory $(NPU_SMOKE)
+	env -u E1NPU_DEVICE $(NPU_SMOKE) smoke
+
+install-tools: $(NPU_SMOKE)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 0755 $(NPU_SMOKE) $(DESTDIR)$(BINDIR)/npu-smoke
+	install -m 0644 tools/npu-smoke/npu-smoke.1 $(DESTDIR)$(MANDIR)/man1/
+
+ALL_TARGETS     += $(NPU_SMOKE)
+INSTALL_TARGETS += install-tools
+
+# QEMU x86_64 guest (tests/vm/vm.mk copies these into /tests/).
+ifeq ($(shell uname -m),x86_64)
+ifneq ($(wildcard /usr/lib/x86_64-linux-gnu/libdrm.a),)
+VM_X86_GUEST_FILES += $(NPU_SMOKE_STATIC) $(SMOKE_HOST_JSON) tests/lib/guest-smoke.sh
+ALL_TARGETS        += $(NPU_SMOKE_STATIC) $(SMOKE_HOST_JSON)
+endif
+endif
+
+endif # LIB_ENABLED
