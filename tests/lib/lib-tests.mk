@@ -33,7 +33,18 @@ check-lib-install: $(LIB_SO) $(LIB_A)
 
 check-lib: check-lib-unit check-lib-install
 
-ALL_TARGETS   += $(LIBT_TESTS) $(LIBT_SAN)
+# make bench: library overhead and throughput on the in-process backend.
+BENCH_LIB := $(O)/tests/lib/bench-lib
+$(call objs,tests/lib/bench-lib.c): CPPFLAGS += $(LIB_CPPFLAGS)
+$(BENCH_LIB): $(O)/tests/lib/bench-lib.o $(LIB_A)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIB_LIBS)
+
+.PHONY: bench-lib
+bench-lib: $(BENCH_LIB)
+	$(BENCH_LIB)
+
+ALL_TARGETS   += $(LIBT_TESTS) $(LIBT_SAN) $(BENCH_LIB)
 CHECK_TARGETS += check-lib
+BENCH_TARGETS += bench-lib
 
 endif
