@@ -414,16 +414,16 @@ static int kdrv_read_perf(struct e1npu_device *dev, struct e1npu_perf *p)
 {
 	struct kdev *k = to_kdev(dev);
 
-	p->wrapper_cycles = sysfs_u64(k, "perf_cycles");
-	p->wrapper_macs = sysfs_u64(k, "perf_macs");
-	p->wrapper_fallbacks = sysfs_u64(k, "perf_fallbacks");
-	p->dp_cycles = sysfs_u64(k, "dp_perf_cycles");
-	p->dp_macs = sysfs_u64(k, "dp_perf_macs");
-	p->dp_ops = sysfs_u64(k, "dp_perf_ops");
-	p->dp_errors = sysfs_u64(k, "dp_perf_errors");
-	p->dp_unsupported_ops = sysfs_u64(k, "dp_perf_unsupported_ops");
-	p->dp_stall_cycles = sysfs_u64(k, "dp_perf_stall_cycles");
-	p->dp_scratch_bytes = sysfs_u64(k, "dp_perf_scratch_bytes");
+	/* Documentation/ABI/testing/sysfs-driver-e1npu: <device>/perf/<name> */
+	p->wrapper_cycles = sysfs_u64(k, "perf/cycles");
+	p->wrapper_macs = sysfs_u64(k, "perf/macs");
+	p->wrapper_fallbacks = sysfs_u64(k, "perf/fallbacks");
+	p->dp_cycles = sysfs_u64(k, "perf/dp_cycles");
+	p->dp_macs = sysfs_u64(k, "perf/dp_macs");
+	p->dp_ops = sysfs_u64(k, "perf/dp_ops");
+	p->dp_errors = sysfs_u64(k, "perf/dp_errors");
+	p->dp_unsupported_ops = sysfs_u64(k, "perf/dp_unsupported_ops");
+	p->dp_scratch_bytes = sysfs_u64(k, "perf/dp_scratch_bytes");
 	return 0;
 }
 

@@ -39,7 +39,7 @@
 #define SIM_RING_AREA		16384u	/* page-rounded ring area */
 #define SIM_ARENA_MB_DEFAULT	256u
 #define SIM_ARENA_MB_MAX	3072u	/* TENSOR_MEM_LEN is 32 bits */
-#define SIM_HANG_MS_DEFAULT	200u
+#define SIM_HANG_MS_DEFAULT	2000u	/* the driver's timeout_ms */
 #define SIM_RESULTS		64u	/* job outcomes kept, like the driver */
 
 struct sim_bo {
@@ -473,7 +473,8 @@ static void sim_wrapper_complete(struct sim *s, struct sim_job *j)
 			}
 			/* The NOP drain failed too: recover like a hard error. */
 		} else {
-			j->res.error = -EFAULT;
+			/* 0x05 window, 0x06 bus: -EFAULT; 0x07 overflow: -EIO */
+			j->res.error = code == E1_V0_ERR_OVERFLOW ? -EIO : -EFAULT;
 		}
 		sim_flush(s);
 		return;
