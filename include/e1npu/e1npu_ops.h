@@ -196,6 +196,45 @@ int e1npu_ops_matmul_lowp(struct e1npu_ops *ops, uint32_t kind, uint32_t m,
 			  struct e1npu_ops_report *rep);
 
 /**
+ * e1npu_ops_matmul_lowp() also takes @kind E1NPU_OPS_MATMUL_SPARSE_S4: @b
+ * holds int4 weights [k][n] with at most two non-zeros in every group of
+ * four consecutive k of a column (2:4 along K; -EINVAL otherwise).
+ */
+
+/**
+ * e1npu_ops_matmul_fp8() - raw FP8 E4M3 bytes a [m][k] x b [k][n] -> c
+ * signed Q8.8 [m][n], the datapath's arithmetic (hardware-contract.md
+ * 3.4): each lane decoded to Q8.8, each product floor((qa * qb) / 256),
+ * summed with int32 wrap. NaN lanes give -EINVAL.
+ */
+int e1npu_ops_matmul_fp8(struct e1npu_ops *ops, uint32_t m, uint32_t n,
+			 uint32_t k, const uint8_t *a, const uint8_t *b,
+			 int32_t *c, struct e1npu_ops_report *rep);
+
+/**
+ * e1npu_ops_matmul_f16() - IEEE FP16 (@kind E1NPU_OPS_MATMUL_FP16) or BF16
+ * (E1NPU_OPS_MATMUL_BF16) bits a [m][k] x b [k][n] through signed Q8.8:
+ * every value is converted to q = round(x * 256) (half away from zero),
+ * c = (sum qa * qb + 128) >> 8 computed exactly (int64) then saturated to
+ * int32: Q8.8 out. NaN, Inf, subnormal or |x| >= 127.5: -ERANGE.
+ */
+int e1npu_ops_matmul_f16(struct e1npu_ops *ops, uint32_t kind, uint32_t m,
+			 uint32_t n, uint32_t k, const uint16_t *a,
+			 const uint16_t *b, int32_t *c,
+			 struct e1npu_ops_report *rep);
+
+/**
+ * e1npu_ops_matmul_gs_s4() - W4A8 group-scaled matmul: int8 activations
+ * a [m][k], int4 weights w [k][n] (one per int8, [-8, 7]), signed Q8.8
+ * scales [k / @group][n]: c[i][j] = sum_g scale[g][j] * sum_{k in g}
+ * a[i][k] w[k][j] (Q8.8, int32 wrap). @k must be a multiple of @group.
+ */
+int e1npu_ops_matmul_gs_s4(struct e1npu_ops *ops, uint32_t m, uint32_t n,
+			   uint32_t k, uint32_t group, const int8_t *a,
+			   const int8_t *w, const int16_t *scales, int32_t *c,
+			   struct e1npu_ops_report *rep);
+
+/**
  * e1npu_ops_batch_matmul_s8() - [B,H,M,K] x [B,H,K,N] -> [B,H,M,N] int32,
  * contiguous tensors.
  */

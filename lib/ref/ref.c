@@ -7,7 +7,9 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ref.h"
 #include "quant.h"
@@ -325,4 +327,113 @@ void ref_softmax_exp2_s8(uint32_t rows, uint32_t depth, const int8_t *in,
 			out[r * depth + c] = (uint8_t)(q > 255 ? 255 : q);
 		}
 	}
+}
+
+/* FP8 E4M3 by its definition: (-1)^s (1 + m/8) 2^(e-7), subnormal m/8 2^-6. */
+static bool ref_fp8(uint8_t v, int32_t *q)
+{
+	int e = (v >> 3) & 15, m = v & 7;
+	double mag;
+
+	if (e == 15 && m == 7)
+		return false;
+	mag = e ? ldexp(1.0 + m / 8.0, e - 7) : ldexp(m / 8.0, -6);
+	/* Q8.8 with the magnitude truncated (the contract's decoder) */
+	*q = (int32_t)(mag * 256.0);
+	if (v & 0x80)
+		*q = -*q;
+	return true;
+}
+
+int ref_matmul_fp8(uint32_t m, uint32_t n, uint32_t k, const uint8_t *a,
+		   const uint8_t *b, int32_t *c)
+{
+	for (uint32_t i = 0; i < m; i++)
+		for (uint32_t j = 0; j < n; j++) {
+			int64_t acc = 0;
+
+			for (uint32_t x = 0; x < k; x++) {
+				int32_t qa, qb;
+				int64_t p;
+
+				if (!ref_fp8(a[(size_t)i * k + x], &qa) ||
+				    !ref_fp8(b[(size_t)x * n + j], &qb))
+					return -EINVAL;
+				p = (int64_t)qa * qb;
+				/* floor division by 256 */
+				acc += p >= 0 ? p / 256 : -((-p + 255) / 256);
+			}
+			c[(size_t)i * n + j] = (int32_t)(uint32_t)(uint64_t)acc;
+		}
+	return 0;
+}
+
+static int ref_half(bool bf16, uint16_t h, int32_t *q)
+{
+	double v, r;
+
+	if (bf16) {
+		uint32_t bits = (uint32_t)h << 16;
+		float f;
+
+		memcpy(&f, &bits, sizeof(f));
+		if (((h >> 7) & 255) == 255 || (((h >> 7) & 255) == 0 && (h & 127)))
+			return -ERANGE;
+		v = f;
+	} else {
+		int e = (h >> 10) & 31, mm = h & 1023;
+
+		if (e == 31 || (e == 0 && mm))
+			return -ERANGE;
+		v = e ? ldexp(1.0 + mm / 1024.0, e - 15) : 0.0;
+		if (h & 0x8000)
+			v = -v;
+	}
+	r = e1q_round(v * 256.0);
+	if (r > 32639 || r < -32639)
+		return -ERANGE;
+	*q = (int32_t)r;
+	return 0;
+}
+
+int ref_matmul_f16(bool bf16, uint32_t m, uint32_t n, uint32_t k,
+		   const uint16_t *a, const uint16_t *b, int32_t *c)
+{
+	for (uint32_t i = 0; i < m; i++)
+		for (uint32_t j = 0; j < n; j++) {
+			int64_t acc = 0, r;
+
+			for (uint32_t x = 0; x < k; x++) {
+				int32_t qa, qb;
+
+				if (ref_half(bf16, a[(size_t)i * k + x], &qa) ||
+				    ref_half(bf16, b[(size_t)x * n + j], &qb))
+					return -ERANGE;
+				acc += (int64_t)qa * qb;
+			}
+			/* round half up: floor((acc + 128) / 256) */
+			r = acc + 128 >= 0 ? (acc + 128) / 256 : -((-(acc + 128) + 255) / 256);
+			c[(size_t)i * n + j] = r > INT32_MAX ? INT32_MAX :
+					       r < INT32_MIN ? INT32_MIN : (int32_t)r;
+		}
+	return 0;
+}
+
+void ref_matmul_gs_s4(uint32_t m, uint32_t n, uint32_t k, uint32_t group,
+		      const int8_t *a, const int8_t *w, const int16_t *scales,
+		      int32_t *c)
+{
+	for (uint32_t i = 0; i < m; i++)
+		for (uint32_t j = 0; j < n; j++) {
+			int64_t acc = 0;
+
+			for (uint32_t g = 0; g < k / group; g++) {
+				int64_t dot = 0;
+
+				for (uint32_t x = g * group; x < (g + 1) * group; x++)
+					dot += a[(size_t)i * k + x] * w[(size_t)x * n + j];
+				acc += dot * scales[(size_t)g * n + j];
+			}
+			c[(size_t)i * n + j] = (int32_t)(uint32_t)(uint64_t)acc;
+		}
 }

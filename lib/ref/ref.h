@@ -7,6 +7,7 @@
 #ifndef __E1NPU_REF_H__
 #define __E1NPU_REF_H__
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,5 +43,14 @@ int ref_softmax(uint32_t dtype, uint32_t rows, uint32_t depth,
 
 void ref_softmax_exp2_s8(uint32_t rows, uint32_t depth, const int8_t *in,
 			 const uint8_t *mask, uint8_t *out);
+
+/* Low-precision matmuls (semantics in e1npu_ops.h). */
+int ref_matmul_fp8(uint32_t m, uint32_t n, uint32_t k, const uint8_t *a,
+		   const uint8_t *b, int32_t *c);
+int ref_matmul_f16(bool bf16, uint32_t m, uint32_t n, uint32_t k,
+		   const uint16_t *a, const uint16_t *b, int32_t *c);
+void ref_matmul_gs_s4(uint32_t m, uint32_t n, uint32_t k, uint32_t group,
+		      const int8_t *a, const int8_t *w, const int16_t *scales,
+		      int32_t *c);
 
 #endif /* __E1NPU_REF_H__ */
