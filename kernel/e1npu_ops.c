@@ -272,13 +272,22 @@ static int e1npu_op_geom(const struct drm_e1npu_op *op, struct e1npu_geom *g,
 		}
 		break;
 	case DRM_E1NPU_OP_CONV2D_S8:
+		/*
+		 * k * k * c_in and 4 * out_w * c_out can pass 64 bits when the
+		 * shape is not validated yet (e1npu_op_extents() alone).
+		 */
 		kk = (u64)op->k * op->k;
 		g->rows[E1NPU_T_A] = op->m;
 		g->row_len[E1NPU_T_A] = (u64)op->n * op->c_in;
-		g->rows[E1NPU_T_B] = kk * op->c_in;
+		if (check_mul_overflow(kk, (u64)op->c_in, &g->rows[E1NPU_T_B]))
+			return e1npu_fail(err, -EOVERFLOW, "c_in", op->c_in,
+					  "tensor extent overflows");
 		g->row_len[E1NPU_T_B] = op->c_out;
 		g->rows[E1NPU_T_C] = op->out_h;
-		g->row_len[E1NPU_T_C] = 4ULL * op->out_w * op->c_out;
+		if (check_mul_overflow(4ULL * op->out_w, (u64)op->c_out,
+				       &g->row_len[E1NPU_T_C]))
+			return e1npu_fail(err, -EOVERFLOW, "c_out", op->c_out,
+					  "tensor extent overflows");
 		break;
 	case DRM_E1NPU_OP_RELU_S8:
 		g->rows[E1NPU_T_A] = op->m;

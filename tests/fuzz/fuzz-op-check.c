@@ -1,0 +1,582 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libFuzzer harness of the driver's submission rules (kernel/e1npu_ops.c).
+ *
+ * The input is decoded into: device configuration and limits (only ever
+ * tightened from the real envelope, so the hardware must accept whatever
+ * the validator accepts), three buffers (sizes; small ones are backed by
+ * host memory, huge ones only exist for the arithmetic), one struct
+ * drm_e1npu_op and the job's engine.
+ *
+ * Properties, see Documentation/fuzzing.md:
+ *  P1 e1npu_op_extents() agrees with an independent 128-bit computation of
+ *     the hardware-contract geometry (or reports the overflow/zero dim);
+ *  P2 an op e1npu_op_check() accepts touches, row by row, only bytes
+ *     inside its buffers (128-bit arithmetic, no validator code);
+ *  P3 an accepted wrapper op, encoded with e1npu_op_encode() and run on the
+ *     device model, retires (or falls back with 0x01 for FALLBACK or a
+ *     Gemmini op without Gemmini), never 0x02-0x07;
+ *  P4 every range the model maps is the descriptor or lies inside the
+ *     validator's extent of a tensor of the op (writes: the output only);
+ *  P5 an accepted datapath op runs through e1npu_dp_exec() without touching
+ *     host bytes outside its buffers (exact-size heap copies under ASan)
+ *     and without a datapath error, except the data-dependent fail-closed
+ *     scalar opcodes.
+ */
+#include "fuzz-common.h"
+
+#include "e1npu_ops.h"
+#include "e1_model.h"
+
+typedef unsigned __int128 u128;
+
+#define NBUF		3
+#define HOST_MAX	(1u << 20)	/* largest host-backed buffer */
+#define MAC_MAX		(1u << 18)	/* larger ops skip the model run */
+#define RING_BASE	0x1000ULL
+#define TMEM_BASE	0x4000000000ULL
+
+struct ctx {
+	u64 size[NBUF];
+	bool backed[NBUF];
+	u8 *host[NBUF];
+	u64 base[NBUF];
+	u8 ring[2 * E1_V0_DESC_SIZE];
+	const struct drm_e1npu_op *op;
+	struct e1npu_extent ext[E1NPU_T_COUNT];
+	bool in_dp;
+	unsigned int maps;
+};
+
+static struct e1_model *model;
+static int verbose = -1;
+
+static int lookup(void *p, u32 handle, u64 *size)
+{
+	struct ctx *c = p;
+
+	if (handle < 1 || handle > NBUF)
+		return -ENOENT;
+	*size = c->size[handle - 1];
+	return 0;
+}
+
+static const struct drm_e1npu_tensor *tensor(const struct drm_e1npu_op *op,
+					     int t)
+{
+	return t == 0 ? &op->a : t == 1 ? &op->b : &op->c;
+}
+
+/* ------------------------------------------------------------------ */
+/* Independent geometry (Documentation/hardware-contract.md 2.3, 3.6) */
+/* ------------------------------------------------------------------ */
+
+struct rgeom {
+	bool used[3];
+	bool strided[3];
+	bool nib[3];
+	u128 rows[3];
+	u128 len[3];
+	int err;	/* expected error from the geometry alone, 0 if none */
+};
+
+static void ref_geom(const struct drm_e1npu_op *op, struct rgeom *g)
+{
+	memset(g, 0, sizeof(*g));
+	switch (op->opcode) {
+	case DRM_E1NPU_OP_NOP:
+	case DRM_E1NPU_OP_BARRIER:
+	case DRM_E1NPU_OP_FALLBACK:
+		break;
+	case DRM_E1NPU_OP_MATMUL_S8:
+	case DRM_E1NPU_OP_DP_GEMM_S8:
+	case DRM_E1NPU_OP_DP_GEMM_S4:
+		g->used[0] = g->used[1] = g->used[2] = true;
+		g->rows[0] = op->m;
+		g->len[0] = op->k;
+		g->rows[1] = op->k;
+		g->len[1] = op->n;
+		g->rows[2] = op->m;
+		g->len[2] = (u128)4 * op->n;
+		g->nib[0] = g->nib[1] = op->opcode == DRM_E1NPU_OP_DP_GEMM_S4;
+		g->strided[0] = g->strided[1] = g->strided[2] = true;
+		break;
+	case DRM_E1NPU_OP_CONV2D_S8:
+		g->used[0] = g->used[1] = g->used[2] = true;
+		g->strided[0] = g->strided[1] = g->strided[2] = true;
+		g->rows[0] = op->m;
+		g->len[0] = (u128)op->n * op->c_in;
+		g->rows[1] = (u128)op->k * op->k * op->c_in;
+		g->len[1] = op->c_out;
+		g->rows[2] = op->out_h;
+		g->len[2] = (u128)4 * op->out_w * op->c_out;
+		break;
+	case DRM_E1NPU_OP_RELU_S8:
+		g->used[0] = g->used[2] = true;
+		g->strided[0] = g->strided[2] = true;
+		g->rows[0] = g->rows[2] = op->m;
+		g->len[0] = g->len[2] = op->n;
+		break;
+	case DRM_E1NPU_OP_MAXPOOL_S8:
+		g->used[0] = g->used[2] = true;
+		g->strided[0] = g->strided[2] = true;
+		if (!op->k || !op->stride_h) {
+			g->err = -EINVAL;
+			break;
+		}
+		if (op->m < op->k || op->n < op->k) {
+			g->err = -ERANGE;
+			break;
+		}
+		g->rows[0] = op->m;
+		g->len[0] = (u128)op->n * op->c_in;
+		g->rows[2] = (op->m - op->k) / op->stride_h + 1;
+		g->len[2] = (u128)((op->n - op->k) / op->stride_h + 1) * op->c_in;
+		break;
+	case DRM_E1NPU_OP_DP_SCALAR:
+		g->used[0] = g->used[2] = true;
+		g->rows[0] = g->rows[2] = 1;
+		g->len[0] = (u128)12 * op->m;
+		g->len[2] = (u128)8 * op->m;
+		break;
+	case DRM_E1NPU_OP_DP_VRELU_S8:
+		g->used[0] = g->used[2] = true;
+		g->rows[0] = g->rows[2] = 1;
+		g->len[0] = g->len[2] = op->n;
+		break;
+	default:
+		g->err = -EINVAL;
+		break;
+	}
+}
+
+/* Byte range [*lo, *hi) of row r of tensor t, in 128 bits. */
+static void ref_row(const struct rgeom *g, const struct drm_e1npu_tensor *tn,
+		    int t, u128 r, u128 *lo, u128 *hi)
+{
+	u128 stride = g->strided[t] ? tn->stride : 0;
+
+	if (g->nib[t]) {
+		/* Nibble n of the tensor lives in byte offset + n / 2. */
+		u128 n0 = r * stride, n1 = n0 + g->len[t];
+
+		*lo = (u128)tn->offset + n0 / 2;
+		*hi = (u128)tn->offset + (n1 + 1) / 2;
+	} else {
+		*lo = (u128)tn->offset + r * stride;
+		*hi = *lo + g->len[t];
+	}
+}
+
+static const char *u128s(u128 v, char *buf)
+{
+	snprintf(buf, 40, "0x%016llx%016llx", (unsigned long long)(v >> 64),
+		 (unsigned long long)v);
+	return buf;
+}
+
+/* P1: e1npu_op_extents() against the reference, on any op. */
+static void check_extents(const struct drm_e1npu_op *op, const struct rgeom *g)
+{
+	struct e1npu_extent ext[E1NPU_T_COUNT];
+	struct e1npu_op_err err = { 0 };
+	int ret = e1npu_op_extents(op, ext, &err), t;
+	bool zero = false, ovf = false;
+	char b1[40];
+
+	for (t = 0; t < 3 && !g->err; t++) {
+		u128 lo, hi;
+
+		if (!g->used[t])
+			continue;
+		if (!g->rows[t] || !g->len[t]) {
+			zero = true;
+			continue;
+		}
+		ref_row(g, tensor(op, t), t, g->rows[t] - 1, &lo, &hi);
+		if (hi > UINT64_MAX)
+			ovf = true;
+	}
+	if (g->err || zero || ovf) {
+		/* Any of the reasons that apply, in whatever order. */
+		if (!((g->err && ret == g->err) || (zero && ret == -EINVAL) ||
+		      (ovf && ret == -EOVERFLOW)))
+			fz_fail("extents: opcode 0x%x returned %d (%s), expected %d/%s%s",
+				op->opcode, ret, ret ? err.field : "-", g->err,
+				zero ? "EINVAL " : "", ovf ? "EOVERFLOW" : "");
+		return;
+	}
+	if (ret)
+		fz_fail("extents: opcode 0x%x rejected with %d (%s: %s), reference fits",
+			op->opcode, ret, err.field, err.reason);
+	for (t = 0; t < 3; t++) {
+		u128 lo, hi;
+
+		if (ext[t].used != g->used[t])
+			fz_fail("extents: tensor %d used %d, reference %d", t,
+				ext[t].used, g->used[t]);
+		if (ext[t].write != (g->used[t] && t == 2))
+			fz_fail("extents: tensor %d write %d", t, ext[t].write);
+		if (!g->used[t])
+			continue;
+		ref_row(g, tensor(op, t), t, g->rows[t] - 1, &lo, &hi);
+		if (ext[t].start != tensor(op, t)->offset || ext[t].end != (u64)hi)
+			fz_fail("extents: opcode 0x%x tensor %d [0x%llx, 0x%llx), reference end %s",
+				op->opcode, t, (unsigned long long)ext[t].start,
+				(unsigned long long)ext[t].end, u128s(hi, b1));
+	}
+}
+
+/* P2: every row of every used tensor inside its buffer. */
+static void check_accepted(const struct drm_e1npu_op *op, const struct rgeom *g,
+			   const struct ctx *c)
+{
+	char b1[40], b2[40];
+	int t;
+
+	if (g->err)
+		fz_fail("check accepted opcode 0x%x the reference rejects (%d)",
+			op->opcode, g->err);
+	for (t = 0; t < 3; t++) {
+		const struct drm_e1npu_tensor *tn = tensor(op, t);
+		u128 r, lo, hi, size;
+
+		if (!g->used[t])
+			continue;
+		if (tn->handle < 1 || tn->handle > NBUF)
+			fz_fail("accepted tensor %d with unknown handle %u", t, tn->handle);
+		if (!g->rows[t] || !g->len[t])
+			fz_fail("accepted tensor %d with a zero dimension", t);
+		if (g->strided[t] && tn->stride < g->len[t])
+			fz_fail("accepted tensor %d with stride %u < row %s", t,
+				tn->stride, u128s(g->len[t], b1));
+		size = c->size[tn->handle - 1];
+		/* Rows are increasing: checking every row also checks the last. */
+		for (r = 0; r < g->rows[t]; r++) {
+			ref_row(g, tn, t, r, &lo, &hi);
+			if (hi > size)
+				fz_fail("opcode 0x%x accepted but tensor %d row %llu bytes [%s, %s) pass buffer %u of %llu bytes",
+					op->opcode, t, (unsigned long long)r,
+					u128s(lo, b1), u128s(hi, b2), tn->handle,
+					(unsigned long long)c->size[tn->handle - 1]);
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Device model host                                                  */
+/* ------------------------------------------------------------------ */
+
+static void *host_map(void *p, u64 addr, u64 len, bool write)
+{
+	struct ctx *c = p;
+	int t;
+
+	c->maps++;
+	if (c->in_dp)
+		fz_fail("datapath direct mode mapped bus memory 0x%llx+%llu",
+			(unsigned long long)addr, (unsigned long long)len);
+	if (addr >= RING_BASE && len <= sizeof(c->ring) &&
+	    addr + len <= RING_BASE + sizeof(c->ring)) {
+		if (write)
+			fz_fail("model wrote the descriptor ring");
+		return c->ring + (addr - RING_BASE);
+	}
+	/* P4: inside the extent of a tensor of the op (write: c only). */
+	for (t = 0; t < 3; t++) {
+		const struct drm_e1npu_tensor *tn = tensor(c->op, t);
+		u64 b, lo, hi;
+
+		if (!c->ext[t].used || (write && t != 2))
+			continue;
+		b = c->base[tn->handle - 1];
+		lo = b + c->ext[t].start;
+		hi = b + c->ext[t].end;
+		if (addr >= lo && len <= hi - lo && addr - lo <= hi - lo - len)
+			return c->host[tn->handle - 1] + (addr - b);
+	}
+	fz_fail("model mapped [0x%llx, +%llu) %s outside the op's tensors (opcode 0x%x)",
+		(unsigned long long)addr, (unsigned long long)len,
+		write ? "for write" : "for read", c->op->opcode);
+}
+
+static void run_wrapper(struct ctx *c, const struct drm_e1npu_op *op,
+			bool gemmini)
+{
+	u64 dev_addr[E1NPU_T_COUNT] = { 0 };
+	u32 desc[E1_V0_DESC_WORDS];
+	struct e1_model_config cfg;
+	struct e1_model_host host = { .map = host_map, .ctx = c };
+	u64 tend;
+	u32 st, code, want = 0;
+	int t, i;
+
+	for (t = 0; t < 3; t++)
+		if (c->ext[t].used)
+			dev_addr[t] = c->base[tensor(op, t)->handle - 1] +
+				      tensor(op, t)->offset;
+	if (e1npu_op_encode(op, dev_addr, 0xC0DE, desc))
+		fz_fail("encode refused an accepted wrapper op 0x%x", op->opcode);
+	e1npu_desc_set_irq(desc);
+	for (i = 0; i < E1_V0_DESC_WORDS; i++) {
+		c->ring[4 * i] = (u8)desc[i];
+		c->ring[4 * i + 1] = (u8)(desc[i] >> 8);
+		c->ring[4 * i + 2] = (u8)(desc[i] >> 16);
+		c->ring[4 * i + 3] = (u8)(desc[i] >> 24);
+	}
+	e1_model_default_config(&cfg);
+	cfg.gemmini_present = gemmini;
+	e1_model_init(model, &cfg, &host);
+	tend = c->base[NBUF - 1] + c->size[NBUF - 1];
+	e1_model_write(model, E1_V0_DESC_BASE_LO, (u32)RING_BASE);
+	e1_model_write(model, E1_V0_DESC_BASE_HI, (u32)(RING_BASE >> 32));
+	e1_model_write(model, E1_V0_DESC_RING_LEN, 2);
+	e1_model_write(model, E1_V0_TENSOR_MEM_BASE_LO, (u32)TMEM_BASE);
+	e1_model_write(model, E1_V0_TENSOR_MEM_BASE_HI, (u32)(TMEM_BASE >> 32));
+	e1_model_write(model, E1_V0_TENSOR_MEM_LEN, (u32)(tend - TMEM_BASE));
+	e1_model_write(model, E1_V0_IRQ_MASK, E1_V0_IRQ_ALL);
+	e1_model_write(model, E1_V0_CTRL, E1_V0_CTRL_ENABLE | E1_V0_CTRL_IRQ_ENABLE);
+	e1_model_write(model, E1_V0_DESC_DOORBELL, 1);
+	e1_model_run(model);
+	st = e1_model_read(model, E1_V0_STATUS);
+	code = E1_FIELD_GET(E1_V0_STATUS_ERR_CODE, st);
+	if (op->opcode == DRM_E1NPU_OP_FALLBACK ||
+	    (!gemmini && op->opcode != DRM_E1NPU_OP_NOP &&
+	     op->opcode != DRM_E1NPU_OP_BARRIER))
+		want = E1_V0_ERR_UNKNOWN_OP;
+	if (code != want || (!want && (e1_model_read(model, E1_V0_DESC_TAIL) != 1 ||
+				       e1_model_read(model, E1_V0_COMPLETION_TAG) != 0xC0DE)))
+		fz_fail("validator accepted opcode 0x%x, the model answered err_code 0x%02x (want 0x%02x), STATUS 0x%08x, fault 0x%08x%08x",
+			op->opcode, code, want, st,
+			e1_model_read(model, E1_V0_ERR_FAULT_ADDR_HI),
+			e1_model_read(model, E1_V0_ERR_FAULT_ADDR_LO));
+}
+
+static u32 dp_rd(void *p, u32 off)
+{
+	(void)p;
+	return e1_model_read(model, E1_WIN_DATAPATH * E1_WIN_SIZE + off);
+}
+
+static void dp_wr(void *p, u32 off, u32 v)
+{
+	(void)p;
+	e1_model_write(model, E1_WIN_DATAPATH * E1_WIN_SIZE + off, v);
+}
+
+static void run_datapath(struct ctx *c, const struct drm_e1npu_op *op)
+{
+	struct e1_model_host host = { .map = host_map, .ctx = c };
+	struct e1npu_dp_io io = { .read = dp_rd, .write = dp_wr };
+	const u8 *a = NULL, *b = NULL;
+	u8 *out = NULL;
+	u32 hw = 0;
+	int ret;
+
+	e1_model_init(model, NULL, &host);
+	if (c->ext[0].used)
+		a = c->host[op->a.handle - 1] + op->a.offset;
+	if (c->ext[1].used)
+		b = c->host[op->b.handle - 1] + op->b.offset;
+	if (c->ext[2].used)
+		out = c->host[op->c.handle - 1] + op->c.offset;
+	c->in_dp = true;
+	ret = e1npu_dp_exec(&io, op, a, b, out, &hw);
+	c->in_dp = false;
+	if (!ret)
+		return;
+	/* Data-dependent fail-closed scalar opcodes (contract 3.2 - 3.5). */
+	if (ret == -EIO && op->opcode == DRM_E1NPU_OP_DP_SCALAR &&
+	    (op->k == E1_DP_OP_SDOT4_S4_2_4 || op->k == E1_DP_OP_DOT16_S2 ||
+	     op->k == E1_DP_OP_DOT4_FP8_E4M3 || op->k == E1_DP_OP_EXP2_NEG_Q0_8))
+		return;
+	fz_fail("validator accepted datapath opcode 0x%x (k %u), dp_exec returned %d, CTRL_STATUS 0x%x",
+		op->opcode, op->k, ret, hw);
+}
+
+/* ------------------------------------------------------------------ */
+/* Input decoding                                                      */
+/* ------------------------------------------------------------------ */
+
+static u32 fz_val(struct fz *f)
+{
+	u8 t = fz_u8(f);
+
+	switch (t >> 6) {
+	case 0:
+		return t & 63;
+	case 1:
+		return (t & 63) * 16u;
+	case 2:
+		return fz_u16(f);
+	default:
+		return fz_u32(f);
+	}
+}
+
+static u64 fz_off(struct fz *f)
+{
+	u8 t = fz_u8(f);
+
+	switch (t >> 6) {
+	case 0:
+		return 0;
+	case 1:
+		return (t & 63) * 16u;
+	case 2:
+		return fz_u32(f);
+	default:
+		return fz_u64(f);
+	}
+}
+
+static u32 tighten(struct fz *f, u32 v)
+{
+	u32 t = fz_u16(f);
+
+	return t && t < v ? t : v;
+}
+
+static const u32 opcodes[] = {
+	DRM_E1NPU_OP_NOP, DRM_E1NPU_OP_BARRIER, DRM_E1NPU_OP_MATMUL_S8,
+	DRM_E1NPU_OP_CONV2D_S8, DRM_E1NPU_OP_RELU_S8, DRM_E1NPU_OP_MAXPOOL_S8,
+	DRM_E1NPU_OP_FALLBACK, DRM_E1NPU_OP_DP_SCALAR, DRM_E1NPU_OP_DP_GEMM_S8,
+	DRM_E1NPU_OP_DP_GEMM_S4, DRM_E1NPU_OP_DP_VRELU_S8,
+};
+
+#define ARRAY_LEN_OPS	(sizeof(opcodes) / sizeof(opcodes[0]))
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fz f = { data, size };
+	struct drm_e1npu_op op;
+	struct e1npu_limits lim;
+	struct e1npu_op_err err = { 0 };
+	struct ctx c;
+	struct rgeom g;
+	u8 cfgb, ob;
+	u32 engine;
+	u64 macs = 0, base;
+	bool gemmini, can_run = true;
+	int t, ret, eng;
+
+	if (verbose < 0)
+		verbose = getenv("FUZZ_VERBOSE") != NULL;
+	if (!model) {
+		model = malloc(sizeof(*model));
+		if (!model)
+			abort();
+	}
+	memset(&c, 0, sizeof(c));
+	memset(&op, 0, sizeof(op));
+
+	cfgb = fz_u8(&f);
+	gemmini = !(cfgb & 0x04);
+	e1npu_limits_init(&lim, !(cfgb & 0x08), E1_V0_ID_VALUE,
+			  gemmini ? E1_V0_CAPS_GEMMINI : 0, !(cfgb & 0x10),
+			  E1_DP_ID_VALUE, 64, 1ULL << 28);
+	if (cfgb & 0x20) {
+		lim.max_matmul_mn = tighten(&f, lim.max_matmul_mn);
+		lim.max_matmul_k = tighten(&f, lim.max_matmul_k);
+		lim.max_conv_hw = tighten(&f, lim.max_conv_hw);
+		lim.max_conv_c = tighten(&f, lim.max_conv_c);
+		lim.max_relu_mn = tighten(&f, lim.max_relu_mn);
+		lim.max_conv_dilation = tighten(&f, lim.max_conv_dilation);
+		lim.max_conv_pad = tighten(&f, lim.max_conv_pad + 1) - 1;
+		lim.conv_kernels &= fz_u8(&f) | 0x2;
+		lim.conv_strides &= fz_u8(&f) | 0x2;
+		lim.pool_windows &= fz_u8(&f) | 0x4;
+		lim.pool_strides &= fz_u8(&f) | 0x2;
+		if (cfgb & 0x40)
+			lim.align = 64;	/* a stricter platform alignment */
+	}
+	for (t = 0; t < NBUF; t++) {
+		u32 s = fz_u32(&f);
+
+		if (s & 0x80000000u) {
+			/* A huge buffer: arithmetic only, nothing runs. */
+			c.size[t] = fz_u64(&f);
+			can_run = false;
+		} else {
+			c.size[t] = (s & 0x40000000u) ? (s & (HOST_MAX - 1)) : (s & 0x3fff);
+			if (!c.size[t])
+				c.size[t] = 1;
+		}
+	}
+
+	ob = fz_u8(&f);
+	op.opcode = ob < 2 * ARRAY_LEN_OPS ? opcodes[ob % ARRAY_LEN_OPS] : fz_u32(&f);
+	op.flags = fz_u8(&f) & 7;
+	if (op.flags & 4)
+		op.flags = fz_u32(&f);
+	op.m = fz_val(&f);
+	op.n = fz_val(&f);
+	op.k = fz_val(&f);
+	op.c_in = fz_val(&f);
+	op.c_out = fz_val(&f);
+	op.out_h = fz_val(&f);
+	op.out_w = fz_val(&f);
+	op.stride_h = fz_val(&f);
+	op.stride_w = fz_val(&f);
+	op.pad_top = fz_val(&f);
+	op.pad_left = fz_val(&f);
+	op.dilation = fz_val(&f);
+	for (t = 0; t < 3; t++) {
+		struct drm_e1npu_tensor *tn = (struct drm_e1npu_tensor *)tensor(&op, t);
+		u8 h = fz_u8(&f);
+
+		tn->handle = h < 0xf0 ? h % 4 : fz_u32(&f);
+		tn->stride = fz_val(&f);
+		tn->offset = fz_off(&f);
+	}
+	eng = e1npu_op_engine(op.opcode);
+	engine = eng < 0 ? 0 : (u32)eng;
+	if (cfgb & 0x80)
+		engine = fz_u32(&f) & 3;
+
+	ref_geom(&op, &g);
+	check_extents(&op, &g);
+
+	ret = e1npu_op_check(&op, engine, &lim, lookup, &c, &err);
+	if (verbose)
+		fprintf(stderr, "opcode 0x%x engine %u: %d %s %s\n", op.opcode,
+			engine, ret, ret ? err.field : "", ret ? err.reason : "");
+	if (ret) {
+		if (!err.field || !err.reason)
+			fz_fail("rejected (%d) without a field or reason", ret);
+		return 0;
+	}
+	check_accepted(&op, &g, &c);
+
+	/* Run it, when small enough and every buffer is host backed. */
+	if (!can_run)
+		return 0;
+	if (op.opcode == DRM_E1NPU_OP_MATMUL_S8)
+		macs = (u64)op.m * op.n * op.k;
+	else if (op.opcode == DRM_E1NPU_OP_CONV2D_S8)
+		macs = (u64)op.out_h * op.out_w * op.c_out * op.k * op.k * op.c_in;
+	if (macs > MAC_MAX)
+		return 0;
+	if (e1npu_op_extents(&op, c.ext, NULL))
+		fz_fail("extents failed on an accepted op");
+	c.op = &op;
+	base = TMEM_BASE;
+	for (t = 0; t < NBUF; t++) {
+		c.base[t] = base;
+		base += (c.size[t] + 4095) & ~4095ULL;
+		/* Exact-size heap copies: ASan sees any byte past the end. */
+		c.host[t] = malloc(c.size[t]);
+		if (!c.host[t])
+			abort();
+		memset(c.host[t], (int)(0x5a + t * 0x31), c.size[t]);
+	}
+	if (engine == DRM_E1NPU_ENGINE_WRAPPER)
+		run_wrapper(&c, &op, gemmini);
+	else
+		run_datapath(&c, &op);
+	for (t = 0; t < NBUF; t++)
+		free(c.host[t]);
+	return 0;
+}

@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: MIT
+#
+# libFuzzer harnesses (Documentation/fuzzing.md), built with clang into
+# $(O)/tests/fuzz/:
+#
+#   make fuzz-build   build both harnesses
+#   make check-fuzz   bounded run of each (part of `make check`): seeds from
+#                     tests/fuzz/corpus-<name>/, new inputs and crashes go to
+#                     $(O)/tests/fuzz/, any crash fails the target
+#   make fuzz-long    the same for FUZZ_LONG_TIME seconds each (not in check)
+#
+# Needs clang and libFuzzer (Debian 12: clang libclang-rt-14-dev); without
+# them check-fuzz fails loudly rather than skipping.
+
+FUZZ_CC       ?= $(shell command -v clang-14 2>/dev/null || command -v clang 2>/dev/null)
+FUZZ_DIR      := $(O)/tests/fuzz
+FUZZ_NAMES    := fuzz-op-check fuzz-model-mmio
+FUZZ_BINS     := $(addprefix $(FUZZ_DIR)/,$(FUZZ_NAMES))
+FUZZ_TIME     ?= 30
+FUZZ_LONG_TIME ?= 600
+FUZZ_RSS_MB   ?= 2048
+FUZZ_FLAGS    := -g -O1 -fno-omit-frame-pointer -std=c11 -D_DEFAULT_SOURCE \
+		 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		 -Wall -Wextra -Werror -Wno-unused-parameter
+FUZZ_CPPFLAGS := -Iinclude -Iinclude/hw -Iinclude/uapi/drm -Imodel -Ikernel \
+		 -Itests/fuzz $(shell pkg-config --cflags libdrm 2>/dev/null)
+FUZZ_LIB_SRCS := kernel/e1npu_ops.c $(MODEL_SRCS)
+FUZZ_HDRS     := $(wildcard tests/fuzz/*.h include/hw/*.h include/uapi/drm/*.h \
+		   kernel/e1npu_ops.h model/*.h)
+
+.PHONY: fuzz-build fuzz-cc check-fuzz fuzz-long
+
+FUZZ_PROBE := $(FUZZ_DIR)/probe
+fuzz-cc:
+	@if [ -z "$(FUZZ_CC)" ]; then \
+		echo "ERROR: check-fuzz needs clang with libFuzzer (Debian 12: apt-get install clang libclang-rt-14-dev)" >&2; \
+		exit 1; \
+	fi
+	@mkdir -p $(FUZZ_DIR)
+	@printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n);\nint LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' > $(FUZZ_PROBE).c
+	@$(FUZZ_CC) -fsanitize=fuzzer,address,undefined $(FUZZ_PROBE).c -o $(FUZZ_PROBE) || { \
+		echo "ERROR: $(FUZZ_CC) cannot link -fsanitize=fuzzer,address,undefined (Debian 12: apt-get install clang libclang-rt-14-dev)" >&2; \
+		exit 1; }
+
+$(FUZZ_DIR)/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(FUZZ_HDRS) | fuzz-cc
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_FLAGS) $< $(FUZZ_LIB_SRCS) -o $@
+
+fuzz-build: $(FUZZ_BINS)
+
+# $(1): harness name, $(2): seconds. Seeds are read from the tree and never
+# written: libFuzzer adds new inputs to the first corpus directory, which is
+# the build one.
+define fuzz_run
+	@mkdir -p $(FUZZ_DIR)/corpus-$(1) $(FUZZ_DIR)/artifacts-$(1)
+	@echo "  FUZZ    $(1) for $(2)s"
+	@$(FUZZ_DIR)/$(1) -max_total_time=$(2) -rss_limit_mb=$(FUZZ_RSS_MB) \
+		-timeout=60 -workers=1 -jobs=1 -print_final_stats=1 \
+		-artifact_prefix=$(FUZZ_DIR)/artifacts-$(1)/ \
+		$(FUZZ_DIR)/corpus-$(1) tests/fuzz/corpus-$(1) \
+		> $(FUZZ_DIR)/$(1).log 2>&1 || { \
+		tail -n 60 $(FUZZ_DIR)/$(1).log >&2; \
+		echo "FAILED: $(1), crash input in $(FUZZ_DIR)/artifacts-$(1)/" >&2; \
+		exit 1; }
+	@grep -E '^stat::(number_of_executed_units|average_exec_per_sec)' \
+		$(FUZZ_DIR)/$(1).log | sed 's/^/  /'
+endef
+
+check-fuzz: fuzz-build
+	$(call fuzz_run,fuzz-op-check,$(FUZZ_TIME))
+	$(call fuzz_run,fuzz-model-mmio,$(FUZZ_TIME))
+
+fuzz-long: fuzz-build
+	$(call fuzz_run,fuzz-op-check,$(FUZZ_LONG_TIME))
+	$(call fuzz_run,fuzz-model-mmio,$(FUZZ_LONG_TIME))
+
+CHECK_TARGETS += check-fuzz
