@@ -77,6 +77,14 @@ if load default; then
 		systest "$g"
 	done
 	systest engines 0x3
+	# the library's smoke suite through this driver, compared with the
+	# host's run on the in-process model (tools/tools.mk ships it)
+	if [ -f /tests/guest-smoke.sh ]; then
+		for _d in /sys/devices/platform/e1npu-sim/accel/accel*; do
+			dev=/dev/accel/${_d##*/}
+		done
+		t_run npu-smoke-guest-matches-host sh /tests/guest-smoke.sh "$dev"
+	fi
 	for p in inject_hang inject_bus_error inject_drop_irq; do
 		v=$(cat "$SIM/$p" 2>/dev/null)
 		case "$v" in
