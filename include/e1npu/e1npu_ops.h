@@ -73,6 +73,21 @@ enum e1npu_ops_kind {
 	E1NPU_OPS_BIAS_ADD,
 	E1NPU_OPS_SOFTMAX,		/* TFLite quantized (exact) */
 	E1NPU_OPS_SOFTMAX_EXP2,		/* exp2 Q0.8 approximation */
+	E1NPU_OPS_RESIDUAL_ADD,
+	E1NPU_OPS_SILU,			/* exp2 piecewise approximation */
+	E1NPU_OPS_QUICK_GELU,		/* exp2 piecewise approximation */
+	E1NPU_OPS_RMSNORM,
+	E1NPU_OPS_ROPE,
+	E1NPU_OPS_ATTENTION_QK,
+	E1NPU_OPS_ATTENTION_AV,
+	E1NPU_OPS_ATTENTION,		/* multi-head, masks */
+	E1NPU_OPS_QKV_PROJECTION,
+	E1NPU_OPS_KV_CACHE_APPEND,
+	E1NPU_OPS_DECODE_ATTENTION,
+	E1NPU_OPS_MLP_RELU,
+	E1NPU_OPS_SWIGLU,
+	E1NPU_OPS_TRANSFORMER_BLOCK,
+	E1NPU_OPS_DECODER_BLOCK,
 	E1NPU_OPS_KIND_COUNT
 };
 
@@ -414,6 +429,214 @@ int e1npu_ops_softmax_exp2_s8(struct e1npu_ops *ops, uint32_t rows,
 			      uint32_t depth, const int8_t *in,
 			      const uint8_t *mask, uint8_t *out,
 			      struct e1npu_ops_report *rep);
+
+/* ---------------------------------------------------------------------- */
+/* Transformer pieces (symmetric int8, integer semantics stated per call)  */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * A requantization int32 -> int8: clamp(MultiplyByQuantizedMultiplier(acc,
+ * multiplier, shift) + zero_point, -128, 127), TFLite rounding.
+ */
+struct e1npu_requant {
+	int32_t multiplier;
+	int32_t shift;
+	int32_t zero_point;
+	uint32_t reserved;
+};
+
+/* e1npu_requant_from_scale() - TFLite QuantizeMultiplier of @scale (> 0). */
+int e1npu_requant_from_scale(double scale, int32_t zero_point,
+			     struct e1npu_requant *rq);
+
+/* bias_add: out[r][j] = sat8(x[r][j] + bias[j]). */
+int e1npu_ops_bias_add_s8(struct e1npu_ops *ops, uint32_t rows, uint32_t n,
+			  const int8_t *x, const int8_t *bias, int8_t *out,
+			  struct e1npu_ops_report *rep);
+
+/* residual_add: out[i] = sat8(a[i] + b[i]). */
+int e1npu_ops_residual_add_s8(struct e1npu_ops *ops, size_t count,
+			      const int8_t *a, const int8_t *b, int8_t *out,
+			      struct e1npu_ops_report *rep);
+
+/*
+ * SiLU and QuickGELU, the document's exp2 piecewise approximations on the
+ * integer values: sig(t) (Q0.8) = EXP2(t) >> 1 for t <= 0 and
+ * 256 - (EXP2(-t) >> 1) for t > 0, EXP2(d) = 256 >> -d (0 below -8);
+ * silu(x) = sat8((x * sig(x) + 128) >> 8);
+ * quick_gelu(x) = sat8((x * sig((x * 109) >> 6) + 128) >> 8)
+ * (109/64 = 1.703125). EXP2 runs on the datapath (EXP2_NEG_Q0_8).
+ */
+int e1npu_ops_silu_s8(struct e1npu_ops *ops, size_t count, const int8_t *in,
+		      int8_t *out, struct e1npu_ops_report *rep);
+int e1npu_ops_quick_gelu_s8(struct e1npu_ops *ops, size_t count,
+			    const int8_t *in, int8_t *out,
+			    struct e1npu_ops_report *rep);
+
+/*
+ * RMSNorm over rows of @d int8 values with int8 weights gamma (Q@gamma_frac):
+ * ss = sum x^2, r = max(1, isqrt(ss / d)), inv = 2^16 / r (floor),
+ * out = sat8(round_half_up(x * gamma * inv * 2^out_frac / 2^(16 + gamma_frac))).
+ * The sums of squares run on the datapath (DOT4_S8).
+ */
+int e1npu_ops_rmsnorm_s8(struct e1npu_ops *ops, uint32_t rows, uint32_t d,
+			 const int8_t *x, const int8_t *gamma,
+			 uint32_t gamma_frac, uint32_t out_frac, int8_t *out,
+			 struct e1npu_ops_report *rep);
+
+/*
+ * RoPE on interleaved pairs: cos, sin [rows][d/2] in Q7 within [-127, 127];
+ * y0 = sat8((x0 c - x1 s + 64) >> 7), y1 = sat8((x0 s + x1 c + 64) >> 7).
+ * Each output is one DOT4_S8 on the datapath.
+ */
+int e1npu_ops_rope_s8(struct e1npu_ops *ops, uint32_t rows, uint32_t d,
+		      const int8_t *x, const int8_t *cos, const int8_t *sin,
+		      int8_t *out, struct e1npu_ops_report *rep);
+
+/* QK scores: s[b][h][i][j] = sum_d q[b][h][i][d] k[b][h][j][d], int32. */
+int e1npu_ops_attention_qk_s8(struct e1npu_ops *ops, uint32_t batch,
+			      uint32_t heads, uint32_t tq, uint32_t tk,
+			      uint32_t dim, const int8_t *q, const int8_t *k,
+			      int32_t *scores, struct e1npu_ops_report *rep);
+
+/*
+ * AV: probabilities p [b][h][tq][tk] in Q0.8 (uint8, as the softmaxes
+ * produce) become Q0.7 int8 p7 = min((p + 1) >> 1, 127); context
+ * out = sat8((sum_j p7 v[j][d] + 64) >> 7).
+ */
+int e1npu_ops_attention_av_s8(struct e1npu_ops *ops, uint32_t batch,
+			      uint32_t heads, uint32_t tq, uint32_t tk,
+			      uint32_t dim, const uint8_t *p, const int8_t *v,
+			      int8_t *out, struct e1npu_ops_report *rep);
+
+enum e1npu_mask {
+	E1NPU_MASK_NONE = 0,
+	E1NPU_MASK_CAUSAL = 1,		/* query i sees keys <= tk - tq + i */
+	E1NPU_MASK_SLIDING = 2,		/* ... and the last @window of them */
+};
+
+enum e1npu_softmax_mode {
+	E1NPU_SOFTMAX_EXP2 = 0,		/* e1npu_ops_softmax_exp2_s8 */
+	E1NPU_SOFTMAX_EXACT = 1,	/* TFLite int8 softmax, output +128 */
+};
+
+/*
+ * Multi-head attention: QK (int32), logits = requant(qk) to int8, mask,
+ * softmax over the visible keys (masked ones give 0), AV as above.
+ * q [b][h][tq][dim], k, v [b][h][tk][dim], out [b][h][tq][dim].
+ * EXACT: TFLite's int8 softmax with @logit_scale and @beta over the visible
+ * (contiguous) keys, its int8 output + 128 taken as Q0.8.
+ */
+struct e1npu_attention_params {
+	uint32_t batch, heads, tq, tk, dim;
+	uint32_t mask;			/* enum e1npu_mask */
+	uint32_t window;		/* sliding window, keys */
+	uint32_t softmax;		/* enum e1npu_softmax_mode */
+	struct e1npu_requant qk;	/* int32 scores -> int8 logits */
+	float logit_scale, beta;	/* EXACT only */
+	uint32_t reserved[8];
+};
+
+int e1npu_ops_attention_s8(struct e1npu_ops *ops,
+			   const struct e1npu_attention_params *p,
+			   const int8_t *q, const int8_t *k, const int8_t *v,
+			   int8_t *out, struct e1npu_ops_report *rep);
+
+/*
+ * Packed QKV projection: x [t][dm] x w [dm][3 dm] (one GEMM), then Q, K, V
+ * [t][dm] requantized with their own parameters.
+ */
+int e1npu_ops_qkv_projection_s8(struct e1npu_ops *ops, uint32_t t,
+				uint32_t dm, const int8_t *x, const int8_t *w,
+				const struct e1npu_requant *rq_q,
+				const struct e1npu_requant *rq_k,
+				const struct e1npu_requant *rq_v, int8_t *q,
+				int8_t *k, int8_t *v,
+				struct e1npu_ops_report *rep);
+
+/*
+ * KV cache append: caches [b][h][cap][dim], @lens [b*h] tokens held; the
+ * @tnew tokens of knew/vnew [b][h][tnew][dim] go to positions lens.., lens
+ * advance. -ENOSPC (nothing changed) when a head would pass @cap.
+ */
+int e1npu_ops_kv_cache_append_s8(struct e1npu_ops *ops, uint32_t batch,
+				 uint32_t heads, uint32_t cap, uint32_t dim,
+				 int8_t *kcache, int8_t *vcache, uint32_t *lens,
+				 uint32_t tnew, const int8_t *knew,
+				 const int8_t *vnew,
+				 struct e1npu_ops_report *rep);
+
+/*
+ * Decode attention: append knew/vnew, then attention of q [b][h][tnew][dim]
+ * over each head's cache[0 .. lens) with a causal mask (sliding with
+ * p->window when p->mask is SLIDING). p->tq, p->tk are ignored (tnew and
+ * the lengths are used); p->batch, heads, dim must match.
+ */
+int e1npu_ops_decode_attention_s8(struct e1npu_ops *ops,
+				  const struct e1npu_attention_params *p,
+				  uint32_t cap, int8_t *kcache, int8_t *vcache,
+				  uint32_t *lens, uint32_t tnew, const int8_t *q,
+				  const int8_t *knew, const int8_t *vnew,
+				  int8_t *out, struct e1npu_ops_report *rep);
+
+/* MLP: out = requant_out(relu(requant_hidden(x w1)) w2); x [t][dm],
+ * w1 [dm][dh], w2 [dh][dm]. */
+int e1npu_ops_mlp_relu_s8(struct e1npu_ops *ops, uint32_t t, uint32_t dm,
+			  uint32_t dh, const int8_t *x, const int8_t *w1,
+			  const int8_t *w2, const struct e1npu_requant *rq_hidden,
+			  const struct e1npu_requant *rq_out, int8_t *out,
+			  struct e1npu_ops_report *rep);
+
+/* SwiGLU: up = rq_hidden(x wu), g = silu(rq_hidden(x wg)) (the exp2 SiLU),
+ * h = sat8((up * g + 2^(gate_shift-1)) >> gate_shift), out = rq_out(h wd). */
+int e1npu_ops_swiglu_s8(struct e1npu_ops *ops, uint32_t t, uint32_t dm,
+			uint32_t dh, const int8_t *x, const int8_t *wu,
+			const int8_t *wg, const int8_t *wd,
+			const struct e1npu_requant *rq_hidden,
+			uint32_t gate_shift, const struct e1npu_requant *rq_out,
+			int8_t *out, struct e1npu_ops_report *rep);
+
+/*
+ * The document's transformer block: ctx = AV(p, v) (p Q0.8 [t][t], v [t][d]),
+ * a = bias_add(ctx, bias), r = residual_add(x, a),
+ * out = residual_add(r, mlp_relu(r)).
+ */
+int e1npu_ops_transformer_block_s8(struct e1npu_ops *ops, uint32_t t,
+				   uint32_t d, uint32_t dh, const int8_t *x,
+				   const uint8_t *p, const int8_t *v,
+				   const int8_t *bias, const int8_t *w1,
+				   const int8_t *w2,
+				   const struct e1npu_requant *rq_hidden,
+				   const struct e1npu_requant *rq_out,
+				   int8_t *out, struct e1npu_ops_report *rep);
+
+/*
+ * Modern decoder block (batch 1, @heads heads of d / heads):
+ * n1 = rmsnorm(x, g1); q, k, v = qkv_projection(n1); q, k = rope(q, k);
+ * ctx = attention(q, k, v) (exp2 softmax, mask); a = bias_add(ctx, bias);
+ * r = residual_add(x, a); n2 = rmsnorm(r, g2);
+ * out = residual_add(r, swiglu(n2)).
+ */
+struct e1npu_decoder_params {
+	uint32_t t, d, dh, heads;
+	uint32_t gamma_frac, norm_frac;	/* rmsnorm */
+	const int8_t *g1, *g2;		/* [d] */
+	const int8_t *wqkv;		/* [d][3 d] */
+	struct e1npu_requant rq_q, rq_k, rq_v;
+	const int8_t *cos, *sin;	/* [t][d / heads / 2] Q7 */
+	uint32_t mask, window;		/* enum e1npu_mask */
+	struct e1npu_requant rq_qk;
+	const int8_t *bias;		/* [d] */
+	const int8_t *wu, *wg, *wd;	/* [d][dh], [d][dh], [dh][d] */
+	struct e1npu_requant rq_hidden, rq_out;
+	uint32_t gate_shift;
+	uint32_t reserved[8];
+};
+
+int e1npu_ops_decoder_block_s8(struct e1npu_ops *ops,
+			       const struct e1npu_decoder_params *p,
+			       const int8_t *x, int8_t *out,
+			       struct e1npu_ops_report *rep);
 
 #ifdef __cplusplus
 }

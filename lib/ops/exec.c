@@ -286,6 +286,21 @@ static const char *const kind_names[E1NPU_OPS_KIND_COUNT] = {
 	[E1NPU_OPS_BIAS_ADD] = "bias_add",
 	[E1NPU_OPS_SOFTMAX] = "softmax",
 	[E1NPU_OPS_SOFTMAX_EXP2] = "softmax_exp2",
+	[E1NPU_OPS_RESIDUAL_ADD] = "residual_add",
+	[E1NPU_OPS_SILU] = "silu_exp2",
+	[E1NPU_OPS_QUICK_GELU] = "quick_gelu_exp2",
+	[E1NPU_OPS_RMSNORM] = "rms_norm",
+	[E1NPU_OPS_ROPE] = "rope",
+	[E1NPU_OPS_ATTENTION_QK] = "attention_qk",
+	[E1NPU_OPS_ATTENTION_AV] = "attention_av",
+	[E1NPU_OPS_ATTENTION] = "attention",
+	[E1NPU_OPS_QKV_PROJECTION] = "qkv_projection",
+	[E1NPU_OPS_KV_CACHE_APPEND] = "kv_cache_append",
+	[E1NPU_OPS_DECODE_ATTENTION] = "decode_attention",
+	[E1NPU_OPS_MLP_RELU] = "mlp_relu",
+	[E1NPU_OPS_SWIGLU] = "swiglu",
+	[E1NPU_OPS_TRANSFORMER_BLOCK] = "transformer_block",
+	[E1NPU_OPS_DECODER_BLOCK] = "decoder_block",
 };
 
 E1NPU_API const char *e1npu_ops_kind_name(uint32_t kind)

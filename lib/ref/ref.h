@@ -53,4 +53,36 @@ void ref_matmul_gs_s4(uint32_t m, uint32_t n, uint32_t k, uint32_t group,
 		      const int8_t *a, const int8_t *w, const int16_t *scales,
 		      int32_t *c);
 
+/* Transformer pieces (semantics in e1npu_ops.h). */
+int8_t ref_requant(int32_t acc, const struct e1npu_requant *rq);
+void ref_bias_add(uint32_t rows, uint32_t n, const int8_t *x,
+		  const int8_t *bias, int8_t *out);
+void ref_residual_add(size_t count, const int8_t *a, const int8_t *b,
+		      int8_t *out);
+int32_t ref_sig_q8(int32_t t);
+void ref_silu(size_t count, const int8_t *in, int8_t *out);
+void ref_quick_gelu(size_t count, const int8_t *in, int8_t *out);
+void ref_rmsnorm(uint32_t rows, uint32_t d, const int8_t *x, const int8_t *g,
+		 uint32_t gf, uint32_t of, int8_t *out);
+void ref_rope(uint32_t rows, uint32_t d, const int8_t *x, const int8_t *c,
+	      const int8_t *s, int8_t *out);
+int ref_attention(const struct e1npu_attention_params *p, const int8_t *q,
+		  const int8_t *k, const int8_t *v, int8_t *out);
+void ref_qkv(uint32_t t, uint32_t dm, const int8_t *x, const int8_t *w,
+	     const struct e1npu_requant *rq[3], int8_t *out[3]);
+void ref_mlp(uint32_t t, uint32_t dm, uint32_t dh, const int8_t *x,
+	     const int8_t *w1, const int8_t *w2, const struct e1npu_requant *rqh,
+	     const struct e1npu_requant *rqo, int8_t *out);
+void ref_swiglu(uint32_t t, uint32_t dm, uint32_t dh, const int8_t *x,
+		const int8_t *wu, const int8_t *wg, const int8_t *wd,
+		const struct e1npu_requant *rqh, uint32_t gs,
+		const struct e1npu_requant *rqo, int8_t *out);
+void ref_transformer_block(uint32_t t, uint32_t d, uint32_t dh,
+			   const int8_t *x, const uint8_t *p, const int8_t *v,
+			   const int8_t *bias, const int8_t *w1, const int8_t *w2,
+			   const struct e1npu_requant *rqh,
+			   const struct e1npu_requant *rqo, int8_t *out);
+int ref_decoder_block(const struct e1npu_decoder_params *p, const int8_t *x,
+		      int8_t *out);
+
 #endif /* __E1NPU_REF_H__ */
