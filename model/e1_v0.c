@@ -884,6 +884,16 @@ unsigned int e1_v0_run(struct e1_model *m)
 			v0_latch(v, E1_V0_ERR_ALIGN, idx, 0, E1_V0_STALL_HARD);
 			break;
 		}
+		/*
+		 * DESC_RING_LEN shrunk below the tail: never fetch outside
+		 * [DESC_BASE, DESC_BASE + 64 * len); a hard queue error, as
+		 * at the doorbell.
+		 */
+		if (idx >= v->ring_len) {
+			v0_latch(v, E1_V0_ERR_OVERFLOW, idx,
+				 E1_V0_IRQ_QUEUE_OVERFLOW, E1_V0_STALL_HARD);
+			break;
+		}
 		memset(&d, 0, sizeof(d));
 		v->fb_pending = false;
 		v0_add_cycles(v, m->cfg.timing.desc_fetch_cycles);

@@ -189,6 +189,9 @@ static void check_extents(const struct drm_e1npu_op *op, const struct rgeom *g)
 
 		if (!g->used[t])
 			continue;
+		/* The factors of a geometry may pass 64 bits on their own. */
+		if (g->rows[t] > UINT64_MAX || g->len[t] > UINT64_MAX)
+			ovf = true;
 		if (!g->rows[t] || !g->len[t]) {
 			zero = true;
 			continue;

@@ -55,7 +55,7 @@ define fuzz_run
 	@mkdir -p $(FUZZ_DIR)/corpus-$(1) $(FUZZ_DIR)/artifacts-$(1)
 	@echo "  FUZZ    $(1) for $(2)s"
 	@$(FUZZ_DIR)/$(1) -max_total_time=$(2) -rss_limit_mb=$(FUZZ_RSS_MB) \
-		-timeout=60 -workers=1 -jobs=1 -print_final_stats=1 \
+		-timeout=60 -print_final_stats=1 \
 		-artifact_prefix=$(FUZZ_DIR)/artifacts-$(1)/ \
 		$(FUZZ_DIR)/corpus-$(1) tests/fuzz/corpus-$(1) \
 		> $(FUZZ_DIR)/$(1).log 2>&1 || { \
