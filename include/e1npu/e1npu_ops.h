@@ -172,8 +172,11 @@ const char *e1npu_ops_kind_name(uint32_t kind);
 /**
  * enum e1npu_ops_force - override the selection (tests, benchmarks).
  * @E1NPU_OPS_FORCE_AUTO: the policy of lib/ops/select.h.
- * @E1NPU_OPS_FORCE_WRAPPER / _DATAPATH / _CPU: that engine when it can run
- *	the operation at all, else the policy.
+ * @E1NPU_OPS_FORCE_WRAPPER / _DATAPATH / _CPU: that engine when it has a
+ *	form of the operation, else the policy. Forcing the wrapper only
+ *	needs the wrapper window: without the systolic engine the hardware
+ *	rejects the operations and libe1npu runs them on the CPU (the
+ *	fallback contract; the report then says engine cpu, reason fallback).
  */
 enum e1npu_ops_force {
 	E1NPU_OPS_FORCE_AUTO = 0,
@@ -421,8 +424,8 @@ int e1npu_ops_softmax(struct e1npu_ops *ops, uint32_t dtype, uint32_t rows,
  * e1npu_ops_softmax_exp2_s8() - the datapath's softmax approximation over
  * int8 logits (the document's lower_attention_softmax_smoke): per row,
  * max, delta = x - max (>= -8 contributes, below gives 0), e = 2^delta in
- * Q0.8 (EXP2_NEG_Q0_8), out = round(256 * e / sum(e)) in Q0.8, stored as
- * uint8 saturated to 255 with -1 (0xff) meaning 1.0. @mask (NULL or
+ * Q0.8 (EXP2_NEG_Q0_8), out = (256 * e + sum / 2) / sum in Q0.8 (uint8,
+ * saturated to 255, so a lone 1.0 reads 255). @mask (NULL or
  * rows x depth bytes, nonzero = keep) excludes logits (output 0).
  */
 int e1npu_ops_softmax_exp2_s8(struct e1npu_ops *ops, uint32_t rows,

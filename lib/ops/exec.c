@@ -43,6 +43,8 @@ E1NPU_API int e1npu_ops_new(struct e1npu_device *dev, struct e1npu_ops **opsp)
 		ops->wrapper_gemm = (ops->info.engines &
 				     E1NPU_ENGINE_BIT(E1NPU_ENGINE_WRAPPER)) &&
 				    ops->info.gemmini_present;
+		ops->wrapper = !!(ops->info.engines &
+				  E1NPU_ENGINE_BIT(E1NPU_ENGINE_WRAPPER));
 		ops->datapath = !!(ops->info.engines &
 				   E1NPU_ENGINE_BIT(E1NPU_ENGINE_DATAPATH));
 		ret = e1npu_cmdbuf_new(dev, &ops->cb);

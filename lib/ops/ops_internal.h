@@ -30,6 +30,7 @@ struct e1npu_ops {
 	struct e1npu_device *dev;		/* NULL: CPU only */
 	struct e1npu_device_info info;
 	bool wrapper_gemm;			/* systolic engine present */
+	bool wrapper;				/* wrapper window present */
 	bool datapath;				/* datapath present */
 	enum e1npu_ops_force force;
 	/* staging arena: one device buffer (or host memory), grown on demand */

@@ -15,7 +15,12 @@ static struct ops_choice pick(uint32_t engine, uint32_t reason)
 	return c;
 }
 
-/* Apply a forced engine when that engine can run the operation. */
+/*
+ * Apply a forced engine when that engine can take the operation. Forcing
+ * the wrapper only needs the wrapper window: without the systolic engine
+ * the hardware rejects the operations and libe1npu runs them on the CPU
+ * (the fallback contract), which is how the tests exercise that path.
+ */
 static bool forced(const struct e1npu_ops *ops, bool wrapper_ok, bool dp_ok,
 		   struct ops_choice *c)
 {
@@ -54,7 +59,7 @@ struct ops_choice sel_gemm(const struct e1npu_ops *ops, uint32_t m,
 
 	if (!ops->dev)
 		return pick(E1NPU_ENGINE_CPU, E1NPU_OPS_WHY_NO_DEVICE);
-	if (forced(ops, ops->wrapper_gemm, ops->datapath, &c))
+	if (forced(ops, ops->wrapper, ops->datapath, &c))
 		return c;
 	if (ops->wrapper_gemm && (big || !ops->datapath))
 		return pick(E1NPU_ENGINE_WRAPPER, E1NPU_OPS_WHY_BIG_GEMM);
@@ -72,7 +77,7 @@ struct ops_choice sel_conv(const struct e1npu_ops *ops)
 
 	if (!ops->dev)
 		return pick(E1NPU_ENGINE_CPU, E1NPU_OPS_WHY_NO_DEVICE);
-	if (forced(ops, ops->wrapper_gemm, false, &c))
+	if (forced(ops, ops->wrapper, false, &c))
 		return c;
 	if (ops->wrapper_gemm)
 		return pick(E1NPU_ENGINE_WRAPPER, E1NPU_OPS_WHY_BIG_GEMM);
@@ -85,7 +90,7 @@ struct ops_choice sel_relu(const struct e1npu_ops *ops, uint64_t bytes)
 
 	if (!ops->dev)
 		return pick(E1NPU_ENGINE_CPU, E1NPU_OPS_WHY_NO_DEVICE);
-	if (forced(ops, ops->wrapper_gemm, ops->datapath, &c))
+	if (forced(ops, ops->wrapper, ops->datapath, &c))
 		return c;
 	if (ops->wrapper_gemm && (bytes >= SEL_RELU_WRAPPER_MIN || !ops->datapath))
 		return pick(E1NPU_ENGINE_WRAPPER, E1NPU_OPS_WHY_ELEMENTWISE);
@@ -102,7 +107,7 @@ struct ops_choice sel_maxpool(const struct e1npu_ops *ops, bool hw_geometry)
 
 	if (!ops->dev)
 		return pick(E1NPU_ENGINE_CPU, E1NPU_OPS_WHY_NO_DEVICE);
-	if (forced(ops, ops->wrapper_gemm && hw_geometry, false, &c))
+	if (forced(ops, ops->wrapper && hw_geometry, false, &c))
 		return c;
 	if (ops->wrapper_gemm && hw_geometry)
 		return pick(E1NPU_ENGINE_WRAPPER, E1NPU_OPS_WHY_ELEMENTWISE);
