@@ -204,6 +204,61 @@ int main(int argc, char **argv)
 	printf("%-20s %-22s %-8s %12llu %12llu %10.0f %6.1f%%\n", "v2 total", "", "",
 	       (unsigned long long)macs, (unsigned long long)cyc, macs / 256.0,
 	       cyc ? 100.0 * macs / 256.0 / cyc : 0);
+	/* transformer pieces: systolic + datapath cycles, host share */
+	printf("\nTransformer pieces (int8; wrapper and datapath cycles)\n");
+	printf("%-20s %-22s %-8s %12s %12s %12s %6s %9s %9s\n", "op", "shape", "engine",
+	       "MACs", "wr cycles", "dp cycles", "descs", "lower ms", "host ms");
+	{
+		struct e1npu_attention_params ap;
+		struct e1npu_decoder_params dp;
+		struct e1npu_requant r1, r2;
+		int8_t *o = malloc(1 << 20);
+
+		memset(&ap, 0, sizeof(ap));
+		ap.batch = 1;
+		ap.heads = 8;
+		ap.tq = ap.tk = 128;
+		ap.dim = 64;
+		ap.mask = E1NPU_MASK_CAUSAL;
+		ap.softmax = E1NPU_SOFTMAX_EXP2;
+		e1npu_requant_from_scale(1.0 / 4096, 0, &ap.qk);
+		if (e1npu_ops_attention_s8(ops, &ap, a, a + 65536, a + 131072, o, &rep) == 0)
+			printf("%-20s %-22s %-8s %12llu %12llu %12llu %6u %9.3f %9.3f\n",
+			       "attention causal", "8h x 128 x 128 x 64", e1npu_engine_name(rep.engine),
+			       (unsigned long long)rep.macs, (unsigned long long)rep.wrapper_cycles,
+			       (unsigned long long)rep.dp_cycles, rep.hw_ops,
+			       (double)rep.lower_ns / 1e6, (double)rep.host_ns / 1e6);
+		memset(&dp, 0, sizeof(dp));
+		e1npu_requant_from_scale(1.0 / 2048, 0, &r1);
+		e1npu_requant_from_scale(1.0 / 4096, 0, &r2);
+		dp.t = 64;
+		dp.d = 256;
+		dp.dh = 512;
+		dp.heads = 4;
+		dp.gamma_frac = 6;
+		dp.norm_frac = 5;
+		dp.g1 = dp.g2 = a;
+		dp.wqkv = b;
+		dp.rq_q = dp.rq_k = dp.rq_v = dp.rq_qk = dp.rq_hidden = r1;
+		dp.rq_out = r2;
+		dp.cos = dp.sin = b + 300000;
+		dp.mask = E1NPU_MASK_CAUSAL;
+		dp.bias = a;
+		dp.wu = b + 200000;
+		dp.wg = b + 400000;
+		dp.wd = b + 600000;
+		dp.gate_shift = 7;
+		for (int i = 0; i < 64 * 32; i++)	/* RoPE tables within [-127, 127] */
+			if (((int8_t *)b)[300000 + i] == -128)
+				((int8_t *)b)[300000 + i] = -127;
+		if (e1npu_ops_decoder_block_s8(ops, &dp, a + 300000, o, &rep) == 0)
+			printf("%-20s %-22s %-8s %12llu %12llu %12llu %6u %9.3f %9.3f\n",
+			       "decoder block", "t64 d256 dh512 4 heads", e1npu_engine_name(rep.engine),
+			       (unsigned long long)rep.macs, (unsigned long long)rep.wrapper_cycles,
+			       (unsigned long long)rep.dp_cycles, rep.hw_ops,
+			       (double)rep.lower_ns / 1e6, (double)rep.host_ns / 1e6);
+		free(o);
+	}
 	free(a);
 	free(b);
 	free(c);
