@@ -6,7 +6,9 @@
  *
  * Conventions are those of e1npu.h: opaque handles (struct e1npu_ops,
  * struct e1npu_fc, struct e1npu_conv), e1npu_<object>_<verb> names, 0 or a
- * negative errno, never prints. Parameter structs are plain data the
+ * negative errno, never prints. A context (and the fc/conv objects made
+ * from it) is used by one thread at a time; it owns one staging buffer and
+ * one command buffer on its device. Parameter structs are plain data the
  * caller fills (memset first: reserved members must be zero).
  *
  * Quantization is TensorFlow Lite's integer-only scheme, bit-exact with
