@@ -21,6 +21,7 @@ static const struct npu_cmd cmds[] = {
 	{ "smoke", cmd_smoke, "every hardware operation against the CPU reference" },
 	{ "bench", cmd_bench, "submit+wait latency, MACs, cycles, utilization" },
 	{ "perf", cmd_perf, "the device's performance counters" },
+	{ "ops", cmd_ops, "per operation: which engine can run it, and why" },
 };
 
 static void print_help(void)

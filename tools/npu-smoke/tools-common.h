@@ -52,6 +52,7 @@ int cmd_ping(int argc, char **argv, struct common_opts *o);
 int cmd_smoke(int argc, char **argv, struct common_opts *o);
 int cmd_bench(int argc, char **argv, struct common_opts *o);
 int cmd_perf(int argc, char **argv, struct common_opts *o);
+int cmd_ops(int argc, char **argv, struct common_opts *o);
 
 /*
  * getopt_long over the common options plus @extra (may be NULL); calls
