@@ -10,8 +10,9 @@
  *   flat offset, under one spinlock (the driver reads registers from its
  *   hard interrupt handler);
  * - execution: datapath commands run inside the register write that starts
- *   them; the wrapper ring runs in e1_model_run() from an ordered work item
- *   queued after a doorbell;
+ *   them; the wrapper ring runs one descriptor at a time
+ *   (e1_model_run_budget()) from an ordered work item queued after a
+ *   doorbell, dropping the lock between descriptors;
  * - interrupts: a three-line irq_chip with a linear irq_domain. The model
  *   reports levels with its lock held, so lines are fired later from an
  *   irq_work; a line unmasked while still high fires again (level
@@ -271,7 +272,7 @@ static void e1sim_run_work(struct work_struct *work)
 
 	spin_lock_irqsave(&sim->lock, flags);
 	while (!sim->dying && e1_model_pending(sim->model)) {
-		if (!e1_model_run(sim->model))
+		if (!e1_model_run_budget(sim->model, 1))
 			break;
 		/* Let the driver's interrupt handlers and doorbells in. */
 		spin_unlock_irqrestore(&sim->lock, flags);

@@ -65,15 +65,20 @@ void e1_model_write(struct e1_model *m, u32 offset, u32 value)
 	e1_model_irq_update(m);
 }
 
-unsigned int e1_model_run(struct e1_model *m)
+unsigned int e1_model_run_budget(struct e1_model *m, unsigned int max)
 {
 	unsigned int n;
 
-	if (!m->cfg.wrapper_present)
+	if (!m->cfg.wrapper_present || !max)
 		return 0;
-	n = e1_v0_run(m);
+	n = e1_v0_run(m, max);
 	e1_model_irq_update(m);
 	return n;
+}
+
+unsigned int e1_model_run(struct e1_model *m)
+{
+	return e1_model_run_budget(m, ~0U);
 }
 
 bool e1_model_pending(const struct e1_model *m)

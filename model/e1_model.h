@@ -114,6 +114,13 @@ void e1_model_write(struct e1_model *m, u32 offset, u32 value);
  */
 unsigned int e1_model_run(struct e1_model *m);
 
+/*
+ * As e1_model_run(), but retire at most @max descriptors, so a host that
+ * serialises register access with a spinlock can release it between
+ * descriptors (the kernel simulator does).
+ */
+unsigned int e1_model_run_budget(struct e1_model *m, unsigned int max);
+
 /* True when the wrapper holds committed work that e1_model_run() would do. */
 bool e1_model_pending(const struct e1_model *m);
 

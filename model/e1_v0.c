@@ -868,7 +868,7 @@ static bool v0_execute(struct e1_model *m, u32 idx, struct v0_op *d)
 	return true;
 }
 
-unsigned int e1_v0_run(struct e1_model *m)
+unsigned int e1_v0_run(struct e1_model *m, unsigned int max)
 {
 	struct e1_v0 *v = to_v0(m);
 	unsigned int retired = 0;
@@ -876,7 +876,7 @@ unsigned int e1_v0_run(struct e1_model *m)
 
 	if (!(v->ctrl & E1_V0_CTRL_ENABLE) || m->hang)
 		return 0;
-	while (v0_busy(v)) {
+	while (retired < max && v0_busy(v)) {
 		u32 idx = v->tail;
 
 		/* Ring reprogrammed behind a doorbell: same checks as there. */
