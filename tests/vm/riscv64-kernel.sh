@@ -29,7 +29,7 @@ if [ "${1:-}" = --background ]; then
 	fi
 	mkdir -p "$KC"
 	msg "riscv64 kernel: building in the background (log $KC.bg.log)"
-	setsid nohup "$0" >"$KC.bg.log" 2>&1 </dev/null &
+	setsid nohup "$VM_DIR/riscv64-kernel.sh" >"$KC.bg.log" 2>&1 </dev/null &
 	exit 0
 fi
 

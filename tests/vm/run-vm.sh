@@ -16,6 +16,7 @@
 #   VM_APPEND            extra kernel command line (e.g. e1vm.selftest_warn=1)
 #   VM_TIMEOUT           seconds before the VM is killed (120 / 300)
 #   VM_SMP, VM_MEM       guest CPUs (2) and memory (512M)
+#   VM_OOPS_PANIC=0      do not pass oops=panic (default: an oops ends the run)
 #   VM_NO_PROJECT=1      only the self-test module, even if kernel/Kbuild exists
 . "$(dirname "$0")/common.sh"
 
@@ -113,7 +114,11 @@ msg "$ARCH: initramfs $(du -h "$CPIO" | cut -f1) in $(elapsed "$t0") s"
 
 # ---- 4. boot --------------------------------------------------------------
 LOG="$W/serial.log"
-APPEND="console=ttyS0 panic=-1 loglevel=5 ${VM_APPEND:-}"
+# oops=panic: an oops fails fast (panic, reset, -no-reboot exits) instead
+# of leaving a stuck task and waiting for the timeout; VM_OOPS_PANIC=0 off
+APPEND="console=ttyS0 panic=-1 loglevel=5"
+[ "${VM_OOPS_PANIC:-1}" = 0 ] || APPEND="$APPEND oops=panic"
+APPEND="$APPEND ${VM_APPEND:-}"
 case "$ARCH" in
 x86_64)
 	QEMU=(qemu-system-x86_64 -M pc -accel tcg -cpu max
@@ -131,19 +136,41 @@ QEMU+=(-nographic -no-reboot -nic none -kernel "$KIMAGE" -initrd "$CPIO" -append
 msg "$ARCH: booting (timeout ${TIMEOUT}s, serial log $LOG)"
 echo "${QEMU[*]}" >"$W/qemu.cmd"
 t0=$(now)
+RAW="$W/serial.raw"
+: >"$RAW"
+timeout -k 5 "$TIMEOUT" "${QEMU[@]}" </dev/null >"$RAW" 2>&1 &
+qpid=$!
+# live view of the results while the guest runs
+tail -n +1 -f --pid="$qpid" "$RAW" | tr -d '\r' |
+	grep --line-buffered -a -E '^E1VM(-SUMMARY)?: (PASS|FAIL|SKIP|BEGIN|RUN)|^E1VM-LOG' |
+	sed -u 's/^/    /' &
+vpid=$!
+# a panic does not always reset the VM (early boot): stop it at once
+panicked=0
+while kill -0 "$qpid" 2>/dev/null; do
+	if grep -a -q -E -e '---\[ end Kernel panic' "$RAW"; then
+		panicked=1
+		sleep 1
+		kill "$qpid" 2>/dev/null || true
+		break
+	fi
+	sleep 0.2
+done
 rc=0
-timeout --foreground -k 5 "$TIMEOUT" "${QEMU[@]}" </dev/null 2>&1 |
-	tr -d '\r' | tee "$LOG" | grep --line-buffered -E '^E1VM(-SUMMARY)?: (PASS|FAIL|SKIP|BEGIN)|^E1VM-LOG' |
-	sed -u "s/^/    /" || true
-rc=${PIPESTATUS[0]}
+wait "$qpid" || rc=$?
+wait "$vpid" 2>/dev/null || true
+tr -d '\r' <"$RAW" >"$LOG"
 T_BOOT=$(elapsed "$t0")
 
 # ---- 5. verdict -----------------------------------------------------------
-npass=$(grep -c '^E1VM: PASS ' "$LOG" || true)
-nfail=$(grep -c '^E1VM: FAIL ' "$LOG" || true)
+npass=$(grep -a -c '^E1VM: PASS ' "$LOG" || true)
+nfail=$(grep -a -c '^E1VM: FAIL ' "$LOG" || true)
 summary=$(grep -a '^E1VM-SUMMARY:' "$LOG" | tail -n 1 || true)
 status=0
-if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+if [ "$panicked" = 1 ]; then
+	warn "$ARCH: kernel panic: QEMU stopped"
+	status=1
+elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	warn "$ARCH: QEMU timed out after ${TIMEOUT}s"
 	status=1
 elif [ "$rc" != 0 ]; then
@@ -163,7 +190,7 @@ else
 	[ "$nfail" = 0 ] || status=1
 	[ "$npass" -gt 0 ] || { warn "$ARCH: no test passed"; status=1; }
 fi
-if grep -q -E '^(Kernel panic|\[ *[0-9.]+\] Kernel panic)' "$LOG"; then
+if [ "$panicked" = 1 ] || grep -a -q -E 'Kernel panic - not syncing' "$LOG"; then
 	warn "$ARCH: kernel panic in the serial log"
 	status=1
 fi
