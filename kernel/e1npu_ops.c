@@ -604,11 +604,17 @@ int e1npu_op_check(const struct drm_e1npu_op *op, u32 engine,
 						  tn->stride,
 						  "stride not a multiple of the alignment");
 		} else {
-			/* Records and int32 outputs are read/written as words. */
-			align = 1;
-			if (op->opcode == DRM_E1NPU_OP_DP_SCALAR || t == E1NPU_T_C)
-				align = E1NPU_DP_ALIGN;
-			if ((s.strided & E1NPU_BIT(t)) && t == E1NPU_T_C &&
+			/*
+			 * Scalar records and the int32 output of a GEMM tile
+			 * are read/written as words; int8 data (GEMM inputs,
+			 * VRELU) is staged byte by byte.
+			 */
+			bool words = op->opcode == DRM_E1NPU_OP_DP_SCALAR ||
+				     (t == E1NPU_T_C &&
+				      op->opcode != DRM_E1NPU_OP_DP_VRELU_S8);
+
+			align = words ? E1NPU_DP_ALIGN : 1;
+			if ((s.strided & E1NPU_BIT(t)) && words &&
 			    tn->stride % E1NPU_DP_ALIGN)
 				return e1npu_fail(err, -EINVAL,
 						  e1npu_tensor_names[t][2],

@@ -315,6 +315,17 @@ static void test_dp_gemm_vrelu(void **state)
 
 		assert_int_equal((int8_t)f.pc[64 + i], v < 0 ? 0 : v);
 	}
+	/* int8 data needs no word alignment: odd offsets in and out. */
+	memset(f.pc, 0x55, 256);
+	e1npu_op_desc_dp_vrelu(&d, t_tensor(f.a, 3, 0), t_tensor(f.c, 133, 0), 17);
+	run_ok(&f, &d, E1NPU_ENGINE_DATAPATH);
+	for (i = 0; i < 17; i++) {
+		int8_t v = (int8_t)f.pa[3 + i];
+
+		assert_int_equal((int8_t)f.pc[133 + i], v < 0 ? 0 : v);
+	}
+	assert_int_equal(f.pc[132], 0x55);
+	assert_int_equal(f.pc[150], 0x55);
 	fix_fini(&f);
 }
 

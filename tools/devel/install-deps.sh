@@ -6,7 +6,9 @@
 # Set E1NPU_NO_APT=1 to only report what is missing.
 set -eu
 
-build="gcc make pkg-config libcmocka-dev libdrm-dev libudev-dev"
+build="gcc make pkg-config libcmocka-dev libdrm-dev libudev-dev python3"
+# Fuzzing (tests/fuzz/): clang with libFuzzer.
+fuzz="clang libclang-rt-14-dev"
 # Kernel build, lint and QEMU system tests (tests/vm/).
 vm="xz-utils zstd cpio kmod qemu-system-x86 qemu-system-misc busybox-static \
     gcc-riscv64-linux-gnu libc6-dev-riscv64-cross bc bison flex libelf-dev \
@@ -17,7 +19,7 @@ case "${1:-build}" in
 build) pkgs="$build" ;;
 bench) pkgs="$build $bench" ;;
 vm|lint) pkgs="$build $vm" ;;
-check) pkgs="$build $vm" ;;
+check) pkgs="$build $vm $fuzz" ;;
 *) echo "install-deps.sh: unknown profile '$1' (build|check|bench|vm|lint)" >&2; exit 2 ;;
 esac
 
