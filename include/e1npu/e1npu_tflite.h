@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libe1npu TFLite interpreter: loads a quantized TensorFlow Lite model
+ * (uint8 or int8, subgraph 0) with the library's own FlatBuffer reader and
+ * runs it layer by layer on the lowering layer (include/e1npu/e1npu_ops.h),
+ * or on the naive CPU reference kernels. Documentation/tflite.md.
+ *
+ * Conventions are those of e1npu.h: opaque handle, 0 or a negative errno,
+ * never prints; e1npu_tflite_last_error() (or the @err buffer of the load
+ * functions) holds the message of the last failure. One thread at a time
+ * per interpreter.
+ */
+#ifndef __E1NPU_PUBLIC_TFLITE_H__
+#define __E1NPU_PUBLIC_TFLITE_H__
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <e1npu/e1npu.h>
+#include <e1npu/e1npu_ops.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct e1npu_tflite;
+
+/**
+ * enum e1npu_tflite_path - which implementation runs the layers.
+ * @E1NPU_TFLITE_PATH_NPU: the lowering layer (e1npu_ops) on @dev; with
+ *	@dev == NULL its CPU-only context (the same tiled plans on the CPU).
+ * @E1NPU_TFLITE_PATH_REFERENCE: the library's naive CPU reference kernels
+ *	(straight loops from the TFLite reference definitions, no tiling, no
+ *	zero-point folding); @dev is ignored. Slow; for cross-checks.
+ */
+enum e1npu_tflite_path {
+	E1NPU_TFLITE_PATH_NPU = 0,
+	E1NPU_TFLITE_PATH_REFERENCE = 1,
+};
+
+struct e1npu_tflite_options {
+	uint32_t path;		/* enum e1npu_tflite_path */
+	uint32_t reserved[7];	/* zero */
+};
+
+/**
+ * e1npu_tflite_load_memory() - parse and prepare a model held in memory
+ * (copied; the caller's buffer may be freed afterwards). Weights are
+ * converted once here (conv OHWI -> HWIO, requantization multipliers).
+ * @dev: device for the NPU path, or NULL (CPU-only lowering context).
+ * @opt: NULL for the defaults (NPU path).
+ * @err: NULL or a buffer of @errlen bytes for the failure message, e.g.
+ *	"operator 3 (MUL): operator not supported".
+ * Return: 0, -EINVAL (malformed or inconsistent model), -ENOTSUP (an
+ *	operator or tensor type this interpreter does not run), -ENOMEM,
+ *	or an error of the lowering layer.
+ */
+int e1npu_tflite_load_memory(struct e1npu_device *dev, const void *data,
+			     size_t size,
+			     const struct e1npu_tflite_options *opt,
+			     struct e1npu_tflite **tp, char *err,
+			     size_t errlen);
+
+/* e1npu_tflite_load_file() - as load_memory, from a file (-errno of open/read). */
+int e1npu_tflite_load_file(struct e1npu_device *dev, const char *path,
+			   const struct e1npu_tflite_options *opt,
+			   struct e1npu_tflite **tp, char *err, size_t errlen);
+
+void e1npu_tflite_free(struct e1npu_tflite *t);
+
+/* Message of the last failure on @t ("" if none). */
+const char *e1npu_tflite_last_error(const struct e1npu_tflite *t);
+
+/**
+ * struct e1npu_tflite_tensor_info - a model input or output.
+ * @dtype: enum e1npu_dtype (the interpreter only runs uint8/int8 I/O).
+ * @dims: @ndims dimensions (at most 8).
+ * @bytes: size of the tensor's data.
+ * @scale, @zero_point: its (per-tensor) quantization.
+ */
+struct e1npu_tflite_tensor_info {
+	char name[64];
+	uint32_t dtype;
+	uint32_t ndims;
+	uint32_t dims[8];
+	size_t bytes;
+	float scale;
+	int32_t zero_point;
+	uint32_t reserved[8];
+};
+
+/* Counts of model inputs, outputs and layers (operators). Any may be NULL. */
+int e1npu_tflite_get_counts(const struct e1npu_tflite *t, uint32_t *inputs,
+			    uint32_t *outputs, uint32_t *layers);
+int e1npu_tflite_input_info(const struct e1npu_tflite *t, uint32_t index,
+			    struct e1npu_tflite_tensor_info *info);
+int e1npu_tflite_output_info(const struct e1npu_tflite *t, uint32_t index,
+			     struct e1npu_tflite_tensor_info *info);
+
+/* Copy @size bytes (must equal the tensor's size) into input @index. */
+int e1npu_tflite_set_input(struct e1npu_tflite *t, uint32_t index,
+			   const void *data, size_t size);
+
+/* Run every layer once. Return: 0, or the failing layer's error. */
+int e1npu_tflite_invoke(struct e1npu_tflite *t);
+
+/* Copy output @index (@size must equal the tensor's size) out. */
+int e1npu_tflite_get_output(const struct e1npu_tflite *t, uint32_t index,
+			    void *data, size_t size);
+
+/**
+ * struct e1npu_tflite_layer - one layer of the last invoke.
+ * @builtin: TFLite BuiltinOperator code; @op its name ("CONV_2D").
+ * @shape: "HxWxC->HxWxC" (input -> output).
+ * @report: the lowering layer's report (engine, reason, why, hardware
+ *	operations, MACs, modelled cycles); layers run by the interpreter
+ *	itself (RESHAPE, QUANTIZE, MEAN) and the reference path report
+ *	engine cpu with the reason in @report.why.
+ * @wall_ns: host wall time of the layer.
+ */
+struct e1npu_tflite_layer {
+	uint32_t index;
+	int32_t builtin;
+	char op[24];
+	char shape[64];
+	struct e1npu_ops_report report;
+	uint64_t wall_ns;
+	uint32_t reserved[8];
+};
+
+int e1npu_tflite_get_layer(const struct e1npu_tflite *t, uint32_t index,
+			   struct e1npu_tflite_layer *layer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* __E1NPU_PUBLIC_TFLITE_H__ */

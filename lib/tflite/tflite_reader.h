@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A minimal, bounds-checked reader of TensorFlow Lite FlatBuffer models
+ * (Documentation/tflite.md): subgraph 0's tensors, operators, opcodes and
+ * the builtin options the interpreter needs. Every offset, vtable and
+ * vector length is validated against the buffer size at parse time; a
+ * malformed file gives -EINVAL (or -ENOTSUP for a valid but unsupported
+ * one) and a message naming what is wrong. Nothing is printed.
+ *
+ * The parsed model points into the caller's buffer (tensor data, names):
+ * keep the buffer alive as long as the model.
+ */
+#ifndef __E1NPU_TFLITE_READER_H__
+#define __E1NPU_TFLITE_READER_H__
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TFL_MAX_DIMS	8
+
+/* schema.fbs TensorType (the ones we name). */
+enum tfl_type {
+	TFL_TYPE_FLOAT32 = 0,
+	TFL_TYPE_FLOAT16 = 1,
+	TFL_TYPE_INT32 = 2,
+	TFL_TYPE_UINT8 = 3,
+	TFL_TYPE_INT64 = 4,
+	TFL_TYPE_INT16 = 7,
+	TFL_TYPE_INT8 = 9,
+};
+
+/* schema.fbs BuiltinOperator (the ones we name). */
+enum tfl_builtin {
+	TFL_OP_ADD = 0,
+	TFL_OP_AVERAGE_POOL_2D = 1,
+	TFL_OP_CONCATENATION = 2,
+	TFL_OP_CONV_2D = 3,
+	TFL_OP_DEPTHWISE_CONV_2D = 4,
+	TFL_OP_DEQUANTIZE = 6,
+	TFL_OP_FULLY_CONNECTED = 9,
+	TFL_OP_LOGISTIC = 14,
+	TFL_OP_MAX_POOL_2D = 17,
+	TFL_OP_MUL = 18,
+	TFL_OP_RELU = 19,
+	TFL_OP_RELU6 = 21,
+	TFL_OP_RESHAPE = 22,
+	TFL_OP_SOFTMAX = 25,
+	TFL_OP_PAD = 34,
+	TFL_OP_MEAN = 40,
+	TFL_OP_SQUEEZE = 43,
+	TFL_OP_QUANTIZE = 114,
+	TFL_OP_HARD_SWISH = 117,
+};
+
+/* schema.fbs BuiltinOptions union members (the ones we read). */
+enum tfl_options_type {
+	TFL_OPT_NONE = 0,
+	TFL_OPT_CONV2D = 1,
+	TFL_OPT_DEPTHWISE_CONV2D = 2,
+	TFL_OPT_POOL2D = 5,
+	TFL_OPT_FULLY_CONNECTED = 8,
+	TFL_OPT_SOFTMAX = 9,
+	TFL_OPT_ADD = 11,
+	TFL_OPT_RESHAPE = 17,
+	TFL_OPT_REDUCER = 27,
+};
+
+/* schema.fbs ActivationFunctionType and Padding. */
+enum tfl_act {
+	TFL_ACT_NONE = 0,
+	TFL_ACT_RELU = 1,
+	TFL_ACT_RELU_N1_TO_1 = 2,
+	TFL_ACT_RELU6 = 3,
+	TFL_ACT_TANH = 4,
+	TFL_ACT_SIGN_BIT = 5,
+};
+enum tfl_padding {
+	TFL_PAD_SAME = 0,
+	TFL_PAD_VALID = 1,
+};
+
+struct tfl_tensor {
+	const char *name;	/* NUL-terminated inside the buffer, or "" */
+	uint32_t type;		/* enum tfl_type */
+	uint32_t ndims;
+	int32_t dims[TFL_MAX_DIMS];
+	uint32_t buffer;	/* index into the model's buffers */
+	const uint8_t *data;	/* constant data, or NULL */
+	size_t data_size;
+	/* Quantization (num_scales == 0: none). */
+	uint32_t num_scales;
+	const uint8_t *scales;	/* num_scales little-endian floats (unaligned) */
+	uint32_t num_zero_points;
+	const uint8_t *zero_points; /* little-endian int64 (unaligned) */
+	int32_t quantized_dimension;
+};
+
+/* Builtin options, decoded with the schema's defaults for absent fields. */
+struct tfl_options {
+	uint32_t type;		/* enum tfl_options_type, 0 = none */
+	int32_t padding;	/* enum tfl_padding */
+	int32_t stride_w, stride_h;
+	int32_t dilation_w, dilation_h;
+	int32_t depth_multiplier;
+	int32_t filter_w, filter_h;
+	int32_t act;		/* enum tfl_act */
+	float beta;		/* softmax */
+	int32_t keep_dims;	/* reducer */
+	uint32_t num_new_shape;	/* reshape */
+	int32_t new_shape[TFL_MAX_DIMS];
+};
+
+struct tfl_operator {
+	uint32_t opcode_index;
+	int32_t builtin;	/* enum tfl_builtin (max of the two code fields) */
+	int32_t version;
+	const char *custom_code; /* or NULL */
+	uint32_t num_inputs, num_outputs;
+	int32_t *inputs;	/* tensor indices (-1 = optional absent) */
+	int32_t *outputs;
+	struct tfl_options opt;
+};
+
+struct tfl_model {
+	uint32_t version;
+	const char *description;
+	uint32_t num_opcodes;
+	uint32_t num_buffers;
+	uint32_t num_subgraphs;
+	uint32_t num_tensors;
+	struct tfl_tensor *tensors;
+	uint32_t num_inputs, num_outputs;
+	int32_t *inputs, *outputs;
+	uint32_t num_operators;
+	struct tfl_operator *operators;
+};
+
+/**
+ * tfl_parse() - parse @size bytes at @buf into @m (zeroed by the call).
+ * @err: message buffer of @errlen bytes (may be NULL), e.g.
+ *	"tensor 12: shape vector at 0x1234 (len 4) past end of file (4100 bytes)".
+ * Return: 0, -EINVAL (malformed), -ENOTSUP (valid but not handled, e.g.
+ *	more than TFL_MAX_DIMS dimensions), -ENOMEM.
+ */
+int tfl_parse(const void *buf, size_t size, struct tfl_model *m, char *err,
+	      size_t errlen);
+void tfl_model_free(struct tfl_model *m);
+
+/* "CONV_2D", ...; "UNKNOWN" for codes we do not name. */
+const char *tfl_builtin_name(int32_t code);
+/* "uint8", ...; "unknown". */
+const char *tfl_type_name(uint32_t type);
+
+/* Element size of a type (0 for unknown). */
+size_t tfl_type_size(uint32_t type);
+
+/* Little-endian accessors for the unaligned quantization arrays. */
+float tfl_scale(const struct tfl_tensor *t, uint32_t i);
+int64_t tfl_zero_point(const struct tfl_tensor *t, uint32_t i);
+
+/* Number of elements (product of dims; 1 for a scalar); 0 on overflow. */
+size_t tfl_tensor_count(const struct tfl_tensor *t);
+
+#endif /* __E1NPU_TFLITE_READER_H__ */

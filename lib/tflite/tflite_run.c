@@ -1,0 +1,1065 @@
+// SPDX-License-Identifier: MIT
+/*
+ * TFLite interpreter on the lowering layer (include/e1npu/e1npu_tflite.h,
+ * Documentation/tflite.md). At load: parse (tflite_reader.c), validate
+ * every operator's tensors, convert weights once (conv OHWI -> HWIO) and
+ * create the e1npu_conv / e1npu_fc objects. At invoke: one call per layer
+ * into e1npu_ops (NPU path) or lib/ref (reference path); RESHAPE, QUANTIZE
+ * and MEAN run here on the CPU with TFLite's integer arithmetic.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <e1npu/e1npu_tflite.h>
+
+#include "internal.h"
+#include "quant.h"
+#include "ref.h"
+#include "tflite_reader.h"
+
+struct layer {
+	const struct tfl_operator *op;
+	int32_t in, in2, out;		/* tensor indices */
+	/* conv / depthwise / fc */
+	struct e1npu_conv_params cp;
+	struct e1npu_fc_params fp;
+	uint32_t fc_rows;
+	void *w;			/* HWIO / depthwise / [n][k] weights */
+	int32_t *bias;
+	float *wscales;
+	struct e1npu_conv *conv;
+	struct e1npu_fc *fc;
+	/* pools */
+	struct e1npu_pool_params pp;
+	/* add */
+	struct e1npu_qparams qa, qb, qo;
+	uint32_t act, dtype;
+	size_t count;
+	/* softmax */
+	uint32_t rows, depth;
+	float in_scale, beta;
+	/* quantize / mean */
+	int32_t mult, in_zp, out_zp, lo, hi;
+	int shift;
+	uint32_t in_type, out_type;
+	uint32_t mh, mw, mc;
+	struct e1npu_tflite_layer rep;
+};
+
+struct e1npu_tflite {
+	uint8_t *file;
+	size_t size;
+	struct tfl_model m;
+	uint32_t path;
+	struct e1npu_ops *ops;
+	void **buf;			/* per tensor: activation storage */
+	struct layer *layers;
+	uint32_t nlayers;
+	char err[256];
+};
+
+__attribute__((format(printf, 3, 4)))
+static int tf_fail(struct e1npu_tflite *t, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->err, sizeof(t->err), fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint32_t dtype_of(uint32_t type)
+{
+	return type == TFL_TYPE_UINT8 ? E1NPU_DTYPE_UINT8 :
+	       type == TFL_TYPE_INT8 ? E1NPU_DTYPE_INT8 : 0;
+}
+
+static void type_range(uint32_t type, int32_t *lo, int32_t *hi)
+{
+	if (type == TFL_TYPE_UINT8) {
+		*lo = 0;
+		*hi = 255;
+	} else {
+		*lo = -128;
+		*hi = 127;
+	}
+}
+
+/* Layer-scoped error: "operator 3 (CONV_2D): ...". */
+#define LFAIL(t, i, l, ret, fmt, ...) \
+	tf_fail(t, ret, "operator %u (%s): " fmt, i, \
+		tfl_builtin_name((l)->op->builtin), ##__VA_ARGS__)
+
+static const struct tfl_tensor *T(const struct e1npu_tflite *t, int32_t i)
+{
+	return &t->m.tensors[i];
+}
+
+/* Per-tensor quantization of an activation tensor, validated. */
+static int qparams(struct e1npu_tflite *t, uint32_t li, struct layer *l,
+		   int32_t ti, struct e1npu_qparams *q)
+{
+	const struct tfl_tensor *x = T(t, ti);
+	int32_t lo, hi;
+	int64_t zp;
+
+	if (!x->num_scales)
+		return LFAIL(t, li, l, -EINVAL, "tensor %d (%s) has no quantization",
+			     ti, x->name);
+	q->scale = tfl_scale(x, 0);
+	zp = x->num_zero_points ? tfl_zero_point(x, 0) : 0;
+	type_range(x->type, &lo, &hi);
+	if (!(q->scale > 0) || !isfinite(q->scale) || zp < lo || zp > hi)
+		return LFAIL(t, li, l, -EINVAL,
+			     "tensor %d (%s): bad quantization scale %g zero point %lld",
+			     ti, x->name, (double)q->scale, (long long)zp);
+	q->zero_point = (int32_t)zp;
+	return 0;
+}
+
+static int map_act(struct e1npu_tflite *t, uint32_t li, struct layer *l,
+		   int32_t act, uint32_t *out)
+{
+	switch (act) {
+	case TFL_ACT_NONE: *out = E1NPU_ACT_NONE; return 0;
+	case TFL_ACT_RELU: *out = E1NPU_ACT_RELU; return 0;
+	case TFL_ACT_RELU6: *out = E1NPU_ACT_RELU6; return 0;
+	case TFL_ACT_RELU_N1_TO_1: *out = E1NPU_ACT_RELU_N1_TO_1; return 0;
+	default:
+		return LFAIL(t, li, l, -ENOTSUP,
+			     "fused activation %d not supported", act);
+	}
+}
+
+/* Tensor @ti must exist, be uint8/int8 (or @type when nonzero) and 4-D/any. */
+static int want(struct e1npu_tflite *t, uint32_t li, struct layer *l,
+		int32_t ti, const char *role, int ndims, bool constant)
+{
+	const struct tfl_tensor *x;
+
+	if (ti < 0)
+		return LFAIL(t, li, l, -EINVAL, "%s tensor missing", role);
+	x = T(t, ti);
+	if (ndims >= 0 && x->ndims != (uint32_t)ndims)
+		return LFAIL(t, li, l, -EINVAL, "%s tensor %d (%s) has %u dimensions, expected %d",
+			     role, ti, x->name, x->ndims, ndims);
+	if (constant && !x->data)
+		return LFAIL(t, li, l, -ENOTSUP, "%s tensor %d (%s) is not constant",
+			     role, ti, x->name);
+	if (!constant && x->data)
+		return LFAIL(t, li, l, -ENOTSUP, "%s tensor %d (%s) is constant",
+			     role, ti, x->name);
+	return 0;
+}
+
+static int want_act_type(struct e1npu_tflite *t, uint32_t li, struct layer *l,
+			 int32_t ti, uint32_t type)
+{
+	if (T(t, ti)->type != type)
+		return LFAIL(t, li, l, -ENOTSUP, "tensor %d (%s) is %s, expected %s",
+			     ti, T(t, ti)->name, tfl_type_name(T(t, ti)->type),
+			     tfl_type_name(type));
+	return 0;
+}
+
+static uint32_t map_pad(int32_t p)
+{
+	return p == TFL_PAD_VALID ? E1NPU_PAD_VALID : E1NPU_PAD_SAME;
+}
+
+/* Weight scales and zero point of a conv/fc filter. */
+static int filter_quant(struct e1npu_tflite *t, uint32_t li, struct layer *l,
+			int32_t fi, uint32_t cout, uint32_t qdim)
+{
+	const struct tfl_tensor *f = T(t, fi);
+	uint32_t n = f->num_scales;
+
+	if (n != 1 && n != cout)
+		return LFAIL(t, li, l, -EINVAL, "filter %d (%s): %u scales for %u output channels",
+			     fi, f->name, n, cout);
+	if (n > 1 && (uint32_t)f->quantized_dimension != qdim)
+		return LFAIL(t, li, l, -EINVAL, "filter %d (%s): quantized_dimension %d, expected %u",
+			     fi, f->name, f->quantized_dimension, qdim);
+	if (n > 1 && f->type != TFL_TYPE_INT8)
+		return LFAIL(t, li, l, -ENOTSUP, "filter %d (%s): per-channel %s weights",
+			     fi, f->name, tfl_type_name(f->type));
+	l->wscales = malloc(n * sizeof(float));
+	if (!l->wscales)
+		return -ENOMEM;
+	for (uint32_t c = 0; c < n; c++) {
+		l->wscales[c] = tfl_scale(f, c);
+		if (!(l->wscales[c] > 0) || !isfinite(l->wscales[c]))
+			return LFAIL(t, li, l, -EINVAL, "filter %d (%s): bad scale %g",
+				     fi, f->name, (double)l->wscales[c]);
+	}
+	if (f->type == TFL_TYPE_UINT8) {
+		int64_t zp = f->num_zero_points ? tfl_zero_point(f, 0) : 0;
+
+		if (zp < 0 || zp > 255)
+			return LFAIL(t, li, l, -EINVAL, "filter zero point %lld", (long long)zp);
+		l->cp.weight_zero_point = l->fp.weight_zero_point = (int32_t)zp;
+	} else {
+		for (uint32_t c = 0; c < f->num_zero_points; c++)
+			if (tfl_zero_point(f, c))
+				return LFAIL(t, li, l, -ENOTSUP,
+					     "filter %d (%s): int8 weights with nonzero zero point",
+					     fi, f->name);
+	}
+	return 0;
+}
+
+static int load_bias(struct e1npu_tflite *t, uint32_t li, struct layer *l,
+		     uint32_t n)
+{
+	const struct tfl_tensor *b;
+	int32_t bi = l->op->num_inputs > 2 ? l->op->inputs[2] : -1;
+
+	l->bias = calloc(n ? n : 1, sizeof(int32_t));
+	if (!l->bias)
+		return -ENOMEM;
+	if (bi < 0)
+		return 0;
+	b = T(t, bi);
+	if (b->type != TFL_TYPE_INT32 || !b->data || tfl_tensor_count(b) != n)
+		return LFAIL(t, li, l, -EINVAL, "bias %d (%s) must be %u constant int32 values",
+			     bi, b->name, n);
+	memcpy(l->bias, b->data, n * sizeof(int32_t));	/* little-endian host */
+	return 0;
+}
+
+static void set_shape(struct layer *l, const struct tfl_tensor *in,
+		      const struct tfl_tensor *out)
+{
+	char a[32] = "", b[32] = "";
+	const struct tfl_tensor *ts[2] = { in, out };
+	char *s[2] = { a, b };
+
+	for (int k = 0; k < 2; k++) {
+		size_t o = 0;
+		uint32_t first = ts[k]->ndims == 4 ? 1 : 0;
+
+		for (uint32_t d = first; d < ts[k]->ndims && o < 28; d++)
+			o += (size_t)snprintf(s[k] + o, 32 - o, "%s%d",
+					      d > first ? "x" : "", ts[k]->dims[d]);
+	}
+	snprintf(l->rep.shape, sizeof(l->rep.shape), "%s->%s", a, b);
+}
+
+static int prep_conv(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_operator *op = l->op;
+	const struct tfl_tensor *in, *f, *out;
+	bool dw = op->builtin == TFL_OP_DEPTHWISE_CONV_2D;
+	uint32_t oh, ow, pad, kh, kw, cin, cout;
+	int32_t fi;
+	int ret;
+
+	if (op->num_inputs < 2 || op->num_outputs < 1)
+		return LFAIL(t, li, l, -EINVAL, "needs input, filter and output");
+	fi = op->inputs[1];
+	if ((ret = want(t, li, l, l->in, "input", 4, false)) ||
+	    (ret = want(t, li, l, fi, "filter", 4, true)) ||
+	    (ret = want(t, li, l, l->out, "output", 4, false)))
+		return ret;
+	in = T(t, l->in);
+	f = T(t, fi);
+	out = T(t, l->out);
+	if (!dtype_of(in->type) || (ret = want_act_type(t, li, l, fi, in->type)) ||
+	    (ret = want_act_type(t, li, l, l->out, in->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
+					 tfl_type_name(in->type));
+	if (in->dims[0] != 1 || out->dims[0] != 1)
+		return LFAIL(t, li, l, -ENOTSUP, "batch %d (only 1 handled)", in->dims[0]);
+	if (op->opt.type != (dw ? TFL_OPT_DEPTHWISE_CONV2D : TFL_OPT_CONV2D))
+		return LFAIL(t, li, l, -EINVAL, "builtin options type %u", op->opt.type);
+	cin = (uint32_t)in->dims[3];
+	kh = (uint32_t)f->dims[1];
+	kw = (uint32_t)f->dims[2];
+	cout = (uint32_t)f->dims[dw ? 3 : 0];
+	if (!cin || !cout || !kh || !kw)
+		return LFAIL(t, li, l, -EINVAL, "empty filter or input");
+	if (dw ? (f->dims[0] != 1 || cout % cin) : (uint32_t)f->dims[3] != cin)
+		return LFAIL(t, li, l, -EINVAL, "filter [%d,%d,%d,%d] does not match %u input channels",
+			     f->dims[0], f->dims[1], f->dims[2], f->dims[3], cin);
+	if ((uint32_t)out->dims[3] != cout)
+		return LFAIL(t, li, l, -EINVAL, "output has %d channels, filter %u",
+			     out->dims[3], cout);
+	if (op->opt.stride_h < 1 || op->opt.stride_w < 1 || op->opt.dilation_h < 1 ||
+	    op->opt.dilation_w < 1 || op->opt.stride_h > 64 || op->opt.stride_w > 64 ||
+	    op->opt.dilation_h > 64 || op->opt.dilation_w > 64 ||
+	    (op->opt.padding != TFL_PAD_SAME && op->opt.padding != TFL_PAD_VALID))
+		return LFAIL(t, li, l, -EINVAL, "bad stride/dilation/padding options");
+	memset(&l->cp, 0, sizeof(l->cp));
+	l->cp.kind = dw ? E1NPU_OPS_DEPTHWISE_CONV2D : E1NPU_OPS_CONV2D;
+	l->cp.dtype = dtype_of(in->type);
+	l->cp.in_h = (uint32_t)in->dims[1];
+	l->cp.in_w = (uint32_t)in->dims[2];
+	l->cp.c_in = cin;
+	l->cp.c_out = cout;
+	l->cp.kh = kh;
+	l->cp.kw = kw;
+	l->cp.stride_h = (uint32_t)op->opt.stride_h;
+	l->cp.stride_w = (uint32_t)op->opt.stride_w;
+	l->cp.dil_h = (uint32_t)op->opt.dilation_h;
+	l->cp.dil_w = (uint32_t)op->opt.dilation_w;
+	l->cp.padding = map_pad(op->opt.padding);
+	l->cp.groups = 1;
+	/* TFLite derives the multiplier from the shapes (old files may
+	 * carry a stale option). */
+	l->cp.depth_multiplier = dw ? cout / cin : 1;
+	if ((ret = qparams(t, li, l, l->in, &l->cp.input)) ||
+	    (ret = qparams(t, li, l, l->out, &l->cp.output)) ||
+	    (ret = map_act(t, li, l, op->opt.act, &l->cp.act)) ||
+	    (ret = filter_quant(t, li, l, fi, cout, dw ? 3 : 0)) ||
+	    (ret = load_bias(t, li, l, cout)))
+		return ret;
+	l->cp.weight_scales = l->wscales;
+	l->cp.num_weight_scales = f->num_scales;
+	ref_conv_geometry(l->cp.padding, l->cp.in_h, kh, l->cp.stride_h, l->cp.dil_h, &oh, &pad);
+	ref_conv_geometry(l->cp.padding, l->cp.in_w, kw, l->cp.stride_w, l->cp.dil_w, &ow, &pad);
+	if ((uint32_t)out->dims[1] != oh || (uint32_t)out->dims[2] != ow)
+		return LFAIL(t, li, l, -EINVAL, "output %dx%d, the options give %ux%u",
+			     out->dims[1], out->dims[2], oh, ow);
+	l->w = malloc(f->data_size);
+	if (!l->w)
+		return -ENOMEM;
+	if (dw) {
+		memcpy(l->w, f->data, f->data_size);	/* [1][kh][kw][cout] */
+	} else {
+		/* OHWI -> HWIO */
+		const uint8_t *src = f->data;
+		uint8_t *dst = l->w;
+
+		for (uint32_t o = 0; o < cout; o++)
+			for (uint32_t y = 0; y < kh; y++)
+				for (uint32_t x = 0; x < kw; x++)
+					for (uint32_t c = 0; c < cin; c++)
+						dst[((size_t)(y * kw + x) * cin + c) * cout + o] =
+							src[(((size_t)o * kh + y) * kw + x) * cin + c];
+	}
+	if (t->path == E1NPU_TFLITE_PATH_NPU) {
+		ret = e1npu_conv_new(t->ops, &l->cp, l->w, l->bias, &l->conv);
+		if (ret)
+			return LFAIL(t, li, l, ret, "e1npu_conv_new: %s", e1npu_strerror(ret));
+	}
+	set_shape(l, in, out);
+	return 0;
+}
+
+static int prep_fc(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_operator *op = l->op;
+	const struct tfl_tensor *in, *f, *out;
+	uint32_t k, n;
+	size_t cnt;
+	int32_t fi;
+	int ret;
+
+	if (op->num_inputs < 2)
+		return LFAIL(t, li, l, -EINVAL, "needs input and weights");
+	fi = op->inputs[1];
+	if ((ret = want(t, li, l, l->in, "input", -1, false)) ||
+	    (ret = want(t, li, l, fi, "weights", 2, true)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)))
+		return ret;
+	in = T(t, l->in);
+	f = T(t, fi);
+	out = T(t, l->out);
+	if (!dtype_of(in->type) || (ret = want_act_type(t, li, l, fi, in->type)) ||
+	    (ret = want_act_type(t, li, l, l->out, in->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
+					 tfl_type_name(in->type));
+	n = (uint32_t)f->dims[0];
+	k = (uint32_t)f->dims[1];
+	cnt = tfl_tensor_count(in);
+	if (!k || !n || cnt % k || tfl_tensor_count(out) != cnt / k * n)
+		return LFAIL(t, li, l, -EINVAL, "shapes do not match weights [%u,%u]", n, k);
+	memset(&l->fp, 0, sizeof(l->fp));
+	l->fp.dtype = dtype_of(in->type);
+	l->fp.k = k;
+	l->fp.n = n;
+	l->fc_rows = (uint32_t)(cnt / k);
+	if ((ret = qparams(t, li, l, l->in, &l->fp.input)) ||
+	    (ret = qparams(t, li, l, l->out, &l->fp.output)) ||
+	    (ret = map_act(t, li, l, op->opt.act, &l->fp.act)) ||
+	    (ret = filter_quant(t, li, l, fi, n, 0)) ||
+	    (ret = load_bias(t, li, l, n)))
+		return ret;
+	l->fp.weight_scales = l->wscales;
+	l->fp.num_weight_scales = f->num_scales;
+	l->w = malloc(f->data_size);
+	if (!l->w)
+		return -ENOMEM;
+	memcpy(l->w, f->data, f->data_size);
+	if (t->path == E1NPU_TFLITE_PATH_NPU) {
+		ret = e1npu_fc_new(t->ops, &l->fp, l->w, l->bias, &l->fc);
+		if (ret)
+			return LFAIL(t, li, l, ret, "e1npu_fc_new: %s", e1npu_strerror(ret));
+	}
+	set_shape(l, in, out);
+	return 0;
+}
+
+static int prep_pool(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_operator *op = l->op;
+	const struct tfl_tensor *in, *out;
+	struct e1npu_qparams qo;
+	uint32_t oh, ow;
+	int ret;
+
+	if ((ret = want(t, li, l, l->in, "input", 4, false)) ||
+	    (ret = want(t, li, l, l->out, "output", 4, false)))
+		return ret;
+	in = T(t, l->in);
+	out = T(t, l->out);
+	if (!dtype_of(in->type) || (ret = want_act_type(t, li, l, l->out, in->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
+					 tfl_type_name(in->type));
+	if (in->dims[0] != 1)
+		return LFAIL(t, li, l, -ENOTSUP, "batch %d (only 1 handled)", in->dims[0]);
+	if (op->opt.type != TFL_OPT_POOL2D || op->opt.stride_h < 1 || op->opt.stride_w < 1 ||
+	    op->opt.filter_h < 1 || op->opt.filter_w < 1 ||
+	    (op->opt.padding != TFL_PAD_SAME && op->opt.padding != TFL_PAD_VALID))
+		return LFAIL(t, li, l, -EINVAL, "bad Pool2DOptions");
+	memset(&l->pp, 0, sizeof(l->pp));
+	l->pp.dtype = dtype_of(in->type);
+	l->pp.in_h = (uint32_t)in->dims[1];
+	l->pp.in_w = (uint32_t)in->dims[2];
+	l->pp.channels = (uint32_t)in->dims[3];
+	l->pp.filter_h = (uint32_t)op->opt.filter_h;
+	l->pp.filter_w = (uint32_t)op->opt.filter_w;
+	l->pp.stride_h = (uint32_t)op->opt.stride_h;
+	l->pp.stride_w = (uint32_t)op->opt.stride_w;
+	l->pp.padding = map_pad(op->opt.padding);
+	if ((ret = qparams(t, li, l, l->in, &l->pp.q)) ||
+	    (ret = qparams(t, li, l, l->out, &qo)) ||
+	    (ret = map_act(t, li, l, op->opt.act, &l->pp.act)))
+		return ret;
+	if (qo.scale != l->pp.q.scale || qo.zero_point != l->pp.q.zero_point)
+		return LFAIL(t, li, l, -ENOTSUP, "input and output quantization differ");
+	ret = e1npu_ops_pool_output_size(&l->pp, &oh, &ow);
+	if (ret)
+		return LFAIL(t, li, l, ret, "pool geometry rejected");
+	if ((uint32_t)out->dims[1] != oh || (uint32_t)out->dims[2] != ow ||
+	    out->dims[3] != in->dims[3] || out->dims[0] != 1)
+		return LFAIL(t, li, l, -EINVAL, "output shape does not match the options");
+	set_shape(l, in, out);
+	return 0;
+}
+
+static int prep_add(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *a, *b, *out;
+	int ret;
+
+	if (l->op->num_inputs != 2)
+		return LFAIL(t, li, l, -EINVAL, "needs 2 inputs");
+	l->in2 = l->op->inputs[1];
+	if ((ret = want(t, li, l, l->in, "input 0", -1, false)) ||
+	    (ret = want(t, li, l, l->in2, "input 1", -1, false)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)))
+		return ret;
+	a = T(t, l->in);
+	b = T(t, l->in2);
+	out = T(t, l->out);
+	if (!dtype_of(a->type) || (ret = want_act_type(t, li, l, l->in2, a->type)) ||
+	    (ret = want_act_type(t, li, l, l->out, a->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
+					 tfl_type_name(a->type));
+	if (a->ndims != b->ndims || a->ndims != out->ndims ||
+	    memcmp(a->dims, b->dims, a->ndims * sizeof(int32_t)) ||
+	    memcmp(a->dims, out->dims, a->ndims * sizeof(int32_t)))
+		return LFAIL(t, li, l, -ENOTSUP, "broadcasting ADD not supported");
+	l->dtype = dtype_of(a->type);
+	l->count = tfl_tensor_count(a);
+	if ((ret = qparams(t, li, l, l->in, &l->qa)) ||
+	    (ret = qparams(t, li, l, l->in2, &l->qb)) ||
+	    (ret = qparams(t, li, l, l->out, &l->qo)) ||
+	    (ret = map_act(t, li, l, l->op->opt.act, &l->act)))
+		return ret;
+	set_shape(l, a, out);
+	return 0;
+}
+
+static int prep_softmax(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *out;
+	struct e1npu_qparams qi, qo;
+	int ret;
+
+	if ((ret = want(t, li, l, l->in, "input", -1, false)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)))
+		return ret;
+	in = T(t, l->in);
+	out = T(t, l->out);
+	if (!dtype_of(in->type) || (ret = want_act_type(t, li, l, l->out, in->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
+					 tfl_type_name(in->type));
+	if (!in->ndims || !in->dims[in->ndims - 1] ||
+	    tfl_tensor_count(in) != tfl_tensor_count(out))
+		return LFAIL(t, li, l, -EINVAL, "bad shapes");
+	if ((ret = qparams(t, li, l, l->in, &qi)) ||
+	    (ret = qparams(t, li, l, l->out, &qo)))
+		return ret;
+	if (qo.scale != 1.0f / 256 ||
+	    qo.zero_point != (in->type == TFL_TYPE_UINT8 ? 0 : -128))
+		return LFAIL(t, li, l, -ENOTSUP,
+			     "output quantization (%g, %d) is not TFLite's fixed 1/256",
+			     (double)qo.scale, qo.zero_point);
+	l->dtype = dtype_of(in->type);
+	l->depth = (uint32_t)in->dims[in->ndims - 1];
+	l->rows = (uint32_t)(tfl_tensor_count(in) / l->depth);
+	l->in_scale = qi.scale;
+	l->beta = l->op->opt.type == TFL_OPT_SOFTMAX ? l->op->opt.beta : 1.0f;
+	set_shape(l, in, out);
+	return 0;
+}
+
+static int prep_reshape(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *out;
+	int ret;
+
+	if ((ret = want(t, li, l, l->in, "input", -1, false)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)))
+		return ret;
+	in = T(t, l->in);
+	out = T(t, l->out);
+	if (in->type != out->type || !tfl_type_size(in->type) ||
+	    tfl_tensor_count(in) != tfl_tensor_count(out))
+		return LFAIL(t, li, l, -EINVAL, "input and output differ in type or size");
+	set_shape(l, in, out);
+	return 0;
+}
+
+/* QUANTIZE between uint8/int8: TFLite's Requantize. */
+static int prep_quantize(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *out;
+	struct e1npu_qparams qi, qo;
+	int ret;
+
+	if ((ret = want(t, li, l, l->in, "input", -1, false)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)))
+		return ret;
+	in = T(t, l->in);
+	out = T(t, l->out);
+	if (!dtype_of(in->type) || !dtype_of(out->type))
+		return LFAIL(t, li, l, -ENOTSUP, "%s -> %s (only uint8/int8 requantization)",
+			     tfl_type_name(in->type), tfl_type_name(out->type));
+	if (tfl_tensor_count(in) != tfl_tensor_count(out))
+		return LFAIL(t, li, l, -EINVAL, "input and output sizes differ");
+	if ((ret = qparams(t, li, l, l->in, &qi)) ||
+	    (ret = qparams(t, li, l, l->out, &qo)))
+		return ret;
+	if (e1q_quantize_multiplier((double)qi.scale / (double)qo.scale, &l->mult, &l->shift))
+		return LFAIL(t, li, l, -EINVAL, "bad scales");
+	l->in_zp = qi.zero_point;
+	l->out_zp = qo.zero_point;
+	l->in_type = in->type;
+	l->out_type = out->type;
+	type_range(out->type, &l->lo, &l->hi);
+	l->count = tfl_tensor_count(in);
+	set_shape(l, in, out);
+	return 0;
+}
+
+/* MEAN over H and W of a 4-D tensor: reference_integer_ops::Mean. */
+static int prep_mean(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *out, *ax;
+	struct e1npu_qparams qi, qo;
+	bool h = false, w = false;
+	int ret;
+
+	if (l->op->num_inputs != 2)
+		return LFAIL(t, li, l, -EINVAL, "needs input and axis");
+	if ((ret = want(t, li, l, l->in, "input", 4, false)) ||
+	    (ret = want(t, li, l, l->op->inputs[1], "axis", 1, true)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)))
+		return ret;
+	in = T(t, l->in);
+	out = T(t, l->out);
+	ax = T(t, l->op->inputs[1]);
+	if (!dtype_of(in->type) || (ret = want_act_type(t, li, l, l->out, in->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
+					 tfl_type_name(in->type));
+	if (ax->type != TFL_TYPE_INT32)
+		return LFAIL(t, li, l, -EINVAL, "axis is not int32");
+	for (size_t i = 0; i < tfl_tensor_count(ax); i++) {
+		int32_t a;
+
+		memcpy(&a, ax->data + 4 * i, 4);
+		h |= a == 1 || a == -3;
+		w |= a == 2 || a == -2;
+		if (a != 1 && a != 2 && a != -3 && a != -2)
+			h = w = false, i = SIZE_MAX - 1;
+	}
+	if (!h || !w || tfl_tensor_count(ax) != 2)
+		return LFAIL(t, li, l, -ENOTSUP, "only MEAN over axes {1, 2} is supported");
+	if (in->dims[0] != 1 || tfl_tensor_count(out) != (size_t)in->dims[3] ||
+	    !in->dims[1] || !in->dims[2])
+		return LFAIL(t, li, l, -EINVAL, "output size does not match");
+	if ((ret = qparams(t, li, l, l->in, &qi)) ||
+	    (ret = qparams(t, li, l, l->out, &qo)))
+		return ret;
+	if (e1q_quantize_multiplier((double)qi.scale / (double)qo.scale, &l->mult, &l->shift))
+		return LFAIL(t, li, l, -EINVAL, "bad scales");
+	l->in_zp = qi.zero_point;
+	l->out_zp = qo.zero_point;
+	type_range(in->type, &l->lo, &l->hi);
+	l->in_type = in->type;
+	l->mh = (uint32_t)in->dims[1];
+	l->mw = (uint32_t)in->dims[2];
+	l->mc = (uint32_t)in->dims[3];
+	set_shape(l, in, out);
+	return 0;
+}
+
+static int32_t ld_act(const void *p, size_t i, uint32_t type)
+{
+	return type == TFL_TYPE_UINT8 ? ((const uint8_t *)p)[i] :
+	       ((const int8_t *)p)[i];
+}
+
+static void st_act(void *p, size_t i, uint32_t type, int32_t v)
+{
+	if (type == TFL_TYPE_UINT8)
+		((uint8_t *)p)[i] = (uint8_t)v;
+	else
+		((int8_t *)p)[i] = (int8_t)v;
+}
+
+static void run_quantize(const struct layer *l, const void *in, void *out)
+{
+	for (size_t i = 0; i < l->count; i++) {
+		int32_t v = e1q_mul_by_qm(ld_act(in, i, l->in_type) - l->in_zp,
+					  l->mult, l->shift) + l->out_zp;
+
+		st_act(out, i, l->out_type, e1q_clamp(v, l->lo, l->hi));
+	}
+}
+
+static void run_mean(const struct layer *l, const void *in, void *out)
+{
+	int32_t n = (int32_t)(l->mh * l->mw);
+
+	for (uint32_t c = 0; c < l->mc; c++) {
+		int32_t acc = 0;
+
+		for (uint32_t p = 0; p < l->mh * l->mw; p++)
+			acc += ld_act(in, (size_t)p * l->mc + c, l->in_type) - l->in_zp;
+		acc = e1q_mul_by_qm(acc, l->mult, l->shift);
+		acc = acc > 0 ? (acc + n / 2) / n : (acc - n / 2) / n;
+		acc += l->out_zp;
+		st_act(out, c, l->in_type, e1q_clamp(acc, l->lo, l->hi));
+	}
+}
+
+static void host_report(struct layer *l, const char *why)
+{
+	struct e1npu_ops_report *r = &l->rep.report;
+
+	memset(r, 0, sizeof(*r));
+	r->engine = E1NPU_ENGINE_CPU;
+	r->reason = E1NPU_OPS_WHY_NO_HW_OP;
+	snprintf(r->why, sizeof(r->why), "%s", why);
+}
+
+static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	void *in = t->buf[l->in], *out = t->buf[l->out];
+	struct e1npu_ops_report *rep = &l->rep.report;
+	bool npu = t->path == E1NPU_TFLITE_PATH_NPU;
+	int ret = 0;
+
+	memset(rep, 0, sizeof(*rep));
+	switch (l->op->builtin) {
+	case TFL_OP_CONV_2D:
+	case TFL_OP_DEPTHWISE_CONV_2D:
+		ret = npu ? e1npu_conv_run(l->conv, in, out, rep) :
+			    ref_conv(&l->cp, l->w, l->bias, in, out);
+		break;
+	case TFL_OP_FULLY_CONNECTED:
+		ret = npu ? e1npu_fc_run(l->fc, l->fc_rows, in, out, rep) :
+			    ref_fc(&l->fp, l->w, l->bias, l->fc_rows, in, out);
+		break;
+	case TFL_OP_MAX_POOL_2D:
+		ret = npu ? e1npu_ops_maxpool(t->ops, &l->pp, in, out, rep) :
+			    ref_maxpool(&l->pp, in, out);
+		break;
+	case TFL_OP_AVERAGE_POOL_2D:
+		ret = npu ? e1npu_ops_avgpool(t->ops, &l->pp, in, out, rep) :
+			    ref_avgpool(&l->pp, in, out);
+		break;
+	case TFL_OP_ADD:
+		ret = npu ? e1npu_ops_add(t->ops, l->dtype, l->count, in, &l->qa,
+					  t->buf[l->in2], &l->qb, out, &l->qo,
+					  l->act, rep) :
+			    ref_add(l->dtype, l->count, in, &l->qa, t->buf[l->in2],
+				    &l->qb, out, &l->qo, l->act);
+		break;
+	case TFL_OP_SOFTMAX:
+		ret = npu ? e1npu_ops_softmax(t->ops, l->dtype, l->rows, l->depth,
+					      in, l->in_scale, l->beta, out, rep) :
+			    ref_softmax(l->dtype, l->rows, l->depth, in,
+					l->in_scale, l->beta, out);
+		break;
+	case TFL_OP_RESHAPE:
+		memcpy(out, in, tfl_tensor_count(T(t, l->in)) *
+		       tfl_type_size(T(t, l->in)->type));
+		host_report(l, "layout only: data copied on the host");
+		return 0;
+	case TFL_OP_QUANTIZE:
+		run_quantize(l, in, out);
+		host_report(l, "requantization: no hardware form, TFLite Requantize on the host");
+		return 0;
+	case TFL_OP_MEAN:
+		run_mean(l, in, out);
+		host_report(l, "mean over H, W: no hardware form, TFLite integer Mean on the host");
+		return 0;
+	default:
+		return LFAIL(t, li, l, -ENOTSUP, "not supported");
+	}
+	if (ret)
+		return LFAIL(t, li, l, ret, "%s", e1npu_strerror(ret));
+	if (!npu) {
+		rep->engine = E1NPU_ENGINE_CPU;
+		rep->reason = E1NPU_OPS_WHY_NO_DEVICE;
+		snprintf(rep->why, sizeof(rep->why), "reference path: naive CPU kernel (lib/ref)");
+	}
+	return 0;
+}
+
+static int prepare(struct e1npu_tflite *t)
+{
+	struct tfl_model *m = &t->m;
+	int ret;
+
+	if (!m->num_inputs || !m->num_outputs)
+		return tf_fail(t, -EINVAL, "subgraph 0 has no inputs or outputs");
+	t->buf = calloc(m->num_tensors ? m->num_tensors : 1, sizeof(void *));
+	t->layers = calloc(m->num_operators ? m->num_operators : 1, sizeof(*t->layers));
+	if (!t->buf || !t->layers)
+		return -ENOMEM;
+	t->nlayers = m->num_operators;
+	/* Storage for every non-constant tensor the graph reads or writes. */
+	for (uint32_t i = 0; i < m->num_tensors; i++) {
+		const struct tfl_tensor *x = &m->tensors[i];
+		size_t cnt = tfl_tensor_count(x), es = tfl_type_size(x->type);
+
+		if (x->data)
+			continue;
+		if (!es || !cnt || cnt > ((size_t)1 << 30) / es) {
+			/* Only an error if something uses it (checked below). */
+			continue;
+		}
+		t->buf[i] = calloc(cnt, es);
+		if (!t->buf[i])
+			return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < m->num_inputs; i++)
+		if (!t->buf[m->inputs[i]] || !dtype_of(m->tensors[m->inputs[i]].type))
+			return tf_fail(t, -ENOTSUP, "model input %u (tensor %d, %s) must be a non-empty uint8/int8 tensor",
+				       i, m->inputs[i], tfl_type_name(m->tensors[m->inputs[i]].type));
+	for (uint32_t i = 0; i < m->num_outputs; i++)
+		if (!t->buf[m->outputs[i]] || !dtype_of(m->tensors[m->outputs[i]].type))
+			return tf_fail(t, -ENOTSUP, "model output %u (tensor %d, %s) must be a non-empty uint8/int8 tensor",
+				       i, m->outputs[i], tfl_type_name(m->tensors[m->outputs[i]].type));
+	for (uint32_t i = 0; i < m->num_operators; i++) {
+		struct layer *l = &t->layers[i];
+		const struct tfl_operator *op = &m->operators[i];
+
+		l->op = op;
+		l->rep.index = i;
+		l->rep.builtin = op->builtin;
+		snprintf(l->rep.op, sizeof(l->rep.op), "%s", tfl_builtin_name(op->builtin));
+		if (op->custom_code)
+			return tf_fail(t, -ENOTSUP, "operator %u: custom operator \"%s\" not supported",
+				       i, op->custom_code);
+		if (!op->num_inputs || op->num_outputs != 1)
+			return LFAIL(t, i, l, -EINVAL, "%u inputs, %u outputs",
+				     op->num_inputs, op->num_outputs);
+		l->in = op->inputs[0];
+		l->out = op->outputs[0];
+		l->in2 = -1;
+		if (l->in < 0 || l->out < 0)
+			return LFAIL(t, i, l, -EINVAL, "input or output tensor missing");
+		switch (op->builtin) {
+		case TFL_OP_CONV_2D:
+		case TFL_OP_DEPTHWISE_CONV_2D: ret = prep_conv(t, i, l); break;
+		case TFL_OP_FULLY_CONNECTED: ret = prep_fc(t, i, l); break;
+		case TFL_OP_MAX_POOL_2D:
+		case TFL_OP_AVERAGE_POOL_2D: ret = prep_pool(t, i, l); break;
+		case TFL_OP_ADD: ret = prep_add(t, i, l); break;
+		case TFL_OP_SOFTMAX: ret = prep_softmax(t, i, l); break;
+		case TFL_OP_RESHAPE:
+		case TFL_OP_SQUEEZE: ret = prep_reshape(t, i, l); break;
+		case TFL_OP_QUANTIZE: ret = prep_quantize(t, i, l); break;
+		case TFL_OP_MEAN: ret = prep_mean(t, i, l); break;
+		default:
+			return tf_fail(t, -ENOTSUP, "operator %u: %s (builtin code %d) not supported",
+				       i, tfl_builtin_name(op->builtin), op->builtin);
+		}
+		if (ret)
+			return ret == -ENOMEM ? tf_fail(t, ret, "out of memory") : ret;
+		/* Every tensor the layer touches has storage (non-constant). */
+		if (!t->buf[l->in] || !t->buf[l->out] || (l->in2 >= 0 && !t->buf[l->in2]))
+			return LFAIL(t, i, l, -EINVAL, "activation tensor without storage");
+	}
+	return 0;
+}
+
+E1NPU_API void e1npu_tflite_free(struct e1npu_tflite *t)
+{
+	if (!t)
+		return;
+	for (uint32_t i = 0; t->layers && i < t->nlayers; i++) {
+		struct layer *l = &t->layers[i];
+
+		e1npu_conv_free(l->conv);
+		e1npu_fc_free(l->fc);
+		free(l->w);
+		free(l->bias);
+		free(l->wscales);
+	}
+	for (uint32_t i = 0; t->buf && i < t->m.num_tensors; i++)
+		free(t->buf[i]);
+	free(t->buf);
+	free(t->layers);
+	tfl_model_free(&t->m);
+	e1npu_ops_free(t->ops);
+	free(t->file);
+	free(t);
+}
+
+E1NPU_API int e1npu_tflite_load_memory(struct e1npu_device *dev, const void *data,
+				       size_t size,
+				       const struct e1npu_tflite_options *opt,
+				       struct e1npu_tflite **tp, char *err,
+				       size_t errlen)
+{
+	struct e1npu_tflite *t;
+	int ret;
+
+	if (err && errlen)
+		err[0] = 0;
+	if (!tp || (!data && size))
+		return -EINVAL;
+	*tp = NULL;
+	if (opt && (opt->path > E1NPU_TFLITE_PATH_REFERENCE))
+		return -EINVAL;
+	for (size_t i = 0; opt && i < sizeof(opt->reserved) / sizeof(opt->reserved[0]); i++)
+		if (opt->reserved[i])
+			return -EINVAL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->path = opt ? opt->path : E1NPU_TFLITE_PATH_NPU;
+	t->file = malloc(size ? size : 1);
+	if (!t->file) {
+		free(t);
+		return -ENOMEM;
+	}
+	if (size)
+		memcpy(t->file, data, size);
+	t->size = size;
+	ret = tfl_parse(t->file, size, &t->m, t->err, sizeof(t->err));
+	if (!ret && t->path == E1NPU_TFLITE_PATH_NPU) {
+		ret = e1npu_ops_new(dev, &t->ops);
+		if (ret)
+			tf_fail(t, ret, "e1npu_ops_new: %s", e1npu_strerror(ret));
+	}
+	if (!ret)
+		ret = prepare(t);
+	if (ret) {
+		if (!t->err[0])
+			snprintf(t->err, sizeof(t->err), "%s", e1npu_strerror(ret));
+		if (err && errlen)
+			snprintf(err, errlen, "%s", t->err);
+		e1npu_tflite_free(t);
+		return ret;
+	}
+	*tp = t;
+	return 0;
+}
+
+E1NPU_API int e1npu_tflite_load_file(struct e1npu_device *dev, const char *path,
+				     const struct e1npu_tflite_options *opt,
+				     struct e1npu_tflite **tp, char *err,
+				     size_t errlen)
+{
+	struct stat st;
+	uint8_t *data;
+	size_t done = 0;
+	int fd, ret;
+
+	if (err && errlen)
+		err[0] = 0;
+	if (!path || !tp)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		if (err && errlen)
+			snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > (1 << 30)) {
+		ret = -EINVAL;
+		if (err && errlen)
+			snprintf(err, errlen, "%s: not a regular file of at most 1 GiB", path);
+		close(fd);
+		return ret;
+	}
+	data = malloc(st.st_size ? (size_t)st.st_size : 1);
+	if (!data) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (done < (size_t)st.st_size) {
+		ssize_t n = read(fd, data + done, (size_t)st.st_size - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ret = n < 0 ? -errno : -EIO;
+			if (err && errlen)
+				snprintf(err, errlen, "%s: read failed", path);
+			free(data);
+			close(fd);
+			return ret;
+		}
+		done += (size_t)n;
+	}
+	close(fd);
+	ret = e1npu_tflite_load_memory(dev, data, done, opt, tp, err, errlen);
+	free(data);
+	return ret;
+}
+
+E1NPU_API const char *e1npu_tflite_last_error(const struct e1npu_tflite *t)
+{
+	return t ? t->err : "";
+}
+
+E1NPU_API int e1npu_tflite_get_counts(const struct e1npu_tflite *t,
+				      uint32_t *inputs, uint32_t *outputs,
+				      uint32_t *layers)
+{
+	if (!t)
+		return -EINVAL;
+	if (inputs)
+		*inputs = t->m.num_inputs;
+	if (outputs)
+		*outputs = t->m.num_outputs;
+	if (layers)
+		*layers = t->nlayers;
+	return 0;
+}
+
+static void fill_info(const struct e1npu_tflite *t, int32_t ti,
+		      struct e1npu_tflite_tensor_info *info)
+{
+	const struct tfl_tensor *x = T(t, ti);
+
+	memset(info, 0, sizeof(*info));
+	snprintf(info->name, sizeof(info->name), "%s", x->name);
+	info->dtype = dtype_of(x->type);
+	info->ndims = x->ndims;
+	for (uint32_t d = 0; d < x->ndims; d++)
+		info->dims[d] = (uint32_t)x->dims[d];
+	info->bytes = tfl_tensor_count(x) * tfl_type_size(x->type);
+	info->scale = x->num_scales ? tfl_scale(x, 0) : 0;
+	info->zero_point = x->num_zero_points ? (int32_t)tfl_zero_point(x, 0) : 0;
+}
+
+E1NPU_API int e1npu_tflite_input_info(const struct e1npu_tflite *t, uint32_t index,
+				      struct e1npu_tflite_tensor_info *info)
+{
+	if (!t || !info || index >= t->m.num_inputs)
+		return -EINVAL;
+	fill_info(t, t->m.inputs[index], info);
+	return 0;
+}
+
+E1NPU_API int e1npu_tflite_output_info(const struct e1npu_tflite *t, uint32_t index,
+				       struct e1npu_tflite_tensor_info *info)
+{
+	if (!t || !info || index >= t->m.num_outputs)
+		return -EINVAL;
+	fill_info(t, t->m.outputs[index], info);
+	return 0;
+}
+
+static size_t tensor_bytes(const struct e1npu_tflite *t, int32_t ti)
+{
+	return tfl_tensor_count(T(t, ti)) * tfl_type_size(T(t, ti)->type);
+}
+
+E1NPU_API int e1npu_tflite_set_input(struct e1npu_tflite *t, uint32_t index,
+				     const void *data, size_t size)
+{
+	if (!t || !data || index >= t->m.num_inputs)
+		return -EINVAL;
+	if (size != tensor_bytes(t, t->m.inputs[index]))
+		return tf_fail(t, -EINVAL, "input %u is %zu bytes, got %zu", index,
+			       tensor_bytes(t, t->m.inputs[index]), size);
+	memcpy(t->buf[t->m.inputs[index]], data, size);
+	return 0;
+}
+
+E1NPU_API int e1npu_tflite_get_output(const struct e1npu_tflite *t, uint32_t index,
+				      void *data, size_t size)
+{
+	if (!t || !data || index >= t->m.num_outputs ||
+	    size != tensor_bytes(t, t->m.outputs[index]))
+		return -EINVAL;
+	memcpy(data, t->buf[t->m.outputs[index]], size);
+	return 0;
+}
+
+E1NPU_API int e1npu_tflite_invoke(struct e1npu_tflite *t)
+{
+	if (!t)
+		return -EINVAL;
+	t->err[0] = 0;
+	for (uint32_t i = 0; i < t->nlayers; i++) {
+		struct layer *l = &t->layers[i];
+		uint64_t t0 = now_ns();
+		int ret = run_layer(t, i, l);
+
+		l->rep.wall_ns = now_ns() - t0;
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+E1NPU_API int e1npu_tflite_get_layer(const struct e1npu_tflite *t, uint32_t index,
+				     struct e1npu_tflite_layer *layer)
+{
+	if (!t || !layer || index >= t->nlayers)
+		return -EINVAL;
+	*layer = t->layers[index].rep;
+	return 0;
+}

@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: MIT
+#
+# End-to-end quantized networks (lib/tflite, tools/e1npu-classify):
+#   $(O)/tools/e1npu-classify/e1npu-classify   the CLI (built and installed
+#       from here: tools/tools.mk does not include tools/*/*.mk),
+#   check-models   reader on the 4 real models vs an independent Python
+#       walk, malformed-input fuzz loop (ASan+UBSan), end-to-end top-1 and
+#       NPU vs CPU-reference byte equality (tests/models/run-models.sh),
+#   bench-models   modelled cycles, utilization, descriptors, host time.
+# The models live beside the repository: MODELS_DIR (default
+# $(CURDIR)/../shared/models); without it the model tests are SKIPPED loudly.
+
+MODELS_DIR ?= $(CURDIR)/../shared/models
+
+ifeq ($(LIB_ENABLED),1)
+
+CLASSIFY_SRCS := $(sort $(wildcard tools/e1npu-classify/*.c))
+CLASSIFY      := $(O)/tools/e1npu-classify/e1npu-classify
+CLASSIFY_SAN  := $(SAN_O)/tools/e1npu-classify/e1npu-classify
+
+$(call objs,$(CLASSIFY_SRCS)) $(call sanobjs,$(CLASSIFY_SRCS)): CPPFLAGS += -Itools/e1npu-classify
+
+$(CLASSIFY): $(call objs,$(CLASSIFY_SRCS)) $(LIB_A)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIB_LIBS)
+
+$(CLASSIFY_SAN): $(call sanobjs,$(CLASSIFY_SRCS)) $(LIB_SAN_A)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIB_LIBS)
+
+MODELS_TEST_SRCS := tests/models/test-tflite.c
+MODELS_CPPFLAGS  := -Ilib -Ilib/tflite -Ilib/ops -Ilib/ref
+MODELS_TEST      := $(O)/tests/models/test-tflite
+MODELS_TEST_SAN  := $(SAN_O)/tests/models/test-tflite
+MODELS_BENCH     := $(O)/tests/models/bench-models
+
+$(call objs,$(MODELS_TEST_SRCS) tests/models/bench-models.c) \
+$(call sanobjs,$(MODELS_TEST_SRCS)): CPPFLAGS += $(MODELS_CPPFLAGS)
+
+$(MODELS_TEST): $(call objs,$(MODELS_TEST_SRCS)) $(LIB_A)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIB_LIBS)
+
+$(MODELS_TEST_SAN): $(call sanobjs,$(MODELS_TEST_SRCS)) $(LIB_SAN_A)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIB_LIBS)
+
+$(MODELS_BENCH): $(call objs,tests/models/bench-models.c) $(LIB_A)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIB_LIBS)
+
+.PHONY: check-models bench-models install-classify
+check-models: $(CLASSIFY) $(CLASSIFY_SAN) $(MODELS_TEST) $(MODELS_TEST_SAN)
+	MODELS_DIR='$(MODELS_DIR)' CLASSIFY='$(CLASSIFY)' CLASSIFY_SAN='$(CLASSIFY_SAN)' \
+	TEST_TFLITE='$(MODELS_TEST)' TEST_TFLITE_SAN='$(MODELS_TEST_SAN)' \
+		sh tests/models/run-models.sh
+
+bench-models: $(MODELS_BENCH)
+	@if [ -d '$(MODELS_DIR)' ]; then $(MODELS_BENCH) '$(MODELS_DIR)'; \
+	else echo "bench-models: SKIPPED: model directory $(MODELS_DIR) not found"; fi
+
+install-classify: $(CLASSIFY)
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 0755 $(CLASSIFY) $(DESTDIR)$(BINDIR)/e1npu-classify
+
+ALL_TARGETS     += $(CLASSIFY)
+CHECK_TARGETS   += check-models
+BENCH_TARGETS   += bench-models
+INSTALL_TARGETS += install-classify
+
+endif # LIB_ENABLED
