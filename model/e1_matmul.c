@@ -279,12 +279,32 @@ static void mm_pack_b8(const struct e1_mm_job *job, u8 *dst, u32 k0, u32 kb,
 		memset(dst + jj * kbp, 0, kb);
 }
 
+/*
+ * Store @nr sums of one C row: undo the +128 bias of B (@rs = 128 * sum of
+ * the A row), accumulate onto earlier K slices, clamp on the last one.
+ */
+static void mm_store8(u8 *p, const s32 *sum, u32 nr, s32 rs, bool first,
+		      bool relu)
+{
+	u32 c;
+
+	for (c = 0; c < nr; c++, p += 4) {
+		s32 v = sum[c] - rs;
+
+		if (!first)
+			v += load_s32(p);
+		if (relu && v < 0)
+			v = 0;
+		store_s32(p, v);
+	}
+}
+
 static void mm_run8(const struct e1_mm_job *job, struct e1_mm_ws *ws)
 {
 	s32 sum[E1_MM_MR * E1_MM_NR];
 	u8 *crow[E1_MM_MR];
 	const s8 *arow[E1_MM_MR];
-	u32 j0, k0, i0, jj, r, c;
+	u32 j0, k0, i0, jj, r;
 
 	for (k0 = 0; k0 < job->k; k0 += E1_MM8_KB) {
 		u32 kb = min_u32(E1_MM8_KB, job->k - k0);
@@ -313,20 +333,11 @@ static void mm_run8(const struct e1_mm_job *job, struct e1_mm_ws *ws)
 
 					mm_micro8(arow[0], arow[1], arow[2], arow[3],
 						  ws->w8.b + jj * kbp, kbp, kb, sum);
-					for (r = 0; r < mr; r++) {
-						s32 rs = ws->w8.rsum[i0 + r];
-						u8 *p = crow[r] + 4 * (j0 + jj);
-
-						for (c = 0; c < nr; c++, p += 4) {
-							s32 v = sum[r * E1_MM_NR + c] - rs;
-
-							if (!first)
-								v += load_s32(p);
-							if (last && job->relu && v < 0)
-								v = 0;
-							store_s32(p, v);
-						}
-					}
+					for (r = 0; r < mr; r++)
+						mm_store8(crow[r] + 4 * (j0 + jj),
+							  sum + r * E1_MM_NR, nr,
+							  ws->w8.rsum[i0 + r], first,
+							  last && job->relu);
 				}
 			}
 		}

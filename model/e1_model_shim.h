@@ -12,22 +12,8 @@
 #include <linux/string.h>
 #include <linux/overflow.h>
 #else
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <string.h>
-
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int8_t s8;
-typedef int16_t s16;
-typedef int32_t s32;
-typedef int64_t s64;
-
-#define check_add_overflow(a, b, d) __builtin_add_overflow(a, b, d)
-#define check_mul_overflow(a, b, d) __builtin_mul_overflow(a, b, d)
+/* Userspace: the same names from the C library (not built in the kernel). */
+#include "e1_model_shim_user.h"
 #endif
 
 #endif /* __E1_MODEL_SHIM_H__ */

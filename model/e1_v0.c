@@ -716,30 +716,36 @@ static void exec_relu(struct e1_v0 *v, const struct v0_op *d)
 	}
 }
 
+/* Max over the window of output pixel (@oy, @ox), channel @ch. */
+static s8 pool_window_max(const struct e1_v0 *v, const struct v0_op *d,
+			  u32 oy, u32 ox, u32 ch)
+{
+	u32 wy, wx, c = d->c_in;
+	s8 best = -128;
+
+	for (wy = 0; wy < d->win; wy++) {
+		const s8 *row = v->rows_a[oy * d->pstride + wy];
+
+		for (wx = 0; wx < d->win; wx++) {
+			s8 x = row[(ox * d->pstride + wx) * c + ch];
+
+			if (x > best)
+				best = x;
+		}
+	}
+	return best;
+}
+
 static void exec_maxpool(struct e1_v0 *v, const struct v0_op *d)
 {
-	u32 oy, ox, ch, wy, wx, c = d->c_in;
+	u32 oy, ox, ch, c = d->c_in;
 
 	for (oy = 0; oy < d->out_h; oy++) {
 		s8 *out = (s8 *)v->rows_c[oy];
 
-		for (ox = 0; ox < d->out_w; ox++) {
-			for (ch = 0; ch < c; ch++) {
-				s8 best = -128;
-
-				for (wy = 0; wy < d->win; wy++) {
-					const s8 *row = v->rows_a[oy * d->pstride + wy];
-
-					for (wx = 0; wx < d->win; wx++) {
-						s8 x = row[(ox * d->pstride + wx) * c + ch];
-
-						if (x > best)
-							best = x;
-					}
-				}
-				out[ox * c + ch] = best;
-			}
-		}
+		for (ox = 0; ox < d->out_w; ox++)
+			for (ch = 0; ch < c; ch++)
+				out[ox * c + ch] = pool_window_max(v, d, oy, ox, ch);
 	}
 }
 

@@ -6,8 +6,8 @@
  *
  * This is the only place in the project where a register offset or a field
  * position is written. The kernel driver, the device model and libe1npu all
- * include it. It is freestanding: macros only, no types, no includes beyond
- * the kernel's bit helpers when built inside the kernel.
+ * include it. It is freestanding: macros and two inline field helpers, no
+ * typedefs, no includes beyond the kernel's bit helpers in the kernel.
  *
  * Sources: e1-npu-v0-microarch.md (the "v0 wrapper", E1_V0_*) and
  * e1-npu-datapath.md (the "datapath", E1_DP_*). Everything marked
@@ -26,10 +26,22 @@
 #define E1_GENMASK(h, l)	((~0U >> (31 - (h))) & ~((1U << (l)) - 1U))
 #endif
 
-/* Lowest set bit of a contiguous mask; used to shift fields in and out. */
-#define E1_FIELD_LSB(mask)	((mask) & (~(mask) + 1U))
-#define E1_FIELD_GET(mask, reg)	(((reg) & (mask)) / E1_FIELD_LSB(mask))
-#define E1_FIELD_PREP(mask, v)	(((v) * E1_FIELD_LSB(mask)) & (mask))
+/*
+ * Field access for a contiguous, non-zero mask. Functions rather than
+ * macros so that neither argument is evaluated twice.
+ */
+static inline unsigned int e1_field_get(unsigned int mask, unsigned int reg)
+{
+	return (reg & mask) >> __builtin_ctz(mask);
+}
+
+static inline unsigned int e1_field_prep(unsigned int mask, unsigned int val)
+{
+	return (val << __builtin_ctz(mask)) & mask;
+}
+
+#define E1_FIELD_GET(mask, reg)	e1_field_get(mask, reg)
+#define E1_FIELD_PREP(mask, v)	e1_field_prep(mask, v)
 
 /*
  * Register windows. The device has up to two 4 KiB MMIO windows; either may

@@ -87,7 +87,8 @@ checkpatch_lint() {
 		kernel) files=$(ls kernel/*.[ch] 2>/dev/null || true) ;;
 		uapi) files=$(ls include/uapi/drm/*.h 2>/dev/null || true) ;;
 		hw) files=$(ls include/hw/*.h 2>/dev/null || true) ;;
-		model) files=$(ls model/*.[ch] 2>/dev/null || true) ;;
+		# *_user.h files are userspace-only (never built in the kernel).
+		model) files=$(ls model/*.[ch] 2>/dev/null | grep -v "_user\.h$" || true) ;;
 		harness) files=$(ls tests/vm/selftest/*.c 2>/dev/null || true) ;;
 		esac
 		if [ -z "$files" ]; then
