@@ -242,13 +242,19 @@ static int load_bias(struct e1npu_tflite *t, uint32_t li, struct layer *l,
 		return LFAIL(t, li, l, -EINVAL, "bias %d (%s) must be %u constant int32 values",
 			     bi, b->name, n);
 	memcpy(l->bias, b->data, n * sizeof(int32_t));	/* little-endian host */
+	/* Real biases are far smaller; |bias| >= 2^30 would overflow the
+	 * int32 accumulator folds of the lowering layer (signed overflow). */
+	for (uint32_t i = 0; i < n; i++)
+		if (l->bias[i] >= (1 << 30) || l->bias[i] <= -(1 << 30))
+			return LFAIL(t, li, l, -EINVAL, "bias %d (%s): value %d at %u out of range (|bias| < 2^30)",
+				     bi, b->name, l->bias[i], i);
 	return 0;
 }
 
 static void set_shape(struct layer *l, const struct tfl_tensor *in,
 		      const struct tfl_tensor *out)
 {
-	char a[32] = "", b[32] = "";
+	char a[30] = "", b[30] = "";
 	const struct tfl_tensor *ts[2] = { in, out };
 	char *s[2] = { a, b };
 
@@ -256,8 +262,8 @@ static void set_shape(struct layer *l, const struct tfl_tensor *in,
 		size_t o = 0;
 		uint32_t first = ts[k]->ndims == 4 ? 1 : 0;
 
-		for (uint32_t d = first; d < ts[k]->ndims && o < 28; d++)
-			o += (size_t)snprintf(s[k] + o, 32 - o, "%s%d",
+		for (uint32_t d = first; d < ts[k]->ndims && o < 26; d++)
+			o += (size_t)snprintf(s[k] + o, 30 - o, "%s%d",
 					      d > first ? "x" : "", ts[k]->dims[d]);
 	}
 	snprintf(l->rep.shape, sizeof(l->rep.shape), "%s->%s", a, b);
