@@ -251,9 +251,7 @@ static int op_validate(struct e1npu_device *dev, unsigned int idx,
 		lim.engines |= 1u << engine;
 	ret = e1npu_op_check(&op, engine, &lim, op_lookup_fn, &lk, &err);
 	if (ret) {
-		/* The public contract: -EOVERFLOW outside a buffer, else -EINVAL. */
-		if (ret != -EOVERFLOW)
-			ret = -EINVAL;
+		/* The kernel's errno, so both backends answer alike. */
 		return e1npu_set_error(dev, ret,
 				       "op %u (%s): field %s = %" PRIu64 ": %s",
 				       idx, e1npu_opcode_name(d->opcode),

@@ -375,7 +375,8 @@ void e1npu_op_desc_dp_vrelu(struct e1npu_op_desc *d, struct e1npu_tensor in,
  * the fallback path runs), on the buffers the description names. The
  * description is validated like e1npu_cmdbuf_add_op() (errors name the
  * field in the buffers' device's e1npu_device_last_error()).
- * Return: 0, -EINVAL, -EOVERFLOW, -EXDEV (buffers of different devices),
+ * Return: 0, the errno of the failed rule as for e1npu_cmdbuf_add_op(),
+ *	-EXDEV (buffers of different devices),
  *	or -EDOM when the operands are outside the opcode's domain (a
  *	datapath command the hardware fails closed on).
  */
@@ -421,9 +422,12 @@ int e1npu_cmdbuf_reset(struct e1npu_cmdbuf *cb);
  * anything is submitted. On failure nothing is appended and
  * e1npu_device_last_error() names the operation index and the field.
  *
- * Return: the index of the operation in @cb (>= 0), or -EINVAL (invalid
- *	field), -EOVERFLOW (tensor outside its buffer), -EXDEV (buffer of
- *	another device), -EBUSY (submitted), -ENOMEM, -E2BIG (too many ops).
+ * Return: the index of the operation in @cb (>= 0), or the errno of the
+ *	kernel's rule that failed: -EINVAL (invalid field, misalignment),
+ *	-ERANGE (shape outside the device's envelope: tile it),
+ *	-ENOENT (no buffer), -EOVERFLOW (tensor outside its buffer); or
+ *	-EXDEV (buffer of another device), -EBUSY (submitted), -ENOMEM,
+ *	-E2BIG (too many ops).
  */
 int e1npu_cmdbuf_add_op(struct e1npu_cmdbuf *cb,
 			const struct e1npu_op_desc *desc);
