@@ -216,8 +216,9 @@ E1NPU_API int e1npu_conv_new(struct e1npu_ops *ops,
 	for (uint32_t oc = 0; oc < p->c_out; oc++) {
 		for (uint32_t t = 0; t < taps; t++)
 			cv->total[oc] += cv->tapsum[(size_t)oc * taps + t];
-		cv->fold[oc] = (bias ? bias[oc] : 0) - cv->zx * cv->total[oc] +
-			       (int32_t)(taps * cv->cin_g) * cv->zx * cv->zw;
+		cv->fold[oc] = e1q_wrap32((int64_t)(bias ? bias[oc] : 0) -
+					  (int64_t)cv->zx * cv->total[oc] +
+					  (int64_t)taps * cv->cin_g * cv->zx * cv->zw);
 	}
 	ret = qc_multipliers(p->input, p->weight_scales, p->num_weight_scales,
 			     p->output, p->c_out, cv->mult, cv->shift);
@@ -344,7 +345,7 @@ static void cv_finish(struct e1npu_conv *cv, const int32_t *acc,
 				if (cv->zw)
 					v -= cv->zw * sx[px * cv->groups + oc / cv->cout_g];
 				if (inner) {
-					v += cv->fold[oc];
+					v = e1q_wrap_add(v, cv->fold[oc]);
 				} else {
 					int32_t sw = 0;
 
@@ -352,8 +353,11 @@ static void cv_finish(struct e1npu_conv *cv, const int32_t *acc,
 						if (valid[t])
 							sw += cv->tapsum[(size_t)oc * taps + t];
 					/* fold has the full-window terms: swap them */
-					v += cv->fold[oc] + cv->zx * (cv->total[oc] - sw) -
-					     (int32_t)((taps - nvalid) * cv->cin_g) * cv->zx * cv->zw;
+					v = e1q_wrap_add(v, e1q_wrap32(
+						(int64_t)cv->fold[oc] +
+						(int64_t)cv->zx * (cv->total[oc] - sw) -
+						(int64_t)(taps - nvalid) * cv->cin_g *
+						cv->zx * cv->zw));
 				}
 				qc_store(p->dtype, out, px * p->c_out + oc,
 					 e1q_requant(v, cv->mult[oc], cv->shift[oc],

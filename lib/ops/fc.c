@@ -83,8 +83,9 @@ E1NPU_API int e1npu_fc_new(struct e1npu_ops *ops,
 			fc->w[(size_t)x * p->n + o] = (int8_t)v;
 			colsum += v;
 		}
-		fc->fold[o] = (bias ? bias[o] : 0) - fc->zx * colsum +
-			      (int32_t)p->k * fc->zx * fc->zw;
+		fc->fold[o] = e1q_wrap32((int64_t)(bias ? bias[o] : 0) -
+					 (int64_t)fc->zx * colsum +
+					 (int64_t)p->k * fc->zx * fc->zw);
 	}
 	ret = qc_multipliers(p->input, p->weight_scales, p->num_weight_scales,
 			     p->output, p->n, fc->mult, fc->shift);
@@ -153,8 +154,9 @@ E1NPU_API int e1npu_fc_run(struct e1npu_fc *fc, uint32_t rows, const void *in,
 				for (uint32_t x = 0; x < p->k; x++)
 					rs += a[(size_t)r * p->k + x];
 			for (uint32_t o = 0; o < p->n; o++) {
-				int32_t v = acc[(size_t)r * p->n + o] - fc->zw * rs +
-					    fc->fold[o];
+				int32_t v = e1q_wrap32((int64_t)acc[(size_t)r * p->n + o] -
+						       (int64_t)fc->zw * rs +
+						       fc->fold[o]);
 
 				qc_store(p->dtype, out, (size_t)r * p->n + o,
 					 e1q_requant(v, fc->mult[o], fc->shift[o],

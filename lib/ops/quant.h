@@ -68,6 +68,21 @@ static inline int32_t e1q_requant(int32_t acc, int32_t mult, int shift,
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
+/*
+ * int32 accumulation as TFLite's kernels effectively do it: two's-complement
+ * wrap-around (an extreme bias must not be undefined behaviour, and the
+ * NPU path and the reference must wrap alike).
+ */
+static inline int32_t e1q_wrap32(int64_t v)
+{
+	return (int32_t)(uint32_t)(uint64_t)v;
+}
+
+static inline int32_t e1q_wrap_add(int32_t a, int32_t b)
+{
+	return (int32_t)((uint32_t)a + (uint32_t)b);
+}
+
 static inline int32_t e1q_clamp(int64_t v, int32_t lo, int32_t hi)
 {
 	return v < lo ? lo : v > hi ? hi : (int32_t)v;

@@ -80,7 +80,7 @@ int ref_fc(const struct e1npu_fc_params *p, const void *weights,
 				       (wv - p->weight_zero_point);
 			}
 			if (bias)
-				acc += bias[o];
+				acc = e1q_wrap_add(acc, bias[o]);
 			chan_mult(p->input, p->weight_scales, p->num_weight_scales,
 				  p->output, o, &mult, &shift);
 			st(p->dtype, out, (size_t)r * p->n + o,
@@ -158,7 +158,7 @@ int ref_conv(const struct e1npu_conv_params *p, const void *weights,
 			}
 		}
 		if (bias)
-			acc += bias[oc];
+			acc = e1q_wrap_add(acc, bias[oc]);
 		chan_mult(p->input, p->weight_scales, p->num_weight_scales,
 			  p->output, oc, &mult, &shift);
 		st(p->dtype, out, ((size_t)oy * ow + ox) * p->c_out + oc,

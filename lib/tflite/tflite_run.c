@@ -242,12 +242,6 @@ static int load_bias(struct e1npu_tflite *t, uint32_t li, struct layer *l,
 		return LFAIL(t, li, l, -EINVAL, "bias %d (%s) must be %u constant int32 values",
 			     bi, b->name, n);
 	memcpy(l->bias, b->data, n * sizeof(int32_t));	/* little-endian host */
-	/* Real biases are far smaller; |bias| >= 2^30 would overflow the
-	 * int32 accumulator folds of the lowering layer (signed overflow). */
-	for (uint32_t i = 0; i < n; i++)
-		if (l->bias[i] >= (1 << 30) || l->bias[i] <= -(1 << 30))
-			return LFAIL(t, li, l, -EINVAL, "bias %d (%s): value %d at %u out of range (|bias| < 2^30)",
-				     bi, b->name, l->bias[i], i);
 	return 0;
 }
 

@@ -13,6 +13,18 @@ struct cc {
 	int32_t zx, zw, zy;
 };
 
+/*
+ * Biases at the ends of int32: the accumulator wraps like TFLite's int32
+ * arithmetic, identically on the NPU path and in the reference, and the
+ * sanitizer build proves no signed overflow is left.
+ */
+static bool extreme_bias;
+
+static int32_t extreme_bias_value(uint32_t i)
+{
+	return i & 1 ? INT32_MAX - (int32_t)(i % 7) : INT32_MIN + (int32_t)(i % 5);
+}
+
 static void run_conv(struct ops_env *e, const struct cc *c, uint64_t seed)
 {
 	struct e1npu_conv_params p;
@@ -52,7 +64,8 @@ static void run_conv(struct ops_env *e, const struct cc *c, uint64_t seed)
 	bias = malloc(p.c_out * sizeof(int32_t));
 	for (uint32_t i = 0; i < p.c_out; i++) {
 		scales[i] = 0.01f + 0.001f * (float)(t_rand(&seed) % 50);
-		bias[i] = (int32_t)(t_rand(&seed) % 2001) - 1000;
+		bias[i] = extreme_bias ? extreme_bias_value(i) :
+			  (int32_t)(t_rand(&seed) % 2001) - 1000;
 	}
 	p.weight_scales = scales;
 	p.num_weight_scales = c->dtype == E1NPU_DTYPE_INT8 ? p.c_out : 1;
@@ -150,7 +163,8 @@ static void run_fc(struct ops_env *e, uint32_t dtype, uint32_t rows, uint32_t k,
 	p.weight_zero_point = zw;
 	for (uint32_t i = 0; i < n; i++) {
 		sc[i] = 0.004f + 0.0005f * (float)(t_rand(&seed) % 20);
-		bias[i] = (int32_t)(t_rand(&seed) % 4001) - 2000;
+		bias[i] = extreme_bias ? extreme_bias_value(i) :
+			  (int32_t)(t_rand(&seed) % 4001) - 2000;
 	}
 	p.weight_scales = sc;
 	p.num_weight_scales = dtype == S8 ? n : 1;
@@ -183,11 +197,24 @@ static void test_fc(void **state)
 	run_fc(e, U8, 2, 1100, 3, 200, 17, 0, 6);	/* split K */
 }
 
+static void test_extreme_bias(void **state)
+{
+	struct ops_env *e = *state;
+
+	extreme_bias = true;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i += 4)
+		run_conv(e, &cases[i], 2000 + i);
+	run_fc(e, S8, 3, 7, 3, -5, 0, 1, 2);
+	run_fc(e, U8, 20, 64, 70, 3, 250, 1, 5);
+	extreme_bias = false;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_conv_cases),
 		cmocka_unit_test(test_fc),
+		cmocka_unit_test(test_extreme_bias),
 	};
 	int fails = 0;
 
