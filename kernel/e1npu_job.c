@@ -667,6 +667,22 @@ static void e1npu_engine_wq_release(struct drm_device *ddev, void *data)
 	destroy_workqueue(data);
 }
 
+/*
+ * The DRM device is released: every file is closed, so every entity is
+ * destroyed (drm_sched_entity_destroy() dereferences the scheduler's run
+ * queues, which drm_sched_fini() frees) and every job has run or failed.
+ * Let the scheduler free the jobs whose fences signaled, then tear it down.
+ * Runs before e1npu_engine_wq_release() (drmm actions run in reverse).
+ */
+static void e1npu_engine_release(struct drm_device *ddev, void *data)
+{
+	struct e1npu_engine *eng = data;
+
+	drain_workqueue(eng->wq);
+	drm_sched_fini(&eng->sched);
+	eng->present = false;
+}
+
 static int e1npu_engine_init(struct e1npu_device *edev,
 			     struct e1npu_engine *eng, const char *name,
 			     u32 credits)
@@ -694,7 +710,12 @@ static int e1npu_engine_init(struct e1npu_device *edev,
 		return ret;
 	}
 	args.submit_wq = eng->wq;
-	return drm_sched_init(&eng->sched, &args);
+	ret = drm_sched_init(&eng->sched, &args);
+	if (ret)
+		return ret;
+	eng->present = true;
+	/* Open files keep using the scheduler after removal: see above. */
+	return drmm_add_action_or_reset(&edev->drm, e1npu_engine_release, eng);
 }
 
 /**
@@ -712,39 +733,26 @@ int e1npu_job_init(struct e1npu_device *edev)
 		ret = e1npu_engine_init(edev, &edev->wrapper, "e1npu-wrapper",
 					edev->ring_len - 1);
 		if (ret)
-			goto err_fini;
-		edev->wrapper.present = true;
+			return ret;
 	}
 	if (edev->dp) {
 		ret = e1npu_engine_init(edev, &edev->datapath, "e1npu-datapath",
 					E1NPU_DP_CREDITS);
 		if (ret)
-			goto err_fini;
-		edev->datapath.present = true;
+			return ret;
 	}
 	return 0;
-
-err_fini:
-	e1npu_job_fini(edev);
-	return ret;
-}
-
-static void e1npu_engine_fini(struct e1npu_engine *eng)
-{
-	if (!eng->present)
-		return;
-	/* Let the scheduler free the jobs whose fences just signaled. */
-	drain_workqueue(eng->wq);
-	drm_sched_fini(&eng->sched);
-	eng->present = false;
 }
 
 /**
- * e1npu_job_fini() - stop the engines at removal
- * @edev: the device, already unplugged
+ * e1npu_job_fini() - stop the hardware side of the engines at removal
+ * @edev: the device, already unplugged (or never registered)
  *
- * Fails every job still in the ring with -ENODEV so its fences signal,
- * flushes the wrapper, lets the schedulers drain and tears them down.
+ * Fails every job still in the ring with -ENODEV so its fences signal and
+ * masks and flushes the wrapper; the registers are not touched again. The
+ * schedulers keep running for the files still open: jobs that reach
+ * run_job from now on fail with -ENODEV. They are torn down when the DRM
+ * device is released (e1npu_engine_release()), after the last close.
  */
 void e1npu_job_fini(struct e1npu_device *edev)
 {
@@ -761,9 +769,6 @@ void e1npu_job_fini(struct e1npu_device *edev)
 		e1npu_job_complete(job, -ENODEV, 0, 0, 0);
 	}
 	mutex_unlock(&edev->ring_lock);
-
-	e1npu_engine_fini(&edev->wrapper);
-	e1npu_engine_fini(&edev->datapath);
 }
 
 /**
@@ -1054,7 +1059,14 @@ static void e1npu_job_drop(struct e1npu_file *efile, struct e1npu_job *job,
 	e1npu_job_cleanup(job);
 }
 
-/* Implicit sync, arm, push, and publish the job's fence on its buffers. */
+/*
+ * Implicit sync, arm, publish the job's fence on its buffers and out_sync,
+ * then push. Once pushed the job belongs to the scheduler: it may run,
+ * complete and be freed (free_job) before drm_sched_entity_push_job()
+ * returns (a datapath job completes inside run_job), so nothing of @job is
+ * touched after the push. The fence is published before it, with the
+ * reservations still locked; it signals once the job ran or failed.
+ */
 static int e1npu_job_push(struct e1npu_file *efile, struct e1npu_job *job)
 {
 	struct ww_acquire_ctx ctx;
@@ -1068,29 +1080,30 @@ static int e1npu_job_push(struct e1npu_file *efile, struct e1npu_job *job)
 	for (i = 0; i < job->bo_count; i++) {
 		ret = dma_resv_reserve_fences(job->bos[i]->resv, 1);
 		if (ret)
-			goto out_unlock;
+			goto err_unlock;
 		ret = drm_sched_job_add_implicit_dependencies(&job->base,
 							      job->bos[i],
 							      job->bo_write[i]);
 		if (ret)
-			goto out_unlock;
+			goto err_unlock;
 	}
 
 	mutex_lock(&efile->submit_lock);
 	drm_sched_job_arm(&job->base);
-	fence = dma_fence_get(&job->base.s_fence->finished);
-	/* The job is put by the scheduler (free_job) from here on. */
-	drm_sched_entity_push_job(&job->base);
-	mutex_unlock(&efile->submit_lock);
-
+	fence = &job->base.s_fence->finished;
 	for (i = 0; i < job->bo_count; i++)
 		dma_resv_add_fence(job->bos[i]->resv, fence,
 				   job->bo_write[i] ? DMA_RESV_USAGE_WRITE :
 						      DMA_RESV_USAGE_READ);
 	if (job->out_sync)
 		drm_syncobj_replace_fence(job->out_sync, fence);
-	dma_fence_put(fence);
-out_unlock:
+	drm_gem_unlock_reservations(job->bos, job->bo_count, &ctx);
+	/* The job is the scheduler's (free_job) from here on. */
+	drm_sched_entity_push_job(&job->base);
+	mutex_unlock(&efile->submit_lock);
+	return 0;
+
+err_unlock:
 	drm_gem_unlock_reservations(job->bos, job->bo_count, &ctx);
 	return ret;
 }
