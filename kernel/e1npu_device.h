@@ -67,6 +67,8 @@ struct e1npu_engine {
  * @irq_pending: IRQ_STATUS bits acked by the hard handler for the thread
  * @wrapper: the wrapper engine's scheduler and counters
  * @datapath: the datapath engine's scheduler and counters
+ * @jobs_alive: jobs allocated and not yet freed; the DRM device's release
+ *	waits for 0 (killed jobs are freed from the system workqueue)
  * @seqno: job sequence number, for fence seqnos and descriptor tags
  * @fence_context: dma_fence context of hardware fences
  * @fence_lock: lock of hardware fences
@@ -106,6 +108,7 @@ struct e1npu_device {
 
 	struct e1npu_engine wrapper;
 	struct e1npu_engine datapath;
+	atomic_t jobs_alive;
 	atomic64_t seqno;
 	u64 fence_context;
 	/* Lock of all hardware fences. */

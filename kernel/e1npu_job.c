@@ -20,6 +20,7 @@
 #include <linux/platform_device.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/wait_bit.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
@@ -72,6 +73,8 @@ struct e1npu_result {
  * @bos: the buffers the job uses, referenced
  * @bo_write: per buffer: the job writes it
  * @bo_count: entries of @bos
+ * @handles: the handles the job names and their index in @bos
+ * @handle_count: entries of @handles
  * @hw_fence: signaled when the engine is done with the job
  * @hw_fence_init: @hw_fence was initialised by run_job
  * @result: the outcome, shared with the file
@@ -94,6 +97,8 @@ struct e1npu_job {
 	struct drm_gem_object **bos;
 	bool *bo_write;
 	u32 bo_count;
+	struct e1npu_job_handle *handles;
+	u32 handle_count;
 	struct dma_fence *hw_fence;
 	bool hw_fence_init;
 	struct e1npu_result *result;
@@ -107,6 +112,16 @@ struct e1npu_job {
 };
 
 #define to_e1npu_job(j)	container_of(j, struct e1npu_job, base)
+
+/**
+ * struct e1npu_job_handle - a buffer handle a job names
+ * @handle: the handle in the submitting file
+ * @index: its buffer in &e1npu_job.bos
+ */
+struct e1npu_job_handle {
+	u32 handle;
+	u32 index;
+};
 
 static const char *e1npu_fence_driver_name(struct dma_fence *fence)
 {
@@ -626,6 +641,7 @@ static enum drm_gpu_sched_stat e1npu_job_timedout(struct drm_sched_job *sched_jo
 
 static void e1npu_job_cleanup(struct e1npu_job *job)
 {
+	struct e1npu_device *edev = job->edev;
 	u32 i;
 
 	if (job->hw_fence) {
@@ -645,7 +661,11 @@ static void e1npu_job_cleanup(struct e1npu_job *job)
 	kvfree(job->dp_ptr);
 	kfree(job->bos);
 	kfree(job->bo_write);
+	kfree(job->handles);
 	kfree(job);
+	/* The device may be released once this reaches 0: edev not touched. */
+	if (atomic_dec_and_test(&edev->jobs_alive))
+		wake_up_var(&edev->jobs_alive);
 }
 
 static void e1npu_job_free(struct drm_sched_job *sched_job)
@@ -718,6 +738,19 @@ static int e1npu_engine_init(struct e1npu_device *edev,
 	return drmm_add_action_or_reset(&edev->drm, e1npu_engine_release, eng);
 }
 
+/*
+ * Runs first at release (registered last). A job killed with its file's
+ * entity (drm_sched_entity_kill()) is freed from the system workqueue,
+ * possibly after the last close; it still puts its buffers (arena, mm)
+ * and runs this module's code. Wait for every job to be freed.
+ */
+static void e1npu_job_release(struct drm_device *ddev, void *data)
+{
+	struct e1npu_device *edev = to_e1npu_device(ddev);
+
+	wait_var_event(&edev->jobs_alive, !atomic_read(&edev->jobs_alive));
+}
+
 /**
  * e1npu_job_init() - create a scheduler per present engine
  * @edev: the device
@@ -741,7 +774,7 @@ int e1npu_job_init(struct e1npu_device *edev)
 		if (ret)
 			return ret;
 	}
-	return 0;
+	return drmm_add_action_or_reset(&edev->drm, e1npu_job_release, NULL);
 }
 
 /**
@@ -827,43 +860,54 @@ void e1npu_job_close(struct e1npu_file *efile)
 /* SUBMIT                                                                 */
 /* ---------------------------------------------------------------------- */
 
-struct e1npu_lookup_ctx {
-	struct drm_file *file;
-};
-
-static int e1npu_job_lookup(void *ctx, u32 handle, u64 *size)
-{
-	struct e1npu_lookup_ctx *lc = ctx;
-	struct drm_gem_object *obj;
-
-	obj = drm_gem_object_lookup(lc->file, handle);
-	if (!obj)
-		return -ENOENT;
-	*size = obj->size;
-	drm_gem_object_put(obj);
-	return 0;
-}
-
-/* Reference the buffer of @handle once in the job; return its index. */
-static int e1npu_job_add_bo(struct e1npu_job *job, struct drm_file *file,
-			    u32 handle, bool write)
+/*
+ * The buffer of @handle, referenced once in the job: its index in job->bos.
+ * A handle is resolved once per job, so the buffer whose size
+ * e1npu_op_check() validated is the one the job uses even if the file
+ * closes and reuses the handle meanwhile. Two handles of one object share
+ * an entry (its reservation is locked once).
+ */
+static int e1npu_job_bo_index(struct e1npu_job *job, struct drm_file *file,
+			      u32 handle)
 {
 	struct drm_gem_object *obj;
 	u32 i;
 
+	for (i = 0; i < job->handle_count; i++)
+		if (job->handles[i].handle == handle)
+			return job->handles[i].index;
 	obj = drm_gem_object_lookup(file, handle);
 	if (!obj)
 		return -ENOENT;
 	for (i = 0; i < job->bo_count; i++) {
 		if (job->bos[i] == obj) {
 			drm_gem_object_put(obj);
-			job->bo_write[i] |= write;
-			return i;
+			break;
 		}
 	}
-	job->bos[job->bo_count] = obj;
-	job->bo_write[job->bo_count] = write;
-	return job->bo_count++;
+	if (i == job->bo_count)
+		job->bos[job->bo_count++] = obj;
+	job->handles[job->handle_count].handle = handle;
+	job->handles[job->handle_count].index = i;
+	job->handle_count++;
+	return i;
+}
+
+struct e1npu_lookup_ctx {
+	struct e1npu_job *job;
+	struct drm_file *file;
+};
+
+static int e1npu_job_lookup(void *ctx, u32 handle, u64 *size)
+{
+	struct e1npu_lookup_ctx *lc = ctx;
+	int b;
+
+	b = e1npu_job_bo_index(lc->job, lc->file, handle);
+	if (b < 0)
+		return b;
+	*size = lc->job->bos[b]->size;
+	return 0;
 }
 
 static int e1npu_job_prepare_ops(struct e1npu_job *job, struct drm_file *file)
@@ -891,9 +935,10 @@ static int e1npu_job_prepare_ops(struct e1npu_job *job, struct drm_file *file)
 
 			if (!ext[t].used)
 				continue;
-			b = e1npu_job_add_bo(job, file, tn->handle, ext[t].write);
+			b = e1npu_job_bo_index(job, file, tn->handle);
 			if (b < 0)
 				return b;
+			job->bo_write[b] |= ext[t].write;
 			bo = to_e1npu_bo(job->bos[b]);
 			addr[t] = bo->dma + tn->offset;
 			if (job->dp_ptr)
@@ -949,14 +994,18 @@ static int e1npu_job_create(struct e1npu_file *efile, struct drm_file *file,
 	if (!job)
 		return -ENOMEM;
 	job->edev = edev;
+	atomic_inc(&edev->jobs_alive);
 	job->engine = ujob.engine;
 	job->op_count = ujob.op_count;
 	INIT_LIST_HEAD(&job->node);
+	lc.job = job;
 	job->ops = kvcalloc(job->op_count, sizeof(*job->ops), GFP_KERNEL);
 	job->bos = kcalloc(job->op_count * E1NPU_T_COUNT, sizeof(*job->bos),
 			   GFP_KERNEL);
 	job->bo_write = kcalloc(job->op_count * E1NPU_T_COUNT,
 				sizeof(*job->bo_write), GFP_KERNEL);
+	job->handles = kcalloc(job->op_count * E1NPU_T_COUNT,
+			       sizeof(*job->handles), GFP_KERNEL);
 	job->hw_fence = kzalloc(sizeof(*job->hw_fence), GFP_KERNEL);
 	if (job->engine == DRM_E1NPU_ENGINE_WRAPPER)
 		job->desc = kvcalloc(job->op_count, sizeof(*job->desc),
@@ -964,8 +1013,8 @@ static int e1npu_job_create(struct e1npu_file *efile, struct drm_file *file,
 	else
 		job->dp_ptr = kvcalloc(job->op_count, sizeof(*job->dp_ptr),
 				       GFP_KERNEL);
-	if (!job->ops || !job->bos || !job->bo_write || !job->hw_fence ||
-	    (!job->desc && !job->dp_ptr)) {
+	if (!job->ops || !job->bos || !job->bo_write || !job->handles ||
+	    !job->hw_fence || (!job->desc && !job->dp_ptr)) {
 		ret = -ENOMEM;
 		goto err_cleanup;
 	}

@@ -482,9 +482,11 @@ out:
 /* ---- jobs in flight for the unload tests -------------------------------- */
 
 /*
- * inflight busy|hang READY-FILE [hold]: submit long work (busy) or a job on
- * a hung engine (hang), create READY-FILE, then exit at once or, with hold,
- * keep the file open until killed.
+ * inflight busy|hang|hangq READY-FILE [hold]: submit long work (busy), a
+ * job on a hung engine (hang) or a full-ring job on a hung engine with
+ * three more queued behind it in the file's entity, out of ring credits
+ * (hangq), create READY-FILE, then exit at once or, with hold, keep the
+ * file open until killed.
  */
 int e1t_group_inflight(int argc, char **argv)
 {
@@ -492,14 +494,15 @@ int e1t_group_inflight(int argc, char **argv)
 	struct e1t_dev d;
 	struct mm x;
 	uint32_t i, n, id;
-	bool hang;
+	bool hang, queued;
 	int ret, fd;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: inflight busy|hang READY-FILE [hold]\n");
+		fprintf(stderr, "usage: inflight busy|hang|hangq READY-FILE [hold]\n");
 		return 2;
 	}
-	hang = strcmp(argv[0], "hang") == 0;
+	queued = strcmp(argv[0], "hangq") == 0;
+	hang = queued || strcmp(argv[0], "hang") == 0;
 	ret = e1t_open(&d);
 	if (ret) {
 		e1t_fail("inflight", "open: %s", strerror(-ret));
@@ -510,7 +513,7 @@ int e1t_group_inflight(int argc, char **argv)
 		e1t_fail("inflight", "buffers: %s", strerror(-ret));
 		return 1;
 	}
-	n = hang ? 1 : d.info.max_ops_per_job;
+	n = hang && !queued ? 1 : d.info.max_ops_per_job;
 	if (n > d.info.ring_len - 1)
 		n = d.info.ring_len - 1;
 	ops = calloc(n, sizeof(*ops));
@@ -522,7 +525,7 @@ int e1t_group_inflight(int argc, char **argv)
 		e1t_fail("inflight", "inject_hang: %s", strerror(-ret));
 		return 1;
 	}
-	for (i = 0; i < (hang ? 1u : 4u); i++) {
+	for (i = 0; i < (hang && !queued ? 1u : 4u); i++) {
 		ret = e1t_submit(&d, DRM_E1NPU_ENGINE_WRAPPER, ops, n, &id);
 		if (ret) {
 			e1t_fail("inflight", "submit: %s", strerror(-ret));

@@ -76,7 +76,7 @@ static void usage(const char *prog)
 	size_t i;
 
 	fprintf(stderr, "usage: %s GROUP\n       %s engines MASK\n"
-		"       %s inflight busy|hang READY-FILE [hold]\ngroups:",
+		"       %s inflight busy|hang|hangq READY-FILE [hold]\ngroups:",
 		prog, prog, prog);
 	for (i = 0; i < E1T_ARRAY_SIZE(groups); i++)
 		fprintf(stderr, " %s", groups[i].name);

@@ -193,6 +193,37 @@ load unload-busy-open && unload_sim_under_holder unload-busy-sim busy
 # 3. a job on a hung engine, the file open, the simulator unloaded
 load unload-hung-open && unload_sim_under_holder unload-hung-sim hang
 
+# 4. jobs queued behind a hung job in a file's entity, the process killed:
+#    closing the file kills the queued jobs, which the scheduler frees later
+#    from the system workqueue; the driver is unloaded at once and must not
+#    release the device (arena, schedulers, module code) under them
+if load unload-killed; then
+	rm -f /tmp/e1t-ready
+	"$ST" inflight hangq /tmp/e1t-ready hold &
+	holder=$!
+	if wait_file /tmp/e1t-ready 20; then
+		kill -9 "$holder" 2>/dev/null
+		wait "$holder" 2>/dev/null
+		_i=0
+		while ! rmmod e1npu 2>/tmp/e1t-rmmod.log && [ $_i -lt 100 ]; do
+			sleep 0.1
+			_i=$((_i + 1))
+		done
+		if grep -q '^e1npu ' /proc/modules; then
+			sed 's/^/E1VM-LOG: unload-killed: /' /tmp/e1t-rmmod.log
+			t_fail unload-killed "rmmod e1npu after the kill failed"
+		else
+			t_pass unload-killed
+		fi
+	else
+		kill "$holder" 2>/dev/null
+		wait "$holder" 2>/dev/null
+		t_fail unload-killed "the work was not submitted"
+		t_rmmod e1npu
+	fi
+	t_rmmod e1npu_sim
+fi
+
 # ---- and the kernel log stayed clean (the harness checks again at the end)
 hits=$(dmesg | grep -E 'WARNING:|BUG:|Oops|Call Trace|KASAN|general protection' || true)
 if [ -z "$hits" ]; then
