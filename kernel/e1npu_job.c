@@ -19,6 +19,7 @@
 #include <linux/interrupt.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/uaccess.h>
 #include <linux/wait_bit.h>
 #include <drm/drm_drv.h>
@@ -1109,33 +1110,122 @@ static void e1npu_job_drop(struct e1npu_file *efile, struct e1npu_job *job,
 }
 
 /*
- * Implicit sync, arm, publish the job's fence on its buffers and out_sync,
- * then push. Once pushed the job belongs to the scheduler: it may run,
- * complete and be freed (free_job) before drm_sched_entity_push_job()
- * returns (a datapath job completes inside run_job), so nothing of @job is
- * touched after the push. The fence is published before it, with the
- * reservations still locked; it signals once the job ran or failed.
+ * The buffers of every job of one SUBMIT, each once and referenced, with
+ * the number of jobs using it. They are locked together and their fence
+ * slots reserved before the first job is queued, so that nothing after a
+ * push can fail on a signal (-ERESTARTSYS would restart the ioctl and
+ * queue the jobs before it twice) or on a reservation.
  */
-static int e1npu_job_push(struct e1npu_file *efile, struct e1npu_job *job)
-{
+struct e1npu_submit_bos {
+	struct drm_gem_object **objs;
+	u32 *uses;
+	u32 count;
 	struct ww_acquire_ctx ctx;
-	struct dma_fence *fence;
+};
+
+static int e1npu_obj_cmp(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(struct drm_gem_object * const *)a;
+	uintptr_t y = (uintptr_t)*(struct drm_gem_object * const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void e1npu_submit_bos_put(struct e1npu_submit_bos *sb)
+{
+	u32 i;
+
+	for (i = 0; i < sb->count; i++)
+		drm_gem_object_put(sb->objs[i]);
+	kvfree(sb->objs);
+	kvfree(sb->uses);
+}
+
+/* Collect, lock and reserve; on error nothing is left locked. */
+static int e1npu_submit_bos_lock(struct e1npu_submit_bos *sb,
+				 struct e1npu_job **jobs, u32 n)
+{
+	u32 total = 0, i, b, k = 0;
+	int ret;
+
+	memset(sb, 0, sizeof(*sb));
+	for (i = 0; i < n; i++)
+		total += jobs[i]->bo_count;
+	sb->objs = kvcalloc(total, sizeof(*sb->objs), GFP_KERNEL);
+	sb->uses = kvcalloc(total, sizeof(*sb->uses), GFP_KERNEL);
+	if (!sb->objs || !sb->uses) {
+		kvfree(sb->objs);
+		kvfree(sb->uses);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		for (b = 0; b < jobs[i]->bo_count; b++)
+			sb->objs[k++] = jobs[i]->bos[b];
+	/* A job names each object once: duplicates are other jobs. */
+	sort(sb->objs, total, sizeof(*sb->objs), e1npu_obj_cmp, NULL);
+	for (i = 0; i < total; i++) {
+		if (sb->count && sb->objs[sb->count - 1] == sb->objs[i]) {
+			sb->uses[sb->count - 1]++;
+			continue;
+		}
+		drm_gem_object_get(sb->objs[i]);
+		sb->objs[sb->count] = sb->objs[i];
+		sb->uses[sb->count++] = 1;
+	}
+
+	ret = drm_gem_lock_reservations(sb->objs, sb->count, &sb->ctx);
+	if (ret)
+		goto err_put;
+	for (i = 0; i < sb->count; i++) {
+		ret = dma_resv_reserve_fences(sb->objs[i]->resv, sb->uses[i]);
+		if (ret)
+			goto err_unlock;
+	}
+	return 0;
+
+err_unlock:
+	drm_gem_unlock_reservations(sb->objs, sb->count, &sb->ctx);
+err_put:
+	e1npu_submit_bos_put(sb);
+	return ret;
+}
+
+static void e1npu_submit_bos_unlock(struct e1npu_submit_bos *sb)
+{
+	drm_gem_unlock_reservations(sb->objs, sb->count, &sb->ctx);
+	e1npu_submit_bos_put(sb);
+}
+
+/*
+ * Implicit sync of one job, its buffers locked: depend on their fences,
+ * including those of the jobs of the same SUBMIT queued before it.
+ */
+static int e1npu_job_add_deps(struct e1npu_job *job)
+{
 	u32 i;
 	int ret;
 
-	ret = drm_gem_lock_reservations(job->bos, job->bo_count, &ctx);
-	if (ret)
-		return ret;
 	for (i = 0; i < job->bo_count; i++) {
-		ret = dma_resv_reserve_fences(job->bos[i]->resv, 1);
-		if (ret)
-			goto err_unlock;
 		ret = drm_sched_job_add_implicit_dependencies(&job->base,
 							      job->bos[i],
 							      job->bo_write[i]);
 		if (ret)
-			goto err_unlock;
+			return ret;
 	}
+	return 0;
+}
+
+/*
+ * Arm, publish the job's fence on its buffers (locked, slots reserved) and
+ * out_sync, then push. Once pushed the job belongs to the scheduler: it
+ * may run, complete and be freed (free_job) before
+ * drm_sched_entity_push_job() returns (a datapath job completes inside
+ * run_job), so nothing of @job is touched after the push.
+ */
+static void e1npu_job_push(struct e1npu_file *efile, struct e1npu_job *job)
+{
+	struct dma_fence *fence;
+	u32 i;
 
 	mutex_lock(&efile->submit_lock);
 	drm_sched_job_arm(&job->base);
@@ -1146,15 +1236,9 @@ static int e1npu_job_push(struct e1npu_file *efile, struct e1npu_job *job)
 						      DMA_RESV_USAGE_READ);
 	if (job->out_sync)
 		drm_syncobj_replace_fence(job->out_sync, fence);
-	drm_gem_unlock_reservations(job->bos, job->bo_count, &ctx);
 	/* The job is the scheduler's (free_job) from here on. */
 	drm_sched_entity_push_job(&job->base);
 	mutex_unlock(&efile->submit_lock);
-	return 0;
-
-err_unlock:
-	drm_gem_unlock_reservations(job->bos, job->bo_count, &ctx);
-	return ret;
 }
 
 /**
@@ -1175,6 +1259,7 @@ int e1npu_ioctl_submit(struct drm_device *ddev, void *data,
 {
 	struct e1npu_file *efile = file->driver_priv;
 	struct drm_e1npu_submit *args = data;
+	struct e1npu_submit_bos sb;
 	struct e1npu_job **jobs;
 	u32 *ids, i, n = 0;
 	int ret = 0, idx;
@@ -1202,15 +1287,26 @@ int e1npu_ioctl_submit(struct drm_device *ddev, void *data,
 		ids[n] = ret;
 		ret = 0;
 	}
+	ret = e1npu_submit_bos_lock(&sb, jobs, n);
+	if (ret)
+		goto out_drop;
 	for (i = 0; i < n; i++) {
-		ret = e1npu_job_push(efile, jobs[i]);
+		ret = e1npu_job_add_deps(jobs[i]);
 		if (ret) {
-			/* Jobs before i were queued; drop the rest. */
+			/*
+			 * -ENOMEM with the caller being killed: the jobs
+			 * before i were queued; drop the rest.
+			 */
 			for (; i < n; i++)
 				e1npu_job_drop(efile, jobs[i], ids[i]);
-			n = 0;
-			goto out_free;
+			break;
 		}
+		e1npu_job_push(efile, jobs[i]);
+	}
+	e1npu_submit_bos_unlock(&sb);
+	if (ret) {
+		n = 0;
+		goto out_free;
 	}
 	for (i = 0; i < n; i++) {
 		u64 uptr = args->jobs + (u64)i * args->job_size +
