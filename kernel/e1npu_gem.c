@@ -94,16 +94,17 @@ static int e1npu_gem_mmap(struct drm_gem_object *obj,
 			  struct vm_area_struct *vma)
 {
 	struct e1npu_bo *bo = to_e1npu_bo(obj);
-	int ret;
 
 	/* drm_gem_mmap() leaves the fake offset in vm_pgoff. */
 	vma->vm_pgoff -= drm_vma_node_start(&obj->vma_node);
 	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
-	ret = dma_mmap_coherent(obj->dev->dev, vma, bo->vaddr, bo->dma,
-				obj->size);
-	if (ret)
-		drm_gem_vm_close(vma);
-	return ret;
+	/*
+	 * On error drm_gem_mmap_obj() drops the reference it took for the
+	 * vma, and the mm does not call vm_ops->close for a vma whose mmap
+	 * failed: putting it here too would free the BO under its handle.
+	 */
+	return dma_mmap_coherent(obj->dev->dev, vma, bo->vaddr, bo->dma,
+				 obj->size);
 }
 
 static const struct vm_operations_struct e1npu_gem_vm_ops = {
