@@ -14,6 +14,7 @@
 #   VM_X86_GUEST_FILES   ... only in the x86_64 guest (static binaries)
 #   VM_RISCV_GUEST_FILES ... only in the riscv64 guest (static binaries)
 #   VM_APPEND            extra kernel command line (e.g. e1vm.selftest_warn=1)
+#   VM_SLUB_DEBUG        x86_64 slub_debug flags (default FZPU; empty: off)
 #   VM_TIMEOUT           seconds before the VM is killed (120 / 300)
 #   VM_SMP, VM_MEM       guest CPUs (2) and memory (512M)
 #   VM_OOPS_PANIC=0      do not pass oops=panic (default: an oops ends the run)
@@ -118,6 +119,11 @@ LOG="$W/serial.log"
 # of leaving a stuck task and waiting for the timeout; VM_OOPS_PANIC=0 off
 APPEND="console=ttyS0 panic=-1 loglevel=5"
 [ "${VM_OOPS_PANIC:-1}" = 0 ] || APPEND="$APPEND oops=panic"
+# SLUB red zones, poisoning and free checks (Debian's kernel has
+# SLUB_DEBUG): a use-after-free in the driver fails the first run instead
+# of corrupting memory silently; VM_SLUB_DEBUG= turns it off.
+[ "$ARCH" != x86_64 ] || [ -z "${VM_SLUB_DEBUG-FZPU}" ] ||
+	APPEND="$APPEND slub_debug=${VM_SLUB_DEBUG-FZPU}"
 APPEND="$APPEND ${VM_APPEND:-}"
 case "$ARCH" in
 x86_64)
