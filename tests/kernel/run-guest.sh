@@ -85,6 +85,8 @@ if load default; then
 		done
 		t_run npu-smoke-guest-matches-host sh /tests/guest-smoke.sh "$dev"
 	fi
+	# the library's cmocka suites through this driver (tests/lib/guest-lib.mk)
+	[ ! -f /tests/guest-lib-tests.sh ] || sh /tests/guest-lib-tests.sh
 	for p in inject_hang inject_bus_error inject_drop_irq; do
 		v=$(cat "$SIM/$p" 2>/dev/null)
 		case "$v" in
@@ -99,6 +101,7 @@ unload
 if load nogemmini gemmini_present=0; then
 	systest nogemmini
 	systest dp
+	[ ! -f /tests/guest-lib-tests.sh ] || sh /tests/guest-lib-tests.sh nogemmini ops-test-fallback lib-test-ops:test_fallback_no_gemmini
 fi
 unload
 
@@ -110,6 +113,7 @@ unload
 if load datapath-only wrapper=0; then
 	systest engines 0x2
 	systest dp
+	[ ! -f /tests/guest-lib-tests.sh ] || sh /tests/guest-lib-tests.sh datapath-only ops-test-fallback lib-test-ops:test_engine_absent
 fi
 unload
 

@@ -1,28 +1,63 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Helpers shared by the libe1npu tests: a sim device per test, buffers,
- * a deterministic generator. Expected values are computed by the tests
+ * Helpers shared by the libe1npu tests: a device per test, buffers, a
+ * deterministic generator. Expected values are computed by the tests
  * themselves, never by the library.
+ *
+ * The device under test is E1NPU_DEVICE when set (a /dev/accel node: the
+ * kernel backend, as in the QEMU guest), else the in-process model. Tests
+ * that need a hook of the in-process backend (lib/sim.h, E1NPU_SIM_*)
+ * call t_skip_unless_sim(), which skips with the reason on the kernel.
  */
 #ifndef __E1NPU_LIB_TEST_H__
 #define __E1NPU_LIB_TEST_H__
 
 #include <errno.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include <e1npu/e1npu.h>
 
+/* "sim" or the E1NPU_DEVICE the suite was started with (read once). */
+static inline const char *t_spec(void)
+{
+	static char spec[64];
+
+	if (!spec[0]) {
+		const char *e = getenv("E1NPU_DEVICE");
+
+		snprintf(spec, sizeof(spec), "%s", e && *e ? e : "sim");
+	}
+	return spec;
+}
+
+static inline bool t_on_sim(void)
+{
+	return !strcmp(t_spec(), "sim");
+}
+
+/* Skip the current test, saying why, unless it runs on the in-process model. */
+#define t_skip_unless_sim(why) do {						\
+	if (!t_on_sim()) {							\
+		print_message("[  SKIP    ] %s: %s on %s: %s\n", __func__,	\
+			      "needs the in-process backend", t_spec(), why);	\
+		skip();								\
+	}									\
+} while (0)
+
 static inline struct e1npu_device *t_open(void)
 {
 	struct e1npu_device *dev = NULL;
 
-	assert_int_equal(e1npu_device_open("sim", &dev), 0);
+	if (e1npu_device_open(t_spec(), &dev))
+		fail_msg("opening %s failed", t_spec());
 	assert_non_null(dev);
 	return dev;
 }

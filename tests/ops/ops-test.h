@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -19,7 +20,39 @@
 struct ops_env {
 	struct e1npu_device *dev;	/* NULL for the CPU-only context */
 	struct e1npu_ops *ops;
+	const char *skip;		/* set: the group's tests skip, why */
 };
+
+/*
+ * The device of the "sim" groups: E1NPU_DEVICE when set (a /dev/accel
+ * node: the kernel backend, as in the QEMU guest), else the in-process
+ * model.
+ */
+static inline const char *t_spec(void)
+{
+	static char spec[64];
+
+	if (!spec[0]) {
+		const char *v = getenv("E1NPU_DEVICE");
+
+		snprintf(spec, sizeof(spec), "%s", v && *v ? v : "sim");
+	}
+	return spec;
+}
+
+static inline bool t_on_sim(void)
+{
+	return !strcmp(t_spec(), "sim");
+}
+
+/* Skip the current test when its group's device does not fit (e->skip). */
+#define t_skip_group(e) do {							\
+	if ((e)->skip) {							\
+		print_message("[  SKIP    ] %s on %s: %s\n", __func__,		\
+			      t_spec(), (e)->skip);				\
+		skip();								\
+	}									\
+} while (0)
 
 static inline uint32_t t_rand(uint64_t *s)
 {
@@ -39,12 +72,12 @@ static inline void t_fill_u8(uint8_t *p, size_t n, uint64_t *s)
 		p[i] = (uint8_t)t_rand(s);
 }
 
-/* Group setup: "sim" device (E1NPU_DEVICE overrides) and the CPU context. */
+/* Group setup: the device under test (t_spec()) and the CPU context. */
 static inline int t_setup_sim(void **state)
 {
 	struct ops_env *e = calloc(1, sizeof(*e));
 
-	if (!e || e1npu_device_open("sim", &e->dev) ||
+	if (!e || e1npu_device_open(t_spec(), &e->dev) ||
 	    e1npu_ops_new(e->dev, &e->ops))
 		return -1;
 	*state = e;

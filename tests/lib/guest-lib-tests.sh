@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# /tests/guest-lib-tests.sh: the library's cmocka suites (tests/lib/test-*,
+# tests/ops/test-*) inside the x86_64 QEMU guest, on the kernel backend
+# (E1NPU_DEVICE=DEVICE: e1npu.ko on e1npu_sim.ko). The binaries are the
+# ones the host runs on the in-process model; guest-lib-x86.tar (built by
+# tests/lib/guest-lib.mk) holds them and the dynamic loader plus shared
+# libraries they need, unpacked here into /tests/lib-x86/.
+#
+# Usage: guest-lib-tests.sh [TAG [PROGRAM...]]
+#   TAG      appended to the test names (the simulator configuration
+#            run-guest.sh loaded; "default" adds nothing)
+#   PROGRAM  lib-test-api, ops-test-conv, ... (default: all); PROG:FILTER
+#            runs only the tests of PROG matching the cmocka FILTER
+#            (programs that take one: lib-test-ops)
+# The device is the accel node of the e1npu-sim platform device
+# (E1NPU_GUEST_DEV overrides).
+# One "E1VM: PASS/FAIL libe1npu-PROGRAM[-TAG]" line per program; skipped
+# tests (sim-only hooks, or a device of another shape) are listed as
+# E1VM-LOG lines with cmocka's reason. Busybox sh.
+. /tests/lib.sh
+
+dir=$(dirname "$0")
+tag=${1:-default}
+[ "$tag" = default ] && tag= || tag=-$tag
+[ $# -gt 0 ] && shift
+dev=${E1NPU_GUEST_DEV:-}
+if [ -z "$dev" ]; then
+	for _d in /sys/devices/platform/e1npu-sim/accel/accel*; do
+		[ -d "$_d" ] && dev=/dev/accel/${_d##*/}
+	done
+fi
+lib=$dir/lib-x86
+
+if [ ! -x "$lib/ld-linux-x86-64.so.2" ] &&
+	! tar -xf "$dir/guest-lib-x86.tar" -C "$dir"; then
+	t_fail "libe1npu-unpack$tag" "cannot unpack $dir/guest-lib-x86.tar"
+	exit 0
+fi
+if [ ! -c "$dev" ]; then
+	t_fail "libe1npu-device$tag" "no e1npu accel node ('$dev')"
+	exit 0
+fi
+[ $# -gt 0 ] || set -- $(cd "$dir" && ls lib-test-* ops-test-* 2>/dev/null)
+[ $# -gt 0 ] || { t_fail "libe1npu-suites$tag" "no test programs in $dir"; exit 0; }
+
+for a in "$@"; do
+	p=${a%%:*}
+	f=
+	case "$a" in *:*) f=${a#*:} ;; esac
+	n=libe1npu-$p${f:+.$f}$tag
+	out=/tmp/$n.log
+	E1NPU_DEVICE=$dev "$lib/ld-linux-x86-64.so.2" --library-path "$lib" \
+		"$dir/$p" $f >"$out" 2>&1
+	rc=$?
+	# cmocka: "[  PASSED  ] N test(s)." / "[  SKIPPED ] N test(s)..." per group
+	sed -n 's/^\[  PASSED  \] \(.*\)/passed \1/p; s/^\[  SKIP    \] \(.*\)/skip: \1/p; s/^\[  NOTE    \] \(.*\)/note: \1/p' \
+		"$out" | sed "s/^/E1VM-LOG: $n: /"
+	if [ "$rc" -eq 0 ]; then
+		t_pass "$n"
+	else
+		grep -E '\[  (FAILED|ERROR)|[Ff]ail|error' "$out" | head -n 30 |
+			sed "s/^/E1VM-LOG: $n: /"
+		tail -n 10 "$out" | sed "s/^/E1VM-LOG: $n: /"
+		t_fail "$n" "exit status $rc on $dev"
+	fi
+	rm -f "$out"
+done
+exit 0
