@@ -51,9 +51,12 @@ for a in "$@"; do
 	case "$a" in *:*) f=${a#*:} ;; esac
 	n=libe1npu-$p${f:+.$f}$tag
 	out=/tmp/$n.log
+	t0=$(cut -d' ' -f1 /proc/uptime)
 	E1NPU_DEVICE=$dev "$lib/ld-linux-x86-64.so.2" --library-path "$lib" \
 		"$dir/$p" $f >"$out" 2>&1
 	rc=$?
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	echo "E1VM-LOG: $n: $(echo "$t0 $t1" | awk '{ printf "%.2f", $2 - $1 }') s"
 	# cmocka: "[  PASSED  ] N test(s)." / "[  SKIPPED ] N test(s)..." per group
 	sed -n 's/^\[  PASSED  \] \(.*\)/passed \1/p; s/^\[  SKIP    \] \(.*\)/skip: \1/p; s/^\[  NOTE    \] \(.*\)/note: \1/p' \
 		"$out" | sed "s/^/E1VM-LOG: $n: /"

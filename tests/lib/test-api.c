@@ -50,6 +50,30 @@ static void test_open_errors(void **state)
 	assert_string_equal(e1npu_device_last_error(NULL), "no device");
 }
 
+/*
+ * Auto-detection (no argument, no E1NPU_DEVICE): the first e1npu accel
+ * node (libudev, or the /dev/accel scan without it), else the in-process
+ * model. On the kernel backend that is the device under test.
+ */
+static void test_autodetect(void **state)
+{
+	struct e1npu_device *dev = NULL;
+	struct e1npu_device_info info;
+
+	(void)state;
+	unsetenv("E1NPU_DEVICE");
+	assert_int_equal(e1npu_device_open(NULL, &dev), 0);
+	if (!t_on_sim())
+		setenv("E1NPU_DEVICE", t_spec(), 1);
+	assert_int_equal(e1npu_device_get_info(dev, &info), 0);
+	if (!t_on_sim()) {
+		assert_int_equal(info.backend, E1NPU_BACKEND_KERNEL);
+		assert_string_equal(info.path, t_spec());
+		assert_string_equal(info.driver, "e1npu");
+	}
+	e1npu_device_close(dev);
+}
+
 static void test_info(void **state)
 {
 	struct e1npu_device *dev = t_open();
@@ -357,6 +381,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_version_strerror),
 		cmocka_unit_test(test_open_errors),
+		cmocka_unit_test(test_autodetect),
 		cmocka_unit_test(test_info),
 		cmocka_unit_test(test_arena_env),
 		cmocka_unit_test(test_buffer_errors),
