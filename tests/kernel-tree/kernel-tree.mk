@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: MIT
+#
+# kernel-tree-riscv64: the driver dropped into a kernel tree
+# (tools/devel/kernel-tree-drop.sh) and built in-tree, in a scratch copy of
+# the cached riscv64 6.12 kernel (tests/vm/riscv64-kernel.sh).
+# See Documentation/testing-vm.md.
+#
+# Scratch: KTREE_O (default $(O)-kernel-tree), deliberately NOT under $(O):
+# the top-level Makefile includes every *.d found under $(O), and a kernel
+# tree has ~90k files, some named *.d.
+KTREE_O ?= $(O)-kernel-tree
+CLEAN_DIRS += $(KTREE_O)
+
+.PHONY: kernel-tree-riscv64
+kernel-tree-riscv64: vm-riscv64-kernel
+	@echo "== kernel-tree-riscv64: driver dropped into drivers/accel/e1npu/ of the riscv64 6.12 tree, built in-tree"
+	@KTREE_O=$(abspath $(KTREE_O)) E1NPU_CACHE=$(E1NPU_CACHE) tests/kernel-tree/kernel-tree.sh
+
+CHECK_TARGETS += kernel-tree-riscv64
