@@ -89,4 +89,6 @@ install: $(INSTALL_TARGETS)
 clean:
 	rm -rf $(CLEAN_DIRS)
 
--include $(shell find $(O) $(SAN_O) -name '*.d' 2>/dev/null)
+# Our compilers' dependency files only: not the kernel trees and module
+# builds the VM harness keeps under $(O)/vm.
+-include $(shell find $(O) $(SAN_O) -path '*/vm' -prune -o -type f -name '*.d' -print 2>/dev/null)

@@ -127,7 +127,10 @@ APPEND="console=ttyS0 panic=-1 loglevel=5"
 APPEND="$APPEND ${VM_APPEND:-}"
 case "$ARCH" in
 x86_64)
-	QEMU=(qemu-system-x86_64 -M pc -accel tcg -cpu max
+	# thread=single: one host thread runs both vCPUs. Multi-threaded TCG
+	# occasionally oopses (int3) while the guest patches kernel text
+	# (jump labels) early in boot; single-threaded TCG does not race.
+	QEMU=(qemu-system-x86_64 -M pc -accel tcg,thread=single -cpu max
 	      -m "${VM_MEM:-512M}" -smp "${VM_SMP:-2}")
 	TIMEOUT=${VM_TIMEOUT:-120}
 	;;
