@@ -19,21 +19,6 @@
 #include "select.h"
 #include "ref.h"
 
-static void rep_init(struct e1npu_ops_report *rep, uint32_t kind, uint64_t macs)
-{
-	memset(rep, 0, sizeof(*rep));
-	rep->kind = kind;
-	rep->macs = macs;
-}
-
-static void rep_fallback(struct e1npu_ops_report *rep)
-{
-	if (rep->hw_ops && rep->hw_ops_fallback == rep->hw_ops) {
-		rep->engine = E1NPU_ENGINE_CPU;
-		rep->reason = E1NPU_OPS_WHY_FALLBACK;
-	}
-}
-
 static bool pool_ok(const struct e1npu_pool_params *p)
 {
 	return p && qc_dtype_ok(p->dtype) && p->in_h && p->in_w && p->channels &&
@@ -107,7 +92,7 @@ E1NPU_API int e1npu_ops_maxpool(struct e1npu_ops *ops,
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
-	rep_init(rep, E1NPU_OPS_MAXPOOL, 0);
+	ops_rep_begin(rep, E1NPU_OPS_MAXPOOL, 0);
 	ref_conv_geometry(p->padding, p->in_h, p->filter_h, p->stride_h, 1, &oh, &pt);
 	ref_conv_geometry(p->padding, p->in_w, p->filter_w, p->stride_w, 1, &ow, &pl);
 	qc_range(p->dtype, p->act, p->q.scale, p->q.zero_point, &lo, &hi);
@@ -199,7 +184,7 @@ E1NPU_API int e1npu_ops_maxpool(struct e1npu_ops *ops,
 		free(ioff);
 		free(ooff);
 	}
-	rep_fallback(rep);
+	ops_rep_fallback(rep);
 	return ret;
 }
 
@@ -218,7 +203,7 @@ E1NPU_API int e1npu_ops_avgpool(struct e1npu_ops *ops,
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
-	rep_init(rep, E1NPU_OPS_AVGPOOL, 0);
+	ops_rep_begin(rep, E1NPU_OPS_AVGPOOL, 0);
 	ref_conv_geometry(p->padding, p->in_h, p->filter_h, p->stride_h, 1, &oh, &pt);
 	ref_conv_geometry(p->padding, p->in_w, p->filter_w, p->stride_w, 1, &ow, &pl);
 	qc_range(p->dtype, p->act, p->q.scale, p->q.zero_point, &lo, &hi);
@@ -247,7 +232,7 @@ E1NPU_API int e1npu_ops_relu_s8(struct e1npu_ops *ops, size_t count,
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
-	rep_init(rep, E1NPU_OPS_RELU, 0);
+	ops_rep_begin(rep, E1NPU_OPS_RELU, 0);
 	ch = sel_relu(ops, count);
 	if (ch.engine == E1NPU_ENGINE_WRAPPER &&
 	    count > (size_t)E1_V0_MAX_RELU_MN * E1_V0_MAX_RELU_MN * 64)
@@ -292,7 +277,7 @@ E1NPU_API int e1npu_ops_relu_s8(struct e1npu_ops *ops, size_t count,
 	if (!ret)
 		memcpy(out, ar + oo, count);
 	ops_plan_fini(&pl);
-	rep_fallback(rep);
+	ops_rep_fallback(rep);
 	return ret;
 }
 
@@ -316,7 +301,7 @@ E1NPU_API int e1npu_ops_add(struct e1npu_ops *ops, uint32_t dtype, size_t count,
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
-	rep_init(rep, E1NPU_OPS_ADD, 0);
+	ops_rep_begin(rep, E1NPU_OPS_ADD, 0);
 	ch = sel_cpu(ops);
 	ops_report_set(rep, ch.engine, ch.reason,
 		       "%s: each input is rescaled by its own fixed-point multiplier (the datapath ADD has no rescale)",
@@ -362,7 +347,7 @@ E1NPU_API int e1npu_ops_softmax(struct e1npu_ops *ops, uint32_t dtype,
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
-	rep_init(rep, E1NPU_OPS_SOFTMAX, 0);
+	ops_rep_begin(rep, E1NPU_OPS_SOFTMAX, 0);
 	ch = sel_cpu(ops);
 	ops_report_set(rep, ch.engine, ch.reason,
 		       "%s: TFLite's fixed-point exp and reciprocal (EXP2_NEG_Q0_8 is only 2^-n, not exact)",
@@ -423,7 +408,7 @@ E1NPU_API int e1npu_ops_softmax_exp2_s8(struct e1npu_ops *ops, uint32_t rows,
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
-	rep_init(rep, E1NPU_OPS_SOFTMAX_EXP2, 0);
+	ops_rep_begin(rep, E1NPU_OPS_SOFTMAX_EXP2, 0);
 	maxv = malloc(rows * sizeof(*maxv));
 	ex = calloc(n, sizeof(*ex));
 	if (!maxv || !ex) {
@@ -498,7 +483,7 @@ E1NPU_API int e1npu_ops_softmax_exp2_s8(struct e1npu_ops *ops, uint32_t rows,
 		}
 		rep->host_ns += (uint64_t)(ops_now_ns() - t);
 	}
-	rep_fallback(rep);
+	ops_rep_fallback(rep);
 	free(maxv);
 	free(ex);
 	return ret;

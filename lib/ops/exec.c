@@ -311,3 +311,49 @@ E1NPU_API const char *e1npu_ops_kind_name(uint32_t kind)
 		return kind_names[kind];
 	return "unknown";
 }
+
+void ops_rep_begin(struct e1npu_ops_report *rep, uint32_t kind, uint64_t macs)
+{
+	memset(rep, 0, sizeof(*rep));
+	rep->kind = kind;
+	rep->macs = macs;
+}
+
+void ops_rep_fallback(struct e1npu_ops_report *rep)
+{
+	if (rep->hw_ops && rep->hw_ops_fallback == rep->hw_ops) {
+		rep->engine = E1NPU_ENGINE_CPU;
+		rep->reason = E1NPU_OPS_WHY_FALLBACK;
+	}
+}
+
+int ops_dp_scalars(struct e1npu_ops *ops, struct e1npu_ops_report *rep,
+		   uint32_t opcode, uint32_t flags, const uint32_t *rec,
+		   size_t count, uint32_t *res)
+{
+	struct ops_plan pl;
+	size_t io, oo;
+	uint8_t *ar;
+	int ret;
+
+	ops_plan_init(&pl, ops, rep, rep->kind);
+	io = ops_plan_alloc(&pl, count * 12);
+	oo = ops_plan_alloc(&pl, count * 8);
+	ret = ops_plan_arena(&pl, &ar);
+	if (!ret)
+		memcpy(ar + io, rec, count * 12);
+	for (size_t i = 0; !ret && i < count; i += 4096) {
+		struct e1npu_op_desc d;
+		uint32_t n = count - i < 4096 ? (uint32_t)(count - i) : 4096;
+
+		e1npu_op_desc_dp_scalar(&d, ops_t(io + i * 12, 0), ops_t(oo + i * 8, 0),
+					opcode, n, flags);
+		ret = ops_plan_add(&pl, &d);
+	}
+	if (!ret)
+		ret = ops_plan_run(&pl);
+	for (size_t i = 0; !ret && i < count; i++)
+		memcpy(&res[i], ar + oo + i * 8, 4);
+	ops_plan_fini(&pl);
+	return ret;
+}

@@ -37,53 +37,6 @@ static bool in_range(uint32_t kind, int8_t v)
 	}
 }
 
-static void rep_begin(struct e1npu_ops_report *rep, uint32_t kind, uint64_t macs)
-{
-	memset(rep, 0, sizeof(*rep));
-	rep->kind = kind;
-	rep->macs = macs;
-}
-
-static void rep_fallback(struct e1npu_ops_report *rep)
-{
-	if (rep->hw_ops && rep->hw_ops_fallback == rep->hw_ops) {
-		rep->engine = E1NPU_ENGINE_CPU;
-		rep->reason = E1NPU_OPS_WHY_FALLBACK;
-	}
-}
-
-/* Run @count scalar records on the datapath; results into @res. */
-static int dp_scalars(struct e1npu_ops *ops, struct e1npu_ops_report *rep,
-		      uint32_t opcode, uint32_t flags, const uint32_t *rec,
-		      size_t count, uint32_t *res)
-{
-	struct ops_plan pl;
-	size_t io, oo;
-	uint8_t *ar;
-	int ret;
-
-	ops_plan_init(&pl, ops, rep, rep->kind);
-	io = ops_plan_alloc(&pl, count * 12);
-	oo = ops_plan_alloc(&pl, count * 8);
-	ret = ops_plan_arena(&pl, &ar);
-	if (!ret)
-		memcpy(ar + io, rec, count * 12);
-	for (size_t i = 0; !ret && i < count; i += 4096) {
-		struct e1npu_op_desc d;
-		uint32_t n = count - i < 4096 ? (uint32_t)(count - i) : 4096;
-
-		e1npu_op_desc_dp_scalar(&d, ops_t(io + i * 12, 0), ops_t(oo + i * 8, 0),
-					opcode, n, flags);
-		ret = ops_plan_add(&pl, &d);
-	}
-	if (!ret)
-		ret = ops_plan_run(&pl);
-	for (size_t i = 0; !ret && i < count; i++)
-		memcpy(&res[i], ar + oo + i * 8, 4);
-	ops_plan_fini(&pl);
-	return ret;
-}
-
 /* INT4 on the datapath: GEMM_S4 tiles, each operand tile packed alone. */
 static int s4_datapath(struct e1npu_ops *ops, struct e1npu_ops_report *rep,
 		       uint32_t m, uint32_t n, uint32_t k, const int8_t *a,
@@ -176,7 +129,7 @@ static int s2_datapath(struct e1npu_ops *ops, struct e1npu_ops_report *rep,
 					r[1] |= (ternary ? lowp_ternary_bits(bv) : lowp_s2_bits(bv)) << (2 * l);
 				}
 			}
-	ret = dp_scalars(ops, rep, E1_DP_OP_DOT16_S2, ternary ? E1NPU_OP_FLAG_TERNARY : 0,
+	ret = ops_dp_scalars(ops, rep, E1_DP_OP_DOT16_S2, ternary ? E1NPU_OP_FLAG_TERNARY : 0,
 			 rec, cnt, res);
 	for (size_t o = 0; !ret && o < (size_t)m * n; o++) {
 		uint32_t acc = 0;
@@ -244,7 +197,7 @@ static int sparse_datapath(struct e1npu_ops *ops, struct e1npu_ops_report *rep,
 				r[2] = meta;
 			}
 		}
-	ret = dp_scalars(ops, rep, E1_DP_OP_SDOT4_S4_2_4, 0, rec, cnt, res);
+	ret = ops_dp_scalars(ops, rep, E1_DP_OP_SDOT4_S4_2_4, 0, rec, cnt, res);
 	for (size_t o = 0; !ret && o < (size_t)m * n; o++) {
 		uint32_t acc = 0;
 
@@ -290,7 +243,7 @@ E1NPU_API int e1npu_ops_matmul_lowp(struct e1npu_ops *ops, uint32_t kind,
 			}
 	if (!rep)
 		rep = &local;
-	rep_begin(rep, kind, (uint64_t)m * n * k);
+	ops_rep_begin(rep, kind, (uint64_t)m * n * k);
 	ch = sel_gemm(ops, m, n, k);
 	if (ch.engine == E1NPU_ENGINE_DATAPATH && kind != E1NPU_OPS_MATMUL_S4 &&
 	    (uint64_t)m * n * k / (kind == E1NPU_OPS_MATMUL_SPARSE_S4 ? 8 : 16) > SEL_DP_SCALAR_MAX)
@@ -314,7 +267,7 @@ E1NPU_API int e1npu_ops_matmul_lowp(struct e1npu_ops *ops, uint32_t kind,
 	} else {
 		ret = ops_matmul_s8_engine(ops, ch.engine, m, n, k, a, k, b, n, c, n, rep);
 	}
-	rep_fallback(rep);
+	ops_rep_fallback(rep);
 	return ret;
 }
 
@@ -339,7 +292,7 @@ E1NPU_API int e1npu_ops_matmul_fp8(struct e1npu_ops *ops, uint32_t m,
 			return -EINVAL;
 	if (!rep)
 		rep = &local;
-	rep_begin(rep, E1NPU_OPS_MATMUL_FP8, (uint64_t)m * n * k);
+	ops_rep_begin(rep, E1NPU_OPS_MATMUL_FP8, (uint64_t)m * n * k);
 	ch = sel_dp_scalar(ops, (uint64_t)m * n * ck);
 	ops_report_set(rep, ch.engine, ch.reason,
 		       "%s: DOT4_FP8_E4M3, 4 K per command (the per-product Q8.8 floor has no systolic form)",
@@ -363,7 +316,7 @@ E1NPU_API int e1npu_ops_matmul_fp8(struct e1npu_ops *ops, uint32_t m,
 						r[1] |= (uint32_t)b[(size_t)(qd * 4 + l) * n + j] << (8 * l);
 					}
 				}
-		ret = dp_scalars(ops, rep, E1_DP_OP_DOT4_FP8_E4M3, 0, rec, cnt, res);
+		ret = ops_dp_scalars(ops, rep, E1_DP_OP_DOT4_FP8_E4M3, 0, rec, cnt, res);
 		for (size_t o = 0; !ret && o < (size_t)m * n; o++) {
 			uint32_t acc = 0;
 
@@ -391,7 +344,7 @@ E1NPU_API int e1npu_ops_matmul_fp8(struct e1npu_ops *ops, uint32_t m,
 			}
 		rep->host_ns += (uint64_t)(ops_now_ns() - t);
 	}
-	rep_fallback(rep);
+	ops_rep_fallback(rep);
 	return ret;
 }
 
@@ -413,7 +366,7 @@ E1NPU_API int e1npu_ops_matmul_f16(struct e1npu_ops *ops, uint32_t kind,
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
-	rep_begin(rep, kind, (uint64_t)m * n * k);
+	ops_rep_begin(rep, kind, (uint64_t)m * n * k);
 	conv = kind == E1NPU_OPS_MATMUL_FP16 ? lowp_fp16_to_q88 : lowp_bf16_to_q88;
 	t = ops_now_ns();
 	ah = malloc((size_t)m * k);
@@ -471,7 +424,7 @@ E1NPU_API int e1npu_ops_matmul_f16(struct e1npu_ops *ops, uint32_t kind,
 			}
 		rep->host_ns += (uint64_t)(ops_now_ns() - t);
 	}
-	rep_fallback(rep);
+	ops_rep_fallback(rep);
 out:
 	free(ah);
 	free(al);
@@ -500,7 +453,7 @@ E1NPU_API int e1npu_ops_matmul_gs_s4(struct e1npu_ops *ops, uint32_t m,
 			return -ERANGE;
 	if (!rep)
 		rep = &local;
-	rep_begin(rep, E1NPU_OPS_MATMUL_GS_S4, (uint64_t)m * n * k);
+	ops_rep_begin(rep, E1NPU_OPS_MATMUL_GS_S4, (uint64_t)m * n * k);
 	ng = k / group;
 	ch = sel_gemm(ops, m, n, group);
 	ops_report_set(rep, ch.engine, ch.reason,
@@ -518,6 +471,6 @@ E1NPU_API int e1npu_ops_matmul_gs_s4(struct e1npu_ops *ops, uint32_t m,
 					 (uint32_t)part[o] * (uint32_t)(int32_t)scales[(size_t)g * n + o % n]);
 	}
 	free(part);
-	rep_fallback(rep);
+	ops_rep_fallback(rep);
 	return ret;
 }

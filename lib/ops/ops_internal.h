@@ -83,6 +83,19 @@ int ops_cpu_hw_exec(const struct e1npu_op_desc *d, uint8_t *arena);
 void ops_report_set(struct e1npu_ops_report *rep, uint32_t engine,
 		    uint32_t reason, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* A fresh report of one call: @kind, its ideal @macs, everything else 0. */
+void ops_rep_begin(struct e1npu_ops_report *rep, uint32_t kind, uint64_t macs);
+/* Every hardware op was rejected and run on the CPU: say so. */
+void ops_rep_fallback(struct e1npu_ops_report *rep);
+
+/*
+ * Run @count datapath scalar records {op_a, op_b, acc} of @opcode (with
+ * DRM-level @flags such as ternary) as DP_SCALAR batches; RESULT words
+ * into @res.
+ */
+int ops_dp_scalars(struct e1npu_ops *ops, struct e1npu_ops_report *rep,
+		   uint32_t opcode, uint32_t flags, const uint32_t *rec,
+		   size_t count, uint32_t *res);
 
 /* Internal raw matmul over arena-resident or host operands (matmul.c). */
 int ops_matmul_s8_engine(struct e1npu_ops *ops, uint32_t engine, uint32_t m,

@@ -38,13 +38,6 @@ static int8_t rq8(int32_t acc, const struct e1npu_requant *rq)
 				   -128, 127);
 }
 
-static void rep_begin(struct e1npu_ops_report *rep, uint32_t kind, uint64_t macs)
-{
-	memset(rep, 0, sizeof(*rep));
-	rep->kind = kind;
-	rep->macs = macs;
-}
-
 static void rep_add(struct e1npu_ops_report *d, const struct e1npu_ops_report *s)
 {
 	d->hw_ops += s->hw_ops;
@@ -75,38 +68,6 @@ static void rep_composite(struct e1npu_ops_report *rep, const char *stages)
 		       rep->hw_ops_fallback);
 }
 
-/* Scalar records on the datapath (or the CPU engine of a device-less context). */
-static int dp_batch(struct e1npu_ops *ops, struct e1npu_ops_report *rep,
-		    uint32_t opcode, const uint32_t *rec, size_t count,
-		    uint32_t *res)
-{
-	struct ops_plan pl;
-	size_t io, oo;
-	uint8_t *ar;
-	int ret;
-
-	ops_plan_init(&pl, ops, rep, rep->kind);
-	io = ops_plan_alloc(&pl, count * 12);
-	oo = ops_plan_alloc(&pl, count * 8);
-	ret = ops_plan_arena(&pl, &ar);
-	if (!ret)
-		memcpy(ar + io, rec, count * 12);
-	for (size_t i = 0; !ret && i < count; i += 4096) {
-		struct e1npu_op_desc d;
-		uint32_t n = count - i < 4096 ? (uint32_t)(count - i) : 4096;
-
-		e1npu_op_desc_dp_scalar(&d, ops_t(io + i * 12, 0), ops_t(oo + i * 8, 0),
-					opcode, n, 0);
-		ret = ops_plan_add(&pl, &d);
-	}
-	if (!ret)
-		ret = ops_plan_run(&pl);
-	for (size_t i = 0; !ret && i < count; i++)
-		memcpy(&res[i], ar + oo + i * 8, 4);
-	ops_plan_fini(&pl);
-	return ret;
-}
-
 /* Run @count records on the datapath when selected, else compute on host. */
 static int scalars(struct e1npu_ops *ops, struct e1npu_ops_report *rep,
 		   uint32_t opcode, const uint32_t *rec, size_t count,
@@ -117,7 +78,7 @@ static int scalars(struct e1npu_ops *ops, struct e1npu_ops_report *rep,
 	ops_report_set(rep, ch.engine, ch.reason, "%s: %zu %s commands",
 		       sel_reason_text(ch.reason), count, what);
 	if (ch.engine == E1NPU_ENGINE_DATAPATH)
-		return dp_batch(ops, rep, opcode, rec, count, res);
+		return ops_dp_scalars(ops, rep, opcode, 0, rec, count, res);
 	for (size_t i = 0; i < count; i++) {
 		uint32_t a = rec[3 * i], b = rec[3 * i + 1], r = 0;
 
@@ -164,7 +125,7 @@ E1NPU_API int e1npu_ops_bias_add_s8(struct e1npu_ops *ops, uint32_t rows,
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
-	rep_begin(rep, E1NPU_OPS_BIAS_ADD, 0);
+	ops_rep_begin(rep, E1NPU_OPS_BIAS_ADD, 0);
 	ops_report_set(rep, E1NPU_ENGINE_CPU, E1NPU_OPS_WHY_TOO_SMALL, "%s", add_why);
 	t = ops_now_ns();
 	for (uint32_t r = 0; r < rows; r++)
@@ -185,7 +146,7 @@ E1NPU_API int e1npu_ops_residual_add_s8(struct e1npu_ops *ops, size_t count,
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
-	rep_begin(rep, E1NPU_OPS_RESIDUAL_ADD, 0);
+	ops_rep_begin(rep, E1NPU_OPS_RESIDUAL_ADD, 0);
 	ops_report_set(rep, E1NPU_ENGINE_CPU, E1NPU_OPS_WHY_TOO_SMALL, "%s", add_why);
 	t = ops_now_ns();
 	for (size_t i = 0; i < count; i++)
@@ -206,7 +167,7 @@ static int gated(struct e1npu_ops *ops, uint32_t kind, size_t count,
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
-	rep_begin(rep, kind, 0);
+	ops_rep_begin(rep, kind, 0);
 	rec = calloc(count * 3, 4);
 	res = calloc(count, 4);
 	tt = calloc(count, 4);
@@ -300,7 +261,7 @@ E1NPU_API int e1npu_ops_rmsnorm_s8(struct e1npu_ops *ops, uint32_t rows,
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
-	rep_begin(rep, E1NPU_OPS_RMSNORM, (uint64_t)rows * d);
+	ops_rep_begin(rep, E1NPU_OPS_RMSNORM, (uint64_t)rows * d);
 	rec = calloc(cnt * 3, 4);
 	res = calloc(cnt, 4);
 	if (!rec || !res) {
@@ -358,7 +319,7 @@ E1NPU_API int e1npu_ops_rope_s8(struct e1npu_ops *ops, uint32_t rows, uint32_t d
 			return -ERANGE;
 	if (!rep)
 		rep = &local;
-	rep_begin(rep, E1NPU_OPS_ROPE, cnt * 2);
+	ops_rep_begin(rep, E1NPU_OPS_ROPE, cnt * 2);
 	rec = calloc(cnt * 3, 4);
 	res = calloc(cnt, 4);
 	if (!rec || !res) {
@@ -416,7 +377,7 @@ E1NPU_API int e1npu_ops_attention_qk_s8(struct e1npu_ops *ops, uint32_t batch,
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
-	rep_begin(rep, E1NPU_OPS_ATTENTION_QK, (uint64_t)batch * heads * tq * tk * dim);
+	ops_rep_begin(rep, E1NPU_OPS_ATTENTION_QK, (uint64_t)batch * heads * tq * tk * dim);
 	kt = malloc((size_t)dim * tk);
 	if (!kt)
 		return -ENOMEM;
@@ -449,7 +410,7 @@ E1NPU_API int e1npu_ops_attention_av_s8(struct e1npu_ops *ops, uint32_t batch,
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
-	rep_begin(rep, E1NPU_OPS_ATTENTION_AV, (uint64_t)batch * heads * tq * tk * dim);
+	ops_rep_begin(rep, E1NPU_OPS_ATTENTION_AV, (uint64_t)batch * heads * tq * tk * dim);
 	p7 = malloc((size_t)tq * tk);
 	acc = malloc((size_t)tq * dim * 4);
 	if (!p7 || !acc) {
@@ -506,7 +467,7 @@ E1NPU_API int e1npu_ops_attention_s8(struct e1npu_ops *ops,
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
-	rep_begin(rep, E1NPU_OPS_ATTENTION,
+	ops_rep_begin(rep, E1NPU_OPS_ATTENTION,
 		  2ULL * p->batch * p->heads * p->tq * p->tk * p->dim);
 	rows = (size_t)p->batch * p->heads * p->tq;
 	n = rows * p->tk;
@@ -596,7 +557,7 @@ E1NPU_API int e1npu_ops_qkv_projection_s8(struct e1npu_ops *ops, uint32_t t,
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
-	rep_begin(rep, E1NPU_OPS_QKV_PROJECTION, 3ULL * t * dm * dm);
+	ops_rep_begin(rep, E1NPU_OPS_QKV_PROJECTION, 3ULL * t * dm * dm);
 	acc = malloc((size_t)t * 3 * dm * 4);
 	if (!acc)
 		return -ENOMEM;
@@ -627,7 +588,7 @@ E1NPU_API int e1npu_ops_kv_cache_append_s8(struct e1npu_ops *ops, uint32_t batch
 			return -ENOSPC;
 	if (!rep)
 		rep = &local;
-	rep_begin(rep, E1NPU_OPS_KV_CACHE_APPEND, 0);
+	ops_rep_begin(rep, E1NPU_OPS_KV_CACHE_APPEND, 0);
 	ops_report_set(rep, E1NPU_ENGINE_CPU, E1NPU_OPS_WHY_NO_HW_OP,
 		       "a copy into the caches: no compute (the document's OP_ADD(x, 0) per byte would only slow it)");
 	for (uint32_t s = 0; s < batch * heads; s++) {
@@ -656,7 +617,7 @@ E1NPU_API int e1npu_ops_decode_attention_s8(struct e1npu_ops *ops,
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
-	rep_begin(rep, E1NPU_OPS_DECODE_ATTENTION, 0);
+	ops_rep_begin(rep, E1NPU_OPS_DECODE_ATTENTION, 0);
 	ret = e1npu_ops_kv_cache_append_s8(ops, p->batch, p->heads, cap, p->dim, kcache,
 					   vcache, lens, tnew, knew, vnew, &sub);
 	if (ret)
@@ -698,7 +659,7 @@ E1NPU_API int e1npu_ops_mlp_relu_s8(struct e1npu_ops *ops, uint32_t t,
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
-	rep_begin(rep, E1NPU_OPS_MLP_RELU, 2ULL * t * dm * dh);
+	ops_rep_begin(rep, E1NPU_OPS_MLP_RELU, 2ULL * t * dm * dh);
 	acc = malloc((size_t)t * (dm > dh ? dm : dh) * 4);
 	h = malloc((size_t)t * dh);
 	if (!acc || !h) {
@@ -741,7 +702,7 @@ E1NPU_API int e1npu_ops_swiglu_s8(struct e1npu_ops *ops, uint32_t t,
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
-	rep_begin(rep, E1NPU_OPS_SWIGLU, 3ULL * t * dm * dh);
+	ops_rep_begin(rep, E1NPU_OPS_SWIGLU, 3ULL * t * dm * dh);
 	wcat = malloc((size_t)dm * 2 * dh);
 	acc = malloc((size_t)t * 2 * (dm > dh ? dm : dh) * 4);
 	u = malloc((size_t)t * dh);
@@ -804,7 +765,7 @@ E1NPU_API int e1npu_ops_transformer_block_s8(struct e1npu_ops *ops, uint32_t t,
 	m = malloc(td);
 	if (!rep)
 		rep = &local;
-	rep_begin(rep, E1NPU_OPS_TRANSFORMER_BLOCK, (uint64_t)t * t * d + 2ULL * t * d * dh);
+	ops_rep_begin(rep, E1NPU_OPS_TRANSFORMER_BLOCK, (uint64_t)t * t * d + 2ULL * t * d * dh);
 	if (!ctx || !r || !m)
 		goto out;
 	ret = e1npu_ops_attention_av_s8(ops, 1, 1, t, t, d, p, v, ctx, &sub);
@@ -856,7 +817,7 @@ E1NPU_API int e1npu_ops_decoder_block_s8(struct e1npu_ops *ops,
 	td = (size_t)t * d;
 	if (!rep)
 		rep = &local;
-	rep_begin(rep, E1NPU_OPS_DECODER_BLOCK,
+	ops_rep_begin(rep, E1NPU_OPS_DECODER_BLOCK,
 		  3ULL * t * d * d + 2ULL * t * t * d + 3ULL * t * d * p->dh);
 	for (int i = 0; i < 12; i++)
 		if (!(b[i] = malloc(td)))
