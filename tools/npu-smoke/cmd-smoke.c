@@ -2,14 +2,18 @@
 /*
  * npu-smoke smoke: every hardware operation on the device against the CPU
  * reference (e1npu_op_desc_run_cpu(), the contract's bit-exact reference),
- * with where each ran. Output checksums (FNV-1a 64 of the output bytes)
- * let a run on the kernel driver be compared bit for bit with a run on the
- * in-process model (tests/lib/guest-smoke.sh).
+ * with where each ran, then every lowered operation (cmd-smoke-lowered.c).
+ * Output checksums (FNV-1a 64 of the output bytes) let a run on the kernel
+ * driver be compared bit for bit with a run on the in-process model
+ * (tests/lib/guest-smoke.sh).
  */
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tools-common.h"
+#include "smoke-lowered.h"
+#include "smoke-cmd.h"
 
 #define BUF_SIZE	(1u << 20)
 
@@ -252,18 +256,6 @@ static const struct smoke_case cases[] = {
 
 #define N_CASES	(sizeof(cases) / sizeof(cases[0]))
 
-static uint64_t fnv1a(const uint8_t *p, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
 struct result {
 	const char *op;
 	const char *engine;
@@ -308,7 +300,7 @@ static void run_case(struct smoke_ctx *s, const struct smoke_case *c,
 	r->error = out.error;
 	r->hw_err_code = out.hw_err_code;
 	snprintf(r->reason, sizeof(r->reason), "%s", out.reason);
-	r->checksum = fnv1a(s->pc, n);
+	r->checksum = smoke_fnv1a(SMOKE_FNV_INIT, s->pc, n);
 	if (ret || out.status != E1NPU_OP_STATUS_DONE)
 		return;
 	ret = e1npu_op_desc_run_cpu(&dr);
@@ -329,25 +321,16 @@ static void run_case(struct smoke_ctx *s, const struct smoke_case *c,
 	r->pass = true;
 }
 
-static void print_help(void)
+/* The hardware part; its four 1 MiB buffers are freed before the lowered
+ * part, whose staging arena shares the driver's tensor memory. */
+static unsigned int run_hw(struct e1npu_device *dev, const struct common_opts *o,
+			   unsigned int total, struct result *res)
 {
-	printf("Usage: %s [OPTIONS] smoke\n\n"
-	       "Run every hardware operation on the device and compare it with the\n"
-	       "CPU reference. Prints a table (or JSON with output checksums).\n",
-	       prog_name);
-}
-
-int cmd_smoke(int argc, char **argv, struct common_opts *o)
-{
-	struct e1npu_device_info info;
-	struct result res[N_CASES];
 	struct smoke_ctx s;
 	unsigned int i, fails = 0;
 
-	parse_common(argc, argv, o, NULL, NULL, NULL, NULL, print_help);
 	memset(&s, 0, sizeof(s));
-	s.dev = open_device_or_die(o);
-	e1npu_device_get_info(s.dev, &info);
+	s.dev = dev;
 	if (e1npu_buffer_alloc(s.dev, BUF_SIZE, &s.a) ||
 	    e1npu_buffer_alloc(s.dev, BUF_SIZE, &s.b) ||
 	    e1npu_buffer_alloc(s.dev, BUF_SIZE, &s.c) ||
@@ -357,12 +340,101 @@ int cmd_smoke(int argc, char **argv, struct common_opts *o)
 	    e1npu_buffer_map(s.c, (void **)&s.pc) ||
 	    e1npu_buffer_map(s.r, (void **)&s.pr))
 		die("smoke: %s", e1npu_device_last_error(s.dev));
-
 	for (i = 0; i < N_CASES; i++) {
-		progress(o, i + 1, N_CASES, cases[i].name);
+		progress(o, i + 1, total, cases[i].name);
 		run_case(&s, &cases[i], &res[i]);
 		fails += !res[i].pass;
 	}
+	e1npu_buffer_free(s.a);
+	e1npu_buffer_free(s.b);
+	e1npu_buffer_free(s.c);
+	e1npu_buffer_free(s.r);
+	return fails;
+}
+
+static void print_hw(const struct common_opts *o, const struct result *r,
+		     unsigned int i, bool last)
+{
+	if (o->json) {
+		/* One op per line: tests/lib/guest-smoke.sh compares lines. */
+		printf("{\"name\":");
+		json_str(stdout, cases[i].name);
+		printf(",\"part\":\"hw\",\"op\":\"%s\",\"engine\":\"%s\",\"result\":\"%s\","
+		       "\"error\":%d,\"hw_err_code\":%u,\"checksum\":\"%016llx\",\"reason\":",
+		       r->op, r->engine, r->pass ? "pass" : "FAIL", r->error,
+		       r->hw_err_code, (unsigned long long)r->checksum);
+		json_str(stdout, r->reason);
+		printf("}%s\n", last ? "" : ",");
+		return;
+	}
+	if (!i)
+		printf("%-34s %-12s %-9s %-6s %-16s %s\n", "HARDWARE OPERATION", "OPCODE",
+		       "RAN ON", "RESULT", "CHECKSUM", "NOTE");
+	printf("%-34s %-12s %-9s %-6s %016llx %s\n", cases[i].name, r->op, r->engine,
+	       r->pass ? "pass" : "FAIL", (unsigned long long)r->checksum, r->reason);
+}
+
+static void print_help(void)
+{
+	printf("Usage: %s [OPTIONS] smoke [--hw-only | --lowered-only]\n\n"
+	       "Run every hardware operation on the device, then every operation of\n"
+	       "the lowering layer (e1npu_ops.h), and compare each with its CPU\n"
+	       "reference. Prints a table (or JSON with output checksums).\n\n"
+	       "  --hw-only       only the hardware operations\n"
+	       "  --lowered-only  only the lowered operations\n",
+	       prog_name);
+}
+
+enum { OPT_HW_ONLY = 0x100, OPT_LOWERED_ONLY };
+
+struct smoke_cfg {
+	bool hw, lowered;
+};
+
+static int handle(int c, const char *arg, void *ctx)
+{
+	struct smoke_cfg *cfg = ctx;
+
+	(void)arg;
+	if (c == OPT_HW_ONLY)
+		cfg->lowered = false;
+	else if (c == OPT_LOWERED_ONLY)
+		cfg->hw = false;
+	else
+		return -1;
+	if (!cfg->hw && !cfg->lowered)
+		die("smoke: --hw-only and --lowered-only exclude each other");
+	return 0;
+}
+
+int cmd_smoke(int argc, char **argv, struct common_opts *o)
+{
+	static const struct option opts[] = {
+		{ "hw-only", no_argument, NULL, OPT_HW_ONLY },
+		{ "lowered-only", no_argument, NULL, OPT_LOWERED_ONLY },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct smoke_cfg cfg = { true, true };
+	struct e1npu_device_info info;
+	struct e1npu_device *dev;
+	struct lowered_result *lres;
+	struct result *res;
+	unsigned int i, nh, nl, total, fails = 0;
+
+	parse_common(argc, argv, o, "", opts, handle, &cfg, print_help);
+	dev = open_device_or_die(o);
+	e1npu_device_get_info(dev, &info);
+	nh = cfg.hw ? (unsigned int)N_CASES : 0;
+	nl = cfg.lowered ? (unsigned int)lowered_count() : 0;
+	total = nh + nl;
+	res = calloc(N_CASES, sizeof(*res));
+	lres = calloc(lowered_count(), sizeof(*lres));
+	if (!res || !lres)
+		die("smoke: out of memory");
+	if (nh)
+		fails += run_hw(dev, o, total, res);
+	if (nl)
+		fails += smoke_run_lowered(dev, o, nh, total, lres);
 	progress_done(o);
 
 	if (o->json) {
@@ -370,30 +442,20 @@ int cmd_smoke(int argc, char **argv, struct common_opts *o)
 		json_str(stdout, info.path);
 		printf(",\"backend\":\"%s\",\"ops\":[\n",
 		       info.backend == E1NPU_BACKEND_SIM ? "sim" : "kernel");
-		/* One op per line: tests/lib/guest-smoke.sh compares lines. */
-		for (i = 0; i < N_CASES; i++) {
-			printf("{\"name\":");
-			json_str(stdout, cases[i].name);
-			printf(",\"op\":\"%s\",\"engine\":\"%s\",\"result\":\"%s\","
-			       "\"error\":%d,\"hw_err_code\":%u,\"checksum\":\"%016llx\",\"reason\":",
-			       res[i].op, res[i].engine, res[i].pass ? "pass" : "FAIL",
-			       res[i].error, res[i].hw_err_code,
-			       (unsigned long long)res[i].checksum);
-			json_str(stdout, res[i].reason);
-			printf("}%s\n", i + 1 < N_CASES ? "," : "");
-		}
-		printf("],\"passed\":%u,\"failed\":%u}\n", (unsigned int)N_CASES - fails, fails);
 	} else {
 		printf("npu-smoke: %s (%s backend)\n", info.path,
 		       info.backend == E1NPU_BACKEND_SIM ? "sim" : "kernel");
-		printf("%-34s %-12s %-9s %-6s %-16s %s\n", "operation", "opcode",
-		       "ran on", "result", "checksum", "note");
-		for (i = 0; i < N_CASES; i++)
-			printf("%-34s %-12s %-9s %-6s %016llx %s\n", cases[i].name,
-			       res[i].op, res[i].engine, res[i].pass ? "pass" : "FAIL",
-			       (unsigned long long)res[i].checksum, res[i].reason);
-		printf("%u/%u passed\n", (unsigned int)N_CASES - fails, (unsigned int)N_CASES);
 	}
-	e1npu_device_close(s.dev);
+	for (i = 0; i < nh; i++)
+		print_hw(o, &res[i], i, i + 1 == total);
+	for (i = 0; i < nl; i++)
+		smoke_print_lowered(o, i, &lres[i], nh + i + 1 == total);
+	if (o->json)
+		printf("],\"passed\":%u,\"failed\":%u}\n", total - fails, fails);
+	else
+		printf("%u/%u passed (%u hardware, %u lowered)\n", total - fails, total, nh, nl);
+	free(res);
+	free(lres);
+	e1npu_device_close(dev);
 	return fails ? EXIT_FAILURE : EXIT_SUCCESS;
 }
