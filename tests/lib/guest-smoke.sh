@@ -3,10 +3,13 @@
 #
 # Guest side of the "same smoke suite on both backends" check: run
 # `npu-smoke --device DEV smoke --json` against the kernel driver and
-# compare every operation (opcode, engine, result, error, hw_err_code,
-# output checksum) with the host's run of the same command on the
-# in-process model (smoke-host.json, produced at build time). Any
-# difference, or any failing operation, fails the script.
+# compare every case with the host's run of the same command on the
+# in-process model (smoke-host.json, produced at build time): the hardware
+# operations (opcode, engine, result, error, hw_err_code, output checksum)
+# and the lowered operations of e1npu_ops.h (engine, reason, hardware ops
+# per engine, jobs, MACs, modelled cycles, output checksum). Any
+# difference, any failing case, or a host run without both parts fails
+# the script.
 #
 # Usage: guest-smoke.sh [DEVICE]   (default /dev/accel/accel0)
 # Files, next to this script: npu-smoke-static, smoke-host.json.
@@ -29,6 +32,12 @@ ops "$host" >"$out.host"
 ops "$out.json" >"$out.guest"
 
 fail=0
+nhw=$(grep -c '"part":"hw"' "$out.host")
+nlo=$(grep -c '"part":"lowered"' "$out.host")
+if [ "$nhw" -eq 0 ] || [ "$nlo" -eq 0 ]; then
+	echo "guest-smoke: $host has $nhw hardware and $nlo lowered cases" >&2
+	fail=1
+fi
 [ "$rc" -eq 0 ] || { echo "guest-smoke: npu-smoke exited $rc on $dev" >&2; fail=1; }
 nh=$(wc -l <"$out.host")
 ng=$(wc -l <"$out.guest")
@@ -48,7 +57,7 @@ while IFS= read -r h; do
 	fi
 done <"$out.host"
 if [ "$fail" -eq 0 ]; then
-	echo "guest-smoke: $ng operations on $dev match the in-process model bit for bit"
+	echo "guest-smoke: $ng cases ($nhw hardware, $nlo lowered) on $dev match the in-process model bit for bit"
 else
 	cat "$out.json"
 fi

@@ -10,7 +10,7 @@ pass=0
 fail=0
 out=$(mktemp)
 err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
+trap 'rm -f "$out" "$out.json" "$err"' EXIT
 
 # run EXPECTED-STATUS ARGS...: run npu-smoke, keep stdout/stderr.
 run() {
@@ -38,17 +38,97 @@ t_bad_device() {
 t_info() { run 0 info && grep -qi 'wrapper' "$out" && grep -qi 'datapath' "$out"; }
 t_info_json() { run 0 --json info && python3 -m json.tool "$out" >/dev/null; }
 t_ping() { run 0 ping && grep -q 'NOP job completed' "$out"; }
-t_smoke() { run 0 smoke && ! grep -q 'FAIL' "$out" && grep -q 'matmul' "$out"; }
+t_smoke() {
+	run 0 smoke && ! grep -q 'FAIL' "$out" && grep -q 'matmul' "$out" &&
+		grep -q '^LOWERED OPERATION' "$out" &&
+		grep -Eq '^[0-9]+/[0-9]+ passed \(32 hardware, [0-9]+ lowered\)$' "$out"
+}
+# The lowered operations issue 8 lists, by e1npu_ops_kind_name().
+kinds="matmul_s8 matmul_s4 matmul_s2 matmul_ternary matmul_sparse_s4_2_4
+	matmul_fp8_e4m3 matmul_fp16_q8_8 matmul_bf16_q8_8 matmul_group_scaled_s4
+	batch_matmul_s8 conv2d depthwise_conv2d grouped_conv2d max_pool_2d
+	average_pool_2d relu bias_add residual_add softmax softmax_exp2
+	attention_qk attention_av attention qkv_projection kv_cache_append
+	decode_attention mlp_relu swiglu silu_exp2 quick_gelu_exp2 rms_norm rope
+	transformer_block decoder_block"
 t_smoke_json() {
 	run 0 smoke --json || return 1
-	# One document; every operation passed and names where it ran.
-	python3 - "$out" <<'PY'
+	cp "$out" "$out.json"
+	run 0 smoke || return 1
+	# One document; every case passed, says where it ran and why, and has
+	# its row in the table; every listed lowered kind is there.
+	python3 - "$out.json" "$out" $kinds <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
+table = open(sys.argv[2]).read().splitlines()
 ops = doc["ops"]
-ok = len(ops) > 10 and all(o["result"] == "pass" and o["engine"] for o in ops)
-sys.exit(0 if ok else 1)
+hw = [o for o in ops if o["part"] == "hw"]
+lo = [o for o in ops if o["part"] == "lowered"]
+err = []
+if len(hw) != 32 or len(lo) + len(hw) != len(ops):
+    err.append("parts: %d hw, %d lowered, %d in all" % (len(hw), len(lo), len(ops)))
+if doc["passed"] != len(ops) or doc["failed"] != 0:
+    err.append("totals %d/%d" % (doc["passed"], doc["failed"]))
+if len({o["name"] for o in ops}) != len(ops):
+    err.append("case names repeat")
+for o in ops:
+    if o["result"] != "pass" or o["engine"] not in ("wrapper", "datapath", "cpu"):
+        err.append("%s: %s on %s" % (o["name"], o["result"], o["engine"]))
+for o in lo:
+    if o["reason"] == "unknown" or not o["why"] or o["note"] or o["error"]:
+        err.append("%s: reason %r why %r" % (o["name"], o["reason"], o["why"]))
+    if o["engine"] != "cpu" and o["hw_ops"] == 0:
+        err.append("%s: ran on %s with no hardware op" % (o["name"], o["engine"]))
+    row = [l for l in table if l.startswith(o["name"] + " ")]
+    if len(row) != 1 or (" %s " % o["engine"]) not in row[0] \
+       or (" pass " not in row[0]) or (o["reason"] + ": ") not in row[0]:
+        err.append("%s: table row %r" % (o["name"], row))
+missing = set(sys.argv[3:]) - {o["op"] for o in lo}
+if missing:
+    err.append("lowered kinds missing: " + " ".join(sorted(missing)))
+if {o["engine"] for o in lo} != {"wrapper", "datapath", "cpu"}:
+    err.append("lowered engines: %s" % sorted({o["engine"] for o in lo}))
+for e in err:
+    print("  " + e, file=sys.stderr)
+sys.exit(1 if err else 0)
 PY
+}
+# part=hw|lowered N: every JSON case is of that part, and there are N.
+only_part() {
+	python3 - "$out" "$1" "$2" <<'PY'
+import json, sys
+ops = json.load(open(sys.argv[1]))["ops"]
+n = int(sys.argv[3]) if sys.argv[3] != "any" else len(ops)
+sys.exit(0 if ops and len(ops) == n and all(o["part"] == sys.argv[2] and o["result"] == "pass" for o in ops) else 1)
+PY
+}
+t_smoke_hw_only() {
+	run 0 smoke --hw-only && grep -q '^32/32 passed (32 hardware, 0 lowered)$' "$out" &&
+		! grep -q '^LOWERED' "$out" && run 0 smoke --hw-only --json && only_part hw 32
+}
+t_smoke_lowered_only() {
+	run 0 smoke --lowered-only && grep -Eq '^([0-9]+)/\1 passed \(0 hardware, \1 lowered\)$' "$out" &&
+		! grep -q '^HARDWARE' "$out" && run 0 --json smoke --lowered-only && only_part lowered any
+}
+t_smoke_only_conflict() {
+	run 1 smoke --hw-only --lowered-only && grep -q 'exclude each other' "$err"
+}
+# tests/lib/guest-smoke.sh (the QEMU guests' comparison) run here on the
+# model against a host JSON made by this binary: equal passes; one changed
+# lowered checksum, or a host JSON without lowered cases, fails.
+t_guest_smoke_script() {
+	g=$(mktemp -d) || return 1
+	cp "$(dirname "$0")/../lib/guest-smoke.sh" "$g/" && ln -s "$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")" "$g/npu-smoke-static" &&
+		E1NPU_DEVICE=sim "$bin" smoke --json >"$g/smoke-host.json" &&
+		sh "$g/guest-smoke.sh" sim >"$out" 2>"$err" &&
+		grep -Eq '^guest-smoke: [0-9]+ cases \(32 hardware, [1-9][0-9]* lowered\) on sim match' "$out" &&
+		sed -i '/"part":"lowered"/{s/"checksum":"[0-9a-f]/"checksum":"x/;}' "$g/smoke-host.json" &&
+		! sh "$g/guest-smoke.sh" sim >"$out" 2>"$err" && grep -q 'MISMATCH' "$err" &&
+		E1NPU_DEVICE=sim "$bin" smoke --json --hw-only >"$g/smoke-host.json" &&
+		! sh "$g/guest-smoke.sh" sim >"$out" 2>"$err" && grep -q '0 lowered cases' "$err"
+	r=$?
+	rm -rf "$g"
+	return $r
 }
 t_ops() {
 	run 0 ops && grep -Eq '^matmul_s8 +wrapper +yes' "$out" &&
@@ -60,7 +140,9 @@ t_bench() { run 0 bench -n 5 && grep -qi 'p50' "$out"; }
 t_bench_bad_n() { run 1 bench -n notanumber && grep -q 'notanumber' "$err"; }
 
 for t in help version no_command unknown_command bad_device info info_json \
-	ping smoke smoke_json ops ops_json perf bench bench_bad_n; do
+	ping smoke smoke_json smoke_hw_only smoke_lowered_only smoke_only_conflict \
+	guest_smoke_script \
+	ops ops_json perf bench bench_bad_n; do
 	check "$t" "t_$t"
 done
 echo "$pass passed, $fail failed"

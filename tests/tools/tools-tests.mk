@@ -1,8 +1,26 @@
 # SPDX-License-Identifier: MIT
-# Command-line tests of npu-smoke on the in-process model.
+# Command-line tests of npu-smoke on the in-process model, and the unit
+# test of its lowered smoke cases (tests/tools/test-smoke-check.c: the
+# comparison helper, and every case failing on a corrupted reference),
+# normal and ASan+UBSan.
 ifeq ($(LIB_ENABLED),1)
+SMOKE_UNIT_SRCS := tests/tools/test-smoke-check.c tools/npu-smoke/smoke-check.c \
+	$(sort $(wildcard tools/npu-smoke/smoke-lowered*.c))
+SMOKE_UNIT      := $(O)/tests/tools/test-smoke-check
+SMOKE_UNIT_SAN  := $(SAN_O)/tests/tools/test-smoke-check
+
+$(call objs,$(SMOKE_UNIT_SRCS)) $(call sanobjs,$(SMOKE_UNIT_SRCS)): CPPFLAGS += -Itools/npu-smoke
+
+$(SMOKE_UNIT): $(call objs,$(SMOKE_UNIT_SRCS)) $(LIB_A)
+	$(CC) $(CFLAGS) $^ -o $@ -lcmocka $(LIB_LIBS)
+
+$(SMOKE_UNIT_SAN): $(call sanobjs,$(SMOKE_UNIT_SRCS)) $(LIB_SAN_A)
+	$(CC) $(CFLAGS) $(SANFLAGS) $^ -o $@ -lcmocka $(LIB_LIBS)
+
 .PHONY: check-tools
-check-tools: $(NPU_SMOKE)
+check-tools: $(NPU_SMOKE) $(SMOKE_UNIT) $(SMOKE_UNIT_SAN)
 	tests/tools/npu-smoke-test.sh $(NPU_SMOKE)
+	$(SMOKE_UNIT)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(SMOKE_UNIT_SAN)
 CHECK_TARGETS += check-tools
 endif

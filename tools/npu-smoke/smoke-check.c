@@ -47,7 +47,7 @@ bool smoke_compare(const void *got, const void *want, size_t n,
 	size_t es = elem_size(type), i, first = 0, bad = 0;
 
 	/* memcmp first: the common, passing case costs one pass. */
-	if (!memcmp(got, want, n * es))
+	if (!n || !memcmp(got, want, n * es))
 		return true;
 	for (i = 0; i < n; i++) {
 		if (!memcmp((const uint8_t *)got + i * es,
