@@ -18,7 +18,7 @@ struct npu_cmd {
 static const struct npu_cmd cmds[] = {
 	{ "info", cmd_info, "device, backend, engines, CAPS, envelope, driver" },
 	{ "ping", cmd_ping, "a NOP job round trip" },
-	{ "smoke", cmd_smoke, "every hardware operation against the CPU reference" },
+	{ "smoke", cmd_smoke, "every hardware and lowered operation against the CPU reference" },
 	{ "bench", cmd_bench, "submit+wait latency, MACs, cycles, utilization" },
 	{ "perf", cmd_perf, "the device's performance counters" },
 	{ "ops", cmd_ops, "per operation: which engine can run it, and why" },
