@@ -31,35 +31,37 @@ ops() { grep '^{"name":' "$1" | sed 's/,$//'; }
 ops "$host" >"$out.host"
 ops "$out.json" >"$out.guest"
 
+# Problems go to $out.err, printed after the guest's JSON so that the
+# last lines (all a failing t_run shows) say what differed.
 fail=0
+: >"$out.err"
+bad() { echo "guest-smoke: $*" >>"$out.err"; fail=1; }
 nhw=$(grep -c '"part":"hw"' "$out.host")
 nlo=$(grep -c '"part":"lowered"' "$out.host")
 if [ "$nhw" -eq 0 ] || [ "$nlo" -eq 0 ]; then
-	echo "guest-smoke: $host has $nhw hardware and $nlo lowered cases" >&2
-	fail=1
+	bad "$host has $nhw hardware and $nlo lowered cases"
 fi
-[ "$rc" -eq 0 ] || { echo "guest-smoke: npu-smoke exited $rc on $dev" >&2; fail=1; }
+[ "$rc" -eq 0 ] || bad "npu-smoke exited $rc on $dev"
 nh=$(wc -l <"$out.host")
 ng=$(wc -l <"$out.guest")
 if [ "$nh" -ne "$ng" ] || [ "$nh" -eq 0 ]; then
-	echo "guest-smoke: $ng operations on $dev, $nh on the host model" >&2
-	fail=1
+	bad "$ng cases on $dev, $nh on the host model"
 fi
 i=0
 while IFS= read -r h; do
 	i=$((i + 1))
 	g=$(sed -n "${i}p" "$out.guest")
 	if [ "$h" != "$g" ]; then
-		echo "guest-smoke: MISMATCH op $i" >&2
-		echo "  host:  $h" >&2
-		echo "  guest: $g" >&2
-		fail=1
+		bad "MISMATCH case $i"
+		echo "  host:  $h" >>"$out.err"
+		echo "  guest: $g" >>"$out.err"
 	fi
 done <"$out.host"
 if [ "$fail" -eq 0 ]; then
 	echo "guest-smoke: $ng cases ($nhw hardware, $nlo lowered) on $dev match the in-process model bit for bit"
 else
 	cat "$out.json"
+	cat "$out.err" >&2
 fi
-rm -f "$out.json" "$out.host" "$out.guest"
+rm -f "$out.json" "$out.host" "$out.guest" "$out.err"
 exit "$fail"
