@@ -41,7 +41,7 @@ t_ping() { run 0 ping && grep -q 'NOP job completed' "$out"; }
 t_smoke() {
 	run 0 smoke && ! grep -q 'FAIL' "$out" && grep -q 'matmul' "$out" &&
 		grep -q '^LOWERED OPERATION' "$out" &&
-		grep -Eq '^[0-9]+/[0-9]+ passed \(32 hardware, [0-9]+ lowered\)$' "$out"
+		grep -Eq '^[0-9]+/[0-9]+ passed \(32 hardware, [0-9]+ lowered\) in [0-9.]+ ms$' "$out"
 }
 # The lowered operations issue 8 lists, by e1npu_ops_kind_name().
 kinds="matmul_s8 matmul_s4 matmul_s2 matmul_ternary matmul_sparse_s4_2_4
@@ -103,11 +103,11 @@ sys.exit(0 if ops and len(ops) == n and all(o["part"] == sys.argv[2] and o["resu
 PY
 }
 t_smoke_hw_only() {
-	run 0 smoke --hw-only && grep -q '^32/32 passed (32 hardware, 0 lowered)$' "$out" &&
+	run 0 smoke --hw-only && grep -Eq '^32/32 passed \(32 hardware, 0 lowered\) in [0-9.]+ ms$' "$out" &&
 		! grep -q '^LOWERED' "$out" && run 0 smoke --hw-only --json && only_part hw 32
 }
 t_smoke_lowered_only() {
-	run 0 smoke --lowered-only && grep -Eq '^([0-9]+)/\1 passed \(0 hardware, \1 lowered\)$' "$out" &&
+	run 0 smoke --lowered-only && grep -Eq '^([0-9]+)/\1 passed \(0 hardware, \1 lowered\) in [0-9.]+ ms$' "$out" &&
 		! grep -q '^HARDWARE' "$out" && run 0 --json smoke --lowered-only && only_part lowered any
 }
 t_smoke_only_conflict() {

@@ -55,17 +55,20 @@ void smoke_print_lowered(const struct common_opts *o, unsigned int i,
 			 const struct lowered_result *r, bool last)
 {
 	const struct e1npu_ops_report *p = &r->rep;
+	char ops[40];
 
 	if (o->json) {
 		print_json(i, r, last);
 		return;
 	}
 	if (!i)
-		printf("%-34s %-22s %-9s %-6s %-16s %-8s %s\n", "LOWERED OPERATION", "KIND",
-		       "RAN ON", "RESULT", "CHECKSUM", "W/D/F", "WHY");
-	printf("%-34s %-22s %-9s %-6s %016llx %3u/%u/%u %s: %s%s%s\n", lowered_case(i)->name,
+		printf("%-34s %-22s %-9s %-6s %-16s %-9s %s\n", "LOWERED OPERATION", "KIND",
+		       "RAN ON", "RESULT", "CHECKSUM", "HW W/D/F", "WHY");
+	/* hardware operations: wrapper / datapath / rejected to the CPU */
+	snprintf(ops, sizeof(ops), "%u/%u/%u", p->hw_ops_wrapper, p->hw_ops_datapath,
+		 p->hw_ops_fallback);
+	printf("%-34s %-22s %-9s %-6s %016llx %-9s %s: %s%s%s\n", lowered_case(i)->name,
 	       e1npu_ops_kind_name(p->kind), e1npu_engine_name(p->engine),
-	       r->pass ? "pass" : "FAIL", (unsigned long long)r->checksum,
-	       p->hw_ops_wrapper, p->hw_ops_datapath, p->hw_ops_fallback,
+	       r->pass ? "pass" : "FAIL", (unsigned long long)r->checksum, ops,
 	       smoke_reason_name(p->reason), p->why, r->note[0] ? "; " : "", r->note);
 }

@@ -420,6 +420,7 @@ int cmd_smoke(int argc, char **argv, struct common_opts *o)
 	struct lowered_result *lres;
 	struct result *res;
 	unsigned int i, nh, nl, total, fails = 0;
+	double t0, ms;
 
 	parse_common(argc, argv, o, "", opts, handle, &cfg, print_help);
 	dev = open_device_or_die(o);
@@ -431,10 +432,12 @@ int cmd_smoke(int argc, char **argv, struct common_opts *o)
 	lres = calloc(lowered_count(), sizeof(*lres));
 	if (!res || !lres)
 		die("smoke: out of memory");
+	t0 = now_us();
 	if (nh)
 		fails += run_hw(dev, o, total, res);
 	if (nl)
 		fails += smoke_run_lowered(dev, o, nh, total, lres);
+	ms = (now_us() - t0) / 1e3;
 	progress_done(o);
 
 	if (o->json) {
@@ -451,9 +454,11 @@ int cmd_smoke(int argc, char **argv, struct common_opts *o)
 	for (i = 0; i < nl; i++)
 		smoke_print_lowered(o, i, &lres[i], nh + i + 1 == total);
 	if (o->json)
-		printf("],\"passed\":%u,\"failed\":%u}\n", total - fails, fails);
+		printf("],\"passed\":%u,\"failed\":%u,\"elapsed_ms\":%.1f}\n",
+		       total - fails, fails, ms);
 	else
-		printf("%u/%u passed (%u hardware, %u lowered)\n", total - fails, total, nh, nl);
+		printf("%u/%u passed (%u hardware, %u lowered) in %.1f ms\n", total - fails,
+		       total, nh, nl, ms);
 	free(res);
 	free(lres);
 	e1npu_device_close(dev);
