@@ -178,6 +178,7 @@ static int c_batch_matmul(struct lcase *c, const uint32_t *p)
 const struct lcase_def lowered_mm[] = {
 	{ "matmul_s8 48x40x56", c_matmul_s8, { 48, 40, 56 } },
 	{ "matmul_s8 1030x17x9 (M tiles)", c_matmul_s8, { 1030, 17, 9 } },
+	{ "matmul_s8 4x1030x5 (N tiles)", c_matmul_s8, { 4, 1030, 5 } },
 	{ "matmul_s8 3x5x1100 (split K)", c_matmul_s8, { 3, 5, 1100 } },
 	{ "matmul_s8 5x4x9", c_matmul_s8, { 5, 4, 9 } },
 	{ "matmul_s4 20x33x64", c_matmul_lowp, { S4, 20, 33, 64 } },

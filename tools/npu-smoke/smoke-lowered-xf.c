@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Lowered smoke cases, transformer family: SiLU, QuickGELU, RMSNorm, RoPE,
- * attention QK and AV, multi-head attention (causal; exp2 and exact
- * softmax), QKV projection, KV-cache append, decode attention, MLP,
+ * attention QK and AV, multi-head attention (causal with exp2 and exact
+ * softmax, sliding window), QKV projection, KV-cache append, decode attention, MLP,
  * SwiGLU, the transformer block and the decoder block, against lib/ref
  * (QK and AV against the naive loops below: lib/ref has them only inside
  * ref_attention()).
@@ -138,14 +138,15 @@ static void attn_params(struct e1npu_attention_params *a, const uint32_t *p)
 	a->tq = p[2];
 	a->tk = p[3];
 	a->dim = p[4];
-	a->mask = E1NPU_MASK_CAUSAL;
+	a->mask = p[6];
+	a->window = p[7];
 	a->softmax = p[5];
 	a->qk = lc_requant(1.0 / (64.0 * p[4]));
 	a->logit_scale = 0.125f;
 	a->beta = 1.0f;
 }
 
-/* p: batch, heads, tq, tk, dim, softmax mode (causal mask) */
+/* p: batch, heads, tq, tk, dim, softmax mode, mask, window */
 static int c_mha(struct lcase *c, const uint32_t *p)
 {
 	struct e1npu_attention_params a;
@@ -380,6 +381,11 @@ static int c_decoder(struct lcase *c, const uint32_t *p)
 	return 0;
 }
 
+#define EXP2	E1NPU_SOFTMAX_EXP2
+#define EXACT	E1NPU_SOFTMAX_EXACT
+#define CAUSAL	E1NPU_MASK_CAUSAL
+#define SLIDING	E1NPU_MASK_SLIDING
+
 const struct lcase_def lowered_xf[] = {
 	{ "silu s8 300", c_act, { 0, 300 } },
 	{ "quick_gelu s8 300", c_act, { 1, 300 } },
@@ -387,8 +393,9 @@ const struct lcase_def lowered_xf[] = {
 	{ "rope s8 7x20", c_rope, { 7, 20 } },
 	{ "attention_qk 2x2 4x6 d5", c_qk, { 2, 2, 4, 6, 5 } },
 	{ "attention_av 2x2 4x6 d5", c_av, { 2, 2, 4, 6, 5 } },
-	{ "mha causal exp2 2x3 5x5 d8", c_mha, { 2, 3, 5, 5, 8, E1NPU_SOFTMAX_EXP2 } },
-	{ "mha causal exact 2x1 6x6 d4", c_mha, { 2, 1, 6, 6, 4, E1NPU_SOFTMAX_EXACT } },
+	{ "mha causal exp2 2x3 5x5 d8", c_mha, { 2, 3, 5, 5, 8, EXP2, CAUSAL } },
+	{ "mha causal exact 2x1 6x6 d4", c_mha, { 2, 1, 6, 6, 4, EXACT, CAUSAL } },
+	{ "mha sliding(3) exp2 1x2 7x9 d16", c_mha, { 1, 2, 7, 9, 16, EXP2, SLIDING, 3 } },
 	{ "qkv_projection 5x24", c_qkv, { 5, 24 } },
 	{ "kv_cache_append h2 cap8 d4 +2", c_kv_append, { 2, 8, 4, 2 } },
 	{ "decode_attention h2 cap8 d4 +2", c_decode, { 2, 8, 4, 2 } },
