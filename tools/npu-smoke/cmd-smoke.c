@@ -420,7 +420,7 @@ int cmd_smoke(int argc, char **argv, struct common_opts *o)
 	struct lowered_result *lres;
 	struct result *res;
 	unsigned int i, nh, nl, total, fails = 0;
-	double t0, ms;
+	double t0, t1, ms;
 
 	parse_common(argc, argv, o, "", opts, handle, &cfg, print_help);
 	dev = open_device_or_die(o);
@@ -435,6 +435,7 @@ int cmd_smoke(int argc, char **argv, struct common_opts *o)
 	t0 = now_us();
 	if (nh)
 		fails += run_hw(dev, o, total, res);
+	t1 = now_us();
 	if (nl)
 		fails += smoke_run_lowered(dev, o, nh, total, lres);
 	ms = (now_us() - t0) / 1e3;
@@ -454,8 +455,9 @@ int cmd_smoke(int argc, char **argv, struct common_opts *o)
 	for (i = 0; i < nl; i++)
 		smoke_print_lowered(o, i, &lres[i], nh + i + 1 == total);
 	if (o->json)
-		printf("],\"passed\":%u,\"failed\":%u,\"elapsed_ms\":%.1f}\n",
-		       total - fails, fails, ms);
+		printf("],\"passed\":%u,\"failed\":%u,\"elapsed_ms\":%.1f,\"hw_ms\":%.1f,"
+		       "\"lowered_ms\":%.1f}\n", total - fails, fails, ms, (t1 - t0) / 1e3,
+		       ms - (t1 - t0) / 1e3);
 	else
 		printf("%u/%u passed (%u hardware, %u lowered) in %.1f ms\n", total - fails,
 		       total, nh, nl, ms);
