@@ -110,6 +110,22 @@ t_smoke_lowered_only() {
 	run 0 smoke --lowered-only && grep -Eq '^([0-9]+)/\1 passed \(0 hardware, \1 lowered\) in [0-9.]+ ms$' "$out" &&
 		! grep -q '^HARDWARE' "$out" && run 0 --json smoke --lowered-only && only_part lowered any
 }
+# Without the systolic array (CAPS.gemmini_present = 0) every case still
+# passes; no lowered case claims the wrapper, and the hardware MATMUL and
+# CONV2D ops are rejected and run on the CPU.
+t_smoke_nogemmini() {
+	E1NPU_SIM_GEMMINI=0 run 0 smoke --json || return 1
+	python3 - "$out" <<'PY'
+import json, sys
+ops = json.load(open(sys.argv[1]))["ops"]
+lo = [o for o in ops if o["part"] == "lowered"]
+ok = all(o["result"] == "pass" for o in ops) and lo and \
+     all(o["engine"] != "wrapper" and o["wrapper"] == 0 for o in lo) and \
+     any(o["reason"] == "no_engine" for o in lo) and \
+     all(o["engine"] == "cpu" for o in ops if o["part"] == "hw" and o["op"] in ("matmul_s8", "conv2d_s8"))
+sys.exit(0 if ok else 1)
+PY
+}
 t_smoke_only_conflict() {
 	run 1 smoke --hw-only --lowered-only && grep -q 'exclude each other' "$err"
 }
@@ -141,7 +157,7 @@ t_bench_bad_n() { run 1 bench -n notanumber && grep -q 'notanumber' "$err"; }
 
 for t in help version no_command unknown_command bad_device info info_json \
 	ping smoke smoke_json smoke_hw_only smoke_lowered_only smoke_only_conflict \
-	guest_smoke_script \
+	smoke_nogemmini guest_smoke_script \
 	ops ops_json perf bench bench_bad_n; do
 	check "$t" "t_$t"
 done
