@@ -401,7 +401,7 @@ const struct lcase_def lowered_xf[] = {
 	{ "decode_attention h2 cap8 d4 +2", c_decode, { 2, 8, 4, 2 } },
 	{ "mlp_relu 5x24x40", c_ffn, { 0, 5, 24, 40 } },
 	{ "swiglu 5x24x40", c_ffn, { 1, 5, 24, 40 } },
-	{ "transformer_block 6x16x24", c_xformer, { 6, 16, 24 } },
+	{ "transformer_block 16x16x32", c_xformer, { 16, 16, 32 } },
 	{ "decoder_block 6x16x24 h2 causal", c_decoder, { 6, 16, 24, 2 } },
 };
 
