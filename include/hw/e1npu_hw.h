@@ -147,9 +147,11 @@ static inline unsigned int e1_field_prep(unsigned int mask, unsigned int val)
 #define E1_V0_DW_POOL_PARAMS		14
 #define E1_V0_DW_TAG			15
 
-/* Word 0: opcode in [7:0], [15:8] reserved (MBZ), FLAGS in [31:16]. */
-#define E1_V0_DESC_OP			E1_GENMASK(7, 0)
-#define E1_V0_DESC_RSVD			E1_GENMASK(15, 8)
+/*
+ * Word 0: OP in [15:0] (the seed's "OP" word half; every value outside the
+ * v0 op set, 0x0100-0xFFFF included, is err 0x01), FLAGS in [31:16].
+ */
+#define E1_V0_DESC_OP			E1_GENMASK(15, 0)
 #define E1_V0_DESC_FLAGS		E1_GENMASK(31, 16)
 #define E1_V0_FLAG_IRQ_ON_COMPLETE	E1_BIT(16)
 #define E1_V0_FLAG_SIGNED_INPUT		E1_BIT(17)
