@@ -404,6 +404,13 @@ static void test_err_bus(void **state)
 	assert_int_equal(th_rd(h, E1_V0_ERR_FAULT_ADDR_HI), (u32)(x.b >> 32));
 	assert_int_equal(th_rd(h, E1_V0_PERF_FALLBACKS), 0);
 	assert_true(c_untouched(h, &x));
+	/*
+	 * ERR_FAULT_ADDR is the "bus address of last bus_error": a later
+	 * error without bus_error (a doorbell overflow) leaves it alone.
+	 */
+	th_wr(h, E1_V0_DESC_DOORBELL, 4);
+	assert_int_equal(th_err_code(h), E1_V0_ERR_OVERFLOW);
+	assert_int_equal(th_rd(h, E1_V0_ERR_FAULT_ADDR_LO), (u32)(x.b + 36));
 	/* Hard: the IRQ clear alone does not resume. */
 	th_wr(h, E1_V0_IRQ_STATUS, E1_V0_IRQ_ALL);
 	assert_int_equal(th_run(h), 0);
