@@ -454,15 +454,16 @@ static void sim_wrapper_complete(struct sim *s, struct sim_job *j)
 		if (code >= E1_V0_ERR_UNKNOWN_OP && code <= E1_V0_ERR_ALIGN) {
 			/*
 			 * CPU-fallback contract: skip the rest of the job
-			 * (userspace resubmits it after running this op),
-			 * retire the stalled descriptor, drain.
+			 * (userspace resubmits it after running this op), then
+			 * the seed's steps c and d: clear, retire the stalled
+			 * descriptor through DESC_TAIL; drain.
 			 */
 			for (i = fail + 1; i < j->count; i++)
 				e1npu_desc_make_nop(ring_desc(s, (j->start_idx + i) & (len - 1)),
 						    i == j->count - 1);
-			wr_write(s, E1_V0_DESC_TAIL, (idx + 1) & (len - 1));
 			wr_write(s, E1_V0_IRQ_STATUS, E1_V0_IRQ_UNSUPPORTED_OP |
 						      E1_V0_IRQ_ERROR);
+			wr_write(s, E1_V0_DESC_TAIL, (idx + 1) & (len - 1));
 			sim_run_model(s);
 			j->res.error = -EOPNOTSUPP;
 			st = wr_read(s, E1_V0_STATUS);

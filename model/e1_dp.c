@@ -134,7 +134,8 @@ static bool dp_s2_lane(u32 bits, bool ternary, s32 *v)
 /*
  * Scalar opcodes. Returns false when the command fails closed; RESULT is
  * then not written. @hi: MUL_LO's high word, the sign extension of the
- * signed-sum opcodes, 0 for the rest.
+ * signed-sum opcodes, 0 for the rest. @macs: PERF_MACS counts "signed INT8
+ * MAC operations issued", so only DOT4_S8's four lanes count here.
  */
 static bool dp_scalar(const struct dp_launch *l, const struct dp_cmd *c,
 		      u32 *res, u32 *hi, u32 *macs)
@@ -184,7 +185,6 @@ static bool dp_scalar(const struct dp_launch *l, const struct dp_cmd *c,
 	}
 	case E1_DP_OP_MAC_S16:
 		sum += (u32)(dp_sext(c->a, 16) * dp_sext(c->b, 16));
-		*macs = 1;
 		break;
 	case E1_DP_OP_DOT4_S8:
 		for (i = 0; i < 4; i++)
@@ -194,7 +194,6 @@ static bool dp_scalar(const struct dp_launch *l, const struct dp_cmd *c,
 	case E1_DP_OP_DOT8_S4:
 		for (i = 0; i < 8; i++)
 			sum += (u32)(dp_sext(c->a >> (4 * i), 4) * dp_sext(c->b >> (4 * i), 4));
-		*macs = 8;
 		break;
 	case E1_DP_OP_DOT16_S2:
 		for (i = 0; i < 16; i++) {
@@ -203,7 +202,6 @@ static bool dp_scalar(const struct dp_launch *l, const struct dp_cmd *c,
 				return false;
 			sum += (u32)(x * y);
 		}
-		*macs = 16;
 		break;
 	case E1_DP_OP_SDOT4_S4_2_4: {
 		u32 p[4];
@@ -221,7 +219,6 @@ static bool dp_scalar(const struct dp_launch *l, const struct dp_cmd *c,
 
 			sum += (u32)(dp_sext(c->a >> (4 * i), 4) * dp_sext(c->b >> (4 * lane), 4));
 		}
-		*macs = 4;
 		break;
 	}
 	case E1_DP_OP_DOT4_FP8_E4M3: {
@@ -233,7 +230,6 @@ static bool dp_scalar(const struct dp_launch *l, const struct dp_cmd *c,
 				return false;
 		for (i = 0; i < 4; i++)
 			sum += (u32)dp_floor_q8((s64)qa[i] * qb[i]);
-		*macs = 4;
 		break;
 	}
 	default:
@@ -297,7 +293,8 @@ static bool dp_gemm(struct e1_dp *dp, const struct dp_launch *l, bool s4, u32 *m
 		for (j = 0; j < nn; j++)
 			dp_put_le32(&dp->scratch[cb + i * cs + 4 * j], (u32)c[i][j]);
 
-	*macs = mm * nn * kk;
+	/* Signed INT8 MACs only: GEMM_S4's INT4 MACs are not counted. */
+	*macs = s4 ? 0 : mm * nn * kk;
 	if (s4)
 		dp->perf.scratch_bytes += (mm * kk + 1) / 2 + (kk * nn + 1) / 2;
 	else
@@ -482,7 +479,9 @@ static u32 dp_run_desc(struct e1_model *m, const struct dp_launch *l, u32 slot)
 		if (!count || count % 4 || off % 4 || w[1] % 4 || off + count > E1_DP_SCRATCH_BYTES)
 			return E1_DP_DS_STREAM_ERR;
 	}
-	if ((w[0] & E1_DP_DW0_WRITEBACK) && (!dp_is_gemm(op) || w[2] % 4))
+	/* The writeback master only serves streamed GEMM (datapath seed). */
+	if ((w[0] & E1_DP_DW0_WRITEBACK) &&
+	    (!dp_is_gemm(op) || !(w[0] & E1_DP_DW0_STREAM) || w[2] % 4))
 		return E1_DP_DS_BAD_WRITEBACK;
 
 	if (w[0] & E1_DP_DW0_STREAM) {
@@ -513,7 +512,7 @@ static bool dp_run_ring(struct e1_model *m, const struct dp_launch *l)
 	if (dp->desc_base % 4) {
 		fail = E1_DP_DS_ERROR;
 	} else if (dp->desc_tail == dp->desc_head) {
-		fail = E1_DP_DS_EMPTY;
+		fail = E1_DP_DS_ERROR;	/* DESC_STATUS.empty is live, see read */
 	} else {
 		u32 last = slot;
 
@@ -628,7 +627,9 @@ u32 e1_dp_read(struct e1_model *m, u32 off)
 	case E1_DP_DESC_TAIL:
 		return dp->desc_tail;
 	case E1_DP_DESC_STATUS:
-		return dp->desc_status;
+		/* [0] reports empty: head == tail now, whatever ran last. */
+		return dp->desc_status |
+		       (dp->desc_head == dp->desc_tail ? E1_DP_DS_EMPTY : 0);
 	case E1_DP_PERF_CYCLES:
 		return dp->perf.cycles;
 	case E1_DP_PERF_MACS:

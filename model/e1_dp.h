@@ -15,7 +15,7 @@
  * struct e1_dp_perf - the datapath performance counters (all 32-bit, wrap).
  * @unsupported_ops: 0x2c, commands rejected for their opcode/operands/config.
  * @cycles: 0x50, active cycles.
- * @macs: 0x54, lane multiply-accumulates issued.
+ * @macs: 0x54, signed INT8 MACs issued (DOT4_S8, GEMM_S8).
  * @ops: 0x58, accepted commands (direct and descriptor).
  * @errors: 0x5c, failed starts (direct command or descriptor batch).
  * @desc_timeout_count: 0x60, cycles spent in the active descriptor engine.

@@ -65,9 +65,15 @@ static u32 q_level(const struct e1_v0 *v)
 	return (v->head - v->tail) & (v->ring_len - 1);
 }
 
+/*
+ * Runs only while nothing is latched: after a CPU retire the ring waits for
+ * the IRQ_STATUS.error clear too, so it never runs (and latches a new
+ * error) before software has dismissed the one it is handling.
+ */
 static bool v0_busy(const struct e1_v0 *v)
 {
-	return v->armed && v->stall == E1_V0_RUNNING && q_level(v) > 0;
+	return v->armed && v->stall == E1_V0_RUNNING && !v->error &&
+	       q_level(v) > 0;
 }
 
 static void v0_add_cycles(struct e1_v0 *v, u64 cycles)
@@ -234,12 +240,13 @@ static void v0_write_irq_status(struct e1_v0 *v, u32 val)
 	v->irq_status &= ~clr;
 	if (clr & E1_V0_IRQ_DONE)
 		v->status_done = false;
+	/*
+	 * Dismisses the error only: the ring stays stalled until the CPU
+	 * retires the descriptor (DESC_TAIL) or software flushes (2.6).
+	 */
 	if (clr & E1_V0_IRQ_ERROR) {
 		v->error = false;
 		v->err_code = 0;
-		/* An unsupported descriptor is retried; hard errors need flush. */
-		if (v->stall == E1_V0_STALL_FALLBACK)
-			v->stall = E1_V0_RUNNING;
 	}
 }
 
@@ -391,8 +398,6 @@ static u32 check_flags(struct v0_op *d)
 	u32 conv = d->w[E1_V0_DW_CONV_PARAMS], pool = d->w[E1_V0_DW_POOL_PARAMS];
 	bool reads = d->op != E1_V0_OP_NOP && d->op != E1_V0_OP_BARRIER;
 
-	if (d->w[0] & E1_V0_DESC_RSVD)
-		return E1_V0_ERR_FLAGS;
 	if (d->flags & ~E1_V0_FLAG_ALL)
 		return E1_V0_ERR_FLAGS;
 	if ((d->flags & E1_V0_FLAG_RELU_FUSE) && !is_matmul(d->op) && !is_conv(d->op))
@@ -836,11 +841,17 @@ static bool v0_execute(struct e1_model *m, u32 idx, struct v0_op *d)
 	if (!err)
 		err = check_align(d);
 	if (err) {
-		/* 0x01-0x04: the CPU-fallback contract. */
+		/*
+		 * 0x01-0x04: the CPU-fallback contract. Without
+		 * cpu_fallback_select it is a hard failure: flush only.
+		 */
+		bool cpu = v->ctrl & E1_V0_CTRL_CPU_FALLBACK;
+
 		v->perf_fallbacks++;
-		v->fb_pending = true;
+		v->fb_pending = cpu;
 		v->fb_tag = d->w[E1_V0_DW_TAG];
-		v0_latch(v, err, idx, E1_V0_IRQ_UNSUPPORTED_OP, E1_V0_STALL_FALLBACK);
+		v0_latch(v, err, idx, E1_V0_IRQ_UNSUPPORTED_OP,
+			 cpu ? E1_V0_STALL_FALLBACK : E1_V0_STALL_HARD);
 		return false;
 	}
 	if (check_window(v, d, &fault)) {

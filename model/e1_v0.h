@@ -17,11 +17,17 @@
 #define E1_V0_MAX_ROWS_B	(5 * 5 * E1_V0_MAX_CONV_C)
 #define E1_V0_MAX_ROWS_C	E1_V0_MAX_MATMUL_MN
 
-/* Why the ring is not moving. */
+/*
+ * Why the ring is not moving. FALLBACK: an unsupported descriptor with
+ * CTRL.cpu_fallback_select set, which the CPU retires with a DESC_TAIL
+ * write. HARD: window, bus, overflow or ring configuration errors, and
+ * unsupported descriptors without cpu_fallback_select: only CTRL.flush
+ * recovers.
+ */
 enum e1_v0_stall {
 	E1_V0_RUNNING = 0,
-	E1_V0_STALL_FALLBACK,	/* unsupported descriptor: CPU may retire it */
-	E1_V0_STALL_HARD,	/* window, bus, overflow, ring config: flush */
+	E1_V0_STALL_FALLBACK,
+	E1_V0_STALL_HARD,
 };
 
 /**

@@ -147,9 +147,11 @@ static inline unsigned int e1_field_prep(unsigned int mask, unsigned int val)
 #define E1_V0_DW_POOL_PARAMS		14
 #define E1_V0_DW_TAG			15
 
-/* Word 0: opcode in [7:0], [15:8] reserved (MBZ), FLAGS in [31:16]. */
-#define E1_V0_DESC_OP			E1_GENMASK(7, 0)
-#define E1_V0_DESC_RSVD			E1_GENMASK(15, 8)
+/*
+ * Word 0: OP in [15:0] (the seed's "OP" word half; every value outside the
+ * v0 op set, 0x0100-0xFFFF included, is err 0x01), FLAGS in [31:16].
+ */
+#define E1_V0_DESC_OP			E1_GENMASK(15, 0)
 #define E1_V0_DESC_FLAGS		E1_GENMASK(31, 16)
 #define E1_V0_FLAG_IRQ_ON_COMPLETE	E1_BIT(16)
 #define E1_V0_FLAG_SIGNED_INPUT		E1_BIT(17)
@@ -230,7 +232,7 @@ static inline unsigned int e1_field_prep(unsigned int mask, unsigned int val)
 #define E1_DP_GEMM_CFG_M		E1_GENMASK(1, 0)
 #define E1_DP_GEMM_CFG_N		E1_GENMASK(9, 8)
 #define E1_DP_GEMM_CFG_K		E1_GENMASK(18, 16)
-#define E1_DP_VRELU_LEN			E1_GENMASK(5, 0)	/* 0 encodes 64 */
+#define E1_DP_VRELU_LEN			E1_GENMASK(5, 0)	/* ASSUMPTION: 0 encodes 64 */
 #define E1_DP_GEMM_BASE			0x24
 #define E1_DP_GEMM_BASE_A		E1_GENMASK(5, 0)
 #define E1_DP_GEMM_BASE_B		E1_GENMASK(13, 8)
@@ -251,7 +253,7 @@ static inline unsigned int e1_field_prep(unsigned int mask, unsigned int val)
 #define E1_DP_DESC_TAIL			0x48	/* 3 bits */
 #define E1_DP_DESC_IDX_MASK		E1_GENMASK(2, 0)
 #define E1_DP_DESC_STATUS		0x4C
-#define E1_DP_DS_EMPTY			E1_BIT(0)
+#define E1_DP_DS_EMPTY			E1_BIT(0)	/* live: head == tail */
 #define E1_DP_DS_DONE			E1_BIT(1)
 #define E1_DP_DS_ERROR			E1_BIT(2)
 #define E1_DP_DS_TIMEOUT		E1_BIT(3)
@@ -263,7 +265,7 @@ static inline unsigned int e1_field_prep(unsigned int mask, unsigned int val)
 #define E1_DP_DS_INDEX			E1_GENMASK(11, 9)
 
 #define E1_DP_PERF_CYCLES		0x50
-#define E1_DP_PERF_MACS			0x54
+#define E1_DP_PERF_MACS			0x54	/* signed INT8 MACs only */
 #define E1_DP_PERF_OPS			0x58
 #define E1_DP_PERF_ERRORS		0x5C	/* write bit 0: clear all perf */
 #define E1_DP_PERF_CLEAR		E1_BIT(0)
@@ -313,7 +315,7 @@ static inline unsigned int e1_field_prep(unsigned int mask, unsigned int val)
 #define E1_DP_DW0_STREAM		E1_BIT(8)
 #define E1_DP_DW0_SCRATCH_OFF		E1_GENMASK(21, 16)
 #define E1_DP_DW0_BYTE_COUNT		E1_GENMASK(29, 24)
-#define E1_DP_DW0_WRITEBACK		E1_BIT(30)
+#define E1_DP_DW0_WRITEBACK		E1_BIT(30)	/* streamed GEMM only */
 #define E1_DP_DW0_OWNER			E1_BIT(31)
 
 #endif /* __E1NPU_HW_H__ */

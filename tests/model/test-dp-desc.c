@@ -103,8 +103,8 @@ static void test_batch_of_seven_scalars(void **state)
 	struct perf p0, p1;
 
 	/*
-	 * Slots 0..6, the most a 3-bit ring holds. Each opcode has a distinct
-	 * MAC count so PERF_MACS proves each ran: 0 + 1 + 4 + 8 + 16 + 4 + 0.
+	 * Slots 0..6, the most a 3-bit ring holds; PERF_OPS proves each ran.
+	 * PERF_MACS counts signed INT8 MACs only: DOT4_S8's 4.
 	 */
 	put_desc(h, 0, OWN | E1_DP_OP_ADD, 1, 2, 0);
 	put_desc(h, 1, OWN | E1_DP_OP_MAC_S16, 3, 4, 5);
@@ -121,7 +121,7 @@ static void test_batch_of_seven_scalars(void **state)
 	perf_read(h, &p0);
 	assert_int_equal(ring_run(h, 0, 7), ST_DONE);
 	perf_read(h, &p1);
-	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_DONE | DS_IDX(6));
+	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_EMPTY | DS_DONE | DS_IDX(6));
 	assert_int_equal(rd(h, E1_DP_DESC_TAIL), 7);
 	assert_int_equal(rd(h, E1_DP_DESC_HEAD), 7);
 	assert_int_equal(rd(h, E1_DP_RESULT), 0);
@@ -130,7 +130,7 @@ static void test_batch_of_seven_scalars(void **state)
 	assert_int_equal(rd(h, E1_DP_OP_A), 0xaaaa);
 	assert_int_equal(rd(h, E1_DP_OPCODE), E1_DP_OP_SUB);
 	assert_int_equal(p1.ops - p0.ops, 7);
-	assert_int_equal(p1.macs - p0.macs, 33);
+	assert_int_equal(p1.macs - p0.macs, 4);
 	assert_int_equal(p1.errors, 0);
 	/* 7 descriptors * 4 beats; 7 scalar cycles. */
 	expect_beats(&p0, &p1, 28, 0, 0, 0, 7);
@@ -152,7 +152,7 @@ static void test_busy_seen_while_running(void **state)
 	assert_int_equal(h->snap_ctrl, E1_DP_STATUS_BUSY);
 	assert_int_equal(h->snap_desc_status, DS_BUSY);
 	/* A start from inside the callback would have been refused: done once. */
-	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_DONE | DS_IDX(0));
+	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_EMPTY | DS_DONE | DS_IDX(0));
 }
 
 static void test_index_wrap(void **state)
@@ -166,7 +166,7 @@ static void test_index_wrap(void **state)
 	/* Tail 5, head 4: 7 entries 5, 6, 7, 0, 1, 2, 3 -> last is slot 3. */
 	put_desc(h, 4, 0, 0, 0, 0);	/* would fail if fetched */
 	assert_int_equal(ring_run(h, 5, 4), ST_DONE);
-	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_DONE | DS_IDX(3));
+	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_EMPTY | DS_DONE | DS_IDX(3));
 	assert_int_equal(rd(h, E1_DP_DESC_TAIL), 4);
 	assert_int_equal(rd(h, E1_DP_RESULT), 103);
 	assert_int_equal(rd(h, E1_DP_PERF_OPS), 7);
@@ -175,7 +175,7 @@ static void test_index_wrap(void **state)
 	put_desc(h, 4, OWN | E1_DP_OP_ADD, 4, 100, 0);
 	put_desc(h, 1, 0, 0, 0, 0);
 	assert_int_equal(ring_run(h, 7, 1), ST_DONE);
-	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_DONE | DS_IDX(0));
+	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_EMPTY | DS_DONE | DS_IDX(0));
 	assert_int_equal(rd(h, E1_DP_DESC_TAIL), 1);
 	assert_int_equal(rd(h, E1_DP_RESULT), 100);
 	assert_int_equal(rd(h, E1_DP_PERF_OPS), 9);
@@ -183,13 +183,13 @@ static void test_index_wrap(void **state)
 	/* Software continues: head 4 from tail 2 (after setting it). */
 	put_desc(h, 1, OWN | E1_DP_OP_ADD, 1, 100, 0);
 	assert_int_equal(ring_run(h, 2, 4), ST_DONE);
-	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_DONE | DS_IDX(3));
+	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_EMPTY | DS_DONE | DS_IDX(3));
 	assert_int_equal(rd(h, E1_DP_DESC_TAIL), 4);
 	assert_int_equal(rd(h, E1_DP_PERF_OPS), 11);
 
 	/* Tail 4, head 3: 7 entries including slot 7 -> 0 wrap. */
 	assert_int_equal(ring_run(h, 4, 3), ST_DONE);
-	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_DONE | DS_IDX(2));
+	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_EMPTY | DS_DONE | DS_IDX(2));
 	assert_int_equal(rd(h, E1_DP_RESULT), 102);
 	assert_int_equal(rd(h, E1_DP_PERF_OPS), 18);
 
@@ -233,14 +233,15 @@ static void test_empty_and_misaligned(void **state)
 	wr(h, E1_DP_DESC_HEAD, 0);
 	wr(h, E1_DP_DESC_BASE, (u32)RING + 1);
 	restart(h);
-	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_ERROR | DS_IDX(0));
+	/* [0] is live: head == tail reports empty whatever failed. */
+	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_EMPTY | DS_ERROR | DS_IDX(0));
 	/* Aligned to 4 but not 16 is fine. */
 	memmove(dram(h, RING + 4), dram(h, RING), 16);
 	wr(h, E1_DP_DESC_BASE, (u32)RING + 4);
 	wr(h, E1_DP_DESC_HEAD, 1);
 	restart(h);
 	assert_int_equal(rd(h, E1_DP_CTRL_STATUS), ST_DONE);
-	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_DONE | DS_IDX(0));
+	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_EMPTY | DS_DONE | DS_IDX(0));
 	assert_int_equal(rd(h, E1_DP_RESULT), 2);
 	assert_int_equal(rd(h, E1_DP_PERF_ERRORS), 3);
 }
@@ -269,7 +270,7 @@ static void test_no_owner(void **state)
 	put_desc(h, 1, OWN | E1_DP_OP_ADD, 2, 2, 0);
 	restart(h);
 	assert_int_equal(rd(h, E1_DP_CTRL_STATUS), ST_DONE);
-	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_DONE | DS_IDX(2));
+	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_EMPTY | DS_DONE | DS_IDX(2));
 	assert_int_equal(rd(h, E1_DP_DESC_TAIL), 3);
 	assert_int_equal(rd(h, E1_DP_RESULT), 6);
 	assert_int_equal(rd(h, E1_DP_PERF_OPS), 3);
@@ -303,7 +304,7 @@ static void test_stream_gemm_writeback(void **state)
 	perf_read(h, &p0);
 	assert_int_equal(ring_run(h, 0, 1), ST_DONE);
 	perf_read(h, &p1);
-	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_DONE | DS_IDX(0));
+	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_EMPTY | DS_DONE | DS_IDX(0));
 	/*
 	 * C = [[1*5 + 2*7, 1*6 + 2*8], [3*5 + 4*7, 3*6 + 4*8]] = [[19, 22], [43, 50]]
 	 * in scratch rows 16 and 28 (stride 12), and row-compacted (8 bytes per
@@ -335,6 +336,7 @@ static void test_gemm_batch_shares_config(void **state)
 {
 	struct dp_host *h = *state;
 	static const u8 src2[8] = { 1, 0, 0, 1, 2, 3, 4, 5 };
+	u8 s[E1_DP_SCRATCH_BYTES];
 	u8 *d;
 
 	/* Two streamed GEMMs, same global GEMM_CFG/BASE/STRIDE. */
@@ -343,10 +345,14 @@ static void test_gemm_batch_shares_config(void **state)
 	put_desc(h, 6, OWN | WB | STREAM(0, 8) | E1_DP_OP_GEMM_S8, (u32)SRC, (u32)DST, 0);
 	put_desc(h, 7, OWN | WB | STREAM(0, 8) | E1_DP_OP_GEMM_S8, (u32)SRC + 64,
 		 (u32)DST + 64, 0);
-	/* A GEMM_S8 without streaming recomputes from what is in scratch. */
-	put_desc(h, 0, OWN | WB | E1_DP_OP_GEMM_S8, 0, (u32)DST + 128, 0);
+	/*
+	 * A GEMM_S8 without streaming recomputes from what is in scratch; it
+	 * may not write back (the writeback master serves streamed GEMM only).
+	 */
+	put_desc(h, 0, OWN | E1_DP_OP_GEMM_S8, 0, (u32)DST + 128, 0);
+	memset(dram(h, DST + 128), 0xee, 16);
 	assert_int_equal(ring_run(h, 6, 1), ST_DONE);
-	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_DONE | DS_IDX(0));
+	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_EMPTY | DS_DONE | DS_IDX(0));
 	d = dram(h, DST);
 	assert_int_equal(le32(d), 19);
 	assert_int_equal(le32(d + 12), 50);
@@ -356,10 +362,14 @@ static void test_gemm_batch_shares_config(void **state)
 	assert_int_equal(le32(d + 72), 4);
 	assert_int_equal(le32(d + 76), 5);
 	/* The third ran on the same scratch (C at 16 does not overlap A, B). */
-	assert_int_equal(le32(d + 128), 2);
-	assert_int_equal(le32(d + 140), 5);
-	assert_int_equal(rd(h, E1_DP_DESC_BYTES_WRITTEN), 48);
-	assert_int_equal(rd(h, E1_DP_DESC_WRITE_BEATS), 12);
+	scratch_dump(h, s);
+	assert_int_equal(le32(&s[16]), 2);
+	assert_int_equal(le32(&s[20]), 3);
+	assert_int_equal(le32(&s[24]), 4);
+	assert_int_equal(le32(&s[28]), 5);
+	assert_int_equal(le32(d + 128), 0xeeeeeeee);
+	assert_int_equal(rd(h, E1_DP_DESC_BYTES_WRITTEN), 32);
+	assert_int_equal(rd(h, E1_DP_DESC_WRITE_BEATS), 8);
 }
 
 static void test_stream_vrelu_and_s4(void **state)
@@ -450,7 +460,7 @@ static void test_stream_config_errors(void **state)
 
 	put_desc(h, 0, gemm | STREAM(4, 60), (u32)SRC, 0, 0);
 	assert_int_equal(ring_run(h, 0, 1), ST_DONE);
-	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_DONE | DS_IDX(0));
+	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_EMPTY | DS_DONE | DS_IDX(0));
 }
 
 static void test_bad_writeback(void **state)
@@ -465,7 +475,14 @@ static void test_bad_writeback(void **state)
 		       DS_BAD_WB);
 	expect_refused(h, OWN | WB | STREAM(0, 8) | E1_DP_OP_GEMM_S8, (u32)SRC, (u32)DST + 2,
 		       DS_BAD_WB);
-	expect_refused(h, OWN | WB | E1_DP_OP_GEMM_S4, 0, (u32)DST + 1, DS_BAD_WB);
+	expect_refused(h, OWN | WB | STREAM(0, 8) | E1_DP_OP_GEMM_S4, (u32)SRC, (u32)DST + 1,
+		       DS_BAD_WB);
+	/*
+	 * GEMM without streaming, aligned destination: the seed's writeback
+	 * master "only serves the streamed GEMM case".
+	 */
+	expect_refused(h, OWN | WB | E1_DP_OP_GEMM_S8, 0, (u32)DST, DS_BAD_WB);
+	expect_refused(h, OWN | WB | E1_DP_OP_GEMM_S4, 0, (u32)DST, DS_BAD_WB);
 	/* Stream problems are reported before writeback problems. */
 	expect_refused(h, OWN | WB | STREAM(0, 6) | E1_DP_OP_GEMM_S8, (u32)SRC, (u32)DST + 2,
 		       DS_STREAM);
@@ -527,7 +544,7 @@ static void test_fetch_error(void **state)
 	/* Cleared fault: restart resumes at slot 1. */
 	e1_model_clear_faults(&h->m);
 	restart(h);
-	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_DONE | DS_IDX(2));
+	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_EMPTY | DS_DONE | DS_IDX(2));
 	assert_int_equal(rd(h, E1_DP_RESULT), 6);
 
 	/* A ring outside the host's DRAM is a fetch error at the first beat. */
@@ -604,7 +621,7 @@ static void test_timeouts(void **state)
 	/* DESC_STATUS is cleared at the next start; a good run reports done. */
 	restart(h);
 	assert_int_equal(rd(h, E1_DP_CTRL_STATUS), ST_DONE);
-	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_DONE | DS_IDX(0));
+	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_EMPTY | DS_DONE | DS_IDX(0));
 	assert_int_equal(rd(h, E1_DP_DESC_TIMEOUT_COUNT), rd(h, E1_DP_PERF_CYCLES));
 }
 
@@ -635,7 +652,7 @@ static void test_command_error_in_batch(void **state)
 	wr(h, E1_DP_GEMM_CFG, CFG(1, 1, 1));
 	wr(h, E1_DP_GEMM_BASE, TRIPLE(0, 0, 32));
 	restart(h);
-	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_DONE | DS_IDX(3));
+	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_EMPTY | DS_DONE | DS_IDX(3));
 	assert_int_equal(rd(h, E1_DP_RESULT), 14);
 }
 
@@ -662,7 +679,7 @@ static void test_ternary_via_descriptor(void **state)
 	/* Two's complement accepts it: 0b11 (-1) * 0b01 (+1) = -1. */
 	wr(h, E1_DP_CMD_PARAM, E1_DP_CMD_DESC_MODE);
 	restart(h);
-	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_DONE | DS_IDX(1));
+	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_EMPTY | DS_DONE | DS_IDX(1));
 	assert_int_equal(rd(h, E1_DP_RESULT), 0xffffffff);
 }
 
@@ -678,8 +695,40 @@ static void test_direct_start_clears_desc_status(void **state)
 	assert_false(h->irq_level);
 	wr(h, E1_DP_CMD_PARAM, 0);
 	assert_int_equal(dp_cmd(h, E1_DP_OP_ADD, 1, 1, 0), ST_DONE);
-	assert_int_equal(rd(h, E1_DP_DESC_STATUS), 0);
+	/* Only the live empty bit is left (head == tail == 2). */
+	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_EMPTY);
 	assert_int_equal(h->irq_rises, 2);
+}
+
+/*
+ * The seed: "DESC_STATUS[0] reports empty". It follows head == tail: set
+ * after a batch drains (not only when a start found the ring empty), clear
+ * while entries are pending or a fault keeps the tail behind the head.
+ */
+static void test_empty_follows_ring(void **state)
+{
+	struct dp_host *h = *state;
+
+	wr(h, E1_DP_DESC_TAIL, 5);
+	wr(h, E1_DP_DESC_HEAD, 5);
+	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_EMPTY);
+	put_desc(h, 5, OWN | E1_DP_OP_ADD, 2, 3, 0);
+	put_desc(h, 6, OWN | E1_DP_OP_ADD, 4, 5, 0);
+	wr(h, E1_DP_DESC_HEAD, 7);
+	assert_int_equal(rd(h, E1_DP_DESC_STATUS), 0);
+	assert_int_equal(ring_run(h, 5, 7), ST_DONE);
+	assert_int_equal(rd(h, E1_DP_DESC_TAIL), 7);
+	assert_int_equal(rd(h, E1_DP_RESULT), 9);
+	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_EMPTY | DS_DONE | DS_IDX(6));
+	/* A fault leaves the tail on the slot: not empty. */
+	put_desc(h, 7, E1_DP_OP_ADD, 1, 1, 0);
+	wr(h, E1_DP_DESC_HEAD, 0);
+	restart(h);
+	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_NO_OWNER | DS_ERROR | DS_IDX(7));
+	/* Software retires it by hand: empty again, the rest unchanged. */
+	wr(h, E1_DP_DESC_TAIL, 0);
+	assert_int_equal(rd(h, E1_DP_DESC_STATUS),
+			 DS_EMPTY | DS_NO_OWNER | DS_ERROR | DS_IDX(7));
 }
 
 static void test_desc_perf_clear(void **state)
@@ -699,7 +748,7 @@ static void test_desc_perf_clear(void **state)
 			 p.bytes_rd | p.bytes_wr | p.beats_rd | p.beats_wr | p.stall | p.scratch |
 			 p.thermal, 0);
 	/* Descriptor state is not a counter. */
-	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_DONE | DS_IDX(0));
+	assert_int_equal(rd(h, E1_DP_DESC_STATUS), DS_EMPTY | DS_DONE | DS_IDX(0));
 	assert_int_equal(rd(h, E1_DP_DESC_TAIL), 1);
 }
 
@@ -726,6 +775,7 @@ int main(void)
 		T(test_ternary_via_descriptor),
 		T(test_direct_start_clears_desc_status),
 		T(test_desc_perf_clear),
+		T(test_empty_follows_ring),
 	};
 
 	return cmocka_run_group_tests_name("datapath-descriptor", tests, NULL, NULL);

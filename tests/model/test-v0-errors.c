@@ -70,7 +70,14 @@ static void expect_err(struct th *h, const u32 *w, u32 code, u32 irq)
 
 static void test_err_unknown_opcode(void **state)
 {
-	static const u32 ops[] = { 0x01, 0x12, 0x22, 0x31, 0x41, 0x80, 0xFD, 0xFF };
+	/*
+	 * OP is word 0's low half (the seed: OP, FLAGS in the "hi 16"), so
+	 * 0x0110, 0x1000 and 0xFF00 are unknown opcodes, not MATMUL/NOP with
+	 * reserved bits.
+	 */
+	static const u32 ops[] = {
+		0x01, 0x12, 0x22, 0x31, 0x41, 0x80, 0xFD, 0xFF, 0x0110, 0x1000, 0xFF00,
+	};
 	struct th *h = th_new(NULL, 4);
 	struct mm x;
 	u32 w[E1_V0_DESC_WORDS], i;
@@ -126,9 +133,9 @@ static void test_err_flags(void **state)
 
 	(void)state;
 	mm_setup(h, &x);
-	/* Reserved bits of word 0, with a bad shape behind them. */
+	/* Reserved FLAGS bits, with a bad shape behind them. */
 	memcpy(w, x.w, sizeof(w));
-	w[0] |= E1_BIT(8);
+	w[0] |= E1_BIT(20);
 	w[E1_V0_DW_SHAPE_M] = 0;
 	expect_err(h, w, E1_V0_ERR_FLAGS, UNSUP);
 	memcpy(w, x.w, sizeof(w));
@@ -397,6 +404,13 @@ static void test_err_bus(void **state)
 	assert_int_equal(th_rd(h, E1_V0_ERR_FAULT_ADDR_HI), (u32)(x.b >> 32));
 	assert_int_equal(th_rd(h, E1_V0_PERF_FALLBACKS), 0);
 	assert_true(c_untouched(h, &x));
+	/*
+	 * ERR_FAULT_ADDR is the "bus address of last bus_error": a later
+	 * error without bus_error (a doorbell overflow) leaves it alone.
+	 */
+	th_wr(h, E1_V0_DESC_DOORBELL, 4);
+	assert_int_equal(th_err_code(h), E1_V0_ERR_OVERFLOW);
+	assert_int_equal(th_rd(h, E1_V0_ERR_FAULT_ADDR_LO), (u32)(x.b + 36));
 	/* Hard: the IRQ clear alone does not resume. */
 	th_wr(h, E1_V0_IRQ_STATUS, E1_V0_IRQ_ALL);
 	assert_int_equal(th_run(h), 0);
@@ -507,6 +521,10 @@ static void test_fallback_cpu_select_1(void **state)
 	assert_false(h->line[E1_IRQ_FALLBACK]);
 	assert_false(h->line[E1_IRQ_NPU]);
 	assert_false(th_status(h) & E1_V0_STATUS_ERROR);
+	/* The clear alone does not retry the descriptor. */
+	assert_false(th_status(h) & E1_V0_STATUS_BUSY);
+	assert_int_equal(th_run(h), 0);
+	assert_int_equal(th_rd(h, E1_V0_PERF_FALLBACKS), 1);
 	th_wr(h, E1_V0_DESC_TAIL, 2);
 	assert_int_equal(th_rd(h, E1_V0_DESC_TAIL), 2);
 	assert_int_equal(th_rd(h, E1_V0_COMPLETION_TAG), 0xfb);
@@ -520,20 +538,31 @@ static void test_fallback_cpu_select_1(void **state)
 	assert_false(c_untouched(h, &x));
 	assert_int_equal(th_rd(h, E1_V0_PERF_FALLBACKS), 1);
 
-	/* Tail written before the IRQ clear works too. */
+	/*
+	 * Tail written before the IRQ clear works too: the retire is taken,
+	 * the ring restarts once the error is dismissed.
+	 */
 	{
 		u32 w[E1_V0_DESC_WORDS];
 
 		th_desc_nop(w, 0x99);
 		w[E1_V0_DW_TAG] = 0x99;
 		th_submit(h, w);
+		th_desc_nop(w, E1_V0_OP_NOP);
+		w[E1_V0_DW_TAG] = 0x42;
+		th_submit(h, w);
 		th_run(h);
 		assert_int_equal(th_rd(h, E1_V0_ERR_DESC_INDEX), 3);
 		th_wr(h, E1_V0_DESC_TAIL, 0);
 		assert_int_equal(th_rd(h, E1_V0_COMPLETION_TAG), 0x99);
-		assert_int_equal(th_status(h) & E1_V0_STATUS_Q_LEVEL, 0);
+		assert_int_equal(th_q_level(h), 1);
+		assert_false(th_status(h) & E1_V0_STATUS_BUSY);
+		assert_int_equal(th_run(h), 0);
 		th_wr(h, E1_V0_IRQ_STATUS, E1_V0_IRQ_ALL);
 		assert_false(h->line[E1_IRQ_FALLBACK]);
+		assert_int_equal(th_run(h), 1);
+		assert_int_equal(th_rd(h, E1_V0_COMPLETION_TAG), 0x42);
+		assert_int_equal(th_rd(h, E1_V0_PERF_FALLBACKS), 2);
 	}
 	th_free(h);
 }
@@ -550,32 +579,29 @@ static void test_fallback_cpu_select_0(void **state)
 	/* DESC_TAIL is read-only without cpu_fallback_select. */
 	th_wr(h, E1_V0_DESC_TAIL, 2);
 	assert_int_equal(th_rd(h, E1_V0_DESC_TAIL), 1);
-	/* Clearing the error retries the same descriptor: it fails again. */
-	th_wr(h, E1_V0_IRQ_STATUS, E1_V0_IRQ_ALL);
-	assert_true(th_status(h) & E1_V0_STATUS_BUSY);
-	assert_int_equal(th_run(h), 0);
-	assert_int_equal(th_rd(h, E1_V0_PERF_FALLBACKS), 2);
-	assert_int_equal(th_rd(h, E1_V0_ERR_DESC_INDEX), 1);
-	/* Stays stalled until flush. */
+	/*
+	 * A hard failure: "the ring stalls until software issues
+	 * CTRL.flush". Clearing the error dismisses it, retries nothing.
+	 */
+	th_wr(h, E1_V0_IRQ_STATUS, E1_V0_IRQ_ERROR);
+	assert_false(th_status(h) & E1_V0_STATUS_ERROR);
 	assert_false(th_status(h) & E1_V0_STATUS_BUSY);
+	assert_int_equal(th_run(h), 0);
+	assert_int_equal(th_rd(h, E1_V0_PERF_FALLBACKS), 1);
+	assert_int_equal(th_rd(h, E1_V0_ERR_DESC_INDEX), 1);
 	assert_int_equal(th_q_level(h), 2);
 	th_wr(h, E1_V0_CTRL, CTRL_ON | E1_V0_CTRL_FLUSH);
 	assert_int_equal(th_status(h), E1_V0_STATUS_QUEUE_EMPTY);
 	/* Flush leaves IRQ_STATUS and perf counters alone. */
-	assert_int_equal(th_rd(h, E1_V0_IRQ_STATUS),
-			 E1_V0_IRQ_ERROR | E1_V0_IRQ_UNSUPPORTED_OP);
-	assert_int_equal(th_rd(h, E1_V0_PERF_FALLBACKS), 2);
+	assert_int_equal(th_rd(h, E1_V0_IRQ_STATUS), E1_V0_IRQ_UNSUPPORTED_OP);
+	assert_int_equal(th_rd(h, E1_V0_PERF_FALLBACKS), 1);
 	assert_true(c_untouched(h, &x));
-	/* Software patched the descriptor: the retry succeeds. */
+	/* Resubmitted after the flush, the matmul runs. */
 	th_wr(h, E1_V0_IRQ_STATUS, E1_V0_IRQ_ALL);
-	th_desc_nop(x.w, 0xff);
 	th_submit(h, x.w);
-	th_run(h);
-	x.w[0] = E1_V0_OP_NOP;
-	th_put_desc(h, 0, x.w);
-	th_wr(h, E1_V0_IRQ_STATUS, E1_V0_IRQ_ERROR);
 	assert_int_equal(th_run(h), 1);
 	assert_int_equal(th_status(h), E1_V0_STATUS_QUEUE_EMPTY);
+	assert_false(c_untouched(h, &x));
 	th_free(h);
 }
 
