@@ -70,6 +70,7 @@ struct e1sim {
 
 	struct platform_device *pdev;
 	bool dying;
+	bool flushed;	/* CTRL.flush written: inject_bad_id applies */
 };
 
 /* The one instance; module parameters reach it under e1sim_param_lock. */
@@ -101,6 +102,23 @@ MODULE_PARM_DESC(cols, "CAPS columns of the systolic array, 1..255 (default 16)"
 static bool inject_hang;
 static bool inject_bus_error;
 static uint inject_drop_irq;
+
+/* Probe-time fault: the wrapper ID reads 0 once CTRL.flush was written. */
+static bool inject_bad_id;
+module_param(inject_bad_id, bool, 0644);
+MODULE_PARM_DESC(inject_bad_id,
+		 "Wrapper ID reads 0 after a CTRL.flush (a block that does not come back from reset)");
+
+/* inject_bad_id on the flat register offset @off; sim->lock held. */
+static void e1sim_bad_id(struct e1sim *sim, u32 off, bool write, u32 val,
+			 unsigned int *rval)
+{
+	if (write && off == E1_V0_CTRL && (val & E1_V0_CTRL_FLUSH))
+		sim->flushed = true;
+	if (!write && off == E1_V0_ID && sim->flushed &&
+	    READ_ONCE(inject_bad_id))
+		*rval = 0;
+}
 
 /* ---------------------------------------------------------------------- */
 /* Interrupts                                                             */
@@ -296,6 +314,7 @@ static int e1sim_reg_read(struct e1sim *sim, u32 win, unsigned int reg,
 
 	spin_lock_irqsave(&sim->lock, flags);
 	*val = e1_model_read(sim->model, win * E1_WIN_SIZE + reg);
+	e1sim_bad_id(sim, win * E1_WIN_SIZE + reg, false, 0, val);
 	spin_unlock_irqrestore(&sim->lock, flags);
 	return 0;
 }
@@ -307,6 +326,7 @@ static int e1sim_reg_write(struct e1sim *sim, u32 win, unsigned int reg,
 
 	spin_lock_irqsave(&sim->lock, flags);
 	e1_model_write(sim->model, win * E1_WIN_SIZE + reg, val);
+	e1sim_bad_id(sim, win * E1_WIN_SIZE + reg, true, val, NULL);
 	e1sim_kick(sim);
 	spin_unlock_irqrestore(&sim->lock, flags);
 	return 0;
