@@ -109,14 +109,21 @@ module_param(inject_bad_id, bool, 0644);
 MODULE_PARM_DESC(inject_bad_id,
 		 "Wrapper ID reads 0 after a CTRL.flush (a block that does not come back from reset)");
 
-/* inject_bad_id on the flat register offset @off; sim->lock held. */
+/*
+ * inject_bad_id on the flat register offset @off; sim->lock held. Only a
+ * flush written while the parameter is set counts: the ID reads right
+ * before the probe's reset and wrong after it.
+ */
 static void e1sim_bad_id(struct e1sim *sim, u32 off, bool write, u32 val,
 			 unsigned int *rval)
 {
+	if (!READ_ONCE(inject_bad_id)) {
+		sim->flushed = false;
+		return;
+	}
 	if (write && off == E1_V0_CTRL && (val & E1_V0_CTRL_FLUSH))
 		sim->flushed = true;
-	if (!write && off == E1_V0_ID && sim->flushed &&
-	    READ_ONCE(inject_bad_id))
+	if (!write && off == E1_V0_ID && sim->flushed)
 		*rval = 0;
 }
 

@@ -615,9 +615,7 @@ static bool rpm_wait(const char *want, char *got, size_t len)
 
 static void check_rpm(struct e1t_dev *d)
 {
-	struct drm_syncobj_create sc = { 0 };
-	struct drm_syncobj_array sa = { 0 };
-	struct drm_syncobj_destroy sd = { 0 };
+	struct drm_e1npu_job_result r;
 	struct drm_e1npu_job j;
 	struct drm_e1npu_op op;
 	char st[32];
@@ -628,41 +626,37 @@ static void check_rpm(struct e1t_dev *d)
 		return;
 	}
 	e1t_pass("rpm-idle-suspended");
-	/* a job waiting on an unsignaled syncobj holds the device */
-	ret = e1t_ioctl(d->fd, DRM_IOCTL_SYNCOBJ_CREATE, &sc);
+	/* a job the hung engine never finishes holds the device resumed */
+	ret = e1t_sim_param_set("inject_hang", "1");
 	if (ret) {
-		e1t_fail("rpm-job-active", "syncobj: %d", ret);
+		e1t_fail("rpm-job-active", "inject_hang: %d", ret);
 		return;
 	}
 	nop_job(&j, &op);
-	j.in_syncs = (uintptr_t)&sc.handle;
-	j.in_sync_count = 1;
 	ret = e1t_submit_jobs(d, &j, 1);
 	if (ret) {
 		e1t_fail("rpm-job-active", "submit: %d", ret);
-		goto out;
+		e1t_sim_param_set("inject_hang", "0");
+		return;
 	}
-	/* past the autosuspend delay, still active */
+	/* past the autosuspend delay, before the job times out */
 	e1t_sleep_ms(300);
 	if (read_text(E1T_RPM_STATUS, st, sizeof(st)) || strcmp(st, "active"))
-		e1t_fail("rpm-job-active", "runtime_status %s with a job queued", st);
+		e1t_fail("rpm-job-active", "runtime_status %s with a job running", st);
 	else
 		e1t_pass("rpm-job-active");
-	sa.handles = (uintptr_t)&sc.handle;
-	sa.count_handles = 1;
-	ret = e1t_ioctl(d->fd, DRM_IOCTL_SYNCOBJ_SIGNAL, &sa);
-	if (ret || !job_done(d, j.job_id)) {
-		e1t_fail("rpm-done-suspended", "signal %d or job %u failed", ret,
-			 j.job_id);
-		goto out;
+	/* the timeout ends the job; the device suspends after it */
+	ret = e1t_job_wait(d, j.job_id, E1T_JOB_TIMEOUT_MS, &r);
+	e1t_sim_param_set("inject_hang", "0");
+	if (ret || r.state == DRM_E1NPU_JOB_PENDING) {
+		e1t_fail("rpm-done-suspended", "job %u still pending: %d",
+			 j.job_id, ret);
+		return;
 	}
 	if (!rpm_wait("suspended", st, sizeof(st)))
 		e1t_fail("rpm-done-suspended", "runtime_status %s after the job", st);
 	else
 		e1t_pass("rpm-done-suspended");
-out:
-	sd.handle = sc.handle;
-	e1t_ioctl(d->fd, DRM_IOCTL_SYNCOBJ_DESTROY, &sd);
 }
 
 /* ---- arena --------------------------------------------------------------- */
