@@ -39,6 +39,8 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/of.h>
+#include <linux/of_reserved_mem.h>
 #include <linux/platform_device.h>
 #include <linux/regmap.h>
 #include <linux/spinlock.h>
@@ -71,6 +73,12 @@ struct e1sim {
 	struct platform_device *pdev;
 	bool dying;
 	bool flushed;	/* CTRL.flush written: inject_bad_id applies */
+
+	/* of_arena: the DT node given to the device, its region mapped */
+	struct device_node *np;
+	void *region_va;
+	phys_addr_t region_pa;
+	u64 region_len;
 };
 
 /* The one instance; module parameters reach it under e1sim_param_lock. */
@@ -97,6 +105,11 @@ MODULE_PARM_DESC(rows, "CAPS rows of the systolic array, 1..255 (default 16)");
 static uint cols = 16;
 module_param(cols, uint, 0444);
 MODULE_PARM_DESC(cols, "CAPS columns of the systolic array, 1..255 (default 16)");
+
+static bool of_arena;
+module_param(of_arena, bool, 0444);
+MODULE_PARM_DESC(of_arena,
+		 "Give the device the DT node compatible \"eliza,e1npu-sim\" (its memory-region becomes the driver's arena; default 0)");
 
 /* Fault injection, writable at run time. */
 static bool inject_hang;
@@ -273,10 +286,15 @@ static void e1sim_irq_fini(struct e1sim *sim)
  */
 static void *e1sim_model_map(void *ctx, u64 addr, u64 len, bool write)
 {
+	struct e1sim *sim = ctx;
 	u64 last;
 
 	if (!len || check_add_overflow(addr, len - 1, &last))
 		return NULL;
+	/* a no-map region is outside the direct map: use our mapping */
+	if (sim->region_va && addr >= sim->region_pa &&
+	    last < sim->region_pa + sim->region_len)
+		return sim->region_va + (addr - sim->region_pa);
 	if ((phys_addr_t)last != last)
 		return NULL;
 	if (!pfn_valid(PHYS_PFN(addr)) || !pfn_valid(PHYS_PFN(last)))
@@ -463,6 +481,35 @@ MODULE_PARM_DESC(inject_drop_irq,
 /* Module                                                                 */
 /* ---------------------------------------------------------------------- */
 
+/*
+ * of_arena: the node the device gets and its memory-region, mapped for the
+ * model (the driver maps a no-map region itself; the direct map lacks it).
+ */
+static int e1sim_of_arena(struct e1sim *sim)
+{
+	struct device_node *rnp;
+	struct reserved_mem *rmem;
+
+	sim->np = of_find_compatible_node(NULL, NULL, "eliza,e1npu-sim");
+	if (!sim->np) {
+		pr_err(E1SIM_NAME ": of_arena=1: no \"eliza,e1npu-sim\" node\n");
+		return -ENODEV;
+	}
+	rnp = of_parse_phandle(sim->np, "memory-region", 0);
+	rmem = rnp ? of_reserved_mem_lookup(rnp) : NULL;
+	of_node_put(rnp);
+	if (!rmem) {
+		pr_err(E1SIM_NAME ": of_arena=1: no reserved memory-region\n");
+		return -ENODEV;
+	}
+	sim->region_va = memremap(rmem->base, rmem->size, MEMREMAP_WC);
+	if (!sim->region_va)
+		return -ENOMEM;
+	sim->region_pa = rmem->base;
+	sim->region_len = rmem->size;
+	return 0;
+}
+
 static int e1sim_register_pdev(struct e1sim *sim)
 {
 	static const char * const names[E1_IRQ_COUNT] = {
@@ -485,6 +532,10 @@ static int e1sim_register_pdev(struct e1sim *sim)
 	};
 	unsigned int line, n = 0;
 
+	if (sim->np) {
+		info.fwnode = of_fwnode_handle(sim->np);
+		info.of_node_reused = true;
+	}
 	for (line = 0; line < E1_IRQ_COUNT; line++) {
 		bool present = line == E1_IRQ_DATAPATH ? datapath : wrapper;
 
@@ -521,6 +572,9 @@ static void e1sim_destroy(struct e1sim *sim)
 		destroy_workqueue(sim->wq);
 	}
 	e1sim_irq_fini(sim);
+	if (sim->region_va)
+		memunmap(sim->region_va);
+	of_node_put(sim->np);
 	if (sim->datapath)
 		regmap_exit(sim->datapath);
 	if (sim->wrapper)
@@ -606,6 +660,11 @@ static int __init e1sim_init(void)
 	e1sim = sim;
 	mutex_unlock(&e1sim_param_lock);
 
+	if (of_arena) {
+		ret = e1sim_of_arena(sim);
+		if (ret)
+			goto err_unpublish;
+	}
 	ret = e1sim_register_pdev(sim);
 	if (ret)
 		goto err_unpublish;

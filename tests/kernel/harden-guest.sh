@@ -49,3 +49,17 @@ if t_insmod e1npu_sim && t_insmod e1npu arena_size=3145728; then
 	systest harden arena 3145728
 fi
 unload
+
+# the arena from a DT memory-region of 3 MiB (no-map shared-dma-pool):
+# riscv64 only, where tests/vm/riscv64-dtb.sh adds the region and an
+# "eliza,e1npu-sim" node; its pool allocator could not hand out 768 pages
+if [ -d /proc/device-tree/e1npu-dt-arena ]; then
+	if load dt-arena of_arena=1; then
+		systest harden arena 3145728
+		systest harden mmap
+		systest harden quota
+	fi
+	unload
+elif [ "$E1VM_ARCH" = riscv64 ]; then
+	t_skip dt-arena "no /proc/device-tree/e1npu-dt-arena (dtc missing on the host?)"
+fi
