@@ -171,11 +171,13 @@ static struct e1npu_engine *e1npu_job_engine(struct e1npu_job *job)
  */
 static void e1npu_job_account(struct e1npu_job *job, struct e1npu_engine *eng)
 {
-	u64 now = ktime_get_ns(), prev, start;
+	u64 now, prev, start;
 
-	prev = atomic64_xchg(&eng->last_end_ns, now);
+	/* A job that never reached the engine did not end its work. */
 	if (!job->start_ns)
 		return;
+	now = ktime_get_ns();
+	prev = atomic64_xchg(&eng->last_end_ns, now);
 	start = max(job->start_ns, prev);
 	if (now > start)
 		atomic64_add(now - start, &job->client->busy_ns[job->engine]);
