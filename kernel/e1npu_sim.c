@@ -74,7 +74,7 @@ struct e1sim {
 	bool dying;
 	bool flushed;	/* CTRL.flush written: inject_bad_id applies */
 
-	/* of_arena: the DT node given to the device, its region mapped */
+	/* of_node: the DT node given to the device, its region mapped */
 	struct device_node *np;
 	void *region_va;
 	phys_addr_t region_pa;
@@ -106,10 +106,10 @@ static uint cols = 16;
 module_param(cols, uint, 0444);
 MODULE_PARM_DESC(cols, "CAPS columns of the systolic array, 1..255 (default 16)");
 
-static bool of_arena;
-module_param(of_arena, bool, 0444);
-MODULE_PARM_DESC(of_arena,
-		 "Give the device the DT node compatible \"eliza,e1npu-sim\" (its memory-region becomes the driver's arena; default 0)");
+static char *of_node;
+module_param(of_node, charp, 0444);
+MODULE_PARM_DESC(of_node,
+		 "Full path of a DT node to give the device (its memory-region, interrupts); default none");
 
 /* Fault injection, writable at run time. */
 static bool inject_hang;
@@ -482,24 +482,28 @@ MODULE_PARM_DESC(inject_drop_irq,
 /* ---------------------------------------------------------------------- */
 
 /*
- * of_arena: the node the device gets and its memory-region, mapped for the
- * model (the driver maps a no-map region itself; the direct map lacks it).
+ * of_node: the node the device gets and its memory-region, if any, mapped
+ * for the model (the driver maps a no-map region itself; the direct map
+ * lacks it).
  */
-static int e1sim_of_arena(struct e1sim *sim)
+static int e1sim_of_node(struct e1sim *sim)
 {
 	struct device_node *rnp;
 	struct reserved_mem *rmem;
 
-	sim->np = of_find_compatible_node(NULL, NULL, "eliza,e1npu-sim");
+	sim->np = of_find_node_by_path(of_node);
 	if (!sim->np) {
-		pr_err(E1SIM_NAME ": of_arena=1: no \"eliza,e1npu-sim\" node\n");
+		pr_err(E1SIM_NAME ": of_node=%s: no such node\n", of_node);
 		return -ENODEV;
 	}
 	rnp = of_parse_phandle(sim->np, "memory-region", 0);
-	rmem = rnp ? of_reserved_mem_lookup(rnp) : NULL;
+	if (!rnp)
+		return 0;
+	rmem = of_reserved_mem_lookup(rnp);
 	of_node_put(rnp);
 	if (!rmem) {
-		pr_err(E1SIM_NAME ": of_arena=1: no reserved memory-region\n");
+		pr_err(E1SIM_NAME ": of_node=%s: memory-region not reserved\n",
+		       of_node);
 		return -ENODEV;
 	}
 	sim->region_va = memremap(rmem->base, rmem->size, MEMREMAP_WC);
@@ -660,8 +664,8 @@ static int __init e1sim_init(void)
 	e1sim = sim;
 	mutex_unlock(&e1sim_param_lock);
 
-	if (of_arena) {
-		ret = e1sim_of_arena(sim);
+	if (of_node && *of_node) {
+		ret = e1sim_of_node(sim);
 		if (ret)
 			goto err_unpublish;
 	}

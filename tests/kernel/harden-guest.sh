@@ -50,14 +50,28 @@ if t_insmod e1npu_sim && t_insmod e1npu arena_size=3145728; then
 fi
 unload
 
-# the arena from a DT memory-region of 3 MiB (no-map shared-dma-pool):
-# riscv64 only, where tests/vm/riscv64-dtb.sh adds the region and an
-# "eliza,e1npu-sim" node; its pool allocator could not hand out 768 pages
+# riscv64 only, where tests/vm/riscv64-dtb.sh adds DT nodes for e1npu_sim
+# of_node=PATH:
+# - the arena from a DT memory-region of 3 MiB (no-map shared-dma-pool),
+#   which the region's pool allocator could not hand out whole (768 pages)
+# - an optional interrupt whose controller never probes: -EPROBE_DEFER
+#   must defer the probe, not be taken for "absent"
 if [ -d /proc/device-tree/e1npu-dt-arena ]; then
-	if load dt-arena of_arena=1; then
+	if load dt-arena of_node=/e1npu-dt-arena; then
 		systest harden arena 3145728
 		systest harden mmap
 		systest harden quota
+	fi
+	unload
+	if t_insmod e1npu_sim of_node=/e1npu-dt-defer && t_insmod e1npu; then
+		sleep 1
+		if ls -d /sys/devices/platform/e1npu-sim/accel/accel* >/dev/null 2>&1; then
+			t_fail probe-irq-defer "bound without its deferred fallback interrupt"
+		elif grep -q e1npu-sim /sys/kernel/debug/devices_deferred 2>/dev/null; then
+			t_pass probe-irq-defer
+		else
+			t_fail probe-irq-defer "not bound and not in devices_deferred"
+		fi
 	fi
 	unload
 elif [ "$E1VM_ARCH" = riscv64 ]; then

@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: MIT
 #
 # riscv64-dtb.sh DIR MEM SMP: the QEMU virt device tree of a MEM/SMP guest
-# plus a 3 MiB no-map "shared-dma-pool" reserved-memory region 32 MiB
-# below the end of RAM and a disabled "eliza,e1npu-sim" node naming it, so that
-# e1npu_sim of_arena=1 gives the driver a DT memory-region whose size is
-# not a power of two in pages (tests/kernel/harden-guest.sh). Prints the
-# DTB path; exits non-zero (nothing printed) without dtc.
+# plus nodes for e1npu_sim of_node=PATH (tests/kernel/harden-guest.sh):
+#   /e1npu-dt-arena  names a 3 MiB no-map "shared-dma-pool" region 32 MiB
+#                    below the end of RAM: a memory-region whose size is
+#                    not a power of two in pages
+#   /e1npu-dt-defer  its "fallback" interrupt on a controller that never
+#                    probes: the driver's probe must defer
+# Prints the DTB path; exits non-zero (nothing printed) without dtc.
 set -e
 dir=$1 mem=$2 smp=$3
 command -v dtc >/dev/null 2>&1 || exit 1
@@ -32,10 +34,22 @@ qemu-system-riscv64 -M virt,dumpdtb="$dir/virt.dtb" -m "$mem" -smp "$smp" \
 			no-map;
 		};
 	};
-	/* disabled: no platform device of its own, e1npu_sim uses it */
+	/* disabled: no platform devices of their own, e1npu_sim uses them */
 	e1npu-dt-arena {
 		compatible = "eliza,e1npu-sim";
 		memory-region = <&e1npu_arena>;
+		status = "disabled";
+	};
+	/* an interrupt controller without a driver: its lines defer */
+	e1npu_nointc: e1npu-dt-nointc {
+		interrupt-controller;
+		#interrupt-cells = <1>;
+		status = "disabled";
+	};
+	e1npu-dt-defer {
+		compatible = "eliza,e1npu-sim";
+		interrupts-extended = <&e1npu_nointc 1>;
+		interrupt-names = "fallback";
 		status = "disabled";
 	};
 };

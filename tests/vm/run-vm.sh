@@ -139,7 +139,7 @@ riscv64)
 	      -m "${VM_MEM:-512M}" -smp "${VM_SMP:-2}")
 	APPEND="$APPEND earlycon"
 	TIMEOUT=${VM_TIMEOUT:-300}
-	# plus a DT arena region for e1npu_sim of_arena=1 (riscv64-dtb.sh)
+	# plus DT nodes for e1npu_sim of_node=PATH (riscv64-dtb.sh)
 	if dtb=$("$VM_DIR/riscv64-dtb.sh" "$W" "${VM_MEM:-512M}" "${VM_SMP:-2}"); then
 		QEMU+=(-dtb "$dtb")
 	else
