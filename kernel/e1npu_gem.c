@@ -155,8 +155,14 @@ static int e1npu_gem_mmap(struct drm_gem_object *obj,
 	 * CPU address of a sub-range would resolve to the arena's first
 	 * pages behind an IOMMU.
 	 */
-	pgoff = vma->vm_pgoff - drm_vma_node_start(&obj->vma_node) +
-		(bo->node.start >> PAGE_SHIFT);
+	pgoff = vma->vm_pgoff - drm_vma_node_start(&obj->vma_node);
+	/*
+	 * drm_gem_mmap() allows only the whole object; the arena-wide call
+	 * below bounds by the arena, so keep the buffer's bound here too.
+	 */
+	if (pgoff + vma_pages(vma) > obj->size >> PAGE_SHIFT)
+		return -EINVAL;
+	pgoff += bo->node.start >> PAGE_SHIFT;
 	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
 	/*
 	 * On error drm_gem_mmap_obj() drops the reference it took for the

@@ -350,6 +350,24 @@ static void check_mmap(struct e1t_dev *d)
 		goto out;
 	}
 	e1t_pass(name);
+
+	/* a mapping longer than the buffer would reach its neighbour */
+	{
+		struct drm_e1npu_bo_mmap_offset mo = { .handle = a.handle };
+		void *p = MAP_FAILED;
+
+		ret = e1t_ioctl(d->fd, DRM_IOCTL_E1NPU_BO_MMAP_OFFSET, &mo);
+		if (!ret)
+			p = mmap(NULL, 2 * pg, PROT_READ, MAP_SHARED, d->fd,
+				 (off_t)mo.offset);
+		if (ret || p != MAP_FAILED) {
+			e1t_fail("mmap-past-buffer", "2 pages of a 1-page buffer mapped");
+			if (p != MAP_FAILED)
+				munmap(p, 2 * pg);
+		} else {
+			e1t_pass("mmap-past-buffer");
+		}
+	}
 out:
 	free(want);
 	if (b2 != MAP_FAILED)
