@@ -27,6 +27,7 @@
 
 #include <linux/bitmap.h>
 #include <linux/bitops.h>
+#include <linux/dma-map-ops.h>
 #include <linux/dma-mapping.h>
 #include <linux/err.h>
 #include <linux/interrupt.h>
@@ -74,6 +75,10 @@ struct e1sim {
 	bool dying;
 	bool flushed;	/* CTRL.flush written: inject_bad_id applies */
 
+	/* fake_iommu: coherent allocations, device address -> CPU mapping */
+	struct list_head iommu_maps;
+	u64 iommu_next;
+
 	/* of_node: the DT node given to the device, its region mapped */
 	struct device_node *np;
 	void *region_va;
@@ -105,6 +110,11 @@ MODULE_PARM_DESC(rows, "CAPS rows of the systolic array, 1..255 (default 16)");
 static uint cols = 16;
 module_param(cols, uint, 0444);
 MODULE_PARM_DESC(cols, "CAPS columns of the systolic array, 1..255 (default 16)");
+
+static bool fake_iommu;
+module_param(fake_iommu, bool, 0444);
+MODULE_PARM_DESC(fake_iommu,
+		 "Put the device behind a toy IOMMU: coherent memory is scattered pages at I/O virtual addresses, mmap maps like iommu-dma (x86 only; default 0)");
 
 static char *of_node;
 module_param(of_node, charp, 0444);
@@ -280,6 +290,140 @@ static void e1sim_irq_fini(struct e1sim *sim)
 /* ---------------------------------------------------------------------- */
 
 /*
+ * fake_iommu: a toy IOMMU for the device, so the driver's DMA API use is
+ * exercised as behind a real one. Coherent memory is order-0 pages
+ * scattered in RAM, vmap()ed for the CPU and given a contiguous I/O
+ * virtual address far above RAM; the model reaches it through the vmap.
+ * mmap() does what iommu-dma's does: it maps the pages of the allocation
+ * containing cpu_addr from the allocation's start plus vm_pgoff, so a
+ * driver passing the CPU address of a sub-range maps the wrong pages.
+ */
+struct e1sim_iommu_map {
+	struct list_head node;
+	u64 iova;
+	size_t size;
+	void *va;
+	struct page **pages;
+	unsigned int npages;
+};
+
+#define E1SIM_IOVA_BASE	BIT_ULL(44)
+
+/* The CPU mapping of device range [addr, last]; sim->lock held. */
+static void *e1sim_iommu_lookup(struct e1sim *sim, u64 addr, u64 last)
+{
+	struct e1sim_iommu_map *m;
+
+	list_for_each_entry(m, &sim->iommu_maps, node)
+		if (addr >= m->iova && last < m->iova + m->size)
+			return m->va + (addr - m->iova);
+	return NULL;
+}
+
+#ifdef CONFIG_ARCH_HAS_DMA_OPS
+static void e1sim_iommu_release(struct e1sim_iommu_map *m)
+{
+	unsigned int i;
+
+	if (m->va)
+		vunmap(m->va);
+	for (i = 0; i < m->npages; i++)
+		if (m->pages[i])
+			__free_page(m->pages[i]);
+	kvfree(m->pages);
+	kfree(m);
+}
+
+static void *e1sim_iommu_alloc(struct device *dev, size_t size,
+			       dma_addr_t *dma_handle, gfp_t gfp,
+			       unsigned long attrs)
+{
+	struct e1sim *sim = e1sim;
+	struct e1sim_iommu_map *m;
+	unsigned long flags;
+	unsigned int i;
+
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return NULL;
+	m->size = PAGE_ALIGN(size);
+	m->npages = m->size >> PAGE_SHIFT;
+	m->pages = kvcalloc(m->npages, sizeof(*m->pages), GFP_KERNEL);
+	if (!m->pages)
+		goto err;
+	for (i = 0; i < m->npages; i++) {
+		m->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		if (!m->pages[i])
+			goto err;
+	}
+	m->va = vmap(m->pages, m->npages, VM_MAP, PAGE_KERNEL);
+	if (!m->va)
+		goto err;
+	spin_lock_irqsave(&sim->lock, flags);
+	m->iova = E1SIM_IOVA_BASE + sim->iommu_next;
+	sim->iommu_next += m->size + PAGE_SIZE;	/* a guard page between */
+	list_add(&m->node, &sim->iommu_maps);
+	spin_unlock_irqrestore(&sim->lock, flags);
+	*dma_handle = m->iova;
+	return m->va;
+err:
+	e1sim_iommu_release(m);
+	return NULL;
+}
+
+static void e1sim_iommu_free(struct device *dev, size_t size, void *cpu_addr,
+			     dma_addr_t dma_handle, unsigned long attrs)
+{
+	struct e1sim *sim = e1sim;
+	struct e1sim_iommu_map *m, *found = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	list_for_each_entry(m, &sim->iommu_maps, node) {
+		if (m->va == cpu_addr && m->iova == dma_handle) {
+			list_del(&m->node);
+			found = m;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&sim->lock, flags);
+	if (found)
+		e1sim_iommu_release(found);
+}
+
+static int e1sim_iommu_mmap(struct device *dev, struct vm_area_struct *vma,
+			    void *cpu_addr, dma_addr_t dma_addr, size_t size,
+			    unsigned long attrs)
+{
+	unsigned long nr = PAGE_ALIGN(size) >> PAGE_SHIFT;
+	struct e1sim *sim = e1sim;
+	struct e1sim_iommu_map *m, *found = NULL;
+	unsigned long flags;
+
+	if (vma->vm_pgoff >= nr || vma_pages(vma) > nr - vma->vm_pgoff)
+		return -ENXIO;
+	/* like find_vm_area(): the allocation containing cpu_addr */
+	spin_lock_irqsave(&sim->lock, flags);
+	list_for_each_entry(m, &sim->iommu_maps, node) {
+		if (cpu_addr >= m->va && cpu_addr < m->va + m->size) {
+			found = m;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&sim->lock, flags);
+	if (!found || nr > found->npages)
+		return -ENXIO;
+	return vm_map_pages(vma, found->pages, nr);
+}
+
+static const struct dma_map_ops e1sim_iommu_ops = {
+	.alloc = e1sim_iommu_alloc,
+	.free = e1sim_iommu_free,
+	.mmap = e1sim_iommu_mmap,
+};
+#endif
+
+/*
  * Bus addresses are physical addresses (dma-direct without an IOMMU or
  * memory encryption): RAM is reached through the direct map. Anything else
  * answers with a bus error.
@@ -291,6 +435,8 @@ static void *e1sim_model_map(void *ctx, u64 addr, u64 len, bool write)
 
 	if (!len || check_add_overflow(addr, len - 1, &last))
 		return NULL;
+	if (fake_iommu)
+		return e1sim_iommu_lookup(sim, addr, last);
 	/* a no-map region is outside the direct map: use our mapping */
 	if (sim->region_va && addr >= sim->region_pa &&
 	    last < sim->region_pa + sim->region_len)
@@ -558,6 +704,11 @@ static int e1sim_register_pdev(struct e1sim *sim)
 		sim->pdev = NULL;
 		return ret;
 	}
+#ifdef CONFIG_ARCH_HAS_DMA_OPS
+	/* before e1npu.ko binds (the tests load it after this module) */
+	if (fake_iommu)
+		set_dma_ops(&sim->pdev->dev, &e1sim_iommu_ops);
+#endif
 	return 0;
 }
 
@@ -576,6 +727,17 @@ static void e1sim_destroy(struct e1sim *sim)
 		destroy_workqueue(sim->wq);
 	}
 	e1sim_irq_fini(sim);
+#ifdef CONFIG_ARCH_HAS_DMA_OPS
+	/* what the driver left allocated (it frees its arena at release) */
+	while (!list_empty(&sim->iommu_maps)) {
+		struct e1sim_iommu_map *m;
+
+		m = list_first_entry(&sim->iommu_maps, struct e1sim_iommu_map,
+				     node);
+		list_del(&m->node);
+		e1sim_iommu_release(m);
+	}
+#endif
 	if (sim->region_va)
 		memunmap(sim->region_va);
 	of_node_put(sim->np);
@@ -599,6 +761,10 @@ static int __init e1sim_init(void)
 		pr_err(E1SIM_NAME ": wrapper=0 and datapath=0: nothing to simulate\n");
 		return -EINVAL;
 	}
+	if (fake_iommu && !IS_ENABLED(CONFIG_ARCH_HAS_DMA_OPS)) {
+		pr_err(E1SIM_NAME ": fake_iommu needs CONFIG_ARCH_HAS_DMA_OPS\n");
+		return -EINVAL;
+	}
 	if (!rows || rows > 255 || !cols || cols > 255) {
 		pr_err(E1SIM_NAME ": rows and cols must be 1..255\n");
 		return -EINVAL;
@@ -608,6 +774,7 @@ static int __init e1sim_init(void)
 	if (!sim)
 		return -ENOMEM;
 	spin_lock_init(&sim->lock);
+	INIT_LIST_HEAD(&sim->iommu_maps);
 	INIT_WORK(&sim->run_work, e1sim_run_work);
 
 	sim->model = vzalloc(sizeof(*sim->model));

@@ -39,6 +39,18 @@ if load harden; then
 fi
 unload
 
+# behind the simulator's toy IOMMU (x86_64: CONFIG_ARCH_HAS_DMA_OPS): the
+# arena is scattered pages at an I/O virtual address and mmap maps like
+# iommu-dma, so a buffer must be mapped through the whole arena's mapping
+# with its own page offset
+if [ "$E1VM_ARCH" = x86_64 ]; then
+	if load fake-iommu fake_iommu=1; then
+		systest basic
+		systest harden mmap
+	fi
+	unload
+fi
+
 # an arena of 3 MiB: 768 pages, not a power of two
 if t_insmod e1npu_sim && t_insmod e1npu arena_size=3145728; then
 	_i=0
