@@ -27,7 +27,6 @@
 
 #include <linux/bitmap.h>
 #include <linux/bitops.h>
-#include <linux/dma-map-ops.h>
 #include <linux/dma-mapping.h>
 #include <linux/err.h>
 #include <linux/interrupt.h>
@@ -41,7 +40,6 @@
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/of.h>
-#include <linux/of_reserved_mem.h>
 #include <linux/platform_device.h>
 #include <linux/regmap.h>
 #include <linux/spinlock.h>
@@ -49,6 +47,7 @@
 #include <linux/workqueue.h>
 
 #include "e1npu_pdata.h"
+#include "e1npu_sim_mem.h"
 #include "../model/e1_model.h"
 
 #define E1SIM_NAME	"e1npu_sim"
@@ -74,16 +73,7 @@ struct e1sim {
 	struct platform_device *pdev;
 	bool dying;
 	bool flushed;	/* CTRL.flush written: inject_bad_id applies */
-
-	/* fake_iommu: coherent allocations, device address -> CPU mapping */
-	struct list_head iommu_maps;
-	u64 iommu_next;
-
-	/* of_node: the DT node given to the device, its region mapped */
-	struct device_node *np;
-	void *region_va;
-	phys_addr_t region_pa;
-	u64 region_len;
+	struct device_node *np;	/* of_node: the device's DT node */
 };
 
 /* The one instance; module parameters reach it under e1sim_param_lock. */
@@ -114,17 +104,12 @@ MODULE_PARM_DESC(cols, "CAPS columns of the systolic array, 1..255 (default 16)"
 static bool fake_iommu;
 module_param(fake_iommu, bool, 0444);
 MODULE_PARM_DESC(fake_iommu,
-		 "Put the device behind a toy IOMMU: coherent memory is scattered pages at I/O virtual addresses, mmap maps like iommu-dma (x86 only; default 0)");
+		 "Put the device behind a toy IOMMU: scattered pages at I/O virtual addresses, mmap like iommu-dma (x86 only; default 0)");
 
 static char *of_node;
 module_param(of_node, charp, 0444);
 MODULE_PARM_DESC(of_node,
 		 "Full path of a DT node to give the device (its memory-region, interrupts); default none");
-
-/* Fault injection, writable at run time. */
-static bool inject_hang;
-static bool inject_bus_error;
-static uint inject_drop_irq;
 
 /* Probe-time fault: the wrapper ID reads 0 once CTRL.flush was written. */
 static bool inject_bad_id;
@@ -132,23 +117,10 @@ module_param(inject_bad_id, bool, 0644);
 MODULE_PARM_DESC(inject_bad_id,
 		 "Wrapper ID reads 0 after a CTRL.flush (a block that does not come back from reset)");
 
-/*
- * inject_bad_id on the flat register offset @off; sim->lock held. Only a
- * flush written while the parameter is set counts: the ID reads right
- * before the probe's reset and wrong after it.
- */
-static void e1sim_bad_id(struct e1sim *sim, u32 off, bool write, u32 val,
-			 unsigned int *rval)
-{
-	if (!READ_ONCE(inject_bad_id)) {
-		sim->flushed = false;
-		return;
-	}
-	if (write && off == E1_V0_CTRL && (val & E1_V0_CTRL_FLUSH))
-		sim->flushed = true;
-	if (!write && off == E1_V0_ID && sim->flushed)
-		*rval = 0;
-}
+/* Fault injection, writable at run time. */
+static bool inject_hang;
+static bool inject_bus_error;
+static uint inject_drop_irq;
 
 /* ---------------------------------------------------------------------- */
 /* Interrupts                                                             */
@@ -290,157 +262,22 @@ static void e1sim_irq_fini(struct e1sim *sim)
 /* ---------------------------------------------------------------------- */
 
 /*
- * fake_iommu: a toy IOMMU for the device, so the driver's DMA API use is
- * exercised as behind a real one. Coherent memory is order-0 pages
- * scattered in RAM, vmap()ed for the CPU and given a contiguous I/O
- * virtual address far above RAM; the model reaches it through the vmap.
- * mmap() does what iommu-dma's does: it maps the pages of the allocation
- * containing cpu_addr from the allocation's start plus vm_pgoff, so a
- * driver passing the CPU address of a sub-range maps the wrong pages.
- */
-struct e1sim_iommu_map {
-	struct list_head node;
-	u64 iova;
-	size_t size;
-	void *va;
-	struct page **pages;
-	unsigned int npages;
-};
-
-#define E1SIM_IOVA_BASE	BIT_ULL(44)
-
-/* The CPU mapping of device range [addr, last]; sim->lock held. */
-static void *e1sim_iommu_lookup(struct e1sim *sim, u64 addr, u64 last)
-{
-	struct e1sim_iommu_map *m;
-
-	list_for_each_entry(m, &sim->iommu_maps, node)
-		if (addr >= m->iova && last < m->iova + m->size)
-			return m->va + (addr - m->iova);
-	return NULL;
-}
-
-#ifdef CONFIG_ARCH_HAS_DMA_OPS
-static void e1sim_iommu_release(struct e1sim_iommu_map *m)
-{
-	unsigned int i;
-
-	if (m->va)
-		vunmap(m->va);
-	for (i = 0; i < m->npages; i++)
-		if (m->pages[i])
-			__free_page(m->pages[i]);
-	kvfree(m->pages);
-	kfree(m);
-}
-
-static void *e1sim_iommu_alloc(struct device *dev, size_t size,
-			       dma_addr_t *dma_handle, gfp_t gfp,
-			       unsigned long attrs)
-{
-	struct e1sim *sim = e1sim;
-	struct e1sim_iommu_map *m;
-	unsigned long flags;
-	unsigned int i;
-
-	m = kzalloc(sizeof(*m), GFP_KERNEL);
-	if (!m)
-		return NULL;
-	m->size = PAGE_ALIGN(size);
-	m->npages = m->size >> PAGE_SHIFT;
-	m->pages = kvcalloc(m->npages, sizeof(*m->pages), GFP_KERNEL);
-	if (!m->pages)
-		goto err;
-	for (i = 0; i < m->npages; i++) {
-		m->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
-		if (!m->pages[i])
-			goto err;
-	}
-	m->va = vmap(m->pages, m->npages, VM_MAP, PAGE_KERNEL);
-	if (!m->va)
-		goto err;
-	spin_lock_irqsave(&sim->lock, flags);
-	m->iova = E1SIM_IOVA_BASE + sim->iommu_next;
-	sim->iommu_next += m->size + PAGE_SIZE;	/* a guard page between */
-	list_add(&m->node, &sim->iommu_maps);
-	spin_unlock_irqrestore(&sim->lock, flags);
-	*dma_handle = m->iova;
-	return m->va;
-err:
-	e1sim_iommu_release(m);
-	return NULL;
-}
-
-static void e1sim_iommu_free(struct device *dev, size_t size, void *cpu_addr,
-			     dma_addr_t dma_handle, unsigned long attrs)
-{
-	struct e1sim *sim = e1sim;
-	struct e1sim_iommu_map *m, *found = NULL;
-	unsigned long flags;
-
-	spin_lock_irqsave(&sim->lock, flags);
-	list_for_each_entry(m, &sim->iommu_maps, node) {
-		if (m->va == cpu_addr && m->iova == dma_handle) {
-			list_del(&m->node);
-			found = m;
-			break;
-		}
-	}
-	spin_unlock_irqrestore(&sim->lock, flags);
-	if (found)
-		e1sim_iommu_release(found);
-}
-
-static int e1sim_iommu_mmap(struct device *dev, struct vm_area_struct *vma,
-			    void *cpu_addr, dma_addr_t dma_addr, size_t size,
-			    unsigned long attrs)
-{
-	unsigned long nr = PAGE_ALIGN(size) >> PAGE_SHIFT;
-	struct e1sim *sim = e1sim;
-	struct e1sim_iommu_map *m, *found = NULL;
-	unsigned long flags;
-
-	if (vma->vm_pgoff >= nr || vma_pages(vma) > nr - vma->vm_pgoff)
-		return -ENXIO;
-	/* like find_vm_area(): the allocation containing cpu_addr */
-	spin_lock_irqsave(&sim->lock, flags);
-	list_for_each_entry(m, &sim->iommu_maps, node) {
-		if (cpu_addr >= m->va && cpu_addr < m->va + m->size) {
-			found = m;
-			break;
-		}
-	}
-	spin_unlock_irqrestore(&sim->lock, flags);
-	if (!found || nr > found->npages)
-		return -ENXIO;
-	return vm_map_pages(vma, found->pages, nr);
-}
-
-static const struct dma_map_ops e1sim_iommu_ops = {
-	.alloc = e1sim_iommu_alloc,
-	.free = e1sim_iommu_free,
-	.mmap = e1sim_iommu_mmap,
-};
-#endif
-
-/*
  * Bus addresses are physical addresses (dma-direct without an IOMMU or
  * memory encryption): RAM is reached through the direct map. Anything else
  * answers with a bus error.
  */
 static void *e1sim_model_map(void *ctx, u64 addr, u64 len, bool write)
 {
-	struct e1sim *sim = ctx;
+	bool handled;
+	void *va;
 	u64 last;
 
 	if (!len || check_add_overflow(addr, len - 1, &last))
 		return NULL;
-	if (fake_iommu)
-		return e1sim_iommu_lookup(sim, addr, last);
-	/* a no-map region is outside the direct map: use our mapping */
-	if (sim->region_va && addr >= sim->region_pa &&
-	    last < sim->region_pa + sim->region_len)
-		return sim->region_va + (addr - sim->region_pa);
+	/* toy IOMMU or a DT region (e1npu_sim_mem.c) */
+	va = e1sim_mem_map(addr, last, &handled);
+	if (handled)
+		return va;
 	if ((phys_addr_t)last != last)
 		return NULL;
 	if (!pfn_valid(PHYS_PFN(addr)) || !pfn_valid(PHYS_PFN(last)))
@@ -485,7 +322,6 @@ static int e1sim_reg_read(struct e1sim *sim, u32 win, unsigned int reg,
 
 	spin_lock_irqsave(&sim->lock, flags);
 	*val = e1_model_read(sim->model, win * E1_WIN_SIZE + reg);
-	e1sim_bad_id(sim, win * E1_WIN_SIZE + reg, false, 0, val);
 	spin_unlock_irqrestore(&sim->lock, flags);
 	return 0;
 }
@@ -497,19 +333,40 @@ static int e1sim_reg_write(struct e1sim *sim, u32 win, unsigned int reg,
 
 	spin_lock_irqsave(&sim->lock, flags);
 	e1_model_write(sim->model, win * E1_WIN_SIZE + reg, val);
-	e1sim_bad_id(sim, win * E1_WIN_SIZE + reg, true, val, NULL);
 	e1sim_kick(sim);
 	spin_unlock_irqrestore(&sim->lock, flags);
 	return 0;
 }
 
+/*
+ * inject_bad_id on wrapper register @off (probe is single-threaded: no
+ * lock). Only a flush written while the parameter is set counts: the ID
+ * reads right before the probe's reset and wrong after it.
+ */
+static void e1sim_bad_id(struct e1sim *sim, u32 off, bool write, u32 val,
+			 unsigned int *rval)
+{
+	if (!READ_ONCE(inject_bad_id)) {
+		WRITE_ONCE(sim->flushed, false);
+		return;
+	}
+	if (write && off == E1_V0_CTRL && (val & E1_V0_CTRL_FLUSH))
+		WRITE_ONCE(sim->flushed, true);
+	if (!write && off == E1_V0_ID && READ_ONCE(sim->flushed))
+		*rval = 0;
+}
+
 static int e1sim_wrapper_read(void *ctx, unsigned int reg, unsigned int *val)
 {
-	return e1sim_reg_read(ctx, E1_WIN_WRAPPER, reg, val);
+	int ret = e1sim_reg_read(ctx, E1_WIN_WRAPPER, reg, val);
+
+	e1sim_bad_id(ctx, reg, false, 0, val);
+	return ret;
 }
 
 static int e1sim_wrapper_write(void *ctx, unsigned int reg, unsigned int val)
 {
+	e1sim_bad_id(ctx, reg, true, val, NULL);
 	return e1sim_reg_write(ctx, E1_WIN_WRAPPER, reg, val);
 }
 
@@ -627,39 +484,6 @@ MODULE_PARM_DESC(inject_drop_irq,
 /* Module                                                                 */
 /* ---------------------------------------------------------------------- */
 
-/*
- * of_node: the node the device gets and its memory-region, if any, mapped
- * for the model (the driver maps a no-map region itself; the direct map
- * lacks it).
- */
-static int e1sim_of_node(struct e1sim *sim)
-{
-	struct device_node *rnp;
-	struct reserved_mem *rmem;
-
-	sim->np = of_find_node_by_path(of_node);
-	if (!sim->np) {
-		pr_err(E1SIM_NAME ": of_node=%s: no such node\n", of_node);
-		return -ENODEV;
-	}
-	rnp = of_parse_phandle(sim->np, "memory-region", 0);
-	if (!rnp)
-		return 0;
-	rmem = of_reserved_mem_lookup(rnp);
-	of_node_put(rnp);
-	if (!rmem) {
-		pr_err(E1SIM_NAME ": of_node=%s: memory-region not reserved\n",
-		       of_node);
-		return -ENODEV;
-	}
-	sim->region_va = memremap(rmem->base, rmem->size, MEMREMAP_WC);
-	if (!sim->region_va)
-		return -ENOMEM;
-	sim->region_pa = rmem->base;
-	sim->region_len = rmem->size;
-	return 0;
-}
-
 static int e1sim_register_pdev(struct e1sim *sim)
 {
 	static const char * const names[E1_IRQ_COUNT] = {
@@ -704,11 +528,8 @@ static int e1sim_register_pdev(struct e1sim *sim)
 		sim->pdev = NULL;
 		return ret;
 	}
-#ifdef CONFIG_ARCH_HAS_DMA_OPS
 	/* before e1npu.ko binds (the tests load it after this module) */
-	if (fake_iommu)
-		set_dma_ops(&sim->pdev->dev, &e1sim_iommu_ops);
-#endif
+	e1sim_mem_attach(&sim->pdev->dev);
 	return 0;
 }
 
@@ -727,19 +548,7 @@ static void e1sim_destroy(struct e1sim *sim)
 		destroy_workqueue(sim->wq);
 	}
 	e1sim_irq_fini(sim);
-#ifdef CONFIG_ARCH_HAS_DMA_OPS
-	/* what the driver left allocated (it frees its arena at release) */
-	while (!list_empty(&sim->iommu_maps)) {
-		struct e1sim_iommu_map *m;
-
-		m = list_first_entry(&sim->iommu_maps, struct e1sim_iommu_map,
-				     node);
-		list_del(&m->node);
-		e1sim_iommu_release(m);
-	}
-#endif
-	if (sim->region_va)
-		memunmap(sim->region_va);
+	e1sim_mem_fini();
 	of_node_put(sim->np);
 	if (sim->datapath)
 		regmap_exit(sim->datapath);
@@ -761,10 +570,6 @@ static int __init e1sim_init(void)
 		pr_err(E1SIM_NAME ": wrapper=0 and datapath=0: nothing to simulate\n");
 		return -EINVAL;
 	}
-	if (fake_iommu && !IS_ENABLED(CONFIG_ARCH_HAS_DMA_OPS)) {
-		pr_err(E1SIM_NAME ": fake_iommu needs CONFIG_ARCH_HAS_DMA_OPS\n");
-		return -EINVAL;
-	}
 	if (!rows || rows > 255 || !cols || cols > 255) {
 		pr_err(E1SIM_NAME ": rows and cols must be 1..255\n");
 		return -EINVAL;
@@ -774,7 +579,6 @@ static int __init e1sim_init(void)
 	if (!sim)
 		return -ENOMEM;
 	spin_lock_init(&sim->lock);
-	INIT_LIST_HEAD(&sim->iommu_maps);
 	INIT_WORK(&sim->run_work, e1sim_run_work);
 
 	sim->model = vzalloc(sizeof(*sim->model));
@@ -831,11 +635,9 @@ static int __init e1sim_init(void)
 	e1sim = sim;
 	mutex_unlock(&e1sim_param_lock);
 
-	if (of_node && *of_node) {
-		ret = e1sim_of_node(sim);
-		if (ret)
-			goto err_unpublish;
-	}
+	ret = e1sim_mem_init(of_node, fake_iommu, &sim->np);
+	if (ret)
+		goto err_unpublish;
 	ret = e1sim_register_pdev(sim);
 	if (ret)
 		goto err_unpublish;
@@ -885,9 +687,10 @@ MODULE_LICENSE("GPL");
  * object of its own (kernel/e1npu_sim_model_*.c) and defines
  * E1NPU_SIM_MODEL_OBJS; when e1npu_sim.c is built as a single-object module
  * instead (a Kbuild with only "obj-m += e1npu_sim.o"), the model sources
- * are part of this translation unit.
+ * and e1npu_sim_mem.c are part of this translation unit.
  */
 #ifndef E1NPU_SIM_MODEL_OBJS
+#include "e1npu_sim_mem.c"
 #include "../model/e1_model.c"
 #include "../model/e1_v0.c"
 #include "../model/e1_dp.c"
