@@ -13,10 +13,15 @@ static int e1npu_debugfs_regs(struct seq_file *m, void *data)
 	struct drm_debugfs_entry *entry = m->private;
 	struct e1npu_device *edev = to_e1npu_device(entry->dev);
 	u32 off;
-	int idx;
+	int idx, ret;
 
 	if (!drm_dev_enter(&edev->drm, &idx))
 		return -ENODEV;
+	ret = e1npu_pm_get(edev);
+	if (ret) {
+		drm_dev_exit(idx);
+		return ret;
+	}
 	if (edev->wrap) {
 		seq_puts(m, "wrapper:\n");
 		for (off = 0; off <= E1_V0_REG_LAST; off += 4)
@@ -29,6 +34,7 @@ static int e1npu_debugfs_regs(struct seq_file *m, void *data)
 			seq_printf(m, "  0x%03x: 0x%08x\n", off,
 				   e1npu_dp_read(edev, off));
 	}
+	e1npu_pm_put(edev);
 	drm_dev_exit(idx);
 	return 0;
 }

@@ -4,16 +4,22 @@
 #define __E1NPU_DEVICE_H__
 
 #include <linux/atomic.h>
+#include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/regmap.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <drm/drm_device.h>
+#include <drm/drm_file.h>
+#include <drm/drm_print.h>
 #include <drm/drm_mm.h>
 #include <drm/gpu_scheduler.h>
 
 #include "e1npu_ops.h"
+
+struct clk_bulk_data;
+struct reset_control;
 
 #define E1NPU_DRIVER_NAME	"e1npu"
 
@@ -22,6 +28,8 @@ extern unsigned int e1npu_arena_size_param;
 extern unsigned int e1npu_timeout_ms;
 extern unsigned int e1npu_clock_mhz;
 extern unsigned int e1npu_ring_len_param;
+extern unsigned int e1npu_max_results;
+extern unsigned long e1npu_file_quota;
 
 /**
  * struct e1npu_engine - one drm_sched instance and its software counters
@@ -30,6 +38,8 @@ extern unsigned int e1npu_ring_len_param;
  * @present: the engine's register window exists
  * @jobs_completed: jobs that finished without error
  * @jobs_failed: jobs that finished with an error
+ * @last_end_ns: ktime (ns) the engine last finished a job, for fdinfo busy
+ *	time: a queued job's busy time starts when its predecessor ended
  */
 struct e1npu_engine {
 	struct drm_gpu_scheduler sched;
@@ -37,7 +47,25 @@ struct e1npu_engine {
 	bool present;
 	atomic64_t jobs_completed;
 	atomic64_t jobs_failed;
+	atomic64_t last_end_ns;
 };
+
+/**
+ * struct e1npu_client - per-file accounting that may outlive the file
+ * @ref: held by the file, each of its jobs and each buffer it created
+ * @busy_ns: per engine (enum drm_e1npu_engine), ns spent on its jobs
+ * @mem_used: arena bytes of the buffers it created; under the mm_lock
+ */
+struct e1npu_client {
+	struct kref ref;
+	atomic64_t busy_ns[2];
+	u64 mem_used;
+};
+
+struct e1npu_client *e1npu_client_alloc(void);
+struct e1npu_client *e1npu_client_get(struct e1npu_client *client);
+void e1npu_client_put(struct e1npu_client *client);
+void e1npu_show_fdinfo(struct drm_printer *p, struct drm_file *file);
 
 /**
  * struct e1npu_device - one e1 NPU
@@ -49,6 +77,9 @@ struct e1npu_engine {
  * @arena_dma: device address of the tensor arena
  * @arena_size: bytes of the arena
  * @arena_rmem: the arena comes from a reserved-memory region
+ * @arena_direct: the arena is a no-map reserved region mapped by the driver
+ *	(memremap + dma_map_resource), not a DMA API allocation
+ * @arena_phys: CPU physical address of the arena when @arena_direct
  * @mm_lock: guards @mm
  * @mm: sub-allocator of the arena
  * @ring_vaddr: CPU address of the wrapper descriptor ring
@@ -64,7 +95,10 @@ struct e1npu_engine {
  * @irq_fallback: the wrapper's fallback interrupt, or -ENXIO
  * @irq_dp: the datapath interrupt, or -ENXIO
  * @irq_mask: IRQ_MASK bits the driver enables
- * @irq_pending: IRQ_STATUS bits acked by the hard handler for the thread
+ * @clks: the clocks of the binding, if any (enabled while resumed)
+ * @num_clks: entries of @clks
+ * @rst: the reset line of the binding, or NULL
+ * @pm_probe_ref: probe still holds its runtime-PM usage reference
  * @wrapper: the wrapper engine's scheduler and counters
  * @datapath: the datapath engine's scheduler and counters
  * @jobs_alive: jobs allocated and not yet freed; the DRM device's release
@@ -86,6 +120,8 @@ struct e1npu_device {
 	dma_addr_t arena_dma;
 	u64 arena_size;
 	bool arena_rmem;
+	bool arena_direct;
+	phys_addr_t arena_phys;
 	/* Guards mm: BO creation and destruction. */
 	struct mutex mm_lock;
 	struct drm_mm mm;
@@ -104,7 +140,11 @@ struct e1npu_device {
 	int irq_fallback;
 	int irq_dp;
 	u32 irq_mask;
-	atomic_t irq_pending;
+
+	struct clk_bulk_data *clks;
+	int num_clks;
+	struct reset_control *rst;
+	bool pm_probe_ref;
 
 	struct e1npu_engine wrapper;
 	struct e1npu_engine datapath;
@@ -149,6 +189,12 @@ static inline void e1npu_dp_write(struct e1npu_device *edev, u32 off, u32 v)
 
 void e1npu_hw_ring_program(struct e1npu_device *edev);
 void e1npu_hw_reset(struct e1npu_device *edev);
+
+int e1npu_pm_init(struct e1npu_device *edev);
+void e1npu_pm_probe_done(struct e1npu_device *edev);
+int e1npu_pm_get(struct e1npu_device *edev);
+void e1npu_pm_put(struct e1npu_device *edev);
+extern const struct dev_pm_ops e1npu_pm_ops;
 
 extern const struct attribute_group *e1npu_sysfs_groups[];
 void e1npu_debugfs_init(struct drm_minor *minor);

@@ -4,11 +4,13 @@
  * ioctls. Buffers live in e1npu_gem.c, jobs in e1npu_job.c, the shared
  * submission rules in e1npu_ops.c.
  */
+#include <linux/bitfield.h>
 #include <linux/dma-mapping.h>
 #include <linux/mod_devicetable.h>
 #include <linux/module.h>
 #include <linux/of.h>
 #include <linux/platform_device.h>
+#include <linux/pm_runtime.h>
 #include <linux/regmap.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -42,6 +44,19 @@ unsigned int e1npu_ring_len_param = E1_V0_RING_LEN_MAX;
 module_param_named(ring_len, e1npu_ring_len_param, uint, 0444);
 MODULE_PARM_DESC(ring_len, "Wrapper descriptor ring length, power of two 2..256 (default 256)");
 
+unsigned int e1npu_max_results = 1024;
+module_param_named(max_results, e1npu_max_results, uint, 0644);
+MODULE_PARM_DESC(max_results,
+		 "Unread job results one file may hold; SUBMIT fails with -EBUSY beyond (default 1024)");
+
+unsigned long e1npu_file_quota;
+module_param_named(file_quota, e1npu_file_quota, ulong, 0644);
+MODULE_PARM_DESC(file_quota,
+		 "Arena bytes the buffers of one file may take, 0 = the whole arena; BO_CREATE fails with -ENOSPC beyond (default 0)");
+
+/* Largest DEV_QUERY buffer: the zero-filled tail stays bounded. */
+#define E1NPU_DEV_QUERY_MAX	PAGE_SIZE
+
 static int e1npu_ioctl_dev_query(struct drm_device *ddev, void *data,
 				 struct drm_file *file)
 {
@@ -58,6 +73,11 @@ static int e1npu_ioctl_dev_query(struct drm_device *ddev, void *data,
 	if (!args->pointer) {
 		args->size = sizeof(info);
 		return 0;
+	}
+	if (args->size > E1NPU_DEV_QUERY_MAX) {
+		drm_dbg(ddev, "dev_query: size %u above %lu\n", args->size,
+			E1NPU_DEV_QUERY_MAX);
+		return -EINVAL;
 	}
 	e1npu_limits_to_dev_info(&edev->lim, &info);
 	len = min_t(size_t, args->size, sizeof(info));
@@ -76,12 +96,18 @@ static int e1npu_open(struct drm_device *ddev, struct drm_file *file)
 	struct e1npu_file *efile;
 	int ret;
 
-	efile = kzalloc(sizeof(*efile), GFP_KERNEL);
+	efile = kzalloc(sizeof(*efile), GFP_KERNEL_ACCOUNT);
 	if (!efile)
 		return -ENOMEM;
 	efile->edev = edev;
+	efile->client = e1npu_client_alloc();
+	if (!efile->client) {
+		kfree(efile);
+		return -ENOMEM;
+	}
 	ret = e1npu_job_open(efile);
 	if (ret) {
+		e1npu_client_put(efile->client);
 		kfree(efile);
 		return ret;
 	}
@@ -94,6 +120,7 @@ static void e1npu_postclose(struct drm_device *ddev, struct drm_file *file)
 	struct e1npu_file *efile = file->driver_priv;
 
 	e1npu_job_close(efile);
+	e1npu_client_put(efile->client);
 	kfree(efile);
 }
 
@@ -109,7 +136,11 @@ static const struct drm_ioctl_desc e1npu_drm_ioctls[] = {
 	E1NPU_IOCTL(JOB_RESULT, job_result, 0),
 };
 
-DEFINE_DRM_ACCEL_FOPS(e1npu_drm_fops);
+static const struct file_operations e1npu_drm_fops = {
+	.owner = THIS_MODULE,
+	DRM_ACCEL_FOPS,
+	.show_fdinfo = drm_show_fdinfo,
+};
 
 static const struct drm_driver e1npu_drm_driver = {
 	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM | DRIVER_SYNCOBJ,
@@ -119,6 +150,7 @@ static const struct drm_driver e1npu_drm_driver = {
 	.num_ioctls = ARRAY_SIZE(e1npu_drm_ioctls),
 	.fops = &e1npu_drm_fops,
 	.debugfs_init = e1npu_debugfs_init,
+	.show_fdinfo = e1npu_show_fdinfo,
 	.name = E1NPU_DRIVER_NAME,
 	.desc = "e1 NPU accelerator",
 	.major = E1NPU_DRIVER_MAJOR,
@@ -174,6 +206,11 @@ static int e1npu_probe_regs(struct e1npu_device *edev,
 	return 0;
 }
 
+/*
+ * Identify, reset, and identify again: a block that does not come back
+ * from reset with its ID and a sane CAPS is not driven. Nothing is written
+ * before the first ID matched.
+ */
 static int e1npu_probe_hw(struct e1npu_device *edev)
 {
 	struct device *dev = edev->drm.dev;
@@ -185,7 +222,19 @@ static int e1npu_probe_hw(struct e1npu_device *edev)
 			return dev_err_probe(dev, -ENODEV,
 					     "wrapper ID 0x%08x, expected 0x%08x\n",
 					     id, E1_V0_ID_VALUE);
+		e1npu_wr_write(edev, E1_V0_IRQ_MASK, 0);
+		e1npu_wr_write(edev, E1_V0_CTRL, E1_V0_CTRL_FLUSH);
+		id = e1npu_wr_read(edev, E1_V0_ID);
 		caps = e1npu_wr_read(edev, E1_V0_CAPS);
+		if (id != E1_V0_ID_VALUE)
+			return dev_err_probe(dev, -EIO,
+					     "wrapper ID 0x%08x after reset, expected 0x%08x\n",
+					     id, E1_V0_ID_VALUE);
+		if (!FIELD_GET(E1_V0_CAPS_ROWS, caps) ||
+		    !FIELD_GET(E1_V0_CAPS_COLS, caps))
+			return dev_err_probe(dev, -EIO,
+					     "wrapper CAPS 0x%08x after reset: no rows or columns\n",
+					     caps);
 	}
 	if (edev->dp) {
 		dp_id = e1npu_dp_read(edev, E1_DP_ID);
@@ -197,8 +246,13 @@ static int e1npu_probe_hw(struct e1npu_device *edev)
 		e1npu_dp_write(edev, E1_DP_CMD_PARAM, 0);
 		e1npu_dp_write(edev, E1_DP_CTRL_STATUS, E1_DP_STATUS_DONE);
 		e1npu_dp_write(edev, E1_DP_PERF_ERRORS, E1_DP_PERF_CLEAR);
+		dp_id = e1npu_dp_read(edev, E1_DP_ID);
+		if (dp_id != E1_DP_ID_VALUE)
+			return dev_err_probe(dev, -EIO,
+					     "datapath ID 0x%08x after reset, expected 0x%08x\n",
+					     dp_id, E1_DP_ID_VALUE);
 	}
-	e1npu_limits_init(&edev->lim, edev->wrap, id, caps, edev->dp, dp_id,
+	e1npu_limits_init(&edev->lim, !!edev->wrap, id, caps, !!edev->dp, dp_id,
 			  edev->wrap ? edev->ring_len : 0, edev->arena_size);
 	dev_info(dev, "e1 NPU: wrapper %s (caps 0x%08x), datapath %s, arena %llu KiB\n",
 		 edev->wrap ? "yes" : "no", caps, edev->dp ? "yes" : "no",
@@ -227,6 +281,11 @@ static int e1npu_probe(struct platform_device *pdev)
 		return ret;
 
 	ret = e1npu_probe_regs(edev, pdev);
+	if (ret)
+		return ret;
+
+	/* Clocks on and reset pulsed before any register is read. */
+	ret = e1npu_pm_init(edev);
 	if (ret)
 		return ret;
 
@@ -276,6 +335,7 @@ static int e1npu_probe(struct platform_device *pdev)
 	ret = drm_dev_register(&edev->drm, 0);
 	if (ret)
 		goto err_job_fini;
+	e1npu_pm_probe_done(edev);
 	return 0;
 
 err_job_fini:
@@ -291,9 +351,14 @@ err_hw_stop:
 static void e1npu_remove(struct platform_device *pdev)
 {
 	struct e1npu_device *edev = platform_get_drvdata(pdev);
+	int pm;
 
 	drm_dev_unplug(&edev->drm);
+	/* job_fini masks and flushes: the registers must be clocked. */
+	pm = e1npu_pm_get(edev);
 	e1npu_job_fini(edev);
+	if (!pm)
+		pm_runtime_put_noidle(&pdev->dev);
 }
 
 static const struct of_device_id e1npu_of_match[] = {
@@ -316,6 +381,7 @@ static struct platform_driver e1npu_platform_driver = {
 		.name = E1NPU_DRIVER_NAME,
 		.of_match_table = e1npu_of_match,
 		.dev_groups = e1npu_sysfs_groups,
+		.pm = pm_ptr(&e1npu_pm_ops),
 	},
 };
 module_platform_driver(e1npu_platform_driver);

@@ -6,6 +6,7 @@
  * the hardware's TENSOR_MEM window.
  */
 #include <linux/dma-mapping.h>
+#include <linux/io.h>
 #include <linux/dma-resv.h>
 #include <linux/mm.h>
 #include <linux/of.h>
@@ -19,16 +20,58 @@
 
 #include "e1npu_device.h"
 #include "e1npu_gem.h"
+#include "e1npu_job.h"
 
 static void e1npu_gem_arena_release(struct drm_device *ddev, void *data)
 {
 	struct e1npu_device *edev = to_e1npu_device(ddev);
 
 	drm_mm_takedown(&edev->mm);
+	if (edev->arena_direct) {
+		dma_unmap_resource(ddev->dev, edev->arena_dma, edev->arena_size,
+				   DMA_BIDIRECTIONAL, 0);
+		memunmap(edev->arena_vaddr);
+		return;
+	}
 	dma_free_coherent(ddev->dev, edev->arena_size, edev->arena_vaddr,
 			  edev->arena_dma);
 	if (edev->arena_rmem)
 		of_reserved_mem_device_release(ddev->dev);
+}
+
+/*
+ * A no-map region is the arena as it is. It is not allocated from the
+ * region's coherent pool: that allocator hands out power-of-two page
+ * counts only, so a region of, say, 3 MiB could never be allocated whole.
+ * Mapped write-combined like coherent memory of a non-coherent device.
+ */
+static int e1npu_gem_arena_map_region(struct e1npu_device *edev,
+				      const struct reserved_mem *rmem)
+{
+	struct device *dev = edev->drm.dev;
+	u64 size = rmem->size & PAGE_MASK;
+
+	if (!PAGE_ALIGNED(rmem->base) || !size || size > (U32_MAX & PAGE_MASK)) {
+		dev_err(dev, "memory-region %pa size 0x%llx: not page aligned or above 4 GiB\n",
+			&rmem->base, (u64)rmem->size);
+		return -EINVAL;
+	}
+	edev->arena_vaddr = memremap(rmem->base, size, MEMREMAP_WC);
+	if (!edev->arena_vaddr)
+		return -ENOMEM;
+	edev->arena_dma = dma_map_resource(dev, rmem->base, size,
+					   DMA_BIDIRECTIONAL, 0);
+	if (dma_mapping_error(dev, edev->arena_dma)) {
+		memunmap(edev->arena_vaddr);
+		return -ENOMEM;
+	}
+	edev->arena_direct = true;
+	edev->arena_rmem = true;
+	edev->arena_phys = rmem->base;
+	edev->arena_size = size;
+	drm_mm_init(&edev->mm, 0, size);
+	return drmm_add_action_or_reset(&edev->drm, e1npu_gem_arena_release,
+					NULL);
 }
 
 /**
@@ -36,7 +79,8 @@ static void e1npu_gem_arena_release(struct drm_device *ddev, void *data)
  * @edev: the device
  *
  * The arena lives as long as the DRM device (drmm), so buffers still
- * mapped by a process after unbind keep valid memory behind them.
+ * mapped by a process after unbind keep valid memory behind them. Its size
+ * need not be a power of two: drm_mm takes any size.
  *
  * Return: 0 or a negative errno.
  */
@@ -51,10 +95,14 @@ int e1npu_gem_arena_init(struct e1npu_device *edev)
 		struct device_node *np = of_parse_phandle(dev->of_node,
 							  "memory-region", 0);
 		struct reserved_mem *rmem = np ? of_reserved_mem_lookup(np) : NULL;
+		bool no_map = np && of_property_read_bool(np, "no-map");
 
 		of_node_put(np);
 		if (!rmem)
 			return -ENODEV;
+		if (no_map)
+			return e1npu_gem_arena_map_region(edev, rmem);
+		/* A reusable (CMA) pool allocates any page count. */
 		ret = of_reserved_mem_device_init(dev);
 		if (ret)
 			return ret;
@@ -85,7 +133,9 @@ static void e1npu_gem_free(struct drm_gem_object *obj)
 
 	mutex_lock(&edev->mm_lock);
 	drm_mm_remove_node(&bo->node);
+	bo->client->mem_used -= obj->size;
 	mutex_unlock(&edev->mm_lock);
+	e1npu_client_put(bo->client);
 	drm_gem_object_release(obj);
 	kfree(bo);
 }
@@ -93,18 +143,48 @@ static void e1npu_gem_free(struct drm_gem_object *obj)
 static int e1npu_gem_mmap(struct drm_gem_object *obj,
 			  struct vm_area_struct *vma)
 {
+	struct e1npu_device *edev = to_e1npu_device(obj->dev);
 	struct e1npu_bo *bo = to_e1npu_bo(obj);
+	unsigned long pgoff;
 
-	/* drm_gem_mmap() leaves the fake offset in vm_pgoff. */
-	vma->vm_pgoff -= drm_vma_node_start(&obj->vma_node);
+	/*
+	 * drm_gem_mmap() leaves the fake offset in vm_pgoff. The buffer's
+	 * pages are found from the whole arena plus the buffer's page offset
+	 * in it: the DMA API then maps the buffer's own pages whatever backs
+	 * the arena (dma-direct, an IOMMU remap, a coherent pool), where the
+	 * CPU address of a sub-range would resolve to the arena's first
+	 * pages behind an IOMMU.
+	 */
+	pgoff = vma->vm_pgoff - drm_vma_node_start(&obj->vma_node);
+	/*
+	 * drm_gem_mmap() allows only the whole object; the arena-wide call
+	 * below bounds by the arena, so keep the buffer's bound here too.
+	 */
+	if (pgoff + vma_pages(vma) > obj->size >> PAGE_SHIFT)
+		return -EINVAL;
+	pgoff += bo->node.start >> PAGE_SHIFT;
 	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
 	/*
 	 * On error drm_gem_mmap_obj() drops the reference it took for the
 	 * vma, and the mm does not call vm_ops->close for a vma whose mmap
 	 * failed: putting it here too would free the BO under its handle.
 	 */
-	return dma_mmap_coherent(obj->dev->dev, vma, bo->vaddr, bo->dma,
-				 obj->size);
+	if (edev->arena_direct) {
+		vma->vm_page_prot = pgprot_writecombine(vma->vm_page_prot);
+		return remap_pfn_range(vma, vma->vm_start,
+				       PHYS_PFN(edev->arena_phys) + pgoff,
+				       vma->vm_end - vma->vm_start,
+				       vma->vm_page_prot);
+	}
+	vma->vm_pgoff = pgoff;
+	return dma_mmap_coherent(obj->dev->dev, vma, edev->arena_vaddr,
+				 edev->arena_dma, edev->arena_size);
+}
+
+/* The arena is pinned: every buffer is resident (fdinfo memory stats). */
+static enum drm_gem_object_status e1npu_gem_status(struct drm_gem_object *obj)
+{
+	return DRM_GEM_OBJECT_RESIDENT;
 }
 
 static const struct vm_operations_struct e1npu_gem_vm_ops = {
@@ -116,25 +196,44 @@ static const struct drm_gem_object_funcs e1npu_gem_funcs = {
 	.free = e1npu_gem_free,
 	.mmap = e1npu_gem_mmap,
 	.vm_ops = &e1npu_gem_vm_ops,
+	.status = e1npu_gem_status,
 };
 
-static struct e1npu_bo *e1npu_gem_create(struct e1npu_device *edev, u64 size)
+/*
+ * A buffer of @size bytes charged to @client: -ENOSPC when the client's
+ * buffers would pass the file_quota parameter, -ENOMEM when the arena has
+ * no free range that large.
+ */
+static struct e1npu_bo *e1npu_gem_create(struct e1npu_device *edev,
+					 struct e1npu_client *client, u64 size)
 {
+	u64 quota = READ_ONCE(e1npu_file_quota);
 	struct e1npu_bo *bo;
 	int ret;
 
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
 	if (!bo)
 		return ERR_PTR(-ENOMEM);
 
 	mutex_lock(&edev->mm_lock);
-	ret = drm_mm_insert_node_generic(&edev->mm, &bo->node, size, PAGE_SIZE,
-					 0, DRM_MM_INSERT_BEST);
+	if (quota && client->mem_used + size > quota) {
+		drm_dbg(&edev->drm, "bo_create: size %llu with %llu in use passes file_quota %llu (-ENOSPC)\n",
+			size, client->mem_used, quota);
+		ret = -ENOSPC;
+	} else {
+		ret = drm_mm_insert_node_generic(&edev->mm, &bo->node, size,
+						 PAGE_SIZE, 0,
+						 DRM_MM_INSERT_BEST);
+		ret = ret == -ENOSPC ? -ENOMEM : ret;
+	}
+	if (!ret)
+		client->mem_used += size;
 	mutex_unlock(&edev->mm_lock);
 	if (ret) {
 		kfree(bo);
-		return ERR_PTR(ret == -ENOSPC ? -ENOMEM : ret);
+		return ERR_PTR(ret);
 	}
+	bo->client = e1npu_client_get(client);
 
 	bo->base.funcs = &e1npu_gem_funcs;
 	drm_gem_private_object_init(&edev->drm, &bo->base, size);
@@ -156,12 +255,14 @@ static struct e1npu_bo *e1npu_gem_create(struct e1npu_device *edev, u64 size)
  * @data: struct drm_e1npu_bo_create
  * @file: the caller
  *
- * Return: 0, -EINVAL for flags or size 0, -ENOMEM when the arena is full.
+ * Return: 0, -EINVAL for flags or size 0, -ENOSPC when the file's buffers
+ * would pass the file_quota parameter, -ENOMEM when the arena is full.
  */
 int e1npu_ioctl_bo_create(struct drm_device *ddev, void *data,
 			  struct drm_file *file)
 {
 	struct e1npu_device *edev = to_e1npu_device(ddev);
+	struct e1npu_file *efile = file->driver_priv;
 	struct drm_e1npu_bo_create *args = data;
 	struct e1npu_bo *bo;
 	u64 size;
@@ -178,7 +279,7 @@ int e1npu_ioctl_bo_create(struct drm_device *ddev, void *data,
 	if (!drm_dev_enter(ddev, &idx))
 		return -ENODEV;
 
-	bo = e1npu_gem_create(edev, size);
+	bo = e1npu_gem_create(edev, efile->client, size);
 	if (IS_ERR(bo)) {
 		ret = PTR_ERR(bo);
 		goto out_dev_exit;

@@ -16,12 +16,14 @@ struct e1npu_device;
  * @node: where in the arena the buffer lives
  * @vaddr: CPU address of the buffer
  * @dma: device address of the buffer
+ * @client: the creating file's accounting, charged with the buffer's size
  */
 struct e1npu_bo {
 	struct drm_gem_object base;
 	struct drm_mm_node node;
 	void *vaddr;
 	dma_addr_t dma;
+	struct e1npu_client *client;
 };
 
 #define to_e1npu_bo(obj)	container_of_const(obj, struct e1npu_bo, base)

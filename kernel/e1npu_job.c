@@ -17,6 +17,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/dma-resv.h>
 #include <linux/interrupt.h>
+#include <linux/ktime.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -38,6 +39,8 @@
 #define E1NPU_MAX_JOBS_PER_SUBMIT	64
 /* Most syncobjs one job may wait for. */
 #define E1NPU_MAX_IN_SYNCS		64
+/* Largest job_size and op_size SUBMIT accepts. */
+#define E1NPU_MAX_STRUCT_SIZE		PAGE_SIZE
 /* Datapath scheduler credits: jobs queued at once. */
 #define E1NPU_DP_CREDITS		16
 
@@ -86,6 +89,9 @@ struct e1npu_result {
  * @error: negative errno when @failed
  * @err_code: hardware code when @failed
  * @fail_index: failing operation when @failed
+ * @client: the submitting file's accounting (fdinfo busy time)
+ * @start_ns: ktime (ns) run_job handed the job to its engine, 0 before
+ * @pm_ref: the job holds a runtime-PM reference on the device
  */
 struct e1npu_job {
 	struct drm_sched_job base;
@@ -110,6 +116,9 @@ struct e1npu_job {
 	int error;
 	u32 err_code;
 	u32 fail_index;
+	struct e1npu_client *client;
+	u64 start_ns;
+	bool pm_ref;
 };
 
 #define to_e1npu_job(j)	container_of(j, struct e1npu_job, base)
@@ -156,6 +165,25 @@ static struct e1npu_engine *e1npu_job_engine(struct e1npu_job *job)
 }
 
 /*
+ * fdinfo busy time: from when the job reached the engine, or when the
+ * engine finished the job before it if that is later (jobs queued in the
+ * ring run one after the other), until now.
+ */
+static void e1npu_job_account(struct e1npu_job *job, struct e1npu_engine *eng)
+{
+	u64 now, prev, start;
+
+	/* A job that never reached the engine did not end its work. */
+	if (!job->start_ns)
+		return;
+	now = ktime_get_ns();
+	prev = atomic64_xchg(&eng->last_end_ns, now);
+	start = max(job->start_ns, prev);
+	if (now > start)
+		atomic64_add(now - start, &job->client->busy_ns[job->engine]);
+}
+
+/*
  * Record the outcome and signal the hardware fence. @ops_done counts the
  * operations that completed; a failure recorded earlier (fallback) wins.
  */
@@ -185,6 +213,7 @@ static void e1npu_job_complete(struct e1npu_job *job, int error, u32 err_code,
 	}
 	spin_unlock_irqrestore(&res->lock, flags);
 
+	e1npu_job_account(job, eng);
 	if (job->failed) {
 		atomic64_inc(&eng->jobs_failed);
 		dma_fence_set_error(job->hw_fence, job->error);
@@ -418,7 +447,6 @@ static irqreturn_t e1npu_irq_npu(int irq, void *arg)
 		return IRQ_NONE;
 	/* unsupported_op is cleared by the thread, after the NOP rewrite. */
 	e1npu_wr_write(edev, E1_V0_IRQ_STATUS, st & ~E1_V0_IRQ_UNSUPPORTED_OP);
-	atomic_or(st, &edev->irq_pending);
 	return IRQ_WAKE_THREAD;
 }
 
@@ -436,7 +464,6 @@ static irqreturn_t e1npu_irq_thread(int irq, void *arg)
 	struct e1npu_device *edev = arg;
 
 	mutex_lock(&edev->ring_lock);
-	atomic_set(&edev->irq_pending, 0);
 	if (!edev->unplugged)
 		e1npu_ring_service(edev);
 	mutex_unlock(&edev->ring_lock);
@@ -483,6 +510,9 @@ int e1npu_job_irq_init(struct e1npu_device *edev)
 		edev->irq_fallback =
 			platform_get_irq_byname_optional(pdev,
 							 E1NPU_IRQ_NAME_FALLBACK);
+		/* Absent is -ENXIO; anything else (-EPROBE_DEFER) is fatal. */
+		if (edev->irq_fallback < 0 && edev->irq_fallback != -ENXIO)
+			return edev->irq_fallback;
 		if (edev->irq_fallback < 0)
 			edev->irq_mask |= E1_V0_IRQ_UNSUPPORTED_OP;
 		ret = devm_request_threaded_irq(dev, edev->irq_npu, e1npu_irq_npu,
@@ -504,6 +534,8 @@ int e1npu_job_irq_init(struct e1npu_device *edev)
 		edev->irq_dp =
 			platform_get_irq_byname_optional(pdev,
 							 E1NPU_IRQ_NAME_DATAPATH);
+		if (edev->irq_dp < 0 && edev->irq_dp != -ENXIO)
+			return edev->irq_dp;
 		if (edev->irq_dp >= 0) {
 			ret = devm_request_irq(dev, edev->irq_dp,
 					       e1npu_irq_datapath, IRQF_NO_AUTOEN,
@@ -585,6 +617,7 @@ static struct dma_fence *e1npu_job_run(struct drm_sched_job *sched_job)
 		return dma_fence_get(job->hw_fence);
 	}
 
+	job->start_ns = ktime_get_ns();
 	if (job->engine == DRM_E1NPU_ENGINE_DATAPATH) {
 		e1npu_dp_job_run(job);
 		return dma_fence_get(job->hw_fence);
@@ -657,6 +690,9 @@ static void e1npu_job_cleanup(struct e1npu_job *job)
 		drm_syncobj_put(job->out_sync);
 	if (job->result)
 		e1npu_result_put(job->result);
+	e1npu_client_put(job->client);
+	if (job->pm_ref)
+		e1npu_pm_put(edev);
 	kvfree(job->ops);
 	kvfree(job->desc);
 	kvfree(job->dp_ptr);
@@ -991,29 +1027,35 @@ static int e1npu_job_create(struct e1npu_file *efile, struct drm_file *file,
 		return -EINVAL;
 	}
 
-	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
 	if (!job)
 		return -ENOMEM;
 	job->edev = edev;
 	atomic_inc(&edev->jobs_alive);
+	job->client = e1npu_client_get(efile->client);
+	/* The device stays resumed while the job exists (until free_job). */
+	ret = e1npu_pm_get(edev);
+	if (ret)
+		goto err_cleanup;
+	job->pm_ref = true;
 	job->engine = ujob.engine;
 	job->op_count = ujob.op_count;
 	INIT_LIST_HEAD(&job->node);
 	lc.job = job;
-	job->ops = kvcalloc(job->op_count, sizeof(*job->ops), GFP_KERNEL);
+	job->ops = kvcalloc(job->op_count, sizeof(*job->ops), GFP_KERNEL_ACCOUNT);
 	job->bos = kcalloc(job->op_count * E1NPU_T_COUNT, sizeof(*job->bos),
-			   GFP_KERNEL);
+			   GFP_KERNEL_ACCOUNT);
 	job->bo_write = kcalloc(job->op_count * E1NPU_T_COUNT,
-				sizeof(*job->bo_write), GFP_KERNEL);
+				sizeof(*job->bo_write), GFP_KERNEL_ACCOUNT);
 	job->handles = kcalloc(job->op_count * E1NPU_T_COUNT,
-			       sizeof(*job->handles), GFP_KERNEL);
-	job->hw_fence = kzalloc(sizeof(*job->hw_fence), GFP_KERNEL);
+			       sizeof(*job->handles), GFP_KERNEL_ACCOUNT);
+	job->hw_fence = kzalloc(sizeof(*job->hw_fence), GFP_KERNEL_ACCOUNT);
 	if (job->engine == DRM_E1NPU_ENGINE_WRAPPER)
 		job->desc = kvcalloc(job->op_count, sizeof(*job->desc),
-				     GFP_KERNEL);
+				     GFP_KERNEL_ACCOUNT);
 	else
 		job->dp_ptr = kvcalloc(job->op_count, sizeof(*job->dp_ptr),
-				       GFP_KERNEL);
+				       GFP_KERNEL_ACCOUNT);
 	if (!job->ops || !job->bos || !job->bo_write || !job->handles ||
 	    !job->hw_fence || (!job->desc && !job->dp_ptr)) {
 		ret = -ENOMEM;
@@ -1072,8 +1114,17 @@ static int e1npu_job_create(struct e1npu_file *efile, struct drm_file *file,
 		}
 	}
 
-	res = kzalloc(sizeof(*res), GFP_KERNEL);
+	/* Results are kept until read: a file may hold only so many. */
+	if (atomic_inc_return(&efile->result_count) > READ_ONCE(e1npu_max_results)) {
+		atomic_dec(&efile->result_count);
+		drm_dbg(ddev, "job %u: %u unread job results, the most a file keeps (max_results) (-EBUSY)\n",
+			index, READ_ONCE(e1npu_max_results));
+		ret = -EBUSY;
+		goto err_sched_cleanup;
+	}
+	res = kzalloc(sizeof(*res), GFP_KERNEL_ACCOUNT);
 	if (!res) {
+		atomic_dec(&efile->result_count);
 		ret = -ENOMEM;
 		goto err_sched_cleanup;
 	}
@@ -1081,8 +1132,9 @@ static int e1npu_job_create(struct e1npu_file *efile, struct drm_file *file,
 	spin_lock_init(&res->lock);
 	res->state = DRM_E1NPU_JOB_PENDING;
 	ret = xa_alloc_cyclic(&efile->results, &id, res, XA_LIMIT(1, INT_MAX),
-			      &efile->next_id, GFP_KERNEL);
+			      &efile->next_id, GFP_KERNEL_ACCOUNT);
 	if (ret < 0) {
+		atomic_dec(&efile->result_count);
 		kfree(res);
 		goto err_sched_cleanup;
 	}
@@ -1103,8 +1155,10 @@ static void e1npu_job_drop(struct e1npu_file *efile, struct e1npu_job *job,
 {
 	struct e1npu_result *res = xa_erase(&efile->results, id);
 
-	if (res)
+	if (res) {
+		atomic_dec(&efile->result_count);
 		e1npu_result_put(res);
+	}
 	drm_sched_job_cleanup(&job->base);
 	e1npu_job_cleanup(job);
 }
@@ -1264,11 +1318,16 @@ int e1npu_ioctl_submit(struct drm_device *ddev, void *data,
 	u32 *ids, i, n = 0;
 	int ret = 0, idx;
 
+	/* Struct sizes may grow (zero tails), but not beyond a page. */
 	if (args->pad || !args->job_count ||
 	    args->job_count > E1NPU_MAX_JOBS_PER_SUBMIT ||
 	    args->job_size < sizeof(struct drm_e1npu_job) ||
-	    args->op_size < sizeof(struct drm_e1npu_op)) {
-		drm_dbg(ddev, "submit: bad header\n");
+	    args->job_size > E1NPU_MAX_STRUCT_SIZE ||
+	    args->op_size < sizeof(struct drm_e1npu_op) ||
+	    args->op_size > E1NPU_MAX_STRUCT_SIZE) {
+		drm_dbg(ddev, "submit: pad %u job_count %u job_size %u op_size %u: bad header (-EINVAL)\n",
+			args->pad, args->job_count, args->job_size,
+			args->op_size);
 		return -EINVAL;
 	}
 	if (!drm_dev_enter(ddev, &idx))
@@ -1360,10 +1419,12 @@ int e1npu_ioctl_job_result(struct drm_device *ddev, void *data,
 	args->fail_index = res->fail_index;
 	args->ops_done = res->ops_done;
 	spin_unlock_irqrestore(&res->lock, flags);
-	if (args->state != DRM_E1NPU_JOB_PENDING)
+	if (args->state != DRM_E1NPU_JOB_PENDING) {
 		__xa_erase(&efile->results, args->job_id);
-	else
+		atomic_dec(&efile->result_count);
+	} else {
 		res = NULL;
+	}
 	xa_unlock(&efile->results);
 	if (res)
 		e1npu_result_put(res);

@@ -3,6 +3,7 @@
 #ifndef __E1NPU_JOB_H__
 #define __E1NPU_JOB_H__
 
+#include <linux/atomic.h>
 #include <linux/mutex.h>
 #include <linux/xarray.h>
 #include <drm/gpu_scheduler.h>
@@ -19,6 +20,9 @@ struct e1npu_device;
  * @submit_lock: serialises arm + push on this file's entities
  * @results: job id -> struct e1npu_result, until read or close
  * @next_id: cyclic allocation hint for @results
+ * @result_count: entries of @results (capped by the max_results parameter)
+ * @client: accounting shared with the file's jobs and buffers (fdinfo,
+ *	arena quota)
  */
 struct e1npu_file {
 	struct e1npu_device *edev;
@@ -28,6 +32,8 @@ struct e1npu_file {
 	struct mutex submit_lock;
 	struct xarray results;
 	u32 next_id;
+	atomic_t result_count;
+	struct e1npu_client *client;
 };
 
 int e1npu_job_init(struct e1npu_device *edev);

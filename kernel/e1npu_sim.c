@@ -39,6 +39,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/of.h>
 #include <linux/platform_device.h>
 #include <linux/regmap.h>
 #include <linux/spinlock.h>
@@ -46,6 +47,7 @@
 #include <linux/workqueue.h>
 
 #include "e1npu_pdata.h"
+#include "e1npu_sim_mem.h"
 #include "../model/e1_model.h"
 
 #define E1SIM_NAME	"e1npu_sim"
@@ -70,6 +72,8 @@ struct e1sim {
 
 	struct platform_device *pdev;
 	bool dying;
+	bool flushed;	/* CTRL.flush written: inject_bad_id applies */
+	struct device_node *np;	/* of_node: the device's DT node */
 };
 
 /* The one instance; module parameters reach it under e1sim_param_lock. */
@@ -96,6 +100,22 @@ MODULE_PARM_DESC(rows, "CAPS rows of the systolic array, 1..255 (default 16)");
 static uint cols = 16;
 module_param(cols, uint, 0444);
 MODULE_PARM_DESC(cols, "CAPS columns of the systolic array, 1..255 (default 16)");
+
+static bool fake_iommu;
+module_param(fake_iommu, bool, 0444);
+MODULE_PARM_DESC(fake_iommu,
+		 "Put the device behind a toy IOMMU: scattered pages at I/O virtual addresses, mmap like iommu-dma (x86 only; default 0)");
+
+static char *of_node;
+module_param(of_node, charp, 0444);
+MODULE_PARM_DESC(of_node,
+		 "Full path of a DT node to give the device (its memory-region, interrupts); default none");
+
+/* Probe-time fault: the wrapper ID reads 0 once CTRL.flush was written. */
+static bool inject_bad_id;
+module_param(inject_bad_id, bool, 0644);
+MODULE_PARM_DESC(inject_bad_id,
+		 "Wrapper ID reads 0 after a CTRL.flush (a block that does not come back from reset)");
 
 /* Fault injection, writable at run time. */
 static bool inject_hang;
@@ -248,10 +268,16 @@ static void e1sim_irq_fini(struct e1sim *sim)
  */
 static void *e1sim_model_map(void *ctx, u64 addr, u64 len, bool write)
 {
+	bool handled;
+	void *va;
 	u64 last;
 
 	if (!len || check_add_overflow(addr, len - 1, &last))
 		return NULL;
+	/* toy IOMMU or a DT region (e1npu_sim_mem.c) */
+	va = e1sim_mem_map(addr, last, &handled);
+	if (handled)
+		return va;
 	if ((phys_addr_t)last != last)
 		return NULL;
 	if (!pfn_valid(PHYS_PFN(addr)) || !pfn_valid(PHYS_PFN(last)))
@@ -312,13 +338,35 @@ static int e1sim_reg_write(struct e1sim *sim, u32 win, unsigned int reg,
 	return 0;
 }
 
+/*
+ * inject_bad_id on wrapper register @off (probe is single-threaded: no
+ * lock). Only a flush written while the parameter is set counts: the ID
+ * reads right before the probe's reset and wrong after it.
+ */
+static void e1sim_bad_id(struct e1sim *sim, u32 off, bool write, u32 val,
+			 unsigned int *rval)
+{
+	if (!READ_ONCE(inject_bad_id)) {
+		WRITE_ONCE(sim->flushed, false);
+		return;
+	}
+	if (write && off == E1_V0_CTRL && (val & E1_V0_CTRL_FLUSH))
+		WRITE_ONCE(sim->flushed, true);
+	if (!write && off == E1_V0_ID && READ_ONCE(sim->flushed))
+		*rval = 0;
+}
+
 static int e1sim_wrapper_read(void *ctx, unsigned int reg, unsigned int *val)
 {
-	return e1sim_reg_read(ctx, E1_WIN_WRAPPER, reg, val);
+	int ret = e1sim_reg_read(ctx, E1_WIN_WRAPPER, reg, val);
+
+	e1sim_bad_id(ctx, reg, false, 0, val);
+	return ret;
 }
 
 static int e1sim_wrapper_write(void *ctx, unsigned int reg, unsigned int val)
 {
+	e1sim_bad_id(ctx, reg, true, val, NULL);
 	return e1sim_reg_write(ctx, E1_WIN_WRAPPER, reg, val);
 }
 
@@ -458,6 +506,10 @@ static int e1sim_register_pdev(struct e1sim *sim)
 	};
 	unsigned int line, n = 0;
 
+	if (sim->np) {
+		info.fwnode = of_fwnode_handle(sim->np);
+		info.of_node_reused = true;
+	}
 	for (line = 0; line < E1_IRQ_COUNT; line++) {
 		bool present = line == E1_IRQ_DATAPATH ? datapath : wrapper;
 
@@ -476,6 +528,8 @@ static int e1sim_register_pdev(struct e1sim *sim)
 		sim->pdev = NULL;
 		return ret;
 	}
+	/* before e1npu.ko binds (the tests load it after this module) */
+	e1sim_mem_attach(&sim->pdev->dev);
 	return 0;
 }
 
@@ -494,6 +548,8 @@ static void e1sim_destroy(struct e1sim *sim)
 		destroy_workqueue(sim->wq);
 	}
 	e1sim_irq_fini(sim);
+	e1sim_mem_fini();
+	of_node_put(sim->np);
 	if (sim->datapath)
 		regmap_exit(sim->datapath);
 	if (sim->wrapper)
@@ -579,6 +635,9 @@ static int __init e1sim_init(void)
 	e1sim = sim;
 	mutex_unlock(&e1sim_param_lock);
 
+	ret = e1sim_mem_init(of_node, fake_iommu, &sim->np);
+	if (ret)
+		goto err_unpublish;
 	ret = e1sim_register_pdev(sim);
 	if (ret)
 		goto err_unpublish;
@@ -628,9 +687,10 @@ MODULE_LICENSE("GPL");
  * object of its own (kernel/e1npu_sim_model_*.c) and defines
  * E1NPU_SIM_MODEL_OBJS; when e1npu_sim.c is built as a single-object module
  * instead (a Kbuild with only "obj-m += e1npu_sim.o"), the model sources
- * are part of this translation unit.
+ * and e1npu_sim_mem.c are part of this translation unit.
  */
 #ifndef E1NPU_SIM_MODEL_OBJS
+#include "e1npu_sim_mem.c"
 #include "../model/e1_model.c"
 #include "../model/e1_v0.c"
 #include "../model/e1_dp.c"

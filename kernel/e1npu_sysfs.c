@@ -24,10 +24,14 @@ static u64 e1npu_sysfs_reg(struct e1npu_device *edev, bool dp, u32 off)
 
 	if (!drm_dev_enter(&edev->drm, &idx))
 		return 0;
-	if (dp && edev->dp)
-		v = e1npu_dp_read(edev, off);
-	else if (!dp && edev->wrap)
-		v = e1npu_wr_read(edev, off);
+	/* The registers are clocked only while the device is resumed. */
+	if (!e1npu_pm_get(edev)) {
+		if (dp && edev->dp)
+			v = e1npu_dp_read(edev, off);
+		else if (!dp && edev->wrap)
+			v = e1npu_wr_read(edev, off);
+		e1npu_pm_put(edev);
+	}
 	drm_dev_exit(idx);
 	return v;
 }

@@ -76,8 +76,9 @@ static void usage(const char *prog)
 	size_t i;
 
 	fprintf(stderr, "usage: %s GROUP\n       %s engines MASK\n"
-		"       %s inflight busy|hang|hangq READY-FILE [hold]\ngroups:",
-		prog, prog, prog);
+		"       %s inflight busy|hang|hangq READY-FILE [hold]\n"
+		"       %s harden sizes|results|mmap|quota|fdinfo|rpm|arena BYTES\ngroups:",
+		prog, prog, prog, prog);
 	for (i = 0; i < E1T_ARRAY_SIZE(groups); i++)
 		fprintf(stderr, " %s", groups[i].name);
 	fprintf(stderr, "\n");
@@ -96,6 +97,8 @@ int main(int argc, char **argv)
 		return e1t_group_inflight(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "engines"))
 		return group_engines(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "harden"))
+		return e1t_group_harden(argc - 2, argv + 2);
 	for (i = 0; i < E1T_ARRAY_SIZE(groups); i++)
 		if (!strcmp(argv[1], groups[i].name))
 			return groups[i].fn() ? 1 : 0;

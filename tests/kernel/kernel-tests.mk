@@ -33,7 +33,7 @@ $(E1T_RISCV_BIN): $(E1T_DEPS)
 	$(E1T_RISCV_CC) $(E1T_CFLAGS) -o $@ $(E1T_SRCS)
 
 E1T_BINS := $(E1T_X86_BIN)
-VM_GUEST_FILES += tests/kernel/run-guest.sh
+VM_GUEST_FILES += tests/kernel/run-guest.sh tests/kernel/harden-guest.sh
 VM_X86_GUEST_FILES += $(E1T_X86_BIN)
 ifneq ($(shell command -v $(E1T_RISCV_CC) 2>/dev/null),)
 E1T_BINS += $(E1T_RISCV_BIN)

@@ -97,6 +97,9 @@ if load default; then
 fi
 unload
 
+# ---- hardening: sizes, results cap, mmap, quota, fdinfo, runtime PM, probe
+[ ! -f /tests/harden-guest.sh ] || . /tests/harden-guest.sh
+
 # ---- no Gemmini: every MATMUL takes the CPU-fallback path -----------------
 if load nogemmini gemmini_present=0; then
 	systest nogemmini

@@ -139,6 +139,12 @@ riscv64)
 	      -m "${VM_MEM:-512M}" -smp "${VM_SMP:-2}")
 	APPEND="$APPEND earlycon"
 	TIMEOUT=${VM_TIMEOUT:-300}
+	# plus DT nodes for e1npu_sim of_node=PATH (riscv64-dtb.sh)
+	if dtb=$("$VM_DIR/riscv64-dtb.sh" "$W" "${VM_MEM:-512M}" "${VM_SMP:-2}"); then
+		QEMU+=(-dtb "$dtb")
+	else
+		warn "riscv64: no dtc: the DT arena test is skipped"
+	fi
 	;;
 esac
 QEMU+=(-nographic -no-reboot -nic none -kernel "$KIMAGE" -initrd "$CPIO" -append "$APPEND")

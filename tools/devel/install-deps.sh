@@ -12,7 +12,7 @@ fuzz="clang libclang-rt-14-dev"
 # Kernel build, lint and QEMU system tests (tests/vm/).
 vm="xz-utils zstd cpio kmod qemu-system-x86 qemu-system-misc busybox-static \
     gcc-riscv64-linux-gnu libc6-dev-riscv64-cross bc bison flex libelf-dev \
-    libssl-dev sparse rsync python3 file patch dpkg-dev"
+    libssl-dev sparse rsync python3 file patch dpkg-dev device-tree-compiler"
 bench="libdnnl-dev"
 
 case "${1:-build}" in

@@ -36,7 +36,8 @@ extern "C" {
  *   or stride not a multiple of the alignment (dev_info.align for wrapper
  *   ops; 4 bytes for datapath records and int32 outputs), an operation not
  *   of the job's engine, a bad job/submit header (@op_count 0 or above
- *   max_ops_per_job, non-zero flags or pad, sizes too small);
+ *   max_ops_per_job, non-zero flags or pad, @job_size or @op_size smaller
+ *   than the structs or larger than the page size);
  * - -ERANGE: a shape outside the validated envelope reported by
  *   DRM_E1NPU_DEV_QUERY_INFO (or the datapath tile limits);
  * - -ENOENT: a buffer handle unknown to the submitting file (handles of
@@ -44,6 +45,10 @@ extern "C" {
  * - -EOVERFLOW: a tensor extent that overflows 64 bits or passes the end of
  *   its buffer;
  * - -ENODEV: the job's engine is not present;
+ * - -EBUSY: the file already holds as many unread job results as the
+ *   driver keeps per file (module parameter max_results, default 1024):
+ *   read finished jobs with DRM_IOCTL_E1NPU_JOB_RESULT first; nothing of
+ *   the SUBMIT was queued;
  * - -EFAULT: copying from userspace failed.
  *
  * Datapath operations use no tensor stride for DP_SCALAR and DP_VRELU_S8
@@ -70,7 +75,7 @@ enum drm_e1npu_dev_query_type {
  * With @pointer zero the kernel only writes the size of the structure it
  * knows into @size. Otherwise it copies min(@size, its size) bytes to
  * @pointer, zero-filling what userspace knows beyond that, and writes the
- * size it copied into @size.
+ * size it copied into @size. A @size above the page size is -EINVAL.
  */
 struct drm_e1npu_dev_query {
 	/** @type: one of enum drm_e1npu_dev_query_type */
@@ -146,7 +151,11 @@ struct drm_e1npu_dev_info {
  * struct drm_e1npu_bo_create - allocate a buffer object from the arena
  *
  * Buffers are physically contiguous sub-allocations of the device's tensor
- * arena (the NPU has no IOMMU) and start zeroed.
+ * arena (the NPU has no IOMMU) and start zeroed. -ENOMEM when the arena
+ * has no free range of the size; -ENOSPC when the buffers created through
+ * this file would exceed the per-file quota (module parameter file_quota,
+ * bytes, 0 = no limit below the arena size); freeing a buffer (once no job
+ * uses it) gives its pages back to the quota.
  */
 struct drm_e1npu_bo_create {
 	/** @size: in: bytes, > 0; the kernel rounds up to a page */
@@ -317,8 +326,9 @@ struct drm_e1npu_job {
  * struct drm_e1npu_submit - queue jobs
  *
  * @job_size and @op_size are the sizes of struct drm_e1npu_job and struct
- * drm_e1npu_op as userspace was built with, so both can grow. Jobs are
- * validated before any is queued: on error nothing runs.
+ * drm_e1npu_op as userspace was built with, so both can grow (at most to
+ * the page size). Jobs are validated before any is queued: on error nothing
+ * runs.
  */
 struct drm_e1npu_submit {
 	/** @jobs: user pointer to @job_count jobs of @job_size bytes */
@@ -357,8 +367,10 @@ enum drm_e1npu_job_state {
  * -ECANCELED (or the dependency's error) when the job was cancelled before
  * it ran. On failure @ops_done == @fail_index: operations before it
  * completed, none after it ran.
- * Outcomes of the last jobs of each file are kept until read or until the
- * file closes; a job id that is unknown or was already read gives -ENOENT.
+ * Outcomes of the jobs of each file (pending ones too) are kept until read
+ * or until the file closes, at most max_results of them (SUBMIT fails with
+ * -EBUSY beyond); a job id that is unknown or was already read gives
+ * -ENOENT.
  */
 struct drm_e1npu_job_result {
 	/** @job_id: in: from struct drm_e1npu_job */

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * e1 NPU clocks, reset line and runtime PM. All optional in the binding:
+ * without them (the simulator) runtime PM still tracks use, so the device
+ * reads "suspended" in sysfs when idle. The device is resumed while a job
+ * exists (from SUBMIT until the job is freed) and around register reads
+ * from sysfs and debugfs; it autosuspends after E1NPU_AUTOSUSPEND_MS idle.
+ */
+#include <linux/clk.h>
+#include <linux/delay.h>
+#include <linux/platform_device.h>
+#include <linux/pm_runtime.h>
+#include <linux/reset.h>
+
+#include "e1npu_device.h"
+
+#define E1NPU_AUTOSUSPEND_MS	50
+
+static int e1npu_power_on(struct e1npu_device *edev)
+{
+	return clk_bulk_prepare_enable(edev->num_clks, edev->clks);
+}
+
+static void e1npu_power_off(struct e1npu_device *edev)
+{
+	clk_bulk_disable_unprepare(edev->num_clks, edev->clks);
+}
+
+/* devm action: runtime PM off and the device powered down, once. */
+static void e1npu_pm_fini(void *data)
+{
+	struct e1npu_device *edev = data;
+	struct device *dev = edev->drm.dev;
+
+	pm_runtime_disable(dev);
+	pm_runtime_dont_use_autosuspend(dev);
+	if (edev->pm_probe_ref) {
+		pm_runtime_put_noidle(dev);
+		edev->pm_probe_ref = false;
+	}
+	if (!pm_runtime_status_suspended(dev))
+		e1npu_power_off(edev);
+	pm_runtime_set_suspended(dev);
+}
+
+/**
+ * e1npu_pm_init() - clocks on, reset pulsed, runtime PM enabled and held
+ * @edev: the device
+ *
+ * Leaves the device powered and out of reset with a usage reference that
+ * e1npu_pm_probe_done() drops at the end of probe.
+ *
+ * Return: 0 or a negative errno (-EPROBE_DEFER from clocks and resets).
+ */
+int e1npu_pm_init(struct e1npu_device *edev)
+{
+	struct device *dev = edev->drm.dev;
+	int ret;
+
+	ret = devm_clk_bulk_get_all(dev, &edev->clks);
+	if (ret < 0)
+		return dev_err_probe(dev, ret, "clocks\n");
+	edev->num_clks = ret;
+	edev->rst = devm_reset_control_get_optional_exclusive(dev, NULL);
+	if (IS_ERR(edev->rst))
+		return dev_err_probe(dev, PTR_ERR(edev->rst), "reset\n");
+
+	ret = e1npu_power_on(edev);
+	if (ret)
+		return dev_err_probe(dev, ret, "enabling clocks\n");
+	/* A clean block: pulse the reset line (no-op without one). */
+	ret = reset_control_assert(edev->rst);
+	if (!ret) {
+		udelay(1);
+		ret = reset_control_deassert(edev->rst);
+	}
+	if (ret) {
+		e1npu_power_off(edev);
+		return dev_err_probe(dev, ret, "reset pulse\n");
+	}
+
+	pm_runtime_set_autosuspend_delay(dev, E1NPU_AUTOSUSPEND_MS);
+	pm_runtime_use_autosuspend(dev);
+	ret = pm_runtime_set_active(dev);
+	if (ret) {
+		e1npu_power_off(edev);
+		return ret;
+	}
+	pm_runtime_get_noresume(dev);
+	edev->pm_probe_ref = true;
+	pm_runtime_enable(dev);
+	return devm_add_action_or_reset(dev, e1npu_pm_fini, edev);
+}
+
+/**
+ * e1npu_pm_probe_done() - drop probe's usage reference: idle may suspend
+ * @edev: the device, registered
+ */
+void e1npu_pm_probe_done(struct e1npu_device *edev)
+{
+	edev->pm_probe_ref = false;
+	pm_runtime_mark_last_busy(edev->drm.dev);
+	pm_runtime_put_autosuspend(edev->drm.dev);
+}
+
+/**
+ * e1npu_pm_get() - resume the device and hold it resumed
+ * @edev: the device
+ *
+ * Return: 0 or a negative errno (nothing held then).
+ */
+int e1npu_pm_get(struct e1npu_device *edev)
+{
+	return pm_runtime_resume_and_get(edev->drm.dev);
+}
+
+/**
+ * e1npu_pm_put() - release e1npu_pm_get(); may be called in atomic context
+ * @edev: the device
+ */
+void e1npu_pm_put(struct e1npu_device *edev)
+{
+	pm_runtime_mark_last_busy(edev->drm.dev);
+	pm_runtime_put_autosuspend(edev->drm.dev);
+}
+
+static int e1npu_rpm_suspend(struct device *dev)
+{
+	struct e1npu_device *edev = dev_get_drvdata(dev);
+
+	e1npu_power_off(edev);
+	return 0;
+}
+
+/*
+ * Clocks back on. A power domain may have dropped the wrapper's state:
+ * CTRL.enable reads 0 then, and the ring (empty: no job holds the device
+ * while it is suspended) is programmed again.
+ */
+static int e1npu_rpm_resume(struct device *dev)
+{
+	struct e1npu_device *edev = dev_get_drvdata(dev);
+	int ret;
+
+	ret = e1npu_power_on(edev);
+	if (ret)
+		return ret;
+	if (edev->wrap) {
+		mutex_lock(&edev->ring_lock);
+		if (!edev->unplugged &&
+		    !(e1npu_wr_read(edev, E1_V0_CTRL) & E1_V0_CTRL_ENABLE))
+			e1npu_hw_reset(edev);
+		mutex_unlock(&edev->ring_lock);
+	}
+	return 0;
+}
+
+const struct dev_pm_ops e1npu_pm_ops = {
+	RUNTIME_PM_OPS(e1npu_rpm_suspend, e1npu_rpm_resume, NULL)
+};
