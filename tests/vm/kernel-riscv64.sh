@@ -17,43 +17,15 @@ riscv64_kernel() {
 }
 
 # Debian 12 has no riscv64 port, so busybox is cross-built (static) from
-# Debian's busybox source package, fetched with apt-get source through a
-# private deb-src list (the host's apt configuration is not touched).
-_apt_src() {
-	local aptd="$E1NPU_CACHE/apt-src"
-	apt-get -q -o Dir::Etc::SourceList="$aptd/sources.list" \
-		-o Dir::Etc::SourceParts="$aptd/parts" \
-		-o Dir::State::Lists="$aptd/lists" \
-		-o Dir::Cache="$aptd/cache" "$@"
-}
+# Debian's busybox source package (apt-src.sh: private deb-src list).
+. "$VM_DIR/apt-src.sh"
 
 _busybox_riscv64_build() {
-	local srcver=$1 dir=$2 aptd="$E1NPU_CACHE/apt-src" t0 b p
+	local srcver=$1 dir=$2 t0 b
 	[ -x "$dir/busybox" ] && return 0
 	t0=$(now)
-	mkdir -p "$aptd/parts" "$aptd/lists/partial" "$aptd/cache/archives/partial"
-	# deb-src twins of the host's deb lines for this release
-	apt-get indextargets --format '$(REPO_URI) $(RELEASE)' 'Created-By: Packages' |
-		sort -u | while read -r uri rel; do
-			echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $rel main"
-		done >"$aptd/sources.list"
-	[ -s "$aptd/sources.list" ] || die "no apt sources to derive a deb-src line from"
-	_apt_src update >"$aptd/update.log" 2>&1 || { cat "$aptd/update.log" >&2; die "apt-get update (deb-src) failed"; }
-	rm -rf "$dir.tmp"
-	mkdir -p "$dir.tmp"
-	chown _apt "$dir.tmp" 2>/dev/null || true
-	(cd "$dir.tmp" && _apt_src source --download-only "busybox=$srcver" >fetch.log 2>&1) ||
-		{ cat "$dir.tmp/fetch.log" >&2; die "apt-get source busybox=$srcver failed"; }
+	apt_src_fetch busybox "$srcver" "$dir.tmp"
 	b="$dir.tmp/src"
-	mkdir -p "$b"
-	tar -xf "$dir.tmp"/busybox_*.orig.tar.* -C "$b" --strip-components=1
-	tar -xf "$dir.tmp"/busybox_*.debian.tar.* -C "$b"
-	if [ -f "$b/debian/patches/series" ]; then
-		grep -v -E '^\s*(#|$)' "$b/debian/patches/series" | while read -r p _; do
-			patch -d "$b" -p1 -s --forward <"$b/debian/patches/$p" ||
-				die "busybox: Debian patch $p does not apply"
-		done
-	fi
 	msg "riscv64: cross-building static busybox $srcver (one time; log $dir.tmp/build.log)"
 	{
 		make -C "$b" ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- defconfig &&
@@ -75,9 +47,7 @@ busybox_riscv64() {
 		[ -n "$dir" ] || die "offline and no riscv64 busybox in the cache"
 		dir=${dir%/}
 	else
-		srcver=$(apt-cache show --no-all-versions busybox-static |
-			sed -n 's/^Source: busybox (\(.*\))$/\1/p' | head -n 1)
-		[ -n "$srcver" ] || srcver=$(apt_version busybox-static)
+		srcver=$(src_version busybox-static)
 		dir="$E1NPU_CACHE/busybox/riscv64-${srcver//:/_}"
 		mkdir -p "$E1NPU_CACHE/busybox"
 		with_lock busybox-riscv64 _busybox_riscv64_build "$srcver" "$dir"
