@@ -75,7 +75,7 @@ $(GUEST_RV_BLOCKS): Documentation/board.md
 $(CLASSIFY_HOST): $(CLASSIFY_BIN) $(BOARD_DATA)
 	@mkdir -p $(@D)
 	E1NPU_DEVICE=sim $(CLASSIFY_BIN) -m $(word 1,$(BOARD_DATA)) -i $(word 2,$(BOARD_DATA)) \
-		-n 1 --raw-output $@.npu > $@.log
+		-l tests/data/imagenet_labels.txt -n 1 --raw-output $@.npu > $@.log
 	$(CLASSIFY_BIN) --cpu -m $(word 1,$(BOARD_DATA)) -i $(word 2,$(BOARD_DATA)) \
 		-n 1 --raw-output $@.cpu >> $@.log
 	@cmp $@.npu $@.cpu || { echo "classify-host: NPU path != CPU reference path"; exit 1; }

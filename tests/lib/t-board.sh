@@ -31,7 +31,7 @@ jget() {
 		if (!i) next
 		v = substr($0, i + length(k))
 		if (v ~ /^"/) { v = substr(v, 2); sub(/".*/, "", v) }
-		else sub(/[,}\]].*/, "", v)
+		else sub(/[],}].*/, "", v)
 		print v
 		exit
 	}' "$2"
