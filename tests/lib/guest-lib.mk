@@ -16,23 +16,29 @@ ifeq ($(LIB_ENABLED),1)
 ifeq ($(CROSS_COMPILE)$(TARGET_MACHINE),x86_64)
 
 GUEST_LIB_BINS := $(patsubst %.c,$(O)/%,$(sort $(wildcard tests/lib/test-*.c tests/ops/test-*.c)))
+# e1npu-classify too (t-classify.sh), under its own name
+GUEST_LIB_TOOLS := $(O)/tools/e1npu-classify/e1npu-classify
 GUEST_LIB_TAR  := $(O)/tests/lib/guest-lib-x86.tar
 
-$(GUEST_LIB_TAR): $(GUEST_LIB_BINS) tests/lib/guest-lib.mk
+$(GUEST_LIB_TAR): $(GUEST_LIB_BINS) $(GUEST_LIB_TOOLS) tests/lib/guest-lib.mk
 	@rm -rf $@.d && mkdir -p $@.d/lib-x86
-	@set -e; for b in $(GUEST_LIB_BINS); do \
+	@set -e; for b in $(GUEST_LIB_BINS) $(GUEST_LIB_TOOLS); do \
 		d=$$(basename $$(dirname $$b)); \
-		cp $$b $@.d/$$d-$$(basename $$b); \
+		case " $(GUEST_LIB_TOOLS) " in *" $$b "*) d=;; esac; \
+		cp $$b $@.d/$${d:+$$d-}$$(basename $$b); \
 		ldd $$b | awk '$$2 == "=>" && $$3 ~ /^\// { print $$3 } \
 			$$1 ~ /^\/.*ld-linux/ { print $$1 }'; \
 	done | sort -u | while read -r l; do cp -L $$l $@.d/lib-x86/; done
-	@strip --strip-debug $@.d/lib-x86/* $@.d/*-test-*
+	@strip --strip-debug $@.d/lib-x86/* $@.d/*-test-* $@.d/e1npu-classify
 	@test -e $@.d/lib-x86/ld-linux-x86-64.so.2 || \
 		{ echo "guest-lib: no ld-linux-x86-64.so.2 in ldd's output"; exit 1; }
 	tar -C $@.d -cf $@ .
 	@rm -rf $@.d
 
-VM_X86_GUEST_FILES += $(GUEST_LIB_TAR) tests/lib/guest-lib-tests.sh
+VM_X86_GUEST_FILES += $(GUEST_LIB_TAR) tests/lib/guest-lib-tests.sh \
+	tests/lib/t-classify.sh tests/lib/guest-classify.sh $(O)/tests/lib/classify-host.txt \
+	tests/data/mobilenet_v1_0.25_128_quant.tflite tests/data/grace_hopper_128.bmp \
+	tests/data/imagenet_labels.txt
 ALL_TARGETS        += $(GUEST_LIB_TAR)
 
 endif
@@ -86,6 +92,6 @@ $(CLASSIFY_HOST): $(CLASSIFY_BIN) $(BOARD_DATA)
 ifneq ($(SMOKE_HOST_JSON),)
 VM_RISCV_GUEST_FILES += $(GUEST_RV_TAR) $(GUEST_RV_SMOKE) $(GUEST_RV_BLOCKS) \
 	$(CLASSIFY_HOST) $(SMOKE_HOST_JSON) tests/lib/guest-smoke.sh \
-	tests/lib/guest-lib-tests.sh tests/lib/t-board.sh
+	tests/lib/guest-lib-tests.sh tests/lib/t-board.sh tests/lib/guest-classify.sh
 endif
 endif

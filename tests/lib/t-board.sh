@@ -11,7 +11,7 @@
 #     one test each, as written;
 #  3. checks: npu-smoke info|ping|smoke|bench|perf|ops --json parsed; the
 #     sysfs counters against the MACs of known matmuls; e1npu-classify's
-#     output bytes against the host's (classify-host.txt); the udev rule.
+#     output bytes against the host's (guest-classify.sh); the udev rule.
 . /tests/lib.sh
 
 T=/tests
@@ -144,24 +144,7 @@ want board-perf-macs-example "sysfs perf/macs delta over one 4x4x16 matmul" "$((
 want board-perf-jobs-example "sysfs perf/jobs_completed delta" "$((j1 - j0))" 1
 
 # ---- 3c. a real network: output bytes equal to the host's -------------------
-exp=$(cut -d' ' -f1 "$T/classify-host.txt")
-for mode in kernel sim cpu; do
-	case "$mode" in
-	kernel) o="--device $dev" ;;
-	sim) o="--device sim" ;;
-	cpu) o="--cpu" ;;
-	esac
-	t0=$(cut -d' ' -f1 /proc/uptime)
-	e1npu-classify $o -m /root/mobilenet_v1_0.25_128_quant.tflite \
-		-i /root/grace_hopper_128.bmp -l /root/imagenet_labels.txt -n 1 \
-		--raw-output "$W/out-$mode.raw" >"$W/cls.log" 2>&1
-	rc=$?
-	t1=$(cut -d' ' -f1 /proc/uptime)
-	got=$(sha256sum <"$W/out-$mode.raw" 2>/dev/null | cut -d' ' -f1)
-	echo "E1VM-LOG: board-classify-$mode: $(tail -n 1 "$W/cls.log") ($(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }') s)"
-	echo "E1VM-LOG: board-classify-$mode: output sha256 $got"
-	want "board-classify-$mode" "e1npu-classify $o exit + output sha256 vs the host's" "$rc $got" "0 $exp"
-done
+DATA=/root sh "$T/guest-classify.sh" "$dev"
 
 # ---- 3d. the installed udev rule matches this device ------------------------
 rule=$(grep -v '^#' /etc/udev/rules.d/70-e1npu.rules 2>/dev/null | grep .)
