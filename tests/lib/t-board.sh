@@ -170,6 +170,36 @@ else
 	t_fail board-udev-rule "rule '$rule' vs subsystem '$subsys', name '$acc', drivers '$drivers'"
 fi
 
+# ---- 3e. board.md's device tree node (run-vm.sh boots with it, disabled) ---
+# strs FILE: a DT string list, space separated; hexb FILE: its bytes in hex
+strs() { tr '\0' ' ' <"$1" 2>/dev/null | sed 's/ $//'; }
+hexb() { od -An -tx1 "$1" 2>/dev/null | tr -d ' \n'; }
+dt=/proc/device-tree/soc/npu@10020000
+if [ -d "$dt" ]; then
+	want board-dt-npu "npu node: compatible; reg-names; interrupt-names" \
+		"$(strs $dt/compatible); $(strs $dt/reg-names); $(strs $dt/interrupt-names)" \
+		"eliza,e1-npu; wrapper datapath; npu fallback datapath"
+	ph=$(hexb $dt/memory-region)
+	rm=
+	for _n in /proc/device-tree/reserved-memory/*; do
+		[ -f "$_n/phandle" ] && [ "$(hexb "$_n/phandle")" = "$ph" ] && rm=$_n
+	done
+	reg=$(hexb "$rm/reg")
+	base=$(printf '0x%s' "$(echo "$reg" | cut -c1-16)")
+	mib=$(($(printf '0x%s' "$(echo "$reg" | cut -c17-32)") / 1048576))
+	want board-dt-arena "memory-region: compatible, no-map" \
+		"$(strs "$rm/compatible") $([ -e "$rm/no-map" ] && echo no-map)" "shared-dma-pool no-map"
+	line="Reserved memory: created DMA memory pool at $base, size $mib MiB"
+	if [ -n "$rm" ] && dmesg | grep -q -F "$line"; then
+		t_pass board-dt-arena-reserved
+		echo "E1VM-LOG: board-dt-arena-reserved: $line"
+	else
+		t_fail board-dt-arena-reserved "no '$line' in dmesg: $(dmesg | grep -i 'reserved mem' | tail -n 3)"
+	fi
+else
+	t_fail board-dt-npu "no $dt: the guest did not boot with board.md's device tree"
+fi
+
 t_rmmod e1npu
 t_rmmod e1npu_sim
 exit 0

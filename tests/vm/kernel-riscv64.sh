@@ -54,3 +54,27 @@ busybox_riscv64() {
 	fi
 	BUSYBOX="$dir/busybox"
 }
+
+# riscv64_board_dtb OUT QEMU-ARGS...: the device tree of QEMU's virt
+# machine (dumped with the same memory and CPUs) plus the ```dts block of
+# Documentation/board.md, i.e. the NPU node and its reserved-memory tensor
+# arena as a board has them; compiled with the kernel tree's dtc. The node
+# is disabled here: nothing answers at 0x1002_0000 in QEMU, so the driver
+# must not probe it (e1npu_sim.ko stands in for the NPU). The guest checks
+# the node and that the kernel set the region aside (t-board.sh).
+riscv64_board_dtb() {
+	local out=$1 dtc="$KDIR/scripts/dtc/dtc"
+	shift
+	[ -x "$dtc" ] || die "riscv64: no dtc in $KDIR/scripts/dtc"
+	run_logged "$out.log" "$@" -nographic -machine dumpdtb="$out.virt" ||
+		die "riscv64: cannot dump QEMU's virt device tree"
+	{
+		"$dtc" -q -I dtb -O dts "$out.virt" |
+			sed 's/^\(\t*\)plic@c000000 {/\1plic: plic@c000000 {/'
+		awk '/^```dts$/ { on = 1; next } /^```/ { on = 0 } on' "$TOP/Documentation/board.md"
+		printf '&{/soc/npu@10020000} {\n\tstatus = "disabled";\n};\n'
+	} >"$out.dts"
+	grep -q 'plic: plic@' "$out.dts" || die "riscv64: no plic node in QEMU's device tree"
+	run_logged "$out.log" "$dtc" -q -I dts -O dtb -o "$out" "$out.dts" ||
+		die "riscv64: board.md's device tree node does not compile ($out.dts)"
+}

@@ -19,6 +19,7 @@
 #   VM_SMP, VM_MEM       guest CPUs (2) and memory (512M)
 #   VM_OOPS_PANIC=0      do not pass oops=panic (default: an oops ends the run)
 #   VM_NO_PROJECT=1      only the self-test module, even if kernel/Kbuild exists
+#   VM_BOARD_DTB=0       riscv64: QEMU's own device tree, without board.md's node
 . "$(dirname "$0")/common.sh"
 
 ARCH=${1:-}
@@ -139,6 +140,11 @@ riscv64)
 	      -m "${VM_MEM:-512M}" -smp "${VM_SMP:-2}")
 	APPEND="$APPEND earlycon"
 	TIMEOUT=${VM_TIMEOUT:-300}
+	# board.md's device tree node + reserved-memory (VM_BOARD_DTB=0: off)
+	if [ "${VM_BOARD_DTB:-1}" = 1 ]; then
+		riscv64_board_dtb "$W/board.dtb" "${QEMU[@]}"
+		QEMU+=(-dtb "$W/board.dtb")
+	fi
 	;;
 esac
 QEMU+=(-nographic -no-reboot -nic none -kernel "$KIMAGE" -initrd "$CPIO" -append "$APPEND")
