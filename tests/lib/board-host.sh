@@ -69,14 +69,17 @@ for f in "$r/lib/libe1npu.so.0" "$r/lib/libe1npu.a" "$r/bin/npu-smoke" \
 	if is_rv "$f"; then ok "riscv64: ${f#"$W"/}"; else ko "not a riscv64 file: $f"; fi
 done
 soname=$(${CROSS}readelf -d "$r/lib/libe1npu.so.0" | sed -n 's/.*SONAME.*\[\(.*\)\].*/\1/p')
-[ "$soname" = libe1npu.so.0 ] && ok "soname $soname" || ko "soname '$soname'"
+if [ "$soname" = libe1npu.so.0 ]; then ok "soname $soname"; else ko "soname '$soname'"; fi
 if ${CROSS}readelf -d "$r/bin/e1npu-example" | grep -q 'NEEDED.*\[libe1npu.so.0\]'; then
 	ok "e1npu-example needs libe1npu.so.0 (linked through the installed libe1npu.pc)"
 else
 	ko "e1npu-example is not linked against libe1npu.so.0"
 fi
-file -L "$BUILD/tools/npu-smoke/npu-smoke-static" | grep -q 'statically linked' &&
-	ok "npu-smoke-static is static" || ko "npu-smoke-static is not static"
+if file -L "$BUILD/tools/npu-smoke/npu-smoke-static" | grep -q 'statically linked'; then
+	ok "npu-smoke-static is static"
+else
+	ko "npu-smoke-static is not static"
+fi
 pc=$(PKG_CONFIG_SYSROOT_DIR="$ROOTFS" PKG_CONFIG_LIBDIR="$r/lib/pkgconfig" pkg-config --cflags --libs libe1npu)
 case "$pc" in
 *"-I$r/include"*"-L$r/lib"*"-le1npu"*) ok "cross pkg-config: $pc" ;;
@@ -116,19 +119,20 @@ for t in "$BUILD"/tests/lib/test-* "$BUILD"/tests/ops/test-*; do
 	d=$(basename "$(dirname "$t")")
 	cp "$t" "$S/tests/lib-riscv64/$d-$(basename "$t")"
 done
-# the C library: every NEEDED of every ELF file, from the toolchain
+# the C library: every NEEDED of every ELF file, from the toolchain (three
+# rounds: libraries need libraries)
 needed() { ${CROSS}readelf -d "$1" 2>/dev/null | sed -n 's/.*NEEDED.*\[\(.*\)\].*/\1/p'; }
-for i in 1 2 3; do
+for _ in 1 2 3; do
 	find "$S" -type f | while read -r f; do is_rv "$f" && needed "$f"; done | sort -u |
 	while read -r l; do
 		[ -e "$S/usr/lib/$l" ] && continue
-		[ -e "$TC_LIB/$l" ] || { echo "board-host: no $l for $f" >&2; continue; }
+		[ -e "$TC_LIB/$l" ] || { echo "board-host: no $l in $TC_LIB" >&2; continue; }
 		cp -L "$TC_LIB/$l" "$S/usr/lib/$l"
 	done
 done
 cp -L "$TC_LIB/ld-linux-riscv64-lp64d.so.1" "$S/lib/"
 find "$S" -type f | while read -r f; do
-	is_rv "$f" && ${CROSS}strip --strip-debug "$f" 2>/dev/null || true
+	if is_rv "$f"; then ${CROSS}strip --strip-debug "$f" 2>/dev/null || true; fi
 done
 missing=$(find "$S" -type f | while read -r f; do is_rv "$f" && needed "$f"; done | sort -u |
 	while read -r l; do [ -e "$S/usr/lib/$l" ] || echo "$l"; done)
