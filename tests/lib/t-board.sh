@@ -54,7 +54,7 @@ while IFS= read -r cmd; do
 	case "$cmd" in '' | '#'*) continue ;; esac
 	i=$((i + 1))
 	echo "E1VM-LOG: board-md-$i: $cmd"
-	if sh -c "$cmd" >"$W/cmd.log" 2>&1; then
+	if sh -c "$cmd" </dev/null >"$W/cmd.log" 2>&1; then
 		t_pass "board-md-$i"
 	else
 		sed "s/^/E1VM-LOG: board-md-$i: /" "$W/cmd.log" | tail -n 20
