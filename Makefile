@@ -11,6 +11,9 @@
 #   make bench      benchmarks, numbers printed
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make clean
+#   make CROSS_COMPILE=riscv64-linux-gnu- SYSROOT=DIR O=build-riscv64 [install]
+#                   the userspace for another architecture
+#                   (Documentation/board.md)
 
 .DEFAULT_GOAL := all
 
@@ -24,6 +27,30 @@ PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 
 CC      ?= cc
 AR      ?= ar
+# Cross builds: CROSS_COMPILE prefixes the toolchain (unless CC/AR are
+# given), SYSROOT holds the target's libdrm (and cmocka, for the test
+# suites) as SYSROOT/usr/{include,lib}, found through pkg-config with
+# PKG_CONFIG_SYSROOT_DIR/PKG_CONFIG_LIBDIR. A cross build has no libudev
+# by default (E1NPU_WITH_UDEV=0: the /dev/accel scan) and builds
+# CROSS_TARGETS only: nothing that must run on the build machine.
+CROSS_COMPILE ?=
+SYSROOT ?=
+ifneq ($(CROSS_COMPILE),)
+ifeq ($(origin CC),default)
+CC      := $(CROSS_COMPILE)gcc
+endif
+ifeq ($(origin AR),default)
+AR      := $(CROSS_COMPILE)ar
+endif
+E1NPU_WITH_UDEV ?= 0
+endif
+PKG_CONFIG ?= pkg-config
+ifneq ($(SYSROOT),)
+PKG_CONFIG := env PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) \
+	PKG_CONFIG_LIBDIR=$(SYSROOT)/usr/lib/pkgconfig:$(SYSROOT)/usr/share/pkgconfig $(PKG_CONFIG)
+endif
+# The machine the binaries are for: x86_64, riscv64, ...
+TARGET_MACHINE := $(firstword $(subst -, ,$(shell $(CC) -dumpmachine 2>/dev/null)))
 # Build trees: O for the normal build, SAN_O for ASan+UBSan.
 O       ?= build
 SAN_O   ?= build-san
@@ -31,7 +58,7 @@ SAN_O   ?= build-san
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CSTD     := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 OPT      ?= -O2 -g
-CPPFLAGS += -Iinclude -Iinclude/hw -Imodel
+CPPFLAGS += -Iinclude -Iinclude/hw -Imodel $(if $(SYSROOT),-I$(SYSROOT)/usr/include)
 CFLAGS   += $(CSTD) $(WARN) $(OPT) -fPIC -fvisibility=hidden
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 LDLIBS   +=
@@ -73,8 +100,17 @@ deps-bench:
 -include tests/vm/vm.mk
 -include tests/bench/bench.mk
 
+# A cross build: the library, the tools and the cmocka suites (no
+# sanitizer builds, fuzzers, benchmarks or outputs made by running them).
+CROSS_TARGETS := $(LIB_SO) $(LIB_A) $(LIB_PC) $(NPU_SMOKE) $(NPU_SMOKE_STATIC) \
+	$(CLASSIFY) $(LIBT_TESTS) $(OPS_BINS)
+
 .PHONY: all check check-unit smoke bench install clean
+ifneq ($(CROSS_COMPILE),)
+all: $(CROSS_TARGETS)
+else
 all: $(ALL_TARGETS)
+endif
 
 # Unit tests first (fast), then whatever the fragments add (VM, lint).
 check: deps-check

@@ -30,9 +30,11 @@ LIB_SRCS := $(sort $(wildcard lib/*.c lib/*/*.c)) kernel/e1npu_ops.c
 # The model's sources: model.mk's list when it is included, else ours.
 LIB_MODEL_SRCS := $(if $(MODEL_SRCS),$(MODEL_SRCS),$(filter-out model/e1_dp_stub.c,$(wildcard model/*.c)))
 
-LIB_DRM_CFLAGS := $(shell pkg-config --cflags libdrm 2>/dev/null || echo -I/usr/include/libdrm)
+# libdrm through pkg-config (a cross build's SYSROOT, see the Makefile)
+LIB_DRM_CFLAGS := $(shell $(PKG_CONFIG) --cflags libdrm 2>/dev/null || echo -I/usr/include/libdrm)
+LIB_DRM_LIBS   := $(shell $(PKG_CONFIG) --libs libdrm 2>/dev/null || echo -ldrm)
 LIB_CPPFLAGS   := -Ilib -Ilib/ops -Ilib/ref -Ikernel -Iinclude/uapi/drm $(LIB_DRM_CFLAGS)
-LIB_LIBS       := -ldrm $(if $(filter 1,$(E1NPU_WITH_UDEV)),-ludev) -lm
+LIB_LIBS       := $(LIB_DRM_LIBS) $(if $(filter 1,$(E1NPU_WITH_UDEV)),-ludev) -lm
 
 LIB_OBJS     := $(call objs,$(LIB_SRCS) $(LIB_MODEL_SRCS))
 LIB_SAN_OBJS := $(call sanobjs,$(LIB_SRCS) $(LIB_MODEL_SRCS))

@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: MIT
 #
 # npu-smoke (tools/npu-smoke/): linked with libe1npu.a, plus
-#   $(O)/tools/npu-smoke/npu-smoke-static  static x86_64 build for the QEMU
-#       guest (libdrm.a, no libudev: E1NPU_WITH_UDEV=0 discovery),
+#   $(O)/tools/npu-smoke/npu-smoke-static  static build for the QEMU guests
+#       (libdrm.a, no libudev: E1NPU_WITH_UDEV=0 discovery),
 #   $(O)/tests/lib/smoke-host.json  `npu-smoke smoke --json` on the
 #       in-process model, shipped to the guest with tests/lib/guest-smoke.sh,
 #   `make smoke`  npu-smoke smoke on the embedded model (README),
-#   install-tools  npu-smoke and its man page.
+#   install-tools  npu-smoke and its man page, and the udev rule
+#       tools/udev/70-e1npu.rules (group render rw on /dev/accel/accel*)
+#       in UDEVRULESDIR (default /etc/udev/rules.d).
 
 ifeq ($(LIB_ENABLED),1)
 
@@ -31,7 +33,7 @@ $(LIB_STATIC_DRM_O): lib/backend-drm.c
 $(NPU_SMOKE_STATIC): $(call objs,$(NPU_SMOKE_SRCS)) $(LIB_STATIC_DRM_O) \
 		$(filter-out $(O)/lib/backend-drm.o,$(LIB_OBJS))
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -static -o $@ $^ /usr/lib/x86_64-linux-gnu/libdrm.a -lm
+	$(CC) $(CFLAGS) -static -o $@ $^ $(shell $(PKG_CONFIG) --static --libs libdrm 2>/dev/null || echo -ldrm) -lm
 
 $(SMOKE_HOST_JSON): $(NPU_SMOKE)
 	@mkdir -p $(@D)
@@ -47,20 +49,23 @@ smoke: deps-build
 	@$(MAKE) --no-print-directory $(NPU_SMOKE)
 	env -u E1NPU_DEVICE $(NPU_SMOKE) smoke
 
+UDEVRULESDIR ?= /etc/udev/rules.d
+
 install-tools: $(NPU_SMOKE)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(UDEVRULESDIR)
 	install -m 0755 $(NPU_SMOKE) $(DESTDIR)$(BINDIR)/npu-smoke
 	install -m 0644 tools/npu-smoke/npu-smoke.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 tools/udev/70-e1npu.rules $(DESTDIR)$(UDEVRULESDIR)/
 
 ALL_TARGETS     += $(NPU_SMOKE)
 INSTALL_TARGETS += install-tools
 
-# QEMU x86_64 guest (tests/vm/vm.mk copies these into /tests/).
-ifeq ($(shell uname -m),x86_64)
-ifneq ($(wildcard /usr/lib/x86_64-linux-gnu/libdrm.a),)
+# QEMU x86_64 guest (tests/vm/vm.mk copies these into /tests/); the
+# riscv64 guest gets its npu-smoke-static from the cross build
+# (tests/lib/guest-lib.mk).
+ifeq ($(CROSS_COMPILE)$(TARGET_MACHINE),x86_64)
 VM_X86_GUEST_FILES += $(NPU_SMOKE_STATIC) $(SMOKE_HOST_JSON) tests/lib/guest-smoke.sh
 ALL_TARGETS        += $(NPU_SMOKE_STATIC) $(SMOKE_HOST_JSON)
-endif
 endif
 
 endif # LIB_ENABLED

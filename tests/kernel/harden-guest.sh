@@ -87,5 +87,5 @@ if [ -d /proc/device-tree/e1npu-dt-arena ]; then
 	fi
 	unload
 elif [ "$E1VM_ARCH" = riscv64 ]; then
-	t_skip dt-arena "no /proc/device-tree/e1npu-dt-arena (dtc missing on the host?)"
+	t_skip dt-arena "no /proc/device-tree/e1npu-dt-arena (booted with VM_BOARD_DTB=0?)"
 fi

@@ -2,11 +2,15 @@
 # SPDX-License-Identifier: MIT
 #
 # /tests/guest-lib-tests.sh: the library's cmocka suites (tests/lib/test-*,
-# tests/ops/test-*) inside the x86_64 QEMU guest, on the kernel backend
-# (E1NPU_DEVICE=DEVICE: e1npu.ko on e1npu_sim.ko). The binaries are the
-# ones the host runs on the in-process model; guest-lib-x86.tar (built by
-# tests/lib/guest-lib.mk) holds them and the dynamic loader plus shared
-# libraries they need, unpacked here into /tests/lib-x86/.
+# tests/ops/test-*) inside the QEMU guests, on the kernel backend
+# (E1NPU_DEVICE=DEVICE: e1npu.ko on e1npu_sim.ko).
+#   x86_64: the binaries the host runs on the in-process model;
+#     guest-lib-x86.tar (tests/lib/guest-lib.mk) holds them and the dynamic
+#     loader plus shared libraries they need, unpacked into /tests/lib-x86/.
+#   riscv64: the binaries of the documented cross build
+#     (Documentation/board.md); guest-riscv64.tar is a root file system
+#     (tests/lib/board-host.sh) unpacked at /: libc, libdrm, libcmocka in
+#     /usr/lib, the suites in /tests/lib-riscv64/, run directly.
 #
 # Usage: guest-lib-tests.sh [TAG [PROGRAM...]]
 #   TAG      appended to the test names (the simulator configuration
@@ -31,20 +35,34 @@ if [ -z "$dev" ]; then
 		[ -d "$_d" ] && dev=/dev/accel/${_d##*/}
 	done
 fi
-lib=$dir/lib-x86
-
-if [ ! -x "$lib/ld-linux-x86-64.so.2" ] &&
-	! tar -xf "$dir/guest-lib-x86.tar" -C "$dir"; then
-	t_fail "libe1npu-unpack$tag" "cannot unpack $dir/guest-lib-x86.tar"
-	exit 0
-fi
+case "${E1VM_ARCH:-$(uname -m)}" in
+riscv64)
+	bin=$dir/lib-riscv64
+	if [ ! -d "$bin" ] && ! tar -xf "$dir/guest-riscv64.tar" -C /; then
+		t_fail "libe1npu-unpack$tag" "cannot unpack $dir/guest-riscv64.tar"
+		exit 0
+	fi
+	run() { "$@"; }
+	;;
+*)
+	bin=$dir
+	lib=$dir/lib-x86
+	if [ ! -x "$lib/ld-linux-x86-64.so.2" ] &&
+		! tar -xf "$dir/guest-lib-x86.tar" -C "$dir"; then
+		t_fail "libe1npu-unpack$tag" "cannot unpack $dir/guest-lib-x86.tar"
+		exit 0
+	fi
+	run() { "$lib/ld-linux-x86-64.so.2" --library-path "$lib" "$@"; }
+	;;
+esac
 if [ ! -c "$dev" ]; then
 	t_fail "libe1npu-device$tag" "no e1npu accel node ('$dev')"
 	exit 0
 fi
-[ $# -gt 0 ] || set -- $(cd "$dir" && ls lib-test-* ops-test-* 2>/dev/null)
-[ $# -gt 0 ] || { t_fail "libe1npu-suites$tag" "no test programs in $dir"; exit 0; }
+[ $# -gt 0 ] || set -- $(cd "$bin" && ls lib-test-* ops-test-* 2>/dev/null)
+[ $# -gt 0 ] || { t_fail "libe1npu-suites$tag" "no test programs in $bin"; exit 0; }
 
+export E1NPU_DEVICE="$dev"
 for a in "$@"; do
 	p=${a%%:*}
 	f=
@@ -52,8 +70,7 @@ for a in "$@"; do
 	n=libe1npu-$p${f:+.$f}$tag
 	out=/tmp/$n.log
 	t0=$(cut -d' ' -f1 /proc/uptime)
-	E1NPU_DEVICE=$dev "$lib/ld-linux-x86-64.so.2" --library-path "$lib" \
-		"$dir/$p" $f >"$out" 2>&1
+	run "$bin/$p" $f >"$out" 2>&1
 	rc=$?
 	t1=$(cut -d' ' -f1 /proc/uptime)
 	echo "E1VM-LOG: $n: $(echo "$t0 $t1" | awk '{ printf "%.2f", $2 - $1 }') s"

@@ -17,43 +17,15 @@ riscv64_kernel() {
 }
 
 # Debian 12 has no riscv64 port, so busybox is cross-built (static) from
-# Debian's busybox source package, fetched with apt-get source through a
-# private deb-src list (the host's apt configuration is not touched).
-_apt_src() {
-	local aptd="$E1NPU_CACHE/apt-src"
-	apt-get -q -o Dir::Etc::SourceList="$aptd/sources.list" \
-		-o Dir::Etc::SourceParts="$aptd/parts" \
-		-o Dir::State::Lists="$aptd/lists" \
-		-o Dir::Cache="$aptd/cache" "$@"
-}
+# Debian's busybox source package (apt-src.sh: private deb-src list).
+. "$VM_DIR/apt-src.sh"
 
 _busybox_riscv64_build() {
-	local srcver=$1 dir=$2 aptd="$E1NPU_CACHE/apt-src" t0 b p
+	local srcver=$1 dir=$2 t0 b
 	[ -x "$dir/busybox" ] && return 0
 	t0=$(now)
-	mkdir -p "$aptd/parts" "$aptd/lists/partial" "$aptd/cache/archives/partial"
-	# deb-src twins of the host's deb lines for this release
-	apt-get indextargets --format '$(REPO_URI) $(RELEASE)' 'Created-By: Packages' |
-		sort -u | while read -r uri rel; do
-			echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $rel main"
-		done >"$aptd/sources.list"
-	[ -s "$aptd/sources.list" ] || die "no apt sources to derive a deb-src line from"
-	_apt_src update >"$aptd/update.log" 2>&1 || { cat "$aptd/update.log" >&2; die "apt-get update (deb-src) failed"; }
-	rm -rf "$dir.tmp"
-	mkdir -p "$dir.tmp"
-	chown _apt "$dir.tmp" 2>/dev/null || true
-	(cd "$dir.tmp" && _apt_src source --download-only "busybox=$srcver" >fetch.log 2>&1) ||
-		{ cat "$dir.tmp/fetch.log" >&2; die "apt-get source busybox=$srcver failed"; }
+	apt_src_fetch busybox "$srcver" "$dir.tmp"
 	b="$dir.tmp/src"
-	mkdir -p "$b"
-	tar -xf "$dir.tmp"/busybox_*.orig.tar.* -C "$b" --strip-components=1
-	tar -xf "$dir.tmp"/busybox_*.debian.tar.* -C "$b"
-	if [ -f "$b/debian/patches/series" ]; then
-		grep -v -E '^\s*(#|$)' "$b/debian/patches/series" | while read -r p _; do
-			patch -d "$b" -p1 -s --forward <"$b/debian/patches/$p" ||
-				die "busybox: Debian patch $p does not apply"
-		done
-	fi
 	msg "riscv64: cross-building static busybox $srcver (one time; log $dir.tmp/build.log)"
 	{
 		make -C "$b" ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- defconfig &&
@@ -75,12 +47,37 @@ busybox_riscv64() {
 		[ -n "$dir" ] || die "offline and no riscv64 busybox in the cache"
 		dir=${dir%/}
 	else
-		srcver=$(apt-cache show --no-all-versions busybox-static |
-			sed -n 's/^Source: busybox (\(.*\))$/\1/p' | head -n 1)
-		[ -n "$srcver" ] || srcver=$(apt_version busybox-static)
+		srcver=$(src_version busybox-static)
 		dir="$E1NPU_CACHE/busybox/riscv64-${srcver//:/_}"
 		mkdir -p "$E1NPU_CACHE/busybox"
 		with_lock busybox-riscv64 _busybox_riscv64_build "$srcver" "$dir"
 	fi
 	BUSYBOX="$dir/busybox"
+}
+
+# riscv64_board_dtb OUT QEMU-ARGS...: the device tree of QEMU's virt
+# machine (dumped with the same memory and CPUs) plus the ```dts block of
+# Documentation/board.md, i.e. the NPU node and its reserved-memory tensor
+# arena as a board has them; compiled with the kernel tree's dtc. The node
+# is disabled here: nothing answers at 0x1002_0000 in QEMU, so the driver
+# must not probe it (e1npu_sim.ko stands in for the NPU). The guest checks
+# the node and that the kernel set the region aside (t-board.sh). The
+# test nodes of riscv64-dtb.sh are appended too.
+riscv64_board_dtb() {
+	local out=$1 dtc="$KDIR/scripts/dtc/dtc"
+	shift
+	[ -x "$dtc" ] || die "riscv64: no dtc in $KDIR/scripts/dtc"
+	run_logged "$out.log" "$@" -nographic -machine dumpdtb="$out.virt" ||
+		die "riscv64: cannot dump QEMU's virt device tree"
+	{
+		"$dtc" -q -I dtb -O dts "$out.virt" |
+			sed 's/^\(\t*\)plic@c000000 {/\1plic: plic@c000000 {/'
+		awk '/^```dts$/ { on = 1; next } /^```/ { on = 0 } on' "$TOP/Documentation/board.md"
+		printf '&{/soc/npu@10020000} {\n\tstatus = "disabled";\n};\n'
+		# the driver-hardening tests' nodes (e1npu_sim of_node=PATH)
+		"$VM_DIR/riscv64-dtb.sh" "${VM_MEM:-512M}"
+	} >"$out.dts"
+	grep -q 'plic: plic@' "$out.dts" || die "riscv64: no plic node in QEMU's device tree"
+	run_logged "$out.log" "$dtc" -q -I dts -O dtb -o "$out" "$out.dts" ||
+		die "riscv64: board.md's device tree node does not compile ($out.dts)"
 }

@@ -1,28 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 #
-# riscv64-dtb.sh DIR MEM SMP: the QEMU virt device tree of a MEM/SMP guest
-# plus nodes for e1npu_sim of_node=PATH (tests/kernel/harden-guest.sh):
+# riscv64-dtb.sh MEM: prints the device-tree source fragment of the test
+# nodes for e1npu_sim of_node=PATH (tests/kernel/harden-guest.sh), which
+# riscv64_board_dtb (kernel-riscv64.sh) appends to QEMU virt's tree and
+# board.md's node:
 #   /e1npu-dt-arena  names a 3 MiB no-map "shared-dma-pool" region 32 MiB
 #                    below the end of RAM: a memory-region whose size is
 #                    not a power of two in pages
 #   /e1npu-dt-defer  its "fallback" interrupt on a controller that never
 #                    probes: the driver's probe must defer
-# Prints the DTB path; exits non-zero (nothing printed) without dtc.
 set -e
-dir=$1 mem=$2 smp=$3
-command -v dtc >/dev/null 2>&1 || exit 1
+mem=$1
 case "$mem" in
 *G) mb=$((${mem%G} * 1024)) ;;
 *M) mb=${mem%M} ;;
-*) exit 1 ;;
+*) echo "riscv64-dtb.sh: memory size '$mem' is not NNNM or NG" >&2; exit 1 ;;
 esac
 base=$((0x80000000 + (mb - 32) * 1024 * 1024))
-qemu-system-riscv64 -M virt,dumpdtb="$dir/virt.dtb" -m "$mem" -smp "$smp" \
-	-nographic >/dev/null 2>&1
-{
-	dtc -q -I dtb -O dts "$dir/virt.dtb"
-	cat <<DTS
+cat <<DTS
 / {
 	reserved-memory {
 		#address-cells = <2>;
@@ -54,6 +50,3 @@ qemu-system-riscv64 -M virt,dumpdtb="$dir/virt.dtb" -m "$mem" -smp "$smp" \
 	};
 };
 DTS
-} >"$dir/virt-e1npu.dts"
-dtc -q -I dts -O dtb -o "$dir/virt-e1npu.dtb" "$dir/virt-e1npu.dts"
-echo "$dir/virt-e1npu.dtb"

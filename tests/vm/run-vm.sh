@@ -19,6 +19,7 @@
 #   VM_SMP, VM_MEM       guest CPUs (2) and memory (512M)
 #   VM_OOPS_PANIC=0      do not pass oops=panic (default: an oops ends the run)
 #   VM_NO_PROJECT=1      only the self-test module, even if kernel/Kbuild exists
+#   VM_BOARD_DTB=0       riscv64: QEMU's own device tree, without board.md's node
 . "$(dirname "$0")/common.sh"
 
 ARCH=${1:-}
@@ -139,11 +140,10 @@ riscv64)
 	      -m "${VM_MEM:-512M}" -smp "${VM_SMP:-2}")
 	APPEND="$APPEND earlycon"
 	TIMEOUT=${VM_TIMEOUT:-300}
-	# plus DT nodes for e1npu_sim of_node=PATH (riscv64-dtb.sh)
-	if dtb=$("$VM_DIR/riscv64-dtb.sh" "$W" "${VM_MEM:-512M}" "${VM_SMP:-2}"); then
-		QEMU+=(-dtb "$dtb")
-	else
-		warn "riscv64: no dtc: the DT arena test is skipped"
+	# board.md's device tree node + reserved-memory (VM_BOARD_DTB=0: off)
+	if [ "${VM_BOARD_DTB:-1}" = 1 ]; then
+		riscv64_board_dtb "$W/board.dtb" "${QEMU[@]}"
+		QEMU+=(-dtb "$W/board.dtb")
 	fi
 	;;
 esac

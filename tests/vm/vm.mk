@@ -11,7 +11,8 @@
 #   VM_GUEST_FILES        files for /tests/ in every guest (e.g. the
 #                         driver team's run-guest.sh, modules.conf, t-*.sh)
 #   VM_X86_GUEST_FILES    static x86_64 binaries for /tests/
-#   VM_RISCV_GUEST_FILES  static riscv64 binaries for /tests/
+#   VM_RISCV_GUEST_FILES  riscv64 files for /tests/ (static binaries, the
+#                         cross-built userspace of tests/lib/guest-lib.mk)
 # These are also make goals: they are built (sub-make) before packing.
 # Cache: E1NPU_CACHE (default /var/cache/e1npu). See Documentation/testing-vm.md.
 
