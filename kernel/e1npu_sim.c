@@ -315,7 +315,7 @@ static void e1sim_sleep(struct e1sim *sim, unsigned int ms)
 
 	while (time_before(jiffies, end) && !READ_ONCE(sim->dying) &&
 	       !READ_ONCE(sim->model->v0.abort))
-		msleep(10);
+		msleep(20);
 }
 
 /*
