@@ -298,7 +298,9 @@ static void e1npu_job_pin(struct e1npu_device *edev, struct e1npu_job *job)
 	struct e1npu_pin *pin;
 	u32 i;
 
-	pin = kzalloc(struct_size(pin, objs, job->bo_count), GFP_KERNEL);
+	/* A fence-signalling path (timeout, IRQ thread): no reclaim. */
+	pin = kzalloc(struct_size(pin, objs, job->bo_count),
+		      GFP_NOWAIT | __GFP_NOWARN);
 	for (i = 0; i < job->bo_count; i++) {
 		/* Without a record the references are leaked: still safe. */
 		drm_gem_object_get(job->bos[i]);
@@ -739,6 +741,9 @@ static void e1npu_ring_timeout(struct e1npu_device *edev,
 	if (edev->unplugged || edev->wedged)
 		return;
 	e1npu_ring_retire(edev);
+	/* It finished as the timer fired (or ran in run_job): nothing hung. */
+	if (bad->hw_fence_init && dma_fence_is_signaled(bad->hw_fence))
+		return;
 	if (!list_empty(&bad->node))
 		pos = (edev->ring_tail - bad->first) & (edev->ring_len - 1);
 	list_splice_init(&edev->inflight, &jobs);
