@@ -960,9 +960,8 @@ int e1npu_job_init(struct e1npu_device *edev)
  * Masks and flushes the wrapper, waits until it is idle (else the device is
  * wedged and the buffers of the jobs in the ring stay allocated), then
  * fails every job still in the ring with -ENODEV so its fences signal; the
- * registers are not touched again. The
- * schedulers keep running for the files still open: jobs that reach
- * run_job from now on fail with -ENODEV. They are torn down when the DRM
+ * registers are not touched again. The schedulers keep running for the
+ * files still open: jobs that reach run_job from now on fail with -ENODEV. They are torn down when the DRM
  * device is released (e1npu_engine_release()), after the last close.
  */
 void e1npu_job_fini(struct e1npu_device *edev)
