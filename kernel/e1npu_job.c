@@ -735,15 +735,25 @@ static void e1npu_ring_timeout(struct e1npu_device *edev,
 {
 	struct e1npu_job *j, *tmp;
 	LIST_HEAD(jobs);
-	u32 pos = 0;
+	u32 pos = 0, st;
 
 	lockdep_assert_held(&edev->ring_lock);
 	if (edev->unplugged || edev->wedged)
 		return;
 	e1npu_ring_retire(edev);
-	/* It finished as the timer fired (or ran in run_job): nothing hung. */
-	if (bad->hw_fence_init && dma_fence_is_signaled(bad->hw_fence))
+	if (bad->hw_fence_init && dma_fence_is_signaled(bad->hw_fence)) {
+		/*
+		 * Nothing hung: its interrupt was lost (or raced the timer).
+		 * Ack as the hard handler would, so that the line can rise
+		 * again for the next job, and service the ring.
+		 */
+		st = e1npu_wr_read(edev, E1_V0_IRQ_STATUS) & edev->irq_mask &
+		     ~E1_V0_IRQ_UNSUPPORTED_OP;
+		if (st)
+			e1npu_wr_write(edev, E1_V0_IRQ_STATUS, st);
+		e1npu_ring_service(edev);
 		return;
+	}
 	if (!list_empty(&bad->node))
 		pos = (edev->ring_tail - bad->first) & (edev->ring_len - 1);
 	list_splice_init(&edev->inflight, &jobs);
@@ -961,8 +971,9 @@ int e1npu_job_init(struct e1npu_device *edev)
  * wedged and the buffers of the jobs in the ring stay allocated), then
  * fails every job still in the ring with -ENODEV so its fences signal; the
  * registers are not touched again. The schedulers keep running for the
- * files still open: jobs that reach run_job from now on fail with -ENODEV. They are torn down when the DRM
- * device is released (e1npu_engine_release()), after the last close.
+ * files still open: jobs that reach run_job from now on fail with -ENODEV.
+ * They are torn down when the DRM device is released
+ * (e1npu_engine_release()), after the last close.
  */
 void e1npu_job_fini(struct e1npu_device *edev)
 {

@@ -196,6 +196,66 @@ out:
 }
 
 /*
+ * A job whose completion interrupt was lost ends through the timeout
+ * handler, which finds it retired; the interrupt line must work again
+ * afterwards: the next jobs complete well within the 2 s job timeout.
+ */
+static void t_lost_irq(struct e1t_dev *d)
+{
+	const char *name = "recover-lost-irq-line-rearmed";
+	struct drm_e1npu_job_result r;
+	struct drm_e1npu_op op;
+	struct e1t_bo a = { 0 }, c = { 0 };
+	uint32_t seed = 61, i;
+	double worst = 0;
+	int ret;
+
+	ret = e1t_bo_new(d, 4096, &a);
+	if (!ret)
+		ret = e1t_bo_new(d, 4096, &c);
+	if (ret) {
+		e1t_fail(name, "buffers: %s", strerror(-ret));
+		goto out;
+	}
+	e1t_fill_s8(a.map, 4096, &seed);
+	relu_op(&op, &a, &c, 0, 64);
+	ret = e1t_sim_param_set("inject_drop_irq", "1");
+	if (ret) {
+		e1t_fail(name, "inject_drop_irq: %s", strerror(-ret));
+		goto out;
+	}
+	ret = e1t_run(d, DRM_E1NPU_ENGINE_WRAPPER, &op, 1, &r);
+	e1t_sim_param_set("inject_drop_irq", "0");
+	if (ret < 0) {
+		e1t_fail(name, "job with the lost interrupt: %s", strerror(-ret));
+		goto out;
+	}
+	for (i = 0; i < 3; i++) {
+		uint64_t t0 = e1t_now_ns();
+		double s;
+
+		memset(c.map, FILL, 4096);
+		ret = e1t_run(d, DRM_E1NPU_ENGINE_WRAPPER, &op, 1, &r);
+		s = (double)(e1t_now_ns() - t0) / 1e9;
+		if (s > worst)
+			worst = s;
+		if (ret || !relu_rows_ok(&a, &c, 0, 64)) {
+			e1t_fail(name, "job %u after it: ret %d state %u error %d",
+				 i, ret, r.state, r.error);
+			goto out;
+		}
+	}
+	e1t_log("%s: slowest of 3 later jobs %.2f s", name, worst);
+	if (worst > 1.0)
+		e1t_fail(name, "a later job took %.2f s: it waited for the timeout", worst);
+	else
+		e1t_pass(name);
+out:
+	e1t_bo_free(d, &a);
+	e1t_bo_free(d, &c);
+}
+
+/*
  * Finding 3: job A hangs, job B waits in the ring behind it. A fails with
  * -ETIMEDOUT, B is cancelled (-ECANCELED, nothing ran, its fence
  * signalled) instead of being re-run by the kernel.
@@ -547,6 +607,7 @@ int e1t_group_recover(void)
 		return 1;
 	}
 	t_overflow_attribution(&d);
+	t_lost_irq(&d);
 	t_cancel_behind_hang(&d);
 	t_flush_ordering(&d);
 	t_long_datapath(&d);
