@@ -45,6 +45,26 @@ static int put_file(const char *path, const char *val)
 	return n < 0 ? -errno : 0;
 }
 
+#define FLUSH_TIMEOUT "/sys/module/e1npu/parameters/flush_timeout_ms"
+
+/* read a small file into @buf (trailing newline dropped); 0 or -errno */
+static int get_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = 0;
+	if (n && buf[n - 1] == '\n')
+		buf[n - 1] = 0;
+	return 0;
+}
+
 /* lines of the kernel log that report a lockup or an RCU stall */
 static int count_stalls(void)
 {
@@ -74,6 +94,24 @@ static int count_stalls(void)
 			n++;
 	free(buf);
 	return n;
+}
+
+/*
+ * A buffer of @size, retried for up to 3 s: the buffers of a finished job
+ * go back to the arena when the scheduler frees the job, a little after
+ * its result is out.
+ */
+static int bo_new_retry(struct e1t_dev *d, uint64_t size, struct e1t_bo *bo)
+{
+	int ret, i;
+
+	for (i = 0; i < 60; i++) {
+		ret = e1t_bo_new(d, size, bo);
+		if (ret != -ENOMEM && ret != -ENOSPC)
+			break;
+		e1t_sleep_ms(50);
+	}
+	return ret;
 }
 
 /* A relu op over rows [16 * row, 16 * row + rows) of a and c (16 bytes). */
@@ -246,7 +284,7 @@ static void t_lost_irq(struct e1t_dev *d)
 		}
 	}
 	e1t_log("%s: slowest of 3 later jobs %.2f s", name, worst);
-	if (worst > 1.0)
+	if (worst > 1.5)
 		e1t_fail(name, "a later job took %.2f s: it waited for the timeout", worst);
 	else
 		e1t_pass(name);
@@ -336,6 +374,7 @@ out:
 static void t_flush_ordering(struct e1t_dev *d)
 {
 	const char *name = "recover-flush-waits-for-idle";
+	char old_timeout[32] = "1000";
 	struct drm_e1npu_job_result r;
 	struct drm_e1npu_op op;
 	struct e1t_bo a = { 0 }, c = { 0 };
@@ -353,6 +392,12 @@ static void t_flush_ordering(struct e1t_dev *d)
 	e1t_fill_s8(a.map, 4096, &seed);
 	memset(c.map, FILL, 4096);
 	relu_op(&op, &a, &c, 0, 64);
+	/* a wide margin over the drain: a loaded TCG host stretches it */
+	if (get_file(FLUSH_TIMEOUT, old_timeout, sizeof(old_timeout)) ||
+	    put_file(FLUSH_TIMEOUT, "10000")) {
+		e1t_fail(name, "cannot set %s", FLUSH_TIMEOUT);
+		goto out;
+	}
 	if (e1t_sim_param_set("exec_delay_ms", "4000") ||
 	    e1t_sim_param_set("flush_drain_ms", "500")) {
 		e1t_fail(name, "cannot set exec_delay_ms/flush_drain_ms");
@@ -381,6 +426,7 @@ static void t_flush_ordering(struct e1t_dev *d)
 out_clear:
 	e1t_sim_param_set("exec_delay_ms", "0");
 	e1t_sim_param_set("flush_drain_ms", "0");
+	put_file(FLUSH_TIMEOUT, old_timeout);
 	next_job_passes(d, "recover-flush-next-job");
 out:
 	e1t_bo_free(d, &a);
@@ -409,7 +455,7 @@ static void t_large_matmul(struct e1t_dev *d)
 		e1t_skip(name, "arena of %llu bytes", (unsigned long long)d->info.arena_size);
 		return;
 	}
-	ret = e1t_bo_new(d, 4ull << 20, &buf);
+	ret = bo_new_retry(d, 4ull << 20, &buf);
 	if (ret) {
 		e1t_fail(name, "4 MiB buffer: %s", strerror(-ret));
 		return;
@@ -542,7 +588,7 @@ static void t_wedged(struct e1t_dev *d)
 	int ret;
 
 	/* the whole arena fits while nothing else is allocated */
-	ret = e1t_bo_new(d, d->info.arena_size, &big);
+	ret = bo_new_retry(d, d->info.arena_size, &big);
 	if (ret) {
 		e1t_fail(name, "arena-sized buffer before the test: %s", strerror(-ret));
 		return;
@@ -582,7 +628,7 @@ static void t_wedged(struct e1t_dev *d)
 	}
 	e1t_bo_free(d, &a);
 	e1t_bo_free(d, &c);
-	ret = e1t_bo_new(d, d->info.arena_size, &big);
+	ret = bo_new_retry(d, d->info.arena_size, &big);
 	if (!ret)
 		e1t_fail(name, "an arena-sized buffer was allocated: the hung job's buffers were released");
 	else
