@@ -648,6 +648,11 @@ static int e1npu_dp_io_wait(void *ctx, u32 *status)
 	return ret;
 }
 
+static void e1npu_dp_io_yield(void *ctx)
+{
+	cond_resched();
+}
+
 static void e1npu_dp_job_run(struct e1npu_job *job)
 {
 	struct e1npu_device *edev = job->edev;
@@ -655,6 +660,7 @@ static void e1npu_dp_job_run(struct e1npu_job *job)
 		.read = e1npu_dp_io_read,
 		.write = e1npu_dp_io_write,
 		.wait = e1npu_dp_io_wait,
+		.yield = e1npu_dp_io_yield,
 		.ctx = edev,
 	};
 	u32 i, st;

@@ -868,6 +868,8 @@ static int e1npu_dp_scalar(const struct e1npu_dp_io *io,
 		const u8 *in = a + (u64)i * E1NPU_DP_SCALAR_IN_BYTES;
 		u8 *out = c + (u64)i * E1NPU_DP_SCALAR_OUT_BYTES;
 
+		if (io->yield && i && !(i % E1NPU_DP_YIELD_RECORDS))
+			io->yield(io->ctx);
 		io->write(io->ctx, E1_DP_OP_A, e1npu_get_le32(in));
 		io->write(io->ctx, E1_DP_OP_B, e1npu_get_le32(in + 4));
 		io->write(io->ctx, E1_DP_ACC, e1npu_get_le32(in + 8));
