@@ -30,6 +30,7 @@ extern unsigned int e1npu_clock_mhz;
 extern unsigned int e1npu_ring_len_param;
 extern unsigned int e1npu_max_results;
 extern unsigned long e1npu_file_quota;
+extern unsigned int e1npu_flush_timeout_ms;
 
 /**
  * struct e1npu_engine - one drm_sched instance and its software counters
@@ -91,6 +92,12 @@ void e1npu_show_fdinfo(struct drm_printer *p, struct drm_file *file);
  * @ring_tail: first slot not yet seen retired
  * @inflight: wrapper jobs written to the ring, oldest first
  * @unplugged: set under @ring_lock at removal: run_job fails jobs at once
+ * @wedged: set under @ring_lock when the wrapper stayed busy after a flush
+ *	(it may still write memory): SUBMIT fails with -EIO, run_job fails
+ *	jobs with -EIO, the registers are not programmed again
+ * @pinned: &struct e1npu_pin records: buffers of the jobs in flight when the
+ *	device wedged, kept allocated (never reused) until the device is
+ *	released
  * @irq_npu: the wrapper's main interrupt
  * @irq_fallback: the wrapper's fallback interrupt, or -ENXIO
  * @irq_dp: the datapath interrupt, or -ENXIO
@@ -135,6 +142,8 @@ struct e1npu_device {
 	u32 ring_tail;
 	struct list_head inflight;
 	bool unplugged;
+	bool wedged;
+	struct list_head pinned;
 
 	int irq_npu;
 	int irq_fallback;
@@ -188,7 +197,7 @@ static inline void e1npu_dp_write(struct e1npu_device *edev, u32 off, u32 v)
 }
 
 void e1npu_hw_ring_program(struct e1npu_device *edev);
-void e1npu_hw_reset(struct e1npu_device *edev);
+int e1npu_hw_reset(struct e1npu_device *edev);
 
 int e1npu_pm_init(struct e1npu_device *edev);
 void e1npu_pm_probe_done(struct e1npu_device *edev);

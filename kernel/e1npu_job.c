@@ -18,6 +18,7 @@
 #include <linux/dma-resv.h>
 #include <linux/interrupt.h>
 #include <linux/ktime.h>
+#include <linux/moduleparam.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -43,6 +44,25 @@
 #define E1NPU_MAX_STRUCT_SIZE		PAGE_SIZE
 /* Datapath scheduler credits: jobs queued at once. */
 #define E1NPU_DP_CREDITS		16
+/* Longest a direct-mode datapath command may take (it needs a few cycles). */
+#define E1NPU_DP_TIMEOUT_US		1000
+
+unsigned int e1npu_flush_timeout_ms = 1000;
+module_param_named(flush_timeout_ms, e1npu_flush_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(flush_timeout_ms,
+		 "How long the wrapper may stay busy after CTRL.flush before the device is declared wedged (default 1000)");
+
+/**
+ * struct e1npu_pin - buffers a wedged device may still write
+ * @node: in &e1npu_device.pinned
+ * @count: entries of @objs
+ * @objs: referenced until the device is released
+ */
+struct e1npu_pin {
+	struct list_head node;
+	u32 count;
+	struct drm_gem_object *objs[] __counted_by(count);
+};
 
 /**
  * struct e1npu_result - the outcome of a job, shared by the job and its file
@@ -259,17 +279,88 @@ void e1npu_hw_ring_program(struct e1npu_device *edev)
 		       E1_V0_CTRL_IRQ_ENABLE | E1_V0_CTRL_CPU_FALLBACK);
 }
 
+/*
+ * CTRL.flush, then wait until STATUS.busy reads 0: a flush stops fetching,
+ * but the descriptor in execution may still be writing its outputs. Only
+ * then may the fences of its job signal (and its buffers be reused).
+ */
+static int e1npu_hw_flush(struct e1npu_device *edev)
+{
+	unsigned int st;
+	int ret;
+
+	e1npu_wr_write(edev, E1_V0_CTRL, E1_V0_CTRL_FLUSH);
+	ret = regmap_read_poll_timeout(edev->wrap, E1_V0_STATUS, st,
+				       !(st & E1_V0_STATUS_BUSY), 1000,
+				       (u64)e1npu_flush_timeout_ms * 1000);
+	if (ret)
+		drm_err(&edev->drm,
+			"wrapper still busy %u ms after a flush (STATUS 0x%08x)\n",
+			e1npu_flush_timeout_ms, st);
+	return ret;
+}
+
 /**
  * e1npu_hw_reset() - flush the wrapper and program it from scratch
  * @edev: the device, wrapper present; ring_lock held or not yet shared
+ *
+ * Return: 0, or -ETIMEDOUT when the engine did not go idle after the flush
+ * (nothing is programmed then: the caller wedges the device).
  */
-void e1npu_hw_reset(struct e1npu_device *edev)
+int e1npu_hw_reset(struct e1npu_device *edev)
 {
-	e1npu_wr_write(edev, E1_V0_CTRL, E1_V0_CTRL_FLUSH);
+	int ret;
+
+	ret = e1npu_hw_flush(edev);
+	if (ret)
+		return ret;
 	e1npu_wr_write(edev, E1_V0_IRQ_STATUS, E1_V0_IRQ_ALL);
 	edev->ring_head = 0;
 	edev->ring_tail = 0;
 	e1npu_hw_ring_program(edev);
+	return 0;
+}
+
+/* Keep @job's buffers allocated for as long as the device exists. */
+static void e1npu_job_pin(struct e1npu_device *edev, struct e1npu_job *job)
+{
+	struct e1npu_pin *pin;
+	u32 i;
+
+	/* A fence-signalling path (timeout, IRQ thread): no reclaim. */
+	pin = kzalloc(struct_size(pin, objs, job->bo_count),
+		      GFP_NOWAIT | __GFP_NOWARN);
+	for (i = 0; i < job->bo_count; i++) {
+		/* Without a record the references are leaked: still safe. */
+		drm_gem_object_get(job->bos[i]);
+		if (pin)
+			pin->objs[i] = job->bos[i];
+	}
+	if (pin) {
+		pin->count = job->bo_count;
+		list_add_tail(&pin->node, &edev->pinned);
+	}
+}
+
+/*
+ * The wrapper did not go idle after a flush: it may still write the
+ * buffers of @jobs (and of @extra). Refuse all further work and never let
+ * those buffers be freed and handed out again while the device exists.
+ */
+static void e1npu_wedge(struct e1npu_device *edev, struct list_head *jobs,
+			struct e1npu_job *extra)
+{
+	struct e1npu_job *job;
+
+	lockdep_assert_held(&edev->ring_lock);
+	if (!edev->wedged)
+		drm_err(&edev->drm,
+			"device wedged: submissions fail with -EIO until it is rebound\n");
+	WRITE_ONCE(edev->wedged, true);
+	list_for_each_entry(job, jobs, node)
+		e1npu_job_pin(edev, job);
+	if (extra)
+		e1npu_job_pin(edev, extra);
 }
 
 static void e1npu_ring_push(struct e1npu_device *edev, struct e1npu_job *job)
@@ -321,17 +412,22 @@ static void e1npu_ring_retire(struct e1npu_device *edev)
  * Flush the engine and re-issue every job still in flight from its first
  * descriptor: the ring stalled before reaching them.
  */
-static void e1npu_ring_reissue(struct e1npu_device *edev)
+static void e1npu_ring_reissue(struct e1npu_device *edev,
+			       struct e1npu_job *failed)
 {
 	struct e1npu_job *job, *tmp;
 	LIST_HEAD(jobs);
 
 	list_splice_init(&edev->inflight, &jobs);
-	e1npu_hw_reset(edev);
 	atomic64_inc(&edev->resets);
+	if (e1npu_hw_reset(edev))
+		e1npu_wedge(edev, &jobs, failed);
 	list_for_each_entry_safe(job, tmp, &jobs, node) {
 		list_del_init(&job->node);
-		e1npu_ring_push(edev, job);
+		if (edev->wedged)
+			e1npu_job_complete(job, -EIO, 0, 0, 0);
+		else
+			e1npu_ring_push(edev, job);
 	}
 }
 
@@ -364,15 +460,22 @@ static void e1npu_ring_hard_error(struct e1npu_device *edev, u32 idx, u32 code)
 	atomic64_inc(&edev->hard_errors);
 	job = e1npu_ring_owner(edev, idx, &pos);
 	if (!job) {
-		pos = 0;
+		/*
+		 * No job owns the slot (an overflow latched at DESC_HEAD):
+		 * the ring stopped in the oldest job, after the operations
+		 * DESC_TAIL retired (e1npu_ring_service() retired them).
+		 */
 		job = list_first_entry_or_null(&edev->inflight,
 					       struct e1npu_job, node);
+		if (job)
+			pos = (edev->ring_tail - job->first) &
+			      (edev->ring_len - 1);
 	}
 	drm_dbg(&edev->drm, "wrapper error 0x%02x at slot %u addr 0x%llx\n",
 		code, idx, addr);
 	if (job)
 		list_del_init(&job->node);
-	e1npu_ring_reissue(edev);
+	e1npu_ring_reissue(edev, job);
 	if (job)
 		e1npu_job_complete(job, code == E1_V0_ERR_OVERFLOW ? -EIO : -EFAULT,
 				   code, pos, pos);
@@ -561,12 +664,35 @@ static void e1npu_dp_io_write(void *ctx, u32 off, u32 v)
 	e1npu_dp_write(ctx, off, v);
 }
 
+/* A started command: done or error within E1NPU_DP_TIMEOUT_US, else hung. */
+static int e1npu_dp_io_wait(void *ctx, u32 *status)
+{
+	struct e1npu_device *edev = ctx;
+	unsigned int st;
+	int ret;
+
+	ret = regmap_read_poll_timeout(edev->dp, E1_DP_CTRL_STATUS, st,
+				       !(st & E1_DP_STATUS_BUSY) &&
+				       (st & (E1_DP_STATUS_DONE |
+					      E1_DP_STATUS_ERROR)),
+				       2, E1NPU_DP_TIMEOUT_US);
+	*status = st;
+	return ret;
+}
+
+static void e1npu_dp_io_yield(void *ctx)
+{
+	cond_resched();
+}
+
 static void e1npu_dp_job_run(struct e1npu_job *job)
 {
 	struct e1npu_device *edev = job->edev;
 	const struct e1npu_dp_io io = {
 		.read = e1npu_dp_io_read,
 		.write = e1npu_dp_io_write,
+		.wait = e1npu_dp_io_wait,
+		.yield = e1npu_dp_io_yield,
 		.ctx = edev,
 	};
 	u32 i, st;
@@ -577,6 +703,8 @@ static void e1npu_dp_job_run(struct e1npu_job *job)
 		return;
 	}
 	for (i = 0; i < job->op_count; i++) {
+		/* run_job is a work item: up to 255 ops of 4096 records. */
+		cond_resched();
 		ret = e1npu_dp_exec(&io, &job->ops[i], job->dp_ptr[i][E1NPU_T_A],
 				    job->dp_ptr[i][E1NPU_T_B],
 				    job->dp_ptr[i][E1NPU_T_C], &st);
@@ -626,6 +754,8 @@ static struct dma_fence *e1npu_job_run(struct drm_sched_job *sched_job)
 	mutex_lock(&edev->ring_lock);
 	if (edev->unplugged)
 		e1npu_job_complete(job, -ENODEV, 0, 0, 0);
+	else if (edev->wedged)
+		e1npu_job_complete(job, -EIO, 0, 0, 0);
 	else
 		e1npu_ring_push(edev, job);
 	mutex_unlock(&edev->ring_lock);
@@ -633,42 +763,93 @@ static struct dma_fence *e1npu_job_run(struct drm_sched_job *sched_job)
 }
 
 /*
- * The engine hung: fail the job with -ETIMEDOUT, flush the engine and let
- * the scheduler re-run the jobs that were queued behind it.
+ * Timeout of @bad: flush and wait for the engine to go idle, then fail
+ * @bad with -ETIMEDOUT (fail_index = the operations it retired) and every
+ * other job in the ring with -ECANCELED: they were queued behind @bad and
+ * had not started (userspace resubmits them; the UAPI documents it). If
+ * the engine does not go idle the device is wedged and they fail with -EIO.
+ */
+static void e1npu_ring_timeout(struct e1npu_device *edev,
+			       struct e1npu_job *bad)
+{
+	struct e1npu_job *j, *tmp;
+	LIST_HEAD(jobs);
+	u32 pos = 0, st;
+
+	lockdep_assert_held(&edev->ring_lock);
+	if (edev->unplugged || edev->wedged)
+		return;
+	e1npu_ring_retire(edev);
+	if (bad->hw_fence_init && dma_fence_is_signaled(bad->hw_fence)) {
+		/*
+		 * Nothing hung: its interrupt was lost (or raced the timer).
+		 * Ack as the hard handler would, so that the line can rise
+		 * again for the next job, and service the ring.
+		 */
+		st = e1npu_wr_read(edev, E1_V0_IRQ_STATUS) & edev->irq_mask &
+		     ~E1_V0_IRQ_UNSUPPORTED_OP;
+		if (st)
+			e1npu_wr_write(edev, E1_V0_IRQ_STATUS, st);
+		e1npu_ring_service(edev);
+		return;
+	}
+	if (!list_empty(&bad->node))
+		pos = (edev->ring_tail - bad->first) & (edev->ring_len - 1);
+	list_splice_init(&edev->inflight, &jobs);
+	atomic64_inc(&edev->resets);
+	if (e1npu_hw_reset(edev))
+		e1npu_wedge(edev, &jobs, NULL);
+	if (bad->hw_fence_init && !dma_fence_is_signaled(bad->hw_fence)) {
+		drm_dbg(&edev->drm, "job timed out at op %u, reset\n", pos);
+		e1npu_job_complete(bad, -ETIMEDOUT, 0, pos, pos);
+	}
+	list_for_each_entry_safe(j, tmp, &jobs, node) {
+		list_del_init(&j->node);
+		if (j != bad)
+			e1npu_job_complete(j, edev->wedged ? -EIO : -ECANCELED,
+					   0, 0, 0);
+	}
+}
+
+/*
+ * drm_sched_stop() detached every unfinished job from its hardware fence,
+ * and drm_sched_start() finishes a detached job with -ECANCELED. Recovery
+ * gave each job in the ring its own outcome: hand the hardware fences
+ * back so that each scheduler fence carries that outcome (-ETIMEDOUT for
+ * the guilty job, 0 for one that retired meanwhile). The scheduler is
+ * stopped, so its pending list is stable.
+ */
+static void e1npu_sched_relink(struct drm_gpu_scheduler *sched)
+{
+	struct drm_sched_job *s_job;
+
+	list_for_each_entry(s_job, &sched->pending_list, list) {
+		struct e1npu_job *job = to_e1npu_job(s_job);
+
+		if (!s_job->s_fence->parent && job->hw_fence_init)
+			s_job->s_fence->parent = dma_fence_get(job->hw_fence);
+	}
+}
+
+/*
+ * The oldest job did not finish in time: stop the scheduler, recover the
+ * engine (e1npu_ring_timeout()), restart. Nothing is re-run by the kernel
+ * (drm_sched_resubmit_jobs() is deprecated): jobs not yet handed to the
+ * engine run normally after the restart.
  */
 static enum drm_gpu_sched_stat e1npu_job_timedout(struct drm_sched_job *sched_job)
 {
 	struct e1npu_job *job = to_e1npu_job(sched_job);
 	struct e1npu_device *edev = job->edev;
 	struct drm_gpu_scheduler *sched = sched_job->sched;
-	struct e1npu_job *j, *tmp;
-	u32 pos = 0;
 
 	drm_sched_stop(sched, sched_job);
-
 	if (job->engine == DRM_E1NPU_ENGINE_WRAPPER) {
 		mutex_lock(&edev->ring_lock);
-		if (!edev->unplugged)
-			e1npu_ring_retire(edev);
-		if (!list_empty(&job->node))
-			pos = (edev->ring_tail - job->first) &
-			      (edev->ring_len - 1);
-		/* The scheduler re-runs every unsignaled job below. */
-		list_for_each_entry_safe(j, tmp, &edev->inflight, node)
-			list_del_init(&j->node);
-		if (!edev->unplugged) {
-			e1npu_hw_reset(edev);
-			atomic64_inc(&edev->resets);
-		}
-		if (job->hw_fence_init && !dma_fence_is_signaled(job->hw_fence)) {
-			drm_dbg(&edev->drm, "job timed out at op %u, reset\n",
-				pos);
-			e1npu_job_complete(job, -ETIMEDOUT, 0, pos, pos);
-		}
+		e1npu_ring_timeout(edev, job);
 		mutex_unlock(&edev->ring_lock);
 	}
-
-	drm_sched_resubmit_jobs(sched);
+	e1npu_sched_relink(sched);
 	drm_sched_start(sched);
 	return DRM_GPU_SCHED_STAT_NOMINAL;
 }
@@ -784,8 +965,17 @@ static int e1npu_engine_init(struct e1npu_device *edev,
 static void e1npu_job_release(struct drm_device *ddev, void *data)
 {
 	struct e1npu_device *edev = to_e1npu_device(ddev);
+	struct e1npu_pin *pin, *tmp;
+	u32 i;
 
 	wait_var_event(&edev->jobs_alive, !atomic_read(&edev->jobs_alive));
+	/* The arena goes with the device: the pinned ranges go back first. */
+	list_for_each_entry_safe(pin, tmp, &edev->pinned, node) {
+		for (i = 0; i < pin->count; i++)
+			drm_gem_object_put(pin->objs[i]);
+		list_del(&pin->node);
+		kfree(pin);
+	}
 }
 
 /**
@@ -798,6 +988,7 @@ int e1npu_job_init(struct e1npu_device *edev)
 {
 	int ret;
 
+	INIT_LIST_HEAD(&edev->pinned);
 	edev->fence_context = dma_fence_context_alloc(2);
 	if (edev->wrap) {
 		ret = e1npu_engine_init(edev, &edev->wrapper, "e1npu-wrapper",
@@ -818,11 +1009,13 @@ int e1npu_job_init(struct e1npu_device *edev)
  * e1npu_job_fini() - stop the hardware side of the engines at removal
  * @edev: the device, already unplugged (or never registered)
  *
- * Fails every job still in the ring with -ENODEV so its fences signal and
- * masks and flushes the wrapper; the registers are not touched again. The
- * schedulers keep running for the files still open: jobs that reach
- * run_job from now on fail with -ENODEV. They are torn down when the DRM
- * device is released (e1npu_engine_release()), after the last close.
+ * Masks and flushes the wrapper, waits until it is idle (else the device is
+ * wedged and the buffers of the jobs in the ring stay allocated), then
+ * fails every job still in the ring with -ENODEV so its fences signal; the
+ * registers are not touched again. The schedulers keep running for the
+ * files still open: jobs that reach run_job from now on fail with -ENODEV.
+ * They are torn down when the DRM device is released
+ * (e1npu_engine_release()), after the last close.
  */
 void e1npu_job_fini(struct e1npu_device *edev)
 {
@@ -832,7 +1025,9 @@ void e1npu_job_fini(struct e1npu_device *edev)
 	edev->unplugged = true;
 	if (edev->wrap) {
 		e1npu_wr_write(edev, E1_V0_IRQ_MASK, 0);
-		e1npu_wr_write(edev, E1_V0_CTRL, E1_V0_CTRL_FLUSH);
+		/* Fences signal below: only once the engine is idle. */
+		if (e1npu_hw_flush(edev))
+			e1npu_wedge(edev, &edev->inflight, NULL);
 	}
 	list_for_each_entry_safe(job, tmp, &edev->inflight, node) {
 		list_del_init(&job->node);
@@ -1330,6 +1525,9 @@ int e1npu_ioctl_submit(struct drm_device *ddev, void *data,
 			args->op_size);
 		return -EINVAL;
 	}
+	/* The engine may still write memory: no more work (until rebind). */
+	if (READ_ONCE(efile->edev->wedged))
+		return -EIO;
 	if (!drm_dev_enter(ddev, &idx))
 		return -ENODEV;
 

@@ -809,18 +809,25 @@ static int e1npu_dp_run(const struct e1npu_dp_io *io, u32 *hw_status)
 	unsigned int i;
 	u32 st = 0;
 
+	bool hung;
+
 	io->write(io->ctx, E1_DP_CTRL_STATUS, E1_DP_CTRL_START);
-	for (i = 0; i < E1NPU_DP_POLL_MAX; i++) {
-		st = io->read(io->ctx, E1_DP_CTRL_STATUS);
-		if (!(st & E1_DP_STATUS_BUSY) &&
-		    (st & (E1_DP_STATUS_DONE | E1_DP_STATUS_ERROR)))
-			break;
+	if (io->wait) {
+		hung = io->wait(io->ctx, &st) != 0;
+	} else {
+		for (i = 0; i < E1NPU_DP_POLL_MAX; i++) {
+			st = io->read(io->ctx, E1_DP_CTRL_STATUS);
+			if (!(st & E1_DP_STATUS_BUSY) &&
+			    (st & (E1_DP_STATUS_DONE | E1_DP_STATUS_ERROR)))
+				break;
+		}
+		hung = i == E1NPU_DP_POLL_MAX;
 	}
 	if (hw_status)
 		*hw_status = st;
 	/* Clear done and error: this also drops the datapath interrupt. */
 	io->write(io->ctx, E1_DP_CTRL_STATUS, E1_DP_STATUS_DONE);
-	if (i == E1NPU_DP_POLL_MAX)
+	if (hung)
 		return -ETIMEDOUT;
 	if (st & E1_DP_STATUS_ERROR)
 		return -EIO;
@@ -861,6 +868,8 @@ static int e1npu_dp_scalar(const struct e1npu_dp_io *io,
 		const u8 *in = a + (u64)i * E1NPU_DP_SCALAR_IN_BYTES;
 		u8 *out = c + (u64)i * E1NPU_DP_SCALAR_OUT_BYTES;
 
+		if (io->yield && i && !(i % E1NPU_DP_YIELD_RECORDS))
+			io->yield(io->ctx);
 		io->write(io->ctx, E1_DP_OP_A, e1npu_get_le32(in));
 		io->write(io->ctx, E1_DP_OP_B, e1npu_get_le32(in + 4));
 		io->write(io->ctx, E1_DP_ACC, e1npu_get_le32(in + 8));

@@ -147,13 +147,24 @@ void e1npu_desc_make_nop(u32 desc[E1_V0_DESC_WORDS], bool irq_on_complete);
  * struct e1npu_dp_io - register access to the datapath window
  * @read: read the 32-bit register at offset @off
  * @write: write @v to the register at offset @off
- * @ctx: passed back to both
+ * @wait: optional: wait for a started command to be done or fail, with a
+ *	time bound (the kernel: regmap_read_poll_timeout()); CTRL_STATUS in
+ *	*@status; 0 or -ETIMEDOUT. Without it CTRL_STATUS is polled
+ *	E1NPU_DP_POLL_MAX times.
+ * @yield: optional: called every E1NPU_DP_YIELD_RECORDS DP_SCALAR records
+ *	(the kernel reschedules there)
+ * @ctx: passed back to all of them
  */
 struct e1npu_dp_io {
 	u32 (*read)(void *ctx, u32 off);
 	void (*write)(void *ctx, u32 off, u32 v);
 	void *ctx;
+	int (*wait)(void *ctx, u32 *status);
+	void (*yield)(void *ctx);
 };
+
+/* DP_SCALAR records between two calls of &e1npu_dp_io.yield. */
+#define E1NPU_DP_YIELD_RECORDS		256
 
 /* Polls of CTRL_STATUS before a datapath command counts as hung. */
 #define E1NPU_DP_POLL_MAX		100000

@@ -8,11 +8,14 @@
  * - registers: two regmaps (wrapper and datapath window) whose reg_read and
  *   reg_write callbacks call e1_model_read()/e1_model_write() on the model's
  *   flat offset, under one spinlock (the driver reads registers from its
- *   hard interrupt handler);
+ *   hard interrupt handler); it is only ever held for a register access or
+ *   a descriptor's fetch/retire, never for a computation;
  * - execution: datapath commands run inside the register write that starts
- *   them; the wrapper ring runs one descriptor at a time
- *   (e1_model_run_budget()) from an ordered work item queued after a
- *   doorbell, dropping the lock between descriptors;
+ *   them (bounded, tiny); the wrapper ring runs one descriptor at a time
+ *   from an ordered work item queued after a doorbell: fetch and checks
+ *   under the spinlock (e1_model_step_begin()), the arithmetic in process
+ *   context without it, rescheduling between blocks and stopping early on a
+ *   flush (e1_model_step_compute()), the retire under it again;
  * - interrupts: a three-line irq_chip with a linear irq_domain. The model
  *   reports levels with its lock held, so lines are fired later from an
  *   irq_work; a line unmasked while still high fires again (level
@@ -21,12 +24,17 @@
  *   hands the driver (dma-direct, no IOMMU), mapped through the direct map.
  *
  * Module parameters select the instance (wrapper, datapath, gemmini_present,
- * rows, cols) and inject faults at run time (inject_hang, inject_bus_error,
- * inject_drop_irq); see Documentation/simulator.md.
+ * rows, cols), inject faults at run time (inject_hang, inject_bus_error,
+ * inject_drop_irq, inject_overflow_after) and model a slow engine and a slow
+ * or stuck flush (exec_delay_ms, flush_drain_ms, inject_stuck_busy); see
+ * Documentation/simulator.md.
  */
 
 #include <linux/bitmap.h>
 #include <linux/bitops.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/sched.h>
 #include <linux/dma-mapping.h>
 #include <linux/err.h>
 #include <linux/interrupt.h>
@@ -54,7 +62,13 @@
 
 struct e1sim {
 	struct e1_model *model;
-	/* Serialises every access to @model; taken from hard IRQ context. */
+	/*
+	 * Serialises every access to @model, except the computation between
+	 * e1_model_step_begin() and e1_model_step_end() (it touches only the
+	 * executing descriptor's tensors and workspace); taken from hard IRQ
+	 * context, so never held for longer than one register access or one
+	 * descriptor's fetch, checks and retire.
+	 */
 	spinlock_t lock;
 
 	struct regmap *wrapper;
@@ -121,6 +135,23 @@ MODULE_PARM_DESC(inject_bad_id,
 static bool inject_hang;
 static bool inject_bus_error;
 static uint inject_drop_irq;
+static uint inject_overflow_after;
+
+/* Timing of the engine and of its flush, writable at run time. */
+static uint exec_delay_ms;
+module_param(exec_delay_ms, uint, 0644);
+MODULE_PARM_DESC(exec_delay_ms,
+		 "Each wrapper descriptor takes at least this long; a flush cuts it short (default 0)");
+
+static uint flush_drain_ms;
+module_param(flush_drain_ms, uint, 0644);
+MODULE_PARM_DESC(flush_drain_ms,
+		 "A flush lets the descriptor being executed finish writing its outputs, this long after the flush; STATUS.busy stays 1 meanwhile (default 0: it stops at once)");
+
+static bool inject_stuck_busy;
+module_param(inject_stuck_busy, bool, 0644);
+MODULE_PARM_DESC(inject_stuck_busy,
+		 "A flush that reaches an executing descriptor never completes: STATUS.busy stays 1 until this is cleared (default 0)");
 
 /* ---------------------------------------------------------------------- */
 /* Interrupts                                                             */
@@ -291,21 +322,94 @@ static void *e1sim_model_map(void *ctx, u64 addr, u64 len, bool write)
 /* Registers and execution                                                */
 /* ---------------------------------------------------------------------- */
 
+/* Model callback between blocks of a computation (process context). */
+static void e1sim_model_yield(void *ctx)
+{
+	cond_resched();
+}
+
+/* The executing descriptor was flushed since it began; sim->lock held. */
+static bool e1sim_flushed(struct e1sim *sim)
+{
+	return sim->model->v0.exec_gen != sim->model->v0.flush_gen;
+}
+
+/* Sleep @ms in small steps, ending early on a flush or unload. */
+static void e1sim_sleep(struct e1sim *sim, unsigned int ms)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
+
+	while (time_before(jiffies, end) && !READ_ONCE(sim->dying) &&
+	       !READ_ONCE(sim->model->v0.abort))
+		msleep(20);
+}
+
+/*
+ * After the computation: model what a flush that reached it does. With
+ * flush_drain_ms the descriptor is finished (outputs written) that long
+ * after the flush; with inject_stuck_busy the engine stays busy until the
+ * parameter is cleared. It is retired by neither (step_end sees the flush).
+ */
+static void e1sim_drain(struct e1sim *sim)
+{
+	unsigned long flags;
+	bool flushed;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	flushed = e1sim_flushed(sim);
+	if (flushed && flush_drain_ms)
+		WRITE_ONCE(sim->model->v0.abort, false);
+	spin_unlock_irqrestore(&sim->lock, flags);
+	if (!flushed)
+		return;
+	while (READ_ONCE(inject_stuck_busy) && !READ_ONCE(sim->dying))
+		msleep(20);
+	if (flush_drain_ms && !READ_ONCE(sim->dying)) {
+		msleep(flush_drain_ms);
+		e1_model_step_compute(sim->model);
+	}
+}
+
+/* A doorbell with a bad index latches a queue overflow at DESC_HEAD. */
+static void e1sim_inject_overflow(struct e1sim *sim)
+{
+	e1_model_write(sim->model, E1_WIN_WRAPPER * E1_WIN_SIZE +
+		       E1_V0_DESC_DOORBELL, E1_V0_RING_LEN_MAX);
+}
+
 static void e1sim_run_work(struct work_struct *work)
 {
 	struct e1sim *sim = container_of(work, struct e1sim, run_work);
 	unsigned long flags;
+	enum e1_step st;
 
-	spin_lock_irqsave(&sim->lock, flags);
-	while (!sim->dying && e1_model_pending(sim->model)) {
-		if (!e1_model_run_budget(sim->model, 1))
-			break;
-		/* Let the driver's interrupt handlers and doorbells in. */
-		spin_unlock_irqrestore(&sim->lock, flags);
-		cond_resched();
+	for (;;) {
 		spin_lock_irqsave(&sim->lock, flags);
+		st = E1_STEP_IDLE;
+		if (!sim->dying && e1_model_pending(sim->model)) {
+			if (inject_overflow_after == 1) {
+				inject_overflow_after = 0;
+				e1sim_inject_overflow(sim);
+			} else {
+				st = e1_model_step_begin(sim->model);
+			}
+		}
+		spin_unlock_irqrestore(&sim->lock, flags);
+		if (st == E1_STEP_IDLE)
+			return;
+		if (st == E1_STEP_COMPUTE) {
+			/* No lock: registers and interrupts go on meanwhile. */
+			e1sim_sleep(sim, READ_ONCE(exec_delay_ms));
+			e1_model_step_compute(sim->model);
+			e1sim_drain(sim);
+			spin_lock_irqsave(&sim->lock, flags);
+			if (e1_model_step_end(sim->model) &&
+			    inject_overflow_after > 1)
+				inject_overflow_after--;
+			spin_unlock_irqrestore(&sim->lock, flags);
+		}
+		cond_resched();
 	}
-	spin_unlock_irqrestore(&sim->lock, flags);
 }
 
 /* Called with sim->lock held after anything that may start the ring. */
@@ -422,6 +526,21 @@ static int e1sim_param_set(const char *val, const struct kernel_param *kp)
 	int ret;
 
 	mutex_lock(&e1sim_param_lock);
+	if (kp->arg == &inject_overflow_after) {
+		unsigned int v;
+
+		/* Counted down by the work item under the model lock. */
+		ret = kstrtouint(val, 0, &v);
+		if (!ret && e1sim) {
+			spin_lock_irqsave(&e1sim->lock, flags);
+			inject_overflow_after = v;
+			spin_unlock_irqrestore(&e1sim->lock, flags);
+		} else if (!ret) {
+			inject_overflow_after = v;
+		}
+		mutex_unlock(&e1sim_param_lock);
+		return ret;
+	}
 	if (kp->arg == &inject_drop_irq)
 		ret = param_set_uint(val, kp);
 	else
@@ -457,7 +576,7 @@ static int e1sim_param_get(char *buffer, const struct kernel_param *kp)
 			inject_drop_irq = e1sim->model->drop_irqs;
 		spin_unlock_irqrestore(&e1sim->lock, flags);
 	}
-	if (kp->arg == &inject_drop_irq)
+	if (kp->arg == &inject_drop_irq || kp->arg == &inject_overflow_after)
 		ret = param_get_uint(buffer, kp);
 	else
 		ret = param_get_bool(buffer, kp);
@@ -479,6 +598,10 @@ MODULE_PARM_DESC(inject_bus_error,
 module_param_cb(inject_drop_irq, &e1sim_fault_ops, &inject_drop_irq, 0644);
 MODULE_PARM_DESC(inject_drop_irq,
 		 "Lose the next N rising interrupt edges (reads the count left)");
+module_param_cb(inject_overflow_after, &e1sim_fault_ops, &inject_overflow_after,
+		0644);
+MODULE_PARM_DESC(inject_overflow_after,
+		 "N > 0: after N - 1 more descriptors retire, latch a queue overflow at DESC_HEAD, a slot no job owns (reads the count left; 0 off)");
 
 /* ---------------------------------------------------------------------- */
 /* Module                                                                 */
@@ -542,7 +665,9 @@ static void e1sim_destroy(struct e1sim *sim)
 		platform_device_unregister(sim->pdev);
 	if (sim->wq) {
 		spin_lock_irqsave(&sim->lock, flags);
-		sim->dying = true;
+		WRITE_ONCE(sim->dying, true);
+		/* A computation in progress stops at its next block. */
+		WRITE_ONCE(sim->model->v0.abort, true);
 		spin_unlock_irqrestore(&sim->lock, flags);
 		cancel_work_sync(&sim->run_work);
 		destroy_workqueue(sim->wq);
@@ -596,6 +721,7 @@ static int __init e1sim_init(void)
 	host.irq = e1sim_model_irq;
 	host.ctx = sim;
 	e1_model_init(sim->model, &cfg, &host);
+	e1_model_set_yield(sim->model, e1sim_model_yield);
 
 	sim->wq = alloc_ordered_workqueue(E1SIM_NAME, 0);
 	if (!sim->wq) {

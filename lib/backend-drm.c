@@ -6,6 +6,9 @@
  * is one DRM_IOCTL_E1NPU_SUBMIT with an out syncobj waited for with
  * drmSyncobjWait(), its outcome comes from JOB_RESULT, perf counters from
  * the device's sysfs attributes (Documentation/ABI/testing/sysfs-driver-e1npu).
+ * A job the driver cancels with -ECANCELED (it was queued behind a job
+ * that hung; it never started) is resubmitted here, up to KDRV_RETRIES
+ * times, under the caller's job id.
  *
  * Discovery: libudev when built with E1NPU_WITH_UDEV=1 (the default),
  * otherwise a scan of /dev/accel/accel* checking the driver name with
@@ -35,11 +38,24 @@
 
 #define KDRV_NAME		"e1npu"
 #define KDRV_SYNCS		64	/* jobs in flight per device handle */
+#define KDRV_RETRIES		3	/* resubmissions of a cancelled job */
 
+/*
+ * One submitted job. @job_id is the id the caller knows (the first
+ * submission's); @kid the kernel's id of the latest submission. The ops are
+ * kept to resubmit a cancelled job; its final outcome waits in @res.
+ */
 struct kjob {
 	uint32_t job_id;
+	uint32_t kid;
 	uint32_t syncobj;
 	bool used;
+	bool have_res;
+	uint32_t engine;
+	uint32_t count;
+	unsigned int retries;
+	struct drm_e1npu_op *ops;
+	struct drm_e1npu_job_result res;
 };
 
 struct kdev {
@@ -226,8 +242,10 @@ static void kdrv_close(struct e1npu_device *dev)
 	unsigned int i;
 
 	for (i = 0; i < KDRV_SYNCS; i++)
-		if (k->jobs[i].used)
+		if (k->jobs[i].used) {
 			drmSyncobjDestroy(k->fd, k->jobs[i].syncobj);
+			free(k->jobs[i].ops);
+		}
 	for (i = 0; i < k->nfree; i++)
 		drmSyncobjDestroy(k->fd, k->free_sync[i]);
 	close(k->fd);
@@ -322,37 +340,19 @@ static void kjob_put(struct kdev *k, struct kjob *j)
 		k->free_sync[k->nfree++] = j->syncobj;
 	else
 		drmSyncobjDestroy(k->fd, j->syncobj);
+	free(j->ops);
+	j->ops = NULL;
 	j->used = false;
 }
 
-static int kdrv_submit(struct e1npu_device *dev, const struct drm_e1npu_op *ops,
-		       uint32_t count, uint32_t engine, uint32_t *job_id)
+/* SUBMIT of one job signalling @sync; the kernel's job id in *@kid. */
+static int kjob_submit(struct kdev *k, const struct drm_e1npu_op *ops,
+		       uint32_t count, uint32_t engine, uint32_t sync,
+		       uint32_t *kid)
 {
-	struct kdev *k = to_kdev(dev);
 	struct drm_e1npu_submit s;
 	struct drm_e1npu_job job;
-	struct kjob *j = NULL;
-	uint32_t sync;
-	unsigned int i;
 	int ret;
-
-	for (i = 0; i < KDRV_SYNCS && !j; i++)
-		if (!k->jobs[i].used)
-			j = &k->jobs[i];
-	if (!j)
-		return -EBUSY;
-	if (k->nfree) {
-		sync = k->free_sync[--k->nfree];
-		ret = drmSyncobjReset(k->fd, &sync, 1);
-		if (ret) {
-			drmSyncobjDestroy(k->fd, sync);
-			return ret;
-		}
-	} else {
-		ret = drmSyncobjCreate(k->fd, 0, &sync);
-		if (ret)
-			return ret;
-	}
 
 	memset(&job, 0, sizeof(job));
 	job.ops = (uintptr_t)ops;
@@ -365,17 +365,97 @@ static int kdrv_submit(struct e1npu_device *dev, const struct drm_e1npu_op *ops,
 	s.job_size = sizeof(job);
 	s.op_size = sizeof(*ops);
 	ret = kioctl(k->fd, DRM_IOCTL_E1NPU_SUBMIT, &s);
+	if (!ret)
+		*kid = job.job_id;
+	return ret;
+}
+
+static int kdrv_submit(struct e1npu_device *dev, const struct drm_e1npu_op *ops,
+		       uint32_t count, uint32_t engine, uint32_t *job_id)
+{
+	struct kdev *k = to_kdev(dev);
+	struct drm_e1npu_op *copy;
+	struct kjob *j = NULL;
+	uint32_t sync, kid;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < KDRV_SYNCS && !j; i++)
+		if (!k->jobs[i].used)
+			j = &k->jobs[i];
+	if (!j)
+		return -EBUSY;
+	copy = malloc((size_t)count * sizeof(*ops));
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, ops, (size_t)count * sizeof(*ops));
+	if (k->nfree) {
+		sync = k->free_sync[--k->nfree];
+		ret = drmSyncobjReset(k->fd, &sync, 1);
+		if (ret) {
+			drmSyncobjDestroy(k->fd, sync);
+			free(copy);
+			return ret;
+		}
+	} else {
+		ret = drmSyncobjCreate(k->fd, 0, &sync);
+		if (ret) {
+			free(copy);
+			return ret;
+		}
+	}
+
+	ret = kjob_submit(k, copy, count, engine, sync, &kid);
 	if (ret) {
 		if (k->nfree < KDRV_SYNCS)
 			k->free_sync[k->nfree++] = sync;
 		else
 			drmSyncobjDestroy(k->fd, sync);
+		free(copy);
 		return ret;
 	}
+	memset(j, 0, sizeof(*j));
 	j->used = true;
-	j->job_id = job.job_id;
+	j->job_id = kid;
+	j->kid = kid;
 	j->syncobj = sync;
-	*job_id = job.job_id;
+	j->engine = engine;
+	j->count = count;
+	j->ops = copy;
+	*job_id = kid;
+	return 0;
+}
+
+/*
+ * The job's fence signalled: fetch its outcome. Cancelled (-ECANCELED: it
+ * sat behind a job that hung and never started): submit it again and
+ * report 1 (wait again); otherwise keep the outcome for job_result.
+ */
+static int kjob_settle(struct kdev *k, struct kjob *j)
+{
+	int ret;
+
+	memset(&j->res, 0, sizeof(j->res));
+	j->res.job_id = j->kid;
+	ret = kioctl(k->fd, DRM_IOCTL_E1NPU_JOB_RESULT, &j->res);
+	if (ret)
+		return ret;
+	if (j->res.state == DRM_E1NPU_JOB_PENDING)
+		return 1;
+	if (j->res.state == DRM_E1NPU_JOB_FAILED &&
+	    j->res.error == -ECANCELED && j->retries < KDRV_RETRIES) {
+		j->retries++;
+		ret = drmSyncobjReset(k->fd, &j->syncobj, 1);
+		if (!ret)
+			ret = kjob_submit(k, j->ops, j->count, j->engine,
+					  j->syncobj, &j->kid);
+		if (!ret)
+			return 1;
+		/* Resubmission refused (device wedged, ...): report it. */
+		j->res.error = ret;
+	}
+	j->res.job_id = j->job_id;
+	j->have_res = true;
 	return 0;
 }
 
@@ -388,12 +468,19 @@ static int kdrv_wait(struct e1npu_device *dev, uint32_t job_id,
 
 	if (!j)
 		return -ENOENT;
-	ret = drmSyncobjWait(k->fd, &j->syncobj, 1,
-			     deadline_ns < 0 ? INT64_MAX : deadline_ns,
-			     DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, NULL);
-	if (ret == -ETIME || ret == -ETIMEDOUT)
-		return -ETIME;
-	return ret;
+	while (!j->have_res) {
+		ret = drmSyncobjWait(k->fd, &j->syncobj, 1,
+				     deadline_ns < 0 ? INT64_MAX : deadline_ns,
+				     DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, NULL);
+		if (ret == -ETIME || ret == -ETIMEDOUT)
+			return -ETIME;
+		if (ret)
+			return ret;
+		ret = kjob_settle(k, j);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
 }
 
 static int kdrv_job_result(struct e1npu_device *dev, uint32_t job_id,
@@ -403,9 +490,15 @@ static int kdrv_job_result(struct e1npu_device *dev, uint32_t job_id,
 	struct kjob *j = kjob_find(k, job_id);
 	int ret;
 
+	if (j && j->have_res) {
+		*res = j->res;
+		kjob_put(k, j);
+		return 0;
+	}
 	memset(res, 0, sizeof(*res));
-	res->job_id = job_id;
+	res->job_id = j ? j->kid : job_id;
 	ret = kioctl(k->fd, DRM_IOCTL_E1NPU_JOB_RESULT, res);
+	res->job_id = job_id;
 	if (j && (ret || res->state != DRM_E1NPU_JOB_PENDING))
 		kjob_put(k, j);
 	return ret;

@@ -517,7 +517,7 @@ static struct sim_job *sim_find_job(struct sim *s, uint32_t job_id)
 static void sim_run_datapath(struct sim *s, struct sim_job *j,
 			     const struct drm_e1npu_op *ops)
 {
-	struct e1npu_dp_io io = { dp_read, dp_write, s };
+	struct e1npu_dp_io io = { .read = dp_read, .write = dp_write, .ctx = s };
 	uint32_t i, hw = 0;
 	int64_t t0;
 	int ret = 0;

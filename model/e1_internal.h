@@ -33,6 +33,9 @@ u32 e1_v0_read(struct e1_model *m, u32 off);
 void e1_v0_write(struct e1_model *m, u32 off, u32 val);
 unsigned int e1_v0_run(struct e1_model *m, unsigned int max);
 bool e1_v0_pending(const struct e1_model *m);
+enum e1_step e1_v0_step_begin(struct e1_model *m);
+void e1_v0_step_compute(struct e1_model *m);
+bool e1_v0_step_end(struct e1_model *m);
 bool e1_v0_irq_npu(const struct e1_model *m);
 bool e1_v0_irq_fallback(const struct e1_model *m);
 

@@ -177,6 +177,8 @@ static void mm_run16(const struct e1_mm_job *job, struct e1_mm_ws *ws)
 				u32 nb = min_u32(E1_MM_NB, job->n - j0);
 				u32 nbp = (nb + E1_MM_NR - 1) / E1_MM_NR * E1_MM_NR;
 
+				if (job->stop && job->stop(job))
+					return;
 				mm_pack_b(job, ws->w16.b, k0, kb, kbp, j0, nb, nbp);
 				for (i0 = 0; i0 < mb; i0 += E1_MM_MR) {
 					for (jj = 0; jj < nb; jj += E1_MM_NR) {
@@ -320,6 +322,9 @@ static void mm_run8(const struct e1_mm_job *job, struct e1_mm_ws *ws)
 			mm_pack_b8(job, ws->w8.b, k0, kb, kbp, j0, nb, nbp);
 			for (i0 = 0; i0 < job->m; i0 += E1_MM_MR) {
 				u32 mr = min_u32(E1_MM_MR, job->m - i0);
+
+				if (!(i0 % 64) && job->stop && job->stop(job))
+					return;
 
 				/* Missing rows of an edge tile repeat the last one. */
 				for (r = 0; r < E1_MM_MR; r++) {

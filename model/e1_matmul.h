@@ -56,6 +56,8 @@ typedef u8 *(*e1_mm_c_row_fn)(const struct e1_mm_job *job, u32 i);
  * @c_row: locates output rows.
  * @relu: clamp the results at zero.
  * @int16_only: never take the int8 (VNNI) path (for tests).
+ * @stop: optional, called between blocks of at most ~1M MACs; true
+ *	abandons the product with C partly written (a flushed engine).
  * @priv: for the callbacks.
  */
 struct e1_mm_job {
@@ -66,6 +68,7 @@ struct e1_mm_job {
 	e1_mm_c_row_fn c_row;
 	bool relu;
 	bool int16_only;
+	bool (*stop)(const struct e1_mm_job *job);
 	const void *priv;
 };
 

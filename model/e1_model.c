@@ -86,6 +86,40 @@ bool e1_model_pending(const struct e1_model *m)
 	return m->cfg.wrapper_present && e1_v0_pending(m);
 }
 
+enum e1_step e1_model_step_begin(struct e1_model *m)
+{
+	enum e1_step st;
+
+	if (!m->cfg.wrapper_present)
+		return E1_STEP_IDLE;
+	st = e1_v0_step_begin(m);
+	if (st == E1_STEP_DONE)
+		e1_model_irq_update(m);
+	return st;
+}
+
+void e1_model_step_compute(struct e1_model *m)
+{
+	if (m->cfg.wrapper_present)
+		e1_v0_step_compute(m);
+}
+
+bool e1_model_step_end(struct e1_model *m)
+{
+	bool retired;
+
+	if (!m->cfg.wrapper_present)
+		return false;
+	retired = e1_v0_step_end(m);
+	e1_model_irq_update(m);
+	return retired;
+}
+
+void e1_model_set_yield(struct e1_model *m, void (*yield)(void *ctx))
+{
+	m->yield = yield;
+}
+
 u64 e1_model_cycles(const struct e1_model *m)
 {
 	return m->v0.cycles;

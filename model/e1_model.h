@@ -14,9 +14,10 @@
  *
  * Execution: datapath commands (direct and descriptor mode) run to
  * completion inside the e1_model_write() that starts them; they are bounded
- * and tiny. The wrapper ring only runs inside e1_model_run(), so a host can
- * execute big jobs outside its MMIO path (the kernel simulator runs it from
- * a work item).
+ * and tiny. The wrapper ring only runs inside e1_model_run() or the split
+ * e1_model_step_*() calls, so a host can execute big jobs outside its MMIO
+ * path and outside its register lock (the kernel simulator computes from a
+ * work item while register accesses go on).
  */
 #ifndef __E1_MODEL_H__
 #define __E1_MODEL_H__
@@ -95,6 +96,7 @@ struct e1_model {
 	unsigned int drop_irqs;		/* next N rising edges are lost */
 	bool irq_level[E1_IRQ_COUNT];	/* level as seen by the host */
 	u32 irq_dropped;		/* lines whose last rise was dropped */
+	void (*yield)(void *ctx);	/* e1_model_set_yield() */
 };
 
 /* Fill @cfg with the reference instance: both windows, Gemmini 16x16. */
@@ -123,6 +125,38 @@ unsigned int e1_model_run_budget(struct e1_model *m, unsigned int max);
 
 /* True when the wrapper holds committed work that e1_model_run() would do. */
 bool e1_model_pending(const struct e1_model *m);
+
+/*
+ * Split execution of one wrapper descriptor, for a host that may not hold
+ * its register lock for a whole descriptor (a 1024^3 MATMUL is ~1e9 MACs):
+ *
+ * - e1_model_step_begin(), lock held: fetch, validate and map the next
+ *   descriptor. E1_STEP_IDLE: nothing to do; E1_STEP_DONE: it failed and
+ *   its error is latched (interrupts updated); E1_STEP_COMPUTE: call
+ *   e1_model_step_compute(), then e1_model_step_end().
+ * - e1_model_step_compute(), lock NOT held: the arithmetic; register reads
+ *   and writes may run meanwhile (STATUS.busy reads 1 until the end, even
+ *   after a CTRL.flush, as the engine drains). A flush makes it stop at
+ *   its next block (outputs partly written).
+ * - e1_model_step_end(), lock held: retire the descriptor, unless a flush
+ *   came since its begin. Returns true when it retired.
+ */
+enum e1_step {
+	E1_STEP_IDLE = 0,
+	E1_STEP_DONE,
+	E1_STEP_COMPUTE,
+};
+
+enum e1_step e1_model_step_begin(struct e1_model *m);
+void e1_model_step_compute(struct e1_model *m);
+bool e1_model_step_end(struct e1_model *m);
+
+/*
+ * Optional: called between blocks of a long computation (a few hundred
+ * thousand MACs apart) with the host's ctx, e.g. to reschedule. Set after
+ * e1_model_init().
+ */
+void e1_model_set_yield(struct e1_model *m, void (*yield)(void *ctx));
 
 /* Fault injection. */
 int e1_model_inject_fault(struct e1_model *m, u64 lo, u64 hi,

@@ -11,6 +11,9 @@
 #include <linux/types.h>
 #include <linux/string.h>
 #include <linux/overflow.h>
+#include <linux/compiler.h>
+#define E1_READ_ONCE(x)		READ_ONCE(x)
+#define E1_WRITE_ONCE(x, v)	WRITE_ONCE(x, v)
 #else
 /* Userspace: the same names from the C library (not built in the kernel). */
 #include "e1_model_shim_user.h"

@@ -24,4 +24,9 @@ typedef int64_t s64;
 #define check_add_overflow(a, b, d) __builtin_add_overflow(a, b, d)
 #define check_mul_overflow(a, b, d) __builtin_mul_overflow(a, b, d)
 
+/* A flag another thread may set while the model computes (the kernel's
+ * READ_ONCE/WRITE_ONCE; single-threaded hosts never race on it). */
+#define E1_READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
+#define E1_WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
+
 #endif /* __E1_MODEL_SHIM_USER_H__ */

@@ -15,34 +15,11 @@
 #error "the e1 device model writes int32 outputs in host order: little-endian hosts only"
 #endif
 
-#define NTENSORS 3
-
-/* A strided 2-D tensor in bus memory: rows of row_bytes, stride apart. */
-struct v0_tensor {
-	u64 addr;
-	u32 rows;
-	u32 row_bytes;
-	u32 stride;
-	bool used;
-	bool write;
-};
-
-/* A decoded, validated descriptor. */
-struct v0_op {
-	u32 w[E1_V0_DESC_WORDS];
-	u32 op;
-	u32 flags;
-	bool relu;
-	struct v0_tensor t[NTENSORS];	/* A, B, C */
-	/* MATMUL, RELU */
-	u32 m, n, k;
-	/* CONV2D, MAXPOOL */
-	u32 in_h, in_w, c_in, c_out, ksz, sh, sw, ph, pw, dil, out_h, out_w;
-	u32 win, pstride;
-};
+#define NTENSORS E1_V0_NTENSORS
 
 /* What the GEMM kernel's callbacks need. */
 struct v0_exec {
+	struct e1_model *m;
 	const struct e1_v0 *v;
 	const struct v0_op *op;
 };
@@ -131,13 +108,17 @@ static void v0_flush(struct e1_model *m)
 	v->err_desc_index = 0;
 	v->err_fault_addr = 0;
 	m->hang = false;
+	/* A descriptor being computed stops at its next block, unretired. */
+	v->flush_gen++;
+	if (v->executing)
+		E1_WRITE_ONCE(v->abort, true);
 }
 
 static u32 v0_status(const struct e1_v0 *v)
 {
 	u32 level = q_level(v), s = 0;
 
-	if (v0_busy(v))
+	if (v0_busy(v) || v->executing)
 		s |= E1_V0_STATUS_BUSY;
 	if (ring_len_valid(v->ring_len) && level == v->ring_len - 1)
 		s |= E1_V0_STATUS_QUEUE_FULL;
@@ -682,12 +663,32 @@ static u8 *c_row_conv(const struct e1_mm_job *job, u32 i)
 	return x->v->rows_c[i / d->out_w] + (size_t)(i % d->out_w) * d->c_out * 4;
 }
 
-static void exec_gemm(struct e1_v0 *v, const struct v0_op *d)
+/*
+ * Between blocks of a long computation: let the host run others and stop
+ * when a flush came meanwhile (split execution, e1_model_step_compute()).
+ */
+static bool v0_stop(struct e1_model *m)
 {
-	struct v0_exec x = { .v = v, .op = d };
+	if (m->yield)
+		m->yield(m->host.ctx);
+	return E1_READ_ONCE(m->v0.abort);
+}
+
+static bool mm_stop(const struct e1_mm_job *job)
+{
+	const struct v0_exec *x = job->priv;
+
+	return v0_stop(x->m);
+}
+
+static void exec_gemm(struct e1_model *m, const struct v0_op *d)
+{
+	struct e1_v0 *v = to_v0(m);
+	struct v0_exec x = { .m = m, .v = v, .op = d };
 	struct e1_mm_job job = {
 		.b_rows = v->rows_b,
 		.relu = d->relu,
+		.stop = mm_stop,
 		.priv = &x,
 	};
 
@@ -708,11 +709,14 @@ static void exec_gemm(struct e1_v0 *v, const struct v0_op *d)
 	e1_mm_run(&job, &v->mm);
 }
 
-static void exec_relu(struct e1_v0 *v, const struct v0_op *d)
+static void exec_relu(struct e1_model *m, const struct v0_op *d)
 {
+	struct e1_v0 *v = to_v0(m);
 	u32 i, j;
 
 	for (i = 0; i < d->m; i++) {
+		if (!(i % 64) && v0_stop(m))
+			return;
 		const s8 *a = v->rows_a[i];
 		s8 *c = (s8 *)v->rows_c[i];
 
@@ -741,11 +745,14 @@ static s8 pool_window_max(const struct e1_v0 *v, const struct v0_op *d,
 	return best;
 }
 
-static void exec_maxpool(struct e1_v0 *v, const struct v0_op *d)
+static void exec_maxpool(struct e1_model *m, const struct v0_op *d)
 {
+	struct e1_v0 *v = to_v0(m);
 	u32 oy, ox, ch, c = d->c_in;
 
 	for (oy = 0; oy < d->out_h; oy++) {
+		if (v0_stop(m))
+			return;
 		s8 *out = (s8 *)v->rows_c[oy];
 
 		for (ox = 0; ox < d->out_w; ox++)
@@ -821,15 +828,18 @@ static void v0_retire(struct e1_v0 *v, const struct v0_op *d)
 	}
 }
 
-/* Validate and execute one fetched descriptor; true when it retired. */
-static bool v0_execute(struct e1_model *m, u32 idx, struct v0_op *d)
+/*
+ * Validate a fetched descriptor and map its tensors; true when it may
+ * execute, false after latching its error.
+ */
+static bool v0_prepare(struct e1_model *m, u32 idx, struct v0_op *d)
 {
 	struct e1_v0 *v = to_v0(m);
 	u8 **tables[NTENSORS] = {
 		(u8 **)v->rows_a, (u8 **)v->rows_b, v->rows_c,
 	};
 	enum e1_mem_status st;
-	u64 fault = 0, macs;
+	u64 fault = 0;
 	u32 err;
 	int i;
 
@@ -871,18 +881,55 @@ static bool v0_execute(struct e1_model *m, u32 idx, struct v0_op *d)
 			return false;
 		}
 	}
+	return true;
+}
 
+/* The computation: touches only the mapped tensors and the workspace. */
+static void v0_compute(struct e1_model *m, const struct v0_op *d)
+{
 	if (is_matmul(d->op) || is_conv(d->op))
-		exec_gemm(v, d);
+		exec_gemm(m, d);
 	else if (d->op == E1_V0_OP_RELU)
-		exec_relu(v, d);
+		exec_relu(m, d);
 	else if (d->op == E1_V0_OP_MAXPOOL_S8)
-		exec_maxpool(v, d);
+		exec_maxpool(m, d);
+}
+
+static void v0_complete(struct e1_model *m, const struct v0_op *d)
+{
+	struct e1_v0 *v = to_v0(m);
+	u64 macs;
 
 	v0_add_cycles(v, op_cycles(m, d, &macs));
 	v->perf_macs += macs;
 	v0_retire(v, d);
-	return true;
+}
+
+/* Fetch and prepare the descriptor at the tail; true when it may execute. */
+static bool v0_begin(struct e1_model *m, struct v0_op *d)
+{
+	struct e1_v0 *v = to_v0(m);
+	u32 idx = v->tail;
+
+	/* Ring reprogrammed behind a doorbell: same checks as there. */
+	if (v->desc_base & (E1_V0_DESC_SIZE - 1)) {
+		v0_latch(v, E1_V0_ERR_ALIGN, idx, 0, E1_V0_STALL_HARD);
+		return false;
+	}
+	/*
+	 * DESC_RING_LEN shrunk below the tail: never fetch outside
+	 * [DESC_BASE, DESC_BASE + 64 * len); a hard queue error, as
+	 * at the doorbell.
+	 */
+	if (idx >= v->ring_len) {
+		v0_latch(v, E1_V0_ERR_OVERFLOW, idx,
+			 E1_V0_IRQ_QUEUE_OVERFLOW, E1_V0_STALL_HARD);
+		return false;
+	}
+	memset(d, 0, sizeof(*d));
+	v->fb_pending = false;
+	v0_add_cycles(v, m->cfg.timing.desc_fetch_cycles);
+	return v0_fetch(m, idx, d) && v0_prepare(m, idx, d);
 }
 
 unsigned int e1_v0_run(struct e1_model *m, unsigned int max)
@@ -891,36 +938,58 @@ unsigned int e1_v0_run(struct e1_model *m, unsigned int max)
 	unsigned int retired = 0;
 	struct v0_op d;
 
-	if (!(v->ctrl & E1_V0_CTRL_ENABLE) || m->hang)
+	if (!(v->ctrl & E1_V0_CTRL_ENABLE) || m->hang || v->executing)
 		return 0;
 	while (retired < max && v0_busy(v)) {
-		u32 idx = v->tail;
-
-		/* Ring reprogrammed behind a doorbell: same checks as there. */
-		if (v->desc_base & (E1_V0_DESC_SIZE - 1)) {
-			v0_latch(v, E1_V0_ERR_ALIGN, idx, 0, E1_V0_STALL_HARD);
+		if (!v0_begin(m, &d))
 			break;
-		}
-		/*
-		 * DESC_RING_LEN shrunk below the tail: never fetch outside
-		 * [DESC_BASE, DESC_BASE + 64 * len); a hard queue error, as
-		 * at the doorbell.
-		 */
-		if (idx >= v->ring_len) {
-			v0_latch(v, E1_V0_ERR_OVERFLOW, idx,
-				 E1_V0_IRQ_QUEUE_OVERFLOW, E1_V0_STALL_HARD);
-			break;
-		}
-		memset(&d, 0, sizeof(d));
-		v->fb_pending = false;
-		v0_add_cycles(v, m->cfg.timing.desc_fetch_cycles);
-		if (!v0_fetch(m, idx, &d))
-			break;
-		if (!v0_execute(m, idx, &d))
-			break;
+		v0_compute(m, &d);
+		v0_complete(m, &d);
 		retired++;
 	}
 	if (!q_level(v))
 		v->armed = false;
 	return retired;
+}
+
+enum e1_step e1_v0_step_begin(struct e1_model *m)
+{
+	struct e1_v0 *v = to_v0(m);
+
+	if (v->executing || !e1_v0_pending(m))
+		return E1_STEP_IDLE;
+	if (!v0_begin(m, &v->cur)) {
+		if (!q_level(v))
+			v->armed = false;
+		return E1_STEP_DONE;
+	}
+	v->executing = true;
+	v->abort = false;
+	v->exec_gen = v->flush_gen;
+	return E1_STEP_COMPUTE;
+}
+
+void e1_v0_step_compute(struct e1_model *m)
+{
+	struct e1_v0 *v = to_v0(m);
+
+	if (v->executing)
+		v0_compute(m, &v->cur);
+}
+
+bool e1_v0_step_end(struct e1_model *m)
+{
+	struct e1_v0 *v = to_v0(m);
+
+	if (!v->executing)
+		return false;
+	v->executing = false;
+	v->abort = false;
+	/* Flushed meanwhile: the descriptor is dropped, not retired. */
+	if (v->exec_gen != v->flush_gen)
+		return false;
+	v0_complete(m, &v->cur);
+	if (!q_level(v))
+		v->armed = false;
+	return true;
 }

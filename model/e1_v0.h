@@ -17,6 +17,33 @@
 #define E1_V0_MAX_ROWS_B	(5 * 5 * E1_V0_MAX_CONV_C)
 #define E1_V0_MAX_ROWS_C	E1_V0_MAX_MATMUL_MN
 
+/* Tensors of a descriptor: A, B, C. */
+#define E1_V0_NTENSORS 3
+
+/* A strided 2-D tensor in bus memory: rows of row_bytes, stride apart. */
+struct v0_tensor {
+	u64 addr;
+	u32 rows;
+	u32 row_bytes;
+	u32 stride;
+	bool used;
+	bool write;
+};
+
+/* A decoded, validated descriptor. */
+struct v0_op {
+	u32 w[E1_V0_DESC_WORDS];
+	u32 op;
+	u32 flags;
+	bool relu;
+	struct v0_tensor t[E1_V0_NTENSORS];	/* A, B, C */
+	/* MATMUL, RELU */
+	u32 m, n, k;
+	/* CONV2D, MAXPOOL */
+	u32 in_h, in_w, c_in, c_out, ksz, sh, sw, ph, pw, dil, out_h, out_w;
+	u32 win, pstride;
+};
+
 /*
  * Why the ring is not moving. FALLBACK: an unsupported descriptor with
  * CTRL.cpu_fallback_select set, which the CPU retires with a DESC_TAIL
@@ -62,6 +89,13 @@ enum e1_v0_stall {
  * @rows_b: host pointers of the weight rows.
  * @rows_c: host pointers of the output rows.
  * @mm: GEMM packing workspace.
+ * @executing: a descriptor is between e1_model_step_begin() and
+ *	e1_model_step_end(): STATUS.busy reads 1 even after a flush.
+ * @abort: a flush came while @executing: the computation stops early.
+ * @flush_gen: counts flushes.
+ * @exec_gen: @flush_gen when the executing descriptor began; a different
+ *	value at its end means it was flushed and must not retire.
+ * @cur: the executing descriptor.
  */
 struct e1_v0 {
 	u32 caps;
@@ -92,6 +126,11 @@ struct e1_v0 {
 	const s8 *rows_b[E1_V0_MAX_ROWS_B];
 	u8 *rows_c[E1_V0_MAX_ROWS_C];
 	struct e1_mm_ws mm;
+	bool executing;
+	bool abort;
+	u32 flush_gen;
+	u32 exec_gen;
+	struct v0_op cur;
 };
 
 #endif /* __E1_V0_H__ */

@@ -149,5 +149,6 @@ int e1t_group_fallback(void);
 int e1t_group_nogemmini(void);
 int e1t_group_inflight(int argc, char **argv);
 int e1t_group_harden(int argc, char **argv);	/* issue 9 checks */
+int e1t_group_recover(void);	/* timeout, flush, wedge, long jobs */
 
 #endif /* E1T_H */

@@ -69,6 +69,7 @@ static const struct {
 	{ "fault-hang", e1t_group_fault_hang },
 	{ "fault-irq", e1t_group_fault_irq },
 	{ "nogemmini", e1t_group_nogemmini },
+	{ "recover", e1t_group_recover },
 };
 
 static void usage(const char *prog)

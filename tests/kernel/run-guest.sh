@@ -120,6 +120,9 @@ if load datapath-only wrapper=0; then
 fi
 unload
 
+# ---- recovery and long jobs (tests/kernel/e1t_recover.c; leaves it wedged)
+if load recover; then systest recover; fi; unload
+
 # ---- unload with jobs in flight -------------------------------------------
 # 1. the submitting process exits with a job in flight on a hung engine,
 #    then the driver and the simulator are unloaded at once

@@ -49,7 +49,10 @@ extern "C" {
  *   driver keeps per file (module parameter max_results, default 1024):
  *   read finished jobs with DRM_IOCTL_E1NPU_JOB_RESULT first; nothing of
  *   the SUBMIT was queued;
- * - -EFAULT: copying from userspace failed.
+ * - -EFAULT: copying from userspace failed;
+ * - -EIO: the device is wedged: after a reset the engine never went idle
+ *   (it may still be writing memory), so it takes no more work until the
+ *   driver is rebound.
  *
  * Datapath operations use no tensor stride for DP_SCALAR and DP_VRELU_S8
  * (records and bytes are packed; the stride must be 0).
@@ -358,15 +361,23 @@ enum drm_e1npu_job_state {
 /**
  * struct drm_e1npu_job_result - the outcome of a job
  *
- * @error is 0 or a negative errno: -EOPNOTSUPP when the hardware rejected
- * operation @fail_index under the CPU-fallback contract (run it on the CPU,
- * then the rest of the job), -EFAULT for a bus error or a tensor outside
- * the tensor window, -EIO for a wrapper queue overflow or a datapath
- * command error, -ETIMEDOUT when the engine hung and was reset (or a
- * datapath command never completed), -ENODEV when the device was removed,
- * -ECANCELED (or the dependency's error) when the job was cancelled before
- * it ran. On failure @ops_done == @fail_index: operations before it
- * completed, none after it ran.
+ * @error is 0 or a negative errno:
+ *
+ * - -EOPNOTSUPP: the hardware rejected operation @fail_index under the
+ *   CPU-fallback contract (run it on the CPU, then the rest of the job);
+ * - -EFAULT: a bus error or a tensor outside the tensor window;
+ * - -EIO: a wrapper queue overflow, a datapath command error, or the
+ *   device wedged (the engine never went idle after a reset) while the
+ *   job was queued or running;
+ * - -ETIMEDOUT: the job ran past the scheduler timeout; the engine was
+ *   flushed and reset (or a datapath command never completed);
+ * - -ECANCELED: the job never started: it was queued on the engine behind
+ *   a job that timed out, and the reset dropped it (nothing of it ran, its
+ *   buffers are as before). Submit it again; libe1npu does so itself;
+ * - -ENODEV: the device was removed.
+ *
+ * On failure @ops_done == @fail_index: operations before it completed,
+ * none after it ran.
  * Outcomes of the jobs of each file (pending ones too) are kept until read
  * or until the file closes, at most max_results of them (SUBMIT fails with
  * -EBUSY beyond); a job id that is unknown or was already read gives

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libe1npu on the kernel backend: a job the driver cancels (-ECANCELED:
+ * it sat in the ring behind a job that hung, and never started) is
+ * resubmitted by the library, so its command buffer completes normally.
+ * Needs e1npu.ko on e1npu_sim.ko (the QEMU guest): the hang is injected
+ * through the simulator's inject_hang parameter. Skipped elsewhere.
+ */
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "lib-test.h"
+
+#define HANG_PARAM "/sys/module/e1npu_sim/parameters/inject_hang"
+
+static int sim_param(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n < 0 ? -errno : 0;
+}
+
+static void relu_cb(struct e1npu_device *dev, struct e1npu_buffer *in,
+		    struct e1npu_buffer *out, struct e1npu_cmdbuf **cbp)
+{
+	struct e1npu_op_desc d;
+
+	assert_int_equal(e1npu_cmdbuf_new(dev, cbp), 0);
+	e1npu_op_desc_relu(&d, t_tensor(in, 0, 64), t_tensor(out, 0, 64), 16, 64);
+	assert_int_equal(e1npu_cmdbuf_add_op(*cbp, &d), 0);
+}
+
+static void test_cancelled_job_resubmitted(void **state)
+{
+	struct e1npu_buffer *in, *out1, *out2;
+	struct e1npu_cmdbuf *cb1, *cb2;
+	struct e1npu_op_outcome o;
+	struct e1npu_device *dev;
+	int8_t *a, *c1, *c2;
+	unsigned int i;
+
+	(void)state;
+	if (t_on_sim() || access(HANG_PARAM, W_OK)) {
+		print_message("[  SKIP    ] %s: needs e1npu.ko on e1npu_sim.ko (%s)\n",
+			      __func__, HANG_PARAM);
+		skip();
+	}
+	dev = t_open();
+	a = t_buf(dev, 4096, &in);
+	c1 = t_buf(dev, 4096, &out1);
+	c2 = t_buf(dev, 4096, &out2);
+	t_fill(a, 1024, 7);
+	memset(c1, 0x5a, 1024);
+	memset(c2, 0x5a, 1024);
+	relu_cb(dev, in, out1, &cb1);
+	relu_cb(dev, in, out2, &cb2);
+
+	/* cb1's job hangs the engine; cb2's waits in the ring behind it. */
+	assert_int_equal(sim_param(HANG_PARAM, "1"), 0);
+	assert_int_equal(e1npu_cmdbuf_submit(cb1), 0);
+	assert_int_equal(e1npu_cmdbuf_submit(cb2), 0);
+	assert_int_equal(e1npu_cmdbuf_wait(cb1, -1), -EIO);
+	sim_param(HANG_PARAM, "0");
+	assert_int_equal(e1npu_cmdbuf_get_outcome(cb1, 0, &o), 0);
+	assert_int_equal(o.status, E1NPU_OP_STATUS_FAILED);
+	assert_int_equal(o.error, -ETIMEDOUT);
+
+	/* The driver cancelled cb2's job; the library ran it again. */
+	assert_int_equal(e1npu_cmdbuf_wait(cb2, -1), 0);
+	assert_int_equal(e1npu_cmdbuf_get_outcome(cb2, 0, &o), 0);
+	assert_int_equal(o.status, E1NPU_OP_STATUS_DONE);
+	for (i = 0; i < 1024; i++)
+		if (c2[i] != (a[i] < 0 ? 0 : a[i]))
+			fail_msg("out[%u] = %d, relu(%d) expected", i, c2[i], a[i]);
+
+	e1npu_cmdbuf_free(cb1);
+	e1npu_cmdbuf_free(cb2);
+	e1npu_buffer_free(in);
+	e1npu_buffer_free(out1);
+	e1npu_buffer_free(out2);
+	e1npu_device_close(dev);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cancelled_job_resubmitted),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
