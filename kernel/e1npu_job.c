@@ -243,6 +243,28 @@ void e1npu_hw_reset(struct e1npu_device *edev)
 	e1npu_hw_ring_program(edev);
 }
 
+/*
+ * Test only (a simulator's platform data, e1npu_pdata.h): report the buffers
+ * the job's descriptors in slots [@first, @first + @count) may touch.
+ */
+static void e1npu_job_guard(struct e1npu_job *job, u32 first, u32 count)
+{
+	const struct e1npu_platform_data *pd = dev_get_platdata(job->edev->drm.dev);
+	struct e1npu_guard_range *r;
+	u32 i;
+
+	if (!pd || !pd->guard_job)
+		return;
+	r = kmalloc_array(job->bo_count, sizeof(*r), GFP_KERNEL);
+	for (i = 0; r && i < job->bo_count; i++) {
+		r[i].start = to_e1npu_bo(job->bos[i])->dma;
+		r[i].len = job->bos[i]->size;
+	}
+	pd->guard_job(pd->guard_ctx, job->engine, first, count, r,
+		  r ? job->bo_count : E1NPU_GUARD_UNKNOWN);
+	kfree(r);
+}
+
 static void e1npu_ring_push(struct e1npu_device *edev, struct e1npu_job *job)
 {
 	u32 mask = edev->ring_len - 1, slot = edev->ring_head, i;
@@ -254,6 +276,7 @@ static void e1npu_ring_push(struct e1npu_device *edev, struct e1npu_job *job)
 		slot = (slot + 1) & mask;
 	}
 	edev->ring_head = slot;
+	e1npu_job_guard(job, job->first, job->op_count);
 	list_add_tail(&job->node, &edev->inflight);
 	/* Descriptors must be visible before the doorbell. */
 	dma_wmb();
@@ -544,6 +567,7 @@ static void e1npu_dp_job_run(struct e1npu_job *job)
 		e1npu_job_complete(job, -ENODEV, 0, 0, 0);
 		return;
 	}
+	e1npu_job_guard(job, 0, 1);
 	for (i = 0; i < job->op_count; i++) {
 		ret = e1npu_dp_exec(&io, &job->ops[i], job->dp_ptr[i][E1NPU_T_A],
 				    job->dp_ptr[i][E1NPU_T_B],

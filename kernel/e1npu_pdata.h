@@ -9,6 +9,8 @@
 #ifndef __E1NPU_PDATA_H__
 #define __E1NPU_PDATA_H__
 
+#include <linux/types.h>
+
 struct regmap;
 
 /* Platform device name the driver binds to besides the DT compatible. */
@@ -20,13 +22,35 @@ struct regmap;
 #define E1NPU_IRQ_NAME_DATAPATH	"datapath"
 
 /**
+ * struct e1npu_guard_range - device addresses [@start, @start + @len)
+ * @start: first device address
+ * @len: bytes
+ */
+struct e1npu_guard_range {
+	u64 start;
+	u64 len;
+};
+
+/* @nr of the guard hook: ranges unknown (no memory), do not check. */
+#define E1NPU_GUARD_UNKNOWN	U32_MAX
+
+/**
  * struct e1npu_platform_data - register access supplied by a simulator
  * @wrapper: regmap over the v0 wrapper window, or NULL when absent
  * @datapath: regmap over the datapath window, or NULL when absent
+ * @guard_job: test only, may be NULL: before the driver hands a job to the
+ *	engine, it reports the buffers the job may touch: @r[0..@nr) for
+ *	the job of @engine (enum drm_e1npu_engine) whose descriptors are in
+ *	ring slots [@first, @first + @count) (datapath: slot 0, count 1). The
+ *	simulator checks every memory access of the device against them.
+ * @guard_ctx: passed back to @guard_job
  */
 struct e1npu_platform_data {
 	struct regmap *wrapper;
 	struct regmap *datapath;
+	void (*guard_job)(void *ctx, u32 engine, u32 first, u32 count,
+			  const struct e1npu_guard_range *r, u32 nr);
+	void *guard_ctx;
 };
 
 #endif /* __E1NPU_PDATA_H__ */

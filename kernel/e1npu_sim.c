@@ -46,6 +46,7 @@
 #include <linux/workqueue.h>
 
 #include "e1npu_pdata.h"
+#include "e1npu_sim_guard.h"
 #include "../model/e1_model.h"
 
 #define E1SIM_NAME	"e1npu_sim"
@@ -70,6 +71,10 @@ struct e1sim {
 
 	struct platform_device *pdev;
 	bool dying;
+
+	/* Test only: the buffers each job may touch (e1npu_sim_guard.c). */
+	struct e1sim_guard *guard;
+	bool guard_dp;		/* a datapath register write is running */
 };
 
 /* The one instance; module parameters reach it under e1sim_param_lock. */
@@ -248,8 +253,11 @@ static void e1sim_irq_fini(struct e1sim *sim)
  */
 static void *e1sim_model_map(void *ctx, u64 addr, u64 len, bool write)
 {
+	struct e1sim *sim = ctx;
 	u64 last;
 
+	e1sim_guard_check(sim->guard, sim->model, sim->guard_dp, addr, len,
+			  write);
 	if (!len || check_add_overflow(addr, len - 1, &last))
 		return NULL;
 	if ((phys_addr_t)last != last)
@@ -306,7 +314,9 @@ static int e1sim_reg_write(struct e1sim *sim, u32 win, unsigned int reg,
 	unsigned long flags;
 
 	spin_lock_irqsave(&sim->lock, flags);
+	sim->guard_dp = win == E1_WIN_DATAPATH;
 	e1_model_write(sim->model, win * E1_WIN_SIZE + reg, val);
+	sim->guard_dp = false;
 	e1sim_kick(sim);
 	spin_unlock_irqrestore(&sim->lock, flags);
 	return 0;
@@ -446,6 +456,8 @@ static int e1sim_register_pdev(struct e1sim *sim)
 	struct e1npu_platform_data pdata = {
 		.wrapper = sim->wrapper,
 		.datapath = sim->datapath,
+		.guard_job = e1sim_guard_set,
+		.guard_ctx = sim->guard,
 	};
 	struct resource res[E1_IRQ_COUNT] = {};
 	struct platform_device_info info = {
@@ -498,6 +510,7 @@ static void e1sim_destroy(struct e1sim *sim)
 		regmap_exit(sim->datapath);
 	if (sim->wrapper)
 		regmap_exit(sim->wrapper);
+	e1sim_guard_destroy(sim->guard);
 	vfree(sim->model);
 	kfree(sim);
 }
@@ -525,8 +538,9 @@ static int __init e1sim_init(void)
 	spin_lock_init(&sim->lock);
 	INIT_WORK(&sim->run_work, e1sim_run_work);
 
+	sim->guard = e1sim_guard_create();
 	sim->model = vzalloc(sizeof(*sim->model));
-	if (!sim->model) {
+	if (!sim->guard || !sim->model) {
 		ret = -ENOMEM;
 		goto err;
 	}
@@ -631,6 +645,7 @@ MODULE_LICENSE("GPL");
  * are part of this translation unit.
  */
 #ifndef E1NPU_SIM_MODEL_OBJS
+#include "e1npu_sim_guard.c"
 #include "../model/e1_model.c"
 #include "../model/e1_v0.c"
 #include "../model/e1_dp.c"
