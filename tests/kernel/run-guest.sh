@@ -87,6 +87,8 @@ if load default; then
 	fi
 	# the library's cmocka suites through this driver (tests/lib/guest-lib.mk)
 	[ ! -f /tests/guest-lib-tests.sh ] || sh /tests/guest-lib-tests.sh
+	# the fuzzer, stress, NOP latency, the simulator's buffer guard
+	[ ! -f /tests/run-proof.sh ] || sh /tests/run-proof.sh
 	for p in inject_hang inject_bus_error inject_drop_irq; do
 		v=$(cat "$SIM/$p" 2>/dev/null)
 		case "$v" in
