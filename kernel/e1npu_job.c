@@ -243,6 +243,15 @@ void e1npu_hw_reset(struct e1npu_device *edev)
 	e1npu_hw_ring_program(edev);
 }
 
+static void e1npu_job_guard_range(const void *data, u32 i, u64 *start,
+				  u64 *len)
+{
+	const struct e1npu_job *job = data;
+
+	*start = to_e1npu_bo(job->bos[i])->dma;
+	*len = job->bos[i]->size;
+}
+
 /*
  * Test only (a simulator's platform data, e1npu_pdata.h): report the buffers
  * the job's descriptors in slots [@first, @first + @count) may touch.
@@ -250,19 +259,10 @@ void e1npu_hw_reset(struct e1npu_device *edev)
 static void e1npu_job_guard(struct e1npu_job *job, u32 first, u32 count)
 {
 	const struct e1npu_platform_data *pd = dev_get_platdata(job->edev->drm.dev);
-	struct e1npu_guard_range *r;
-	u32 i;
 
-	if (!pd || !pd->guard_job)
-		return;
-	r = kmalloc_array(job->bo_count, sizeof(*r), GFP_KERNEL);
-	for (i = 0; r && i < job->bo_count; i++) {
-		r[i].start = to_e1npu_bo(job->bos[i])->dma;
-		r[i].len = job->bos[i]->size;
-	}
-	pd->guard_job(pd->guard_ctx, job->engine, first, count, r,
-		  r ? job->bo_count : E1NPU_GUARD_UNKNOWN);
-	kfree(r);
+	if (pd && pd->guard_job)
+		pd->guard_job(pd->guard_ctx, job->engine, first, count,
+			      job->bo_count, e1npu_job_guard_range, job);
 }
 
 static void e1npu_ring_push(struct e1npu_device *edev, struct e1npu_job *job)

@@ -33,8 +33,10 @@ static void kt_limits(struct e1npu_limits *lim)
 			  E1_DP_ID_VALUE, 256, 1 << 20);
 }
 
-/* MATMUL_S8 3x4x5: a [3][5] stride 16 at 32, b [5][4] stride 16, c int32
- * [3][4] stride 16 at 64. */
+/*
+ * MATMUL_S8 3x4x5: a [3][5] stride 16 at 32, b [5][4] stride 16, c int32
+ * [3][4] stride 16 at 64.
+ */
 static void kt_matmul(struct drm_e1npu_op *op)
 {
 	memset(op, 0, sizeof(*op));

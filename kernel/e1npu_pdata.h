@@ -22,34 +22,33 @@ struct regmap;
 #define E1NPU_IRQ_NAME_DATAPATH	"datapath"
 
 /**
- * struct e1npu_guard_range - device addresses [@start, @start + @len)
- * @start: first device address
- * @len: bytes
+ * typedef e1npu_guard_range_fn - buffer @i of a job, for the guard hook
+ * @job: the job passed to &e1npu_platform_data.guard_job
+ * @i: 0 .. nr - 1
+ * @start: device address of the buffer
+ * @len: its size in bytes
  */
-struct e1npu_guard_range {
-	u64 start;
-	u64 len;
-};
-
-/* @nr of the guard hook: ranges unknown (no memory), do not check. */
-#define E1NPU_GUARD_UNKNOWN	U32_MAX
+typedef void (*e1npu_guard_range_fn)(const void *job, u32 i, u64 *start,
+				     u64 *len);
 
 /**
  * struct e1npu_platform_data - register access supplied by a simulator
  * @wrapper: regmap over the v0 wrapper window, or NULL when absent
  * @datapath: regmap over the datapath window, or NULL when absent
  * @guard_job: test only, may be NULL: before the driver hands a job to the
- *	engine, it reports the buffers the job may touch: @r[0..@nr) for
- *	the job of @engine (enum drm_e1npu_engine) whose descriptors are in
- *	ring slots [@first, @first + @count) (datapath: slot 0, count 1). The
- *	simulator checks every memory access of the device against them.
+ *	engine, it reports the @nr buffers the job may touch (@range(@job, i)
+ *	gives buffer i) for the job of @engine (enum drm_e1npu_engine) whose
+ *	descriptors are in ring slots [@first, @first + @count) (datapath:
+ *	slot 0, count 1). Called from run_job: it must not sleep or enter
+ *	reclaim. The simulator checks every memory access of the device
+ *	against these buffers.
  * @guard_ctx: passed back to @guard_job
  */
 struct e1npu_platform_data {
 	struct regmap *wrapper;
 	struct regmap *datapath;
-	void (*guard_job)(void *ctx, u32 engine, u32 first, u32 count,
-			  const struct e1npu_guard_range *r, u32 nr);
+	void (*guard_job)(void *ctx, u32 engine, u32 first, u32 count, u32 nr,
+			  e1npu_guard_range_fn range, const void *job);
 	void *guard_ctx;
 };
 

@@ -53,11 +53,17 @@ MODULE_PARM_DESC(guard_checked, "Device memory accesses the guard checked");
 module_param_cb(guard_violations, &e1sim_guard_count_ops, &guard_violations, 0444);
 MODULE_PARM_DESC(guard_violations, "Accesses outside the job's buffers (guard=1)");
 
+/* A device address range [start, start + len). */
+struct e1sim_range {
+	u64 start;
+	u64 len;
+};
+
 /* The buffers of one job; @users slots point at it. */
 struct e1sim_guard_set {
 	unsigned int users;
 	u32 nr;
-	struct e1npu_guard_range r[] __counted_by(nr);
+	struct e1sim_range r[] __counted_by(nr);
 };
 
 /* Stands for a job whose buffers are unknown (allocation failed). */
@@ -103,27 +109,29 @@ void e1sim_guard_destroy(struct e1sim_guard *g)
 	kfree(g);
 }
 
-/* The platform data's guard hook; @ctx is the struct e1sim_guard. */
-void e1sim_guard_set(void *ctx, u32 engine, u32 first, u32 count,
-		     const struct e1npu_guard_range *r, u32 nr)
+/*
+ * The platform data's guard hook; @ctx is the struct e1sim_guard. Called
+ * from the driver's run_job (a fence signalling path): no reclaim. A job
+ * whose set cannot be allocated is not checked.
+ */
+void e1sim_guard_set(void *ctx, u32 engine, u32 first, u32 count, u32 nr,
+		     e1npu_guard_range_fn range, const void *job)
 {
 	struct e1sim_guard *g = ctx;
-	struct e1sim_guard_set *s = &e1sim_guard_unknown;
+	struct e1sim_guard_set *s;
 	unsigned long flags;
 	u32 i;
 
-	if (nr != E1NPU_GUARD_UNKNOWN) {
-		s = kmalloc(struct_size(s, r, nr), GFP_KERNEL);
-		if (s) {
-			s->nr = nr;
-			s->users = 0;
-			for (i = 0; i < nr; i++) {
-				s->r[i] = r[i];
-				s->r[i].len -= min_t(u64, e1sim_guard_trim, r[i].len);
-			}
-		} else {
-			s = &e1sim_guard_unknown;
+	s = kmalloc(struct_size(s, r, nr), GFP_NOWAIT | __GFP_NOWARN);
+	if (s) {
+		s->nr = nr;
+		s->users = 0;
+		for (i = 0; i < nr; i++) {
+			range(job, i, &s->r[i].start, &s->r[i].len);
+			s->r[i].len -= min_t(u64, e1sim_guard_trim, s->r[i].len);
 		}
+	} else {
+		s = &e1sim_guard_unknown;
 	}
 	spin_lock_irqsave(&g->lock, flags);
 	if (engine == DRM_E1NPU_ENGINE_DATAPATH) {
