@@ -31,6 +31,7 @@
 #include <linux/err.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
+#include <linux/ioport.h>
 #include <linux/irq.h>
 #include <linux/irq_work.h>
 #include <linux/irqdomain.h>
@@ -247,6 +248,40 @@ static void e1sim_irq_fini(struct e1sim *sim)
 /* ---------------------------------------------------------------------- */
 
 /*
+ * System RAM as at load time. page_is_ram() takes resource_lock, a lock
+ * taken with interrupts on, which must not nest inside the model lock
+ * (interrupts off, also taken from the driver's hard IRQ handler through
+ * the regmap): lockdep reports that as an irq lock inversion. Memory
+ * hotplug is not supported.
+ */
+#define E1SIM_RAM_MAX	32
+static struct {
+	u64 start;
+	u64 end;
+} e1sim_ram[E1SIM_RAM_MAX];
+static unsigned int e1sim_ram_count;
+
+static int e1sim_ram_add(struct resource *res, void *arg)
+{
+	if (e1sim_ram_count == E1SIM_RAM_MAX)
+		return 1;
+	e1sim_ram[e1sim_ram_count].start = res->start;
+	e1sim_ram[e1sim_ram_count].end = res->end;
+	e1sim_ram_count++;
+	return 0;
+}
+
+static bool e1sim_is_ram(u64 addr, u64 last)
+{
+	unsigned int i;
+
+	for (i = 0; i < e1sim_ram_count; i++)
+		if (addr >= e1sim_ram[i].start && last <= e1sim_ram[i].end)
+			return true;
+	return false;
+}
+
+/*
  * Bus addresses are physical addresses (dma-direct without an IOMMU or
  * memory encryption): RAM is reached through the direct map. Anything else
  * answers with a bus error.
@@ -264,7 +299,7 @@ static void *e1sim_model_map(void *ctx, u64 addr, u64 len, bool write)
 		return NULL;
 	if (!pfn_valid(PHYS_PFN(addr)) || !pfn_valid(PHYS_PFN(last)))
 		return NULL;
-	if (!page_is_ram(PHYS_PFN(addr)) || !page_is_ram(PHYS_PFN(last)))
+	if (!e1sim_is_ram(addr, last))
 		return NULL;
 	return phys_to_virt((phys_addr_t)addr);
 }
@@ -531,6 +566,13 @@ static int __init e1sim_init(void)
 		pr_err(E1SIM_NAME ": rows and cols must be 1..255\n");
 		return -EINVAL;
 	}
+
+	e1sim_ram_count = 0;
+	walk_iomem_res_desc(IORES_DESC_NONE,
+			    IORESOURCE_SYSTEM_RAM | IORESOURCE_BUSY, 0, U64_MAX,
+			    NULL, e1sim_ram_add);
+	if (!e1sim_ram_count)
+		pr_warn(E1SIM_NAME ": no System RAM resource: every device access is a bus error\n");
 
 	sim = kzalloc(sizeof(*sim), GFP_KERNEL);
 	if (!sim)
