@@ -11,6 +11,9 @@
 #                        kernel, ~500 calls/s there under TCG)
 #   e1vm.fuzz_secs=N     time bound (default 300)
 #   e1vm.stress_jobs=N   jobs per stress process (default 1000)
+#   e1vm.guard_panic_test=1  prove that an escape panics the guest: with
+#                        guard=2 and guard_trim=4096 one stress job must
+#                        panic it (the run then fails, as it should)
 . /tests/lib.sh
 
 P=/tests/e1npu-proof
@@ -34,6 +37,15 @@ proof() {
 
 debug=0
 [ "$(e1vm_param kvariant)" != debug ] || debug=1
+
+if [ "$(e1vm_param guard_panic_test)" = 1 ]; then
+	echo "E1VM-LOG: guard-panic-test: guard=2 guard_trim=4096: the next job must panic the guest"
+	echo 2 >"$SIM/guard"
+	echo 4096 >"$SIM/guard_trim"
+	"$P" stress 1 1 1
+	echo 0 >"$SIM/guard_trim"
+	t_fail guard-panic-test "a job outside its (trimmed) buffers did not panic the guest"
+fi
 
 echo "E1VM: RUN e1npu-proof guard-selftest"
 proof guard-selftest
