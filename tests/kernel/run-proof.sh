@@ -7,9 +7,9 @@
 # stress run, the ioctl fuzzer, then no device access left its job's
 # buffers. Kernel command line knobs (tests/vm: VM_APPEND):
 #   e1vm.fuzz_seed=N     replay a fuzzer run (default: a fresh seed, printed)
-#   e1vm.fuzz_calls=N    calls in total (default 100000; 30000 on the debug
-#                        kernel, ~500 calls/s there under TCG)
-#   e1vm.fuzz_secs=N     time bound (default 300)
+#   e1vm.fuzz_calls=N    calls in total (default 100000; 10000 on the debug
+#                        kernel, 90-480 calls/s there under TCG, with load)
+#   e1vm.fuzz_secs=N     time bound (default 300; 600 on the debug kernel)
 #   e1vm.stress_jobs=N   jobs per stress process (default 1000)
 #   e1vm.guard_panic_test=1  prove that an escape panics the guest: with
 #                        guard=2 and guard_trim=4096 one stress job must
@@ -58,8 +58,8 @@ echo "E1VM: RUN e1npu-proof stress 4 $jobs"
 proof stress 4 "$jobs" "$(e1vm_param fuzz_seed || echo 1)"
 
 seed=$(e1vm_param fuzz_seed || echo $(( ($(date +%s) ^ $$) & 0x7fffffff )))
-calls=$(e1vm_param fuzz_calls || { [ $debug = 1 ] && echo 30000 || echo 100000; })
-secs=$(e1vm_param fuzz_secs || echo 300)
+calls=$(e1vm_param fuzz_calls || { [ $debug = 1 ] && echo 10000 || echo 100000; })
+secs=$(e1vm_param fuzz_secs || { [ $debug = 1 ] && echo 600 || echo 300; })
 echo "E1VM: RUN e1npu-proof fuzz $seed 4 $calls $secs"
 proof fuzz "$seed" 4 "$calls" "$secs"
 
