@@ -18,7 +18,7 @@
 #   VM_RISCV_GUEST_FILES ... only in the riscv64 guest (static binaries)
 #   VM_APPEND            extra kernel command line (e.g. e1vm.selftest_warn=1)
 #   VM_SLUB_DEBUG        x86_64 slub_debug flags (default FZPU; empty: off)
-#   VM_TIMEOUT           seconds before the VM is killed (120 / 300)
+#   VM_TIMEOUT           seconds before the VM is killed (300; 1200 debug)
 #   VM_SMP, VM_MEM       guest CPUs (2) and memory (512M)
 #   VM_OOPS_PANIC=0      do not pass oops=panic (default: an oops ends the run)
 #   VM_NO_PROJECT=1      only the self-test module, even if kernel/Kbuild exists
@@ -144,7 +144,7 @@ x86_64)
 	# (jump labels) early in boot; single-threaded TCG does not race.
 	QEMU=(qemu-system-x86_64 -M pc -accel tcg,thread=single -cpu max
 	      -m "${VM_MEM:-512M}" -smp "${VM_SMP:-2}")
-	TIMEOUT=${VM_TIMEOUT:-120}
+	TIMEOUT=${VM_TIMEOUT:-300}
 	;;
 riscv64)
 	# KASAN's shadow (1/8), lockdep and kmemleak need more memory
