@@ -65,7 +65,7 @@ vm-riscv64-debug-kernel-bg: vm-deps
 	@$(vm_env) $(VM_SCRIPTS)/riscv64-kernel.sh debug --background
 
 lint-kernel: vm-deps
-	@echo "== lint-kernel: W=1, sparse C=2, checkpatch --strict (x86_64 + riscv64)"
+	@echo "== lint-kernel: W=1, sparse C=2, checkpatch --strict (x86_64 + riscv64 + riscv64 debug)"
 	@$(vm_env) $(VM_SCRIPTS)/lint-kernel.sh
 
 # All of them; runs every step and fails at the end if any failed.
