@@ -363,6 +363,28 @@ static void e1npu_wedge(struct e1npu_device *edev, struct list_head *jobs,
 		e1npu_job_pin(edev, extra);
 }
 
+static void e1npu_job_guard_range(const void *data, u32 i, u64 *start,
+				  u64 *len)
+{
+	const struct e1npu_job *job = data;
+
+	*start = to_e1npu_bo(job->bos[i])->dma;
+	*len = job->bos[i]->size;
+}
+
+/*
+ * Test only (a simulator's platform data, e1npu_pdata.h): report the buffers
+ * the job's descriptors in slots [@first, @first + @count) may touch.
+ */
+static void e1npu_job_guard(struct e1npu_job *job, u32 first, u32 count)
+{
+	const struct e1npu_platform_data *pd = dev_get_platdata(job->edev->drm.dev);
+
+	if (pd && pd->guard_job)
+		pd->guard_job(pd->guard_ctx, job->engine, first, count,
+			      job->bo_count, e1npu_job_guard_range, job);
+}
+
 static void e1npu_ring_push(struct e1npu_device *edev, struct e1npu_job *job)
 {
 	u32 mask = edev->ring_len - 1, slot = edev->ring_head, i;
@@ -374,6 +396,7 @@ static void e1npu_ring_push(struct e1npu_device *edev, struct e1npu_job *job)
 		slot = (slot + 1) & mask;
 	}
 	edev->ring_head = slot;
+	e1npu_job_guard(job, job->first, job->op_count);
 	list_add_tail(&job->node, &edev->inflight);
 	/* Descriptors must be visible before the doorbell. */
 	dma_wmb();
@@ -702,6 +725,7 @@ static void e1npu_dp_job_run(struct e1npu_job *job)
 		e1npu_job_complete(job, -ENODEV, 0, 0, 0);
 		return;
 	}
+	e1npu_job_guard(job, 0, 1);
 	for (i = 0; i < job->op_count; i++) {
 		/* run_job is a work item: up to 255 ops of 4096 records. */
 		cond_resched();

@@ -39,6 +39,7 @@
 #include <linux/err.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
+#include <linux/ioport.h>
 #include <linux/irq.h>
 #include <linux/irq_work.h>
 #include <linux/irqdomain.h>
@@ -56,6 +57,7 @@
 
 #include "e1npu_pdata.h"
 #include "e1npu_sim_mem.h"
+#include "e1npu_sim_guard.h"
 #include "../model/e1_model.h"
 
 #define E1SIM_NAME	"e1npu_sim"
@@ -88,6 +90,10 @@ struct e1sim {
 	bool dying;
 	bool flushed;	/* CTRL.flush written: inject_bad_id applies */
 	struct device_node *np;	/* of_node: the device's DT node */
+
+	/* Test only: the buffers each job may touch (e1npu_sim_guard.c). */
+	struct e1sim_guard *guard;
+	bool guard_dp;		/* a datapath register write is running */
 };
 
 /* The one instance; module parameters reach it under e1sim_param_lock. */
@@ -293,16 +299,53 @@ static void e1sim_irq_fini(struct e1sim *sim)
 /* ---------------------------------------------------------------------- */
 
 /*
+ * System RAM as at load time. page_is_ram() takes resource_lock, a lock
+ * taken with interrupts on, which must not nest inside the model lock
+ * (interrupts off, also taken from the driver's hard IRQ handler through
+ * the regmap): lockdep reports that as an irq lock inversion. Memory
+ * hotplug is not supported.
+ */
+#define E1SIM_RAM_MAX	32
+static struct {
+	u64 start;
+	u64 end;
+} e1sim_ram[E1SIM_RAM_MAX];
+static unsigned int e1sim_ram_count;
+
+static int e1sim_ram_add(struct resource *res, void *arg)
+{
+	if (e1sim_ram_count == E1SIM_RAM_MAX)
+		return 1;
+	e1sim_ram[e1sim_ram_count].start = res->start;
+	e1sim_ram[e1sim_ram_count].end = res->end;
+	e1sim_ram_count++;
+	return 0;
+}
+
+static bool e1sim_is_ram(u64 addr, u64 last)
+{
+	unsigned int i;
+
+	for (i = 0; i < e1sim_ram_count; i++)
+		if (addr >= e1sim_ram[i].start && last <= e1sim_ram[i].end)
+			return true;
+	return false;
+}
+
+/*
  * Bus addresses are physical addresses (dma-direct without an IOMMU or
  * memory encryption): RAM is reached through the direct map. Anything else
  * answers with a bus error.
  */
 static void *e1sim_model_map(void *ctx, u64 addr, u64 len, bool write)
 {
+	struct e1sim *sim = ctx;
 	bool handled;
 	void *va;
 	u64 last;
 
+	e1sim_guard_check(sim->guard, sim->model, sim->guard_dp, addr, len,
+			  write);
 	if (!len || check_add_overflow(addr, len - 1, &last))
 		return NULL;
 	/* toy IOMMU or a DT region (e1npu_sim_mem.c) */
@@ -313,7 +356,7 @@ static void *e1sim_model_map(void *ctx, u64 addr, u64 len, bool write)
 		return NULL;
 	if (!pfn_valid(PHYS_PFN(addr)) || !pfn_valid(PHYS_PFN(last)))
 		return NULL;
-	if (!page_is_ram(PHYS_PFN(addr)) || !page_is_ram(PHYS_PFN(last)))
+	if (!e1sim_is_ram(addr, last))
 		return NULL;
 	return phys_to_virt((phys_addr_t)addr);
 }
@@ -436,7 +479,9 @@ static int e1sim_reg_write(struct e1sim *sim, u32 win, unsigned int reg,
 	unsigned long flags;
 
 	spin_lock_irqsave(&sim->lock, flags);
+	sim->guard_dp = win == E1_WIN_DATAPATH;
 	e1_model_write(sim->model, win * E1_WIN_SIZE + reg, val);
+	sim->guard_dp = false;
 	e1sim_kick(sim);
 	spin_unlock_irqrestore(&sim->lock, flags);
 	return 0;
@@ -617,6 +662,8 @@ static int e1sim_register_pdev(struct e1sim *sim)
 	struct e1npu_platform_data pdata = {
 		.wrapper = sim->wrapper,
 		.datapath = sim->datapath,
+		.guard_job = e1sim_guard_set,
+		.guard_ctx = sim->guard,
 	};
 	struct resource res[E1_IRQ_COUNT] = {};
 	struct platform_device_info info = {
@@ -679,6 +726,7 @@ static void e1sim_destroy(struct e1sim *sim)
 		regmap_exit(sim->datapath);
 	if (sim->wrapper)
 		regmap_exit(sim->wrapper);
+	e1sim_guard_destroy(sim->guard);
 	vfree(sim->model);
 	kfree(sim);
 }
@@ -700,14 +748,22 @@ static int __init e1sim_init(void)
 		return -EINVAL;
 	}
 
+	e1sim_ram_count = 0;
+	walk_iomem_res_desc(IORES_DESC_NONE,
+			    IORESOURCE_SYSTEM_RAM | IORESOURCE_BUSY, 0, U64_MAX,
+			    NULL, e1sim_ram_add);
+	if (!e1sim_ram_count)
+		pr_warn(E1SIM_NAME ": no System RAM resource: every device access is a bus error\n");
+
 	sim = kzalloc(sizeof(*sim), GFP_KERNEL);
 	if (!sim)
 		return -ENOMEM;
 	spin_lock_init(&sim->lock);
 	INIT_WORK(&sim->run_work, e1sim_run_work);
 
+	sim->guard = e1sim_guard_create();
 	sim->model = vzalloc(sizeof(*sim->model));
-	if (!sim->model) {
+	if (!sim->guard || !sim->model) {
 		ret = -ENOMEM;
 		goto err;
 	}
@@ -817,6 +873,7 @@ MODULE_LICENSE("GPL");
  */
 #ifndef E1NPU_SIM_MODEL_OBJS
 #include "e1npu_sim_mem.c"
+#include "e1npu_sim_guard.c"
 #include "../model/e1_model.c"
 #include "../model/e1_v0.c"
 #include "../model/e1_dp.c"

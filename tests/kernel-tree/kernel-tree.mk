@@ -12,7 +12,8 @@ KTREE_O ?= $(O)-kernel-tree
 CLEAN_DIRS += $(KTREE_O)
 
 .PHONY: kernel-tree-riscv64
-kernel-tree-riscv64: vm-riscv64-kernel
+# the debug kernel starts building in the background first (it overlaps)
+kernel-tree-riscv64: vm-riscv64-debug-kernel-bg vm-riscv64-kernel
 	@echo "== kernel-tree-riscv64: driver dropped into drivers/accel/e1npu/ of the riscv64 6.12 tree, built in-tree"
 	@KTREE_O=$(abspath $(KTREE_O)) E1NPU_CACHE=$(E1NPU_CACHE) tests/kernel-tree/kernel-tree.sh
 

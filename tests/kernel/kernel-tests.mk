@@ -32,12 +32,30 @@ $(E1T_RISCV_BIN): $(E1T_DEPS)
 	@mkdir -p $(@D)
 	$(E1T_RISCV_CC) $(E1T_CFLAGS) -o $@ $(E1T_SRCS)
 
-E1T_BINS := $(E1T_X86_BIN)
-VM_GUEST_FILES += tests/kernel/run-guest.sh tests/kernel/harden-guest.sh
-VM_X86_GUEST_FILES += $(E1T_X86_BIN)
+# e1npu-proof: the ioctl fuzzer, the stress run and the NOP latency
+# (tests/kernel/e1p_*.c), sharing e1t_lib.c and e1t_ref.c
+E1P_SRCS := $(sort $(wildcard tests/kernel/e1p_*.c)) tests/kernel/e1t_lib.c \
+	tests/kernel/e1t_ref.c
+E1P_DEPS := $(E1P_SRCS) tests/kernel/e1p.h $(E1T_DEPS)
+E1P_X86_BIN := $(O)/tests/kernel/x86_64/e1npu-proof
+E1P_RISCV_BIN := $(O)/tests/kernel/riscv64/e1npu-proof
+
+$(E1P_X86_BIN): $(E1P_DEPS)
+	@mkdir -p $(@D)
+	$(E1T_X86_CC) $(E1T_CFLAGS) -o $@ $(E1P_SRCS)
+
+$(E1P_RISCV_BIN): $(E1P_DEPS)
+	@mkdir -p $(@D)
+	$(E1T_RISCV_CC) $(E1T_CFLAGS) -o $@ $(E1P_SRCS)
+
+E1T_BINS := $(E1T_X86_BIN) $(E1P_X86_BIN)
+VM_GUEST_FILES += tests/kernel/run-guest.sh tests/kernel/harden-guest.sh \
+	tests/kernel/run-proof.sh \
+	tests/kernel/t-kunit.sh
+VM_X86_GUEST_FILES += $(E1T_X86_BIN) $(E1P_X86_BIN)
 ifneq ($(shell command -v $(E1T_RISCV_CC) 2>/dev/null),)
-E1T_BINS += $(E1T_RISCV_BIN)
-VM_RISCV_GUEST_FILES += $(E1T_RISCV_BIN)
+E1T_BINS += $(E1T_RISCV_BIN) $(E1P_RISCV_BIN)
+VM_RISCV_GUEST_FILES += $(E1T_RISCV_BIN) $(E1P_RISCV_BIN)
 endif
 
 .PHONY: kernel-tests

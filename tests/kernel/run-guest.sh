@@ -87,6 +87,8 @@ if load default; then
 	fi
 	# the library's cmocka suites through this driver (tests/lib/guest-lib.mk)
 	[ ! -f /tests/guest-lib-tests.sh ] || sh /tests/guest-lib-tests.sh
+	# the fuzzer, stress, NOP latency, the simulator's buffer guard
+	[ ! -f /tests/run-proof.sh ] || sh /tests/run-proof.sh
 	for p in inject_hang inject_bus_error inject_drop_irq; do
 		v=$(cat "$SIM/$p" 2>/dev/null)
 		case "$v" in
@@ -235,11 +237,11 @@ if load unload-killed; then
 fi
 
 # ---- and the kernel log stayed clean (the harness checks again at the end)
-hits=$(dmesg | grep -E 'WARNING:|BUG:|Oops|Call Trace|KASAN|general protection' || true)
+hits=$(dmesg | grep -E "$E1VM_DMESG_BAD" || true)
 if [ -z "$hits" ]; then
 	t_pass e1npu-dmesg-clean
 else
-	dmesg | grep -E -B 5 -A 30 'WARNING:|BUG:|Oops|Call Trace|general protection' |
+	dmesg | grep -E -B 5 -A 30 "$E1VM_DMESG_BAD" |
 		head -n 120 | sed 's/^/E1VM-LOG: e1npu-dmesg: /'
 	t_fail e1npu-dmesg-clean "$(echo "$hits" | head -n 1)"
 fi

@@ -3,11 +3,13 @@
 # riscv64 side of run-vm.sh / lint-kernel.sh (sourced after common.sh).
 # riscv64_kernel sets KVER KDIR KIMAGE MODROOT KMAKE_ARGS from the cached
 # build of riscv64-kernel.sh (built now, or waited for if a background
-# build holds the lock). busybox_riscv64 sets BUSYBOX.
+# build holds the lock); VM_KVARIANT=debug selects the debug kernel
+# (tests/vm/riscv64/e1npu-debug.config). busybox_riscv64 sets BUSYBOX.
 
 riscv64_kernel() {
 	local kc
-	kc=$("$VM_DIR/riscv64-kernel.sh") || die "riscv64 kernel build failed"
+	# shellcheck disable=SC2086
+	kc=$("$VM_DIR/riscv64-kernel.sh" ${VM_KVARIANT:-}) || die "riscv64 kernel build failed"
 	KVER=$(cat "$kc/kernel.release")
 	KDIR="$kc/obj"
 	KIMAGE="$kc/Image"

@@ -1,10 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 #
-# lint-kernel.sh [x86_64] [riscv64] [checkpatch]: kernel hygiene of the
-# project's modules (default: all three).
+# lint-kernel.sh [x86_64] [riscv64] [riscv64-debug] [checkpatch]: kernel
+# hygiene of the project's modules (default: all; riscv64-debug only when a
+# debug kernel is cached).
 #   - W=1 build with no warnings and sparse (C=2) clean, against Debian's
-#     6.12 amd64 headers and against our riscv64 6.12 kernel (full modpost)
+#     6.12 amd64 headers and against our riscv64 6.12 kernel (full modpost);
+#     against the riscv64 debug kernel too, the only one with KUnit, so the
+#     KUnit module (kernel/e1npu_kunit.c) is built and checked there
 #   - checkpatch.pl --strict (from Debian's linux-source-6.12) on
 #     kernel/*.[ch], include/uapi/drm/*.h, include/hw/*.h, model/*.[ch]
 #     and the harness's own module
@@ -17,7 +20,15 @@
 . "$(dirname "$0")/common.sh"
 
 STEPS=("$@")
-[ "${#STEPS[@]}" -gt 0 ] || STEPS=(x86_64 riscv64 checkpatch)
+if [ "${#STEPS[@]}" = 0 ]; then
+	STEPS=(x86_64 riscv64)
+	if ls "$E1NPU_CACHE"/riscv64/kernel-debug-*/.e1npu-built >/dev/null 2>&1; then
+		STEPS+=(riscv64-debug)
+	else
+		msg "lint: no riscv64 debug kernel cached: riscv64-debug (the KUnit module) skipped; make vm-riscv64-debug-kernel builds it"
+	fi
+	STEPS+=(checkpatch)
+fi
 L="$VM_OUT/lint"
 mkdir -p "$L"
 FAILED=()
@@ -30,7 +41,9 @@ compile_lint() {
 	t0=$(now)
 	case "$arch" in
 	x86_64) . "$VM_DIR/kernel-x86_64.sh"; x86_64_kernel ;;
-	riscv64) . "$VM_DIR/kernel-riscv64.sh"; riscv64_kernel
+	riscv64) . "$VM_DIR/kernel-riscv64.sh"; VM_KVARIANT= riscv64_kernel
+		 KMAKE_ARGS+=(CHECK="$VM_DIR/sparse-riscv.sh") ;;
+	riscv64-debug) . "$VM_DIR/kernel-riscv64.sh"; VM_KVARIANT=debug riscv64_kernel
 		 KMAKE_ARGS+=(CHECK="$VM_DIR/sparse-riscv.sh") ;;
 	esac
 	rm -rf "$src"
@@ -123,9 +136,9 @@ checkpatch_lint() {
 
 for s in "${STEPS[@]}"; do
 	case "$s" in
-	x86_64|riscv64) compile_lint "$s" || FAILED+=("$s") ;;
+	x86_64|riscv64|riscv64-debug) compile_lint "$s" || FAILED+=("$s") ;;
 	checkpatch) checkpatch_lint || FAILED+=(checkpatch) ;;
-	*) die "usage: lint-kernel.sh [x86_64] [riscv64] [checkpatch]" ;;
+	*) die "usage: lint-kernel.sh [x86_64] [riscv64] [riscv64-debug] [checkpatch]" ;;
 	esac
 done
 msg "lint-kernel: finished in $(elapsed "$t_all") s (logs $L)"

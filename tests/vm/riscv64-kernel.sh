@@ -1,35 +1,43 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 #
-# riscv64-kernel.sh [--background]: build (once, cached) a trimmed riscv64
-# 6.12 kernel from Debian's linux-source-6.12 for the QEMU virt tests:
-# tinyconfig + tests/vm/riscv64/e1npu.config, modules installed, full
-# Module.symvers for out-of-tree modpost. Cached in
-#   $E1NPU_CACHE/riscv64/kernel-<source version>-<hash>/
-# hash = sha256 of the config fragment + the cross compiler's version.
+# riscv64-kernel.sh [debug] [--background]: build (once, cached) a trimmed
+# riscv64 6.12 kernel from Debian's linux-source-6.12 for the QEMU virt
+# tests: tinyconfig + tests/vm/riscv64/e1npu.config (+ e1npu-debug.config
+# for the debug variant: lockdep, KASAN, kmemleak, UBSAN, KUnit...),
+# modules installed, full Module.symvers for out-of-tree modpost. Cached in
+#   $E1NPU_CACHE/riscv64/kernel[-debug]-<source version>-<hash>/
+# hash = sha256 of the config fragment(s) + the cross compiler's version.
 # The build holds an flock on the cache so concurrent runs wait for it.
 # --background: start the build detached (log in the cache) and return.
 # Prints the cache dir on stdout when done.
 . "$(dirname "$0")/common.sh"
 
-FRAG="$VM_DIR/riscv64/e1npu.config"
+VARIANT=""
+if [ "${1:-}" = debug ]; then
+	VARIANT=debug
+	shift
+fi
+FRAGS=("$VM_DIR/riscv64/e1npu.config")
+[ -z "$VARIANT" ] || FRAGS+=("$VM_DIR/riscv64/e1npu-$VARIANT.config")
 CROSS=riscv64-linux-gnu-
 KARGS=(ARCH=riscv CROSS_COMPILE=$CROSS)
+NAME="riscv64${VARIANT:+ $VARIANT} kernel"
 
 cache_init
 SRCVER=$(linux_source_version)
-HASH=$( (cat "$FRAG"; ${CROSS}gcc -dumpfullversion) | sha256sum | cut -c1-12)
-KC="$E1NPU_CACHE/riscv64/kernel-$SRCVER-$HASH"
+HASH=$( (cat "${FRAGS[@]}"; ${CROSS}gcc -dumpfullversion) | sha256sum | cut -c1-12)
+KC="$E1NPU_CACHE/riscv64/kernel${VARIANT:+-$VARIANT}-$SRCVER-$HASH"
 mkdir -p "$E1NPU_CACHE/riscv64"
 
 if [ "${1:-}" = --background ]; then
 	if [ -f "$KC/.e1npu-built" ]; then
-		msg "riscv64 kernel already cached: $KC"
+		msg "$NAME already cached: $KC"
 		exit 0
 	fi
 	mkdir -p "$KC"
-	msg "riscv64 kernel: building in the background (log $KC.bg.log)"
-	setsid nohup "$VM_DIR/riscv64-kernel.sh" >"$KC.bg.log" 2>&1 </dev/null &
+	msg "$NAME: building in the background (log $KC.bg.log)"
+	setsid nohup "$VM_DIR/riscv64-kernel.sh" $VARIANT >"$KC.bg.log" 2>&1 </dev/null &
 	exit 0
 fi
 
@@ -39,15 +47,15 @@ build() {
 	src=$(linux_source_tree)
 	obj="$KC/obj"
 	t0=$(now)
-	msg "riscv64 kernel: building $SRCVER config $HASH in $obj (-j2, ~4 min; log $KC/build.log)" >&2
+	msg "$NAME: building $SRCVER config $HASH in $obj (-j2, ~4 min, debug ~10 min; log $KC/build.log)" >&2
 	rm -rf "$obj" "$KC/modroot" "$KC/Image"
 	mkdir -p "$obj"
 	{
 		make -C "$src" O="$obj" "${KARGS[@]}" tinyconfig &&
 		(cd "$obj" && KCONFIG_CONFIG=.config \
-			"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" .config "$FRAG") &&
+			"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" .config "${FRAGS[@]}") &&
 		make -C "$src" O="$obj" "${KARGS[@]}" olddefconfig
-	} >"$KC/config.log" 2>&1 || { tail -n 30 "$KC/config.log" >&2; die "riscv64 kernel: configuration failed"; }
+	} >"$KC/config.log" 2>&1 || { tail -n 30 "$KC/config.log" >&2; die "$NAME: configuration failed"; }
 
 	missing=""
 	while IFS='=' read -r opt want; do
@@ -56,22 +64,23 @@ build() {
 		y|m) [ "$have" = y ] || [ "$have" = m ] || missing="$missing $opt=$want(got ${have:-unset})" ;;
 		*) [ "$have" = "$want" ] || missing="$missing $opt=$want(got ${have:-unset})" ;;
 		esac
-	done < <(grep -E '^CONFIG_[A-Za-z0-9_]+=' "$FRAG")
-	[ -z "$missing" ] || die "riscv64 kernel: options dropped by Kconfig:$missing (fix $FRAG)"
-	msg "riscv64 kernel: config verified ($(grep -c -E '^CONFIG_[A-Za-z0-9_]+=' "$FRAG") required options present)" >&2
+	done < <(cat "${FRAGS[@]}" | grep -E '^CONFIG_[A-Za-z0-9_]+=')
+	[ -z "$missing" ] || die "$NAME: options dropped by Kconfig:$missing (fix ${FRAGS[*]})"
+	msg "$NAME: config verified ($(cat "${FRAGS[@]}" | grep -c -E '^CONFIG_[A-Za-z0-9_]+=') required options present)" >&2
 
 	run_logged "$KC/build.log" make -C "$src" O="$obj" "${KARGS[@]}" -j2 Image modules ||
-		die "riscv64 kernel: build failed (log $KC/build.log)"
+		die "$NAME: build failed (log $KC/build.log)"
 	run_logged "$KC/modules_install.log" make -C "$src" O="$obj" "${KARGS[@]}" \
 		INSTALL_MOD_PATH="$KC/modroot" INSTALL_MOD_STRIP=1 DEPMOD=/sbin/depmod modules_install ||
-		die "riscv64 kernel: modules_install failed"
+		die "$NAME: modules_install failed"
 	kver=$(cat "$obj/include/config/kernel.release")
 	cp "$obj/arch/riscv/boot/Image" "$KC/Image"
 	echo "$kver" >"$KC/kernel.release"
 	touch "$KC/.e1npu-built"
-	msg "riscv64 kernel: $kver built in $(elapsed "$t0") s" >&2
+	echo "$(elapsed "$t0")" >"$KC/build-seconds"
+	msg "$NAME: $kver built in $(elapsed "$t0") s" >&2
 }
 
-with_lock riscv64-kernel build
-[ -f "$KC/.e1npu-built" ] || die "riscv64 kernel: not built"
+with_lock "riscv64-kernel${VARIANT:+-$VARIANT}" build
+[ -f "$KC/.e1npu-built" ] || die "$NAME: not built"
 echo "$KC"

@@ -1,11 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 #
-# run-vm.sh ARCH: build the project's kernel modules against the ARCH
-# kernel, pack an initramfs (busybox, modules + DRM deps, tests), boot it
-# in QEMU (TCG), print the guest's results and exit non-zero on any
+# run-vm.sh ARCH [debug]: build the project's kernel modules against the
+# ARCH kernel, pack an initramfs (busybox, modules + DRM deps, tests), boot
+# it in QEMU (TCG), print the guest's results and exit non-zero on any
 # failure, a missing summary (crash/hang) or a timeout.
 #   ARCH: x86_64 (Debian's 6.12 amd64 kernel) | riscv64 (our trimmed 6.12)
+#   debug: riscv64 only, the debug kernel (lockdep, KASAN, kmemleak, UBSAN,
+#          DEBUG_OBJECTS, DMA_API_DEBUG, DEBUG_LIST, KUnit); work in
+#          $O/vm/riscv64-debug
 #
 # Environment (vm.mk passes these):
 #   O                    build dir (default build); work goes to $O/vm/ARCH
@@ -15,7 +18,7 @@
 #   VM_RISCV_GUEST_FILES ... only in the riscv64 guest (static binaries)
 #   VM_APPEND            extra kernel command line (e.g. e1vm.selftest_warn=1)
 #   VM_SLUB_DEBUG        x86_64 slub_debug flags (default FZPU; empty: off)
-#   VM_TIMEOUT           seconds before the VM is killed (120 / 300)
+#   VM_TIMEOUT           seconds before the VM is killed (300; 1200 debug)
 #   VM_SMP, VM_MEM       guest CPUs (2) and memory (512M)
 #   VM_OOPS_PANIC=0      do not pass oops=panic (default: an oops ends the run)
 #   VM_NO_PROJECT=1      only the self-test module, even if kernel/Kbuild exists
@@ -23,6 +26,13 @@
 . "$(dirname "$0")/common.sh"
 
 ARCH=${1:-}
+VARIANT=${2:-}
+case "$VARIANT" in
+"") ;;
+debug) [ "$ARCH" = riscv64 ] || die "the debug kernel exists for riscv64 only" ;;
+*) die "usage: run-vm.sh x86_64|riscv64 [debug]" ;;
+esac
+export VM_KVARIANT=$VARIANT
 case "$ARCH" in
 x86_64)
 	. "$VM_DIR/kernel-x86_64.sh"
@@ -35,7 +45,7 @@ riscv64)
 *) die "usage: run-vm.sh x86_64|riscv64" ;;
 esac
 
-W="$VM_OUT/$ARCH"
+W="$VM_OUT/$ARCH${VARIANT:+-$VARIANT}"
 mkdir -p "$W"
 T_START=$(now)
 
@@ -125,6 +135,8 @@ APPEND="console=ttyS0 panic=-1 loglevel=5"
 # of corrupting memory silently; VM_SLUB_DEBUG= turns it off.
 [ "$ARCH" != x86_64 ] || [ -z "${VM_SLUB_DEBUG-FZPU}" ] ||
 	APPEND="$APPEND slub_debug=${VM_SLUB_DEBUG-FZPU}"
+# the debug kernel: kmemleak needs no option; e1vm.kvariant tells the guest
+[ -z "$VARIANT" ] || APPEND="$APPEND e1vm.kvariant=$VARIANT"
 APPEND="$APPEND ${VM_APPEND:-}"
 case "$ARCH" in
 x86_64)
@@ -133,13 +145,17 @@ x86_64)
 	# (jump labels) early in boot; single-threaded TCG does not race.
 	QEMU=(qemu-system-x86_64 -M pc -accel tcg,thread=single -cpu max
 	      -m "${VM_MEM:-512M}" -smp "${VM_SMP:-2}")
-	TIMEOUT=${VM_TIMEOUT:-120}
+	TIMEOUT=${VM_TIMEOUT:-300}
 	;;
 riscv64)
+	# KASAN's shadow (1/8), lockdep and kmemleak need more memory
+	mem=512M
+	[ -z "$VARIANT" ] || mem=1G
+	VM_MEM=${VM_MEM:-$mem}
 	QEMU=(qemu-system-riscv64 -M virt -bios default
-	      -m "${VM_MEM:-512M}" -smp "${VM_SMP:-2}")
+	      -m "$VM_MEM" -smp "${VM_SMP:-2}")
 	APPEND="$APPEND earlycon"
-	TIMEOUT=${VM_TIMEOUT:-300}
+	TIMEOUT=${VM_TIMEOUT:-$([ -n "$VARIANT" ] && echo 1200 || echo 300)}
 	# board.md's device tree node + reserved-memory (VM_BOARD_DTB=0: off)
 	if [ "${VM_BOARD_DTB:-1}" = 1 ]; then
 		riscv64_board_dtb "$W/board.dtb" "${QEMU[@]}"
@@ -210,6 +226,7 @@ if [ "$panicked" = 1 ] || grep -a -q -E 'Kernel panic - not syncing' "$LOG"; the
 	status=1
 fi
 
+ARCH="$ARCH${VARIANT:+-$VARIANT}"
 msg "$ARCH: kernel $KVER: ${summary:-NO SUMMARY}"
 msg "$ARCH: times: kernel ready ${T_KERNEL}s, modules ${T_MODULES}s, boot-to-poweroff ${T_BOOT}s, total $(elapsed "$T_START")s"
 if [ "$status" = 0 ]; then

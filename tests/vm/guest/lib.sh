@@ -14,7 +14,12 @@
 #                           depend on ($E1VM_MODDIR/deps.order), in order
 #   t_script FILE           run FILE with sh; a non-zero exit is a failure
 #                           "script-<name>" (results it records still count)
-#   t_dmesg_check           fail on WARNING:/BUG:/Oops/Call Trace/KASAN
+#   t_dmesg_check           fail on WARNING:/BUG:/Oops/Call Trace and the
+#                           reports of the debug kernel's tools
+#                           ($E1VM_DMESG_BAD: KASAN, UBSAN, lockdep,
+#                           DMA-API, kmemleak)
+#   t_kmemleak_begin        debug kernel: scan, then forget what boot left
+#   t_kmemleak_check        debug kernel: scan; any leak report is a failure
 #   t_summary               "E1VM-SUMMARY: N passed, M failed"
 #
 # Results live in $E1VM_RESULTS so subshells and child scripts count too.
@@ -24,7 +29,15 @@ E1VM_MODDIR=/lib/modules/e1vm
 E1VM_RESULTS=/tmp/e1vm-results
 E1VM_ARCH=$(uname -m)
 E1VM_CMDLINE=$(cat /proc/cmdline 2>/dev/null)
-export E1VM_MODDIR E1VM_RESULTS E1VM_ARCH E1VM_CMDLINE
+# What fails a run when it appears in dmesg. Lockdep, might_sleep, DEBUG_LIST,
+# DEBUG_OBJECTS and DMA-API reports go through WARN()/BUG ("WARNING:",
+# "BUG:"); the others have their own prefixes.
+E1VM_DMESG_BAD='WARNING:|BUG:|Oops|Call Trace|KASAN|UBSAN:|general protection'
+E1VM_DMESG_BAD="$E1VM_DMESG_BAD|possible circular locking|possible recursive locking"
+E1VM_DMESG_BAD="$E1VM_DMESG_BAD|inconsistent lock state|lockdep is turned off"
+E1VM_DMESG_BAD="$E1VM_DMESG_BAD|DMA-API: .*device driver|ODEBUG:"
+E1VM_DMESG_BAD="$E1VM_DMESG_BAD|kmemleak: .*(suspected memory leak|disabled|Cannot)"
+export E1VM_MODDIR E1VM_RESULTS E1VM_ARCH E1VM_CMDLINE E1VM_DMESG_BAD
 touch "$E1VM_RESULTS"
 
 t_pass() {
@@ -117,13 +130,49 @@ t_script() {
 }
 
 t_dmesg_check() {
-	_hits=$(dmesg | grep -E 'WARNING:|BUG:|Oops|Call Trace|KASAN' || true)
+	_hits=$(dmesg | grep -E "$E1VM_DMESG_BAD" || true)
 	if [ -z "$_hits" ]; then
 		t_pass dmesg-clean
 	else
 		echo "E1VM-LOG: dmesg-clean: ---- dmesg ----"
 		dmesg | tail -n 80 | sed 's/^/E1VM-LOG: dmesg: /'
 		t_fail dmesg-clean "$(echo "$_hits" | head -n 1)"
+	fi
+}
+
+E1VM_KMEMLEAK=/sys/kernel/debug/kmemleak
+
+# Objects boot allocated and dropped are not ours: report them once in the
+# log (E1VM-LOG) and clear them, so the final scan sees only what the tests
+# leaked.
+t_kmemleak_begin() {
+	[ -e "$E1VM_KMEMLEAK" ] || return 0
+	echo scan >"$E1VM_KMEMLEAK" 2>/dev/null
+	_n=$(grep -c '^unreferenced object' "$E1VM_KMEMLEAK" 2>/dev/null)
+	[ "${_n:-0}" = 0 ] || echo "E1VM-LOG: kmemleak: $_n object(s) leaked during boot, cleared"
+	echo clear >"$E1VM_KMEMLEAK" 2>/dev/null
+}
+
+# kmemleak only reports objects older than 5 s that no scan found a
+# reference to: wait, scan twice (a second scan confirms), then read.
+t_kmemleak_check() {
+	if [ ! -e "$E1VM_KMEMLEAK" ]; then
+		[ "$(e1vm_param kvariant)" != debug ] ||
+			t_fail kmemleak "no $E1VM_KMEMLEAK on the debug kernel"
+		return 0
+	fi
+	sleep 6
+	if ! echo scan >"$E1VM_KMEMLEAK" 2>/dev/null; then
+		t_fail kmemleak "cannot scan: kmemleak disabled?"
+		return 1
+	fi
+	echo scan >"$E1VM_KMEMLEAK"
+	_leaks=$(cat "$E1VM_KMEMLEAK")
+	if [ -z "$_leaks" ]; then
+		t_pass kmemleak
+	else
+		echo "$_leaks" | head -n 80 | sed 's/^/E1VM-LOG: kmemleak: /'
+		t_fail kmemleak "$(echo "$_leaks" | grep -c '^unreferenced object') unreferenced object(s)"
 	fi
 }
 

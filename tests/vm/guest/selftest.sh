@@ -4,7 +4,8 @@
 . /tests/lib.sh
 
 warn=$(e1vm_param selftest_warn || echo 0)
-t_insmod e1vm_selftest warn="$warn" || exit 0
+fault=$(e1vm_param selftest_fault || echo none)
+t_insmod e1vm_selftest warn="$warn" fault="$fault" || exit 0
 
 # the accel node whose parent is our platform device
 dev=""

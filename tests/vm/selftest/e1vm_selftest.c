@@ -6,11 +6,15 @@
  * guest sees /dev/accel/accelN, the DRM dependency closure (drm.ko and what
  * it needs) is computed and loaded, and debugfs works. It does nothing
  * else. With warn=1 it emits a WARN() at load so the harness can prove that
- * its dmesg check catches kernel warnings.
+ * its dmesg check catches kernel warnings; fault=leak|uaf|lockdep|ubsan
+ * commits that bug at load, to prove the debug kernel's tools (kmemleak,
+ * KASAN, lockdep, UBSAN) fail the run.
  */
 
 #include <linux/debugfs.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
 #include <linux/platform_device.h>
 #include <linux/seq_file.h>
 
@@ -23,6 +27,43 @@
 static bool warn;
 module_param(warn, bool, 0444);
 MODULE_PARM_DESC(warn, "emit a WARN() at load (tests the harness's dmesg check)");
+
+static char *fault = "";
+module_param(fault, charp, 0444);
+MODULE_PARM_DESC(fault, "commit a bug at load: leak, uaf, lockdep, ubsan (tests the debug kernel's checks)");
+
+static DEFINE_MUTEX(e1vm_lock_a);
+static DEFINE_MUTEX(e1vm_lock_b);
+
+/* The bugs of fault=: each one of the debug kernel's tools must report. */
+static noinline void e1vm_fault(void)
+{
+	char *p;
+
+	if (!strcmp(fault, "leak")) {
+		p = kmalloc(96, GFP_KERNEL);
+		pr_info("e1vm_selftest: leaking %p on purpose\n", p);
+		p = NULL;
+	} else if (!strcmp(fault, "uaf")) {
+		p = kmalloc(96, GFP_KERNEL);
+		if (!p)
+			return;
+		kfree(p);
+		pr_info("e1vm_selftest: use after free: %d\n", READ_ONCE(p[8]));
+	} else if (!strcmp(fault, "lockdep")) {
+		mutex_lock(&e1vm_lock_a);
+		mutex_lock(&e1vm_lock_b);
+		mutex_unlock(&e1vm_lock_b);
+		mutex_unlock(&e1vm_lock_a);
+		mutex_lock(&e1vm_lock_b);
+		mutex_lock(&e1vm_lock_a);
+		mutex_unlock(&e1vm_lock_a);
+		mutex_unlock(&e1vm_lock_b);
+	} else if (!strcmp(fault, "ubsan")) {
+		/* 1 << 40 on an int, the shift known only at run time */
+		pr_info("e1vm_selftest: shift: %d\n", 1 << (8 * strlen(fault)));
+	}
+}
 
 struct e1vm_dev {
 	struct drm_device drm;
@@ -93,6 +134,7 @@ static int __init e1vm_init(void)
 	e1vm_debugfs = debugfs_create_dir("e1vm_selftest", NULL);
 	debugfs_create_file("ping", 0444, e1vm_debugfs, NULL, &e1vm_ping_fops);
 	WARN(warn, "e1vm_selftest: warning requested by warn=1\n");
+	e1vm_fault();
 	pr_info("e1vm_selftest: loaded\n");
 	return 0;
 }
