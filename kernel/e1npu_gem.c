@@ -7,10 +7,12 @@
  */
 #include <linux/dma-mapping.h>
 #include <linux/io.h>
+#include <linux/jiffies.h>
 #include <linux/dma-resv.h>
 #include <linux/mm.h>
 #include <linux/of.h>
 #include <linux/of_reserved_mem.h>
+#include <linux/wait_bit.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
@@ -200,20 +202,22 @@ static const struct drm_gem_object_funcs e1npu_gem_funcs = {
 };
 
 /*
- * A buffer of @size bytes charged to @client: -ENOSPC when the client's
- * buffers would pass the file_quota parameter, -ENOMEM when the arena has
- * no free range that large.
+ * How long BO_CREATE waits for finished jobs to give their buffers back
+ * before it reports a full arena.
  */
-static struct e1npu_bo *e1npu_gem_create(struct e1npu_device *edev,
-					 struct e1npu_client *client, u64 size)
+#define E1NPU_ARENA_WAIT_MS	1000
+
+/*
+ * Reserve @size bytes of the arena for @bo, charged to @client: 0,
+ * -ENOSPC past the client's file_quota, -ENOMEM when no free range is
+ * large enough.
+ */
+static int e1npu_gem_reserve(struct e1npu_device *edev,
+			     struct e1npu_client *client, struct e1npu_bo *bo,
+			     u64 size)
 {
 	u64 quota = READ_ONCE(e1npu_file_quota);
-	struct e1npu_bo *bo;
 	int ret;
-
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
-	if (!bo)
-		return ERR_PTR(-ENOMEM);
 
 	mutex_lock(&edev->mm_lock);
 	if (quota && client->mem_used + size > quota) {
@@ -229,6 +233,50 @@ static struct e1npu_bo *e1npu_gem_create(struct e1npu_device *edev,
 	if (!ret)
 		client->mem_used += size;
 	mutex_unlock(&edev->mm_lock);
+	return ret;
+}
+
+/*
+ * A job keeps its buffers until the scheduler frees it (free_job work),
+ * which trails its fence: a client that saw its job finish and closed the
+ * buffer may ask for the space again first. Wait, until @deadline, for one
+ * of the finished jobs to be freed; false when none is pending or time is
+ * up (the arena is really full).
+ */
+static bool e1npu_gem_wait_retired(struct e1npu_device *edev,
+				   unsigned long deadline)
+{
+	int pending = atomic_read(&edev->jobs_retired);
+	long left = (long)(deadline - jiffies);
+
+	if (!pending || left <= 0)
+		return false;
+	return wait_var_event_timeout(&edev->jobs_retired,
+				      atomic_read(&edev->jobs_retired) != pending,
+				      left) > 0;
+}
+
+/*
+ * A buffer of @size bytes charged to @client: -ENOSPC when the client's
+ * buffers would pass the file_quota parameter, -ENOMEM when the arena has
+ * no free range that large, also once finished jobs were given up to
+ * E1NPU_ARENA_WAIT_MS to release their buffers.
+ */
+static struct e1npu_bo *e1npu_gem_create(struct e1npu_device *edev,
+					 struct e1npu_client *client, u64 size)
+{
+	unsigned long deadline = jiffies +
+				 msecs_to_jiffies(E1NPU_ARENA_WAIT_MS);
+	struct e1npu_bo *bo;
+	int ret;
+
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
+	if (!bo)
+		return ERR_PTR(-ENOMEM);
+
+	do {
+		ret = e1npu_gem_reserve(edev, client, bo, size);
+	} while (ret == -ENOMEM && e1npu_gem_wait_retired(edev, deadline));
 	if (ret) {
 		kfree(bo);
 		return ERR_PTR(ret);

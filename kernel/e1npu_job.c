@@ -112,6 +112,7 @@ struct e1npu_result {
  * @client: the submitting file's accounting (fdinfo busy time)
  * @start_ns: ktime (ns) run_job handed the job to its engine, 0 before
  * @pm_ref: the job holds a runtime-PM reference on the device
+ * @retired: counted in &e1npu_device.jobs_retired (set once)
  */
 struct e1npu_job {
 	struct drm_sched_job base;
@@ -139,6 +140,7 @@ struct e1npu_job {
 	struct e1npu_client *client;
 	u64 start_ns;
 	bool pm_ref;
+	atomic_t retired;
 };
 
 #define to_e1npu_job(j)	container_of(j, struct e1npu_job, base)
@@ -240,6 +242,8 @@ static void e1npu_job_complete(struct e1npu_job *job, int error, u32 err_code,
 	} else {
 		atomic64_inc(&eng->jobs_completed);
 	}
+	if (!atomic_xchg(&job->retired, 1))
+		atomic_inc(&job->edev->jobs_retired);
 	dma_fence_signal(job->hw_fence);
 }
 
@@ -904,6 +908,11 @@ static void e1npu_job_cleanup(struct e1npu_job *job)
 	kfree(job->bos);
 	kfree(job->bo_write);
 	kfree(job->handles);
+	/* Its buffers' arena space is back (unless still referenced). */
+	if (atomic_read(&job->retired)) {
+		atomic_dec(&edev->jobs_retired);
+		wake_up_var(&edev->jobs_retired);
+	}
 	kfree(job);
 	/* The device may be released once this reaches 0: edev not touched. */
 	if (atomic_dec_and_test(&edev->jobs_alive))

@@ -25,7 +25,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <xf86drm.h>
@@ -253,37 +252,18 @@ static void kdrv_close(struct e1npu_device *dev)
 	dev->priv = NULL;
 }
 
-/*
- * The driver gives a buffer's arena space back when the last job that used
- * it is freed (the scheduler's free_job work), which can trail the job's
- * fence and the buffer's GEM_CLOSE: right after a process or device closed
- * large buffers, BO_CREATE can still find the arena full (seen in the
- * riscv64 guest under load: ops that follow a closed 3 MiB fixture). A size
- * that fits the arena is retried for up to KDRV_ENOMEM_RETRY_MS.
- */
-#define KDRV_ENOMEM_RETRY_MS	500
-
 static int kdrv_bo_create(struct e1npu_device *dev, uint64_t size,
 			  uint32_t *handle, uint64_t *bo_size)
 {
-	const struct timespec nap = { 0, 2 * 1000 * 1000 };
 	struct drm_e1npu_bo_create c;
 	long page = sysconf(_SC_PAGESIZE);
-	unsigned int waited_ms = 0;
 	int ret;
 
 	if (page <= 0)
 		page = E1NPU_PAGE_SIZE;
-	for (;;) {
-		memset(&c, 0, sizeof(c));
-		c.size = size;
-		ret = kioctl(to_kdev(dev)->fd, DRM_IOCTL_E1NPU_BO_CREATE, &c);
-		if (ret != -ENOMEM || size > dev->lim.arena_size ||
-		    waited_ms >= KDRV_ENOMEM_RETRY_MS)
-			break;
-		nanosleep(&nap, NULL);
-		waited_ms += 2;
-	}
+	memset(&c, 0, sizeof(c));
+	c.size = size;
+	ret = kioctl(to_kdev(dev)->fd, DRM_IOCTL_E1NPU_BO_CREATE, &c);
 	if (ret)
 		return ret;
 	*handle = c.handle;

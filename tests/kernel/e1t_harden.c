@@ -11,6 +11,8 @@
  *   rpm      runtime PM: suspended when idle, active while a job exists
  *   arena B  the arena is B bytes (not a power of two in pages) and all of
  *            it is allocatable and reachable by the device
+ *   reuse    a buffer of more than half the arena, used by a job, closed
+ *            once the job is done, can be allocated again at once
  *
  * Expected values come from the test's own bookkeeping (sizes it
  * allocated, the wall time around a job, a CPU ReLU), not the driver.
@@ -745,6 +747,51 @@ out:
 		e1t_bo_free(d, &x[i]);
 }
 
+/* ---- reuse --------------------------------------------------------------- */
+
+/*
+ * A job holds its buffers until the scheduler frees it, which trails the
+ * job's completion: BO_CREATE must wait for finished jobs to give their
+ * buffers back rather than report a full arena to a client that saw its
+ * job finish and closed the buffer.
+ */
+static void check_reuse(struct e1t_dev *d)
+{
+	const char *name = "arena-reuse-after-job";
+	uint64_t size = (d->info.arena_size / 2 + pagesz()) & ~(uint64_t)(pagesz() - 1);
+	struct drm_e1npu_job_result r;
+	struct drm_e1npu_op op;
+	struct e1t_bo b = { 0 };
+	int i, ret;
+
+	if (!(d->info.engines & (1u << DRM_E1NPU_ENGINE_WRAPPER))) {
+		e1t_skip(name, "no wrapper engine");
+		return;
+	}
+	for (i = 0; i < 64; i++) {
+		ret = e1t_bo_new(d, size, &b);
+		if (ret) {
+			e1t_fail(name, "round %d: BO_CREATE of %" PRIu64 " bytes (arena %" PRIu64 "): %d",
+				 i, size, (uint64_t)d->info.arena_size, ret);
+			return;
+		}
+		memset(&op, 0, sizeof(op));
+		op.opcode = DRM_E1NPU_OP_RELU_S8;
+		op.m = 1;
+		op.n = 64;
+		op.a = e1t_t(&b, 0, 64);
+		op.c = e1t_t(&b, 64, 64);
+		ret = e1t_run(d, DRM_E1NPU_ENGINE_WRAPPER, &op, 1, &r);
+		e1t_bo_free(d, &b);
+		if (ret) {
+			e1t_fail(name, "round %d: relu: ret %d state %u error %d",
+				 i, ret, r.state, r.error);
+			return;
+		}
+	}
+	e1t_pass(name);
+}
+
 int e1t_group_harden(int argc, char **argv)
 {
 	struct e1t_dev d;
@@ -771,6 +818,8 @@ int e1t_group_harden(int argc, char **argv)
 		check_fdinfo(&d);
 	else if (!strcmp(argv[0], "rpm"))
 		check_rpm(&d);
+	else if (!strcmp(argv[0], "reuse"))
+		check_reuse(&d);
 	else if (!strcmp(argv[0], "arena") && argc > 1)
 		check_arena(&d, strtoull(argv[1], NULL, 0));
 	else

@@ -4,11 +4,12 @@
 # /tests/harden-guest.sh: the driver-hardening checks (issue 9), sourced by
 # run-guest.sh (its load/unload/systest helpers): bounded SUBMIT and
 # DEV_QUERY sizes, capped unread results, mmap of buffers at arena
-# offsets, the per-file arena quota, fdinfo, runtime PM, reset-then-verify
-# at probe and an arena that is not a power of two in pages.
+# offsets, the per-file arena quota, fdinfo, runtime PM, arena space of
+# finished jobs reusable at once, reset-then-verify at probe and an arena
+# that is not a power of two in pages.
 
 if load harden; then
-	for c in sizes results mmap quota fdinfo rpm; do
+	for c in sizes results mmap quota fdinfo rpm reuse; do
 		echo "E1VM: RUN e1npu-systest harden $c"
 		systest harden "$c"
 	done
