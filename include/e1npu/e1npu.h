@@ -405,13 +405,13 @@ void e1npu_op_desc_dp_vrelu(struct e1npu_op_desc *d, struct e1npu_tensor in,
  */
 int e1npu_op_desc_run_cpu(const struct e1npu_op_desc *d);
 
-/* e1npu_opcode_name() - "matmul_s8", ...; "unknown" otherwise. */
+/* e1npu_opcode_name() - "matmul_s8", ...; "unknown" otherwise (static). */
 const char *e1npu_opcode_name(uint32_t opcode);
 
 /* e1npu_opcode_engine() - the engine an opcode is submitted to. */
 enum e1npu_engine e1npu_opcode_engine(uint32_t opcode);
 
-/* e1npu_engine_name() - "wrapper", "datapath", "cpu", "none". */
+/* e1npu_engine_name() - "wrapper", "datapath", "cpu", "none" (static). */
 const char *e1npu_engine_name(enum e1npu_engine engine);
 
 /* ---------------------------------------------------------------------- */

@@ -176,7 +176,7 @@ int e1npu_ops_support_table(struct e1npu_ops *ops,
 			    struct e1npu_ops_support *rows, size_t max,
 			    size_t *count);
 
-/* e1npu_ops_kind_name() - "matmul_s8", ...; "unknown" otherwise. */
+/* e1npu_ops_kind_name() - "matmul_s8", ...; "unknown" otherwise (static). */
 const char *e1npu_ops_kind_name(uint32_t kind);
 
 /**

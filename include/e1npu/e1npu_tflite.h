@@ -72,7 +72,10 @@ int e1npu_tflite_load_file(struct e1npu_device *dev, const char *path,
 /* e1npu_tflite_free() - free an interpreter and what it holds (NULL: no-op). */
 void e1npu_tflite_free(struct e1npu_tflite *t);
 
-/* Message of the last failure on @t ("" if none). */
+/*
+ * Message of the last failure on @t ("" if none): owned by @t, valid until
+ * the next call on @t.
+ */
 const char *e1npu_tflite_last_error(const struct e1npu_tflite *t);
 
 /**
