@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Buffers: tensor memory from the device's arena, mapped for the CPU.
+ * Reference counted: the caller's reference and one per operation of a
+ * command buffer that names the buffer; each buffer holds its device.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -34,26 +36,33 @@ E1NPU_API int e1npu_buffer_alloc(struct e1npu_device *dev, size_t size,
 		return e1npu_set_error(dev, ret, "buffer_alloc: %zu bytes: %s",
 				       size, e1npu_strerror(ret));
 	}
-	E1NPU_LIST_ADD(dev->buffers, buf);
+	buf->refs = 1;		/* the caller's */
+	e1npu_device_get(dev);
 	*bufp = buf;
 	return 0;
 }
 
-E1NPU_API int e1npu_buffer_free(struct e1npu_buffer *buf)
+void e1npu_buffer_get(struct e1npu_buffer *buf)
 {
-	struct e1npu_device *dev;
+	buf->refs++;
+}
 
-	if (!buf)
-		return 0;
-	dev = buf->dev;
-	if (buf->busy)
-		return e1npu_set_error(dev, -EBUSY,
-				       "buffer_free: buffer in use by %u submitted command buffer(s)",
-				       buf->busy);
+void e1npu_buffer_put(struct e1npu_buffer *buf)
+{
+	struct e1npu_device *dev = buf->dev;
+
+	if (--buf->refs)
+		return;
 	dev->ops->bo_free(dev, buf->handle, buf->map, buf->bo_size);
-	E1NPU_LIST_DEL(dev->buffers, buf);
 	free(buf);
-	return 0;
+	e1npu_device_put(dev);
+}
+
+/* Drops the caller's reference; command buffers naming it keep it. */
+E1NPU_API void e1npu_buffer_free(struct e1npu_buffer *buf)
+{
+	if (buf)
+		e1npu_buffer_put(buf);
 }
 
 E1NPU_API int e1npu_buffer_map(struct e1npu_buffer *buf, void **ptrp)

@@ -3,6 +3,9 @@
  * Command buffers: validated operations, split into jobs per engine and
  * ring limit, submitted one job at a time (a job that falls back must be
  * finished on the CPU before anything after it runs), per-op outcomes.
+ * A command buffer holds its device and every buffer its operations name,
+ * from add_op until reset or free, so it can be resubmitted whatever the
+ * caller freed meanwhile.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -14,6 +17,13 @@
 
 /* Most operations one command buffer may hold. */
 #define CB_MAX_OPS	(1u << 20)
+
+/*
+ * e1npu_cmdbuf_free() of a submitted command buffer waits this long for
+ * the job in flight: 5x the driver's default job timeout (timeout_ms
+ * 2000), after which the driver resets the engine and completes the job.
+ */
+#define CB_FREE_WAIT_NS	(10 * 1000000000LL)
 
 enum cb_state {
 	CB_IDLE = 0,		/* being filled */
@@ -42,27 +52,7 @@ struct e1npu_cmdbuf {
 	uint32_t job_id;
 	unsigned int njobs;
 	bool failed;
-	struct e1npu_cmdbuf *next_cb, *prev_cb;
 };
-
-#define CB_LIST_ADD(head, cb) do {				\
-	(cb)->prev_cb = NULL;					\
-	(cb)->next_cb = (head);					\
-	if (head)						\
-		(head)->prev_cb = (cb);				\
-	(head) = (cb);						\
-} while (0)
-
-static void cb_list_del(struct e1npu_device *dev, struct e1npu_cmdbuf *cb)
-{
-	if (cb->prev_cb)
-		cb->prev_cb->next_cb = cb->next_cb;
-	else
-		dev->cmdbufs = cb->next_cb;
-	if (cb->next_cb)
-		cb->next_cb->prev_cb = cb->prev_cb;
-	cb->next_cb = cb->prev_cb = NULL;
-}
 
 E1NPU_API int e1npu_cmdbuf_new(struct e1npu_device *dev,
 			       struct e1npu_cmdbuf **cbp)
@@ -77,46 +67,55 @@ E1NPU_API int e1npu_cmdbuf_new(struct e1npu_device *dev,
 	if (!cb)
 		return e1npu_set_error(dev, -ENOMEM, "cmdbuf_new: out of memory");
 	cb->dev = dev;
-	CB_LIST_ADD(dev->cmdbufs, cb);
+	e1npu_device_get(dev);
 	*cbp = cb;
 	return 0;
 }
 
+/* Drop the references the operations hold on their buffers. */
 static void cb_release_buffers(struct e1npu_cmdbuf *cb)
 {
 	unsigned int i, t;
 
 	for (i = 0; i < cb->n; i++)
 		for (t = 0; t < E1NPU_T_COUNT; t++)
-			if (cb->meta[i].buf[t] && cb->meta[i].buf[t]->busy)
-				cb->meta[i].buf[t]->busy--;
+			if (cb->meta[i].buf[t])
+				e1npu_buffer_put(cb->meta[i].buf[t]);
 }
 
-static void cb_destroy(struct e1npu_cmdbuf *cb)
+/*
+ * Free of a submitted command buffer: operations not started yet never
+ * run; the job in flight is waited for (bounded) and its result read, so
+ * the backend forgets it. Should the wait time out, the kernel's job
+ * still holds its own references on the buffers' memory.
+ */
+static void cb_abandon(struct e1npu_cmdbuf *cb)
 {
-	free(cb->ops);
-	free(cb->meta);
-	free(cb->out);
-	free(cb);
+	struct e1npu_device *dev = cb->dev;
+	struct drm_e1npu_job_result res;
+
+	if (cb->inflight &&
+	    !dev->ops->wait(dev, cb->job_id, e1npu_now_ns() + CB_FREE_WAIT_NS))
+		dev->ops->job_result(dev, cb->job_id, &res);
+	cb->inflight = false;
+	cb->state = CB_DONE;
 }
 
 E1NPU_API void e1npu_cmdbuf_free(struct e1npu_cmdbuf *cb)
 {
+	struct e1npu_device *dev;
+
 	if (!cb)
 		return;
+	dev = cb->dev;
 	if (cb->state == CB_SUBMITTED)
-		e1npu_cmdbuf_wait(cb, -1);
-	if (cb->state == CB_SUBMITTED)	/* the wait itself failed */
-		cb_release_buffers(cb);
-	cb_list_del(cb->dev, cb);
-	cb_destroy(cb);
-}
-
-/* Device close: command buffers die with it, in whatever state. */
-void e1npu_cmdbuf_unlink_all(struct e1npu_device *dev)
-{
-	while (dev->cmdbufs)
-		e1npu_cmdbuf_free(dev->cmdbufs);
+		cb_abandon(cb);
+	cb_release_buffers(cb);
+	free(cb->ops);
+	free(cb->meta);
+	free(cb->out);
+	free(cb);
+	e1npu_device_put(dev);
 }
 
 E1NPU_API int e1npu_cmdbuf_reset(struct e1npu_cmdbuf *cb)
@@ -126,6 +125,7 @@ E1NPU_API int e1npu_cmdbuf_reset(struct e1npu_cmdbuf *cb)
 	if (cb->state == CB_SUBMITTED)
 		return e1npu_set_error(cb->dev, -EBUSY,
 				       "cmdbuf_reset: submitted and not waited for");
+	cb_release_buffers(cb);
 	cb->n = 0;
 	cb->state = CB_IDLE;
 	cb->next = 0;
@@ -339,8 +339,11 @@ E1NPU_API int e1npu_cmdbuf_add_op(struct e1npu_cmdbuf *cb,
 	cb->ops[idx] = op;
 	meta = &cb->meta[idx];
 	memset(meta, 0, sizeof(*meta));
-	for (t = 0; t < E1NPU_T_COUNT; t++)
+	for (t = 0; t < E1NPU_T_COUNT; t++) {
 		meta->buf[t] = bufs[t];
+		if (bufs[t])
+			e1npu_buffer_get(bufs[t]);
+	}
 	meta->engine = engine;
 	meta->cpu_only = !(dev->lim.engines & (1u << engine));
 	if (!e1npu_op_extents(&op, ext, NULL))
@@ -543,14 +546,13 @@ static void cb_finish_job(struct e1npu_cmdbuf *cb,
 static int cb_complete(struct e1npu_cmdbuf *cb)
 {
 	cb->state = CB_DONE;
-	cb_release_buffers(cb);
 	return cb->failed ? -EIO : 0;
 }
 
 E1NPU_API int e1npu_cmdbuf_submit(struct e1npu_cmdbuf *cb)
 {
 	struct e1npu_device *dev;
-	unsigned int i, t;
+	unsigned int i;
 	int ret;
 
 	if (!cb)
@@ -569,15 +571,10 @@ E1NPU_API int e1npu_cmdbuf_submit(struct e1npu_cmdbuf *cb)
 	cb->njobs = 0;
 	cb->failed = false;
 	cb->inflight = false;
-	for (i = 0; i < cb->n; i++)
-		for (t = 0; t < E1NPU_T_COUNT; t++)
-			if (cb->meta[i].buf[t])
-				cb->meta[i].buf[t]->busy++;
 	cb->state = CB_SUBMITTED;
 	ret = cb_start_job(cb);
 	if (ret && cb->njobs == 0) {
 		/* Nothing ran: back to idle, the caller may fix and retry. */
-		cb_release_buffers(cb);
 		for (i = 0; i < cb->n; i++)
 			memset(&cb->out[i], 0, sizeof(cb->out[i]));
 		cb->failed = false;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Devices: opening (explicit, E1NPU_DEVICE, auto-detection), info, perf
- * counters, the last error message, closing.
+ * counters, the last error message, closing. A device is reference
+ * counted: buffers and command buffers hold it open (Documentation/
+ * libe1npu.md, "Lifetime").
  */
 #include <errno.h>
 #include <stdio.h>
@@ -60,6 +62,7 @@ E1NPU_API int e1npu_device_open(const char *spec, struct e1npu_device **devp)
 		free(dev);
 		return ret;
 	}
+	dev->refs = 1;		/* the caller's */
 	*devp = dev;
 	return 0;
 }
@@ -100,19 +103,24 @@ void e1npu_device_fill_info(struct e1npu_device *dev)
 	info->max_relu_mn = lim->max_relu_mn;
 }
 
-E1NPU_API void e1npu_device_close(struct e1npu_device *dev)
+void e1npu_device_get(struct e1npu_device *dev)
 {
-	if (!dev)
-		return;
-	e1npu_cmdbuf_unlink_all(dev);
-	while (dev->buffers) {
-		struct e1npu_buffer *buf = dev->buffers;
+	dev->refs++;
+}
 
-		buf->busy = 0;
-		e1npu_buffer_free(buf);
-	}
+void e1npu_device_put(struct e1npu_device *dev)
+{
+	if (--dev->refs)
+		return;
 	dev->ops->close(dev);
 	free(dev);
+}
+
+/* Drops the caller's reference; objects made from @dev keep it open. */
+E1NPU_API void e1npu_device_close(struct e1npu_device *dev)
+{
+	if (dev)
+		e1npu_device_put(dev);
 }
 
 E1NPU_API const char *e1npu_device_last_error(const struct e1npu_device *dev)

@@ -38,8 +38,13 @@ struct e1npu_device {
 	struct e1npu_device_info info;
 	struct e1npu_limits lim;	/* what e1npu_op_check() enforces */
 	struct e1npu_lib_stats stats;
-	struct e1npu_buffer *buffers;	/* live buffers, for close */
-	struct e1npu_cmdbuf *cmdbufs;	/* live command buffers, for close */
+	/*
+	 * References: the caller's (until e1npu_device_close) plus one per
+	 * live buffer and command buffer. The backend closes with the last.
+	 * Not atomic: the threading rule (one thread at a time per device
+	 * and everything made from it) already orders every change.
+	 */
+	unsigned int refs;
 	char errmsg[256];
 };
 
@@ -49,8 +54,8 @@ struct e1npu_buffer {
 	size_t size;			/* as asked */
 	uint64_t bo_size;		/* as allocated (page-rounded) */
 	void *map;			/* CPU mapping, NULL until mapped */
-	unsigned int busy;		/* submitted command buffers using it */
-	struct e1npu_buffer *next, *prev;
+	/* the caller's (until e1npu_buffer_free) + one per op naming it */
+	unsigned int refs;
 };
 
 /* Set the device's last error message; returns @err for tail calls. */
@@ -84,24 +89,12 @@ void e1npu_op_bytes(const struct drm_e1npu_op *op, uint64_t *in,
 
 /* device.c */
 void e1npu_device_fill_info(struct e1npu_device *dev);
-void e1npu_cmdbuf_unlink_all(struct e1npu_device *dev);
+/* Take / drop a reference; the last put closes the backend. */
+void e1npu_device_get(struct e1npu_device *dev);
+void e1npu_device_put(struct e1npu_device *dev);
 
-/* Small list helpers (doubly linked, head pointer). */
-#define E1NPU_LIST_ADD(head, item) do {				\
-	(item)->prev = NULL;					\
-	(item)->next = (head);					\
-	if (head)						\
-		(head)->prev = (item);				\
-	(head) = (item);					\
-} while (0)
-#define E1NPU_LIST_DEL(head, item) do {				\
-	if ((item)->prev)					\
-		(item)->prev->next = (item)->next;		\
-	else							\
-		(head) = (item)->next;				\
-	if ((item)->next)					\
-		(item)->next->prev = (item)->prev;		\
-	(item)->next = (item)->prev = NULL;			\
-} while (0)
+/* buffer.c: the last put frees the memory and drops the device's ref. */
+void e1npu_buffer_get(struct e1npu_buffer *buf);
+void e1npu_buffer_put(struct e1npu_buffer *buf);
 
 #endif /* __E1NPU_INTERNAL_H__ */

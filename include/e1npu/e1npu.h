@@ -17,7 +17,16 @@
  *  - Public structs are append-only: new members take the place of the
  *    reserved words, which must be zero.
  *  - Thread safety: a device and everything created from it may be used by
- *    one thread at a time. Different devices are independent.
+ *    one thread at a time (also after e1npu_device_close(): the objects
+ *    still belong to the device). Different devices are independent.
+ *  - Lifetime: objects are reference counted. A buffer and a command
+ *    buffer hold their device; a command buffer holds every buffer its
+ *    operations name, from e1npu_cmdbuf_add_op() until
+ *    e1npu_cmdbuf_reset() or e1npu_cmdbuf_free(). The destructors
+ *    (e1npu_device_close(), e1npu_buffer_free(), e1npu_cmdbuf_free())
+ *    return nothing and may be called in any order: each drops the
+ *    caller's reference, after which the caller must not use that handle;
+ *    memory (and the device's backend) goes with the last reference.
  *
  * Backends: the kernel driver (/dev/accel/accelN through libdrm) and the
  * in-process device model ("sim"). Both enforce the same validation rules
@@ -96,22 +105,28 @@ enum e1npu_engine {
  *	Auto-detection picks the first accel node whose driver is e1npu
  *	(through libudev, or by scanning /dev/accel when built without it),
  *	else the model. E1NPU_SIM_ARENA_MB sizes the model's tensor memory.
- * @devp: out: the device, to close with e1npu_device_close().
+ * @devp: out: the device, owned by the caller (one reference), to close
+ *	with e1npu_device_close().
  * Return: 0, -EINVAL (bad spec or NULL @devp), -ENODEV (path is not an e1
  *	NPU), -ENOENT (no such node), -ENOMEM, -EACCES, ...
  */
 int e1npu_device_open(const char *spec, struct e1npu_device **devp);
 
 /**
- * e1npu_device_close() - close a device. Waits for nothing: command
- * buffers and buffers still alive are freed with it. NULL is a no-op.
+ * e1npu_device_close() - drop the caller's reference on a device.
+ * @dev: the device, or NULL (no-op). Not to be used by the caller after.
+ *
+ * Waits for nothing. Buffers, command buffers and lowering contexts made
+ * from @dev keep working and keep the device open; it closes when the
+ * last of them is freed.
  */
 void e1npu_device_close(struct e1npu_device *dev);
 
 /**
  * e1npu_device_last_error() - message of the last failure on @dev.
- * Return: a string valid until the next call on @dev; "" when none.
- *	For a NULL @dev, a static string.
+ * Return: a string owned by @dev, valid until the next call on @dev or
+ *	on an object made from it; "" when none. For a NULL @dev, a static
+ *	string.
  */
 const char *e1npu_device_last_error(const struct e1npu_device *dev);
 
@@ -225,23 +240,28 @@ int e1npu_device_read_perf(struct e1npu_device *dev, struct e1npu_perf *perf);
  * e1npu_buffer_alloc() - allocate @size bytes of tensor memory, zeroed.
  * @dev: device.
  * @size: bytes, > 0 (rounded up to a page by the backend).
- * @bufp: out: the buffer, to free with e1npu_buffer_free().
+ * @bufp: out: the buffer, owned by the caller (one reference), to free
+ *	with e1npu_buffer_free(); it holds a reference on @dev.
  * Return: 0, -EINVAL (size 0, NULL), -ENOMEM (arena exhausted).
  */
 int e1npu_buffer_alloc(struct e1npu_device *dev, size_t size,
 		       struct e1npu_buffer **bufp);
 
 /**
- * e1npu_buffer_free() - free a buffer. NULL is a no-op.
- * Return: 0, or -EBUSY when a submitted, not yet waited-for command buffer
- *	uses it (the buffer is then NOT freed).
+ * e1npu_buffer_free() - drop the caller's reference on a buffer.
+ * @buf: the buffer, or NULL (no-op). Neither it nor its mapping may be
+ *	used by the caller after.
+ *
+ * Never fails, never waits. While a command buffer names @buf in an
+ * operation its memory stays allocated (so the command buffer can run and
+ * be resubmitted); it returns to the arena with the last reference.
  */
-int e1npu_buffer_free(struct e1npu_buffer *buf);
+void e1npu_buffer_free(struct e1npu_buffer *buf);
 
 /**
  * e1npu_buffer_map() - CPU pointer to the buffer's bytes.
- * @ptrp: out: the mapping, valid until the buffer is freed (the same
- *	pointer on every call).
+ * @ptrp: out: the mapping, owned by @buf: valid until the caller's
+ *	e1npu_buffer_free() (the same pointer on every call).
  * Return: 0, -EINVAL, or the mmap error.
  */
 int e1npu_buffer_map(struct e1npu_buffer *buf, void **ptrp);
@@ -249,7 +269,10 @@ int e1npu_buffer_map(struct e1npu_buffer *buf, void **ptrp);
 /* e1npu_buffer_get_size() - the size asked for at allocation (0 for NULL). */
 size_t e1npu_buffer_get_size(const struct e1npu_buffer *buf);
 
-/* e1npu_buffer_get_device() - the device a buffer belongs to. */
+/*
+ * e1npu_buffer_get_device() - the device a buffer belongs to: borrowed
+ * (no reference taken), valid as long as @buf is.
+ */
 struct e1npu_device *e1npu_buffer_get_device(const struct e1npu_buffer *buf);
 
 /* ---------------------------------------------------------------------- */
@@ -382,13 +405,13 @@ void e1npu_op_desc_dp_vrelu(struct e1npu_op_desc *d, struct e1npu_tensor in,
  */
 int e1npu_op_desc_run_cpu(const struct e1npu_op_desc *d);
 
-/* e1npu_opcode_name() - "matmul_s8", ...; "unknown" otherwise. */
+/* e1npu_opcode_name() - "matmul_s8", ...; "unknown" otherwise (static). */
 const char *e1npu_opcode_name(uint32_t opcode);
 
 /* e1npu_opcode_engine() - the engine an opcode is submitted to. */
 enum e1npu_engine e1npu_opcode_engine(uint32_t opcode);
 
-/* e1npu_engine_name() - "wrapper", "datapath", "cpu", "none". */
+/* e1npu_engine_name() - "wrapper", "datapath", "cpu", "none" (static). */
 const char *e1npu_engine_name(enum e1npu_engine engine);
 
 /* ---------------------------------------------------------------------- */
@@ -397,19 +420,27 @@ const char *e1npu_engine_name(enum e1npu_engine engine);
 
 /**
  * e1npu_cmdbuf_new() - an empty command buffer.
- * Return: 0, -EINVAL, -ENOMEM. Free with e1npu_cmdbuf_free().
+ * @cbp: out: owned by the caller, to free with e1npu_cmdbuf_free(); it
+ *	holds a reference on @dev.
+ * Return: 0, -EINVAL, -ENOMEM.
  */
 int e1npu_cmdbuf_new(struct e1npu_device *dev, struct e1npu_cmdbuf **cbp);
 
 /**
- * e1npu_cmdbuf_free() - free it; a submitted command buffer is waited for
- * first (without timeout). NULL is a no-op.
+ * e1npu_cmdbuf_free() - free a command buffer. NULL is a no-op.
+ *
+ * Drops its references on its buffers and device. If it was submitted
+ * and not waited for, operations not started yet never run and the job
+ * in flight is waited for, at most 10 s (the driver ends a job after its
+ * timeout, 2 s by default); a job the driver still has after that keeps
+ * its own references on the memory it uses.
  */
 void e1npu_cmdbuf_free(struct e1npu_cmdbuf *cb);
 
 /**
- * e1npu_cmdbuf_reset() - drop all operations and outcomes so the command
- * buffer can be filled again.
+ * e1npu_cmdbuf_reset() - drop all operations and outcomes (and the
+ * references they hold on buffers) so the command buffer can be filled
+ * again.
  * Return: 0, -EINVAL, -EBUSY while submitted and not waited for.
  */
 int e1npu_cmdbuf_reset(struct e1npu_cmdbuf *cb);
@@ -422,7 +453,8 @@ int e1npu_cmdbuf_reset(struct e1npu_cmdbuf *cb);
  * anything is submitted. On failure nothing is appended and
  * e1npu_device_last_error() names the operation index and the field.
  *
- * Return: the index of the operation in @cb (>= 0), or the errno of the
+ * Return: the index of the operation in @cb (>= 0; @cb now holds a
+ *	reference on each buffer @desc names), or the errno of the
  *	kernel's rule that failed: -EINVAL (invalid field, misalignment),
  *	-ERANGE (shape outside the device's envelope: tile it),
  *	-ENOENT (no buffer), -EOVERFLOW (tensor outside its buffer); or

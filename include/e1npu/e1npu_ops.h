@@ -44,10 +44,18 @@ struct e1npu_conv;
  * e1npu_ops_new() - a lowering context on @dev.
  * @dev: the device, or NULL for a CPU-only context (every operation then
  *	runs the library's CPU kernels and reports E1NPU_ENGINE_CPU).
- * @opsp: out; free with e1npu_ops_free().
+ * @opsp: out: owned by the caller (one reference), to free with
+ *	e1npu_ops_free(). The context holds @dev open (it owns a command
+ *	buffer and a staging buffer of it): @dev may be closed first.
  * Return: 0, -EINVAL, -ENOMEM.
  */
 int e1npu_ops_new(struct e1npu_device *dev, struct e1npu_ops **opsp);
+
+/*
+ * e1npu_ops_free() - drop the caller's reference (NULL: no-op). The
+ * context, its buffers and its device go with the last reference: the
+ * e1npu_fc and e1npu_conv objects made from it hold one each.
+ */
 void e1npu_ops_free(struct e1npu_ops *ops);
 
 /**
@@ -168,7 +176,7 @@ int e1npu_ops_support_table(struct e1npu_ops *ops,
 			    struct e1npu_ops_support *rows, size_t max,
 			    size_t *count);
 
-/* e1npu_ops_kind_name() - "matmul_s8", ...; "unknown" otherwise. */
+/* e1npu_ops_kind_name() - "matmul_s8", ...; "unknown" otherwise (static). */
 const char *e1npu_ops_kind_name(uint32_t kind);
 
 /**
@@ -319,6 +327,8 @@ struct e1npu_fc_params {
  * e1npu_fc_new() - prepare weights [n][k] (int8 or uint8 per @p->dtype)
  * and an optional int32 bias [n]: transposes and converts the weights once,
  * computes the zero-point corrections and requantization multipliers once.
+ * @fcp: out: owned by the caller, to free with e1npu_fc_free() (in any
+ *	order with e1npu_ops_free(): it holds a reference on @ops).
  * Return: 0, -EINVAL, -ENOMEM.
  */
 int e1npu_fc_new(struct e1npu_ops *ops, const struct e1npu_fc_params *p,
@@ -364,6 +374,12 @@ struct e1npu_conv_params {
 	uint32_t reserved[8];
 };
 
+/*
+ * e1npu_conv_new() - prepare a convolution. *@convp is owned by the
+ * caller, to free with e1npu_conv_free() (in any order with
+ * e1npu_ops_free(): it holds a reference on @ops).
+ * Return: 0, -EINVAL, -ENOMEM.
+ */
 int e1npu_conv_new(struct e1npu_ops *ops, const struct e1npu_conv_params *p,
 		   const void *weights, const int32_t *bias,
 		   struct e1npu_conv **convp);

@@ -49,6 +49,9 @@ struct e1npu_tflite_options {
  * converted once here (conv OHWI -> HWIO, requantization multipliers).
  * @dev: device for the NPU path, or NULL (CPU-only lowering context).
  * @opt: NULL for the defaults (NPU path).
+ * @tp: out: the interpreter, owned by the caller, to free with
+ *	e1npu_tflite_free(). On the NPU path it holds a lowering context on
+ *	@dev, which holds @dev open: @dev may be closed first.
  * @err: NULL or a buffer of @errlen bytes for the failure message, e.g.
  *	"operator 3 (MUL): operator not supported".
  * Return: 0, -EINVAL (malformed or inconsistent model), -ENOTSUP (an
@@ -66,9 +69,13 @@ int e1npu_tflite_load_file(struct e1npu_device *dev, const char *path,
 			   const struct e1npu_tflite_options *opt,
 			   struct e1npu_tflite **tp, char *err, size_t errlen);
 
+/* e1npu_tflite_free() - free an interpreter and what it holds (NULL: no-op). */
 void e1npu_tflite_free(struct e1npu_tflite *t);
 
-/* Message of the last failure on @t ("" if none). */
+/*
+ * Message of the last failure on @t ("" if none): owned by @t, valid until
+ * the next call on @t.
+ */
 const char *e1npu_tflite_last_error(const struct e1npu_tflite *t);
 
 /**

@@ -44,6 +44,7 @@ struct cv_block {
 
 struct e1npu_conv {
 	struct e1npu_ops *ops;
+	bool ops_held;		/* a reference on ops, taken on success */
 	struct e1npu_conv_params p;
 	uint32_t groups, cin_g, cout_g;
 	uint32_t out_h, out_w, pt, pl;
@@ -251,6 +252,8 @@ E1NPU_API int e1npu_conv_new(struct e1npu_ops *ops,
 			return ret;
 		}
 	}
+	ops_get(ops);		/* the context lives as long as the conv */
+	cv->ops_held = true;
 	*convp = cv;
 	return 0;
 }
@@ -268,6 +271,8 @@ E1NPU_API void e1npu_conv_free(struct e1npu_conv *cv)
 	free(cv->total);
 	free(cv->mult);
 	free(cv->shift);
+	if (cv->ops_held)
+		ops_put(cv->ops);
 	free(cv);
 }
 

@@ -2,7 +2,9 @@
 /*
  * The lowering context and the execution of lowered plans: one staging
  * buffer per context, one command buffer, perf counters read around each
- * run so every call reports its modelled cycles.
+ * run so every call reports its modelled cycles. The context holds its
+ * device through its command buffer, and is held by the e1npu_fc and
+ * e1npu_conv objects made from it.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -34,6 +36,7 @@ E1NPU_API int e1npu_ops_new(struct e1npu_device *dev, struct e1npu_ops **opsp)
 	if (!ops)
 		return -ENOMEM;
 	ops->dev = dev;
+	ops->refs = 1;		/* the caller's */
 	if (dev) {
 		ret = e1npu_device_get_info(dev, &ops->info);
 		if (ret) {
@@ -57,9 +60,14 @@ E1NPU_API int e1npu_ops_new(struct e1npu_device *dev, struct e1npu_ops **opsp)
 	return 0;
 }
 
-E1NPU_API void e1npu_ops_free(struct e1npu_ops *ops)
+void ops_get(struct e1npu_ops *ops)
 {
-	if (!ops)
+	ops->refs++;
+}
+
+void ops_put(struct e1npu_ops *ops)
+{
+	if (--ops->refs)
 		return;
 	if (ops->dev) {
 		e1npu_cmdbuf_free(ops->cb);
@@ -68,6 +76,13 @@ E1NPU_API void e1npu_ops_free(struct e1npu_ops *ops)
 		free(ops->arena);
 	}
 	free(ops);
+}
+
+/* Drops the caller's reference; e1npu_fc/e1npu_conv objects keep it. */
+E1NPU_API void e1npu_ops_free(struct e1npu_ops *ops)
+{
+	if (ops)
+		ops_put(ops);
 }
 
 E1NPU_API int e1npu_ops_set_force(struct e1npu_ops *ops,
@@ -134,6 +149,13 @@ int ops_plan_arena(struct ops_plan *pl, uint8_t **arena)
 			struct e1npu_buffer *buf;
 			void *map;
 
+			/*
+			 * The command buffer holds the old arena until reset:
+			 * reset it first so the space is free for the new one.
+			 */
+			ret = e1npu_cmdbuf_reset(ops->cb);
+			if (ret)
+				return ret;
 			e1npu_buffer_free(ops->buf);
 			ops->buf = NULL;
 			ops->arena = NULL;

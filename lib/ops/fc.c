@@ -16,6 +16,7 @@
 
 struct e1npu_fc {
 	struct e1npu_ops *ops;
+	bool ops_held;		/* a reference on ops, taken on success */
 	struct e1npu_fc_params p;
 	int8_t *w;		/* [k][n] int8 */
 	int32_t *fold;		/* bias - zx' colsum + k zx' zw', per n */
@@ -95,6 +96,8 @@ E1NPU_API int e1npu_fc_new(struct e1npu_ops *ops,
 	}
 	qc_range(p->dtype, p->act, p->output.scale, p->output.zero_point,
 		 &fc->lo, &fc->hi);
+	ops_get(ops);		/* the context lives as long as the fc */
+	fc->ops_held = true;
 	*fcp = fc;
 	return 0;
 }
@@ -107,6 +110,8 @@ E1NPU_API void e1npu_fc_free(struct e1npu_fc *fc)
 	free(fc->fold);
 	free(fc->mult);
 	free(fc->shift);
+	if (fc->ops_held)
+		ops_put(fc->ops);
 	free(fc);
 }
 

@@ -37,8 +37,14 @@ struct e1npu_ops {
 	struct e1npu_buffer *buf;
 	uint8_t *arena;
 	size_t arena_size;
-	struct e1npu_cmdbuf *cb;
+	struct e1npu_cmdbuf *cb;		/* holds dev open */
+	/* the caller's (until e1npu_ops_free) + one per e1npu_fc/e1npu_conv */
+	unsigned int refs;
 };
+
+/* Take / drop a reference on a context; the last put frees it. */
+void ops_get(struct e1npu_ops *ops);
+void ops_put(struct e1npu_ops *ops);
 
 /*
  * A lowered plan: hardware operations whose tensors are offsets into the

@@ -3,7 +3,7 @@
 # libFuzzer harnesses (Documentation/fuzzing.md), built with clang into
 # $(O)/tests/fuzz/:
 #
-#   make fuzz-build   build both harnesses
+#   make fuzz-build   build the harnesses
 #   make check-fuzz   bounded run of each (part of `make check`): seeds from
 #                     tests/fuzz/corpus-<name>/, new inputs and crashes go to
 #                     $(O)/tests/fuzz/, any crash fails the target
@@ -15,6 +15,9 @@
 FUZZ_CC       ?= $(shell command -v clang-14 2>/dev/null || command -v clang 2>/dev/null)
 FUZZ_DIR      := $(O)/tests/fuzz
 FUZZ_NAMES    := fuzz-op-check fuzz-model-mmio
+# Harnesses of the public API: the whole library, built in (lib.mk's list).
+FUZZ_API_NAMES := fuzz-api-seq
+FUZZ_NAMES    += $(FUZZ_API_NAMES)
 FUZZ_BINS     := $(addprefix $(FUZZ_DIR)/,$(FUZZ_NAMES))
 FUZZ_TIME     ?= 30
 FUZZ_LONG_TIME ?= 600
@@ -46,6 +49,14 @@ $(FUZZ_DIR)/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(FUZZ_HDRS) | fuzz-cc
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_FLAGS) $< $(FUZZ_LIB_SRCS) -o $@
 
+FUZZ_API_SRCS := $(LIB_SRCS) $(LIB_MODEL_SRCS)
+FUZZ_API_HDRS := $(wildcard include/e1npu/*.h lib/*.h lib/*/*.h)
+$(addprefix $(FUZZ_DIR)/,$(FUZZ_API_NAMES)): $(FUZZ_DIR)/%: tests/fuzz/%.c \
+		$(FUZZ_API_SRCS) $(FUZZ_HDRS) $(FUZZ_API_HDRS) | fuzz-cc
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(LIB_CPPFLAGS) -DE1NPU_WITH_UDEV=$(E1NPU_WITH_UDEV) \
+		-D_POSIX_C_SOURCE=200809L $(FUZZ_FLAGS) $< $(FUZZ_API_SRCS) -o $@ $(LIB_LIBS)
+
 fuzz-build: $(FUZZ_BINS)
 
 # $(1): harness name, $(2): seconds. Seeds are read from the tree and never
@@ -69,9 +80,12 @@ endef
 check-fuzz: fuzz-build
 	$(call fuzz_run,fuzz-op-check,$(FUZZ_TIME))
 	$(call fuzz_run,fuzz-model-mmio,$(FUZZ_TIME))
+	$(call fuzz_run,fuzz-api-seq,$(FUZZ_TIME))
+	@echo "$(words $(FUZZ_NAMES)) passed, 0 failed (check-fuzz: every harness ran clean)"
 
 fuzz-long: fuzz-build
 	$(call fuzz_run,fuzz-op-check,$(FUZZ_LONG_TIME))
 	$(call fuzz_run,fuzz-model-mmio,$(FUZZ_LONG_TIME))
+	$(call fuzz_run,fuzz-api-seq,$(FUZZ_LONG_TIME))
 
 CHECK_TARGETS += check-fuzz

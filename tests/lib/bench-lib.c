@@ -114,6 +114,13 @@ int main(int argc, char **argv)
 	ops_s = 700.0 * (iters / 100 + 1) / ((now_ns() - t0) / 1e9);
 	printf("  batched dp gemm 3x3x7 (700 ops, 100 jobs): %10.0f ops/s\n", ops_s);
 	printf("  library overhead target <= 5 us per job: %s\n", ok ? "met" : "MISSED");
+	e1npu_cmdbuf_free(nop);
+	e1npu_cmdbuf_free(mm);
+	e1npu_cmdbuf_free(batch);
+	e1npu_cmdbuf_free(dpb);
+	e1npu_buffer_free(a);
+	e1npu_buffer_free(b);
+	e1npu_buffer_free(c);
 	e1npu_device_close(dev);
 	return 0;
 }

@@ -55,6 +55,11 @@ int main(void)
 		}
 	printf("example: libe1npu %s, 4x4x16 matmul: %s\n", e1npu_api_version(),
 	       bad ? "MISMATCH" : "ok");
+	/* Each object holds the device: free them all, in any order. */
+	e1npu_cmdbuf_free(cb);
+	e1npu_buffer_free(a);
+	e1npu_buffer_free(b);
+	e1npu_buffer_free(c);
 	e1npu_device_close(dev);
 	return bad ? 1 : 0;
 }

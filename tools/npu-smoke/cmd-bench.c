@@ -156,6 +156,13 @@ int cmd_bench(int argc, char **argv, struct common_opts *o)
 		       10.0 * nbatch / batch_s);
 	}
 	free(t);
+	/* Each object holds the device open. */
+	e1npu_cmdbuf_free(nop);
+	e1npu_cmdbuf_free(mm);
+	e1npu_cmdbuf_free(batch);
+	e1npu_buffer_free(a);
+	e1npu_buffer_free(b);
+	e1npu_buffer_free(c);
 	e1npu_device_close(dev);
 	return EXIT_SUCCESS;
 }

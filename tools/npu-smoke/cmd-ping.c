@@ -38,6 +38,7 @@ int cmd_ping(int argc, char **argv, struct common_opts *o)
 		       e1npu_engine_name(out.engine), us);
 	if (ret)
 		print_error("ping: %s", e1npu_device_last_error(dev));
+	e1npu_cmdbuf_free(cb);	/* it holds the device open */
 	e1npu_device_close(dev);
 	return ret ? EXIT_FAILURE : EXIT_SUCCESS;
 }
