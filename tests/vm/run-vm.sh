@@ -19,6 +19,8 @@
 #   VM_APPEND            extra kernel command line (e.g. e1vm.selftest_warn=1)
 #   VM_SLUB_DEBUG        x86_64 slub_debug flags (default FZPU; empty: off)
 #   VM_TIMEOUT           seconds before the VM is killed (300; 1200 debug)
+#   VM_BANNER_TIMEOUT    seconds for the kernel's first line before QEMU is
+#                        restarted, once (90)
 #   VM_SMP, VM_MEM       guest CPUs (2) and memory (512M)
 #   VM_OOPS_PANIC=0      do not pass oops=panic (default: an oops ends the run)
 #   VM_NO_PROJECT=1      only the self-test module, even if kernel/Kbuild exists
@@ -168,28 +170,50 @@ msg "$ARCH: booting (timeout ${TIMEOUT}s, serial log $LOG)"
 echo "${QEMU[*]}" >"$W/qemu.cmd"
 t0=$(now)
 RAW="$W/serial.raw"
-: >"$RAW"
-timeout -k 5 "$TIMEOUT" "${QEMU[@]}" </dev/null >"$RAW" 2>&1 &
-qpid=$!
-# live view of the results while the guest runs
-tail -n +1 -f --pid="$qpid" "$RAW" | tr -d '\r' |
-	grep --line-buffered -a -E '^E1VM(-SUMMARY)?: (PASS|FAIL|SKIP|BEGIN|RUN)|^E1VM-LOG' |
-	sed -u 's/^/    /' &
-vpid=$!
-# a panic does not always reset the VM (early boot): stop it at once
-panicked=0
-while kill -0 "$qpid" 2>/dev/null; do
-	if grep -a -q -E -e '---\[ end Kernel panic' "$RAW"; then
-		panicked=1
-		sleep 1
-		kill "$qpid" 2>/dev/null || true
-		break
-	fi
-	sleep 0.2
-done
-rc=0
-wait "$qpid" || rc=$?
-wait "$vpid" 2>/dev/null || true
+# boot_once: one QEMU run into $RAW; sets rc, panicked and nobanner (the
+# kernel printed nothing within VM_BANNER_TIMEOUT seconds: QEMU's TCG
+# occasionally stalls before the kernel's first line, seen once in ~15
+# riscv64 boots on a loaded host, with nothing of ours running yet)
+boot_once() {
+	local waited=0
+	: >"$RAW"
+	timeout -k 5 "$TIMEOUT" "${QEMU[@]}" </dev/null >"$RAW" 2>&1 &
+	qpid=$!
+	# live view of the results while the guest runs
+	tail -n +1 -f --pid="$qpid" "$RAW" | tr -d '\r' |
+		grep --line-buffered -a -E '^E1VM(-SUMMARY)?: (PASS|FAIL|SKIP|BEGIN|RUN)|^E1VM-LOG' |
+		sed -u 's/^/    /' &
+	vpid=$!
+	# a panic does not always reset the VM (early boot): stop it at once
+	panicked=0
+	nobanner=0
+	while kill -0 "$qpid" 2>/dev/null; do
+		if grep -a -q -E -e '---\[ end Kernel panic' "$RAW"; then
+			panicked=1
+			sleep 1
+			kill "$qpid" 2>/dev/null || true
+			break
+		fi
+		if [ "$nobanner" = 0 ] && [ "$waited" -ge $((${VM_BANNER_TIMEOUT:-90} * 5)) ] &&
+			! grep -a -q 'Linux version' "$RAW"; then
+			nobanner=1
+			kill "$qpid" 2>/dev/null || true
+			break
+		fi
+		sleep 0.2
+		waited=$((waited + 1))
+	done
+	rc=0
+	wait "$qpid" || rc=$?
+	wait "$vpid" 2>/dev/null || true
+}
+boot_once
+if [ "$nobanner" = 1 ]; then
+	warn "$ARCH: no kernel output ${VM_BANNER_TIMEOUT:-90}s after start (QEMU stalled before the kernel ran): booting once more"
+	cp "$RAW" "$W/serial-stalled.raw"
+	boot_once
+	[ "$nobanner" = 0 ] || warn "$ARCH: no kernel output on the second boot either"
+fi
 tr -d '\r' <"$RAW" >"$LOG"
 T_BOOT=$(elapsed "$t0")
 
