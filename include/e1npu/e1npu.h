@@ -224,7 +224,9 @@ int e1npu_device_read_perf(struct e1npu_device *dev, struct e1npu_perf *perf);
 /**
  * e1npu_buffer_alloc() - allocate @size bytes of tensor memory, zeroed.
  * @dev: device.
- * @size: bytes, > 0 (rounded up to a page by the backend).
+ * @size: bytes, > 0. The backend may reserve a page-rounded block, but
+ *	operations may only touch the @size bytes asked for (the size
+ *	e1npu_buffer_get_size() reports; -EOVERFLOW past it).
  * @bufp: out: the buffer, to free with e1npu_buffer_free().
  * Return: 0, -EINVAL (size 0, NULL), -ENOMEM (arena exhausted).
  */
