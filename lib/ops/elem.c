@@ -233,7 +233,7 @@ E1NPU_API int e1npu_ops_relu_s8(struct e1npu_ops *ops, size_t count,
 	size_t io, oo;
 	int ret;
 
-	if (!ops || !in || !out || !count)
+	if (!ops || !in || !out || !count || count > PTRDIFF_MAX)
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -303,7 +303,7 @@ E1NPU_API int e1npu_ops_add(struct e1npu_ops *ops, uint32_t dtype, size_t count,
 	if (!ops || !a || !b || !out || !qa || !qb || !qout || !qc_dtype_ok(dtype) ||
 	    !(qa->scale > 0) || !(qb->scale > 0) || !(qout->scale > 0) ||
 	    !qc_zp_ok(dtype, qa->zero_point) || !qc_zp_ok(dtype, qb->zero_point) ||
-	    !qc_zp_ok(dtype, qout->zero_point) ||
+	    !qc_zp_ok(dtype, qout->zero_point) || count > PTRDIFF_MAX ||
 	    act > E1NPU_ACT_RELU_N1_TO_1)
 		return -EINVAL;
 	if (!rep)
@@ -348,9 +348,15 @@ E1NPU_API int e1npu_ops_softmax(struct e1npu_ops *ops, uint32_t dtype,
 	int32_t mult, diff_min, tmin;
 	int lshift;
 	int64_t t;
+	size_t n;
 
-	if (!ops || !in || !out || !rows || !depth || !qc_dtype_ok(dtype) ||
-	    !(input_scale > 0) || !(beta > 0))
+	/*
+	 * The sum of exps is TFLite's Q12.19: at most 4095 terms of 1.0 fit
+	 * an int32 (more would overflow, undefined in TFLite too).
+	 */
+	if (!ops || !in || !out || !rows || !depth || depth > 4095 ||
+	    !qc_dtype_ok(dtype) || !(input_scale > 0) || !(beta > 0) ||
+	    !ops_size_mul(&n, rows, depth))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;

@@ -161,7 +161,7 @@ E1NPU_API int e1npu_ops_residual_add_s8(struct e1npu_ops *ops, size_t count,
 	struct e1npu_ops_report local;
 	int64_t t;
 
-	if (!ops || !a || !b || !out || !count)
+	if (!ops || !a || !b || !out || !count || count > PTRDIFF_MAX)
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -182,7 +182,7 @@ static int gated(struct e1npu_ops *ops, uint32_t kind, size_t count,
 	int32_t *tt;
 	int ret;
 
-	if (!ops || !in || !out || !count)
+	if (!ops || !in || !out || !count || count > PTRDIFF_MAX)
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -272,12 +272,12 @@ E1NPU_API int e1npu_ops_rmsnorm_s8(struct e1npu_ops *ops, uint32_t rows,
 				   struct e1npu_ops_report *rep)
 {
 	struct e1npu_ops_report local;
-	uint32_t cd = (d + 3) / 4, *rec, *res;
+	uint32_t cd = (uint32_t)(((uint64_t)d + 3) / 4), *rec, *res;
 	size_t cnt = (size_t)rows * cd;
 	int ret;
 
 	if (!ops || !x || !gamma || !out || !rows || !d || gamma_frac > 14 || out_frac > 14 ||
-	    !fits(rows, cd, 12, 1, 1))
+	    !fits(rows, cd, 12, 1, 1) || !fits(rows, d, 1, 1, 1))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -791,7 +791,8 @@ E1NPU_API int e1npu_ops_transformer_block_s8(struct e1npu_ops *ops, uint32_t t,
 	int ret = -ENOMEM;
 
 	if (!ops || !x || !p || !v || !bias || !w1 || !w2 || !rqh || !rqo || !out ||
-	    !t || !d || !dh || !fits(t, t, 1, 1, 1) || !fits(t, d, 1, 1, 4))
+	    !t || !d || !dh || !fits(t, t, 1, 1, 1) || !fits(t, d, 1, 1, 4) ||
+	    !fits(t, dh, 1, 1, 4) || !fits(d, dh, 1, 1, 1))
 		return -EINVAL;
 	ctx = malloc(td);
 	r = malloc(td);
@@ -842,7 +843,8 @@ E1NPU_API int e1npu_ops_decoder_block_s8(struct e1npu_ops *ops,
 
 	if (!ops || !p || !x || !out || !p->t || !p->d || !p->dh || !p->heads ||
 	    p->d % p->heads || (p->d / p->heads) % 2 || !fits(p->t, p->d, 3, 1, 4) ||
-	    !fits(p->t, p->t, p->heads, 1, 4))
+	    !fits(p->t, p->t, p->heads, 1, 4) || !fits(p->d, p->d, 3, 1, 1) ||
+	    !fits(p->t, p->dh, 2, 1, 4) || !fits(p->d, p->dh, 2, 1, 1))
 		return -EINVAL;
 	t = p->t;
 	d = p->d;

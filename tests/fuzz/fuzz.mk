@@ -3,7 +3,7 @@
 # libFuzzer harnesses (Documentation/fuzzing.md), built with clang into
 # $(O)/tests/fuzz/:
 #
-#   make fuzz-build   build both harnesses
+#   make fuzz-build   build the three harnesses
 #   make check-fuzz   bounded run of each (part of `make check`): seeds from
 #                     tests/fuzz/corpus-<name>/, new inputs and crashes go to
 #                     $(O)/tests/fuzz/, any crash fails the target
@@ -14,7 +14,7 @@
 
 FUZZ_CC       ?= $(shell command -v clang-14 2>/dev/null || command -v clang 2>/dev/null)
 FUZZ_DIR      := $(O)/tests/fuzz
-FUZZ_NAMES    := fuzz-op-check fuzz-model-mmio
+FUZZ_NAMES    := fuzz-op-check fuzz-model-mmio fuzz-api-ops
 FUZZ_BINS     := $(addprefix $(FUZZ_DIR)/,$(FUZZ_NAMES))
 FUZZ_TIME     ?= 30
 FUZZ_LONG_TIME ?= 600
@@ -46,6 +46,15 @@ $(FUZZ_DIR)/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(FUZZ_HDRS) | fuzz-cc
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_FLAGS) $< $(FUZZ_LIB_SRCS) -o $@
 
+# fuzz-api-ops links the whole library (lib/, kernel/e1npu_ops.c, model/).
+FUZZ_API_SRCS := $(LIB_SRCS) $(LIB_MODEL_SRCS)
+FUZZ_API_CPPFLAGS := $(FUZZ_CPPFLAGS) -Ilib -Ilib/ops -Ilib/ref \
+		     -D_POSIX_C_SOURCE=200809L -DE1NPU_WITH_UDEV=0
+$(FUZZ_DIR)/fuzz-api-ops: tests/fuzz/fuzz-api-ops.c $(FUZZ_API_SRCS) $(FUZZ_HDRS) \
+		$(wildcard include/e1npu/*.h lib/*.h lib/*/*.h) | fuzz-cc
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_API_CPPFLAGS) $(FUZZ_FLAGS) $< $(FUZZ_API_SRCS) -o $@ -ldrm -lm
+
 fuzz-build: $(FUZZ_BINS)
 
 # $(1): harness name, $(2): seconds. Seeds are read from the tree and never
@@ -69,9 +78,11 @@ endef
 check-fuzz: fuzz-build
 	$(call fuzz_run,fuzz-op-check,$(FUZZ_TIME))
 	$(call fuzz_run,fuzz-model-mmio,$(FUZZ_TIME))
+	$(call fuzz_run,fuzz-api-ops,$(FUZZ_TIME))
 
 fuzz-long: fuzz-build
 	$(call fuzz_run,fuzz-op-check,$(FUZZ_LONG_TIME))
 	$(call fuzz_run,fuzz-model-mmio,$(FUZZ_LONG_TIME))
+	$(call fuzz_run,fuzz-api-ops,$(FUZZ_LONG_TIME))
 
 CHECK_TARGETS += check-fuzz
