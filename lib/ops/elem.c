@@ -25,7 +25,7 @@ static bool pool_ok(const struct e1npu_pool_params *p)
 
 	return p && qc_dtype_ok(p->dtype) && p->in_h && p->in_w && p->channels &&
 	       ops_size_mul3(&bytes, p->in_h, p->in_w, p->channels) &&
-	       qc_zp_ok(p->dtype, p->q.zero_point) &&
+	       qc_zp_ok(p->dtype, p->q.zero_point) && p->q.scale > 0 &&
 	       p->filter_h && p->filter_w && p->stride_h && p->stride_w &&
 	       (p->padding == E1NPU_PAD_SAME || p->padding == E1NPU_PAD_VALID) &&
 	       p->act <= E1NPU_ACT_RELU_N1_TO_1;

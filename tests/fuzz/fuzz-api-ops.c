@@ -749,8 +749,8 @@ static void f_kv(struct e1npu_ops *ops, struct call *c, struct fz *f)
 			uint32_t l;
 
 			memcpy(&l, c->p[lens] + 4 * j, 4);
-			if (cap && !(l & 0x80000000u))
-				l %= cap + 1;
+			if (!(l & 0x80000000u))
+				l %= (uint64_t)cap + 1;
 			memcpy(c->p[lens] + 4 * j, &l, 4);
 		}
 	if (decode)
