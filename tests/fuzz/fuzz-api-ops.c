@@ -313,11 +313,11 @@ static void f_matmul_f16(struct e1npu_ops *ops, struct call *c, struct fz *f)
 	c->work = (u128)m * n * k;
 	if (!back(c))
 		return;
-	/* small finite values, mostly: clear the exponent's top bits */
+	/* small normal values, mostly: a mid-range exponent */
 	if (!c->reject && (sel & 2))
 		for (unsigned int i = 0; i < 2; i++)
 			for (size_t j = 1; j < (size_t)c->need[i]; j += 2)
-				c->p[i][j] &= 0x83;
+				c->p[i][j] = (uint8_t)((c->p[i][j] & 0x83) | 0x3c);
 	verdict(c, e1npu_ops_matmul_f16(ops, kind, m, n, k, B(a), B(b), B(cc), NULL));
 }
 
