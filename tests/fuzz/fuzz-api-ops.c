@@ -212,8 +212,10 @@ static bool back(struct call *c)
 
 static void release(struct call *c)
 {
-	for (unsigned int i = 0; i < c->nb; i++)
+	for (unsigned int i = 0; i < c->nb; i++) {
 		free(c->p[i]);
+		c->p[i] = NULL;	/* a skipped call leaves them unset */
+	}
 	c->nb = 0;
 }
 
