@@ -59,15 +59,28 @@ static uint32_t special32(uint8_t b)
 	}
 }
 
-/* A size: mostly in [0, max], sometimes special or raw. */
+/*
+ * A multiplicand that makes a 32-bit product with a small factor wrap:
+ * ceil(2^32 * j / k), k in [2, 17] (k * it = 2^32 * j + a small rest).
+ */
+static uint32_t wrap32(uint8_t b)
+{
+	uint32_t k = 2 + (b & 15), j = 1 + (uint32_t)(b >> 4) % (k - 1);
+
+	return (uint32_t)((((uint64_t)1 << 32) * j + k - 1) / k);
+}
+
+/* A size: mostly in [0, max], sometimes special, wrapping or raw. */
 static uint32_t fz_dim(struct fz *f, uint32_t max)
 {
 	uint8_t b = fz_u8(f);
 
 	if (b < 0xd0)
 		return b % (max + 1);
-	if (b < 0xe8)
+	if (b < 0xe0)
 		return special32(fz_u8(f));
+	if (b < 0xf0)
+		return wrap32(fz_u8(f));
 	return fz_u32(f);
 }
 
