@@ -51,7 +51,10 @@ const char *e1npu_api_version(void);
 
 /**
  * e1npu_strerror() - readable text for a code returned by the library.
- * @err: 0 or a negative errno (a positive errno is accepted too).
+ * @err: 0 or a negative errno (a positive errno is accepted too). Codes the
+ *	library does not use itself (EISDIR from opening a directory, ...)
+ *	get the C library's text; anything else (INT_MIN included) is
+ *	"unknown error".
  * Return: a static string, never NULL.
  */
 const char *e1npu_strerror(int err);
