@@ -449,6 +449,9 @@ static void f_conv(struct e1npu_ops *ops, struct call *c, struct fz *f)
 	p.padding = fz_u8(f) % 3;
 	p.groups = fz_dim(f, 4);
 	p.depth_multiplier = fz_dim(f, 3);
+	/* as a caller computes it, in 32 bits (which may wrap) */
+	if (fz_u8(f) & 1)
+		p.c_out = p.c_in * p.depth_multiplier;
 	p.input = fz_q(f, p.dtype);
 	p.output = fz_q(f, p.dtype);
 	p.weight_zero_point = fz_zp(f, p.dtype);
