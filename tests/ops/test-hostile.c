@@ -10,6 +10,7 @@
 
 #include "ops-test.h"
 #include "quant.h"
+#include "ref.h"
 
 static struct e1npu_conv_params conv_base(void)
 {
@@ -342,6 +343,50 @@ static void test_buffer_requested_size(void **state)
 	assert_int_equal(e1npu_buffer_free(c), 0);
 }
 
+/* Found by fuzz-api-ops (Documentation/fuzzing.md F3, F4, F5, F7). */
+static void test_fuzz_findings(void **state)
+{
+	struct ops_env *e = *state;
+	static int8_t in[4096], out8[4096], want[4096];
+	struct e1npu_pool_params pp;
+	uint32_t nan_bits = 0x7fc00000;
+
+	/* F3: TFLite's Q12.19 sum holds 4095 terms of 1.0 */
+	assert_int_equal(e1npu_ops_softmax(e->ops, E1NPU_DTYPE_INT8, 1, 4096, in,
+					   1.0f, 1.0f, out8, NULL), -EINVAL);
+	assert_int_equal(e1npu_ops_softmax(e->ops, E1NPU_DTYPE_INT8, 1, 4095, in,
+					   1.0f, 1.0f, out8, NULL), 0);
+	/* the same bytes as the naive TFLite oracle (lib/ref) */
+	for (int i = 0; i < 4095; i++)
+		in[i] = (int8_t)(i * 7);
+	assert_int_equal(e1npu_ops_softmax(e->ops, E1NPU_DTYPE_INT8, 1, 4095, in,
+					   0.05f, 1.0f, out8, NULL), 0);
+	assert_int_equal(ref_softmax(E1NPU_DTYPE_INT8, 1, 4095, in, 0.05f, 1.0f,
+				     want), 0);
+	assert_memory_equal(out8, want, 4095);
+	/* F4: no object is larger than PTRDIFF_MAX */
+	assert_int_equal(e1npu_ops_relu_s8(e->ops, (size_t)PTRDIFF_MAX + 1, in, out8,
+					   NULL), -EINVAL);
+	assert_int_equal(e1npu_ops_residual_add_s8(e->ops, SIZE_MAX, in, in, out8,
+						   NULL), -EINVAL);
+	/* F5: (d + 3) / 4 wrapped to 0 in 32 bits, so rows * d went unchecked */
+	assert_int_equal(e1npu_ops_rmsnorm_s8(e->ops, 0x80000000u, 0xfffffffdu, in,
+					      in, 0, 0, out8, NULL), -EINVAL);
+	/* F7: a NaN pool scale reached the activation range */
+	memset(&pp, 0, sizeof(pp));
+	pp.dtype = E1NPU_DTYPE_INT8;
+	pp.in_h = pp.in_w = 2;
+	pp.channels = 1;
+	pp.filter_h = pp.filter_w = 2;
+	pp.stride_h = pp.stride_w = 1;
+	pp.padding = E1NPU_PAD_VALID;
+	pp.act = E1NPU_ACT_RELU6;
+	memcpy(&pp.q.scale, &nan_bits, sizeof(pp.q.scale));
+	assert_int_equal(e1npu_ops_maxpool(e->ops, &pp, in, out8, NULL), -EINVAL);
+	pp.q.scale = 0.5f;
+	assert_int_equal(e1npu_ops_maxpool(e->ops, &pp, in, out8, NULL), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest cpu[] = {
@@ -354,6 +399,7 @@ int main(void)
 		cmocka_unit_test(test_matmul_huge_shapes),
 		cmocka_unit_test(test_matmul_strided),
 		cmocka_unit_test(test_strerror),
+		cmocka_unit_test(test_fuzz_findings),
 	};
 	const struct CMUnitTest sim[] = {
 		cmocka_unit_test(test_softmax_fully_masked),
