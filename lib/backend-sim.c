@@ -5,7 +5,8 @@
  *
  * - Simulated DRAM is one lazily-touched anonymous mapping: the wrapper's
  *   descriptor ring first, then the tensor arena (E1NPU_SIM_ARENA_MB MiB,
- *   default 256), which TENSOR_MEM_BASE/LEN fence off. The ring is outside
+ *   1..3072, default 256; an invalid value fails the open with -EINVAL),
+ *   which TENSOR_MEM_BASE/LEN fence off. The ring is outside
  *   the tensor window, exactly like the driver's.
  * - Buffers are first-fit sub-allocations of the arena, page-rounded,
  *   zeroed, named by small integer handles like GEM handles.
@@ -130,19 +131,27 @@ static void dp_write(void *ctx, u32 reg, u32 v)
 	e1_model_write(s->model, E1_WIN_DATAPATH * E1_WIN_SIZE + reg, v);
 }
 
-static unsigned int env_uint(const char *name, unsigned int def,
-			     unsigned int min, unsigned int max)
+/*
+ * A knob from the environment: unset or empty gives @def; anything but a
+ * number in [@min, @max] (0, -5, abc, 1e9) is -EINVAL, never silently the
+ * default.
+ */
+static int env_uint(const char *name, unsigned int def, unsigned int min,
+		    unsigned int max, unsigned int *out)
 {
 	const char *v = getenv(name);
 	char *end;
 	unsigned long x;
 
+	*out = def;
 	if (!v || !*v)
-		return def;
+		return 0;
+	errno = 0;
 	x = strtoul(v, &end, 0);
-	if (*end || x < min || x > max)
-		return def;
-	return (unsigned int)x;
+	if (errno || *end || *v == '-' || *v == '+' || x < min || x > max)
+		return -EINVAL;
+	*out = (unsigned int)x;
+	return 0;
 }
 
 /* Program the wrapper as the driver's probe does. */
@@ -168,11 +177,16 @@ static int sim_open(struct e1npu_device *dev, const char *path)
 {
 	struct e1_model_config cfg;
 	struct e1_model_host host;
-	unsigned int mb, engines;
+	unsigned int mb, engines, hang_ms, gemmini;
 	struct sim *s;
 	u32 wid = 0, caps = 0, did = 0;
 
 	(void)path;
+	if (env_uint("E1NPU_SIM_ARENA_MB", SIM_ARENA_MB_DEFAULT, 1, SIM_ARENA_MB_MAX, &mb) ||
+	    env_uint("E1NPU_SIM_HANG_MS", SIM_HANG_MS_DEFAULT, 1, 600000, &hang_ms) ||
+	    env_uint("E1NPU_SIM_ENGINES", 3, 1, 3, &engines) ||
+	    env_uint("E1NPU_SIM_GEMMINI", 1, 0, 1, &gemmini))
+		return -EINVAL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
@@ -181,8 +195,6 @@ static int sim_open(struct e1npu_device *dev, const char *path)
 		free(s);
 		return -ENOMEM;
 	}
-	mb = env_uint("E1NPU_SIM_ARENA_MB", SIM_ARENA_MB_DEFAULT, 1,
-		      SIM_ARENA_MB_MAX);
 	s->arena_size = (uint64_t)mb << 20;
 	s->mem_size = SIM_RING_AREA + s->arena_size;
 	s->mem = mmap(NULL, s->mem_size, PROT_READ | PROT_WRITE,
@@ -192,16 +204,14 @@ static int sim_open(struct e1npu_device *dev, const char *path)
 		free(s);
 		return -ENOMEM;
 	}
-	s->hang_ns = (int64_t)env_uint("E1NPU_SIM_HANG_MS", SIM_HANG_MS_DEFAULT,
-				       1, 600000) * 1000000LL;
+	s->hang_ns = (int64_t)hang_ms * 1000000LL;
 	s->next_job_id = 1;
 
 	/* Test knobs: which engines the simulated instance has. */
 	e1_model_default_config(&cfg);
-	engines = env_uint("E1NPU_SIM_ENGINES", 3, 1, 3);
 	cfg.wrapper_present = engines & 1;
 	cfg.datapath_present = engines & 2;
-	cfg.gemmini_present = env_uint("E1NPU_SIM_GEMMINI", 1, 0, 1);
+	cfg.gemmini_present = gemmini;
 	host.map = sim_map;
 	host.irq = sim_irq;
 	host.ctx = s;

@@ -168,7 +168,8 @@ static int op_lookup_fn(void *ctx, uint32_t handle, uint64_t *size)
 
 	for (t = 0; t < E1NPU_T_COUNT; t++)
 		if (l->buf[t] && l->buf[t]->handle == handle) {
-			*size = l->buf[t]->bo_size;
+			/* the size asked for: ops may not touch the page rounding */
+			*size = l->buf[t]->size;
 			return 0;
 		}
 	return -ENOENT;

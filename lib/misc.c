@@ -3,7 +3,9 @@
  * Library-wide helpers: version, error texts, the per-device error message
  * and the clock.
  */
+#define _GNU_SOURCE	/* strerrordesc_np(): glibc's constant, reentrant texts */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,7 +23,10 @@ struct err_text {
 	const char *text;
 };
 
-/* Texts in the library's words (strerror() is neither ours nor reentrant). */
+/*
+ * Texts in the library's words (strerror() is neither ours nor reentrant);
+ * other errnos use strerrordesc_np(), which is.
+ */
 static const struct err_text err_texts[] = {
 	{ 0, "success" },
 	{ EPERM, "operation not permitted" },
@@ -50,14 +55,19 @@ static const struct err_text err_texts[] = {
 
 E1NPU_API const char *e1npu_strerror(int err)
 {
+	const char *t;
 	size_t i;
 
+	if (err == INT_MIN)	/* has no positive counterpart */
+		return "unknown error";
 	if (err < 0)
 		err = -err;
 	for (i = 0; i < sizeof(err_texts) / sizeof(err_texts[0]); i++)
 		if (err_texts[i].err == err)
 			return err_texts[i].text;
-	return "unknown error";
+	/* any other errno (EISDIR from open(), ...): the C library's text */
+	t = strerrordesc_np(err);
+	return t ? t : "unknown error";
 }
 
 int e1npu_set_error(struct e1npu_device *dev, int err, const char *fmt, ...)

@@ -60,7 +60,10 @@ const char *e1npu_api_version(void);
 
 /**
  * e1npu_strerror() - readable text for a code returned by the library.
- * @err: 0 or a negative errno (a positive errno is accepted too).
+ * @err: 0 or a negative errno (a positive errno is accepted too). Codes the
+ *	library does not use itself (EISDIR from opening a directory, ...)
+ *	get the C library's text; anything else (INT_MIN included) is
+ *	"unknown error".
  * Return: a static string, never NULL.
  */
 const char *e1npu_strerror(int err);
@@ -239,7 +242,9 @@ int e1npu_device_read_perf(struct e1npu_device *dev, struct e1npu_perf *perf);
 /**
  * e1npu_buffer_alloc() - allocate @size bytes of tensor memory, zeroed.
  * @dev: device.
- * @size: bytes, > 0 (rounded up to a page by the backend).
+ * @size: bytes, > 0. The backend may reserve a page-rounded block, but
+ *	operations may only touch the @size bytes asked for (the size
+ *	e1npu_buffer_get_size() reports; -EOVERFLOW past it).
  * @bufp: out: the buffer, owned by the caller (one reference), to free
  *	with e1npu_buffer_free(); it holds a reference on @dev.
  * Return: 0, -EINVAL (size 0, NULL), -ENOMEM (arena exhausted).

@@ -204,7 +204,8 @@ int e1npu_ops_set_force(struct e1npu_ops *ops, enum e1npu_ops_force force);
  * e1npu_ops_matmul_s8() - c[m][n] = sum_k a[m][k] * b[k][n], int32.
  * Any size: tiled past the validated envelope (split-K accumulated in
  * int32, which wraps like the hardware only when the true sum overflows).
- * @lda, @ldb, @ldc: elements between rows.
+ * @lda, @ldb, @ldc: elements between rows, at least the row (@k, @n, @n);
+ *	a matrix spanning more than PTRDIFF_MAX bytes is -EINVAL.
  * @rep: NULL or filled.
  * Return: 0, -EINVAL, -ENOMEM, -EIO (an operation failed on the device).
  */
@@ -348,13 +349,17 @@ int e1npu_fc_run(struct e1npu_fc *fc, uint32_t rows, const void *in,
  * @dtype: enum e1npu_dtype.
  * @in_h, @in_w, @c_in: input; @c_out output channels (depthwise: c_in *
  *	@depth_multiplier).
- * @kh, @kw: kernel; @stride_h, @stride_w; @dil_h, @dil_w (>= 1).
+ * @kh, @kw: kernel, kh * kw <= 256; @stride_h, @stride_w; @dil_h, @dil_w
+ *	(>= 1).
  * @padding: enum e1npu_padding.
  * @groups: grouped conv: c_in and c_out divisible by it.
  * @depth_multiplier: depthwise.
  * @input, @output, @weight_zero_point, @weight_scales,
  * @num_weight_scales, @act: as struct e1npu_fc_params (scales per output
  *	channel).
+ * @reserved: must be zero.
+ * Zero points must be values of @dtype; every effective scale must have a
+ * multiplier below 2^31 (Documentation/quantization.md): -EINVAL otherwise.
  */
 struct e1npu_conv_params {
 	uint32_t kind;
@@ -433,6 +438,8 @@ int e1npu_ops_add(struct e1npu_ops *ops, uint32_t dtype, size_t count,
  * e1npu_ops_softmax() - TFLite quantized SOFTMAX over the last dimension
  * (@rows x @depth), beta, input quantization; the output is TFLite's fixed
  * quantization (scale 1/256, zero point 0 for uint8, -128 for int8).
+ * -EINVAL unless beta * input_scale * 2^26 > 1 and @depth <= 4095 (the
+ * limits of TFLite's fixed-point scheme, Documentation/quantization.md).
  */
 int e1npu_ops_softmax(struct e1npu_ops *ops, uint32_t dtype, uint32_t rows,
 		      uint32_t depth, const void *in, float input_scale,

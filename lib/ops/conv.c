@@ -149,16 +149,23 @@ E1NPU_API int e1npu_conv_new(struct e1npu_ops *ops,
 {
 	struct e1npu_conv *cv;
 	uint32_t groups, taps;
+	size_t bytes;
 	int32_t sh;
 	int ret;
 
+	/* kh * kw in 64 bits: a product that wraps must not pass the 256 limit */
 	if (!ops || !p || !weights || !convp || !qc_dtype_ok(p->dtype) ||
+	    !qc_reserved_zero(p->reserved, sizeof(p->reserved) / sizeof(p->reserved[0])) ||
+	    !qc_zp_ok(p->dtype, p->input.zero_point) ||
+	    !qc_zp_ok(p->dtype, p->output.zero_point) ||
+	    !qc_zp_ok(p->dtype, p->weight_zero_point) ||
 	    !p->in_h || !p->in_w || !p->c_in || !p->c_out || !p->kh || !p->kw ||
 	    !p->stride_h || !p->stride_w || !p->dil_h || !p->dil_w ||
 	    (p->padding != E1NPU_PAD_SAME && p->padding != E1NPU_PAD_VALID) ||
 	    !p->weight_scales || !(p->input.scale > 0) || !(p->output.scale > 0) ||
 	    (p->num_weight_scales != 1 && p->num_weight_scales != p->c_out) ||
-	    p->act > E1NPU_ACT_RELU_N1_TO_1 || p->kh * p->kw > 256)
+	    p->act > E1NPU_ACT_RELU_N1_TO_1 || (uint64_t)p->kh * p->kw > 256 ||
+	    !ops_size_mul3(&bytes, p->in_h, p->in_w, p->c_in))
 		return -EINVAL;
 	switch (p->kind) {
 	case E1NPU_OPS_CONV2D:
@@ -171,7 +178,9 @@ E1NPU_API int e1npu_conv_new(struct e1npu_ops *ops,
 		break;
 	case E1NPU_OPS_DEPTHWISE_CONV2D:
 		groups = p->c_in;
-		if (!p->depth_multiplier || p->c_out != p->c_in * p->depth_multiplier)
+		/* in 64 bits: a wrapped c_in * dm gives c_out < c_in (cout_g 0) */
+		if (!p->depth_multiplier ||
+		    (uint64_t)p->c_out != (uint64_t)p->c_in * p->depth_multiplier)
 			return -EINVAL;
 		break;
 	default:
@@ -189,7 +198,11 @@ E1NPU_API int e1npu_conv_new(struct e1npu_ops *ops,
 	cv->cout_g = p->c_out / groups;
 	ref_conv_geometry(p->padding, p->in_h, p->kh, p->stride_h, p->dil_h, &cv->out_h, &cv->pt);
 	ref_conv_geometry(p->padding, p->in_w, p->kw, p->stride_w, p->dil_w, &cv->out_w, &cv->pl);
-	if (!cv->out_h || !cv->out_w) {
+	/* weights, output and the int32 accumulators must be addressable */
+	if (!cv->out_h || !cv->out_w ||
+	    !ops_size_mul3(&bytes, (size_t)p->kh * p->kw, cv->cin_g, p->c_out) ||
+	    !ops_size_mul3(&bytes, (size_t)cv->out_h * cv->out_w, p->c_out, sizeof(int32_t)) ||
+	    !ops_size_mul3(&bytes, (size_t)cv->out_h * cv->out_w, groups, sizeof(int32_t))) {
 		free(cv);
 		return -EINVAL;
 	}

@@ -21,7 +21,11 @@
 
 static bool pool_ok(const struct e1npu_pool_params *p)
 {
+	size_t bytes;
+
 	return p && qc_dtype_ok(p->dtype) && p->in_h && p->in_w && p->channels &&
+	       ops_size_mul3(&bytes, p->in_h, p->in_w, p->channels) &&
+	       qc_zp_ok(p->dtype, p->q.zero_point) && p->q.scale > 0 &&
 	       p->filter_h && p->filter_w && p->stride_h && p->stride_w &&
 	       (p->padding == E1NPU_PAD_SAME || p->padding == E1NPU_PAD_VALID) &&
 	       p->act <= E1NPU_ACT_RELU_N1_TO_1;
@@ -82,7 +86,8 @@ E1NPU_API int e1npu_ops_maxpool(struct e1npu_ops *ops,
 				struct e1npu_ops_report *rep)
 {
 	struct e1npu_ops_report local;
-	uint32_t oh, ow, pt, pl, ph, pw;
+	uint32_t oh, ow, pt, pl;
+	uint64_t ph, pw;
 	struct ops_choice ch;
 	int32_t lo, hi;
 	bool hw;
@@ -97,8 +102,8 @@ E1NPU_API int e1npu_ops_maxpool(struct e1npu_ops *ops,
 	ref_conv_geometry(p->padding, p->in_w, p->filter_w, p->stride_w, 1, &ow, &pl);
 	qc_range(p->dtype, p->act, p->q.scale, p->q.zero_point, &lo, &hi);
 	/* padded input the VALID hardware pool reads */
-	ph = (oh - 1) * p->stride_h + p->filter_h;
-	pw = (ow - 1) * p->stride_w + p->filter_w;
+	ph = (uint64_t)(oh - 1) * p->stride_h + p->filter_h;
+	pw = (uint64_t)(ow - 1) * p->stride_w + p->filter_w;
 	hw = p->filter_h == p->filter_w && (p->filter_h == 2 || p->filter_h == 3) &&
 	     p->stride_h == p->stride_w && p->stride_h <= 2 && ph <= 256 && pw <= 256;
 	ch = sel_maxpool(ops, hw);
@@ -228,7 +233,7 @@ E1NPU_API int e1npu_ops_relu_s8(struct e1npu_ops *ops, size_t count,
 	size_t io, oo;
 	int ret;
 
-	if (!ops || !in || !out || !count)
+	if (!ops || !in || !out || !count || count > PTRDIFF_MAX)
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -297,6 +302,8 @@ E1NPU_API int e1npu_ops_add(struct e1npu_ops *ops, uint32_t dtype, size_t count,
 
 	if (!ops || !a || !b || !out || !qa || !qb || !qout || !qc_dtype_ok(dtype) ||
 	    !(qa->scale > 0) || !(qb->scale > 0) || !(qout->scale > 0) ||
+	    !qc_zp_ok(dtype, qa->zero_point) || !qc_zp_ok(dtype, qb->zero_point) ||
+	    !qc_zp_ok(dtype, qout->zero_point) || count > PTRDIFF_MAX ||
 	    act > E1NPU_ACT_RELU_N1_TO_1)
 		return -EINVAL;
 	if (!rep)
@@ -341,9 +348,15 @@ E1NPU_API int e1npu_ops_softmax(struct e1npu_ops *ops, uint32_t dtype,
 	int32_t mult, diff_min, tmin;
 	int lshift;
 	int64_t t;
+	size_t n;
 
-	if (!ops || !in || !out || !rows || !depth || !qc_dtype_ok(dtype) ||
-	    !(input_scale > 0) || !(beta > 0))
+	/*
+	 * The sum of exps is TFLite's Q12.19: at most 4095 terms of 1.0 fit
+	 * an int32 (more would overflow, undefined in TFLite too).
+	 */
+	if (!ops || !in || !out || !rows || !depth || depth > 4095 ||
+	    !qc_dtype_ok(dtype) || !(input_scale > 0) || !(beta > 0) ||
+	    !ops_size_mul(&n, rows, depth))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -353,7 +366,9 @@ E1NPU_API int e1npu_ops_softmax(struct e1npu_ops *ops, uint32_t dtype,
 		       "%s: TFLite's fixed-point exp and reciprocal (EXP2_NEG_Q0_8 is only 2^-n, not exact)",
 		       sel_reason_text(ch.reason));
 	t = ops_now_ns();
-	e1q_softmax_prepare((double)beta, (double)input_scale, &mult, &lshift, &diff_min);
+	if (e1q_softmax_prepare((double)beta, (double)input_scale, &mult, &lshift,
+				&diff_min))
+		return -EINVAL;
 	tmin = dtype == E1NPU_DTYPE_UINT8 ? 0 : -128;
 	for (uint32_t r = 0; r < rows; r++) {
 		const uint8_t *u = (const uint8_t *)in + (size_t)r * depth;
@@ -404,8 +419,10 @@ E1NPU_API int e1npu_ops_softmax_exp2_s8(struct e1npu_ops *ops, uint32_t rows,
 	uint8_t *ar = NULL;
 	int ret = 0;
 
-	if (!ops || !in || !out || !rows || !depth)
+	if (!ops || !in || !out || !rows || !depth || !ops_size_mul(&n, rows, depth) ||
+	    !ops_size_mul(&io, n, 12))
 		return -EINVAL;
+	io = 0;
 	if (!rep)
 		rep = &local;
 	ops_rep_begin(rep, E1NPU_OPS_SOFTMAX_EXP2, 0);
@@ -433,11 +450,14 @@ E1NPU_API int e1npu_ops_softmax_exp2_s8(struct e1npu_ops *ops, uint32_t rows,
 		oo = ops_plan_alloc(&pl, n * 8);
 		ret = ops_plan_arena(&pl, &ar);
 		for (size_t i = 0; !ret && i < n; i++) {
-			int32_t d = in[i] - maxv[i / depth];
-			uint32_t rec[3] = { (uint32_t)(uint8_t)(int8_t)(d < -128 ? -128 : d), 0, 0 };
+			uint32_t rec[3] = { 0x80, 0, 0 };	/* -128: 2^-128 = 0 */
 
-			if (maxv[i / depth] == INT32_MIN || (mask && !mask[i]))
-				rec[0] = 0x80;	/* -128: 2^-128 = 0, masked anyway */
+			/* a fully masked row has no max (INT32_MIN): all masked */
+			if (maxv[i / depth] != INT32_MIN && (!mask || mask[i])) {
+				int32_t d = in[i] - maxv[i / depth];
+
+				rec[0] = (uint32_t)(uint8_t)(int8_t)(d < -128 ? -128 : d);
+			}
 			memcpy(ar + io + i * 12, rec, 12);
 		}
 		for (size_t i = 0; !ret && i < n; i += 4096) {
@@ -454,9 +474,14 @@ E1NPU_API int e1npu_ops_softmax_exp2_s8(struct e1npu_ops *ops, uint32_t rows,
 			memcpy(&ex[i], ar + oo + i * 8, 4);
 	} else {
 		for (size_t i = 0; i < n; i++) {
-			int32_t d = in[i] - maxv[i / depth];
+			int32_t d;
 
-			ex[i] = (mask && !mask[i]) || d < -8 ? 0 : 256u >> -d;
+			if ((mask && !mask[i]) || maxv[i / depth] == INT32_MIN) {
+				ex[i] = 0;
+				continue;
+			}
+			d = in[i] - maxv[i / depth];
+			ex[i] = d < -8 ? 0 : 256u >> -d;
 		}
 	}
 	ops_plan_fini(&pl);

@@ -132,6 +132,12 @@ size_t ops_plan_alloc(struct ops_plan *pl, size_t bytes)
 {
 	size_t off = ops_align_up(pl->arena_bytes, OPS_ALIGN);
 
+	/* an impossible layout sticks at SIZE_MAX: ops_plan_arena refuses it */
+	if (pl->arena_bytes > PTRDIFF_MAX || bytes > PTRDIFF_MAX ||
+	    ops_align_up(bytes ? bytes : 1, OPS_ALIGN) > PTRDIFF_MAX - off) {
+		pl->arena_bytes = SIZE_MAX;
+		return 0;
+	}
 	pl->arena_bytes = off + ops_align_up(bytes ? bytes : 1, OPS_ALIGN);
 	return off;
 }
@@ -141,6 +147,9 @@ int ops_plan_arena(struct ops_plan *pl, uint8_t **arena)
 	struct e1npu_ops *ops = pl->ops;
 	size_t need = pl->arena_bytes ? pl->arena_bytes : OPS_ALIGN;
 	int ret;
+
+	if (need > PTRDIFF_MAX - (1u << 20))
+		return -ENOMEM;
 
 	if (need > ops->arena_size) {
 		size_t sz = ops_align_up(need, 1u << 20);

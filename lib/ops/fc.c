@@ -50,7 +50,13 @@ E1NPU_API int e1npu_fc_new(struct e1npu_ops *ops,
 	int32_t sh;
 	int ret;
 
+	size_t bytes;
+
 	if (!ops || !p || !weights || !fcp || !qc_dtype_ok(p->dtype) || !p->k ||
+	    !ops_size_mul(&bytes, p->k, p->n) ||
+	    !qc_zp_ok(p->dtype, p->input.zero_point) ||
+	    !qc_zp_ok(p->dtype, p->output.zero_point) ||
+	    !qc_zp_ok(p->dtype, p->weight_zero_point) ||
 	    !p->n || !p->weight_scales ||
 	    (p->num_weight_scales != 1 && p->num_weight_scales != p->n) ||
 	    !(p->output.scale > 0) || !(p->input.scale > 0) || p->act > E1NPU_ACT_RELU_N1_TO_1)
@@ -123,10 +129,13 @@ E1NPU_API int e1npu_fc_run(struct e1npu_fc *fc, uint32_t rows, const void *in,
 	struct ops_choice ch;
 	int8_t *a;
 	int32_t *acc;
+	size_t bytes;
 	int64_t t;
 	int ret;
 
-	if (!fc || !in || !out || !rows)
+	if (!fc || !in || !out || !rows ||
+	    !ops_size_mul(&bytes, rows, fc->p.k) ||
+	    !ops_size_mul3(&bytes, rows, fc->p.n, sizeof(int32_t)))
 		return -EINVAL;
 	p = &fc->p;
 	if (!rep)

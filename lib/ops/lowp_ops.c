@@ -220,7 +220,8 @@ E1NPU_API int e1npu_ops_matmul_lowp(struct e1npu_ops *ops, uint32_t kind,
 	uint32_t akind;
 	int ret;
 
-	if (!ops || !a || !b || !c || !m || !n || !k ||
+	if (!ops || !a || !b || !c || !ops_mm_dims_ok(m, n, k, 1) ||
+	    !m || !n || !k ||
 	    (kind != E1NPU_OPS_MATMUL_S4 && kind != E1NPU_OPS_MATMUL_S2 &&
 	     kind != E1NPU_OPS_MATMUL_TERNARY && kind != E1NPU_OPS_MATMUL_SPARSE_S4))
 		return -EINVAL;
@@ -282,7 +283,7 @@ E1NPU_API int e1npu_ops_matmul_fp8(struct e1npu_ops *ops, uint32_t m,
 	int32_t q;
 	int ret = 0;
 
-	if (!ops || !a || !b || !c || !m || !n || !k)
+	if (!ops || !a || !b || !c || !m || !n || !k || !ops_mm_dims_ok(m, n, k, 1))
 		return -EINVAL;
 	for (size_t i = 0; i < (size_t)m * k; i++)
 		if (!lowp_fp8_to_q88(a[i], &q))
@@ -361,7 +362,7 @@ E1NPU_API int e1npu_ops_matmul_f16(struct e1npu_ops *ops, uint32_t kind,
 	int64_t t;
 	int ret;
 
-	if (!ops || !a || !b || !c || !m || !n || !k ||
+	if (!ops || !a || !b || !c || !m || !n || !k || !ops_mm_dims_ok(m, n, k, 2) ||
 	    (kind != E1NPU_OPS_MATMUL_FP16 && kind != E1NPU_OPS_MATMUL_BF16))
 		return -EINVAL;
 	if (!rep)
@@ -446,7 +447,8 @@ E1NPU_API int e1npu_ops_matmul_gs_s4(struct e1npu_ops *ops, uint32_t m,
 	int32_t *part = NULL;
 	int ret = 0;
 
-	if (!ops || !a || !w || !scales || !c || !m || !n || !k || !group || k % group)
+	if (!ops || !a || !w || !scales || !c || !m || !n || !k || !group || k % group ||
+	    !ops_mm_dims_ok(m, n, k, 2))
 		return -EINVAL;
 	for (size_t i = 0; i < (size_t)k * n; i++)
 		if (w[i] < -8 || w[i] > 7)

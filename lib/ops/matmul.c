@@ -16,7 +16,7 @@
 
 static uint32_t div_up(uint32_t a, uint32_t b)
 {
-	return (a + b - 1) / b;
+	return (uint32_t)(((uint64_t)a + b - 1) / b);
 }
 
 static void cpu_matmul(uint32_t m, uint32_t n, uint32_t k, const int8_t *a,
@@ -47,18 +47,25 @@ static int mm_wrapper(struct e1npu_ops *ops, struct e1npu_ops_report *rep,
 		      size_t ldc)
 {
 	struct ops_plan pl;
-	uint32_t sa = (uint32_t)ops_align_up(k, OPS_ALIGN);
-	uint32_t sb = (uint32_t)ops_align_up(n, OPS_ALIGN);
-	uint32_t sc = (uint32_t)ops_align_up((size_t)n * 4, OPS_ALIGN);
+	size_t sa = ops_align_up(k, OPS_ALIGN);
+	size_t sb = ops_align_up(n, OPS_ALIGN);
+	size_t sc = ops_align_up((size_t)n * 4, OPS_ALIGN);
 	uint32_t nk = div_up(k, MM_MAX);
 	size_t oa, ob, oc;
 	uint8_t *ar;
 	int ret;
 
+	/* staged rows are addressed by 32-bit descriptor strides */
+	if (sa > UINT32_MAX || sb > UINT32_MAX || sc > UINT32_MAX)
+		return -ENOMEM;
 	ops_plan_init(&pl, ops, rep, E1NPU_OPS_MATMUL_S8);
 	oa = ops_plan_alloc(&pl, (size_t)m * sa);
 	ob = ops_plan_alloc(&pl, (size_t)k * sb);
-	oc = ops_plan_alloc(&pl, (size_t)nk * m * sc);
+	if (!ops_size_mul3(&oc, nk, m, sc)) {
+		ops_plan_fini(&pl);
+		return -ENOMEM;
+	}
+	oc = ops_plan_alloc(&pl, oc);
 	ret = ops_plan_arena(&pl, &ar);
 	if (ret)
 		goto out;
@@ -77,9 +84,9 @@ static int mm_wrapper(struct e1npu_ops *ops, struct e1npu_ops_report *rep,
 		struct e1npu_op_desc d;
 
 		e1npu_op_desc_matmul(&d,
-			ops_t(oa + (size_t)i0 * sa + k0, sa),
-			ops_t(ob + (size_t)k0 * sb + j0, sb),
-			ops_t(oc + ((size_t)kc * m + i0) * sc + (size_t)j0 * 4, sc),
+			ops_t(oa + (size_t)i0 * sa + k0, (uint32_t)sa),
+			ops_t(ob + (size_t)k0 * sb + j0, (uint32_t)sb),
+			ops_t(oc + ((size_t)kc * m + i0) * sc + (size_t)j0 * 4, (uint32_t)sc),
 			mt, nt, kt, 0);
 		ret = ops_plan_add(&pl, &d);
 		if (ret)
@@ -236,8 +243,11 @@ E1NPU_API int e1npu_ops_matmul_s8(struct e1npu_ops *ops, uint32_t m,
 	struct ops_choice ch;
 	int ret;
 
-	if (!ops || !a || !b || !c || !m || !n || !k || lda < k || ldb < n ||
-	    ldc < n)
+	size_t sa, sb, sc;
+
+	if (!ops || !a || !b || !c || !m || !n || !k ||
+	    !ops_mat_span(&sa, m, k, lda, 1) || !ops_mat_span(&sb, k, n, ldb, 1) ||
+	    !ops_mat_span(&sc, m, n, ldc, sizeof(int32_t)))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -259,7 +269,12 @@ E1NPU_API int e1npu_ops_batch_matmul_s8(struct e1npu_ops *ops, uint32_t batch,
 	struct ops_choice ch;
 	int ret = 0;
 
-	if (!ops || !a || !b || !c || !batch || !heads || !m || !n || !k)
+	size_t sa, sb, sc;
+
+	if (!ops || !a || !b || !c || !batch || !heads || !m || !n || !k ||
+	    !ops_size_mul3(&sa, (size_t)batch * heads, m, k) ||
+	    !ops_size_mul3(&sb, (size_t)batch * heads, k, n) ||
+	    !ops_size_mul3(&sc, sa / k, n, sizeof(int32_t)))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;

@@ -26,6 +26,47 @@ static inline size_t ops_align_up(size_t v, size_t a)
 	return (v + a - 1) / a * a;
 }
 
+/*
+ * Overflow-checked sizes of caller memory: *r = a * b (bytes or elements);
+ * false when it does not fit an object (PTRDIFF_MAX), so the caller
+ * returns -EINVAL instead of walking a wrapped size.
+ */
+static inline bool ops_size_mul(size_t *r, size_t a, size_t b)
+{
+	return !__builtin_mul_overflow(a, b, r) && *r <= (size_t)PTRDIFF_MAX;
+}
+
+static inline bool ops_size_mul3(size_t *r, size_t a, size_t b, size_t c)
+{
+	return ops_size_mul(r, a, b) && ops_size_mul(r, *r, c);
+}
+
+/*
+ * Bytes spanned by a strided matrix of @rows x @cols elements of @esize
+ * bytes, @ld elements between rows: ((rows - 1) * ld + cols) * esize.
+ * False when ld < cols or the span does not fit an object.
+ */
+static inline bool ops_mat_span(size_t *r, size_t rows, size_t cols,
+				size_t ld, size_t esize)
+{
+	size_t e;
+
+	if (!rows || ld < cols || __builtin_mul_overflow(rows - 1, ld, &e) ||
+	    __builtin_add_overflow(e, cols, &e))
+		return false;
+	return ops_size_mul(r, e, esize);
+}
+
+/* Contiguous a [m][k], b [k][n] of @esize bytes and int32 c [m][n] fit. */
+static inline bool ops_mm_dims_ok(uint32_t m, uint32_t n, uint32_t k,
+				  size_t esize)
+{
+	size_t r;
+
+	return ops_size_mul3(&r, m, k, esize) && ops_size_mul3(&r, k, n, esize) &&
+	       ops_size_mul3(&r, m, n, sizeof(int32_t));
+}
+
 struct e1npu_ops {
 	struct e1npu_device *dev;		/* NULL: CPU only */
 	struct e1npu_device_info info;

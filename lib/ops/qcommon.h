@@ -48,6 +48,22 @@ static inline bool qc_dtype_ok(uint32_t dtype)
 	return dtype == E1NPU_DTYPE_INT8 || dtype == E1NPU_DTYPE_UINT8;
 }
 
+/* A zero point must be a value of the tensor's type (TFLite's rule). */
+static inline bool qc_zp_ok(uint32_t dtype, int32_t zp)
+{
+	return dtype == E1NPU_DTYPE_UINT8 ? zp >= 0 && zp <= 255 :
+					    zp >= -128 && zp <= 127;
+}
+
+/* Reserved members of a parameter struct must be zero. */
+static inline bool qc_reserved_zero(const uint32_t *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (r[i])
+			return false;
+	return true;
+}
+
 /* Per-channel multipliers as TFLite derives them (double of float scales). */
 int qc_multipliers(struct e1npu_qparams in, const float *wscales,
 		   uint32_t nscales, struct e1npu_qparams out, uint32_t n,

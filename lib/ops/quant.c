@@ -124,6 +124,9 @@ int e1q_quantize_multiplier(double real, int32_t *multiplier, int *shift)
 		*shift = 0;
 		q_fixed = 0;
 	}
+	/* e1q_mul_by_qm shifts an int32 left by @shift: 31 at most */
+	if (*shift > E1Q_SHIFT_MAX)
+		return -EINVAL;
 	*multiplier = (int32_t)q_fixed;
 	return 0;
 }
@@ -312,17 +315,25 @@ int32_t e1q_get_reciprocal(int32_t x, int x_integer_digits,
 	return e1q_one_over_one_plus_x_for_x_in_0_1(shifted_sum_minus_one);
 }
 
-void e1q_softmax_prepare(double beta, double input_scale, int32_t *mult,
-			 int *left_shift, int32_t *diff_min)
+int e1q_softmax_prepare(double beta, double input_scale, int32_t *mult,
+			int *left_shift, int32_t *diff_min)
 {
 	const int int_bits = 5;
 	double real = beta * input_scale * (double)(1 << (31 - int_bits));
 	double max_in;
 
+	/*
+	 * TFLite's QuantizeMultiplierGreaterThanOne: the scaled beta must
+	 * exceed 1 (a left shift >= 0); below that the scheme has no form.
+	 */
+	if (!(real > 1.0))
+		return -EINVAL;
 	if (real > (double)((1LL << 31) - 1))
 		real = (double)((1LL << 31) - 1);
-	e1q_quantize_multiplier(real, mult, left_shift);
+	if (e1q_quantize_multiplier(real, mult, left_shift))
+		return -EINVAL;
 	max_in = 1.0 * ((1 << int_bits) - 1) *
 		 (double)(1LL << (31 - int_bits)) / (double)(1LL << *left_shift);
 	*diff_min = -(int32_t)(int64_t)max_in;	/* floor of a positive value */
+	return 0;
 }

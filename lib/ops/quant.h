@@ -28,9 +28,14 @@ int32_t e1q_mul_by_qm_smaller_than_one(int32_t x, int32_t multiplier, int shift)
 /* TFLite MultiplyByQuantizedMultiplierGreaterThanOne (shift >= 0). */
 int32_t e1q_mul_by_qm_greater_than_one(int32_t x, int32_t multiplier, int shift);
 
+/* Largest left shift of the fixed-point scheme (an int32 shifted left). */
+#define E1Q_SHIFT_MAX	31
+
 /*
  * TFLite QuantizeMultiplier: frexp-based, TfLiteRound (half away from zero).
- * Returns 0, or -EINVAL for a negative, NaN or infinite scale.
+ * Returns 0, or -EINVAL for a negative, NaN or infinite scale or one of
+ * 2^31 or more (its shift would pass E1Q_SHIFT_MAX). Scales below 2^-32
+ * give multiplier 0, as in TFLite.
  */
 int e1q_quantize_multiplier(double real, int32_t *multiplier, int *shift);
 
@@ -102,8 +107,10 @@ int e1q_count_leading_zeros32(uint32_t x);
 /*
  * TFLite PreprocessSoftmaxScaling: input_beta_multiplier/left_shift and the
  * diff_min of the quantized softmax (kScaledDiffIntegerBits = 5).
+ * Returns 0, or -EINVAL when beta * input_scale * 2^26 is not above 1 (or is
+ * NaN): TFLite's QuantizeMultiplierGreaterThanOne has no form for it.
  */
-void e1q_softmax_prepare(double beta, double input_scale, int32_t *mult,
-			 int *left_shift, int32_t *diff_min);
+int e1q_softmax_prepare(double beta, double input_scale, int32_t *mult,
+			int *left_shift, int32_t *diff_min);
 
 #endif /* __E1NPU_OPS_QUANT_H__ */

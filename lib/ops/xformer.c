@@ -32,6 +32,25 @@ static int64_t fshift(int64_t v, unsigned int s)
 	return v >= 0 ? v / d : -((-v + d - 1) / d);
 }
 
+/*
+ * A requantization the fixed-point scheme can run: shift within
+ * [-E1Q_SHIFT_MAX, E1Q_SHIFT_MAX] (e1q_mul_by_qm shifts an int32 by it)
+ * and an int8 zero point (added before the clamp).
+ */
+static bool rq_ok(const struct e1npu_requant *rq)
+{
+	return rq && rq->shift >= -E1Q_SHIFT_MAX && rq->shift <= E1Q_SHIFT_MAX &&
+	       rq->zero_point >= -128 && rq->zero_point <= 127;
+}
+
+/* a * b * c * d elements of @esize bytes fit one object. */
+static bool fits(size_t a, size_t b, size_t c, size_t d, size_t esize)
+{
+	size_t r;
+
+	return ops_size_mul3(&r, a, b, c) && ops_size_mul3(&r, r, d, esize);
+}
+
 static int8_t rq8(int32_t acc, const struct e1npu_requant *rq)
 {
 	return (int8_t)e1q_requant(acc, rq->multiplier, rq->shift, rq->zero_point,
@@ -121,7 +140,7 @@ E1NPU_API int e1npu_ops_bias_add_s8(struct e1npu_ops *ops, uint32_t rows,
 	struct e1npu_ops_report local;
 	int64_t t;
 
-	if (!ops || !x || !bias || !out || !rows || !n)
+	if (!ops || !x || !bias || !out || !rows || !n || !fits(rows, n, 1, 1, 1))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -142,7 +161,7 @@ E1NPU_API int e1npu_ops_residual_add_s8(struct e1npu_ops *ops, size_t count,
 	struct e1npu_ops_report local;
 	int64_t t;
 
-	if (!ops || !a || !b || !out || !count)
+	if (!ops || !a || !b || !out || !count || count > PTRDIFF_MAX)
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -163,7 +182,7 @@ static int gated(struct e1npu_ops *ops, uint32_t kind, size_t count,
 	int32_t *tt;
 	int ret;
 
-	if (!ops || !in || !out || !count)
+	if (!ops || !in || !out || !count || count > PTRDIFF_MAX)
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -253,11 +272,12 @@ E1NPU_API int e1npu_ops_rmsnorm_s8(struct e1npu_ops *ops, uint32_t rows,
 				   struct e1npu_ops_report *rep)
 {
 	struct e1npu_ops_report local;
-	uint32_t cd = (d + 3) / 4, *rec, *res;
+	uint32_t cd = (uint32_t)(((uint64_t)d + 3) / 4), *rec, *res;
 	size_t cnt = (size_t)rows * cd;
 	int ret;
 
-	if (!ops || !x || !gamma || !out || !rows || !d || gamma_frac > 14 || out_frac > 14)
+	if (!ops || !x || !gamma || !out || !rows || !d || gamma_frac > 14 || out_frac > 14 ||
+	    !fits(rows, cd, 12, 1, 1) || !fits(rows, d, 1, 1, 1))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -312,7 +332,8 @@ E1NPU_API int e1npu_ops_rope_s8(struct e1npu_ops *ops, uint32_t rows, uint32_t d
 	uint32_t *rec, *res;
 	int ret;
 
-	if (!ops || !x || !cs || !sn || !out || !rows || !d || d % 2)
+	if (!ops || !x || !cs || !sn || !out || !rows || !d || d % 2 ||
+	    !fits(rows, d, 12, 1, 1))
 		return -EINVAL;
 	for (size_t i = 0; i < (size_t)rows * d / 2; i++)
 		if (cs[i] == -128 || sn[i] == -128)
@@ -373,7 +394,9 @@ E1NPU_API int e1npu_ops_attention_qk_s8(struct e1npu_ops *ops, uint32_t batch,
 	int8_t *kt;
 	int ret = 0;
 
-	if (!ops || !q || !k || !scores || !batch || !heads || !tq || !tk || !dim)
+	if (!ops || !q || !k || !scores || !batch || !heads || !tq || !tk || !dim ||
+	    !fits(batch, heads, tq, dim, 1) || !fits(batch, heads, tk, dim, 1) ||
+	    !fits(batch, heads, tq, tk, sizeof(int32_t)))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -381,7 +404,7 @@ E1NPU_API int e1npu_ops_attention_qk_s8(struct e1npu_ops *ops, uint32_t batch,
 	kt = malloc((size_t)dim * tk);
 	if (!kt)
 		return -ENOMEM;
-	for (uint32_t s = 0; !ret && s < batch * heads; s++) {
+	for (size_t s = 0; !ret && s < (size_t)batch * heads; s++) {
 		const int8_t *ks = k + (size_t)s * tk * dim;
 
 		for (uint32_t j = 0; j < tk; j++)
@@ -406,7 +429,9 @@ E1NPU_API int e1npu_ops_attention_av_s8(struct e1npu_ops *ops, uint32_t batch,
 	int32_t *acc;
 	int ret = 0;
 
-	if (!ops || !p || !v || !out || !batch || !heads || !tq || !tk || !dim)
+	if (!ops || !p || !v || !out || !batch || !heads || !tq || !tk || !dim ||
+	    !fits(batch, heads, tq, tk, 1) || !fits(batch, heads, tk, dim, 1) ||
+	    !fits(batch, heads, tq, dim, sizeof(int32_t)))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -418,7 +443,7 @@ E1NPU_API int e1npu_ops_attention_av_s8(struct e1npu_ops *ops, uint32_t batch,
 		free(acc);
 		return -ENOMEM;
 	}
-	for (uint32_t s = 0; !ret && s < batch * heads; s++) {
+	for (size_t s = 0; !ret && s < (size_t)batch * heads; s++) {
 		for (size_t i = 0; i < (size_t)tq * tk; i++) {
 			uint32_t v7 = (p[(size_t)s * tq * tk + i] + 1u) >> 1;
 
@@ -463,7 +488,10 @@ E1NPU_API int e1npu_ops_attention_s8(struct e1npu_ops *ops,
 	    !p->tk || !p->dim || p->mask > E1NPU_MASK_SLIDING ||
 	    (p->mask == E1NPU_MASK_SLIDING && !p->window) ||
 	    p->softmax > E1NPU_SOFTMAX_EXACT ||
-	    (p->softmax == E1NPU_SOFTMAX_EXACT && (!(p->logit_scale > 0) || !(p->beta > 0))))
+	    (p->softmax == E1NPU_SOFTMAX_EXACT && (!(p->logit_scale > 0) || !(p->beta > 0))) ||
+	    !rq_ok(&p->qk) || !fits(p->batch, p->heads, p->tq, p->tk, sizeof(int32_t)) ||
+	    !fits(p->batch, p->heads, p->tq, p->dim, 1) ||
+	    !fits(p->batch, p->heads, p->tk, p->dim, 1))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -553,7 +581,9 @@ E1NPU_API int e1npu_ops_qkv_projection_s8(struct e1npu_ops *ops, uint32_t t,
 	int32_t *acc;
 	int ret;
 
-	if (!ops || !x || !w || !rq_q || !rq_k || !rq_v || !q || !k || !v || !t || !dm)
+	if (!ops || !x || !w || !rq_ok(rq_q) || !rq_ok(rq_k) || !rq_ok(rq_v) || !q ||
+	    !k || !v || !t || !dm || dm > UINT32_MAX / 3 || !fits(t, dm, 3, 1, 4) ||
+	    !fits(dm, dm, 3, 1, 1))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -581,9 +611,10 @@ E1NPU_API int e1npu_ops_kv_cache_append_s8(struct e1npu_ops *ops, uint32_t batch
 	struct e1npu_ops_report local;
 
 	if (!ops || !kcache || !vcache || !lens || !knew || !vnew || !batch || !heads ||
-	    !cap || !dim || !tnew)
+	    !cap || !dim || !tnew || !fits(batch, heads, cap, dim, 1) ||
+	    !fits(batch, heads, tnew, dim, 1))
 		return -EINVAL;
-	for (uint32_t s = 0; s < batch * heads; s++)
+	for (size_t s = 0; s < (size_t)batch * heads; s++)
 		if (lens[s] > cap || tnew > cap - lens[s])
 			return -ENOSPC;
 	if (!rep)
@@ -591,7 +622,7 @@ E1NPU_API int e1npu_ops_kv_cache_append_s8(struct e1npu_ops *ops, uint32_t batch
 	ops_rep_begin(rep, E1NPU_OPS_KV_CACHE_APPEND, 0);
 	ops_report_set(rep, E1NPU_ENGINE_CPU, E1NPU_OPS_WHY_NO_HW_OP,
 		       "a copy into the caches: no compute (the document's OP_ADD(x, 0) per byte would only slow it)");
-	for (uint32_t s = 0; s < batch * heads; s++) {
+	for (size_t s = 0; s < (size_t)batch * heads; s++) {
 		size_t dst = ((size_t)s * cap + lens[s]) * dim, src = (size_t)s * tnew * dim;
 
 		memcpy(kcache + dst, knew + src, (size_t)tnew * dim);
@@ -623,7 +654,7 @@ E1NPU_API int e1npu_ops_decode_attention_s8(struct e1npu_ops *ops,
 	if (ret)
 		return ret;
 	rep_add(rep, &sub);
-	for (uint32_t s = 0; !ret && s < p->batch * p->heads; s++) {
+	for (size_t s = 0; !ret && s < (size_t)p->batch * p->heads; s++) {
 		ap = *p;
 		ap.batch = ap.heads = 1;
 		ap.tq = tnew;
@@ -655,7 +686,8 @@ E1NPU_API int e1npu_ops_mlp_relu_s8(struct e1npu_ops *ops, uint32_t t,
 	int8_t *h;
 	int ret;
 
-	if (!ops || !x || !w1 || !w2 || !rqh || !rqo || !out || !t || !dm || !dh)
+	if (!ops || !x || !w1 || !w2 || !rq_ok(rqh) || !rq_ok(rqo) || !out || !t || !dm ||
+	    !dh || !fits(t, dm > dh ? dm : dh, 1, 1, 4) || !fits(dm, dh, 1, 1, 1))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -697,8 +729,9 @@ E1NPU_API int e1npu_ops_swiglu_s8(struct e1npu_ops *ops, uint32_t t,
 	int32_t *acc = NULL;
 	int ret = -ENOMEM;
 
-	if (!ops || !x || !wu || !wg || !wd || !rqh || !rqo || !out || !t || !dm || !dh ||
-	    gate_shift > 16)
+	if (!ops || !x || !wu || !wg || !wd || !rq_ok(rqh) || !rq_ok(rqo) || !out || !t ||
+	    !dm || !dh || gate_shift > 16 || dh > UINT32_MAX / 2 ||
+	    !fits(t, 2, dm > dh ? dm : dh, 1, 4) || !fits(dm, 2, dh, 1, 1))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -758,7 +791,8 @@ E1NPU_API int e1npu_ops_transformer_block_s8(struct e1npu_ops *ops, uint32_t t,
 	int ret = -ENOMEM;
 
 	if (!ops || !x || !p || !v || !bias || !w1 || !w2 || !rqh || !rqo || !out ||
-	    !t || !d || !dh)
+	    !t || !d || !dh || !fits(t, t, 1, 1, 1) || !fits(t, d, 1, 1, 4) ||
+	    !fits(t, dh, 1, 1, 4) || !fits(d, dh, 1, 1, 1))
 		return -EINVAL;
 	ctx = malloc(td);
 	r = malloc(td);
@@ -808,7 +842,9 @@ E1NPU_API int e1npu_ops_decoder_block_s8(struct e1npu_ops *ops,
 	int ret = -ENOMEM;
 
 	if (!ops || !p || !x || !out || !p->t || !p->d || !p->dh || !p->heads ||
-	    p->d % p->heads || (p->d / p->heads) % 2)
+	    p->d % p->heads || (p->d / p->heads) % 2 || !fits(p->t, p->d, 3, 1, 4) ||
+	    !fits(p->t, p->t, p->heads, 1, 4) || !fits(p->d, p->d, 3, 1, 1) ||
+	    !fits(p->t, p->dh, 2, 1, 4) || !fits(p->d, p->dh, 2, 1, 1))
 		return -EINVAL;
 	t = p->t;
 	d = p->d;

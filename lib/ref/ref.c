@@ -257,8 +257,9 @@ int ref_softmax(uint32_t dtype, uint32_t rows, uint32_t depth,
 	int32_t mult, diff_min, tmin;
 	int lshift;
 
-	e1q_softmax_prepare((double)beta, (double)input_scale, &mult, &lshift,
-			    &diff_min);
+	if (e1q_softmax_prepare((double)beta, (double)input_scale, &mult, &lshift,
+				&diff_min))
+		return -EINVAL;
 	tmin = dtype == E1NPU_DTYPE_UINT8 ? 0 : -128;
 	for (uint32_t r = 0; r < rows; r++) {
 		int32_t maxv = tmin, sum = 0, recip;

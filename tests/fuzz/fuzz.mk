@@ -16,7 +16,7 @@ FUZZ_CC       ?= $(shell command -v clang-14 2>/dev/null || command -v clang 2>/
 FUZZ_DIR      := $(O)/tests/fuzz
 FUZZ_NAMES    := fuzz-op-check fuzz-model-mmio
 # Harnesses of the public API: the whole library, built in (lib.mk's list).
-FUZZ_API_NAMES := fuzz-api-seq
+FUZZ_API_NAMES := fuzz-api-seq fuzz-api-ops
 FUZZ_NAMES    += $(FUZZ_API_NAMES)
 FUZZ_BINS     := $(addprefix $(FUZZ_DIR)/,$(FUZZ_NAMES))
 FUZZ_TIME     ?= 30
@@ -81,11 +81,13 @@ check-fuzz: fuzz-build
 	$(call fuzz_run,fuzz-op-check,$(FUZZ_TIME))
 	$(call fuzz_run,fuzz-model-mmio,$(FUZZ_TIME))
 	$(call fuzz_run,fuzz-api-seq,$(FUZZ_TIME))
+	$(call fuzz_run,fuzz-api-ops,$(FUZZ_TIME))
 	@echo "$(words $(FUZZ_NAMES)) passed, 0 failed (check-fuzz: every harness ran clean)"
 
 fuzz-long: fuzz-build
 	$(call fuzz_run,fuzz-op-check,$(FUZZ_LONG_TIME))
 	$(call fuzz_run,fuzz-model-mmio,$(FUZZ_LONG_TIME))
 	$(call fuzz_run,fuzz-api-seq,$(FUZZ_LONG_TIME))
+	$(call fuzz_run,fuzz-api-ops,$(FUZZ_LONG_TIME))
 
 CHECK_TARGETS += check-fuzz

@@ -154,11 +154,46 @@ t_ops_json() { run 0 --json ops && python3 -m json.tool "$out" >/dev/null; }
 t_perf() { run 0 perf && grep -qi 'cycles' "$out"; }
 t_bench() { run 0 bench -n 5 && grep -qi 'p50' "$out"; }
 t_bench_bad_n() { run 1 bench -n notanumber && grep -q 'notanumber' "$err"; }
+# Hostile input (issue 11): errno names, operands, JSON errors, write
+# errors, bad environment.
+t_device_dir() {
+	run 1 --device /tmp info && grep -qi 'is a directory' "$err" &&
+		! grep -q 'unknown error' "$err"
+}
+t_extra_operand() {
+	run 1 info extra && grep -q "unexpected argument 'extra'" "$err" &&
+		run 1 smoke --hw-only extra && grep -q "'extra'" "$err"
+}
+t_json_error() {
+	run 1 --json --device /nonexistent/accel9 info &&
+		python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert "accel9" in d["error"]' "$out" &&
+		grep -q 'accel9' "$err"
+}
+t_write_full() {
+	E1NPU_DEVICE=sim "$bin" info >/dev/full 2>"$err"
+	[ $? = 1 ] && grep -q 'write error' "$err"
+}
+t_stdout_closed() {
+	E1NPU_DEVICE=sim "$bin" info >&- 2>"$err"
+	[ $? = 1 ] && grep -q 'write error' "$err"
+}
+t_arena_env() {
+	for v in 0 -5 abc 99999999999999999999 4096; do
+		E1NPU_SIM_ARENA_MB=$v E1NPU_DEVICE=sim "$bin" info >"$out" 2>"$err"
+		[ $? = 1 ] && grep -q "E1NPU_SIM_ARENA_MB='$v'" "$err" || {
+			echo "  E1NPU_SIM_ARENA_MB=$v accepted or not named" >&2
+			return 1
+		}
+	done
+	E1NPU_SIM_ARENA_MB=8 E1NPU_DEVICE=sim "$bin" info >"$out" 2>"$err" &&
+		grep -q 'tensor arena: *8 MiB' "$out"
+}
 
 for t in help version no_command unknown_command bad_device info info_json \
 	ping smoke smoke_json smoke_hw_only smoke_lowered_only smoke_only_conflict \
 	smoke_nogemmini guest_smoke_script \
-	ops ops_json perf bench bench_bad_n; do
+	ops ops_json perf bench bench_bad_n \
+	device_dir extra_operand json_error write_full stdout_closed arena_env; do
 	check "$t" "t_$t"
 done
 echo "$pass passed, $fail failed"

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-# Command-line tests of npu-smoke on the in-process model, and the unit
+# Command-line tests of npu-smoke on the in-process model, the error paths
+# of e1npu-classify (tests/tools/classify-test.sh), and the unit
 # test of its lowered smoke cases (tests/tools/test-smoke-check.c: the
 # comparison helper, and every case failing on a corrupted reference),
 # normal and ASan+UBSan.
@@ -17,9 +18,13 @@ $(SMOKE_UNIT): $(call objs,$(SMOKE_UNIT_SRCS)) $(LIB_A)
 $(SMOKE_UNIT_SAN): $(call sanobjs,$(SMOKE_UNIT_SRCS)) $(LIB_SAN_A)
 	$(CC) $(CFLAGS) $(SANFLAGS) $^ -o $@ -lcmocka $(LIB_LIBS)
 
+CLASSIFY_BIN := $(O)/tools/e1npu-classify/e1npu-classify
+CLASSIFY_MODELS = $(if $(MODELS_DIR),$(MODELS_DIR),$(CURDIR)/../shared/models)
+
 .PHONY: check-tools
-check-tools: $(NPU_SMOKE) $(SMOKE_UNIT) $(SMOKE_UNIT_SAN)
+check-tools: $(NPU_SMOKE) $(SMOKE_UNIT) $(SMOKE_UNIT_SAN) $(CLASSIFY_BIN)
 	tests/tools/npu-smoke-test.sh $(NPU_SMOKE)
+	tests/tools/classify-test.sh $(CLASSIFY_BIN) $(CLASSIFY_MODELS)
 	$(SMOKE_UNIT)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(SMOKE_UNIT_SAN)
 CHECK_TARGETS += check-tools

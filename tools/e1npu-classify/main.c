@@ -15,6 +15,7 @@
 #include <e1npu/e1npu_tflite.h>
 
 #include "bmp.h"
+#include "errout.h"
 
 #define CLASSIFY_VERSION "0.1.0"
 
@@ -181,19 +182,22 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind != argc || !a.model || !a.image) {
+		if (optind != argc)
+			cls_error(a.json, "unexpected argument '%s'", argv[optind]);
 		usage(stderr);
 		return 2;
 	}
 	if (a.labels) {
 		labels = read_labels(a.labels, &nlabels);
 		if (!labels) {
-			fprintf(stderr, "e1npu-classify: %s: %s\n", a.labels, strerror(errno));
+			cls_error(a.json, "%s: %s", a.labels, strerror(errno));
 			return 1;
 		}
 	}
 	ret = bmp_load(a.image, &img, err, sizeof(err));
 	if (ret) {
-		fprintf(stderr, "e1npu-classify: %s: %s\n", a.image, err);
+		cls_file_error(a.json, a.image, err);
+		ret = 0;	/* said */
 		goto out;
 	}
 	if (a.cpu) {
@@ -201,14 +205,16 @@ int main(int argc, char **argv)
 	} else {
 		ret = e1npu_device_open(a.device, &dev);
 		if (ret) {
-			fprintf(stderr, "e1npu-classify: cannot open device %s: %s\n",
-				a.device ? a.device : "(auto)", e1npu_strerror(ret));
+			cls_error(a.json, "cannot open device %s: %s",
+				  a.device ? a.device : "(auto)", e1npu_strerror(ret));
+			ret = 0;	/* said */
 			goto out;
 		}
 	}
 	ret = e1npu_tflite_load_file(dev, a.model, &topt, &t, err, sizeof(err));
 	if (ret) {
-		fprintf(stderr, "e1npu-classify: %s: %s\n", a.model, err);
+		cls_file_error(a.json, a.model, err);
+		ret = 0;	/* said */
 		goto out;
 	}
 	if ((ret = e1npu_tflite_input_info(t, 0, &ii)) ||
@@ -216,7 +222,7 @@ int main(int argc, char **argv)
 		goto out;
 	e1npu_tflite_get_counts(t, NULL, NULL, &nlayers);
 	if (ii.ndims != 4 || ii.dims[0] != 1 || ii.dims[3] != 3) {
-		fprintf(stderr, "e1npu-classify: model input is not [1,H,W,3]\n");
+		cls_error(a.json, "model input is not [1,H,W,3]");
 		goto out;
 	}
 	if (a.crop < 1.0) {
@@ -254,7 +260,7 @@ int main(int argc, char **argv)
 		FILE *f = fopen(a.raw_out, "wb");
 
 		if (!f || fwrite(out, 1, oi.bytes, f) != oi.bytes) {
-			fprintf(stderr, "e1npu-classify: %s: write failed\n", a.raw_out);
+			cls_error(a.json, "%s: write failed", a.raw_out);
 			if (f)
 				fclose(f);
 			goto out;
@@ -279,7 +285,8 @@ int main(int argc, char **argv)
 	status = 0;
 	goto print;
 fail_msg:
-	fprintf(stderr, "e1npu-classify: %s\n", e1npu_tflite_last_error(t));
+	cls_error(a.json, "%s", e1npu_tflite_last_error(t));
+	ret = 0;	/* said */
 	goto out;
 print:
 	{
@@ -375,7 +382,7 @@ print:
 	}
 out:
 	if (status && ret)
-		fprintf(stderr, "e1npu-classify: failed: %s\n", e1npu_strerror(ret));
+		cls_error(a.json, "failed: %s", e1npu_strerror(ret));
 	free(order);
 	free(in);
 	free(out);
@@ -386,5 +393,7 @@ out:
 	for (unsigned int i = 0; i < nlabels; i++)
 		free(labels[i]);
 	free(labels);
+	if (cls_close_stdout())
+		status = 1;
 	return status;
 }

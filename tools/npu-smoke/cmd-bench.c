@@ -83,7 +83,8 @@ int cmd_bench(int argc, char **argv, struct common_opts *o)
 	uint64_t macs, cycles, bytes;
 	unsigned int i, nbatch = 1000;
 
-	parse_common(argc, argv, o, "n:", extra, handle, &cfg, print_help);
+	no_operands(argc, argv,
+		    parse_common(argc, argv, o, "n:", extra, handle, &cfg, print_help));
 	dev = open_device_or_die(o);
 	e1npu_device_get_info(dev, &info);
 	t = calloc(cfg.iters, sizeof(*t));

@@ -30,7 +30,8 @@ int cmd_info(int argc, char **argv, struct common_opts *o)
 	const char *backend;
 	int ret;
 
-	parse_common(argc, argv, o, NULL, NULL, NULL, NULL, print_help);
+	no_operands(argc, argv,
+		    parse_common(argc, argv, o, NULL, NULL, NULL, NULL, print_help));
 	dev = open_device_or_die(o);
 	ret = e1npu_device_get_info(dev, &i);
 	if (ret)

@@ -56,7 +56,8 @@ int cmd_ops(int argc, char **argv, struct common_opts *o)
 	size_t n = 0;
 	int ret;
 
-	parse_common(argc, argv, o, NULL, NULL, NULL, NULL, print_help);
+	no_operands(argc, argv,
+		    parse_common(argc, argv, o, NULL, NULL, NULL, NULL, print_help));
 	dev = open_device_or_die(o);
 	ret = e1npu_ops_new(dev, &ops);
 	if (ret)

@@ -19,7 +19,8 @@ int cmd_perf(int argc, char **argv, struct common_opts *o)
 	struct e1npu_perf p;
 	int ret;
 
-	parse_common(argc, argv, o, NULL, NULL, NULL, NULL, print_help);
+	no_operands(argc, argv,
+		    parse_common(argc, argv, o, NULL, NULL, NULL, NULL, print_help));
 	dev = open_device_or_die(o);
 	ret = e1npu_device_read_perf(dev, &p);
 	if (ret)

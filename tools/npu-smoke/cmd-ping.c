@@ -21,7 +21,8 @@ int cmd_ping(int argc, char **argv, struct common_opts *o)
 	double t0, us;
 	int ret;
 
-	parse_common(argc, argv, o, NULL, NULL, NULL, NULL, print_help);
+	no_operands(argc, argv,
+		    parse_common(argc, argv, o, NULL, NULL, NULL, NULL, print_help));
 	dev = open_device_or_die(o);
 	e1npu_op_desc_nop(&d);
 	if (e1npu_cmdbuf_new(dev, &cb) || e1npu_cmdbuf_add_op(cb, &d) < 0)

@@ -422,7 +422,8 @@ int cmd_smoke(int argc, char **argv, struct common_opts *o)
 	unsigned int i, nh, nl, total, fails = 0;
 	double t0, t1, ms;
 
-	parse_common(argc, argv, o, "", opts, handle, &cfg, print_help);
+	no_operands(argc, argv,
+		    parse_common(argc, argv, o, "", opts, handle, &cfg, print_help));
 	dev = open_device_or_die(o);
 	e1npu_device_get_info(dev, &info);
 	nh = cfg.hw ? (unsigned int)N_CASES : 0;

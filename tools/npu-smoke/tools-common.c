@@ -14,6 +14,9 @@
 
 const char *prog_name = "npu-smoke";
 
+/* --json seen: fatal errors also go to stdout as {"error": "..."}. */
+static bool json_errors;
+
 void print_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -27,14 +30,47 @@ void print_error(const char *fmt, ...)
 
 void die(const char *fmt, ...)
 {
+	char msg[512];
 	va_list ap;
 
-	fprintf(stderr, "%s: ", prog_name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "%s: %s\n", prog_name, msg);
+	if (json_errors) {
+		fputs("{\"error\":", stdout);
+		json_str(stdout, msg);
+		fputs("}\n", stdout);
+	}
 	exit(EXIT_FAILURE);
+}
+
+/* atexit: output that never reached its file is a failure (exit 1). */
+static void check_stdout(void)
+{
+	int err = 0;
+
+	if (fflush(stdout) || ferror(stdout))
+		err = errno ? errno : EIO;
+	if (fclose(stdout) && !err)
+		err = errno ? errno : EIO;
+	if (err) {
+		fprintf(stderr, "%s: write error on stdout: %s\n", prog_name,
+			strerror(err));
+		_exit(EXIT_FAILURE);
+	}
+}
+
+void tools_init(void)
+{
+	atexit(check_stdout);
+}
+
+void no_operands(int argc, char **argv, int first)
+{
+	if (first < argc)
+		die("%s: unexpected argument '%s'; try '%s --help'", argv[0],
+		    argv[first], prog_name);
 }
 
 unsigned long parse_uint_or_die(const char *what, const char *s,
@@ -55,7 +91,14 @@ struct e1npu_device *open_device_or_die(const struct common_opts *o)
 	struct e1npu_device *dev;
 	int ret;
 
+	const char *arena = getenv("E1NPU_SIM_ARENA_MB");
+
 	ret = e1npu_device_open(o->device, &dev);
+	/* the model refuses a bad knob with -EINVAL: name the value */
+	if (ret == -EINVAL && arena && *arena)
+		die("cannot open device '%s': %s (is E1NPU_SIM_ARENA_MB='%s' a whole number of MiB from 1 to 3072?)",
+		    o->device ? o->device : getenv("E1NPU_DEVICE") ?
+		    getenv("E1NPU_DEVICE") : "(auto)", e1npu_strerror(ret), arena);
 	if (ret)
 		die("cannot open device '%s': %s", o->device ? o->device :
 		    getenv("E1NPU_DEVICE") ? getenv("E1NPU_DEVICE") : "(auto)",
@@ -140,6 +183,7 @@ int parse_common(int argc, char **argv, struct common_opts *o,
 			break;
 		case 'j':
 			o->json = true;
+			json_errors = true;
 			break;
 		case 'P':
 			o->progress = true;
