@@ -339,8 +339,8 @@ static void test_buffer_requested_size(void **state)
 	assert_int_equal(e1npu_cmdbuf_add_op(cb, &d), -EOVERFLOW);
 	assert_int_equal(e1npu_cmdbuf_get_num_ops(cb), 1);
 	e1npu_cmdbuf_free(cb);
-	assert_int_equal(e1npu_buffer_free(a), 0);
-	assert_int_equal(e1npu_buffer_free(c), 0);
+	e1npu_buffer_free(a);
+	e1npu_buffer_free(c);
 }
 
 /* Found by fuzz-api-ops (Documentation/fuzzing.md F3, F4, F5, F7). */
