@@ -46,6 +46,11 @@ t_json_error() {
 	E1NPU_DEVICE=sim "$bin" --json -m "$tmp/none.tflite" -i "$tmp/img.bmp" >"$out" 2>"$err"
 	[ $? = 1 ] && python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert "none.tflite" in d["error"]' "$out"
 }
+t_json_error_first() {
+	# the bad option comes before --json: still a JSON error on stdout
+	"$bin" --bogus --json -m a.tflite -i b.bmp >"$out" 2>"$err"
+	[ $? != 0 ] && python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["error"]' "$out"
+}
 t_extra_operand() {
 	"$bin" -m a.tflite -i b.bmp extra >"$out" 2>"$err"
 	[ $? = 2 ] && grep -q "unexpected argument 'extra'" "$err"
@@ -63,7 +68,7 @@ t_write_error() {
 	[ $? = 1 ] && grep -q 'write error' "$err"
 }
 
-for t in missing_image missing_model json_error extra_operand write_error; do
+for t in missing_image missing_model json_error json_error_first extra_operand write_error; do
 	check "$t" "t_$t"
 done
 echo "$pass passed, $fail failed"

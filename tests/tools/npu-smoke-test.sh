@@ -169,6 +169,11 @@ t_json_error() {
 		python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert "accel9" in d["error"]' "$out" &&
 		grep -q 'accel9' "$err"
 }
+t_json_error_first() {
+	# the bad option comes before --json: still a JSON error on stdout
+	run 1 info --bogus --json &&
+		python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert "--help" in d["error"]' "$out"
+}
 t_write_full() {
 	E1NPU_DEVICE=sim "$bin" info >/dev/full 2>"$err"
 	[ $? = 1 ] && grep -q 'write error' "$err"
@@ -193,7 +198,7 @@ for t in help version no_command unknown_command bad_device info info_json \
 	ping smoke smoke_json smoke_hw_only smoke_lowered_only smoke_only_conflict \
 	smoke_nogemmini guest_smoke_script \
 	ops ops_json perf bench bench_bad_n \
-	device_dir extra_operand json_error write_full stdout_closed arena_env; do
+	device_dir extra_operand json_error json_error_first write_full stdout_closed arena_env; do
 	check "$t" "t_$t"
 done
 echo "$pass passed, $fail failed"

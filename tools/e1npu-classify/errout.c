@@ -11,9 +11,9 @@
 
 #include "errout.h"
 
-static void json_msg(const char *s)
+void cls_json_str(const char *s)
 {
-	fputs("{\"error\":\"", stdout);
+	putchar('"');
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
@@ -24,7 +24,17 @@ static void json_msg(const char *s)
 		else
 			putchar(c);
 	}
-	fputs("\"}\n", stdout);
+	putchar('"');
+}
+
+bool cls_json_requested(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--json"))
+			return true;
+	return false;
 }
 
 void cls_error(bool json, const char *fmt, ...)
@@ -36,8 +46,11 @@ void cls_error(bool json, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "e1npu-classify: %s\n", msg);
-	if (json)
-		json_msg(msg);
+	if (json) {
+		fputs("{\"error\":", stdout);
+		cls_json_str(msg);
+		fputs("}\n", stdout);
+	}
 }
 
 void cls_file_error(bool json, const char *path, const char *msg)

@@ -15,6 +15,15 @@ void cls_error(bool json, const char *fmt, ...)
  */
 void cls_file_error(bool json, const char *path, const char *msg);
 
+/* @s as a JSON string literal on stdout. */
+void cls_json_str(const char *s);
+
+/*
+ * --json anywhere before "--": errors found while parsing the options that
+ * precede it are JSON too.
+ */
+bool cls_json_requested(int argc, char **argv);
+
 /* Flush and close stdout: 0, or 1 after a message when a write failed. */
 int cls_close_stdout(void);
 

@@ -76,22 +76,6 @@ static char **read_labels(const char *path, unsigned int *count)
 	return v;
 }
 
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 struct rank {
 	int q;
 	unsigned int idx;
@@ -145,6 +129,7 @@ int main(int argc, char **argv)
 	uint64_t t0, total_ns;
 	int c, ret, status = 1;
 
+	a.json = cls_json_requested(argc, argv);
 	while ((c = getopt_long(argc, argv, "m:i:l:n:d:hV", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'm': a.model = optarg; break;
@@ -158,7 +143,7 @@ int main(int argc, char **argv)
 		case 'C':
 			a.crop = strtod(optarg, &end);
 			if (*end || !*optarg || !(a.crop > 0.05 && a.crop <= 1.0)) {
-				fprintf(stderr, "e1npu-classify: bad crop fraction '%s'\n", optarg);
+				cls_error(a.json, "bad crop fraction '%s'", optarg);
 				return 2;
 			}
 			break;
@@ -167,7 +152,7 @@ int main(int argc, char **argv)
 			unsigned long v = strtoul(optarg, &end, 10);
 
 			if (*end || !*optarg || v < 1 || v > 100000) {
-				fprintf(stderr, "e1npu-classify: bad number '%s'\n", optarg);
+				cls_error(a.json, "bad number '%s'", optarg);
 				return 2;
 			}
 			if (c == 'n')
@@ -178,7 +163,13 @@ int main(int argc, char **argv)
 		}
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("e1npu-classify %s\n", CLASSIFY_VERSION); return 0;
-		default: usage(stderr); return 2;
+		default:
+			/* getopt said what was wrong on stderr */
+			if (a.json)
+				cls_error(true, "invalid option; try 'e1npu-classify --help'");
+			else
+				usage(stderr);
+			return 2;
 		}
 	}
 	if (optind != argc || !a.model || !a.image) {
@@ -305,9 +296,9 @@ print:
 	}
 	if (a.json) {
 		printf("{\"model\":");
-		json_str(a.model);
+		cls_json_str(a.model);
 		printf(",\"image\":");
-		json_str(a.image);
+		cls_json_str(a.image);
 		printf(",\"path\":\"%s\",\"input\":[%u,%u,%u,%u],\"layers_count\":%u,"
 		       "\"host_ms\":%.3f,\"wrapper_cycles\":%llu,\"dp_cycles\":%llu,"
 		       "\"macs\":%llu,\"hw_ops\":%llu,\"hw_ops_fallback\":%llu,\"top\":[",
@@ -329,7 +320,7 @@ print:
 
 		if (a.json) {
 			printf("%s{\"rank\":%u,\"index\":%u,\"label\":", i ? "," : "", i + 1, k);
-			json_str(name);
+			cls_json_str(name);
 			printf(",\"score\":%.6f,\"q\":%d}", score, q);
 		} else {
 			printf("%2u  %.5f  %4u  %s\n", i + 1, score, k, name);
@@ -357,7 +348,7 @@ print:
 				       (unsigned long long)l.report.wrapper_cycles,
 				       (unsigned long long)l.report.dp_cycles, l.report.hw_ops,
 				       l.report.hw_ops_fallback, l.wall_ns / 1e6);
-				json_str(l.report.why);
+				cls_json_str(l.report.why);
 				printf("}");
 			} else {
 				printf("%-5u %-18s %-22s %-8s %10llu %10llu %6u %8.3f  %s\n", i, l.op,

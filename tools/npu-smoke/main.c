@@ -48,7 +48,7 @@ int main(int argc, char **argv)
 	size_t i;
 	int first;
 
-	tools_init();
+	tools_init(argc, argv);
 	first = parse_common(argc, argv, &o, NULL, NULL, NULL, NULL, print_help);
 	if (first >= argc) {
 		print_error("missing command");

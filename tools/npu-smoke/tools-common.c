@@ -61,9 +61,15 @@ static void check_stdout(void)
 	}
 }
 
-void tools_init(void)
+void tools_init(int argc, char **argv)
 {
+	int i;
+
 	atexit(check_stdout);
+	/* --json anywhere: errors in the options before it are JSON too */
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j"))
+			json_errors = true;
 }
 
 void no_operands(int argc, char **argv, int first)

@@ -30,8 +30,11 @@ extern const char *prog_name;
 void print_error(const char *fmt, ...) PRINTF(1, 2);
 /* Fatal: message on stderr (and {"error": ...} on stdout after --json), exit 1. */
 void die(const char *fmt, ...) PRINTF(1, 2) NORETURN;
-/* At startup: make a failed write to stdout exit 1 (checked at exit). */
-void tools_init(void);
+/*
+ * At startup: make a failed write to stdout exit 1 (checked at exit); a
+ * --json anywhere in @argv makes fatal errors JSON from the start.
+ */
+void tools_init(int argc, char **argv);
 /* Die when a subcommand got operands (@first: parse_common's result). */
 void no_operands(int argc, char **argv, int first);
 unsigned long parse_uint_or_die(const char *what, const char *s,
