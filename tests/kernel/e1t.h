@@ -92,6 +92,10 @@ static inline struct drm_e1npu_tensor e1t_t(const struct e1t_bo *bo,
 
 /* ---- sim module parameters ---------------------------------------------- */
 
+/* Write @val to a sysfs/proc file, or read one into @buf (trailing newline
+ * and spaces dropped); 0 or -errno. */
+int e1t_write_file(const char *path, const char *val);
+int e1t_read_file(const char *path, char *buf, size_t len);
 /* write VAL to /sys/module/e1npu_sim/parameters/NAME; 0 or -errno */
 int e1t_sim_param_set(const char *name, const char *val);
 /* read it back into buf; 0 or -errno */

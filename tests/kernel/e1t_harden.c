@@ -37,38 +37,6 @@ static long pagesz(void)
 	return sysconf(_SC_PAGESIZE);
 }
 
-/* Read a small sysfs/proc file into @buf (trailing newline dropped). */
-static int read_text(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = 0;
-	while (n > 0 && buf[n - 1] == '\n')
-		buf[--n] = 0;
-	return 0;
-}
-
-static int write_text(const char *path, const char *val)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, strlen(val));
-	close(fd);
-	return n < 0 ? -errno : 0;
-}
-
 static int nop_job(struct drm_e1npu_job *j, struct drm_e1npu_op *op)
 {
 	memset(op, 0, sizeof(*op));
@@ -196,7 +164,7 @@ static void check_results(struct e1t_dev *d)
 	char val[32];
 	int ret;
 
-	if (read_text(E1T_MOD_PARAMS "max_results", val, sizeof(val))) {
+	if (e1t_read_file(E1T_MOD_PARAMS "max_results", val, sizeof(val))) {
 		e1t_fail(name, "no max_results parameter");
 		return;
 	}
@@ -390,12 +358,12 @@ static void check_quota(void)
 	char old[32], q[32];
 	int ret;
 
-	if (read_text(E1T_MOD_PARAMS "file_quota", old, sizeof(old))) {
+	if (e1t_read_file(E1T_MOD_PARAMS "file_quota", old, sizeof(old))) {
 		e1t_fail(name, "no file_quota parameter");
 		return;
 	}
 	snprintf(q, sizeof(q), "%ld", 4 * pg);
-	if (write_text(E1T_MOD_PARAMS "file_quota", q)) {
+	if (e1t_write_file(E1T_MOD_PARAMS "file_quota", q)) {
 		e1t_fail(name, "cannot set file_quota");
 		return;
 	}
@@ -446,7 +414,7 @@ out:
 	e1t_bo_free(&d2, &y);
 	e1t_close(&d1);
 	e1t_close(&d2);
-	write_text(E1T_MOD_PARAMS "file_quota", old);
+	e1t_write_file(E1T_MOD_PARAMS "file_quota", old);
 }
 
 /* ---- fdinfo -------------------------------------------------------------- */
@@ -459,7 +427,7 @@ static int fdinfo_get(int fd, const char *key, char *val, size_t len)
 	int ret;
 
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	ret = read_text(path, buf, sizeof(buf));
+	ret = e1t_read_file(path, buf, sizeof(buf));
 	if (ret)
 		return ret;
 	for (line = strtok_r(buf, "\n", &save); line;
@@ -625,7 +593,7 @@ static bool rpm_wait(const char *want, char *got, size_t len)
 	int i;
 
 	for (i = 0; i < 100; i++) {
-		if (read_text(E1T_RPM_STATUS, got, len))
+		if (e1t_read_file(E1T_RPM_STATUS, got, len))
 			snprintf(got, len, "(unreadable)");
 		if (!strcmp(got, want))
 			return true;
@@ -669,7 +637,7 @@ static void check_rpm(struct e1t_dev *d)
 	}
 	/* past the autosuspend delay, before the job times out */
 	e1t_sleep_ms(300);
-	if (read_text(E1T_RPM_STATUS, st, sizeof(st)) || strcmp(st, "active"))
+	if (e1t_read_file(E1T_RPM_STATUS, st, sizeof(st)) || strcmp(st, "active"))
 		e1t_fail("rpm-job-active", "runtime_status %s with a job running", st);
 	else
 		e1t_pass("rpm-job-active");

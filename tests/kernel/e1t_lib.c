@@ -301,30 +301,24 @@ static void e1t_param_path(char *buf, size_t len, const char *name)
 	snprintf(buf, len, "/sys/module/e1npu_sim/parameters/%s", name);
 }
 
-int e1t_sim_param_set(const char *name, const char *val)
+int e1t_write_file(const char *path, const char *val)
 {
-	char path[128];
 	ssize_t n;
 	int fd;
 
-	e1t_param_path(path, sizeof(path), name);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	n = write(fd, val, strlen(val));
 	close(fd);
-	if (n < 0)
-		return -errno;
-	return 0;
+	return n < 0 ? -errno : 0;
 }
 
-int e1t_sim_param_get(const char *name, char *buf, size_t len)
+int e1t_read_file(const char *path, char *buf, size_t len)
 {
-	char path[128];
 	ssize_t n;
 	int fd;
 
-	e1t_param_path(path, sizeof(path), name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -336,6 +330,22 @@ int e1t_sim_param_get(const char *name, char *buf, size_t len)
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
 		buf[--n] = 0;
 	return 0;
+}
+
+int e1t_sim_param_set(const char *name, const char *val)
+{
+	char path[128];
+
+	e1t_param_path(path, sizeof(path), name);
+	return e1t_write_file(path, val);
+}
+
+int e1t_sim_param_get(const char *name, char *buf, size_t len)
+{
+	char path[128];
+
+	e1t_param_path(path, sizeof(path), name);
+	return e1t_read_file(path, buf, len);
 }
 
 bool e1t_expect_bytes(const char *name, const void *got, const void *want,

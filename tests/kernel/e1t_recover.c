@@ -32,38 +32,7 @@
 #define FILL 0x5a
 #define CANARY 0xa5
 
-/* write VAL to a sysctl-like file; 0 or -errno */
-static int put_file(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, strlen(val));
-	close(fd);
-	return n < 0 ? -errno : 0;
-}
-
 #define FLUSH_TIMEOUT "/sys/module/e1npu/parameters/flush_timeout_ms"
-
-/* read a small file into @buf (trailing newline dropped); 0 or -errno */
-static int get_file(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = 0;
-	if (n && buf[n - 1] == '\n')
-		buf[n - 1] = 0;
-	return 0;
-}
 
 /* lines of the kernel log that report a lockup or an RCU stall */
 static int count_stalls(void)
@@ -393,8 +362,8 @@ static void t_flush_ordering(struct e1t_dev *d)
 	memset(c.map, FILL, 4096);
 	relu_op(&op, &a, &c, 0, 64);
 	/* a wide margin over the drain: a loaded TCG host stretches it */
-	if (get_file(FLUSH_TIMEOUT, old_timeout, sizeof(old_timeout)) ||
-	    put_file(FLUSH_TIMEOUT, "10000")) {
+	if (e1t_read_file(FLUSH_TIMEOUT, old_timeout, sizeof(old_timeout)) ||
+	    e1t_write_file(FLUSH_TIMEOUT, "10000")) {
 		e1t_fail(name, "cannot set %s", FLUSH_TIMEOUT);
 		goto out;
 	}
@@ -426,7 +395,7 @@ static void t_flush_ordering(struct e1t_dev *d)
 out_clear:
 	e1t_sim_param_set("exec_delay_ms", "0");
 	e1t_sim_param_set("flush_drain_ms", "0");
-	put_file(FLUSH_TIMEOUT, old_timeout);
+	e1t_write_file(FLUSH_TIMEOUT, old_timeout);
 	next_job_passes(d, "recover-flush-next-job");
 out:
 	e1t_bo_free(d, &a);
@@ -471,8 +440,8 @@ static void t_large_matmul(struct e1t_dev *d)
 		ops[i].b = e1t_t(&buf, 1u << 20, dim);
 		ops[i].c = e1t_t(&buf, 0, 4 * dim);
 	}
-	put_file("/proc/sys/kernel/watchdog_thresh", "1");
-	put_file("/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout", "3");
+	e1t_write_file("/proc/sys/kernel/watchdog_thresh", "1");
+	e1t_write_file("/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout", "3");
 	before = count_stalls();
 	t0 = e1t_now_ns();
 	ret = e1t_run(d, DRM_E1NPU_ENGINE_WRAPPER, ops, nops, &r);
@@ -482,8 +451,8 @@ static void t_large_matmul(struct e1t_dev *d)
 	/* a stall report may come a little after the fact */
 	e1t_sleep_ms(4000);
 	after = count_stalls();
-	put_file("/proc/sys/kernel/watchdog_thresh", "10");
-	put_file("/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout", "21");
+	e1t_write_file("/proc/sys/kernel/watchdog_thresh", "10");
+	e1t_write_file("/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout", "21");
 	if (ret < 0)
 		e1t_fail(name, "submit/wait: %s", strerror(-ret));
 	else if (r.state != DRM_E1NPU_JOB_DONE &&
@@ -555,8 +524,8 @@ static void t_long_datapath(struct e1t_dev *d)
 	if (per_op > 0 && 6.0 / per_op < nops)
 		nops = 6.0 / per_op < 8 ? 8 : (uint32_t)(6.0 / per_op);
 	memset(out.map, FILL, out.size);
-	put_file("/proc/sys/kernel/watchdog_thresh", "1");
-	put_file("/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout", "3");
+	e1t_write_file("/proc/sys/kernel/watchdog_thresh", "1");
+	e1t_write_file("/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout", "3");
 	before = count_stalls();
 	t0 = e1t_now_ns();
 	ret = e1t_run(d, DRM_E1NPU_ENGINE_DATAPATH, ops, nops, &r);
@@ -565,8 +534,8 @@ static void t_long_datapath(struct e1t_dev *d)
 		r.error);
 	e1t_sleep_ms(4000);
 	after = count_stalls();
-	put_file("/proc/sys/kernel/watchdog_thresh", "10");
-	put_file("/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout", "21");
+	e1t_write_file("/proc/sys/kernel/watchdog_thresh", "10");
+	e1t_write_file("/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout", "21");
 	for (i = 0; ok && !ret && i < REC; i++) {
 		const uint32_t *o = (const uint32_t *)out.map + 2 * i;
 
