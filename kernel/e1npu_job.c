@@ -34,14 +34,11 @@
 #include "e1npu_device.h"
 #include "e1npu_gem.h"
 #include "e1npu_job.h"
+#include "e1npu_job_helpers.h"
 #include "e1npu_pdata.h"
 
-/* Most jobs one SUBMIT may hold. */
-#define E1NPU_MAX_JOBS_PER_SUBMIT	64
 /* Most syncobjs one job may wait for. */
 #define E1NPU_MAX_IN_SYNCS		64
-/* Largest job_size and op_size SUBMIT accepts. */
-#define E1NPU_MAX_STRUCT_SIZE		PAGE_SIZE
 /* Datapath scheduler credits: jobs queued at once. */
 #define E1NPU_DP_CREDITS		16
 /* Longest a direct-mode datapath command may take (it needs a few cycles). */
@@ -144,16 +141,6 @@ struct e1npu_job {
 };
 
 #define to_e1npu_job(j)	container_of(j, struct e1npu_job, base)
-
-/**
- * struct e1npu_job_handle - a buffer handle a job names
- * @handle: the handle in the submitting file
- * @index: its buffer in &e1npu_job.bos
- */
-struct e1npu_job_handle {
-	u32 handle;
-	u32 index;
-};
 
 static const char *e1npu_fence_driver_name(struct dma_fence *fence)
 {
@@ -415,7 +402,7 @@ static void e1npu_ring_retire(struct e1npu_device *edev)
 
 	lockdep_assert_held(&edev->ring_lock);
 	tail = e1npu_wr_read(edev, E1_V0_DESC_TAIL) & mask;
-	avail = (tail - edev->ring_tail) & mask;
+	avail = e1npu_ring_dist(edev->ring_tail, tail, mask);
 	while (avail) {
 		u32 done, left, step;
 
@@ -423,7 +410,7 @@ static void e1npu_ring_retire(struct e1npu_device *edev)
 					       struct e1npu_job, node);
 		if (!job)
 			break;
-		done = (edev->ring_tail - job->first) & mask;
+		done = e1npu_ring_dist(job->first, edev->ring_tail, mask);
 		left = job->op_count - done;
 		step = min(left, avail);
 		edev->ring_tail = (edev->ring_tail + step) & mask;
@@ -464,11 +451,9 @@ static struct e1npu_job *e1npu_ring_owner(struct e1npu_device *edev, u32 idx,
 	u32 mask = edev->ring_len - 1;
 	struct e1npu_job *job;
 
-	list_for_each_entry(job, &edev->inflight, node) {
-		*pos = (idx - job->first) & mask;
-		if (*pos < job->op_count)
+	list_for_each_entry(job, &edev->inflight, node)
+		if (e1npu_ring_holds(job->first, job->op_count, idx, mask, pos))
 			return job;
-	}
 	return NULL;
 }
 
@@ -1136,21 +1121,19 @@ static int e1npu_job_bo_index(struct e1npu_job *job, struct drm_file *file,
 			      u32 handle)
 {
 	struct drm_gem_object *obj;
+	int known;
 	u32 i;
 
-	for (i = 0; i < job->handle_count; i++)
-		if (job->handles[i].handle == handle)
-			return job->handles[i].index;
+	known = e1npu_job_handle_find(job->handles, job->handle_count, handle);
+	if (known >= 0)
+		return known;
 	obj = drm_gem_object_lookup(file, handle);
 	if (!obj)
 		return -ENOENT;
-	for (i = 0; i < job->bo_count; i++) {
-		if (job->bos[i] == obj) {
-			drm_gem_object_put(obj);
-			break;
-		}
-	}
-	if (i == job->bo_count)
+	i = e1npu_bo_find(job->bos, job->bo_count, obj);
+	if (i < job->bo_count)
+		drm_gem_object_put(obj);
+	else
 		job->bos[job->bo_count++] = obj;
 	job->handles[job->handle_count].handle = handle;
 	job->handles[job->handle_count].index = i;
@@ -1405,14 +1388,6 @@ struct e1npu_submit_bos {
 	struct ww_acquire_ctx ctx;
 };
 
-static int e1npu_obj_cmp(const void *a, const void *b)
-{
-	uintptr_t x = (uintptr_t)*(struct drm_gem_object * const *)a;
-	uintptr_t y = (uintptr_t)*(struct drm_gem_object * const *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void e1npu_submit_bos_put(struct e1npu_submit_bos *sb)
 {
 	u32 i;
@@ -1547,12 +1522,7 @@ int e1npu_ioctl_submit(struct drm_device *ddev, void *data,
 	int ret = 0, idx;
 
 	/* Struct sizes may grow (zero tails), but not beyond a page. */
-	if (args->pad || !args->job_count ||
-	    args->job_count > E1NPU_MAX_JOBS_PER_SUBMIT ||
-	    args->job_size < sizeof(struct drm_e1npu_job) ||
-	    args->job_size > E1NPU_MAX_STRUCT_SIZE ||
-	    args->op_size < sizeof(struct drm_e1npu_op) ||
-	    args->op_size > E1NPU_MAX_STRUCT_SIZE) {
+	if (!e1npu_submit_header_ok(args)) {
 		drm_dbg(ddev, "submit: pad %u job_count %u job_size %u op_size %u: bad header (-EINVAL)\n",
 			args->pad, args->job_count, args->job_size,
 			args->op_size);

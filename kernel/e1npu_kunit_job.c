@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit suite of the job helpers (e1npu_job_helpers.h, used by
+ * e1npu_job.c): SUBMIT header bounds, handle and buffer de-duplication,
+ * the buffer locking order, and which job owns a ring slot across the
+ * wrap. Expected values are written out from the UAPI (struct drm_e1npu_job
+ * is 40 bytes, struct drm_e1npu_op 104) and the ring contract.
+ */
+#include <kunit/test.h>
+#include <linux/sort.h>
+
+#include "e1npu_job_helpers.h"
+
+static void kt_submit_ok(struct drm_e1npu_submit *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->job_count = 1;
+	s->job_size = 40;
+	s->op_size = 104;
+}
+
+static void e1npu_kt_submit_header(struct kunit *test)
+{
+	struct drm_e1npu_submit s;
+
+	kt_submit_ok(&s);
+	KUNIT_EXPECT_TRUE(test, e1npu_submit_header_ok(&s));
+	s.pad = 1;
+	KUNIT_EXPECT_FALSE(test, e1npu_submit_header_ok(&s));
+
+	/* job_count: 1..64 */
+	kt_submit_ok(&s);
+	s.job_count = 0;
+	KUNIT_EXPECT_FALSE(test, e1npu_submit_header_ok(&s));
+	s.job_count = 64;
+	KUNIT_EXPECT_TRUE(test, e1npu_submit_header_ok(&s));
+	s.job_count = 65;
+	KUNIT_EXPECT_FALSE(test, e1npu_submit_header_ok(&s));
+	s.job_count = U32_MAX;
+	KUNIT_EXPECT_FALSE(test, e1npu_submit_header_ok(&s));
+
+	/* job_size: 40..PAGE_SIZE (a newer userspace's larger job is fine) */
+	kt_submit_ok(&s);
+	s.job_size = 39;
+	KUNIT_EXPECT_FALSE(test, e1npu_submit_header_ok(&s));
+	s.job_size = 48;
+	KUNIT_EXPECT_TRUE(test, e1npu_submit_header_ok(&s));
+	s.job_size = PAGE_SIZE;
+	KUNIT_EXPECT_TRUE(test, e1npu_submit_header_ok(&s));
+	s.job_size = PAGE_SIZE + 1;
+	KUNIT_EXPECT_FALSE(test, e1npu_submit_header_ok(&s));
+	s.job_size = 0;
+	KUNIT_EXPECT_FALSE(test, e1npu_submit_header_ok(&s));
+
+	/* op_size: 104..PAGE_SIZE */
+	kt_submit_ok(&s);
+	s.op_size = 103;
+	KUNIT_EXPECT_FALSE(test, e1npu_submit_header_ok(&s));
+	s.op_size = 105;
+	KUNIT_EXPECT_TRUE(test, e1npu_submit_header_ok(&s));
+	s.op_size = PAGE_SIZE;
+	KUNIT_EXPECT_TRUE(test, e1npu_submit_header_ok(&s));
+	s.op_size = PAGE_SIZE + 1;
+	KUNIT_EXPECT_FALSE(test, e1npu_submit_header_ok(&s));
+	s.op_size = U32_MAX;
+	KUNIT_EXPECT_FALSE(test, e1npu_submit_header_ok(&s));
+}
+
+static void e1npu_kt_handle_find(struct kunit *test)
+{
+	/* handles 7 and 11 name one buffer (index 0), 9 another */
+	static const struct e1npu_job_handle h[] = {
+		{ .handle = 7, .index = 0 },
+		{ .handle = 9, .index = 1 },
+		{ .handle = 11, .index = 0 },
+	};
+
+	KUNIT_EXPECT_EQ(test, e1npu_job_handle_find(h, 3, 7), 0);
+	KUNIT_EXPECT_EQ(test, e1npu_job_handle_find(h, 3, 9), 1);
+	KUNIT_EXPECT_EQ(test, e1npu_job_handle_find(h, 3, 11), 0);
+	KUNIT_EXPECT_EQ(test, e1npu_job_handle_find(h, 3, 8), -ENOENT);
+	KUNIT_EXPECT_EQ(test, e1npu_job_handle_find(h, 3, 0), -ENOENT);
+	/* only the first n entries count */
+	KUNIT_EXPECT_EQ(test, e1npu_job_handle_find(h, 2, 11), -ENOENT);
+	KUNIT_EXPECT_EQ(test, e1npu_job_handle_find(h, 0, 7), -ENOENT);
+}
+
+/* Stand-in objects: only their addresses are used, never dereferenced. */
+static u8 kt_objs[4];
+#define KT_OBJ(i)	((struct drm_gem_object *)&kt_objs[i])
+
+static void e1npu_kt_bo_find(struct kunit *test)
+{
+	struct drm_gem_object *bos[] = { KT_OBJ(2), KT_OBJ(0), KT_OBJ(3) };
+
+	KUNIT_EXPECT_EQ(test, e1npu_bo_find(bos, 3, KT_OBJ(2)), 0u);
+	KUNIT_EXPECT_EQ(test, e1npu_bo_find(bos, 3, KT_OBJ(0)), 1u);
+	KUNIT_EXPECT_EQ(test, e1npu_bo_find(bos, 3, KT_OBJ(3)), 2u);
+	/* absent: the next free index */
+	KUNIT_EXPECT_EQ(test, e1npu_bo_find(bos, 3, KT_OBJ(1)), 3u);
+	KUNIT_EXPECT_EQ(test, e1npu_bo_find(bos, 2, KT_OBJ(3)), 2u);
+	KUNIT_EXPECT_EQ(test, e1npu_bo_find(bos, 0, KT_OBJ(2)), 0u);
+}
+
+static void e1npu_kt_obj_order(struct kunit *test)
+{
+	struct drm_gem_object *lo = KT_OBJ(0), *hi = KT_OBJ(3);
+	struct drm_gem_object *v[] = {
+		KT_OBJ(3), KT_OBJ(1), KT_OBJ(3), KT_OBJ(0), KT_OBJ(2), KT_OBJ(1),
+	};
+
+	KUNIT_EXPECT_EQ(test, e1npu_obj_cmp(&lo, &hi), -1);
+	KUNIT_EXPECT_EQ(test, e1npu_obj_cmp(&hi, &lo), 1);
+	KUNIT_EXPECT_EQ(test, e1npu_obj_cmp(&lo, &lo), 0);
+
+	/* by address, duplicates adjacent (the lock loop merges them) */
+	sort(v, ARRAY_SIZE(v), sizeof(v[0]), e1npu_obj_cmp, NULL);
+	KUNIT_EXPECT_PTR_EQ(test, v[0], KT_OBJ(0));
+	KUNIT_EXPECT_PTR_EQ(test, v[1], KT_OBJ(1));
+	KUNIT_EXPECT_PTR_EQ(test, v[2], KT_OBJ(1));
+	KUNIT_EXPECT_PTR_EQ(test, v[3], KT_OBJ(2));
+	KUNIT_EXPECT_PTR_EQ(test, v[4], KT_OBJ(3));
+	KUNIT_EXPECT_PTR_EQ(test, v[5], KT_OBJ(3));
+}
+
+static void e1npu_kt_ring_dist(struct kunit *test)
+{
+	/* a 16-slot ring */
+	KUNIT_EXPECT_EQ(test, e1npu_ring_dist(3, 3, 15), 0u);
+	KUNIT_EXPECT_EQ(test, e1npu_ring_dist(3, 10, 15), 7u);
+	/* across the wrap: 14, 15, 0, 1 */
+	KUNIT_EXPECT_EQ(test, e1npu_ring_dist(14, 2, 15), 4u);
+	KUNIT_EXPECT_EQ(test, e1npu_ring_dist(1, 0, 15), 15u);
+	/* a 256-slot ring */
+	KUNIT_EXPECT_EQ(test, e1npu_ring_dist(250, 4, 255), 10u);
+}
+
+static void e1npu_kt_ring_holds(struct kunit *test)
+{
+	u32 pos = 99;
+
+	/* 4 descriptors from slot 14 of 16: slots 14, 15, 0, 1 */
+	KUNIT_EXPECT_TRUE(test, e1npu_ring_holds(14, 4, 14, 15, &pos));
+	KUNIT_EXPECT_EQ(test, pos, 0u);
+	KUNIT_EXPECT_TRUE(test, e1npu_ring_holds(14, 4, 15, 15, &pos));
+	KUNIT_EXPECT_EQ(test, pos, 1u);
+	KUNIT_EXPECT_TRUE(test, e1npu_ring_holds(14, 4, 0, 15, &pos));
+	KUNIT_EXPECT_EQ(test, pos, 2u);
+	KUNIT_EXPECT_TRUE(test, e1npu_ring_holds(14, 4, 1, 15, &pos));
+	KUNIT_EXPECT_EQ(test, pos, 3u);
+	KUNIT_EXPECT_FALSE(test, e1npu_ring_holds(14, 4, 2, 15, &pos));
+	KUNIT_EXPECT_FALSE(test, e1npu_ring_holds(14, 4, 13, 15, &pos));
+	KUNIT_EXPECT_FALSE(test, e1npu_ring_holds(14, 4, 7, 15, &pos));
+
+	/* a job filling the ring holds every slot */
+	KUNIT_EXPECT_TRUE(test, e1npu_ring_holds(5, 16, 4, 15, &pos));
+	KUNIT_EXPECT_EQ(test, pos, 15u);
+	/* no descriptors, no slot */
+	KUNIT_EXPECT_FALSE(test, e1npu_ring_holds(5, 0, 5, 15, &pos));
+}
+
+static struct kunit_case e1npu_job_cases[] = {
+	KUNIT_CASE(e1npu_kt_submit_header),
+	KUNIT_CASE(e1npu_kt_handle_find),
+	KUNIT_CASE(e1npu_kt_bo_find),
+	KUNIT_CASE(e1npu_kt_obj_order),
+	KUNIT_CASE(e1npu_kt_ring_dist),
+	KUNIT_CASE(e1npu_kt_ring_holds),
+	{}
+};
+
+static struct kunit_suite e1npu_job_suite = {
+	.name = "e1npu_job",
+	.test_cases = e1npu_job_cases,
+};
+
+kunit_test_suite(e1npu_job_suite);
