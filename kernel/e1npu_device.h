@@ -110,8 +110,8 @@ void e1npu_show_fdinfo(struct drm_printer *p, struct drm_file *file);
  * @datapath: the datapath engine's scheduler and counters
  * @jobs_alive: jobs allocated and not yet freed; the DRM device's release
  *	waits for 0 (killed jobs are freed from the system workqueue)
- * @jobs_retired: jobs whose hardware fence signalled and that are not
- *	freed yet (their buffers still hold arena space); BO_CREATE waits on
+ * @jobs_retired: jobs whose outcome is out (result, then hardware fence) and not
+ *	yet freed (their buffers still hold arena space); BO_CREATE waits on
  *	it before reporting a full arena
  * @seqno: job sequence number, for fence seqnos and descriptor tags
  * @fence_context: dma_fence context of hardware fences

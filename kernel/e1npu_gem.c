@@ -205,7 +205,7 @@ static const struct drm_gem_object_funcs e1npu_gem_funcs = {
  * How long BO_CREATE waits for finished jobs to give their buffers back
  * before it reports a full arena.
  */
-#define E1NPU_ARENA_WAIT_MS	1000
+#define E1NPU_ARENA_WAIT_MS	2000
 
 /*
  * Reserve @size bytes of the arena for @bo, charged to @client: 0,

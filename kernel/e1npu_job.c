@@ -203,6 +203,9 @@ static void e1npu_job_complete(struct e1npu_job *job, int error, u32 err_code,
 	struct e1npu_result *res = job->result;
 	unsigned long flags;
 
+	/* Before the outcome is visible: BO_CREATE then waits for the free. */
+	if (!atomic_xchg(&job->retired, 1))
+		atomic_inc(&job->edev->jobs_retired);
 	if (!job->failed && error) {
 		job->failed = true;
 		job->error = error;
@@ -229,8 +232,6 @@ static void e1npu_job_complete(struct e1npu_job *job, int error, u32 err_code,
 	} else {
 		atomic64_inc(&eng->jobs_completed);
 	}
-	if (!atomic_xchg(&job->retired, 1))
-		atomic_inc(&job->edev->jobs_retired);
 	dma_fence_signal(job->hw_fence);
 }
 

@@ -155,7 +155,7 @@ struct drm_e1npu_dev_info {
  *
  * Buffers are physically contiguous sub-allocations of the device's tensor
  * arena (the NPU has no IOMMU) and start zeroed. -ENOMEM when the arena
- * has no free range of the size, after waiting up to a second for jobs
+ * has no free range of the size, after waiting up to two seconds for jobs
  * that already finished to be freed (a job holds its buffers until then,
  * which trails its completion slightly); -ENOSPC when the buffers created through
  * this file would exceed the per-file quota (module parameter file_quota,
