@@ -26,7 +26,6 @@
 #include "e1npu_hw.h"
 #include "qcommon.h"
 #include "select.h"
-#include "ref.h"
 
 #define CV_HW_MAX	256u	/* E1_V0_MAX_CONV_HW */
 #define CV_C_MAX	512u	/* E1_V0_MAX_CONV_C */
@@ -196,8 +195,8 @@ E1NPU_API int e1npu_conv_new(struct e1npu_ops *ops,
 	cv->groups = groups;
 	cv->cin_g = p->c_in / groups;
 	cv->cout_g = p->c_out / groups;
-	ref_conv_geometry(p->padding, p->in_h, p->kh, p->stride_h, p->dil_h, &cv->out_h, &cv->pt);
-	ref_conv_geometry(p->padding, p->in_w, p->kw, p->stride_w, p->dil_w, &cv->out_w, &cv->pl);
+	ops_axis_geometry(p->padding, p->in_h, p->kh, p->stride_h, p->dil_h, &cv->out_h, &cv->pt);
+	ops_axis_geometry(p->padding, p->in_w, p->kw, p->stride_w, p->dil_w, &cv->out_w, &cv->pl);
 	/* weights, output and the int32 accumulators must be addressable */
 	if (!cv->out_h || !cv->out_w ||
 	    !ops_size_mul3(&bytes, (size_t)p->kh * p->kw, cv->cin_g, p->c_out) ||

@@ -17,7 +17,6 @@
 #include "e1npu_hw.h"
 #include "qcommon.h"
 #include "select.h"
-#include "ref.h"
 
 static bool pool_ok(const struct e1npu_pool_params *p)
 {
@@ -38,8 +37,8 @@ E1NPU_API int e1npu_ops_pool_output_size(const struct e1npu_pool_params *p,
 
 	if (!pool_ok(p) || !out_h || !out_w)
 		return -EINVAL;
-	ref_conv_geometry(p->padding, p->in_h, p->filter_h, p->stride_h, 1, out_h, &pt);
-	ref_conv_geometry(p->padding, p->in_w, p->filter_w, p->stride_w, 1, out_w, &pl);
+	ops_axis_geometry(p->padding, p->in_h, p->filter_h, p->stride_h, 1, out_h, &pt);
+	ops_axis_geometry(p->padding, p->in_w, p->filter_w, p->stride_w, 1, out_w, &pl);
 	return *out_h && *out_w ? 0 : -EINVAL;
 }
 
@@ -98,8 +97,8 @@ E1NPU_API int e1npu_ops_maxpool(struct e1npu_ops *ops,
 	if (!rep)
 		rep = &local;
 	ops_rep_begin(rep, E1NPU_OPS_MAXPOOL, 0);
-	ref_conv_geometry(p->padding, p->in_h, p->filter_h, p->stride_h, 1, &oh, &pt);
-	ref_conv_geometry(p->padding, p->in_w, p->filter_w, p->stride_w, 1, &ow, &pl);
+	ops_axis_geometry(p->padding, p->in_h, p->filter_h, p->stride_h, 1, &oh, &pt);
+	ops_axis_geometry(p->padding, p->in_w, p->filter_w, p->stride_w, 1, &ow, &pl);
 	qc_range(p->dtype, p->act, p->q.scale, p->q.zero_point, &lo, &hi);
 	/* padded input the VALID hardware pool reads */
 	ph = (uint64_t)(oh - 1) * p->stride_h + p->filter_h;
@@ -209,8 +208,8 @@ E1NPU_API int e1npu_ops_avgpool(struct e1npu_ops *ops,
 	if (!rep)
 		rep = &local;
 	ops_rep_begin(rep, E1NPU_OPS_AVGPOOL, 0);
-	ref_conv_geometry(p->padding, p->in_h, p->filter_h, p->stride_h, 1, &oh, &pt);
-	ref_conv_geometry(p->padding, p->in_w, p->filter_w, p->stride_w, 1, &ow, &pl);
+	ops_axis_geometry(p->padding, p->in_h, p->filter_h, p->stride_h, 1, &oh, &pt);
+	ops_axis_geometry(p->padding, p->in_w, p->filter_w, p->stride_w, 1, &ow, &pl);
 	qc_range(p->dtype, p->act, p->q.scale, p->q.zero_point, &lo, &hi);
 	ch = sel_cpu(ops);
 	ops_report_set(rep, ch.engine, ch.reason,

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "e1npu_hw.h"
+#include "hw_exec.h"
 #include "lowp.h"
 #include "ops_internal.h"
 #include "select.h"
@@ -286,10 +287,10 @@ E1NPU_API int e1npu_ops_matmul_fp8(struct e1npu_ops *ops, uint32_t m,
 	if (!ops || !a || !b || !c || !m || !n || !k || !ops_mm_dims_ok(m, n, k, 1))
 		return -EINVAL;
 	for (size_t i = 0; i < (size_t)m * k; i++)
-		if (!lowp_fp8_to_q88(a[i], &q))
+		if (!e1npu_fp8_e4m3_q88(a[i], &q))
 			return -EINVAL;
 	for (size_t i = 0; i < (size_t)k * n; i++)
-		if (!lowp_fp8_to_q88(b[i], &q))
+		if (!e1npu_fp8_e4m3_q88(b[i], &q))
 			return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -337,8 +338,8 @@ E1NPU_API int e1npu_ops_matmul_fp8(struct e1npu_ops *ops, uint32_t m,
 				for (uint32_t x = 0; x < k; x++) {
 					int32_t qa, qb;
 
-					lowp_fp8_to_q88(a[(size_t)i * k + x], &qa);
-					lowp_fp8_to_q88(b[(size_t)x * n + j], &qb);
+					e1npu_fp8_e4m3_q88(a[(size_t)i * k + x], &qa);
+					e1npu_fp8_e4m3_q88(b[(size_t)x * n + j], &qb);
 					acc += (uint32_t)(int32_t)(((int64_t)qa * qb) >> 8);
 				}
 				c[(size_t)i * n + j] = (int32_t)acc;

@@ -123,6 +123,14 @@ static inline struct e1npu_tensor ops_t(size_t off, uint32_t stride)
 	return t;
 }
 
+/*
+ * geometry.c: output size and leading padding of one spatial axis under
+ * E1NPU_PAD_SAME or E1NPU_PAD_VALID (TFLite's rules).
+ */
+void ops_axis_geometry(uint32_t padding, uint32_t in, uint32_t filter,
+		       uint32_t stride, uint32_t dil, uint32_t *out,
+		       uint32_t *pad_before);
+
 /* CPU execution of one hardware operation over host memory (cpu_hw.c). */
 int ops_cpu_hw_exec(const struct e1npu_op_desc *d, uint8_t *arena);
 
