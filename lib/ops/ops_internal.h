@@ -81,7 +81,22 @@ struct e1npu_ops {
 	struct e1npu_cmdbuf *cb;		/* holds dev open */
 	/* the caller's (until e1npu_ops_free) + one per e1npu_fc/e1npu_conv */
 	unsigned int refs;
+	/* the context's one error channel: e1npu_ops_last_error() */
+	char errmsg[256];
 };
+
+/*
+ * error.c: record why a call on @ops (NULL: nothing recorded) failed;
+ * returns @err for tail calls.
+ */
+int ops_error(struct e1npu_ops *ops, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Record "@fn: invalid argument: @cond" and return true. */
+bool ops_bad(struct e1npu_ops *ops, const char *fn, const char *cond);
+/* True, with the failed condition recorded, when @cond holds. */
+#define OPS_BAD(ops, cond) ((cond) && ops_bad((ops), __func__, #cond))
+/* After a failed command buffer run: the device's words, on @ops. */
+int ops_device_error(struct e1npu_ops *ops, int err);
 
 /* Take / drop a reference on a context; the last put frees it. */
 void ops_get(struct e1npu_ops *ops);
