@@ -95,8 +95,8 @@ static void cb_abandon(struct e1npu_cmdbuf *cb)
 	struct drm_e1npu_job_result res;
 
 	if (cb->inflight &&
-	    !dev->ops->wait(dev, cb->job_id, e1npu_now_ns() + CB_FREE_WAIT_NS))
-		dev->ops->job_result(dev, cb->job_id, &res);
+	    !dev->be->wait(dev, cb->job_id, e1npu_now_ns() + CB_FREE_WAIT_NS))
+		dev->be->job_result(dev, cb->job_id, &res);
 	cb->inflight = false;
 	cb->state = CB_DONE;
 }
@@ -330,7 +330,7 @@ static int cb_start_job(struct e1npu_cmdbuf *cb)
 		    cb->meta[i + len].cpu_only)
 			break;
 
-	ret = dev->ops->submit(dev, &cb->ops[i], len, engine, &cb->job_id);
+	ret = dev->be->submit(dev, &cb->ops[i], len, engine, &cb->job_id);
 	if (ret) {
 		char why[96];
 
@@ -444,14 +444,14 @@ E1NPU_API int e1npu_cmdbuf_wait(struct e1npu_cmdbuf *cb, int64_t timeout_ns)
 			if (!cb->inflight)
 				continue;	/* CPU-only ops ran, or failure */
 		}
-		ret = dev->ops->wait(dev, cb->job_id, deadline);
+		ret = dev->be->wait(dev, cb->job_id, deadline);
 		if (ret == -ETIME)
 			return e1npu_set_error(dev, -ETIME,
 					       "cmdbuf_wait: timed out (job %u of ops %u..%u)",
 					       cb->njobs - 1, cb->job_start,
 					       cb->job_start + cb->job_len - 1);
 		if (!ret)
-			ret = dev->ops->job_result(dev, cb->job_id, &res);
+			ret = dev->be->job_result(dev, cb->job_id, &res);
 		if (ret) {
 			char why[96];
 

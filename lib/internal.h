@@ -21,7 +21,7 @@
 #define E1NPU_VERSION_STR	"0.1.0"
 #define E1NPU_PAGE_SIZE		4096u
 
-struct e1npu_backend_ops;
+struct e1npu_backend_funcs;
 
 /* Library-side counters (struct e1npu_perf's software part). */
 struct e1npu_lib_stats {
@@ -33,7 +33,7 @@ struct e1npu_lib_stats {
 };
 
 struct e1npu_device {
-	const struct e1npu_backend_ops *ops;
+	const struct e1npu_backend_funcs *be;	/* the backend: sim or kernel */
 	void *priv;			/* backend state */
 	struct e1npu_device_info info;
 	struct e1npu_limits lim;	/* what e1npu_op_check() enforces */
