@@ -520,7 +520,7 @@ static int kdrv_read_perf(struct e1npu_device *dev, struct e1npu_perf *p)
 	return 0;
 }
 
-const struct e1npu_backend_ops e1npu_backend_kernel = {
+const struct e1npu_backend_funcs e1npu_backend_kernel = {
 	.name = "kernel",
 	.open = kdrv_open,
 	.close = kdrv_close,

@@ -684,7 +684,7 @@ static int sim_read_perf(struct e1npu_device *dev, struct e1npu_perf *p)
 	return 0;
 }
 
-const struct e1npu_backend_ops e1npu_backend_sim = {
+const struct e1npu_backend_funcs e1npu_backend_sim = {
 	.name = "sim",
 	.open = sim_open,
 	.close = sim_close,
@@ -700,21 +700,21 @@ const struct e1npu_backend_ops e1npu_backend_sim = {
 /* Test and benchmark hooks (lib/sim.h; not exported from the .so). */
 struct e1_model *e1npu_sim_model(struct e1npu_device *dev)
 {
-	if (!dev || dev->ops != &e1npu_backend_sim)
+	if (!dev || dev->be != &e1npu_backend_sim)
 		return NULL;
 	return to_sim(dev)->model;
 }
 
 uint64_t e1npu_sim_model_ns(struct e1npu_device *dev)
 {
-	if (!dev || dev->ops != &e1npu_backend_sim)
+	if (!dev || dev->be != &e1npu_backend_sim)
 		return 0;
 	return to_sim(dev)->model_ns;
 }
 
 int e1npu_sim_free_blocks(struct e1npu_device *dev)
 {
-	if (!dev || dev->ops != &e1npu_backend_sim)
+	if (!dev || dev->be != &e1npu_backend_sim)
 		return -EINVAL;
 	return (int)to_sim(dev)->nfl;
 }

@@ -11,7 +11,7 @@
 #include "internal.h"
 
 /**
- * struct e1npu_backend_ops - what a backend implements
+ * struct e1npu_backend_funcs - a backend: its name and what it implements
  * @name: "kernel" or "sim".
  * @open: open @path (NULL for the sim), fill dev->priv and dev->lim.
  * @close: release everything.
@@ -26,7 +26,7 @@
  * @read_perf: hardware counters into @perf (library counters are added by
  *	the core).
  */
-struct e1npu_backend_ops {
+struct e1npu_backend_funcs {
 	const char *name;
 	int (*open)(struct e1npu_device *dev, const char *path);
 	void (*close)(struct e1npu_device *dev);
@@ -45,8 +45,8 @@ struct e1npu_backend_ops {
 	int (*read_perf)(struct e1npu_device *dev, struct e1npu_perf *perf);
 };
 
-extern const struct e1npu_backend_ops e1npu_backend_sim;
-extern const struct e1npu_backend_ops e1npu_backend_kernel;
+extern const struct e1npu_backend_funcs e1npu_backend_sim;
+extern const struct e1npu_backend_funcs e1npu_backend_kernel;
 
 /*
  * Auto-detection for the kernel backend: first accel node driven by e1npu

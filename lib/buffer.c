@@ -30,7 +30,7 @@ E1NPU_API int e1npu_buffer_alloc(struct e1npu_device *dev, size_t size,
 		return e1npu_set_error(dev, -ENOMEM, "buffer_alloc: out of memory");
 	buf->dev = dev;
 	buf->size = size;
-	ret = dev->ops->bo_create(dev, size, &buf->handle, &buf->bo_size);
+	ret = dev->be->bo_create(dev, size, &buf->handle, &buf->bo_size);
 	if (ret) {
 		free(buf);
 		return e1npu_set_error(dev, ret, "buffer_alloc: %zu bytes: %s",
@@ -53,7 +53,7 @@ void e1npu_buffer_put(struct e1npu_buffer *buf)
 
 	if (--buf->refs)
 		return;
-	dev->ops->bo_free(dev, buf->handle, buf->map, buf->bo_size);
+	dev->be->bo_free(dev, buf->handle, buf->map, buf->bo_size);
 	free(buf);
 	e1npu_device_put(dev);
 }
@@ -74,7 +74,7 @@ E1NPU_API int e1npu_buffer_map(struct e1npu_buffer *buf, void **ptrp)
 	if (!ptrp)
 		return e1npu_set_error(buf->dev, -EINVAL, "buffer_map: NULL ptrp");
 	if (!buf->map) {
-		ret = buf->dev->ops->bo_map(buf->dev, buf->handle, buf->bo_size,
+		ret = buf->dev->be->bo_map(buf->dev, buf->handle, buf->bo_size,
 					    &buf->map);
 		if (ret) {
 			buf->map = NULL;

@@ -95,8 +95,8 @@ static void cb_abandon(struct e1npu_cmdbuf *cb)
 	struct drm_e1npu_job_result res;
 
 	if (cb->inflight &&
-	    !dev->ops->wait(dev, cb->job_id, e1npu_now_ns() + CB_FREE_WAIT_NS))
-		dev->ops->job_result(dev, cb->job_id, &res);
+	    !dev->be->wait(dev, cb->job_id, e1npu_now_ns() + CB_FREE_WAIT_NS))
+		dev->be->job_result(dev, cb->job_id, &res);
 	cb->inflight = false;
 	cb->state = CB_DONE;
 }
@@ -157,153 +157,6 @@ static int cb_grow(struct e1npu_cmdbuf *cb)
 }
 
 /* e1npu_op_check() lookup: the handles of the operation being added. */
-struct op_lookup {
-	struct e1npu_buffer *buf[E1NPU_T_COUNT];
-};
-
-static int op_lookup_fn(void *ctx, uint32_t handle, uint64_t *size)
-{
-	struct op_lookup *l = ctx;
-	unsigned int t;
-
-	for (t = 0; t < E1NPU_T_COUNT; t++)
-		if (l->buf[t] && l->buf[t]->handle == handle) {
-			/* the size asked for: ops may not touch the page rounding */
-			*size = l->buf[t]->size;
-			return 0;
-		}
-	return -ENOENT;
-}
-
-static void tensor_to_uapi(const struct e1npu_tensor *t,
-			   struct drm_e1npu_tensor *u)
-{
-	u->handle = t->buf ? t->buf->handle : 0;
-	u->stride = t->stride;
-	u->offset = t->offset;
-}
-
-static int op_validate(struct e1npu_device *dev, unsigned int idx,
-		       const struct e1npu_op_desc *d, struct drm_e1npu_op *opp,
-		       struct e1npu_buffer *bufs[E1NPU_T_COUNT]);
-
-static int op_validate(struct e1npu_device *dev, unsigned int idx,
-		       const struct e1npu_op_desc *d, struct drm_e1npu_op *opp,
-		       struct e1npu_buffer *bufs[E1NPU_T_COUNT])
-{
-	static const char *const tnames[E1NPU_T_COUNT] = { "a", "b", "c" };
-	const struct e1npu_tensor *pt[E1NPU_T_COUNT];
-	struct e1npu_op_err err = { 0 };
-	struct e1npu_limits lim;
-	struct drm_e1npu_op op;
-	struct op_lookup lk;
-	unsigned int t, i;
-	uint32_t engine;
-	int ret;
-
-	memset(&op, 0, sizeof(op));
-	if (e1npu_opcode_to_uapi(d->opcode, &op.opcode))
-		return e1npu_set_error(dev, -EINVAL,
-				       "op %u: field opcode = %" PRIu32 ": unknown opcode",
-				       idx, d->opcode);
-	for (i = 0; i < sizeof(d->reserved) / sizeof(d->reserved[0]); i++)
-		if (d->reserved[i])
-			return e1npu_set_error(dev, -EINVAL,
-					       "op %u (%s): field reserved[%u] must be zero",
-					       idx, e1npu_opcode_name(d->opcode), i);
-	pt[0] = &d->a;
-	pt[1] = &d->b;
-	pt[2] = &d->c;
-	for (t = 0; t < E1NPU_T_COUNT; t++) {
-		if (pt[t]->reserved)
-			return e1npu_set_error(dev, -EINVAL,
-					       "op %u (%s): field %s.reserved must be zero",
-					       idx, e1npu_opcode_name(d->opcode), tnames[t]);
-		if (pt[t]->buf && pt[t]->buf->dev != dev)
-			return e1npu_set_error(dev, -EXDEV,
-					       "op %u (%s): field %s.buf: buffer of another device",
-					       idx, e1npu_opcode_name(d->opcode), tnames[t]);
-		lk.buf[t] = pt[t]->buf;
-	}
-	op.flags = d->flags;
-	op.m = d->m;
-	op.n = d->n;
-	op.k = d->k;
-	op.c_in = d->c_in;
-	op.c_out = d->c_out;
-	op.out_h = d->out_h;
-	op.out_w = d->out_w;
-	op.stride_h = d->stride_h;
-	op.stride_w = d->stride_w;
-	op.pad_top = d->pad_top;
-	op.pad_left = d->pad_left;
-	op.dilation = d->dilation;
-	tensor_to_uapi(&d->a, &op.a);
-	tensor_to_uapi(&d->b, &op.b);
-	tensor_to_uapi(&d->c, &op.c);
-
-	/*
-	 * The kernel's rules, verbatim. An op whose engine this device lacks
-	 * is checked against the same rules and later runs on the CPU.
-	 */
-	engine = (uint32_t)e1npu_op_engine(op.opcode);
-	lim = dev->lim;
-	if (!(lim.engines & (1u << engine)))
-		lim.engines |= 1u << engine;
-	ret = e1npu_op_check(&op, engine, &lim, op_lookup_fn, &lk, &err);
-	if (ret) {
-		/* The kernel's errno, so both backends answer alike. */
-		return e1npu_set_error(dev, ret,
-				       "op %u (%s): field %s = %" PRIu64 ": %s",
-				       idx, e1npu_opcode_name(d->opcode),
-				       err.field ? err.field : "?", err.value,
-				       err.reason ? err.reason : "invalid");
-	}
-
-	for (t = 0; t < E1NPU_T_COUNT; t++)
-		bufs[t] = lk.buf[t];
-	*opp = op;
-	return 0;
-}
-
-E1NPU_API int e1npu_op_desc_run_cpu(const struct e1npu_op_desc *d)
-{
-	struct e1npu_buffer *bufs[E1NPU_T_COUNT];
-	struct e1npu_device *dev;
-	struct drm_e1npu_op op;
-	uint8_t *p[E1NPU_T_COUNT];
-	unsigned int t;
-	int ret;
-
-	if (!d)
-		return -EINVAL;
-	dev = d->a.buf ? d->a.buf->dev : d->b.buf ? d->b.buf->dev :
-	      d->c.buf ? d->c.buf->dev : NULL;
-	if (!dev)	/* no tensors: NOP, BARRIER, FALLBACK */
-		return e1npu_opcode_to_uapi(d->opcode, &op.opcode);
-	ret = op_validate(dev, 0, d, &op, bufs);
-	if (ret)
-		return ret;
-	for (t = 0; t < E1NPU_T_COUNT; t++) {
-		const struct drm_e1npu_tensor *u = t == 0 ? &op.a : t == 1 ? &op.b : &op.c;
-		void *m = NULL;
-
-		p[t] = NULL;
-		if (!bufs[t])
-			continue;
-		ret = e1npu_buffer_map(bufs[t], &m);
-		if (ret)
-			return ret;
-		p[t] = (uint8_t *)m + u->offset;
-	}
-	ret = e1npu_ref_hw_exec(&op, p[0], p[1], p[2]);
-	if (ret)
-		return e1npu_set_error(dev, -EDOM,
-				       "op 0 (%s): operands outside the opcode's domain",
-				       e1npu_opcode_name(d->opcode));
-	return 0;
-}
-
 E1NPU_API int e1npu_cmdbuf_add_op(struct e1npu_cmdbuf *cb,
 				  const struct e1npu_op_desc *d)
 {
@@ -330,7 +183,7 @@ E1NPU_API int e1npu_cmdbuf_add_op(struct e1npu_cmdbuf *cb,
 		return e1npu_set_error(dev, -E2BIG, "op %u: more than %u operations",
 				       idx, CB_MAX_OPS);
 
-	ret = op_validate(dev, idx, d, &op, bufs);
+	ret = e1npu_op_validate(dev, idx, d, &op, bufs);
 	if (ret)
 		return ret;
 	engine = (uint32_t)e1npu_op_engine(op.opcode);
@@ -383,15 +236,6 @@ E1NPU_API int e1npu_cmdbuf_get_outcome(const struct e1npu_cmdbuf *cb,
 	return 0;
 }
 
-static uint8_t *tensor_ptr(struct e1npu_buffer *buf, uint64_t offset)
-{
-	void *p;
-
-	if (!buf || e1npu_buffer_map(buf, &p))
-		return NULL;
-	return (uint8_t *)p + offset;
-}
-
 static void op_done(struct e1npu_cmdbuf *cb, unsigned int i,
 		    enum e1npu_engine engine)
 {
@@ -429,30 +273,22 @@ static void op_fail_rest(struct e1npu_cmdbuf *cb, unsigned int i, int error,
 			o->reason);
 }
 
-/* Run op @i on the CPU; @reason says why. */
+/* Run op @i on the CPU (the one executor, cpu_exec.c). */
 static void op_run_cpu(struct e1npu_cmdbuf *cb, unsigned int i)
 {
-	const struct drm_e1npu_op *op = &cb->ops[i];
-	struct cb_meta *m = &cb->meta[i];
-	uint8_t *a, *b, *c;
-	int ret;
+	int ret = e1npu_cpu_exec(&cb->ops[i], cb->meta[i].buf);
 
-	a = tensor_ptr(m->buf[E1NPU_T_A], op->a.offset);
-	b = tensor_ptr(m->buf[E1NPU_T_B], op->b.offset);
-	c = tensor_ptr(m->buf[E1NPU_T_C], op->c.offset);
-	if ((m->buf[E1NPU_T_A] && !a) || (m->buf[E1NPU_T_B] && !b) ||
-	    (m->buf[E1NPU_T_C] && !c)) {
-		op_fail_rest(cb, i, -ENOMEM, "CPU fallback: cannot map a tensor");
+	if (ret && ret != -EDOM) {
+		op_fail_rest(cb, i, ret, "CPU fallback: cannot map a tensor");
 		return;
 	}
-	ret = e1npu_ref_hw_exec(op, a, b, c);
 	if (ret) {
 		struct e1npu_op_outcome *o = &cb->out[i];
 		size_t used = strnlen(o->reason, sizeof(o->reason));
 
 		snprintf(o->reason + used, sizeof(o->reason) - used, "%s",
 			 used ? "; CPU rejects it too" : "CPU reference rejects the operands");
-		op_fail_rest(cb, i, cb->out[i].error ? cb->out[i].error : ret, NULL);
+		op_fail_rest(cb, i, cb->out[i].error ? cb->out[i].error : -EINVAL, NULL);
 		return;
 	}
 	op_done(cb, i, E1NPU_ENGINE_CPU);
@@ -494,7 +330,7 @@ static int cb_start_job(struct e1npu_cmdbuf *cb)
 		    cb->meta[i + len].cpu_only)
 			break;
 
-	ret = dev->ops->submit(dev, &cb->ops[i], len, engine, &cb->job_id);
+	ret = dev->be->submit(dev, &cb->ops[i], len, engine, &cb->job_id);
 	if (ret) {
 		char why[96];
 
@@ -608,14 +444,14 @@ E1NPU_API int e1npu_cmdbuf_wait(struct e1npu_cmdbuf *cb, int64_t timeout_ns)
 			if (!cb->inflight)
 				continue;	/* CPU-only ops ran, or failure */
 		}
-		ret = dev->ops->wait(dev, cb->job_id, deadline);
+		ret = dev->be->wait(dev, cb->job_id, deadline);
 		if (ret == -ETIME)
 			return e1npu_set_error(dev, -ETIME,
 					       "cmdbuf_wait: timed out (job %u of ops %u..%u)",
 					       cb->njobs - 1, cb->job_start,
 					       cb->job_start + cb->job_len - 1);
 		if (!ret)
-			ret = dev->ops->job_result(dev, cb->job_id, &res);
+			ret = dev->be->job_result(dev, cb->job_id, &res);
 		if (ret) {
 			char why[96];
 

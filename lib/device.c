@@ -13,13 +13,13 @@
 #include "backend.h"
 
 static int device_open_backend(struct e1npu_device *dev,
-			       const struct e1npu_backend_ops *ops,
+			       const struct e1npu_backend_funcs *be,
 			       const char *path)
 {
 	int ret;
 
-	dev->ops = ops;
-	ret = ops->open(dev, path);
+	dev->be = be;
+	ret = be->open(dev, path);
 	if (ret)
 		return ret;
 	e1npu_device_fill_info(dev);
@@ -73,7 +73,7 @@ void e1npu_device_fill_info(struct e1npu_device *dev)
 	struct e1npu_device_info *info = &dev->info;
 
 	/* path and driver are filled by the backend's open */
-	info->backend = dev->ops == &e1npu_backend_sim ? E1NPU_BACKEND_SIM :
+	info->backend = dev->be == &e1npu_backend_sim ? E1NPU_BACKEND_SIM :
 			E1NPU_BACKEND_KERNEL;
 	info->engines = 0;
 	if (lim->engines & (1u << DRM_E1NPU_ENGINE_WRAPPER))
@@ -112,7 +112,7 @@ void e1npu_device_put(struct e1npu_device *dev)
 {
 	if (--dev->refs)
 		return;
-	dev->ops->close(dev);
+	dev->be->close(dev);
 	free(dev);
 }
 
@@ -147,7 +147,7 @@ E1NPU_API int e1npu_device_read_perf(struct e1npu_device *dev,
 	if (!dev || !perf)
 		return -EINVAL;
 	memset(perf, 0, sizeof(*perf));
-	ret = dev->ops->read_perf(dev, perf);
+	ret = dev->be->read_perf(dev, perf);
 	if (ret)
 		return e1npu_set_error(dev, ret, "reading perf counters: %s",
 				       e1npu_strerror(ret));

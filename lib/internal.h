@@ -21,7 +21,7 @@
 #define E1NPU_VERSION_STR	"0.1.0"
 #define E1NPU_PAGE_SIZE		4096u
 
-struct e1npu_backend_ops;
+struct e1npu_backend_funcs;
 
 /* Library-side counters (struct e1npu_perf's software part). */
 struct e1npu_lib_stats {
@@ -33,7 +33,7 @@ struct e1npu_lib_stats {
 };
 
 struct e1npu_device {
-	const struct e1npu_backend_ops *ops;
+	const struct e1npu_backend_funcs *be;	/* the backend: sim or kernel */
 	void *priv;			/* backend state */
 	struct e1npu_device_info info;
 	struct e1npu_limits lim;	/* what e1npu_op_check() enforces */
@@ -75,13 +75,26 @@ const char *e1npu_uapi_op_name(uint32_t uapi);
 void e1npu_hw_reason(char *buf, size_t len, uint32_t engine, int error,
 		     uint32_t err_code);
 
-/* ref_hw.c: bit-exact CPU reference of one hardware operation. */
-int e1npu_ref_hw_exec(const struct drm_e1npu_op *op, const uint8_t *a,
-		      const uint8_t *b, uint8_t *c);
-/* One datapath scalar command; false when the hardware would fail closed. */
-bool e1npu_ref_dp_scalar(uint32_t opcode, uint32_t op_a, uint32_t op_b,
-			 uint32_t acc, bool ternary, uint32_t *result,
-			 uint32_t *result_hi);
+/* op.c: the UAPI form of a public description (no checks). */
+int e1npu_op_desc_to_uapi(const struct e1npu_op_desc *d,
+			  struct drm_e1npu_op *op);
+
+/*
+ * op_check.c: check @d as the kernel would (its rules, verbatim); on
+ * success *@op is its UAPI form and @bufs its buffers. Errors name op
+ * @idx and the field, through the device's last error.
+ */
+int e1npu_op_validate(struct e1npu_device *dev, unsigned int idx,
+		      const struct e1npu_op_desc *d, struct drm_e1npu_op *op,
+		      struct e1npu_buffer *bufs[E1NPU_T_COUNT]);
+
+/*
+ * cpu_exec.c: map @bufs and run the validated @op with the one CPU
+ * executor. 0; -ENOMEM when a buffer cannot be mapped; -EDOM when the
+ * operands are outside the opcode's domain (the hardware fails it closed).
+ */
+int e1npu_cpu_exec(const struct drm_e1npu_op *op,
+		   struct e1npu_buffer *bufs[E1NPU_T_COUNT]);
 
 /* Bytes an operation reads and writes, for the library counters. */
 void e1npu_op_bytes(const struct drm_e1npu_op *op, uint64_t *in,

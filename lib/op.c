@@ -62,6 +62,39 @@ uint32_t e1npu_opcode_from_uapi(uint32_t uapi)
 	return 0;
 }
 
+static void tensor_to_uapi(const struct e1npu_tensor *t,
+			   struct drm_e1npu_tensor *u)
+{
+	u->handle = t->buf ? t->buf->handle : 0;
+	u->stride = t->stride;
+	u->offset = t->offset;
+}
+
+int e1npu_op_desc_to_uapi(const struct e1npu_op_desc *d,
+			  struct drm_e1npu_op *op)
+{
+	memset(op, 0, sizeof(*op));
+	if (e1npu_opcode_to_uapi(d->opcode, &op->opcode))
+		return -EINVAL;
+	op->flags = d->flags;
+	op->m = d->m;
+	op->n = d->n;
+	op->k = d->k;
+	op->c_in = d->c_in;
+	op->c_out = d->c_out;
+	op->out_h = d->out_h;
+	op->out_w = d->out_w;
+	op->stride_h = d->stride_h;
+	op->stride_w = d->stride_w;
+	op->pad_top = d->pad_top;
+	op->pad_left = d->pad_left;
+	op->dilation = d->dilation;
+	tensor_to_uapi(&d->a, &op->a);
+	tensor_to_uapi(&d->b, &op->b);
+	tensor_to_uapi(&d->c, &op->c);
+	return 0;
+}
+
 const char *e1npu_uapi_op_name(uint32_t uapi)
 {
 	return e1npu_opcode_name(e1npu_opcode_from_uapi(uapi));

@@ -59,6 +59,23 @@ int e1npu_ops_new(struct e1npu_device *dev, struct e1npu_ops **opsp);
 void e1npu_ops_free(struct e1npu_ops *ops);
 
 /**
+ * e1npu_ops_last_error() - why the last failing call on @ops failed.
+ * @ops: the context. Calls on an e1npu_fc or e1npu_conv made from it
+ *	report here too; a failure of the device underneath is copied in
+ *	with the device's own message ("device: ...").
+ *
+ * The context's one error channel: a failing call returns a negative
+ * errno and leaves its reason here, naming the function and the argument
+ * or condition (e.g. "e1npu_conv_new: invalid argument: !p->stride_h").
+ * A successful call leaves it as it was. A call that fails before it has
+ * a context (NULL @ops) has nowhere to write: only its errno tells.
+ *
+ * Return: a string owned by @ops, valid until the next call on it; ""
+ *	when nothing failed yet; a static string for a NULL @ops.
+ */
+const char *e1npu_ops_last_error(const struct e1npu_ops *ops);
+
+/**
  * enum e1npu_ops_kind - the high-level operations of this API.
  */
 enum e1npu_ops_kind {

@@ -26,7 +26,6 @@
 #include "e1npu_hw.h"
 #include "qcommon.h"
 #include "select.h"
-#include "ref.h"
 
 #define CV_HW_MAX	256u	/* E1_V0_MAX_CONV_HW */
 #define CV_C_MAX	512u	/* E1_V0_MAX_CONV_C */
@@ -92,7 +91,7 @@ static int build_blocks(struct e1npu_conv *cv)
 				x = realloc(b, cap * sizeof(*b));
 				if (!x) {
 					free(b);
-					return -ENOMEM;
+					return ops_error((cv ? cv->ops : NULL), -ENOMEM, "%s: out of memory", __func__);
 				}
 				b = x;
 			}
@@ -122,7 +121,7 @@ static int fill_block_weights(struct e1npu_conv *cv, struct cv_block *b)
 
 	b->w = calloc((size_t)rows * b->cols, 1);
 	if (!b->w)
-		return -ENOMEM;
+		return ops_error((cv ? cv->ops : NULL), -ENOMEM, "%s: out of memory", __func__);
 	for (uint32_t ky = 0; ky < p->kh; ky++)
 	for (uint32_t kx = 0; kx < p->kw; kx++)
 	for (uint32_t gi = 0; gi < b->gb; gi++)
@@ -154,18 +153,22 @@ E1NPU_API int e1npu_conv_new(struct e1npu_ops *ops,
 	int ret;
 
 	/* kh * kw in 64 bits: a product that wraps must not pass the 256 limit */
-	if (!ops || !p || !weights || !convp || !qc_dtype_ok(p->dtype) ||
-	    !qc_reserved_zero(p->reserved, sizeof(p->reserved) / sizeof(p->reserved[0])) ||
-	    !qc_zp_ok(p->dtype, p->input.zero_point) ||
-	    !qc_zp_ok(p->dtype, p->output.zero_point) ||
-	    !qc_zp_ok(p->dtype, p->weight_zero_point) ||
-	    !p->in_h || !p->in_w || !p->c_in || !p->c_out || !p->kh || !p->kw ||
-	    !p->stride_h || !p->stride_w || !p->dil_h || !p->dil_w ||
-	    (p->padding != E1NPU_PAD_SAME && p->padding != E1NPU_PAD_VALID) ||
-	    !p->weight_scales || !(p->input.scale > 0) || !(p->output.scale > 0) ||
-	    (p->num_weight_scales != 1 && p->num_weight_scales != p->c_out) ||
-	    p->act > E1NPU_ACT_RELU_N1_TO_1 || (uint64_t)p->kh * p->kw > 256 ||
-	    !ops_size_mul3(&bytes, p->in_h, p->in_w, p->c_in))
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !p) || OPS_BAD(ops, !weights) ||
+	    OPS_BAD(ops, !convp) || OPS_BAD(ops, !qc_dtype_ok(p->dtype)) ||
+	    OPS_BAD(ops, !qc_reserved_zero(p->reserved, sizeof(p->reserved) / sizeof(p->reserved[0]))) ||
+	    OPS_BAD(ops, !qc_zp_ok(p->dtype, p->input.zero_point)) ||
+	    OPS_BAD(ops, !qc_zp_ok(p->dtype, p->output.zero_point)) ||
+	    OPS_BAD(ops, !qc_zp_ok(p->dtype, p->weight_zero_point)) || OPS_BAD(ops, !p->in_h) ||
+	    OPS_BAD(ops, !p->in_w) || OPS_BAD(ops, !p->c_in) || OPS_BAD(ops, !p->c_out) ||
+	    OPS_BAD(ops, !p->kh) || OPS_BAD(ops, !p->kw) || OPS_BAD(ops, !p->stride_h) ||
+	    OPS_BAD(ops, !p->stride_w) || OPS_BAD(ops, !p->dil_h) || OPS_BAD(ops, !p->dil_w) ||
+	    OPS_BAD(ops, (p->padding != E1NPU_PAD_SAME && p->padding != E1NPU_PAD_VALID)) ||
+	    OPS_BAD(ops, !p->weight_scales) || OPS_BAD(ops, !(p->input.scale > 0)) ||
+	    OPS_BAD(ops, !(p->output.scale > 0)) ||
+	    OPS_BAD(ops, (p->num_weight_scales != 1 && p->num_weight_scales != p->c_out)) ||
+	    OPS_BAD(ops, p->act > E1NPU_ACT_RELU_N1_TO_1) ||
+	    OPS_BAD(ops, (uint64_t)p->kh * p->kw > 256) ||
+	    OPS_BAD(ops, !ops_size_mul3(&bytes, p->in_h, p->in_w, p->c_in)))
 		return -EINVAL;
 	switch (p->kind) {
 	case E1NPU_OPS_CONV2D:
@@ -173,36 +176,42 @@ E1NPU_API int e1npu_conv_new(struct e1npu_ops *ops,
 		break;
 	case E1NPU_OPS_GROUPED_CONV2D:
 		groups = p->groups;
-		if (!groups || p->c_in % groups || p->c_out % groups)
+		if (OPS_BAD(ops, !groups) || OPS_BAD(ops, p->c_in % groups) ||
+		    OPS_BAD(ops, p->c_out % groups))
 			return -EINVAL;
 		break;
 	case E1NPU_OPS_DEPTHWISE_CONV2D:
 		groups = p->c_in;
 		/* in 64 bits: a wrapped c_in * dm gives c_out < c_in (cout_g 0) */
-		if (!p->depth_multiplier ||
-		    (uint64_t)p->c_out != (uint64_t)p->c_in * p->depth_multiplier)
+		if (OPS_BAD(ops, !p->depth_multiplier) ||
+		    OPS_BAD(ops, (uint64_t)p->c_out != (uint64_t)p->c_in * p->depth_multiplier))
 			return -EINVAL;
 		break;
 	default:
-		return -EINVAL;
+		return ops_error(ops, -EINVAL,
+				 "e1npu_conv_new: invalid argument: p->kind = %u (not a convolution)",
+				 p->kind);
 	}
 	*convp = NULL;
 	cv = calloc(1, sizeof(*cv));
 	if (!cv)
-		return -ENOMEM;
+		return ops_error(ops, -ENOMEM, "%s: out of memory", __func__);
 	cv->ops = ops;
 	cv->p = *p;
 	cv->p.weight_scales = NULL;
 	cv->groups = groups;
 	cv->cin_g = p->c_in / groups;
 	cv->cout_g = p->c_out / groups;
-	ref_conv_geometry(p->padding, p->in_h, p->kh, p->stride_h, p->dil_h, &cv->out_h, &cv->pt);
-	ref_conv_geometry(p->padding, p->in_w, p->kw, p->stride_w, p->dil_w, &cv->out_w, &cv->pl);
+	ops_axis_geometry(p->padding, p->in_h, p->kh, p->stride_h, p->dil_h, &cv->out_h, &cv->pt);
+	ops_axis_geometry(p->padding, p->in_w, p->kw, p->stride_w, p->dil_w, &cv->out_w, &cv->pl);
 	/* weights, output and the int32 accumulators must be addressable */
 	if (!cv->out_h || !cv->out_w ||
 	    !ops_size_mul3(&bytes, (size_t)p->kh * p->kw, cv->cin_g, p->c_out) ||
 	    !ops_size_mul3(&bytes, (size_t)cv->out_h * cv->out_w, p->c_out, sizeof(int32_t)) ||
 	    !ops_size_mul3(&bytes, (size_t)cv->out_h * cv->out_w, groups, sizeof(int32_t))) {
+		ops_error(ops, -EINVAL,
+			  "e1npu_conv_new: output %ux%ux%u: empty, or its buffers too large to address",
+			  cv->out_h, cv->out_w, p->c_out);
 		free(cv);
 		return -EINVAL;
 	}
@@ -218,7 +227,7 @@ E1NPU_API int e1npu_conv_new(struct e1npu_ops *ops,
 	cv->shift = calloc(p->c_out, sizeof(int));
 	if (!cv->w || !cv->tapsum || !cv->fold || !cv->total || !cv->mult || !cv->shift) {
 		e1npu_conv_free(cv);
-		return -ENOMEM;
+		return ops_error(ops, -ENOMEM, "%s: out of memory", __func__);
 	}
 	/* int8 weights in [kh][kw][cin_g][c_out] (depthwise: cin_g == 1) */
 	qc_to_s8(p->dtype, weights, cv->w, (size_t)taps * cv->cin_g * p->c_out);
@@ -292,7 +301,8 @@ E1NPU_API void e1npu_conv_free(struct e1npu_conv *cv)
 E1NPU_API int e1npu_conv_get_output_size(const struct e1npu_conv *cv,
 					 uint32_t *out_h, uint32_t *out_w)
 {
-	if (!cv || !out_h || !out_w)
+	if (OPS_BAD((cv ? cv->ops : NULL), !cv) || OPS_BAD((cv ? cv->ops : NULL), !out_h) ||
+	    OPS_BAD((cv ? cv->ops : NULL), !out_w))
 		return -EINVAL;
 	*out_h = cv->out_h;
 	*out_w = cv->out_w;
@@ -439,7 +449,8 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 	int64_t t;
 	int ret = 0;
 
-	if (!cv || !in || !out)
+	if (OPS_BAD((cv ? cv->ops : NULL), !cv) || OPS_BAD((cv ? cv->ops : NULL), !in) ||
+	    OPS_BAD((cv ? cv->ops : NULL), !out))
 		return -EINVAL;
 	p = &cv->p;
 	if (!rep)
@@ -453,7 +464,7 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 	acc = calloc(npx * p->c_out, sizeof(int32_t));
 	sx = calloc(npx * cv->groups, sizeof(int32_t));
 	if (!x || !acc || !sx) {
-		ret = -ENOMEM;
+		ret = ops_error(cv->ops, -ENOMEM, "%s: out of memory", __func__);
 		goto out;
 	}
 	qc_to_s8(p->dtype, in, x, (size_t)p->in_h * p->in_w * p->c_in);
@@ -483,7 +494,7 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 		cap = (size_t)cv->nblk * ((cv->out_h + th - 1) / th) * ((cv->out_w + tw - 1) / tw);
 		pt = calloc(cap, sizeof(*pt));
 		if (!pt) {
-			ret = -ENOMEM;
+			ret = ops_error(cv->ops, -ENOMEM, "%s: out of memory", __func__);
 			goto out;
 		}
 		ops_report_set(rep, ch.engine, ch.reason,
@@ -494,7 +505,7 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 		struct { size_t in_off; uint32_t r0, c0, ih, iw, ptop, pleft, istride; } *geo =
 			calloc(cap, sizeof(*geo));
 		if (!geo) {
-			ret = -ENOMEM;
+			ret = ops_error(cv->ops, -ENOMEM, "%s: out of memory", __func__);
 			goto out_plan;
 		}
 		for (uint32_t b = 0; b < cv->nblk; b++)
@@ -537,7 +548,7 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 
 		if (!w_off) {
 			free(geo);
-			ret = -ENOMEM;
+			ret = ops_error(cv->ops, -ENOMEM, "%s: out of memory", __func__);
 			goto out_plan;
 		}
 		for (uint32_t b = 0; b < cv->nblk; b++)

@@ -17,7 +17,6 @@
 #include "e1npu_hw.h"
 #include "qcommon.h"
 #include "select.h"
-#include "ref.h"
 
 static bool pool_ok(const struct e1npu_pool_params *p)
 {
@@ -38,8 +37,8 @@ E1NPU_API int e1npu_ops_pool_output_size(const struct e1npu_pool_params *p,
 
 	if (!pool_ok(p) || !out_h || !out_w)
 		return -EINVAL;
-	ref_conv_geometry(p->padding, p->in_h, p->filter_h, p->stride_h, 1, out_h, &pt);
-	ref_conv_geometry(p->padding, p->in_w, p->filter_w, p->stride_w, 1, out_w, &pl);
+	ops_axis_geometry(p->padding, p->in_h, p->filter_h, p->stride_h, 1, out_h, &pt);
+	ops_axis_geometry(p->padding, p->in_w, p->filter_w, p->stride_w, 1, out_w, &pl);
 	return *out_h && *out_w ? 0 : -EINVAL;
 }
 
@@ -93,13 +92,14 @@ E1NPU_API int e1npu_ops_maxpool(struct e1npu_ops *ops,
 	bool hw;
 	int ret;
 
-	if (!ops || !in || !out || e1npu_ops_pool_output_size(p, &oh, &ow))
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !in) || OPS_BAD(ops, !out) ||
+	    OPS_BAD(ops, e1npu_ops_pool_output_size(p, &oh, &ow)))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
 	ops_rep_begin(rep, E1NPU_OPS_MAXPOOL, 0);
-	ref_conv_geometry(p->padding, p->in_h, p->filter_h, p->stride_h, 1, &oh, &pt);
-	ref_conv_geometry(p->padding, p->in_w, p->filter_w, p->stride_w, 1, &ow, &pl);
+	ops_axis_geometry(p->padding, p->in_h, p->filter_h, p->stride_h, 1, &oh, &pt);
+	ops_axis_geometry(p->padding, p->in_w, p->filter_w, p->stride_w, 1, &ow, &pl);
 	qc_range(p->dtype, p->act, p->q.scale, p->q.zero_point, &lo, &hi);
 	/* padded input the VALID hardware pool reads */
 	ph = (uint64_t)(oh - 1) * p->stride_h + p->filter_h;
@@ -130,7 +130,7 @@ E1NPU_API int e1npu_ops_maxpool(struct e1npu_ops *ops,
 		if (!ioff || !ooff) {
 			free(ioff);
 			free(ooff);
-			return -ENOMEM;
+			return ops_error(ops, -ENOMEM, "%s: out of memory", __func__);
 		}
 		ops_plan_init(&pl_, ops, rep, E1NPU_OPS_MAXPOOL);
 		for (uint32_t b = 0; b < nb; b++) {
@@ -204,13 +204,14 @@ E1NPU_API int e1npu_ops_avgpool(struct e1npu_ops *ops,
 	int32_t lo, hi;
 	int64_t t;
 
-	if (!ops || !in || !out || e1npu_ops_pool_output_size(p, &oh, &ow))
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !in) || OPS_BAD(ops, !out) ||
+	    OPS_BAD(ops, e1npu_ops_pool_output_size(p, &oh, &ow)))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
 	ops_rep_begin(rep, E1NPU_OPS_AVGPOOL, 0);
-	ref_conv_geometry(p->padding, p->in_h, p->filter_h, p->stride_h, 1, &oh, &pt);
-	ref_conv_geometry(p->padding, p->in_w, p->filter_w, p->stride_w, 1, &ow, &pl);
+	ops_axis_geometry(p->padding, p->in_h, p->filter_h, p->stride_h, 1, &oh, &pt);
+	ops_axis_geometry(p->padding, p->in_w, p->filter_w, p->stride_w, 1, &ow, &pl);
 	qc_range(p->dtype, p->act, p->q.scale, p->q.zero_point, &lo, &hi);
 	ch = sel_cpu(ops);
 	ops_report_set(rep, ch.engine, ch.reason,
@@ -233,7 +234,8 @@ E1NPU_API int e1npu_ops_relu_s8(struct e1npu_ops *ops, size_t count,
 	size_t io, oo;
 	int ret;
 
-	if (!ops || !in || !out || !count || count > PTRDIFF_MAX)
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !in) || OPS_BAD(ops, !out) ||
+	    OPS_BAD(ops, !count) || OPS_BAD(ops, count > PTRDIFF_MAX))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -300,11 +302,14 @@ E1NPU_API int e1npu_ops_add(struct e1npu_ops *ops, uint32_t dtype, size_t count,
 	struct ops_choice ch;
 	int64_t t;
 
-	if (!ops || !a || !b || !out || !qa || !qb || !qout || !qc_dtype_ok(dtype) ||
-	    !(qa->scale > 0) || !(qb->scale > 0) || !(qout->scale > 0) ||
-	    !qc_zp_ok(dtype, qa->zero_point) || !qc_zp_ok(dtype, qb->zero_point) ||
-	    !qc_zp_ok(dtype, qout->zero_point) || count > PTRDIFF_MAX ||
-	    act > E1NPU_ACT_RELU_N1_TO_1)
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !a) || OPS_BAD(ops, !b) || OPS_BAD(ops, !out) ||
+	    OPS_BAD(ops, !qa) || OPS_BAD(ops, !qb) || OPS_BAD(ops, !qout) ||
+	    OPS_BAD(ops, !qc_dtype_ok(dtype)) || OPS_BAD(ops, !(qa->scale > 0)) ||
+	    OPS_BAD(ops, !(qb->scale > 0)) || OPS_BAD(ops, !(qout->scale > 0)) ||
+	    OPS_BAD(ops, !qc_zp_ok(dtype, qa->zero_point)) ||
+	    OPS_BAD(ops, !qc_zp_ok(dtype, qb->zero_point)) ||
+	    OPS_BAD(ops, !qc_zp_ok(dtype, qout->zero_point)) ||
+	    OPS_BAD(ops, count > PTRDIFF_MAX) || OPS_BAD(ops, act > E1NPU_ACT_RELU_N1_TO_1))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -320,7 +325,9 @@ E1NPU_API int e1npu_ops_add(struct e1npu_ops *ops, uint32_t dtype, size_t count,
 	    e1q_quantize_multiplier_smaller_than_one((double)qb->scale / twice_max, &m2, &s2) ||
 	    e1q_quantize_multiplier_smaller_than_one(
 		    twice_max / ((double)(1 << left_shift) * (double)qout->scale), &mo, &so))
-		return -ERANGE;
+		return ops_error(ops, -ERANGE,
+				 "e1npu_ops_add: scales a %g, b %g, out %g: a rescale multiplier is out of range",
+				 (double)qa->scale, (double)qb->scale, (double)qout->scale);
 	qc_range(dtype, act, qout->scale, qout->zero_point, &lo, &hi);
 	for (size_t i = 0; i < count; i++) {
 		int32_t va = (dtype == E1NPU_DTYPE_UINT8 ? ((const uint8_t *)a)[i]
@@ -354,9 +361,10 @@ E1NPU_API int e1npu_ops_softmax(struct e1npu_ops *ops, uint32_t dtype,
 	 * The sum of exps is TFLite's Q12.19: at most 4095 terms of 1.0 fit
 	 * an int32 (more would overflow, undefined in TFLite too).
 	 */
-	if (!ops || !in || !out || !rows || !depth || depth > 4095 ||
-	    !qc_dtype_ok(dtype) || !(input_scale > 0) || !(beta > 0) ||
-	    !ops_size_mul(&n, rows, depth))
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !in) || OPS_BAD(ops, !out) || OPS_BAD(ops, !rows) ||
+	    OPS_BAD(ops, !depth) || OPS_BAD(ops, depth > 4095) ||
+	    OPS_BAD(ops, !qc_dtype_ok(dtype)) || OPS_BAD(ops, !(input_scale > 0)) ||
+	    OPS_BAD(ops, !(beta > 0)) || OPS_BAD(ops, !ops_size_mul(&n, rows, depth)))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -366,8 +374,7 @@ E1NPU_API int e1npu_ops_softmax(struct e1npu_ops *ops, uint32_t dtype,
 		       "%s: TFLite's fixed-point exp and reciprocal (EXP2_NEG_Q0_8 is only 2^-n, not exact)",
 		       sel_reason_text(ch.reason));
 	t = ops_now_ns();
-	if (e1q_softmax_prepare((double)beta, (double)input_scale, &mult, &lshift,
-				&diff_min))
+	if (OPS_BAD(ops, e1q_softmax_prepare((double)beta, (double)input_scale, &mult, &lshift, &diff_min)))
 		return -EINVAL;
 	tmin = dtype == E1NPU_DTYPE_UINT8 ? 0 : -128;
 	for (uint32_t r = 0; r < rows; r++) {
@@ -419,8 +426,9 @@ E1NPU_API int e1npu_ops_softmax_exp2_s8(struct e1npu_ops *ops, uint32_t rows,
 	uint8_t *ar = NULL;
 	int ret = 0;
 
-	if (!ops || !in || !out || !rows || !depth || !ops_size_mul(&n, rows, depth) ||
-	    !ops_size_mul(&io, n, 12))
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !in) || OPS_BAD(ops, !out) || OPS_BAD(ops, !rows) ||
+	    OPS_BAD(ops, !depth) || OPS_BAD(ops, !ops_size_mul(&n, rows, depth)) ||
+	    OPS_BAD(ops, !ops_size_mul(&io, n, 12)))
 		return -EINVAL;
 	io = 0;
 	if (!rep)
@@ -431,7 +439,7 @@ E1NPU_API int e1npu_ops_softmax_exp2_s8(struct e1npu_ops *ops, uint32_t rows,
 	if (!maxv || !ex) {
 		free(maxv);
 		free(ex);
-		return -ENOMEM;
+		return ops_error(ops, -ENOMEM, "%s: out of memory", __func__);
 	}
 	for (uint32_t r = 0; r < rows; r++) {
 		maxv[r] = INT32_MIN;

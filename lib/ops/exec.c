@@ -88,7 +88,7 @@ E1NPU_API void e1npu_ops_free(struct e1npu_ops *ops)
 E1NPU_API int e1npu_ops_set_force(struct e1npu_ops *ops,
 				  enum e1npu_ops_force force)
 {
-	if (!ops || (unsigned int)force > E1NPU_OPS_FORCE_CPU)
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, (unsigned int)force > E1NPU_OPS_FORCE_CPU))
 		return -EINVAL;
 	ops->force = force;
 	return 0;
@@ -149,7 +149,7 @@ int ops_plan_arena(struct ops_plan *pl, uint8_t **arena)
 	int ret;
 
 	if (need > PTRDIFF_MAX - (1u << 20))
-		return -ENOMEM;
+		return ops_error(ops, -ENOMEM, "staging arena of %zu bytes: too large", need);
 
 	if (need > ops->arena_size) {
 		size_t sz = ops_align_up(need, 1u << 20);
@@ -164,16 +164,17 @@ int ops_plan_arena(struct ops_plan *pl, uint8_t **arena)
 			 */
 			ret = e1npu_cmdbuf_reset(ops->cb);
 			if (ret)
-				return ret;
+				return ops_device_error(ops, ret);
 			e1npu_buffer_free(ops->buf);
 			ops->buf = NULL;
 			ops->arena = NULL;
 			ops->arena_size = 0;
 			ret = e1npu_buffer_alloc(ops->dev, sz, &buf);
 			if (ret)
-				return ret;
+				return ops_device_error(ops, ret);
 			ret = e1npu_buffer_map(buf, &map);
 			if (ret) {
+				ops_device_error(ops, ret);
 				e1npu_buffer_free(buf);
 				return ret;
 			}
@@ -183,7 +184,8 @@ int ops_plan_arena(struct ops_plan *pl, uint8_t **arena)
 			uint8_t *p = realloc(ops->arena, sz);
 
 			if (!p)
-				return -ENOMEM;
+				return ops_error(ops, -ENOMEM,
+						 "staging arena: out of memory for %zu bytes", sz);
 			ops->arena = p;
 		}
 		ops->arena_size = sz;
@@ -199,7 +201,7 @@ int ops_plan_add(struct ops_plan *pl, const struct e1npu_op_desc *d)
 		struct e1npu_op_desc *nd = realloc(pl->d, cap * sizeof(*nd));
 
 		if (!nd)
-			return -ENOMEM;
+			return ops_error(pl->ops, -ENOMEM, "plan of %zu operations: out of memory", cap);
 		pl->d = nd;
 		pl->cap = cap;
 	}
@@ -245,7 +247,8 @@ int ops_plan_run(struct ops_plan *pl)
 		for (i = 0; i < pl->n; i++) {
 			ret = ops_cpu_hw_exec(&pl->d[i], ops->arena);
 			if (ret)
-				return ret;
+				return ops_error(ops, ret, "CPU executor: operation %zu (%s) rejected",
+						 i, e1npu_opcode_name(pl->d[i].opcode));
 		}
 		pl->t0 = ops_now_ns();
 		return 0;
@@ -266,13 +269,15 @@ int ops_plan_run(struct ops_plan *pl)
 			ret = r;
 	}
 	if (ret)
-		return ret;
+		return ops_device_error(ops, ret);
 	if (rep)
 		rep->lower_ns += (uint64_t)(ops_now_ns() - t1);
 	memset(&p0, 0, sizeof(p0));
 	memset(&p1, 0, sizeof(p1));
 	e1npu_device_read_perf(ops->dev, &p0);
 	ret = e1npu_cmdbuf_run(ops->cb);
+	if (ret)
+		ops_device_error(ops, ret);
 	e1npu_device_read_perf(ops->dev, &p1);
 	if (rep) {
 		rep->wrapper_cycles += p1.wrapper_cycles - p0.wrapper_cycles;

@@ -52,19 +52,21 @@ E1NPU_API int e1npu_fc_new(struct e1npu_ops *ops,
 
 	size_t bytes;
 
-	if (!ops || !p || !weights || !fcp || !qc_dtype_ok(p->dtype) || !p->k ||
-	    !ops_size_mul(&bytes, p->k, p->n) ||
-	    !qc_zp_ok(p->dtype, p->input.zero_point) ||
-	    !qc_zp_ok(p->dtype, p->output.zero_point) ||
-	    !qc_zp_ok(p->dtype, p->weight_zero_point) ||
-	    !p->n || !p->weight_scales ||
-	    (p->num_weight_scales != 1 && p->num_weight_scales != p->n) ||
-	    !(p->output.scale > 0) || !(p->input.scale > 0) || p->act > E1NPU_ACT_RELU_N1_TO_1)
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !p) || OPS_BAD(ops, !weights) ||
+	    OPS_BAD(ops, !fcp) || OPS_BAD(ops, !qc_dtype_ok(p->dtype)) || OPS_BAD(ops, !p->k) ||
+	    OPS_BAD(ops, !ops_size_mul(&bytes, p->k, p->n)) ||
+	    OPS_BAD(ops, !qc_zp_ok(p->dtype, p->input.zero_point)) ||
+	    OPS_BAD(ops, !qc_zp_ok(p->dtype, p->output.zero_point)) ||
+	    OPS_BAD(ops, !qc_zp_ok(p->dtype, p->weight_zero_point)) || OPS_BAD(ops, !p->n) ||
+	    OPS_BAD(ops, !p->weight_scales) ||
+	    OPS_BAD(ops, (p->num_weight_scales != 1 && p->num_weight_scales != p->n)) ||
+	    OPS_BAD(ops, !(p->output.scale > 0)) || OPS_BAD(ops, !(p->input.scale > 0)) ||
+	    OPS_BAD(ops, p->act > E1NPU_ACT_RELU_N1_TO_1))
 		return -EINVAL;
 	*fcp = NULL;
 	fc = calloc(1, sizeof(*fc));
 	if (!fc)
-		return -ENOMEM;
+		return ops_error(ops, -ENOMEM, "%s: out of memory", __func__);
 	fc->ops = ops;
 	fc->p = *p;
 	fc->p.weight_scales = NULL;
@@ -74,7 +76,7 @@ E1NPU_API int e1npu_fc_new(struct e1npu_ops *ops,
 	fc->shift = calloc(p->n, sizeof(int));
 	if (!fc->w || !fc->fold || !fc->mult || !fc->shift) {
 		e1npu_fc_free(fc);
-		return -ENOMEM;
+		return ops_error(ops, -ENOMEM, "%s: out of memory", __func__);
 	}
 	sh = qc_shift(p->dtype);
 	fc->zx = p->input.zero_point - sh;
@@ -133,9 +135,10 @@ E1NPU_API int e1npu_fc_run(struct e1npu_fc *fc, uint32_t rows, const void *in,
 	int64_t t;
 	int ret;
 
-	if (!fc || !in || !out || !rows ||
-	    !ops_size_mul(&bytes, rows, fc->p.k) ||
-	    !ops_size_mul3(&bytes, rows, fc->p.n, sizeof(int32_t)))
+	if (OPS_BAD((fc ? fc->ops : NULL), !fc) || OPS_BAD((fc ? fc->ops : NULL), !in) ||
+	    OPS_BAD((fc ? fc->ops : NULL), !out) || OPS_BAD((fc ? fc->ops : NULL), !rows) ||
+	    OPS_BAD((fc ? fc->ops : NULL), !ops_size_mul(&bytes, rows, fc->p.k)) ||
+	    OPS_BAD((fc ? fc->ops : NULL), !ops_size_mul3(&bytes, rows, fc->p.n, sizeof(int32_t))))
 		return -EINVAL;
 	p = &fc->p;
 	if (!rep)
@@ -149,7 +152,7 @@ E1NPU_API int e1npu_fc_run(struct e1npu_fc *fc, uint32_t rows, const void *in,
 	if (!a || !acc) {
 		free(a);
 		free(acc);
-		return -ENOMEM;
+		return ops_error((fc ? fc->ops : NULL), -ENOMEM, "%s: out of memory", __func__);
 	}
 	qc_to_s8(p->dtype, in, a, (size_t)rows * p->k);
 	rep->lower_ns += (uint64_t)(ops_now_ns() - t);

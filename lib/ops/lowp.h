@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Low-precision number formats and the datapath's scalar opcodes
- * (Documentation/hardware-contract.md 3.2-3.5): FP8 E4M3 -> Q8.8, packing
- * of INT4/INT2/ternary lanes, FP16/BF16 -> Q8.8.
+ * Low-precision number formats the lowering encodes
+ * (Documentation/hardware-contract.md 3.2-3.5): packing of INT4/INT2/
+ * ternary lanes, FP16/BF16 -> Q8.8.
  */
 #ifndef __E1NPU_OPS_LOWP_H__
 #define __E1NPU_OPS_LOWP_H__
@@ -10,12 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* One datapath scalar command; false when the hardware fails closed. */
-bool lowp_dp_scalar(uint32_t opcode, uint32_t a, uint32_t b, uint32_t acc,
-		    bool ternary, uint32_t *result, uint32_t *result_hi);
-
-/* FP8 E4M3 byte -> signed Q8.8 (false for NaN). */
-bool lowp_fp8_to_q88(uint8_t v, int32_t *q);
+/* FP8 E4M3 decode and the scalar opcodes: lib/hw_exec.h, the executor's. */
 
 /* FP16 / BF16 bits -> signed Q8.8, round half away from zero. -ERANGE for
  * NaN, Inf, subnormal or |x| >= 127.5; 0 otherwise. */

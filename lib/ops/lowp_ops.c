@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "e1npu_hw.h"
+#include "hw_exec.h"
 #include "lowp.h"
 #include "ops_internal.h"
 #include "select.h"
@@ -114,7 +115,7 @@ static int s2_datapath(struct e1npu_ops *ops, struct e1npu_ops_report *rep,
 	if (!rec || !res) {
 		free(rec);
 		free(res);
-		return -ENOMEM;
+		return ops_error(ops, -ENOMEM, "%s: out of memory", __func__);
 	}
 	for (uint32_t i = 0; i < m; i++)
 		for (uint32_t j = 0; j < n; j++)
@@ -156,7 +157,7 @@ static int sparse_datapath(struct e1npu_ops *ops, struct e1npu_ops_report *rep,
 	if (!rec || !res) {
 		free(rec);
 		free(res);
-		return -ENOMEM;
+		return ops_error(ops, -ENOMEM, "%s: out of memory", __func__);
 	}
 	for (uint32_t j = 0; j < n; j++)
 		for (uint32_t q = 0; q < ck; q++) {
@@ -220,10 +221,10 @@ E1NPU_API int e1npu_ops_matmul_lowp(struct e1npu_ops *ops, uint32_t kind,
 	uint32_t akind;
 	int ret;
 
-	if (!ops || !a || !b || !c || !ops_mm_dims_ok(m, n, k, 1) ||
-	    !m || !n || !k ||
-	    (kind != E1NPU_OPS_MATMUL_S4 && kind != E1NPU_OPS_MATMUL_S2 &&
-	     kind != E1NPU_OPS_MATMUL_TERNARY && kind != E1NPU_OPS_MATMUL_SPARSE_S4))
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !a) || OPS_BAD(ops, !b) || OPS_BAD(ops, !c) ||
+	    OPS_BAD(ops, !ops_mm_dims_ok(m, n, k, 1)) || OPS_BAD(ops, !m) || OPS_BAD(ops, !n) ||
+	    OPS_BAD(ops, !k) ||
+	    OPS_BAD(ops, (kind != E1NPU_OPS_MATMUL_S4 && kind != E1NPU_OPS_MATMUL_S2 && kind != E1NPU_OPS_MATMUL_TERNARY && kind != E1NPU_OPS_MATMUL_SPARSE_S4)))
 		return -EINVAL;
 	akind = kind == E1NPU_OPS_MATMUL_SPARSE_S4 ? E1NPU_OPS_MATMUL_S4 : kind;
 	for (size_t i = 0; i < (size_t)m * k; i++)
@@ -239,7 +240,7 @@ E1NPU_API int e1npu_ops_matmul_lowp(struct e1npu_ops *ops, uint32_t kind,
 
 				for (uint32_t l = g; l < g + 4 && l < k; l++)
 					nz += b[(size_t)l * n + j] != 0;
-				if (nz > 2)
+				if (OPS_BAD(ops, nz > 2))
 					return -EINVAL;
 			}
 	if (!rep)
@@ -283,13 +284,15 @@ E1NPU_API int e1npu_ops_matmul_fp8(struct e1npu_ops *ops, uint32_t m,
 	int32_t q;
 	int ret = 0;
 
-	if (!ops || !a || !b || !c || !m || !n || !k || !ops_mm_dims_ok(m, n, k, 1))
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !a) || OPS_BAD(ops, !b) || OPS_BAD(ops, !c) ||
+	    OPS_BAD(ops, !m) || OPS_BAD(ops, !n) || OPS_BAD(ops, !k) ||
+	    OPS_BAD(ops, !ops_mm_dims_ok(m, n, k, 1)))
 		return -EINVAL;
 	for (size_t i = 0; i < (size_t)m * k; i++)
-		if (!lowp_fp8_to_q88(a[i], &q))
+		if (OPS_BAD(ops, !e1npu_fp8_e4m3_q88(a[i], &q)))
 			return -EINVAL;
 	for (size_t i = 0; i < (size_t)k * n; i++)
-		if (!lowp_fp8_to_q88(b[i], &q))
+		if (OPS_BAD(ops, !e1npu_fp8_e4m3_q88(b[i], &q)))
 			return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -305,7 +308,7 @@ E1NPU_API int e1npu_ops_matmul_fp8(struct e1npu_ops *ops, uint32_t m,
 		if (!rec || !res) {
 			free(rec);
 			free(res);
-			return -ENOMEM;
+			return ops_error(ops, -ENOMEM, "%s: out of memory", __func__);
 		}
 		for (uint32_t i = 0; i < m; i++)
 			for (uint32_t j = 0; j < n; j++)
@@ -337,8 +340,8 @@ E1NPU_API int e1npu_ops_matmul_fp8(struct e1npu_ops *ops, uint32_t m,
 				for (uint32_t x = 0; x < k; x++) {
 					int32_t qa, qb;
 
-					lowp_fp8_to_q88(a[(size_t)i * k + x], &qa);
-					lowp_fp8_to_q88(b[(size_t)x * n + j], &qb);
+					e1npu_fp8_e4m3_q88(a[(size_t)i * k + x], &qa);
+					e1npu_fp8_e4m3_q88(b[(size_t)x * n + j], &qb);
 					acc += (uint32_t)(int32_t)(((int64_t)qa * qb) >> 8);
 				}
 				c[(size_t)i * n + j] = (int32_t)acc;
@@ -362,8 +365,10 @@ E1NPU_API int e1npu_ops_matmul_f16(struct e1npu_ops *ops, uint32_t kind,
 	int64_t t;
 	int ret;
 
-	if (!ops || !a || !b || !c || !m || !n || !k || !ops_mm_dims_ok(m, n, k, 2) ||
-	    (kind != E1NPU_OPS_MATMUL_FP16 && kind != E1NPU_OPS_MATMUL_BF16))
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !a) || OPS_BAD(ops, !b) || OPS_BAD(ops, !c) ||
+	    OPS_BAD(ops, !m) || OPS_BAD(ops, !n) || OPS_BAD(ops, !k) ||
+	    OPS_BAD(ops, !ops_mm_dims_ok(m, n, k, 2)) ||
+	    OPS_BAD(ops, (kind != E1NPU_OPS_MATMUL_FP16 && kind != E1NPU_OPS_MATMUL_BF16)))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -376,7 +381,7 @@ E1NPU_API int e1npu_ops_matmul_f16(struct e1npu_ops *ops, uint32_t kind,
 	ch_ = malloc((size_t)m * n * 2 * 4);
 	cl_ = malloc((size_t)m * n * 2 * 4);
 	if (!ah || !al || !bb || !ch_ || !cl_) {
-		ret = -ENOMEM;
+		ret = ops_error(ops, -ENOMEM, "%s: out of memory", __func__);
 		goto out;
 	}
 	/* q = 256 h + l with l in [-128, 127]: h, l exact int8 */
@@ -447,8 +452,10 @@ E1NPU_API int e1npu_ops_matmul_gs_s4(struct e1npu_ops *ops, uint32_t m,
 	int32_t *part = NULL;
 	int ret = 0;
 
-	if (!ops || !a || !w || !scales || !c || !m || !n || !k || !group || k % group ||
-	    !ops_mm_dims_ok(m, n, k, 2))
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !a) || OPS_BAD(ops, !w) || OPS_BAD(ops, !scales) ||
+	    OPS_BAD(ops, !c) || OPS_BAD(ops, !m) || OPS_BAD(ops, !n) || OPS_BAD(ops, !k) ||
+	    OPS_BAD(ops, !group) || OPS_BAD(ops, k % group) ||
+	    OPS_BAD(ops, !ops_mm_dims_ok(m, n, k, 2)))
 		return -EINVAL;
 	for (size_t i = 0; i < (size_t)k * n; i++)
 		if (w[i] < -8 || w[i] > 7)
@@ -463,7 +470,7 @@ E1NPU_API int e1npu_ops_matmul_gs_s4(struct e1npu_ops *ops, uint32_t m,
 		       sel_reason_text(ch.reason), ng, m, n, group);
 	part = malloc((size_t)m * n * 4);
 	if (!part)
-		return -ENOMEM;
+		return ops_error(ops, -ENOMEM, "%s: out of memory", __func__);
 	memset(c, 0, (size_t)m * n * 4);
 	for (uint32_t g = 0; !ret && g < ng; g++) {
 		ret = ops_matmul_s8_engine(ops, ch.engine, m, n, group, a + (size_t)g * group, k,

@@ -57,13 +57,13 @@ static int mm_wrapper(struct e1npu_ops *ops, struct e1npu_ops_report *rep,
 
 	/* staged rows are addressed by 32-bit descriptor strides */
 	if (sa > UINT32_MAX || sb > UINT32_MAX || sc > UINT32_MAX)
-		return -ENOMEM;
+		return ops_error(ops, -ENOMEM, "%s: out of memory", __func__);
 	ops_plan_init(&pl, ops, rep, E1NPU_OPS_MATMUL_S8);
 	oa = ops_plan_alloc(&pl, (size_t)m * sa);
 	ob = ops_plan_alloc(&pl, (size_t)k * sb);
 	if (!ops_size_mul3(&oc, nk, m, sc)) {
 		ops_plan_fini(&pl);
-		return -ENOMEM;
+		return ops_error(ops, -ENOMEM, "%s: out of memory", __func__);
 	}
 	oc = ops_plan_alloc(&pl, oc);
 	ret = ops_plan_arena(&pl, &ar);
@@ -245,9 +245,11 @@ E1NPU_API int e1npu_ops_matmul_s8(struct e1npu_ops *ops, uint32_t m,
 
 	size_t sa, sb, sc;
 
-	if (!ops || !a || !b || !c || !m || !n || !k ||
-	    !ops_mat_span(&sa, m, k, lda, 1) || !ops_mat_span(&sb, k, n, ldb, 1) ||
-	    !ops_mat_span(&sc, m, n, ldc, sizeof(int32_t)))
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !a) || OPS_BAD(ops, !b) || OPS_BAD(ops, !c) ||
+	    OPS_BAD(ops, !m) || OPS_BAD(ops, !n) || OPS_BAD(ops, !k) ||
+	    OPS_BAD(ops, !ops_mat_span(&sa, m, k, lda, 1)) ||
+	    OPS_BAD(ops, !ops_mat_span(&sb, k, n, ldb, 1)) ||
+	    OPS_BAD(ops, !ops_mat_span(&sc, m, n, ldc, sizeof(int32_t))))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -271,10 +273,11 @@ E1NPU_API int e1npu_ops_batch_matmul_s8(struct e1npu_ops *ops, uint32_t batch,
 
 	size_t sa, sb, sc;
 
-	if (!ops || !a || !b || !c || !batch || !heads || !m || !n || !k ||
-	    !ops_size_mul3(&sa, (size_t)batch * heads, m, k) ||
-	    !ops_size_mul3(&sb, (size_t)batch * heads, k, n) ||
-	    !ops_size_mul3(&sc, sa / k, n, sizeof(int32_t)))
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !a) || OPS_BAD(ops, !b) || OPS_BAD(ops, !c) ||
+	    OPS_BAD(ops, !batch) || OPS_BAD(ops, !heads) || OPS_BAD(ops, !m) || OPS_BAD(ops, !n) ||
+	    OPS_BAD(ops, !k) || OPS_BAD(ops, !ops_size_mul3(&sa, (size_t)batch * heads, m, k)) ||
+	    OPS_BAD(ops, !ops_size_mul3(&sb, (size_t)batch * heads, k, n)) ||
+	    OPS_BAD(ops, !ops_size_mul3(&sc, sa / k, n, sizeof(int32_t))))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;

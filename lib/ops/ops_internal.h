@@ -81,7 +81,22 @@ struct e1npu_ops {
 	struct e1npu_cmdbuf *cb;		/* holds dev open */
 	/* the caller's (until e1npu_ops_free) + one per e1npu_fc/e1npu_conv */
 	unsigned int refs;
+	/* the context's one error channel: e1npu_ops_last_error() */
+	char errmsg[256];
 };
+
+/*
+ * error.c: record why a call on @ops (NULL: nothing recorded) failed;
+ * returns @err for tail calls.
+ */
+int ops_error(struct e1npu_ops *ops, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Record "@fn: invalid argument: @cond" and return true. */
+bool ops_bad(struct e1npu_ops *ops, const char *fn, const char *cond);
+/* True, with the failed condition recorded, when @cond holds. */
+#define OPS_BAD(ops, cond) ((cond) && ops_bad((ops), __func__, #cond))
+/* After a failed command buffer run: the device's words, on @ops. */
+int ops_device_error(struct e1npu_ops *ops, int err);
 
 /* Take / drop a reference on a context; the last put frees it. */
 void ops_get(struct e1npu_ops *ops);
@@ -122,6 +137,14 @@ static inline struct e1npu_tensor ops_t(size_t off, uint32_t stride)
 
 	return t;
 }
+
+/*
+ * geometry.c: output size and leading padding of one spatial axis under
+ * E1NPU_PAD_SAME or E1NPU_PAD_VALID (TFLite's rules).
+ */
+void ops_axis_geometry(uint32_t padding, uint32_t in, uint32_t filter,
+		       uint32_t stride, uint32_t dil, uint32_t *out,
+		       uint32_t *pad_before);
 
 /* CPU execution of one hardware operation over host memory (cpu_hw.c). */
 int ops_cpu_hw_exec(const struct e1npu_op_desc *d, uint8_t *arena);

@@ -204,7 +204,7 @@ E1NPU_API int e1npu_ops_support_table(struct e1npu_ops *ops,
 	};
 	size_t n = 0;
 
-	if (!ops || !count)
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !count))
 		return -EINVAL;
 	*count = nr * 3;
 	if (!rows)

@@ -140,7 +140,8 @@ E1NPU_API int e1npu_ops_bias_add_s8(struct e1npu_ops *ops, uint32_t rows,
 	struct e1npu_ops_report local;
 	int64_t t;
 
-	if (!ops || !x || !bias || !out || !rows || !n || !fits(rows, n, 1, 1, 1))
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !x) || OPS_BAD(ops, !bias) || OPS_BAD(ops, !out) ||
+	    OPS_BAD(ops, !rows) || OPS_BAD(ops, !n) || OPS_BAD(ops, !fits(rows, n, 1, 1, 1)))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -161,7 +162,8 @@ E1NPU_API int e1npu_ops_residual_add_s8(struct e1npu_ops *ops, size_t count,
 	struct e1npu_ops_report local;
 	int64_t t;
 
-	if (!ops || !a || !b || !out || !count || count > PTRDIFF_MAX)
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !a) || OPS_BAD(ops, !b) || OPS_BAD(ops, !out) ||
+	    OPS_BAD(ops, !count) || OPS_BAD(ops, count > PTRDIFF_MAX))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -182,7 +184,8 @@ static int gated(struct e1npu_ops *ops, uint32_t kind, size_t count,
 	int32_t *tt;
 	int ret;
 
-	if (!ops || !in || !out || !count || count > PTRDIFF_MAX)
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !in) || OPS_BAD(ops, !out) ||
+	    OPS_BAD(ops, !count) || OPS_BAD(ops, count > PTRDIFF_MAX))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -191,7 +194,7 @@ static int gated(struct e1npu_ops *ops, uint32_t kind, size_t count,
 	res = calloc(count, 4);
 	tt = calloc(count, 4);
 	if (!rec || !res || !tt) {
-		ret = -ENOMEM;
+		ret = ops_error(ops, -ENOMEM, "%s: out of memory", __func__);
 		goto out;
 	}
 	for (size_t i = 0; i < count; i++) {
@@ -276,8 +279,10 @@ E1NPU_API int e1npu_ops_rmsnorm_s8(struct e1npu_ops *ops, uint32_t rows,
 	size_t cnt = (size_t)rows * cd;
 	int ret;
 
-	if (!ops || !x || !gamma || !out || !rows || !d || gamma_frac > 14 || out_frac > 14 ||
-	    !fits(rows, cd, 12, 1, 1) || !fits(rows, d, 1, 1, 1))
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !x) || OPS_BAD(ops, !gamma) || OPS_BAD(ops, !out) ||
+	    OPS_BAD(ops, !rows) || OPS_BAD(ops, !d) || OPS_BAD(ops, gamma_frac > 14) ||
+	    OPS_BAD(ops, out_frac > 14) || OPS_BAD(ops, !fits(rows, cd, 12, 1, 1)) ||
+	    OPS_BAD(ops, !fits(rows, d, 1, 1, 1)))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -287,7 +292,7 @@ E1NPU_API int e1npu_ops_rmsnorm_s8(struct e1npu_ops *ops, uint32_t rows,
 	if (!rec || !res) {
 		free(rec);
 		free(res);
-		return -ENOMEM;
+		return ops_error(ops, -ENOMEM, "%s: out of memory", __func__);
 	}
 	for (uint32_t r = 0; r < rows; r++)
 		for (uint32_t c = 0; c < cd; c++) {
@@ -332,8 +337,9 @@ E1NPU_API int e1npu_ops_rope_s8(struct e1npu_ops *ops, uint32_t rows, uint32_t d
 	uint32_t *rec, *res;
 	int ret;
 
-	if (!ops || !x || !cs || !sn || !out || !rows || !d || d % 2 ||
-	    !fits(rows, d, 12, 1, 1))
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !x) || OPS_BAD(ops, !cs) || OPS_BAD(ops, !sn) ||
+	    OPS_BAD(ops, !out) || OPS_BAD(ops, !rows) || OPS_BAD(ops, !d) || OPS_BAD(ops, d % 2) ||
+	    OPS_BAD(ops, !fits(rows, d, 12, 1, 1)))
 		return -EINVAL;
 	for (size_t i = 0; i < (size_t)rows * d / 2; i++)
 		if (cs[i] == -128 || sn[i] == -128)
@@ -346,7 +352,7 @@ E1NPU_API int e1npu_ops_rope_s8(struct e1npu_ops *ops, uint32_t rows, uint32_t d
 	if (!rec || !res) {
 		free(rec);
 		free(res);
-		return -ENOMEM;
+		return ops_error(ops, -ENOMEM, "%s: out of memory", __func__);
 	}
 	for (uint32_t r = 0; r < rows; r++)
 		for (uint32_t i = 0; i < d / 2; i++) {
@@ -394,16 +400,19 @@ E1NPU_API int e1npu_ops_attention_qk_s8(struct e1npu_ops *ops, uint32_t batch,
 	int8_t *kt;
 	int ret = 0;
 
-	if (!ops || !q || !k || !scores || !batch || !heads || !tq || !tk || !dim ||
-	    !fits(batch, heads, tq, dim, 1) || !fits(batch, heads, tk, dim, 1) ||
-	    !fits(batch, heads, tq, tk, sizeof(int32_t)))
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !q) || OPS_BAD(ops, !k) || OPS_BAD(ops, !scores) ||
+	    OPS_BAD(ops, !batch) || OPS_BAD(ops, !heads) || OPS_BAD(ops, !tq) ||
+	    OPS_BAD(ops, !tk) || OPS_BAD(ops, !dim) ||
+	    OPS_BAD(ops, !fits(batch, heads, tq, dim, 1)) ||
+	    OPS_BAD(ops, !fits(batch, heads, tk, dim, 1)) ||
+	    OPS_BAD(ops, !fits(batch, heads, tq, tk, sizeof(int32_t))))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
 	ops_rep_begin(rep, E1NPU_OPS_ATTENTION_QK, (uint64_t)batch * heads * tq * tk * dim);
 	kt = malloc((size_t)dim * tk);
 	if (!kt)
-		return -ENOMEM;
+		return ops_error(ops, -ENOMEM, "%s: out of memory", __func__);
 	for (size_t s = 0; !ret && s < (size_t)batch * heads; s++) {
 		const int8_t *ks = k + (size_t)s * tk * dim;
 
@@ -429,9 +438,12 @@ E1NPU_API int e1npu_ops_attention_av_s8(struct e1npu_ops *ops, uint32_t batch,
 	int32_t *acc;
 	int ret = 0;
 
-	if (!ops || !p || !v || !out || !batch || !heads || !tq || !tk || !dim ||
-	    !fits(batch, heads, tq, tk, 1) || !fits(batch, heads, tk, dim, 1) ||
-	    !fits(batch, heads, tq, dim, sizeof(int32_t)))
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !p) || OPS_BAD(ops, !v) || OPS_BAD(ops, !out) ||
+	    OPS_BAD(ops, !batch) || OPS_BAD(ops, !heads) || OPS_BAD(ops, !tq) ||
+	    OPS_BAD(ops, !tk) || OPS_BAD(ops, !dim) ||
+	    OPS_BAD(ops, !fits(batch, heads, tq, tk, 1)) ||
+	    OPS_BAD(ops, !fits(batch, heads, tk, dim, 1)) ||
+	    OPS_BAD(ops, !fits(batch, heads, tq, dim, sizeof(int32_t))))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -441,7 +453,7 @@ E1NPU_API int e1npu_ops_attention_av_s8(struct e1npu_ops *ops, uint32_t batch,
 	if (!p7 || !acc) {
 		free(p7);
 		free(acc);
-		return -ENOMEM;
+		return ops_error(ops, -ENOMEM, "%s: out of memory", __func__);
 	}
 	for (size_t s = 0; !ret && s < (size_t)batch * heads; s++) {
 		for (size_t i = 0; i < (size_t)tq * tk; i++) {
@@ -484,14 +496,17 @@ E1NPU_API int e1npu_ops_attention_s8(struct e1npu_ops *ops,
 	uint8_t *mk = NULL, *pr = NULL;
 	int ret;
 
-	if (!ops || !p || !q || !k || !v || !out || !p->batch || !p->heads || !p->tq ||
-	    !p->tk || !p->dim || p->mask > E1NPU_MASK_SLIDING ||
-	    (p->mask == E1NPU_MASK_SLIDING && !p->window) ||
-	    p->softmax > E1NPU_SOFTMAX_EXACT ||
-	    (p->softmax == E1NPU_SOFTMAX_EXACT && (!(p->logit_scale > 0) || !(p->beta > 0))) ||
-	    !rq_ok(&p->qk) || !fits(p->batch, p->heads, p->tq, p->tk, sizeof(int32_t)) ||
-	    !fits(p->batch, p->heads, p->tq, p->dim, 1) ||
-	    !fits(p->batch, p->heads, p->tk, p->dim, 1))
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !p) || OPS_BAD(ops, !q) || OPS_BAD(ops, !k) ||
+	    OPS_BAD(ops, !v) || OPS_BAD(ops, !out) || OPS_BAD(ops, !p->batch) ||
+	    OPS_BAD(ops, !p->heads) || OPS_BAD(ops, !p->tq) || OPS_BAD(ops, !p->tk) ||
+	    OPS_BAD(ops, !p->dim) || OPS_BAD(ops, p->mask > E1NPU_MASK_SLIDING) ||
+	    OPS_BAD(ops, (p->mask == E1NPU_MASK_SLIDING && !p->window)) ||
+	    OPS_BAD(ops, p->softmax > E1NPU_SOFTMAX_EXACT) ||
+	    OPS_BAD(ops, (p->softmax == E1NPU_SOFTMAX_EXACT && (!(p->logit_scale > 0) || !(p->beta > 0)))) ||
+	    OPS_BAD(ops, !rq_ok(&p->qk)) ||
+	    OPS_BAD(ops, !fits(p->batch, p->heads, p->tq, p->tk, sizeof(int32_t))) ||
+	    OPS_BAD(ops, !fits(p->batch, p->heads, p->tq, p->dim, 1)) ||
+	    OPS_BAD(ops, !fits(p->batch, p->heads, p->tk, p->dim, 1)))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -505,7 +520,7 @@ E1NPU_API int e1npu_ops_attention_s8(struct e1npu_ops *ops,
 	pr = calloc(n, 1);
 	tmp = malloc(p->tk);
 	if (!sc || !lg || !mk || !pr || !tmp) {
-		ret = -ENOMEM;
+		ret = ops_error(ops, -ENOMEM, "%s: out of memory", __func__);
 		goto out;
 	}
 	ret = e1npu_ops_attention_qk_s8(ops, p->batch, p->heads, p->tq, p->tk, p->dim,
@@ -581,16 +596,19 @@ E1NPU_API int e1npu_ops_qkv_projection_s8(struct e1npu_ops *ops, uint32_t t,
 	int32_t *acc;
 	int ret;
 
-	if (!ops || !x || !w || !rq_ok(rq_q) || !rq_ok(rq_k) || !rq_ok(rq_v) || !q ||
-	    !k || !v || !t || !dm || dm > UINT32_MAX / 3 || !fits(t, dm, 3, 1, 4) ||
-	    !fits(dm, dm, 3, 1, 1))
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !x) || OPS_BAD(ops, !w) ||
+	    OPS_BAD(ops, !rq_ok(rq_q)) || OPS_BAD(ops, !rq_ok(rq_k)) ||
+	    OPS_BAD(ops, !rq_ok(rq_v)) || OPS_BAD(ops, !q) || OPS_BAD(ops, !k) ||
+	    OPS_BAD(ops, !v) || OPS_BAD(ops, !t) || OPS_BAD(ops, !dm) ||
+	    OPS_BAD(ops, dm > UINT32_MAX / 3) || OPS_BAD(ops, !fits(t, dm, 3, 1, 4)) ||
+	    OPS_BAD(ops, !fits(dm, dm, 3, 1, 1)))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
 	ops_rep_begin(rep, E1NPU_OPS_QKV_PROJECTION, 3ULL * t * dm * dm);
 	acc = malloc((size_t)t * 3 * dm * 4);
 	if (!acc)
-		return -ENOMEM;
+		return ops_error(ops, -ENOMEM, "%s: out of memory", __func__);
 	ret = gemm(ops, t, 3 * dm, dm, x, dm, w, 3 * dm, acc, rep);
 	for (uint32_t i = 0; !ret && i < t; i++)
 		for (uint32_t j = 0; j < 3 * dm; j++)
@@ -610,9 +628,12 @@ E1NPU_API int e1npu_ops_kv_cache_append_s8(struct e1npu_ops *ops, uint32_t batch
 {
 	struct e1npu_ops_report local;
 
-	if (!ops || !kcache || !vcache || !lens || !knew || !vnew || !batch || !heads ||
-	    !cap || !dim || !tnew || !fits(batch, heads, cap, dim, 1) ||
-	    !fits(batch, heads, tnew, dim, 1))
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !kcache) || OPS_BAD(ops, !vcache) ||
+	    OPS_BAD(ops, !lens) || OPS_BAD(ops, !knew) || OPS_BAD(ops, !vnew) ||
+	    OPS_BAD(ops, !batch) || OPS_BAD(ops, !heads) || OPS_BAD(ops, !cap) ||
+	    OPS_BAD(ops, !dim) || OPS_BAD(ops, !tnew) ||
+	    OPS_BAD(ops, !fits(batch, heads, cap, dim, 1)) ||
+	    OPS_BAD(ops, !fits(batch, heads, tnew, dim, 1)))
 		return -EINVAL;
 	for (size_t s = 0; s < (size_t)batch * heads; s++)
 		if (lens[s] > cap || tnew > cap - lens[s])
@@ -644,7 +665,7 @@ E1NPU_API int e1npu_ops_decode_attention_s8(struct e1npu_ops *ops,
 	struct e1npu_attention_params ap;
 	int ret;
 
-	if (!ops || !p || !q || !out)
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !p) || OPS_BAD(ops, !q) || OPS_BAD(ops, !out))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -686,8 +707,11 @@ E1NPU_API int e1npu_ops_mlp_relu_s8(struct e1npu_ops *ops, uint32_t t,
 	int8_t *h;
 	int ret;
 
-	if (!ops || !x || !w1 || !w2 || !rq_ok(rqh) || !rq_ok(rqo) || !out || !t || !dm ||
-	    !dh || !fits(t, dm > dh ? dm : dh, 1, 1, 4) || !fits(dm, dh, 1, 1, 1))
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !x) || OPS_BAD(ops, !w1) || OPS_BAD(ops, !w2) ||
+	    OPS_BAD(ops, !rq_ok(rqh)) || OPS_BAD(ops, !rq_ok(rqo)) || OPS_BAD(ops, !out) ||
+	    OPS_BAD(ops, !t) || OPS_BAD(ops, !dm) || OPS_BAD(ops, !dh) ||
+	    OPS_BAD(ops, !fits(t, dm > dh ? dm : dh, 1, 1, 4)) ||
+	    OPS_BAD(ops, !fits(dm, dh, 1, 1, 1)))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -697,7 +721,7 @@ E1NPU_API int e1npu_ops_mlp_relu_s8(struct e1npu_ops *ops, uint32_t t,
 	if (!acc || !h) {
 		free(acc);
 		free(h);
-		return -ENOMEM;
+		return ops_error(ops, -ENOMEM, "%s: out of memory", __func__);
 	}
 	ret = gemm(ops, t, dh, dm, x, dm, w1, dh, acc, rep);
 	for (size_t i = 0; !ret && i < (size_t)t * dh; i++) {
@@ -729,9 +753,12 @@ E1NPU_API int e1npu_ops_swiglu_s8(struct e1npu_ops *ops, uint32_t t,
 	int32_t *acc = NULL;
 	int ret = -ENOMEM;
 
-	if (!ops || !x || !wu || !wg || !wd || !rq_ok(rqh) || !rq_ok(rqo) || !out || !t ||
-	    !dm || !dh || gate_shift > 16 || dh > UINT32_MAX / 2 ||
-	    !fits(t, 2, dm > dh ? dm : dh, 1, 4) || !fits(dm, 2, dh, 1, 1))
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !x) || OPS_BAD(ops, !wu) || OPS_BAD(ops, !wg) ||
+	    OPS_BAD(ops, !wd) || OPS_BAD(ops, !rq_ok(rqh)) || OPS_BAD(ops, !rq_ok(rqo)) ||
+	    OPS_BAD(ops, !out) || OPS_BAD(ops, !t) || OPS_BAD(ops, !dm) || OPS_BAD(ops, !dh) ||
+	    OPS_BAD(ops, gate_shift > 16) || OPS_BAD(ops, dh > UINT32_MAX / 2) ||
+	    OPS_BAD(ops, !fits(t, 2, dm > dh ? dm : dh, 1, 4)) ||
+	    OPS_BAD(ops, !fits(dm, 2, dh, 1, 1)))
 		return -EINVAL;
 	if (!rep)
 		rep = &local;
@@ -790,9 +817,12 @@ E1NPU_API int e1npu_ops_transformer_block_s8(struct e1npu_ops *ops, uint32_t t,
 	int8_t *ctx, *r, *m;
 	int ret = -ENOMEM;
 
-	if (!ops || !x || !p || !v || !bias || !w1 || !w2 || !rqh || !rqo || !out ||
-	    !t || !d || !dh || !fits(t, t, 1, 1, 1) || !fits(t, d, 1, 1, 4) ||
-	    !fits(t, dh, 1, 1, 4) || !fits(d, dh, 1, 1, 1))
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !x) || OPS_BAD(ops, !p) || OPS_BAD(ops, !v) ||
+	    OPS_BAD(ops, !bias) || OPS_BAD(ops, !w1) || OPS_BAD(ops, !w2) || OPS_BAD(ops, !rqh) ||
+	    OPS_BAD(ops, !rqo) || OPS_BAD(ops, !out) || OPS_BAD(ops, !t) || OPS_BAD(ops, !d) ||
+	    OPS_BAD(ops, !dh) || OPS_BAD(ops, !fits(t, t, 1, 1, 1)) ||
+	    OPS_BAD(ops, !fits(t, d, 1, 1, 4)) || OPS_BAD(ops, !fits(t, dh, 1, 1, 4)) ||
+	    OPS_BAD(ops, !fits(d, dh, 1, 1, 1)))
 		return -EINVAL;
 	ctx = malloc(td);
 	r = malloc(td);
@@ -841,10 +871,14 @@ E1NPU_API int e1npu_ops_decoder_block_s8(struct e1npu_ops *ops,
 	int8_t *b[12] = { NULL };
 	int ret = -ENOMEM;
 
-	if (!ops || !p || !x || !out || !p->t || !p->d || !p->dh || !p->heads ||
-	    p->d % p->heads || (p->d / p->heads) % 2 || !fits(p->t, p->d, 3, 1, 4) ||
-	    !fits(p->t, p->t, p->heads, 1, 4) || !fits(p->d, p->d, 3, 1, 1) ||
-	    !fits(p->t, p->dh, 2, 1, 4) || !fits(p->d, p->dh, 2, 1, 1))
+	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !p) || OPS_BAD(ops, !x) || OPS_BAD(ops, !out) ||
+	    OPS_BAD(ops, !p->t) || OPS_BAD(ops, !p->d) || OPS_BAD(ops, !p->dh) ||
+	    OPS_BAD(ops, !p->heads) || OPS_BAD(ops, p->d % p->heads) ||
+	    OPS_BAD(ops, (p->d / p->heads) % 2) || OPS_BAD(ops, !fits(p->t, p->d, 3, 1, 4)) ||
+	    OPS_BAD(ops, !fits(p->t, p->t, p->heads, 1, 4)) ||
+	    OPS_BAD(ops, !fits(p->d, p->d, 3, 1, 1)) ||
+	    OPS_BAD(ops, !fits(p->t, p->dh, 2, 1, 4)) ||
+	    OPS_BAD(ops, !fits(p->d, p->dh, 2, 1, 1)))
 		return -EINVAL;
 	t = p->t;
 	d = p->d;

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * Bit-exact CPU reference of every hardware operation, written from
- * Documentation/hardware-contract.md (sections 2.3, 2.7, 3.2-3.6), not
- * from the device model. It is what the CPU runs when the hardware rejects
- * an operation under the fallback contract, so a fallen-back operation
- * writes exactly the bytes the engine would have written.
+ * libe1npu's one CPU executor of hardware operations: bit-exact, written
+ * from Documentation/hardware-contract.md (sections 2.3, 2.7, 3.2-3.6),
+ * not from the device model. It runs an operation the hardware rejects
+ * under the fallback contract (so a fallen-back operation writes exactly
+ * the bytes the engine would have written) and every operation of a
+ * CPU-only lowering context. lib/ref/ is the tests' independent oracle,
+ * not this.
  *
  * Tensors are addressed as in struct drm_e1npu_tensor: row r of a tensor
  * starts at the tensor's base pointer + r * stride. Multi-byte values are
@@ -13,6 +15,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "hw_exec.h"
 #include "internal.h"
 
 static void put_le32(uint8_t *p, uint32_t v)
@@ -155,10 +158,9 @@ static int32_t sext(uint32_t v, unsigned int bits)
 	return (int32_t)((v ^ m) - m);
 }
 
-/* FP8 E4M3 lane to Q8.8; false for NaN. */
-static bool fp8_q88(uint32_t lane, int32_t *q)
+bool e1npu_fp8_e4m3_q88(uint8_t v, int32_t *q)
 {
-	uint32_t e = (lane >> 3) & 0xf, mant = lane & 7;
+	uint32_t e = (v >> 3) & 0xf, mant = v & 7;
 	int32_t mag;
 
 	if (e == 15 && mant == 7)
@@ -169,7 +171,7 @@ static bool fp8_q88(uint32_t lane, int32_t *q)
 		mag = (int32_t)((8 + mant) >> 1);
 	else
 		mag = (int32_t)((8 + mant) << (e - 2));
-	*q = (lane & 0x80) ? -mag : mag;
+	*q = (v & 0x80) ? -mag : mag;
 	return true;
 }
 
@@ -190,7 +192,7 @@ static int64_t floor_div256(int64_t p)
 	return p >= 0 ? p / 256 : -((-p + 255) / 256);
 }
 
-bool e1npu_ref_dp_scalar(uint32_t opcode, uint32_t a, uint32_t b,
+bool e1npu_dp_scalar_exec(uint32_t opcode, uint32_t a, uint32_t b,
 			 uint32_t acc, bool ternary, uint32_t *result,
 			 uint32_t *result_hi)
 {
@@ -284,8 +286,8 @@ bool e1npu_ref_dp_scalar(uint32_t opcode, uint32_t a, uint32_t b,
 		for (i = 0; i < 4; i++) {
 			int32_t qa, qb;
 
-			if (!fp8_q88((a >> (8 * i)) & 0xff, &qa) ||
-			    !fp8_q88((b >> (8 * i)) & 0xff, &qb))
+			if (!e1npu_fp8_e4m3_q88((uint8_t)(a >> (8 * i)), &qa) ||
+			    !e1npu_fp8_e4m3_q88((uint8_t)(b >> (8 * i)), &qb))
 				return false;
 			s += floor_div256((int64_t)qa * qb);
 		}
@@ -322,7 +324,7 @@ static int ref_dp_scalar_op(const struct drm_e1npu_op *op, const uint8_t *a,
 		uint8_t *out = c + (uint64_t)i * E1NPU_DP_SCALAR_OUT_BYTES;
 		uint32_t r, hi;
 
-		if (!e1npu_ref_dp_scalar(op->k, get_le32(in), get_le32(in + 4),
+		if (!e1npu_dp_scalar_exec(op->k, get_le32(in), get_le32(in + 4),
 					 get_le32(in + 8), ternary, &r, &hi))
 			return -EINVAL;
 		put_le32(out, r);
@@ -364,7 +366,7 @@ static void ref_dp_gemm(const struct drm_e1npu_op *op, const uint8_t *a,
 		}
 }
 
-int e1npu_ref_hw_exec(const struct drm_e1npu_op *op, const uint8_t *a,
+int e1npu_hw_exec(const struct drm_e1npu_op *op, const uint8_t *a,
 		      const uint8_t *b, uint8_t *c)
 {
 	uint8_t tmp[E1_DP_SCRATCH_BYTES];
