@@ -52,6 +52,11 @@ echo "E1VM: RUN e1npu-proof guard-selftest"
 proof guard-selftest
 
 echo "E1VM: RUN e1npu-proof perf"
+# slub_debug sends every allocation through the slow debug path: a submit
+# allocates, DRM_IOCTL_VERSION does not, so the ratio is not the driver's.
+case " $(cat /proc/cmdline) " in
+*" slub_debug="*) echo "E1VM-LOG: perf: slub_debug is on ($(tr ' ' '\n' </proc/cmdline | grep '^slub_debug=')): the SUBMIT path's allocations are slowed, VERSION has none" ;;
+esac
 proof perf $([ $debug = 1 ] && echo 200 || echo 2000)
 
 jobs=$(e1vm_param stress_jobs || { [ $debug = 1 ] && echo 250 || echo 1000; })
