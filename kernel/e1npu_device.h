@@ -16,7 +16,7 @@
 #include <drm/drm_mm.h>
 #include <drm/gpu_scheduler.h>
 
-#include "e1npu_ops.h"
+#include "e1npu_opcheck.h"
 
 struct clk_bulk_data;
 struct reset_control;
@@ -73,7 +73,7 @@ void e1npu_show_fdinfo(struct drm_printer *p, struct drm_file *file);
  * @drm: the DRM (accel) device
  * @wrap: regmap over the wrapper window, NULL when absent
  * @dp: regmap over the datapath window, NULL when absent
- * @lim: what submissions may use (shared rules, e1npu_ops.c)
+ * @lim: what submissions may use (shared rules, e1npu_opcheck.c)
  * @arena_vaddr: CPU address of the tensor arena
  * @arena_dma: device address of the tensor arena
  * @arena_size: bytes of the arena

@@ -2,7 +2,7 @@
 /*
  * e1 NPU DRM accel driver: probe, removal, the ioctl table and the small
  * ioctls. Buffers live in e1npu_gem.c, jobs in e1npu_job.c, the shared
- * submission rules in e1npu_ops.c.
+ * submission rules in e1npu_opcheck.c.
  */
 #include <linux/bitfield.h>
 #include <linux/dma-mapping.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suite of the shared submission rules (e1npu_ops.c): device limits,
+ * KUnit suite of the shared submission rules (e1npu_opcheck.c): device limits,
  * opcode to engine, the envelope, unused fields, flags, alignment, handle
  * lookup, tensor extents with their overflow checks and the end of the
  * buffer, descriptor helpers, and the datapath runner against a fake
@@ -11,7 +11,7 @@
 #include <linux/limits.h>
 #include <linux/module.h>
 
-#include "e1npu_ops.h"
+#include "e1npu_opcheck.h"
 
 #define BUF_SIZE	4096
 #define H_A		1
@@ -391,7 +391,7 @@ static struct kunit_case e1npu_ops_cases[] = {
 };
 
 static struct kunit_suite e1npu_ops_suite = {
-	.name = "e1npu_ops",
+	.name = "e1npu_opcheck",
 	.test_cases = e1npu_ops_cases,
 };
 

@@ -13,7 +13,7 @@
 
 #include <e1npu/e1npu.h>
 
-#include "e1npu_ops.h"		/* kernel/: shared submission rules + UAPI */
+#include "e1npu_opcheck.h"		/* kernel/: shared submission rules + UAPI */
 
 #define E1NPU_API	__attribute__((visibility("default")))
 #define E1NPU_PRINTF(a, b)	__attribute__((format(printf, a, b)))

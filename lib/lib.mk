@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 #
 # libe1npu: lib/*.c and lib/*/*.c (the runtime, and the lowering layer in
-# lib/ops/ and lib/ref/), kernel/e1npu_ops.c (the kernel's submission
+# lib/ops/ and lib/ref/), kernel/e1npu_opcheck.c (the kernel's submission
 # rules, compiled in userspace) and the device model (model/*.c, the
 # in-process backend), as
 #   $(O)/lib/libe1npu.so.0.1.0 (soname libe1npu.so.0, version script
@@ -18,7 +18,7 @@ E1NPU_WITH_UDEV  ?= 1
 
 # The library needs the shared rules and the model; skip it cleanly until
 # both exist.
-ifneq ($(wildcard kernel/e1npu_ops.c),)
+ifneq ($(wildcard kernel/e1npu_opcheck.c),)
 ifneq ($(wildcard model/e1_model.c),)
 LIB_ENABLED := 1
 endif
@@ -26,7 +26,7 @@ endif
 
 ifeq ($(LIB_ENABLED),1)
 
-LIB_SRCS := $(sort $(wildcard lib/*.c lib/*/*.c)) kernel/e1npu_ops.c
+LIB_SRCS := $(sort $(wildcard lib/*.c lib/*/*.c)) kernel/e1npu_opcheck.c
 # The model's sources: model.mk's list when it is included, else ours.
 LIB_MODEL_SRCS := $(if $(MODEL_SRCS),$(MODEL_SRCS),$(filter-out model/e1_dp_stub.c,$(wildcard model/*.c)))
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer harness of the driver's submission rules (kernel/e1npu_ops.c).
+ * libFuzzer harness of the driver's submission rules (kernel/e1npu_opcheck.c).
  *
  * The input is decoded into: device configuration and limits (only ever
  * tightened from the real envelope, so the hardware must accept whatever
@@ -25,7 +25,7 @@
  */
 #include "fuzz-common.h"
 
-#include "e1npu_ops.h"
+#include "e1npu_opcheck.h"
 #include "e1_model.h"
 
 typedef unsigned __int128 u128;

@@ -27,9 +27,9 @@ FUZZ_FLAGS    := -g -O1 -fno-omit-frame-pointer -std=c11 -D_DEFAULT_SOURCE \
 		 -Wall -Wextra -Werror -Wno-unused-parameter
 FUZZ_CPPFLAGS := -Iinclude -Iinclude/hw -Iinclude/uapi/drm -Imodel -Ikernel \
 		 -Itests/fuzz $(shell pkg-config --cflags libdrm 2>/dev/null)
-FUZZ_LIB_SRCS := kernel/e1npu_ops.c $(MODEL_SRCS)
+FUZZ_LIB_SRCS := kernel/e1npu_opcheck.c $(MODEL_SRCS)
 FUZZ_HDRS     := $(wildcard tests/fuzz/*.h include/hw/*.h include/uapi/drm/*.h \
-		   kernel/e1npu_ops.h model/*.h)
+		   kernel/e1npu_opcheck.h model/*.h)
 
 .PHONY: fuzz-build fuzz-cc check-fuzz fuzz-long
 

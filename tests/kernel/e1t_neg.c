@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * e1npu system tests: submits the kernel must reject, each with its
- * documented errno (kernel/e1npu_ops.c, Documentation/driver.md: EINVAL
+ * documented errno (kernel/e1npu_opcheck.c, Documentation/driver.md: EINVAL
  * malformed, ERANGE outside the envelope, ENOENT unknown handle, EOVERFLOW
  * extent overflow or past the end of the buffer), and with nothing
  * executed: every bad job is submitted after a valid job in the same

@@ -28,7 +28,7 @@ extern "C" {
  * DOC: e1npu submission errors
  *
  * DRM_IOCTL_E1NPU_SUBMIT copies every job and operation, then validates
- * each operation before anything is queued (kernel/e1npu_ops.c, shared
+ * each operation before anything is queued (kernel/e1npu_opcheck.c, shared
  * with libe1npu). The first failure is returned:
  *
  * - -EINVAL: unknown opcode or flag, a field the opcode does not use is

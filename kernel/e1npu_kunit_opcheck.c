@@ -4,4 +4,4 @@
  * wants every object of a module to be its own file; its symbols stay
  * local to each module).
  */
-#include "e1npu_ops.c"
+#include "e1npu_opcheck.c"

@@ -8,8 +8,8 @@
  * Freestanding: builds in the kernel and in userspace (-std=c11). No
  * allocation, no printing, no global state.
  */
-#ifndef __E1NPU_OPS_H__
-#define __E1NPU_OPS_H__
+#ifndef __E1NPU_OPCHECK_H__
+#define __E1NPU_OPCHECK_H__
 
 #include "e1_model_shim.h"
 #include "e1npu_hw.h"
@@ -172,4 +172,4 @@ struct e1npu_dp_io {
 int e1npu_dp_exec(const struct e1npu_dp_io *io, const struct drm_e1npu_op *op,
 		  const u8 *a, const u8 *b, u8 *c, u32 *hw_status);
 
-#endif /* __E1NPU_OPS_H__ */
+#endif /* __E1NPU_OPCHECK_H__ */

@@ -14,7 +14,7 @@
  *   -EOVERFLOW an extent overflows or passes the end of its buffer
  *   -ENODEV    the op's engine is absent
  */
-#include "e1npu_ops.h"
+#include "e1npu_opcheck.h"
 
 #define E1NPU_BIT(n)	(1U << (n))
 
