@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: MIT
+#
+# Real TFLite 2.2 as the reference (tests/delegate/test-delegate.c,
+# Documentation/tflite.md):
+#   check-delegate       TFLite 2.2 alone vs TFLite 2.2 + the e1npu delegate
+#                        (byte-identical outputs, summary line, several
+#                        partitions with skip_ops, malformed options);
+#   check-models-tflite  libe1npu's own interpreter vs TFLite 2.2; run as
+#                        part of check-models.
+# On every model in tests/data and in MODELS_DIR (../shared/models, when
+# present), on the shipped images and seeded random tensors. TFLite comes
+# from tools/devel/fetch-tflite.sh (x86_64 only: elsewhere SKIPPED with its
+# reason). The tests run in the normal build: see tflite.md for ASan.
+
+ifeq ($(LIB_ENABLED),1)
+
+DELEGATE_TEST     := $(O)/tests/delegate/test-delegate
+DELEGATE_TEST_SRCS := tests/delegate/test-delegate.c tools/e1npu-classify/bmp.c
+FETCH_TFLITE      := tools/devel/fetch-tflite.sh
+DELEGATE_RANDOM   ?= 3
+
+$(call objs,tests/delegate/test-delegate.c): CPPFLAGS += -Itools/e1npu-classify
+
+$(DELEGATE_TEST): $(call objs,$(DELEGATE_TEST_SRCS)) $(LIB_A)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIB_LIBS) -ldl
+
+# $(call delegate_run,ARGS): test-delegate on every model and image there is.
+define delegate_run
+	@tfl=$$($(FETCH_TFLITE) 2>$(O)/tests/delegate/fetch.err) || { \
+		echo "$@: SKIPPED: no TFLite 2.2 reference: $$(cat $(O)/tests/delegate/fetch.err)"; \
+		echo "$@: 0 passed, 0 failed, 1 skipped"; exit 0; }; \
+	models=$$(ls tests/data/*.tflite); imgs="-i tests/data/grace_hopper_128.bmp"; \
+	if [ -d '$(MODELS_DIR)' ]; then \
+		models="$$models $$(ls '$(MODELS_DIR)'/*.tflite)"; \
+		[ -f '$(MODELS_DIR)/grace_hopper.bmp' ] && imgs="$$imgs -i $(MODELS_DIR)/grace_hopper.bmp"; \
+	else echo "$@: model directory $(MODELS_DIR) not found: shipped models only"; fi; \
+	echo "$@: TFLite 2.2 from $$tfl"; \
+	$(DELEGATE_TEST) --tflite "$$tfl/lib/libtensorflowlite_c.so" $(1) $$imgs \
+		-r $(DELEGATE_RANDOM) $$models
+endef
+
+.PHONY: check-delegate check-models-tflite
+check-delegate: $(DELEGATE_TEST) $(DELEGATE_SO)
+	@mkdir -p $(O)/tests/delegate
+	$(call delegate_run,--delegate $(DELEGATE_SO))
+
+check-models-tflite: $(DELEGATE_TEST)
+	@mkdir -p $(O)/tests/delegate
+	$(call delegate_run,--interp)
+
+check-models: check-models-tflite
+CHECK_TARGETS += check-delegate
+
+endif # LIB_ENABLED
