@@ -10,7 +10,7 @@
 # On every model in tests/data and in MODELS_DIR (../shared/models, when
 # present), on the shipped images and seeded random tensors. TFLite comes
 # from tools/devel/fetch-tflite.sh (x86_64 only: elsewhere SKIPPED with its
-# reason). The tests run in the normal build: see tflite.md for ASan.
+# reason). check-delegate also runs the shipped models under ASan+UBSan.
 
 ifeq ($(LIB_ENABLED),1)
 
@@ -19,11 +19,20 @@ DELEGATE_TEST_SRCS := tests/delegate/test-delegate.c tools/e1npu-classify/bmp.c
 FETCH_TFLITE      := tools/devel/fetch-tflite.sh
 DELEGATE_RANDOM   ?= 3
 
-$(call objs,tests/delegate/test-delegate.c): CPPFLAGS += -Itools/e1npu-classify
+DELEGATE_TEST_SAN := $(SAN_O)/tests/delegate/test-delegate
+
+$(call objs,tests/delegate/test-delegate.c) $(call sanobjs,tests/delegate/test-delegate.c): \
+	CPPFLAGS += -Itools/e1npu-classify
 
 $(DELEGATE_TEST): $(call objs,$(DELEGATE_TEST_SRCS)) $(LIB_A)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(LIB_LIBS) -ldl
+
+# ASan+UBSan: the test and the delegate instrumented, TFLite not (it is
+# dlopen'ed into the instrumented process; ASan's allocator serves it too).
+$(DELEGATE_TEST_SAN): $(call sanobjs,$(DELEGATE_TEST_SRCS)) $(LIB_SAN_A)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIB_LIBS) -ldl
 
 # $(call delegate_run,ARGS): test-delegate on every model and image there is.
 define delegate_run
@@ -55,9 +64,16 @@ DELEGATE_ABI_CHECK = $(CC) $(CSTD) $(WARN) -isystem "$$tfl/include" -Idelegate \
 	$(O)/tests/delegate/abi-check || fail=1;
 
 .PHONY: check-delegate check-models-tflite
-check-delegate: $(DELEGATE_TEST) $(DELEGATE_SO) $(DELEGATE_PARTIAL)
+check-delegate: $(DELEGATE_TEST) $(DELEGATE_SO) $(DELEGATE_PARTIAL) \
+		$(DELEGATE_TEST_SAN) $(DELEGATE_SAN_SO)
 	@mkdir -p $(O)/tests/delegate
 	$(call delegate_run,--delegate $(DELEGATE_SO) -p $(DELEGATE_PARTIAL),$(DELEGATE_ABI_CHECK))
+	@tfl=$$($(FETCH_TFLITE) 2>/dev/null) || exit 0; \
+	echo "check-delegate: under ASan+UBSan, shipped models"; \
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	$(DELEGATE_TEST_SAN) --tflite "$$tfl/lib/libtensorflowlite_c.so" \
+		--delegate $(DELEGATE_SAN_SO) --interp -p $(DELEGATE_PARTIAL) \
+		-i tests/data/grace_hopper_128.bmp -r 2 tests/data/*.tflite
 
 check-models-tflite: $(DELEGATE_TEST)
 	@mkdir -p $(O)/tests/delegate
