@@ -14,8 +14,10 @@
  * delegate must leave to TFLite (delegate checks only). Prints "  PASS  ..." / "  FAIL  ..." lines
  * and "N passed, N failed, N skipped".
  *
- * test-delegate --tflite LIB [--delegate SO] [--interp] [-i BMP]... [-r N]
- *               [-p MODEL]... MODEL...
+ * test-delegate --tflite LIB [--delegate SO] [--interp] [-d DEVICE] [-i BMP]...
+ *               [-r N] [-p MODEL]... MODEL...
+ * -d: the device of the delegate and of the interpreter (default sim; the
+ * x86_64 guest passes its accel node, tests/delegate/t-delegate.sh).
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -65,6 +67,7 @@ typedef void (*destroy_fn)(void *delegate);
 static struct tfl_api api;
 static create_fn dl_create;
 static destroy_fn dl_destroy;
+static const char *device = "sim";	/* -d: the delegate's and the interpreter's */
 static int npass, nfail, nskip;
 static char last_report[512];
 
@@ -364,7 +367,7 @@ static void check_interp(const char *path, const char *mname, struct input *in, 
 	uint32_t nout = 0;
 	char err[256] = "";
 	uint8_t *out = malloc(outlen);
-	int ret = e1npu_device_open("sim", &dev);
+	int ret = e1npu_device_open(device, &dev);
 
 	if (!ret)
 		ret = e1npu_tflite_load_file(dev, path, NULL, &t, err, sizeof(err));
@@ -473,12 +476,14 @@ int main(int argc, char **argv)
 			verbose = true;
 		else if (!strcmp(argv[a], "-i") && a + 1 < argc && nimg < 8)
 			images[nimg++] = argv[++a];
+		else if (!strcmp(argv[a], "-d") && a + 1 < argc)
+			device = argv[++a];
 		else if (!strcmp(argv[a], "-p") && a + 1 < argc && npartial < 8)
 			partial[npartial++] = argv[++a];
 		else if (!strcmp(argv[a], "-r") && a + 1 < argc)
 			nrand = atoi(argv[++a]);
 		else {
-			fprintf(stderr, "usage: %s --tflite LIB [--delegate SO] [--interp] [-v] [-i BMP]... [-r N] [-p MODEL]... MODEL...\n",
+			fprintf(stderr, "usage: %s --tflite LIB [--delegate SO] [--interp] [-v] [-d DEVICE] [-i BMP]... [-r N] [-p MODEL]... MODEL...\n",
 				argv[0]);
 			return 2;
 		}
@@ -533,7 +538,7 @@ int main(int argc, char **argv)
 		}
 		if (dso) {
 			char *k[] = { (char *)"device", (char *)"skip_ops" };
-			char *v[] = { (char *)"sim", (char *)"DEPTHWISE_CONV_2D" };
+			char *v[] = { (char *)device, (char *)"DEPTHWISE_CONV_2D" };
 
 			check_delegate(mname, model, k, v, 1, false, part, in, nin, inlen,
 				       refout, outlen, verbose);
