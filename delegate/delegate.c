@@ -205,6 +205,11 @@ tflite_plugin_create_delegate(char **keys, char **values, size_t n,
 	if (dbg && dbg[0] && strcmp(dbg, "0"))
 		d->log_level = 2;
 	ret = e1npu_device_open(strcmp(d->device, "auto") ? d->device : NULL, &d->dev);
+	if (!ret) {
+		ret = e1npu_ops_new(d->dev, &d->ops);
+		if (ret)
+			e1npu_device_close(d->dev);
+	}
 	if (ret) {
 		opt_error(report_error, "e1npu delegate: device '%s': cannot open: %s",
 			  d->device, e1npu_strerror(ret));
@@ -225,7 +230,8 @@ E1D_EXPORT void tflite_plugin_destroy_delegate(struct tflc_delegate *base)
 	if (!base)
 		return;
 	d = base->data_;
-	/* Kernels still alive hold their own reference on the device. */
+	/* Lowering objects still alive hold their own references. */
+	e1npu_ops_free(d->ops);
 	e1npu_device_close(d->dev);
 	free(d);
 }

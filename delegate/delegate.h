@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include <e1npu/e1npu.h>
+#include <e1npu/e1npu_ops.h>
 
 #include "tflite_abi.h"
 #include "view.h"
@@ -15,6 +16,7 @@
 struct e1d {
 	struct tflc_delegate base;	/* handed to TFLite; data_ points here */
 	struct e1npu_device *dev;
+	struct e1npu_ops *ops;		/* one lowering context for every partition */
 	char device[256];		/* option device: sim, auto or a path */
 	int log_level;			/* 0 errors, 1 summary, 2 per node */
 	bool skip[E1D_MAX_BUILTIN];	/* option skip_ops: builtin codes kept on TFLite */

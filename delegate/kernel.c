@@ -3,7 +3,7 @@
  * The e1npu delegate kernel: one per partition TFLite hands us. It runs
  * the partition's nodes as a partial libe1npu interpreter
  * (lib/tflite/tflite_part.h: the same layers as e1npu_tflite_invoke) on
- * the delegate's device. Tensors entering or leaving the partition are
+ * the delegate's lowering context, which all its kernels share. Tensors entering or leaving the partition are
  * TFLite's, bound at every invoke; tensors only used inside it are not
  * allocated by TFLite (no remaining node names them), so the kernel keeps
  * its own storage for them.
@@ -95,8 +95,8 @@ void *e1d_kernel_init(struct tflc_context *ctx, const char *buffer, size_t lengt
 	}
 	for (uint32_t i = 0; i < k->v.m.num_operators; i++)
 		ops[i] = i;
-	ret = e1npu_tflite_part_new(k->d->dev, E1NPU_TFLITE_PATH_NPU, &k->v.m, ops,
-				    k->v.m.num_operators, &k->t, k->err, sizeof(k->err));
+	ret = e1npu_tflite_part_new(k->d->ops, &k->v.m, ops, k->v.m.num_operators,
+				    &k->t, k->err, sizeof(k->err));
 	free(ops);
 	if (!ret)
 		e1d_log(k->d, 2, "partition %u: nodes %d..%d (%u), %d inputs, %d outputs",

@@ -26,14 +26,17 @@ int e1npu_tflite_part_check(const struct tfl_model *m, uint32_t op,
 
 /*
  * e1npu_tflite_part_new() - an interpreter for operators @ops[0..@n) of
- * @m, run in that order. @m is borrowed: it (and the constant data it
- * points at) must outlive the interpreter. Free with e1npu_tflite_free();
- * e1npu_tflite_get_layer() reports its layers.
+ * @m, run in that order, on the lowering context @ctx (the NPU path; NULL:
+ * the reference path). @m and @ctx are borrowed: @m (and the constant
+ * data it points at) must outlive the interpreter; one @ctx serves any
+ * number of them (each context keeps its own staging arena on the
+ * device, so one per partition would multiply the device memory used).
+ * Free with e1npu_tflite_free(); e1npu_tflite_get_layer() reports its
+ * layers.
  */
-int e1npu_tflite_part_new(struct e1npu_device *dev, uint32_t path,
-			  const struct tfl_model *m, const uint32_t *ops,
-			  uint32_t n, struct e1npu_tflite **tp, char *err,
-			  size_t errlen);
+int e1npu_tflite_part_new(struct e1npu_ops *ctx, const struct tfl_model *m,
+			  const uint32_t *ops, uint32_t n,
+			  struct e1npu_tflite **tp, char *err, size_t errlen);
 
 /*
  * e1npu_tflite_part_invoke() - run the layers once; @bufs holds the

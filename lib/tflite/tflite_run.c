@@ -864,9 +864,10 @@ E1NPU_API void e1npu_tflite_free(struct e1npu_tflite *t)
 		free(t->buf[i]);
 	free(t->buf);
 	free(t->layers);
-	if (!t->part)
+	if (!t->part) {
 		tfl_model_free(&t->m);
-	e1npu_ops_free(t->ops);
+		e1npu_ops_free(t->ops);
+	}
 	free(t->file);
 	free(t);
 }
@@ -1088,9 +1089,8 @@ E1NPU_API int e1npu_tflite_get_layer(const struct e1npu_tflite *t, uint32_t inde
  * layer preparation and the same run_layer() as the whole-model
  * interpreter, on a model view the caller built and owns.
  */
-static int part_new(struct e1npu_device *dev, uint32_t path,
-		    const struct tfl_model *m, const uint32_t *ops, uint32_t n,
-		    struct e1npu_tflite **tp)
+static int part_new(struct e1npu_ops *ctx, const struct tfl_model *m,
+		    const uint32_t *ops, uint32_t n, struct e1npu_tflite **tp)
 {
 	struct e1npu_tflite *t = calloc(1, sizeof(*t));
 	int ret = 0;
@@ -1100,16 +1100,13 @@ static int part_new(struct e1npu_device *dev, uint32_t path,
 		return -ENOMEM;
 	t->part = true;
 	t->m = *m;
-	t->path = path;
+	/* The caller's context, shared by all its partitions (borrowed). */
+	t->ops = ctx;
+	t->path = ctx ? E1NPU_TFLITE_PATH_NPU : E1NPU_TFLITE_PATH_REFERENCE;
 	t->buf = calloc(m->num_tensors ? m->num_tensors : 1, sizeof(void *));
 	t->layers = calloc(n ? n : 1, sizeof(*t->layers));
 	if (!t->buf || !t->layers)
 		return tf_fail(t, -ENOMEM, "out of memory");
-	if (path == E1NPU_TFLITE_PATH_NPU) {
-		ret = e1npu_ops_new(dev, &t->ops);
-		if (ret)
-			return tf_fail(t, ret, "e1npu_ops_new: %s", e1npu_strerror(ret));
-	}
 	for (uint32_t k = 0; k < n; k++) {
 		if (ops[k] >= m->num_operators)
 			return tf_fail(t, -EINVAL, "operator %u of %u", ops[k], m->num_operators);
@@ -1125,7 +1122,7 @@ int e1npu_tflite_part_check(const struct tfl_model *m, uint32_t op,
 			    char *err, size_t errlen)
 {
 	struct e1npu_tflite *t;
-	int ret = part_new(NULL, E1NPU_TFLITE_PATH_REFERENCE, m, &op, 1, &t);
+	int ret = part_new(NULL, m, &op, 1, &t);
 
 	if (err && errlen)
 		snprintf(err, errlen, "%s", ret && t ? t->err : ret ? "out of memory" : "");
@@ -1133,12 +1130,11 @@ int e1npu_tflite_part_check(const struct tfl_model *m, uint32_t op,
 	return ret;
 }
 
-int e1npu_tflite_part_new(struct e1npu_device *dev, uint32_t path,
-			  const struct tfl_model *m, const uint32_t *ops,
-			  uint32_t n, struct e1npu_tflite **tp, char *err,
-			  size_t errlen)
+int e1npu_tflite_part_new(struct e1npu_ops *ctx, const struct tfl_model *m,
+			  const uint32_t *ops, uint32_t n,
+			  struct e1npu_tflite **tp, char *err, size_t errlen)
 {
-	int ret = part_new(dev, path, m, ops, n, tp);
+	int ret = part_new(ctx, m, ops, n, tp);
 
 	if (ret) {
 		if (err && errlen)

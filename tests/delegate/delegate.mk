@@ -69,6 +69,10 @@ check-delegate: $(DELEGATE_TEST) $(DELEGATE_SO) $(DELEGATE_PARTIAL) \
 	@mkdir -p $(O)/tests/delegate
 	$(call delegate_run,--delegate $(DELEGATE_SO) -p $(DELEGATE_PARTIAL),$(DELEGATE_ABI_CHECK))
 	@tfl=$$($(FETCH_TFLITE) 2>/dev/null) || exit 0; \
+	echo "check-delegate: 4 MiB of device memory: the 14 partitions share one lowering context"; \
+	E1NPU_SIM_ARENA_MB=4 $(DELEGATE_TEST) --tflite "$$tfl/lib/libtensorflowlite_c.so" \
+		--delegate $(DELEGATE_SO) -r 1 tests/data/mobilenet_v1_0.25_128_quant.tflite
+	@tfl=$$($(FETCH_TFLITE) 2>/dev/null) || exit 0; \
 	echo "check-delegate: under ASan+UBSan, shipped models"; \
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	$(DELEGATE_TEST_SAN) --tflite "$$tfl/lib/libtensorflowlite_c.so" \
