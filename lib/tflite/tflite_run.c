@@ -24,6 +24,7 @@
 #include "internal.h"
 #include "quant.h"
 #include "ref.h"
+#include "tflite_part.h"
 #include "tflite_reader.h"
 
 struct layer {
@@ -64,6 +65,7 @@ struct e1npu_tflite {
 	void **buf;			/* per tensor: activation storage */
 	struct layer *layers;
 	uint32_t nlayers;
+	bool part;			/* e1npu_tflite_part_*: model and buffers borrowed */
 	char err[256];
 };
 
@@ -750,6 +752,53 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	return 0;
 }
 
+/*
+ * Operator @i of the model into @l: validate its tensors and options,
+ * convert its weights (and on the NPU path create its lowering objects).
+ * Shared by the whole-model interpreter and the TFLite delegate's
+ * partitions (e1npu_tflite_part_*).
+ */
+static int prepare_layer(struct e1npu_tflite *t, uint32_t i, struct layer *l)
+{
+	const struct tfl_operator *op = &t->m.operators[i];
+	int ret;
+
+	l->op = op;
+	l->rep.index = i;
+	l->rep.builtin = op->builtin;
+	snprintf(l->rep.op, sizeof(l->rep.op), "%s", tfl_builtin_name(op->builtin));
+	if (op->custom_code)
+		return tf_fail(t, -ENOTSUP, "operator %u: custom operator \"%s\" not supported",
+			       i, op->custom_code);
+	if (!op->num_inputs || op->num_outputs != 1)
+		return LFAIL(t, i, l, -EINVAL, "%u inputs, %u outputs",
+			     op->num_inputs, op->num_outputs);
+	l->in = op->inputs[0];
+	l->out = op->outputs[0];
+	l->in2 = -1;
+	if (l->in < 0 || l->out < 0)
+		return LFAIL(t, i, l, -EINVAL, "input or output tensor missing");
+	switch (op->builtin) {
+	case TFL_OP_CONV_2D:
+	case TFL_OP_DEPTHWISE_CONV_2D: ret = prep_conv(t, i, l); break;
+	case TFL_OP_FULLY_CONNECTED: ret = prep_fc(t, i, l); break;
+	case TFL_OP_MAX_POOL_2D:
+	case TFL_OP_AVERAGE_POOL_2D: ret = prep_pool(t, i, l); break;
+	case TFL_OP_ADD: ret = prep_add(t, i, l); break;
+	case TFL_OP_SOFTMAX: ret = prep_softmax(t, i, l); break;
+	case TFL_OP_RESHAPE:
+	case TFL_OP_SQUEEZE: ret = prep_reshape(t, i, l); break;
+	case TFL_OP_QUANTIZE: ret = prep_quantize(t, i, l); break;
+	case TFL_OP_MEAN: ret = prep_mean(t, i, l); break;
+	default:
+		return tf_fail(t, -ENOTSUP, "operator %u: %s (builtin code %d) not supported",
+			       i, tfl_builtin_name(op->builtin), op->builtin);
+	}
+	if (ret)
+		return ret == -ENOMEM ? tf_fail(t, ret, "out of memory") : ret;
+	return 0;
+}
+
 static int prepare(struct e1npu_tflite *t)
 {
 	struct tfl_model *m = &t->m;
@@ -787,41 +836,10 @@ static int prepare(struct e1npu_tflite *t)
 				       i, m->outputs[i], tfl_type_name(m->tensors[m->outputs[i]].type));
 	for (uint32_t i = 0; i < m->num_operators; i++) {
 		struct layer *l = &t->layers[i];
-		const struct tfl_operator *op = &m->operators[i];
 
-		l->op = op;
-		l->rep.index = i;
-		l->rep.builtin = op->builtin;
-		snprintf(l->rep.op, sizeof(l->rep.op), "%s", tfl_builtin_name(op->builtin));
-		if (op->custom_code)
-			return tf_fail(t, -ENOTSUP, "operator %u: custom operator \"%s\" not supported",
-				       i, op->custom_code);
-		if (!op->num_inputs || op->num_outputs != 1)
-			return LFAIL(t, i, l, -EINVAL, "%u inputs, %u outputs",
-				     op->num_inputs, op->num_outputs);
-		l->in = op->inputs[0];
-		l->out = op->outputs[0];
-		l->in2 = -1;
-		if (l->in < 0 || l->out < 0)
-			return LFAIL(t, i, l, -EINVAL, "input or output tensor missing");
-		switch (op->builtin) {
-		case TFL_OP_CONV_2D:
-		case TFL_OP_DEPTHWISE_CONV_2D: ret = prep_conv(t, i, l); break;
-		case TFL_OP_FULLY_CONNECTED: ret = prep_fc(t, i, l); break;
-		case TFL_OP_MAX_POOL_2D:
-		case TFL_OP_AVERAGE_POOL_2D: ret = prep_pool(t, i, l); break;
-		case TFL_OP_ADD: ret = prep_add(t, i, l); break;
-		case TFL_OP_SOFTMAX: ret = prep_softmax(t, i, l); break;
-		case TFL_OP_RESHAPE:
-		case TFL_OP_SQUEEZE: ret = prep_reshape(t, i, l); break;
-		case TFL_OP_QUANTIZE: ret = prep_quantize(t, i, l); break;
-		case TFL_OP_MEAN: ret = prep_mean(t, i, l); break;
-		default:
-			return tf_fail(t, -ENOTSUP, "operator %u: %s (builtin code %d) not supported",
-				       i, tfl_builtin_name(op->builtin), op->builtin);
-		}
+		ret = prepare_layer(t, i, l);
 		if (ret)
-			return ret == -ENOMEM ? tf_fail(t, ret, "out of memory") : ret;
+			return ret;
 		/* Every tensor the layer touches has storage (non-constant). */
 		if (!t->buf[l->in] || !t->buf[l->out] || (l->in2 >= 0 && !t->buf[l->in2]))
 			return LFAIL(t, i, l, -EINVAL, "activation tensor without storage");
@@ -842,12 +860,14 @@ E1NPU_API void e1npu_tflite_free(struct e1npu_tflite *t)
 		free(l->bias);
 		free(l->wscales);
 	}
-	for (uint32_t i = 0; t->buf && i < t->m.num_tensors; i++)
+	for (uint32_t i = 0; !t->part && t->buf && i < t->m.num_tensors; i++)
 		free(t->buf[i]);
 	free(t->buf);
 	free(t->layers);
-	tfl_model_free(&t->m);
-	e1npu_ops_free(t->ops);
+	if (!t->part) {
+		tfl_model_free(&t->m);
+		e1npu_ops_free(t->ops);
+	}
 	free(t->file);
 	free(t);
 }
@@ -1062,4 +1082,85 @@ E1NPU_API int e1npu_tflite_get_layer(const struct e1npu_tflite *t, uint32_t inde
 		return -EINVAL;
 	*layer = t->layers[index].rep;
 	return 0;
+}
+
+/*
+ * Partial interpreters for the TFLite delegate (tflite_part.h): the same
+ * layer preparation and the same run_layer() as the whole-model
+ * interpreter, on a model view the caller built and owns.
+ */
+static int part_new(struct e1npu_ops *ctx, const struct tfl_model *m,
+		    const uint32_t *ops, uint32_t n, struct e1npu_tflite **tp)
+{
+	struct e1npu_tflite *t = calloc(1, sizeof(*t));
+	int ret = 0;
+
+	*tp = t;
+	if (!t)
+		return -ENOMEM;
+	t->part = true;
+	t->m = *m;
+	/* The caller's context, shared by all its partitions (borrowed). */
+	t->ops = ctx;
+	t->path = ctx ? E1NPU_TFLITE_PATH_NPU : E1NPU_TFLITE_PATH_REFERENCE;
+	t->buf = calloc(m->num_tensors ? m->num_tensors : 1, sizeof(void *));
+	t->layers = calloc(n ? n : 1, sizeof(*t->layers));
+	if (!t->buf || !t->layers)
+		return tf_fail(t, -ENOMEM, "out of memory");
+	for (uint32_t k = 0; k < n; k++) {
+		if (ops[k] >= m->num_operators)
+			return tf_fail(t, -EINVAL, "operator %u of %u", ops[k], m->num_operators);
+		t->nlayers = k + 1;	/* what e1npu_tflite_free() releases */
+		ret = prepare_layer(t, ops[k], &t->layers[k]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int e1npu_tflite_part_check(const struct tfl_model *m, uint32_t op,
+			    char *err, size_t errlen)
+{
+	struct e1npu_tflite *t;
+	int ret = part_new(NULL, m, &op, 1, &t);
+
+	if (err && errlen)
+		snprintf(err, errlen, "%s", ret && t ? t->err : ret ? "out of memory" : "");
+	e1npu_tflite_free(t);
+	return ret;
+}
+
+int e1npu_tflite_part_new(struct e1npu_ops *ctx, const struct tfl_model *m,
+			  const uint32_t *ops, uint32_t n,
+			  struct e1npu_tflite **tp, char *err, size_t errlen)
+{
+	int ret = part_new(ctx, m, ops, n, tp);
+
+	if (ret) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s", *tp ? (*tp)->err : "out of memory");
+		e1npu_tflite_free(*tp);
+		*tp = NULL;
+	}
+	return ret;
+}
+
+int e1npu_tflite_part_invoke(struct e1npu_tflite *t, void *const *bufs)
+{
+	int ret = 0;
+
+	memcpy(t->buf, bufs, t->m.num_tensors * sizeof(void *));
+	t->err[0] = 0;
+	for (uint32_t i = 0; i < t->nlayers && !ret; i++) {
+		struct layer *l = &t->layers[i];
+		uint64_t t0 = now_ns();
+
+		if (!t->buf[l->in] || !t->buf[l->out] || (l->in2 >= 0 && !t->buf[l->in2]))
+			ret = LFAIL(t, l->rep.index, l, -EINVAL, "activation tensor without storage");
+		else
+			ret = run_layer(t, l->rep.index, l);
+		l->rep.wall_ns = now_ns() - t0;
+	}
+	memset(t->buf, 0, t->m.num_tensors * sizeof(void *));
+	return ret;
 }

@@ -36,6 +36,18 @@ for f in "$prefix/bin/npu-smoke" "$prefix/share/man/man1/npu-smoke.1"; do
 	[ -e "$root$f" ] || { echo "install-test: missing $f" >&2; exit 1; }
 done
 
+# The TFLite delegate (delegate/): installed, exporting the external-
+# delegate entry points and nothing else.
+if [ -e delegate/delegate.c ]; then
+	d=$root$prefix/lib/libe1npu_tflite_delegate.so
+	[ -e "$d" ] || { echo "install-test: missing $prefix/lib/libe1npu_tflite_delegate.so" >&2; exit 1; }
+	syms=$(nm -D --defined-only "$d" | awk '{print $3}' | sort | tr '\n' ' ')
+	[ "$syms" = "tflite_plugin_create_delegate tflite_plugin_destroy_delegate " ] || {
+		echo "install-test: libe1npu_tflite_delegate.so exports: $syms" >&2
+		exit 1
+	}
+fi
+
 export PKG_CONFIG_PATH="$root$prefix/lib/pkgconfig"
 pc="pkg-config --define-variable=prefix=$root$prefix"
 cflags=$($pc --cflags libe1npu)

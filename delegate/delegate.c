@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libe1npu_tflite_delegate.so: TFLite's external-delegate ABI
+ * (tflite_plugin_create_delegate / tflite_plugin_destroy_delegate), the
+ * options, and Prepare: which nodes go to e1 (the interpreter's own
+ * per-operator checks, lib/tflite/tflite_part.h). kernel.c runs them.
+ * Documentation/tflite.md, "The delegate".
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "delegate.h"
+#include "tflite_part.h"
+
+#define E1D_EXPORT	__attribute__((visibility("default")))
+
+void e1d_log(const struct e1d *d, int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (level > d->log_level)
+		return;
+	fputs("e1npu-delegate: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* "MUL" or "18" -> builtin code; -1 if neither. */
+static int builtin_code(const char *s, size_t len)
+{
+	char *end;
+	long v;
+
+	if (!len || len > 31)
+		return -1;
+	for (int c = 0; c < E1D_MAX_BUILTIN; c++)
+		if (strlen(tfl_builtin_name(c)) == len && !strncmp(tfl_builtin_name(c), s, len) &&
+		    strcmp(tfl_builtin_name(c), "UNKNOWN"))
+			return c;
+	v = strtol(s, &end, 10);
+	if (end != s + len || v < 0 || v >= E1D_MAX_BUILTIN)
+		return -1;
+	return (int)v;
+}
+
+__attribute__((format(printf, 2, 3)))
+static void opt_error(void (*report)(const char *), const char *fmt, ...)
+{
+	char msg[320];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (report)
+		report(msg);
+	else
+		fprintf(stderr, "%s\n", msg);
+}
+
+static int parse_option(struct e1d *d, const char *key, const char *val,
+			void (*report)(const char *))
+{
+	if (!key || !val) {
+		opt_error(report, "e1npu delegate: option %s with a NULL %s",
+			  key ? key : "(null)", key ? "value" : "key");
+		return -EINVAL;
+	}
+	if (!strcmp(key, "device")) {
+		if (strcmp(val, "sim") && strcmp(val, "auto") && val[0] != '/') {
+			opt_error(report, "e1npu delegate: device '%s' is not sim, auto or an accel node path (/dev/accel/accel0)",
+				  val);
+			return -EINVAL;
+		}
+		if (strlen(val) >= sizeof(d->device)) {
+			opt_error(report, "e1npu delegate: device path of %zu bytes is too long",
+				  strlen(val));
+			return -EINVAL;
+		}
+		snprintf(d->device, sizeof(d->device), "%s", val);
+		return 0;
+	}
+	if (!strcmp(key, "log_level")) {
+		if (strlen(val) != 1 || val[0] < '0' || val[0] > '2') {
+			opt_error(report, "e1npu delegate: log_level '%s' is not 0, 1 or 2", val);
+			return -EINVAL;
+		}
+		d->log_level = val[0] - '0';
+		return 0;
+	}
+	if (!strcmp(key, "skip_ops")) {
+		for (const char *p = val; *p;) {
+			size_t len = strcspn(p, ",");
+			int c = builtin_code(p, len);
+
+			if (c < 0) {
+				opt_error(report, "e1npu delegate: skip_ops '%s': '%.*s' is not a TFLite builtin operator name or code",
+					  val, (int)(len > 40 ? 40 : len), p);
+				return -EINVAL;
+			}
+			d->skip[c] = true;
+			p += len + (p[len] == ',');
+		}
+		return 0;
+	}
+	opt_error(report, "e1npu delegate: unknown option '%s' (value '%s'); known: device, log_level, skip_ops",
+		  key, val);
+	return -EINVAL;
+}
+
+/* Which nodes e1 takes, then TFLite groups them into partitions (kernels). */
+static tfl_status e1d_prepare(struct tflc_context *ctx, struct tflc_delegate *base)
+{
+	struct e1d *d = base->data_;
+	struct tflc_registration reg;
+	struct tflc_int_array *plan, *take;
+	struct e1d_view v;
+	char err[256];
+	int n = 0;
+	tfl_status st = TFL_OK;
+
+	if (ctx->GetExecutionPlan(ctx, &plan) != TFL_OK)
+		return TFL_ERROR;
+	if (e1d_view_build(ctx, plan->data, plan->size, &v, err, sizeof(err))) {
+		ctx->ReportError(ctx, "e1npu delegate: %s", err);
+		return TFL_ERROR;
+	}
+	take = malloc(sizeof(*take) + (size_t)(plan->size + 1) * sizeof(int));
+	if (!take) {
+		e1d_view_free(&v);
+		return TFL_ERROR;
+	}
+	for (int k = 0; k < plan->size; k++) {
+		int32_t code = v.m.operators[k].builtin;
+		const char *name = tfl_builtin_name(code);
+
+		if (code >= 0 && code < E1D_MAX_BUILTIN && d->skip[code]) {
+			e1d_log(d, 2, "node %d %s -> tflite: kept on TFLite by option skip_ops",
+				plan->data[k], name);
+			continue;
+		}
+		if (e1npu_tflite_part_check(&v.m, (uint32_t)k, err, sizeof(err))) {
+			e1d_log(d, 2, "node %d %s (builtin %d) -> tflite: %s",
+				plan->data[k], name, code, err);
+			continue;
+		}
+		e1d_log(d, 2, "node %d %s -> e1", plan->data[k], name);
+		take->data[n++] = plan->data[k];
+	}
+	take->size = n;
+	d->partitions = 0;
+	if (n) {
+		memset(&reg, 0, sizeof(reg));
+		reg.init = e1d_kernel_init;
+		reg.free = e1d_kernel_free;
+		reg.prepare = e1d_kernel_prepare;
+		reg.invoke = e1d_kernel_invoke;
+		reg.builtin_code = TFLC_BUILTIN_DELEGATE;
+		reg.custom_name = "e1npu";
+		reg.version = 1;
+		/* TFLite calls init once per partition before returning. */
+		st = ctx->ReplaceNodeSubsetsWithDelegateKernels(ctx, reg, take, base);
+	}
+	e1d_log(d, 1, "delegated %d of %d nodes in %u partitions", n, plan->size,
+		d->partitions);
+	free(take);
+	e1d_view_free(&v);
+	return st;
+}
+
+E1D_EXPORT struct tflc_delegate *
+tflite_plugin_create_delegate(char **keys, char **values, size_t n,
+			      void (*report_error)(const char *));
+E1D_EXPORT void tflite_plugin_destroy_delegate(struct tflc_delegate *base);
+
+E1D_EXPORT struct tflc_delegate *
+tflite_plugin_create_delegate(char **keys, char **values, size_t n,
+			      void (*report_error)(const char *))
+{
+	struct e1d *d = calloc(1, sizeof(*d));
+	const char *dbg = getenv("E1NPU_TFLITE_DEBUG");
+	int ret;
+
+	if (!d) {
+		opt_error(report_error, "e1npu delegate: out of memory");
+		return NULL;
+	}
+	snprintf(d->device, sizeof(d->device), "sim");
+	if (n && (!keys || !values)) {
+		opt_error(report_error, "e1npu delegate: %zu options but NULL keys or values", n);
+		free(d);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (parse_option(d, keys[i], values[i], report_error)) {
+			free(d);
+			return NULL;
+		}
+	}
+	if (dbg && dbg[0] && strcmp(dbg, "0"))
+		d->log_level = 2;
+	ret = e1npu_device_open(strcmp(d->device, "auto") ? d->device : NULL, &d->dev);
+	if (!ret) {
+		ret = e1npu_ops_new(d->dev, &d->ops);
+		if (ret)
+			e1npu_device_close(d->dev);
+	}
+	if (ret) {
+		opt_error(report_error, "e1npu delegate: device '%s': cannot open: %s",
+			  d->device, e1npu_strerror(ret));
+		free(d);
+		return NULL;
+	}
+	d->base.data_ = d;
+	d->base.Prepare = e1d_prepare;
+	d->base.flags = 0;	/* kTfLiteDelegateFlagsNone */
+	e1d_log(d, 1, "device %s, log level %d", d->device, d->log_level);
+	return &d->base;
+}
+
+E1D_EXPORT void tflite_plugin_destroy_delegate(struct tflc_delegate *base)
+{
+	struct e1d *d;
+
+	if (!base)
+		return;
+	d = base->data_;
+	/* Lowering objects still alive hold their own references. */
+	e1npu_ops_free(d->ops);
+	e1npu_device_close(d->dev);
+	free(d);
+}

@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: MIT
+#
+# Real TFLite 2.2 as the reference (tests/delegate/test-delegate.c,
+# Documentation/tflite.md):
+#   check-delegate       TFLite 2.2 alone vs TFLite 2.2 + the e1npu delegate
+#                        (byte-identical outputs, summary line, several
+#                        partitions with skip_ops, malformed options);
+#   check-models-tflite  libe1npu's own interpreter vs TFLite 2.2; run as
+#                        part of check-models.
+# On every model in tests/data and in MODELS_DIR (../shared/models, when
+# present), on the shipped images and seeded random tensors. TFLite comes
+# from tools/devel/fetch-tflite.sh (x86_64 only: elsewhere SKIPPED with its
+# reason). check-delegate also runs the shipped models under ASan+UBSan.
+
+ifeq ($(LIB_ENABLED),1)
+
+DELEGATE_TEST     := $(O)/tests/delegate/test-delegate
+DELEGATE_TEST_SRCS := tests/delegate/test-delegate.c tools/e1npu-classify/bmp.c
+FETCH_TFLITE      := tools/devel/fetch-tflite.sh
+DELEGATE_RANDOM   ?= 3
+
+DELEGATE_TEST_SAN := $(SAN_O)/tests/delegate/test-delegate
+
+$(call objs,tests/delegate/test-delegate.c) $(call sanobjs,tests/delegate/test-delegate.c): \
+	CPPFLAGS += -Itools/e1npu-classify
+
+$(DELEGATE_TEST): $(call objs,$(DELEGATE_TEST_SRCS)) $(LIB_A)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIB_LIBS) -ldl
+
+# ASan+UBSan: the test and the delegate instrumented, TFLite not (it is
+# dlopen'ed into the instrumented process; ASan's allocator serves it too).
+$(DELEGATE_TEST_SAN): $(call sanobjs,$(DELEGATE_TEST_SRCS)) $(LIB_SAN_A)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIB_LIBS) -ldl
+
+# $(call delegate_run,ARGS): test-delegate on every model and image there is.
+define delegate_run
+	@tfl=$$($(FETCH_TFLITE) 2>$(O)/tests/delegate/fetch.err) || { \
+		echo "$@: SKIPPED: no TFLite 2.2 reference: $$(cat $(O)/tests/delegate/fetch.err)"; \
+		echo "$@: 0 passed, 0 failed, 1 skipped"; exit 0; }; \
+	models=$$(ls tests/data/*.tflite); imgs="-i tests/data/grace_hopper_128.bmp"; \
+	if [ -d '$(MODELS_DIR)' ]; then \
+		models="$$models $$(ls '$(MODELS_DIR)'/*.tflite)"; \
+		[ -f '$(MODELS_DIR)/grace_hopper.bmp' ] && imgs="$$imgs -i $(MODELS_DIR)/grace_hopper.bmp"; \
+	else echo "$@: model directory $(MODELS_DIR) not found: shipped models only"; fi; \
+	echo "$@: TFLite 2.2 from $$tfl"; \
+	$(2) \
+	$(DELEGATE_TEST) --tflite "$$tfl/lib/libtensorflowlite_c.so" $(1) $$imgs \
+		-r $(DELEGATE_RANDOM) $$models && [ -z "$$fail" ]
+endef
+
+# The shipped model with SOFTMAX turned into LOGISTIC (same output
+# quantization, TFLite runs it): one node the delegate must leave to TFLite.
+DELEGATE_PARTIAL := $(O)/tests/delegate/mobilenet_v1_0.25_128_logistic.tflite
+$(DELEGATE_PARTIAL): tests/data/mobilenet_v1_0.25_128_quant.tflite tests/delegate/swap_opcode.py
+	@mkdir -p $(@D)
+	python3 tests/delegate/swap_opcode.py $< $@ 25 14
+
+# delegate/tflite_abi.h against TFLite 2.2's own common.h (only there
+# once fetched, so built in the recipe).
+DELEGATE_ABI_CHECK = $(CC) $(CSTD) $(WARN) -isystem "$$tfl/include" -Idelegate \
+	tests/delegate/abi-check.c -o $(O)/tests/delegate/abi-check && \
+	$(O)/tests/delegate/abi-check || fail=1;
+
+.PHONY: check-delegate check-models-tflite
+check-delegate: $(DELEGATE_TEST) $(DELEGATE_SO) $(DELEGATE_PARTIAL) \
+		$(DELEGATE_TEST_SAN) $(DELEGATE_SAN_SO)
+	@mkdir -p $(O)/tests/delegate
+	$(call delegate_run,--delegate $(DELEGATE_SO) -p $(DELEGATE_PARTIAL),$(DELEGATE_ABI_CHECK))
+	@tfl=$$($(FETCH_TFLITE) 2>/dev/null) || exit 0; \
+	echo "check-delegate: 4 MiB of device memory: the 14 partitions share one lowering context"; \
+	E1NPU_SIM_ARENA_MB=4 $(DELEGATE_TEST) --tflite "$$tfl/lib/libtensorflowlite_c.so" \
+		--delegate $(DELEGATE_SO) -r 1 tests/data/mobilenet_v1_0.25_128_quant.tflite
+	@tfl=$$($(FETCH_TFLITE) 2>/dev/null) || exit 0; \
+	echo "check-delegate: under ASan+UBSan, shipped models"; \
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	$(DELEGATE_TEST_SAN) --tflite "$$tfl/lib/libtensorflowlite_c.so" \
+		--delegate $(DELEGATE_SAN_SO) --interp -p $(DELEGATE_PARTIAL) \
+		-i tests/data/grace_hopper_128.bmp -r 2 tests/data/*.tflite
+
+check-models-tflite: $(DELEGATE_TEST)
+	@mkdir -p $(O)/tests/delegate
+	$(call delegate_run,--interp)
+
+check-models: check-models-tflite
+CHECK_TARGETS += check-delegate
+
+endif # LIB_ENABLED
+
+# ---- the x86_64 guest: the delegate on e1npu.ko's accel node ---------------
+# tests/delegate/t-delegate.sh runs test-delegate there with -d
+# /dev/accel/accelN (the delegate and the interpreter on the driver, on
+# e1npu_sim.ko): the same binary, the delegate, TFLite 2.2 and every
+# library ldd lists, packed into guest-delegate-x86.tar. Without TFLite
+# the tar holds no-tflite (the reason) and the guest reports a skip.
+ifeq ($(CROSS_COMPILE)$(TARGET_MACHINE),x86_64)
+
+GUEST_DELEGATE_TAR := $(O)/tests/delegate/guest-delegate-x86.tar
+
+$(GUEST_DELEGATE_TAR): $(DELEGATE_TEST) $(DELEGATE_SO) $(DELEGATE_PARTIAL) \
+		tests/data/mobilenet_v1_0.25_128_quant.tflite tests/data/grace_hopper_128.bmp
+	@rm -rf $@.d && mkdir -p $@.d/lib
+	@set -e; cp $(DELEGATE_TEST) $(DELEGATE_PARTIAL) tests/data/mobilenet_v1_0.25_128_quant.tflite \
+		tests/data/grace_hopper_128.bmp $@.d/; \
+	cp $(DELEGATE_SO) $@.d/lib/; \
+	libs="$(DELEGATE_TEST) $(DELEGATE_SO)"; \
+	if tfl=$$($(FETCH_TFLITE) 2>$@.d/no-tflite); then \
+		rm $@.d/no-tflite; cp $$tfl/lib/libtensorflowlite_c.so $@.d/lib/; \
+		libs="$$libs $$tfl/lib/libtensorflowlite_c.so"; fi; \
+	for b in $$libs; do ldd $$b | awk '$$2 == "=>" && $$3 ~ /^\// { print $$3 } \
+		$$1 ~ /^\/.*ld-linux/ { print $$1 }'; done | sort -u | \
+		while read -r l; do cp -L $$l $@.d/lib/; done
+	@strip --strip-debug $@.d/lib/* $@.d/test-delegate
+	@test -e $@.d/lib/ld-linux-x86-64.so.2 || \
+		{ echo "guest-delegate: no ld-linux-x86-64.so.2 in ldd's output"; exit 1; }
+	tar -C $@.d -cf $@ .
+	@rm -rf $@.d
+
+VM_X86_GUEST_FILES += $(GUEST_DELEGATE_TAR) tests/delegate/t-delegate.sh
+ALL_TARGETS        += $(GUEST_DELEGATE_TAR)
+
+endif

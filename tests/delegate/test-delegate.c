@@ -1,0 +1,559 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Real TFLite 2.2 (libtensorflowlite_c.so from tools/devel/fetch-tflite.sh,
+ * loaded with dlopen) as the reference:
+ *   --delegate  TFLite alone vs TFLite + libe1npu_tflite_delegate.so
+ *               (loaded with dlopen, as an application would): the
+ *               delegate's summary line, byte-identical outputs, the
+ *               same with nodes kept on TFLite (skip_ops: several
+ *               partitions), and malformed options rejected;
+ *   --interp    TFLite alone vs libe1npu's own interpreter
+ *               (e1npu_tflite_*, device sim) on the same input tensor.
+ * Inputs: each -i BMP image resized (nearest) to the model's input, and
+ * -r N seeded random tensors. -p MODEL: a model with an operator the
+ * delegate must leave to TFLite (delegate checks only). Prints "  PASS  ..." / "  FAIL  ..." lines
+ * and "N passed, N failed, N skipped".
+ *
+ * test-delegate --tflite LIB [--delegate SO] [--interp] [-d DEVICE] [-i BMP]...
+ *               [-r N] [-p MODEL]... MODEL...
+ * -d: the device of the delegate and of the interpreter (default sim; the
+ * x86_64 guest passes its accel node, tests/delegate/t-delegate.sh).
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <e1npu/e1npu_tflite.h>
+
+#include "bmp.h"
+
+/* The TFLite C API functions used (c_api.h; handles are opaque). */
+struct tfl_api {
+	const char *(*Version)(void);
+	void *(*ModelCreateFromFile)(const char *path);
+	void (*ModelDelete)(void *model);
+	void *(*OptionsCreate)(void);
+	void (*OptionsDelete)(void *opt);
+	void (*OptionsSetNumThreads)(void *opt, int32_t n);
+	void (*OptionsAddDelegate)(void *opt, void *delegate);
+	void (*OptionsSetErrorReporter)(void *opt,
+					void (*rep)(void *user, const char *fmt, va_list ap),
+					void *user);
+	void *(*InterpreterCreate)(const void *model, const void *opt);
+	void (*InterpreterDelete)(void *it);
+	int32_t (*GetInputTensorCount)(const void *it);
+	void *(*GetInputTensor)(const void *it, int32_t i);
+	int (*AllocateTensors)(void *it);
+	int (*Invoke)(void *it);
+	int32_t (*GetOutputTensorCount)(const void *it);
+	const void *(*GetOutputTensor)(const void *it, int32_t i);
+	int (*TensorType)(const void *t);
+	int32_t (*TensorNumDims)(const void *t);
+	int32_t (*TensorDim)(const void *t, int32_t d);
+	size_t (*TensorByteSize)(const void *t);
+	int (*CopyFromBuffer)(void *t, const void *data, size_t size);
+	int (*CopyToBuffer)(const void *t, void *data, size_t size);
+};
+
+typedef void *(*create_fn)(char **keys, char **values, size_t n,
+			   void (*report)(const char *));
+typedef void (*destroy_fn)(void *delegate);
+
+static struct tfl_api api;
+static create_fn dl_create;
+static destroy_fn dl_destroy;
+static const char *device = "sim";	/* -d: the delegate's and the interpreter's */
+static int npass, nfail, nskip;
+static char last_report[512];
+
+__attribute__((format(printf, 2, 3)))
+static void result(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("  %s  ", ok ? "PASS" : "FAIL");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+	if (ok)
+		npass++;
+	else
+		nfail++;
+}
+
+static void tfl_reporter(void *user, const char *fmt, va_list ap)
+{
+	(void)user;
+	printf("    tflite: ");
+	vprintf(fmt, ap);
+	putchar('\n');
+}
+
+static void report_error(const char *msg)
+{
+	snprintf(last_report, sizeof(last_report), "%s", msg);
+}
+
+static int load_api(const char *lib)
+{
+	void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	struct { const char *name; void **fn; } syms[] = {
+#define S(f, n) { "TfLite" n, (void **)&api.f }
+		S(Version, "Version"), S(ModelCreateFromFile, "ModelCreateFromFile"),
+		S(ModelDelete, "ModelDelete"), S(OptionsCreate, "InterpreterOptionsCreate"),
+		S(OptionsDelete, "InterpreterOptionsDelete"),
+		S(OptionsSetNumThreads, "InterpreterOptionsSetNumThreads"),
+		S(OptionsAddDelegate, "InterpreterOptionsAddDelegate"),
+		S(OptionsSetErrorReporter, "InterpreterOptionsSetErrorReporter"),
+		S(InterpreterCreate, "InterpreterCreate"), S(InterpreterDelete, "InterpreterDelete"),
+		S(GetInputTensorCount, "InterpreterGetInputTensorCount"),
+		S(GetInputTensor, "InterpreterGetInputTensor"),
+		S(AllocateTensors, "InterpreterAllocateTensors"), S(Invoke, "InterpreterInvoke"),
+		S(GetOutputTensorCount, "InterpreterGetOutputTensorCount"),
+		S(GetOutputTensor, "InterpreterGetOutputTensor"), S(TensorType, "TensorType"),
+		S(TensorNumDims, "TensorNumDims"), S(TensorDim, "TensorDim"),
+		S(TensorByteSize, "TensorByteSize"), S(CopyFromBuffer, "TensorCopyFromBuffer"),
+		S(CopyToBuffer, "TensorCopyToBuffer"),
+#undef S
+	};
+
+	if (!h) {
+		printf("test-delegate: dlopen %s: %s\n", lib, dlerror());
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
+		*syms[i].fn = dlsym(h, syms[i].name);
+		if (!*syms[i].fn) {
+			printf("test-delegate: %s: no symbol %s\n", lib, syms[i].name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A TFLite interpreter on @model, with @delegate (or none), one thread. */
+static void *tfl_new(void *model, void *delegate)
+{
+	void *opt = api.OptionsCreate();
+	void *it;
+
+	api.OptionsSetNumThreads(opt, 1);
+	api.OptionsSetErrorReporter(opt, tfl_reporter, NULL);
+	if (delegate)
+		api.OptionsAddDelegate(opt, delegate);
+	it = api.InterpreterCreate(model, opt);
+	api.OptionsDelete(opt);
+	if (it && api.AllocateTensors(it)) {
+		api.InterpreterDelete(it);
+		it = NULL;
+	}
+	return it;
+}
+
+/* Run @it on @in; all outputs, concatenated, into @out (of @outlen bytes). */
+static int tfl_run(void *it, const uint8_t *in, size_t inlen, uint8_t *out, size_t outlen)
+{
+	size_t off = 0;
+
+	if (api.CopyFromBuffer(api.GetInputTensor(it, 0), in, inlen) || api.Invoke(it))
+		return -1;
+	for (int32_t i = 0; i < api.GetOutputTensorCount(it); i++) {
+		const void *t = api.GetOutputTensor(it, i);
+		size_t n = api.TensorByteSize(t);
+
+		if (off + n > outlen || api.CopyToBuffer(t, out + off, n))
+			return -1;
+		off += n;
+	}
+	return off == outlen ? 0 : -1;
+}
+
+static size_t tfl_out_bytes(void *it)
+{
+	size_t n = 0;
+
+	for (int32_t i = 0; i < api.GetOutputTensorCount(it); i++)
+		n += api.TensorByteSize(api.GetOutputTensor(it, i));
+	return n;
+}
+
+struct input {
+	char name[96];
+	uint8_t *data;
+};
+
+/* xorshift64*: reproducible random tensors. */
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545f4914f6cdd1dull;
+}
+
+/*
+ * The inputs for a model whose input 0 is @t: images resized (nearest
+ * source pixel centre) to [1,H,W,3], int8 inputs shifted by -128 as
+ * e1npu-classify does, then @nrand random tensors (seeds 1..@nrand).
+ */
+static int make_inputs(const void *t, char **images, int nimg, int nrand,
+		       struct input *in, int max)
+{
+	size_t bytes = api.TensorByteSize(t);
+	bool int8 = api.TensorType(t) == 9;	/* kTfLiteInt8 */
+	int n = 0;
+
+	for (int i = 0; i < nimg && n < max; i++) {
+		struct image img;
+		char err[200];
+		uint32_t h, w;
+
+		if (api.TensorNumDims(t) != 4 || api.TensorDim(t, 3) != 3)
+			break;
+		h = (uint32_t)api.TensorDim(t, 1);
+		w = (uint32_t)api.TensorDim(t, 2);
+		if (bmp_load(images[i], &img, err, sizeof(err))) {
+			printf("test-delegate: %s: %s\n", images[i], err);
+			return -1;
+		}
+		in[n].data = malloc(bytes);
+		if (!in[n].data || bytes != (size_t)h * w * 3)
+			return -1;
+		for (uint32_t y = 0; y < h; y++)
+			for (uint32_t x = 0; x < w; x++)
+				for (uint32_t c = 0; c < 3; c++) {
+					uint32_t sy = (uint32_t)(((uint64_t)y * 2 + 1) * img.h / (2 * h));
+					uint32_t sx = (uint32_t)(((uint64_t)x * 2 + 1) * img.w / (2 * w));
+					uint8_t v = img.rgb[((size_t)sy * img.w + sx) * 3 + c];
+
+					in[n].data[((size_t)y * w + x) * 3 + c] = int8 ? (uint8_t)(v - 128) : v;
+				}
+		snprintf(in[n].name, sizeof(in[n].name), "%s", strrchr(images[i], '/') ?
+			 strrchr(images[i], '/') + 1 : images[i]);
+		image_free(&img);
+		n++;
+	}
+	for (int r = 1; r <= nrand && n < max; r++, n++) {
+		uint64_t s = 0x9e3779b97f4a7c15ull * (uint64_t)r;
+
+		in[n].data = malloc(bytes);
+		if (!in[n].data)
+			return -1;
+		for (size_t i = 0; i < bytes; i++)
+			in[n].data[i] = (uint8_t)(rnd(&s) >> 56);
+		snprintf(in[n].name, sizeof(in[n].name), "random seed %d", r);
+	}
+	return n;
+}
+
+static size_t ndiff(const uint8_t *a, const uint8_t *b, size_t n)
+{
+	size_t d = 0;
+
+	for (size_t i = 0; i < n; i++)
+		d += a[i] != b[i];
+	return d;
+}
+
+/* The delegate's stderr (its debug output) during @it's creation, in @log. */
+static void *tfl_new_captured(void *model, void *delegate, char *log, size_t loglen)
+{
+	FILE *f = tmpfile();
+	int saved;
+	void *it;
+	size_t n;
+
+	log[0] = 0;
+	if (!f)
+		return NULL;
+	fflush(stderr);
+	saved = dup(2);
+	dup2(fileno(f), 2);
+	it = tfl_new(model, delegate);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(f);
+	n = fread(log, 1, loglen - 1, f);
+	log[n] = 0;
+	fclose(f);
+	return it;
+}
+
+/* "delegated N of M nodes in K partitions" from the debug output. */
+static bool parse_summary(const char *log, int *n, int *m, int *k, char *line, size_t linelen)
+{
+	const char *p = strstr(log, "delegated ");
+	size_t len;
+
+	if (!p || sscanf(p, "delegated %d of %d nodes in %d partitions", n, m, k) != 3)
+		return false;
+	len = strcspn(p, "\n");
+	snprintf(line, linelen, "%.*s", (int)len, p);
+	return true;
+}
+
+static char log_buf[1 << 16];
+
+/*
+ * TFLite + delegate (options @keys/@vals) vs TFLite alone (@ref outputs
+ * per input). @more_parts: the run keeps nodes on TFLite, expect K > 1.
+ */
+static void check_delegate(const char *mname, void *model, char **keys, char **vals,
+			   size_t nopt, bool more_parts, bool partial, struct input *in, int nin,
+			   size_t inlen, uint8_t **ref, size_t outlen, bool verbose)
+{
+	char line[160], what[160];
+	void *d = dl_create(keys, vals, nopt, report_error);
+	void *it;
+	uint8_t *out = malloc(outlen);
+	int n, m, k;
+
+	snprintf(what, sizeof(what), "%s [%s%s%s]", mname, nopt ? keys[nopt - 1] : "defaults",
+		 nopt ? "=" : "", nopt ? vals[nopt - 1] : "");
+	if (!d || !out) {
+		result(false, "%s: create_delegate failed: %s", what, last_report);
+		free(out);
+		return;
+	}
+	it = tfl_new_captured(model, d, log_buf, sizeof(log_buf));
+	if (verbose)
+		fputs(log_buf, stdout);
+	if (!it) {
+		result(false, "%s: TFLite with the delegate did not build", what);
+	} else if (!parse_summary(log_buf, &n, &m, &k, line, sizeof(line))) {
+		result(false, "%s: no summary line in the debug output", what);
+	} else {
+		bool ok = n > 0 && k > 0 && n <= m && (more_parts ? k > 1 && n < m : true);
+
+		/* A model with an operator e1 does not run: it stays on TFLite, said why. */
+		if (partial)
+			ok = ok && n < m && strstr(log_buf, "-> tflite: operator ") &&
+			     strstr(log_buf, "not supported");
+		result(ok, "%s: %s%s", what, line, partial ? " (one operator not supported)" : "");
+	}
+	for (int i = 0; it && i < nin; i++) {
+		size_t dif;
+
+		if (tfl_run(it, in[i].data, inlen, out, outlen)) {
+			result(false, "%s, %s: invoke with the delegate failed", what, in[i].name);
+			continue;
+		}
+		dif = ndiff(out, ref[i], outlen);
+		result(!dif, "%s, %s: TFLite+e1 delegate %s TFLite 2.2 (%zu bytes%s)", what,
+		       in[i].name, dif ? "!=" : "==", outlen, dif ? ", differences below" : "");
+		if (dif)
+			printf("    %zu of %zu bytes differ\n", dif, outlen);
+	}
+	if (it)
+		api.InterpreterDelete(it);
+	dl_destroy(d);
+	free(out);
+}
+
+/* libe1npu's own interpreter on the in-process device vs TFLite 2.2. */
+static void check_interp(const char *path, const char *mname, struct input *in, int nin,
+			 size_t inlen, uint8_t **ref, size_t outlen)
+{
+	struct e1npu_device *dev = NULL;
+	struct e1npu_tflite *t = NULL;
+	uint32_t nout = 0;
+	char err[256] = "";
+	uint8_t *out = malloc(outlen);
+	int ret = e1npu_device_open(device, &dev);
+
+	if (!ret)
+		ret = e1npu_tflite_load_file(dev, path, NULL, &t, err, sizeof(err));
+	e1npu_device_close(dev);
+	if (ret || !out) {
+		result(false, "%s: e1npu_tflite_load_file: %s", mname, err);
+		free(out);
+		return;
+	}
+	e1npu_tflite_get_counts(t, NULL, &nout, NULL);
+	for (int i = 0; i < nin; i++) {
+		size_t off = 0, dif;
+
+		ret = e1npu_tflite_set_input(t, 0, in[i].data, inlen);
+		if (!ret)
+			ret = e1npu_tflite_invoke(t);
+		for (uint32_t o = 0; !ret && o < nout; o++) {
+			struct e1npu_tflite_tensor_info oi;
+
+			ret = e1npu_tflite_output_info(t, o, &oi);
+			if (!ret && off + oi.bytes > outlen)
+				ret = -EINVAL;
+			if (!ret)
+				ret = e1npu_tflite_get_output(t, o, out + off, oi.bytes);
+			off += oi.bytes;
+		}
+		if (ret || off != outlen) {
+			result(false, "%s, %s: libe1npu interpreter failed: %s", mname, in[i].name,
+			       e1npu_tflite_last_error(t));
+			continue;
+		}
+		dif = ndiff(out, ref[i], outlen);
+		result(!dif, "%s, %s: libe1npu interpreter %s TFLite 2.2 (%zu bytes)", mname,
+		       in[i].name, dif ? "!=" : "==", outlen);
+		if (dif)
+			printf("    %zu of %zu bytes differ\n", dif, outlen);
+	}
+	e1npu_tflite_free(t);
+	free(out);
+}
+
+/* Malformed options: create returns NULL and report_error names the culprit. */
+static void check_options(void)
+{
+	static const struct { const char *key, *val, *expect; } bad[] = {
+		{ "device", "bogus", "'bogus'" },
+		{ "device", "", "device ''" },
+		{ "device", "/nonexistent/accel9", "/nonexistent/accel9" },
+		{ "log_level", "3", "log_level '3'" },
+		{ "log_level", "x", "log_level 'x'" },
+		{ "log_level", "1 ", "log_level '1 '" },
+		{ "skip_ops", "CONV_2D,NOPE", "'NOPE'" },
+		{ "skip_ops", "999", "'999'" },
+		{ "colour", "blue", "'colour'" },
+	};
+	char *k[1], *v[1];
+	void *d;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		k[0] = (char *)bad[i].key;
+		v[0] = (char *)bad[i].val;
+		last_report[0] = 0;
+		d = dl_create(k, v, 1, report_error);
+		result(!d && strstr(last_report, bad[i].expect),
+		       "option %s='%s' rejected: %s", bad[i].key, bad[i].val, last_report);
+		if (d)
+			dl_destroy(d);
+	}
+	last_report[0] = 0;
+	k[0] = NULL;
+	v[0] = (char *)"sim";
+	d = dl_create(k, v, 1, report_error);
+	result(!d && strstr(last_report, "NULL key"), "NULL option key rejected: %s", last_report);
+	if (d)
+		dl_destroy(d);
+	/* And good ones are accepted (no message). */
+	{
+		char *gk[] = { (char *)"device", (char *)"log_level", (char *)"skip_ops" };
+		char *gv[] = { (char *)"sim", (char *)"0", (char *)"ADD,3" };
+
+		last_report[0] = 0;
+		d = dl_create(gk, gv, 3, report_error);
+		result(d && !last_report[0], "options device=sim log_level=0 skip_ops=ADD,3 accepted%s%s",
+		       last_report[0] ? ": " : "", last_report);
+		if (d)
+			dl_destroy(d);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *lib = NULL, *dso = NULL;
+	char *images[8], *partial[8];
+	int nimg = 0, nrand = 0, npartial = 0;
+	bool interp = false, verbose = false;
+	int a;
+
+	for (a = 1; a < argc && argv[a][0] == '-'; a++) {
+		if (!strcmp(argv[a], "--tflite") && a + 1 < argc)
+			lib = argv[++a];
+		else if (!strcmp(argv[a], "--delegate") && a + 1 < argc)
+			dso = argv[++a];
+		else if (!strcmp(argv[a], "--interp"))
+			interp = true;
+		else if (!strcmp(argv[a], "-v"))
+			verbose = true;
+		else if (!strcmp(argv[a], "-i") && a + 1 < argc && nimg < 8)
+			images[nimg++] = argv[++a];
+		else if (!strcmp(argv[a], "-d") && a + 1 < argc)
+			device = argv[++a];
+		else if (!strcmp(argv[a], "-p") && a + 1 < argc && npartial < 8)
+			partial[npartial++] = argv[++a];
+		else if (!strcmp(argv[a], "-r") && a + 1 < argc)
+			nrand = atoi(argv[++a]);
+		else {
+			fprintf(stderr, "usage: %s --tflite LIB [--delegate SO] [--interp] [-v] [-d DEVICE] [-i BMP]... [-r N] [-p MODEL]... MODEL...\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	if (!lib || load_api(lib))
+		return 1;
+	printf("test-delegate: reference %s, TFLite %s\n", lib, api.Version());
+	if (dso) {
+		void *h = dlopen(dso, RTLD_NOW | RTLD_LOCAL);
+
+		dl_create = h ? (create_fn)dlsym(h, "tflite_plugin_create_delegate") : NULL;
+		dl_destroy = h ? (destroy_fn)dlsym(h, "tflite_plugin_destroy_delegate") : NULL;
+		if (!dl_create || !dl_destroy) {
+			printf("test-delegate: %s: %s\n", dso, h ? "missing tflite_plugin_* symbols" : dlerror());
+			return 1;
+		}
+		check_options();
+		/* Per-node decisions and the summary line, parsed below. */
+		setenv("E1NPU_TFLITE_DEBUG", "1", 1);
+	}
+	for (int pm = dso ? 0 : npartial; pm < npartial || a < argc; pm < npartial ? pm++ : a++) {
+		bool part = pm < npartial;
+		const char *path = part ? partial[pm] : argv[a];
+		const char *mname = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+		void *model = api.ModelCreateFromFile(path);
+		void *ref = model ? tfl_new(model, NULL) : NULL;
+		struct input in[16];
+		uint8_t *refout[16];
+		size_t inlen, outlen;
+		int nin;
+
+		if (!ref) {
+			result(false, "%s: TFLite 2.2 cannot load it", path);
+			if (model)
+				api.ModelDelete(model);
+			continue;
+		}
+		inlen = api.TensorByteSize(api.GetInputTensor(ref, 0));
+		outlen = tfl_out_bytes(ref);
+		nin = make_inputs(api.GetInputTensor(ref, 0), images, nimg, nrand, in, 16);
+		if (nin <= 0) {
+			result(false, "%s: no inputs could be made for it", mname);
+			nin = 0;
+		}
+		for (int i = 0; i < nin; i++) {
+			refout[i] = malloc(outlen);
+			if (!refout[i] || tfl_run(ref, in[i].data, inlen, refout[i], outlen)) {
+				result(false, "%s, %s: TFLite 2.2 invoke failed", mname, in[i].name);
+				nin = i;
+				break;
+			}
+		}
+		if (dso) {
+			char *k[] = { (char *)"device", (char *)"skip_ops" };
+			char *v[] = { (char *)device, (char *)"DEPTHWISE_CONV_2D" };
+
+			check_delegate(mname, model, k, v, 1, false, part, in, nin, inlen,
+				       refout, outlen, verbose);
+			check_delegate(mname, model, k, v, 2, true, part, in, nin, inlen,
+				       refout, outlen, verbose);
+		}
+		if (interp && !part)
+			check_interp(path, mname, in, nin, inlen, refout, outlen);
+		for (int i = 0; i < nin; i++) {
+			free(in[i].data);
+			free(refout[i]);
+		}
+		api.InterpreterDelete(ref);
+		api.ModelDelete(model);
+	}
+	printf("%d passed, %d failed, %d skipped\n", npass, nfail, nskip);
+	return nfail ? 1 : 0;
+}
