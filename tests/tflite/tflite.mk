@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: MIT
+#
+# lib/tflite unit tests that need no model file (check-tflite-unit):
+#   test-arena-plan   the tensor arena planner (lib/tflite/arena_plan.c),
+# built against libe1npu's static archives, normal and ASan+UBSan.
+
+ifeq ($(LIB_ENABLED),1)
+
+TFLITE_UNIT_SRCS := $(sort $(wildcard tests/tflite/test-*.c))
+TFLITE_UNIT      := $(patsubst %.c,$(O)/%,$(TFLITE_UNIT_SRCS))
+TFLITE_UNIT_SAN  := $(patsubst %.c,$(SAN_O)/%,$(TFLITE_UNIT_SRCS))
+
+$(call objs,$(TFLITE_UNIT_SRCS)) $(call sanobjs,$(TFLITE_UNIT_SRCS)): \
+	CPPFLAGS += -Ilib -Ilib/tflite
+
+$(O)/tests/tflite/%: $(O)/tests/tflite/%.o $(LIB_A)
+	$(CC) $(CFLAGS) $^ -o $@ -lcmocka $(LIB_LIBS)
+
+$(SAN_O)/tests/tflite/%: $(SAN_O)/tests/tflite/%.o $(LIB_SAN_A)
+	$(CC) $(CFLAGS) $(SANFLAGS) $^ -o $@ -lcmocka $(LIB_LIBS)
+
+.PHONY: check-tflite-unit
+check-tflite-unit: $(TFLITE_UNIT) $(TFLITE_UNIT_SAN)
+	@set -e; for t in $(TFLITE_UNIT); do echo "  TEST    $$t"; $$t; done
+	@set -e; for t in $(TFLITE_UNIT_SAN); do echo "  TEST    $$t"; \
+		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $$t; done
+
+CHECK_TARGETS += check-tflite-unit
+
+endif # LIB_ENABLED
