@@ -2,7 +2,10 @@
 #
 # lib/tflite unit tests that need no model file (check-tflite-unit):
 #   test-arena-plan   the tensor arena planner (lib/tflite/arena_plan.c),
-# built against libe1npu's static archives, normal and ASan+UBSan.
+#       built against libe1npu's static archives, normal and ASan+UBSan;
+#   the repository's model's plan (`e1npu-classify --plan --json`, under
+#       ASan+UBSan) checked by tests/models/check-plan.py, an independent
+#       Python walk of the model.
 
 ifeq ($(LIB_ENABLED),1)
 
@@ -20,10 +23,17 @@ $(SAN_O)/tests/tflite/%: $(SAN_O)/tests/tflite/%.o $(LIB_SAN_A)
 	$(CC) $(CFLAGS) $(SANFLAGS) $^ -o $@ -lcmocka $(LIB_LIBS)
 
 .PHONY: check-tflite-unit
-check-tflite-unit: $(TFLITE_UNIT) $(TFLITE_UNIT_SAN)
+TFLITE_PLAN_MODEL := tests/data/mobilenet_v1_0.25_128_quant.tflite
+
+check-tflite-unit: $(TFLITE_UNIT) $(TFLITE_UNIT_SAN) $(CLASSIFY_SAN)
 	@set -e; for t in $(TFLITE_UNIT); do echo "  TEST    $$t"; $$t; done
 	@set -e; for t in $(TFLITE_UNIT_SAN); do echo "  TEST    $$t"; \
 		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $$t; done
+	@if E1NPU_DEVICE=sim ASAN_OPTIONS=detect_leaks=1 $(CLASSIFY_SAN) --plan --json \
+		-m $(TFLITE_PLAN_MODEL) > $(O)/tests/tflite/plan.json && \
+	   python3 tests/models/check-plan.py $(TFLITE_PLAN_MODEL) $(O)/tests/tflite/plan.json; \
+	then echo "1 passed, 0 failed (check-tflite-unit: the arena plan of $(notdir $(TFLITE_PLAN_MODEL)))"; \
+	else echo "0 passed, 1 failed (check-tflite-unit: the arena plan of $(notdir $(TFLITE_PLAN_MODEL)))"; exit 1; fi
 
 CHECK_TARGETS += check-tflite-unit
 
