@@ -325,6 +325,93 @@ struct cv_patch {
 	uint32_t oc_stride;
 };
 
+/*
+ * Stage @iw pixels of one input row for block @bk: its groups' channels of
+ * each pixel, packed. When the block takes whole groups they are one run
+ * of bytes per pixel, and when it takes every channel, one run per row.
+ */
+static void cv_stage_row(const struct e1npu_conv *cv, const struct cv_block *bk,
+			 int8_t *dst, const int8_t *row, uint32_t iw)
+{
+	size_t run = (size_t)bk->gb * bk->ci_n, c_in = cv->p.c_in;
+
+	if (bk->ci_n == cv->cin_g && run == c_in) {
+		memcpy(dst, row, iw * c_in);
+	} else if (bk->ci_n == cv->cin_g) {
+		const int8_t *src = row + (size_t)bk->g0 * cv->cin_g;
+
+		for (uint32_t c = 0; c < iw; c++)
+			for (size_t k = 0; k < run; k++)
+				dst[c * run + k] = src[c * c_in + k];
+	} else {
+		for (uint32_t c = 0; c < iw; c++)
+			for (uint32_t gi = 0; gi < bk->gb; gi++)
+				memcpy(dst + ((size_t)c * bk->gb + gi) * bk->ci_n,
+				       row + c * c_in + (size_t)(bk->g0 + gi) * cv->cin_g +
+				       bk->ci_lo, bk->ci_n);
+	}
+}
+
+static int32_t cv_ld32(const uint8_t *p)
+{
+	int32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/*
+ * Add one output pixel of block @bk (@src: its int32 columns) into the
+ * pixel's accumulators @acc (c_out) and window sums @sx (groups).
+ */
+static void cv_gather_px(const struct e1npu_conv *cv, const struct cv_block *bk,
+			 const uint8_t *src, int32_t *acc, int32_t *sx)
+{
+	uint32_t n = bk->gb * bk->oc_n;
+
+	if (bk->oc_n == cv->cout_g) {
+		/* whole groups: the block's outputs are contiguous channels */
+		int32_t *a = acc + (size_t)bk->g0 * cv->cout_g;
+
+		for (uint32_t k = 0; k < n; k++)
+			a[k] += cv_ld32(src + 4 * k);
+	} else {
+		for (uint32_t gi = 0; gi < bk->gb; gi++)
+			for (uint32_t oj = 0; oj < bk->oc_n; oj++)
+				acc[(size_t)(bk->g0 + gi) * cv->cout_g + bk->oc_lo + oj] +=
+					cv_ld32(src + 4 * (gi * bk->oc_n + oj));
+	}
+	if (bk->sums)
+		for (uint32_t gi = 0; gi < bk->gb; gi++)
+			sx[bk->g0 + gi] += cv_ld32(src + 4 * (n + gi));
+}
+
+/*
+ * One pixel whose window lies inside the image: every tap valid, so the
+ * fold is the precomputed full-window one (the common case, kept free of
+ * per-element branches and divisions).
+ */
+static void cv_finish_inner(const struct e1npu_conv *cv, const int32_t *acc,
+			    const int32_t *sx, void *out, size_t o)
+{
+	const struct e1npu_conv_params *p = &cv->p;
+	int32_t zp = p->output.zero_point;
+
+	for (uint32_t g = 0, oc = 0; g < cv->groups; g++) {
+		int32_t corr = cv->zw ? cv->zw * sx[g] : 0;
+
+		for (uint32_t j = 0; j < cv->cout_g; j++, oc++) {
+			int32_t v = e1q_wrap_add(acc[oc] - corr, cv->fold[oc]);
+
+			v = e1q_requant(v, cv->mult[oc], cv->shift[oc], zp, cv->lo, cv->hi);
+			if (p->dtype == E1NPU_DTYPE_UINT8)
+				((uint8_t *)out)[o + oc] = (uint8_t)v;
+			else
+				((int8_t *)out)[o + oc] = (int8_t)v;
+		}
+	}
+}
+
 /* Host-side fold + requantization of one output pixel row. */
 static void cv_finish(struct e1npu_conv *cv, const int32_t *acc,
 		      const int32_t *sx, void *out)
@@ -357,26 +444,27 @@ static void cv_finish(struct e1npu_conv *cv, const int32_t *acc,
 						nvalid += v;
 					}
 			}
+			if (inner) {
+				cv_finish_inner(cv, acc + px * p->c_out, sx + px * cv->groups,
+						out, px * p->c_out);
+				continue;
+			}
 			for (uint32_t oc = 0; oc < p->c_out; oc++) {
 				int32_t v = acc[px * p->c_out + oc];
 
+				int32_t sw = 0;
+
 				if (cv->zw)
 					v -= cv->zw * sx[px * cv->groups + oc / cv->cout_g];
-				if (inner) {
-					v = e1q_wrap_add(v, cv->fold[oc]);
-				} else {
-					int32_t sw = 0;
-
-					for (uint32_t t = 0; t < taps; t++)
-						if (valid[t])
-							sw += cv->tapsum[(size_t)oc * taps + t];
-					/* fold has the full-window terms: swap them */
-					v = e1q_wrap_add(v, e1q_wrap32(
-						(int64_t)cv->fold[oc] +
-						(int64_t)cv->zx * (cv->total[oc] - sw) -
-						(int64_t)(taps - nvalid) * cv->cin_g *
-						cv->zx * cv->zw));
-				}
+				for (uint32_t t = 0; t < taps; t++)
+					if (valid[t])
+						sw += cv->tapsum[(size_t)oc * taps + t];
+				/* fold has the full-window terms: swap them */
+				v = e1q_wrap_add(v, e1q_wrap32(
+					(int64_t)cv->fold[oc] +
+					(int64_t)cv->zx * (cv->total[oc] - sw) -
+					(int64_t)(taps - nvalid) * cv->cin_g *
+					cv->zx * cv->zw));
 				qc_store(p->dtype, out, px * p->c_out + oc,
 					 e1q_requant(v, cv->mult[oc], cv->shift[oc],
 						     p->output.zero_point, cv->lo, cv->hi));
@@ -558,16 +646,10 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 			/* stage the patch: the block's channels of each pixel */
 			for (uint32_t r = 0; r < geo[i].ih; r++) {
 				int8_t *dst = (int8_t *)ar + geo[i].in_off + (size_t)r * geo[i].istride;
+				const int8_t *row = x + ((size_t)(geo[i].r0 + r) * p->in_w +
+							 geo[i].c0) * p->c_in;
 
-				for (uint32_t c = 0; c < geo[i].iw; c++) {
-					const int8_t *src = x + ((size_t)(geo[i].r0 + r) * p->in_w +
-								 geo[i].c0 + c) * p->c_in;
-
-					for (uint32_t gi = 0; gi < bk->gb; gi++)
-						memcpy(dst + ((size_t)c * bk->gb + gi) * bk->ci_n,
-						       src + (size_t)(bk->g0 + gi) * cv->cin_g + bk->ci_lo,
-						       bk->ci_n);
-				}
+				cv_stage_row(cv, bk, dst, row, geo[i].iw);
 			}
 			e1npu_op_desc_conv2d(&d, ops_t(geo[i].in_off, geo[i].istride),
 					     ops_t(w_off[pt[i].blk], (uint32_t)ops_align_up(bk->cols, OPS_ALIGN)),
@@ -593,22 +675,8 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 					const uint8_t *src = ar + pt[i].oc_off + (size_t)yy * pt[i].oc_stride +
 							     (size_t)xx * bk->cols * 4;
 
-					for (uint32_t gi = 0; gi < bk->gb; gi++) {
-						uint32_t g = bk->g0 + gi;
-
-						for (uint32_t oj = 0; oj < bk->oc_n; oj++) {
-							int32_t v;
-
-							memcpy(&v, src + (gi * bk->oc_n + oj) * 4, 4);
-							acc[px * p->c_out + g * cv->cout_g + bk->oc_lo + oj] += v;
-						}
-						if (bk->sums) {
-							int32_t v;
-
-							memcpy(&v, src + (bk->gb * bk->oc_n + gi) * 4, 4);
-							sx[px * cv->groups + g] += v;
-						}
-					}
+					cv_gather_px(cv, bk, src, acc + px * p->c_out,
+						     sx + px * cv->groups);
 				}
 			}
 			rep->host_ns += (uint64_t)(ops_now_ns() - t);

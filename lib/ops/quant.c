@@ -45,10 +45,7 @@ static int32_t shl_wrap(int32_t x, int s)
 
 int32_t e1q_mul_by_qm(int32_t x, int32_t multiplier, int shift)
 {
-	int left = shift > 0 ? shift : 0;
-	int right = shift > 0 ? 0 : -shift;
-
-	return e1q_rdivpot(e1q_srdhm(shl_wrap(x, left), multiplier), right);
+	return e1q_mul_by_qm_inline(x, multiplier, shift);
 }
 
 int32_t e1q_mul_by_qm_smaller_than_one(int32_t x, int32_t multiplier, int shift)
