@@ -15,20 +15,6 @@
 /* Padded slice length: a multiple of the widest vector (32 int16 lanes). */
 #define KPAD	32
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
-	!defined(__KERNEL__) && !defined(E1_MM_NO_CLONES)
-#define E1_MM_X86 1
-/*
- * User space only: let the loader pick an AVX2 or AVX-512 build of the
- * micro-kernel at run time. The source stays portable C and the default
- * clone is the baseline build; the kernel module never takes this path.
- */
-#define E1_MM_CLONES __attribute__((target_clones("default", "avx2", "arch=icelake-server", \
-						    "arch=x86-64-v4")))
-#else
-#define E1_MM_CLONES
-#endif
-
 static u32 min_u32(u32 a, u32 b)
 {
 	return a < b ? a : b;

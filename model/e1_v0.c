@@ -681,6 +681,166 @@ static bool mm_stop(const struct e1_mm_job *job)
 	return v0_stop(x->m);
 }
 
+/*
+ * Provably-zero work skipped. The lowering packs depthwise and small-group
+ * convolutions block-diagonally: every weight column then reads a single
+ * input channel, and its other K - taps weights are zero. When B has that
+ * shape (found by scanning it, nothing trusted), each output is computed
+ * over its own channel's taps only. The skipped products all have a zero
+ * weight, so C is the same bit for bit; the timing model does not look at
+ * the data, so the modelled cycles are the same too.
+ *
+ * Columns are grouped in runs whose source channels are consecutive
+ * (column j0 + i reads channel s + i). Each input row the kernel needs is
+ * expanded once into per-column form, e[x][j] = input(x, source of j), in
+ * a cache of kernel-height rows; then every output pixel is, per tap, one
+ * contiguous multiply-add over the columns, which vectorizes. The runs,
+ * weights, cache and one pixel's sums live in the workspace
+ * (struct e1_mm_ws.diag).
+ */
+static bool conv_diag_plan(const struct v0_op *d, const s8 *const *b_rows,
+			   struct e1_mm_ws *ws, u32 *nrun)
+{
+	u16 *run = ws->diag.run;	/* j0, len, src */
+	u32 taps = d->ksz * d->ksz, n = d->c_out, c = d->c_in, j, t, k, r = 0;
+
+	if (c < 2 || n > E1_MM_DIAG_N || d->ksz > E1_MM_DIAG_KMAX ||
+	    (u64)d->ksz * d->in_w * n > E1_MM_DIAG_E)
+		return false;
+	for (j = 0; j < n; j++) {
+		u32 src = 0, ci;
+		bool found = false;
+
+		for (t = 0; t < taps; t++)
+			for (ci = 0; ci < c; ci++) {
+				if (!b_rows[t * c + ci][j])
+					continue;
+				if (found && src != ci)
+					return false;
+				src = ci;
+				found = true;
+			}
+		/* an all-zero column may read any channel: extend the run */
+		if (!found && r)
+			src = run[3 * (r - 1) + 2] + run[3 * (r - 1) + 1];
+		if (r && src < c && src == (u32)run[3 * (r - 1) + 2] + run[3 * (r - 1) + 1]) {
+			run[3 * (r - 1) + 1]++;
+		} else {
+			run[3 * r] = (u16)j;
+			run[3 * r + 1] = 1;
+			run[3 * r + 2] = (u16)(src < c ? src : 0);
+			r++;
+		}
+	}
+	for (t = 0; t < taps; t++)
+		for (k = 0; k < r; k++)
+			for (j = 0; j < run[3 * k + 1]; j++)
+				ws->diag.w[t * n + run[3 * k] + j] =
+					b_rows[t * c + run[3 * k + 2] + j][run[3 * k] + j];
+	for (t = 0; t < E1_MM_DIAG_KMAX; t++)
+		ws->diag.tag[t] = -1;
+	*nrun = r;
+	return true;
+}
+
+/* Expand input row @iy into cache slot @slot: e[x][j] = row[x][src(j)]. */
+static void diag_expand(const struct v0_op *d, const s8 *row, struct e1_mm_ws *ws,
+			u32 nrun, u32 slot)
+{
+	const u16 *run = ws->diag.run;
+	u32 n = d->c_out, x, r, i;
+	s16 *e = ws->diag.e + (size_t)slot * d->in_w * n;
+
+	for (x = 0; x < d->in_w; x++, e += n, row += d->c_in)
+		for (r = 0; r < nrun; r++)
+			for (i = 0; i < run[3 * r + 1]; i++)
+				e[run[3 * r] + i] = row[run[3 * r + 2] + i];
+}
+
+/* Point @e[ky] at the expanded input rows of output row @oy (NULL: padding). */
+static void diag_rows(const struct v0_op *d, const s8 *const *rows_a, u32 oy,
+		      struct e1_mm_ws *ws, u32 nrun, const s16 **e)
+{
+	s32 need[E1_MM_DIAG_KMAX], *tag = ws->diag.tag;
+	bool keep[E1_MM_DIAG_KMAX] = { false };
+	u32 ky, s;
+
+	for (ky = 0; ky < d->ksz; ky++) {
+		s32 iy = (s32)(oy * d->sh + ky * d->dil) - (s32)d->ph;
+
+		need[ky] = iy < 0 || iy >= (s32)d->in_h ? -1 : iy;
+		for (s = 0; s < d->ksz; s++)
+			if (need[ky] >= 0 && tag[s] == need[ky])
+				keep[s] = true;
+	}
+	for (ky = 0; ky < d->ksz; ky++) {
+		e[ky] = NULL;
+		if (need[ky] < 0)
+			continue;
+		for (s = 0; s < d->ksz && tag[s] != need[ky]; s++)
+			;
+		if (s == d->ksz) {
+			/* a slot no row of this output row uses */
+			for (s = 0; keep[s]; s++)
+				;
+			diag_expand(d, rows_a[need[ky]], ws, nrun, s);
+			tag[s] = need[ky];
+			keep[s] = true;
+		}
+		e[ky] = ws->diag.e + (size_t)s * d->in_w * d->c_out;
+	}
+}
+
+/*
+ * One output row: per pixel, per valid tap, acc[j] += e[x][j] * w[tap][j]
+ * over all columns (the clones pick AVX2/AVX-512 in user space).
+ */
+E1_MM_CLONES
+static void diag_row(const struct v0_op *d, const s16 *const *e,
+		     struct e1_mm_ws *ws, u8 *crow)
+{
+	s32 *acc = ws->diag.acc;
+	u32 n = d->c_out, ox, j, ky, kx;
+
+	for (ox = 0; ox < d->out_w; ox++) {
+		memset(acc, 0, n * sizeof(*acc));
+		for (ky = 0; ky < d->ksz; ky++) {
+			if (!e[ky])
+				continue;
+			for (kx = 0; kx < d->ksz; kx++) {
+				s32 ix = (s32)(ox * d->sw + kx * d->dil) - (s32)d->pw;
+				const s16 *wt = ws->diag.w + (ky * d->ksz + kx) * n;
+				const s16 *x;
+
+				/* outside the image the hardware reads zeros */
+				if (ix < 0 || ix >= (s32)d->in_w)
+					continue;
+				x = e[ky] + (size_t)ix * n;
+				for (j = 0; j < n; j++)
+					acc[j] += x[j] * wt[j];
+			}
+		}
+		if (d->relu)
+			for (j = 0; j < n; j++)
+				acc[j] = acc[j] < 0 ? 0 : acc[j];
+		memcpy(crow + (size_t)ox * n * 4, acc, (size_t)n * 4);
+	}
+}
+
+static void exec_conv_diag(struct e1_model *m, const struct v0_op *d, u32 nrun)
+{
+	struct e1_v0 *v = to_v0(m);
+	const s16 *e[E1_MM_DIAG_KMAX];
+	u32 oy;
+
+	for (oy = 0; oy < d->out_h; oy++) {
+		if (v0_stop(m))
+			return;
+		diag_rows(d, v->rows_a, oy, &v->mm, nrun, e);
+		diag_row(d, e, &v->mm, v->rows_c[oy]);
+	}
+}
+
 static void exec_gemm(struct e1_model *m, const struct v0_op *d)
 {
 	struct e1_v0 *v = to_v0(m);
@@ -700,6 +860,12 @@ static void exec_gemm(struct e1_model *m, const struct v0_op *d)
 		job.load_a = load_a_matmul;
 		job.c_row = c_row_matmul;
 	} else {
+		u32 nrun;
+
+		if (conv_diag_plan(d, v->rows_b, &v->mm, &nrun)) {
+			exec_conv_diag(m, d, nrun);
+			return;
+		}
 		job.m = d->out_h * d->out_w;
 		job.n = d->c_out;
 		job.k = d->ksz * d->ksz * d->c_in;
