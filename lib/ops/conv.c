@@ -389,31 +389,26 @@ static void cv_gather_px(const struct e1npu_conv *cv, const struct cv_block *bk,
 /*
  * One pixel whose window lies inside the image: every tap valid, so the
  * fold is the precomputed full-window one (the common case, kept free of
- * per-element branches and divisions).
+ * per-element branches and divisions). @acc is the pixel's accumulators,
+ * folded in place.
  */
-static void cv_finish_inner(const struct e1npu_conv *cv, const int32_t *acc,
+static void cv_finish_inner(const struct e1npu_conv *cv, int32_t *acc,
 			    const int32_t *sx, void *out, size_t o)
 {
 	const struct e1npu_conv_params *p = &cv->p;
-	int32_t zp = p->output.zero_point;
 
 	for (uint32_t g = 0, oc = 0; g < cv->groups; g++) {
 		int32_t corr = cv->zw ? cv->zw * sx[g] : 0;
 
-		for (uint32_t j = 0; j < cv->cout_g; j++, oc++) {
-			int32_t v = e1q_wrap_add(acc[oc] - corr, cv->fold[oc]);
-
-			v = e1q_requant(v, cv->mult[oc], cv->shift[oc], zp, cv->lo, cv->hi);
-			if (p->dtype == E1NPU_DTYPE_UINT8)
-				((uint8_t *)out)[o + oc] = (uint8_t)v;
-			else
-				((int8_t *)out)[o + oc] = (int8_t)v;
-		}
+		for (uint32_t j = 0; j < cv->cout_g; j++, oc++)
+			acc[oc] = e1q_wrap_add(acc[oc] - corr, cv->fold[oc]);
 	}
+	e1q_requant_bytes(acc, cv->mult, cv->shift, p->output.zero_point, cv->lo, cv->hi,
+			  p->c_out, (uint8_t *)out + o);
 }
 
 /* Host-side fold + requantization of one output pixel row. */
-static void cv_finish(struct e1npu_conv *cv, const int32_t *acc,
+static void cv_finish(struct e1npu_conv *cv, int32_t *acc,
 		      const int32_t *sx, void *out)
 {
 	const struct e1npu_conv_params *p = &cv->p;

@@ -102,6 +102,14 @@ static inline int32_t e1q_requant(int32_t acc, int32_t mult, int shift,
 }
 
 /*
+ * e1q_requant of @n accumulators with per-element multiplier and shift,
+ * each result's low byte stored in @out (uint8 and int8 alike): the
+ * vectorized form for the per-output loops, equal to e1q_requant.
+ */
+void e1q_requant_bytes(const int32_t *acc, const int32_t *mult, const int *shift,
+		       int32_t zp, int32_t lo, int32_t hi, uint32_t n, uint8_t *out);
+
+/*
  * int32 accumulation as TFLite's kernels effectively do it: two's-complement
  * wrap-around (an extreme bias must not be undefined behaviour, and the
  * NPU path and the reference must wrap alike).
