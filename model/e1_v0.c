@@ -793,17 +793,18 @@ static void diag_rows(const struct v0_op *d, const s8 *const *rows_a, u32 oy,
 
 /*
  * One output row: per pixel, per valid tap, acc[j] += e[x][j] * w[tap][j]
- * over all columns (the clones pick AVX2/AVX-512 in user space).
+ * over all @n columns. Inlined with a constant @n for the common 16
+ * columns (one vector of sums kept in registers).
  */
-E1_MM_CLONES
-static void diag_row(const struct v0_op *d, const s16 *const *e,
-		     struct e1_mm_ws *ws, u8 *crow)
+static inline void diag_row_n(const struct v0_op *d, const s16 *const *e,
+			      struct e1_mm_ws *ws, u8 *crow, u32 n)
 {
 	s32 *acc = ws->diag.acc;
-	u32 n = d->c_out, ox, j, ky, kx;
+	u32 ox, j, ky, kx;
 
 	for (ox = 0; ox < d->out_w; ox++) {
-		memset(acc, 0, n * sizeof(*acc));
+		for (j = 0; j < n; j++)
+			acc[j] = 0;
 		for (ky = 0; ky < d->ksz; ky++) {
 			if (!e[ky])
 				continue;
@@ -825,6 +826,17 @@ static void diag_row(const struct v0_op *d, const s16 *const *e,
 				acc[j] = acc[j] < 0 ? 0 : acc[j];
 		memcpy(crow + (size_t)ox * n * 4, acc, (size_t)n * 4);
 	}
+}
+
+/* The clones pick AVX2/AVX-512 in user space. */
+E1_MM_CLONES
+static void diag_row(const struct v0_op *d, const s16 *const *e,
+		     struct e1_mm_ws *ws, u8 *crow)
+{
+	if (d->c_out == 16)
+		diag_row_n(d, e, ws, crow, 16);
+	else
+		diag_row_n(d, e, ws, crow, d->c_out);
 }
 
 static void exec_conv_diag(struct e1_model *m, const struct v0_op *d, u32 nrun)
