@@ -568,12 +568,24 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 	npx = (size_t)cv->out_h * cv->out_w;
 	rep->macs = (uint64_t)npx * p->c_out * p->kh * p->kw * cv->cin_g;
 	t = ops_now_ns();
-	x = malloc((size_t)p->in_h * p->in_w * p->c_in);
-	acc = calloc(npx * p->c_out, sizeof(int32_t));
-	sx = calloc(npx * cv->groups, sizeof(int32_t));
-	if (!x || !acc || !sx) {
-		ret = -ENOMEM;
-		goto out;
+	{
+		/* x, acc, sx in the context's scratch (sizes checked at new) */
+		size_t xb = ops_align_up((size_t)p->in_h * p->in_w * p->c_in, 64);
+		size_t ab = ops_align_up(npx * p->c_out * sizeof(int32_t), 64), all;
+		uint8_t *sc = NULL;
+
+		if (!__builtin_add_overflow(xb, ab, &all) &&
+		    !__builtin_add_overflow(all, npx * cv->groups * sizeof(int32_t), &all))
+			sc = ops_scratch(cv->ops, all);
+		if (!sc) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		x = (int8_t *)sc;
+		acc = (int32_t *)(sc + xb);
+		sx = (int32_t *)(sc + xb + ab);
+		memset(acc, 0, npx * p->c_out * sizeof(int32_t));
+		memset(sx, 0, npx * cv->groups * sizeof(int32_t));
 	}
 	qc_to_s8(p->dtype, in, x, (size_t)p->in_h * p->in_w * p->c_in);
 	rep->lower_ns += (uint64_t)(ops_now_ns() - t);
@@ -719,8 +731,5 @@ out_plan:
 	}
 out:
 	free(pt);
-	free(x);
-	free(acc);
-	free(sx);
 	return ret;
 }
