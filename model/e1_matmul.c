@@ -106,13 +106,14 @@ static void mm_pack_b(const struct e1_mm_job *job, s16 *dst, u32 k0, u32 kb,
 		memset(dst + jj * kbp, 0, kbp * sizeof(s16));
 }
 
-static void mm_store(const struct e1_mm_job *job, const s32 *sum, u32 i0,
-		     u32 j0, bool first, bool last)
+/* @crows: the C rows of the block (@mb of them), @i0 the tile's first. */
+static void mm_store(const struct e1_mm_job *job, u8 *const *crows, const s32 *sum,
+		     u32 i0, u32 mb, u32 j0, bool first, bool last)
 {
 	u32 r, c;
 
-	for (r = 0; r < E1_MM_MR && i0 + r < job->m; r++) {
-		u8 *crow = job->c_row(job, i0 + r);
+	for (r = 0; r < E1_MM_MR && i0 + r < mb; r++) {
+		u8 *crow = crows[i0 + r];
 
 		for (c = 0; c < E1_MM_NR && j0 + c < job->n; c++) {
 			u8 *p = crow + 4 * (j0 + c);
@@ -142,6 +143,8 @@ static void mm_run16(const struct e1_mm_job *job, struct e1_mm_ws *ws)
 			u32 mbp = (mb + E1_MM_MR - 1) / E1_MM_MR * E1_MM_MR;
 
 			/* A block: MC rows of the slice, widened once. */
+			for (r = 0; r < mb; r++)
+				ws->w16.crow[r] = job->c_row(job, ib + r);
 			for (r = 0; r < mbp; r++) {
 				s16 *a = ws->w16.a + r * kbp;
 
@@ -170,7 +173,8 @@ static void mm_run16(const struct e1_mm_job *job, struct e1_mm_ws *ws)
 					for (jj = 0; jj < nb; jj += E1_MM_NR) {
 						mm_micro(ws->w16.a + i0 * kbp, ws->w16.b + jj * kbp,
 							 kbp, sum);
-						mm_store(job, sum, ib + i0, j0 + jj, first, last);
+						mm_store(job, ws->w16.crow, sum, i0, mb, j0 + jj,
+							 first, last);
 					}
 				}
 			}

@@ -43,12 +43,13 @@
 #define E1_MM_DIAG_KMAX	5	/* kernel rows */
 #define E1_MM_DIAG_E	(56 * 1024)	/* expanded input rows, int16 */
 
-/* Packing workspace: 144 KiB, shared by all paths. */
+/* Packing workspace: 145 KiB, shared by all paths. */
 struct e1_mm_ws {
 	union {
 		struct {
 			s16 b[E1_MM_NB * E1_MM_KB];	/* panel, column-major */
 			s16 a[E1_MM_MC * E1_MM_KB];	/* MC rows of the K slice */
+			u8 *crow[E1_MM_MC];		/* their C rows (c_row once) */
 		} w16;
 		struct {
 			u8 b[E1_MM8_NB * E1_MM8_KB];	/* panel, column-major, +128 */

@@ -648,6 +648,26 @@ static void load_a_conv(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
 	}
 }
 
+/* im2col of a 1x1 kernel: one input pixel (or padding) per row of A. */
+static void load_a_conv1(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
+			 s16 *dst)
+{
+	const struct v0_exec *x = job->priv;
+	const struct v0_op *d = x->op;
+	s32 iy = (s32)(i / d->out_w * d->sh) - (s32)d->ph;
+	s32 ix = (s32)(i % d->out_w * d->sw) - (s32)d->pw;
+	const s8 *src;
+	u32 j;
+
+	if (iy < 0 || iy >= (s32)d->in_h || ix < 0 || ix >= (s32)d->in_w) {
+		memset(dst, 0, kb * sizeof(s16));
+		return;
+	}
+	src = x->v->rows_a[iy] + (u32)ix * d->c_in + k0;
+	for (j = 0; j < kb; j++)
+		dst[j] = src[j];
+}
+
 static u8 *c_row_matmul(const struct e1_mm_job *job, u32 i)
 {
 	const struct v0_exec *x = job->priv;
@@ -881,7 +901,7 @@ static void exec_gemm(struct e1_model *m, const struct v0_op *d)
 		job.m = d->out_h * d->out_w;
 		job.n = d->c_out;
 		job.k = d->ksz * d->ksz * d->c_in;
-		job.load_a = load_a_conv;
+		job.load_a = d->ksz == 1 ? load_a_conv1 : load_a_conv;
 		job.c_row = c_row_conv;
 	}
 	e1_mm_run(&job, &v->mm);

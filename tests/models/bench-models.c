@@ -240,23 +240,25 @@ int main(int argc, char **argv)
 
 	printf("host time per inference, ms over %d runs, one thread (TFLite 2.2: %s)\n", reps,
 	       b ? so : notfl);
-	printf("%-30s %9s %9s %9s %9s %7s %s\n", "model", "ours_min", "ours_med",
-	       "tfl_min", "tfl_med", "ratio", "outputs");
+	printf("%-30s %9s %9s %9s %9s %9s %9s %s\n", "model", "ours_min", "ours_med",
+	       "tfl_min", "tfl_med", "ratio_min", "ratio_med", "outputs");
 	for (int i = first; i < argc; i++) {
 		struct result *r = &res[i];
 
 		if (r->tfl == -2)
 			continue;
 		if (r->tfl == 1)
-			printf("%-30s %9.2f %9.2f %9.2f %9.2f %7.3f %s\n", r->name, r->ours_min,
-			       r->ours_med, r->tfl_min, r->tfl_med, r->ours_med / r->tfl_med,
+			printf("%-30s %9.2f %9.2f %9.2f %9.2f %9.3f %9.3f %s\n", r->name,
+			       r->ours_min, r->ours_med, r->tfl_min, r->tfl_med,
+			       r->ours_min / r->tfl_min, r->ours_med / r->tfl_med,
 			       r->same ? "identical" : "DIFFER");
 		else
-			printf("%-30s %9.2f %9.2f %9s %9s %7s TFLite %s: %s\n", r->name,
-			       r->ours_min, r->ours_med, "-", "-", "-",
+			printf("%-30s %9.2f %9.2f %9s %9s %9s %9s TFLite %s: %s\n", r->name,
+			       r->ours_min, r->ours_med, "-", "-", "-", "-",
 			       r->tfl ? "failed" : "skipped", r->tfl ? r->why : notfl);
 	}
-	printf("ratio = ours_med / tfl_med (lower is faster).\n");
+	printf("ratio = ours / TFLite of the minimum and of the median (lower is faster);\n"
+	       "outputs: output 0 of both byte for byte on this input.\n");
 	btfl_close(b);
 	free(res);
 	e1npu_device_close(dev);
