@@ -379,27 +379,33 @@ static void cv_gather_patch(const struct e1npu_conv *cv, const struct cv_block *
 			    uint32_t ox0, uint32_t th, uint32_t tw, int32_t *acc,
 			    int32_t *sx)
 {
-	uint32_t n = bk->gb * bk->oc_n, c_out = cv->p.c_out;
+	/* locals: the stores below cannot change them (vectorizable loops) */
+	const uint32_t gb = bk->gb, oc_n = bk->oc_n, n = gb * oc_n, cols = bk->cols;
+	const uint32_t c_out = cv->p.c_out, cout_g = cv->cout_g, groups = cv->groups;
+	const uint32_t g0 = bk->g0, oc_lo = bk->oc_lo, out_w = cv->out_w;
+	const bool whole = oc_n == cout_g, sums = bk->sums;
 
 	for (uint32_t yy = 0; yy < th; yy++)
 	for (uint32_t xx = 0; xx < tw; xx++) {
-		size_t px = (size_t)(oy0 + yy) * cv->out_w + ox0 + xx;
-		const uint8_t *s = src + (size_t)yy * stride + (size_t)xx * bk->cols * 4;
-		int32_t *a = acc + px * c_out, *x = sx + px * cv->groups + bk->g0;
+		size_t px = (size_t)(oy0 + yy) * out_w + ox0 + xx;
+		const uint8_t *restrict s = src + (size_t)yy * stride + (size_t)xx * cols * 4;
+		int32_t *restrict a = acc + px * c_out;
+		int32_t *restrict x = sx + px * groups + g0;
 
-		if (bk->oc_n == cv->cout_g) {
+		if (whole) {
 			/* whole groups: the block's outputs are contiguous channels */
-			a += (size_t)bk->g0 * cv->cout_g;
-			for (uint32_t k = 0; k < n; k++)
+			a += (size_t)g0 * cout_g;
+			/* size_t: an index that cannot wrap keeps the loads affine */
+			for (size_t k = 0; k < n; k++)
 				a[k] += cv_ld32(s + 4 * k);
 		} else {
-			for (uint32_t gi = 0; gi < bk->gb; gi++)
-				for (uint32_t oj = 0; oj < bk->oc_n; oj++)
-					a[(size_t)(bk->g0 + gi) * cv->cout_g + bk->oc_lo + oj] +=
-						cv_ld32(s + 4 * (gi * bk->oc_n + oj));
+			for (uint32_t gi = 0; gi < gb; gi++)
+				for (uint32_t oj = 0; oj < oc_n; oj++)
+					a[(size_t)(g0 + gi) * cout_g + oc_lo + oj] +=
+						cv_ld32(s + 4 * (gi * oc_n + oj));
 		}
-		if (bk->sums)
-			for (uint32_t gi = 0; gi < bk->gb; gi++)
+		if (sums)
+			for (size_t gi = 0; gi < gb; gi++)
 				x[gi] += cv_ld32(s + 4 * (n + gi));
 	}
 }
