@@ -763,18 +763,27 @@ static bool conv_diag_plan(const struct v0_op *d, const s8 *const *b_rows,
 	return true;
 }
 
-/* Expand input row @iy into cache slot @slot: e[x][j] = row[x][src(j)]. */
+/*
+ * Expand input row @row into cache slot @slot: e[x][j] = row[x][src(j)],
+ * run by run (each a contiguous widening copy per pixel; the run
+ * description is read into locals so the stores cannot alias it).
+ */
+E1_MM_CLONES
 static void diag_expand(const struct v0_op *d, const s8 *row, struct e1_mm_ws *ws,
 			u32 nrun, u32 slot)
 {
 	const u16 *run = ws->diag.run;
-	u32 n = d->c_out, x, r, i;
-	s16 *e = ws->diag.e + (size_t)slot * d->in_w * n;
+	size_t n = d->c_out, c = d->c_in, w = d->in_w, x, i;
+	s16 *e = ws->diag.e + slot * w * n;
+	u32 r;
 
-	for (x = 0; x < d->in_w; x++, e += n, row += d->c_in)
-		for (r = 0; r < nrun; r++)
-			for (i = 0; i < run[3 * r + 1]; i++)
-				e[run[3 * r] + i] = row[run[3 * r + 2] + i];
+	for (r = 0; r < nrun; r++) {
+		size_t j0 = run[3 * r], len = run[3 * r + 1], src = run[3 * r + 2];
+
+		for (x = 0; x < w; x++)
+			for (i = 0; i < len; i++)
+				e[x * n + j0 + i] = row[x * c + src + i];
+	}
 }
 
 /* Point @e[ky] at the expanded input rows of output row @oy (NULL: padding). */
