@@ -29,11 +29,17 @@ check-tflite-unit: $(TFLITE_UNIT) $(TFLITE_UNIT_SAN) $(CLASSIFY_SAN)
 	@set -e; for t in $(TFLITE_UNIT); do echo "  TEST    $$t"; $$t; done
 	@set -e; for t in $(TFLITE_UNIT_SAN); do echo "  TEST    $$t"; \
 		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $$t; done
-	@if E1NPU_DEVICE=sim ASAN_OPTIONS=detect_leaks=1 $(CLASSIFY_SAN) --plan --json \
+	@p=0; f=0; \
+	if E1NPU_DEVICE=sim ASAN_OPTIONS=detect_leaks=1 $(CLASSIFY_SAN) --plan --json \
 		-m $(TFLITE_PLAN_MODEL) > $(O)/tests/tflite/plan.json && \
 	   python3 tests/models/check-plan.py $(TFLITE_PLAN_MODEL) $(O)/tests/tflite/plan.json; \
-	then echo "1 passed, 0 failed (check-tflite-unit: the arena plan of $(notdir $(TFLITE_PLAN_MODEL)))"; \
-	else echo "0 passed, 1 failed (check-tflite-unit: the arena plan of $(notdir $(TFLITE_PLAN_MODEL)))"; exit 1; fi
+	then p=$$((p + 1)); else f=$$((f + 1)); echo "  FAIL  arena plan of $(TFLITE_PLAN_MODEL)"; fi; \
+	if ! $(CLASSIFY_SAN) --plan --json -m $(O)/tests/tflite/missing.tflite \
+		> $(O)/tests/tflite/plan-err.json 2>/dev/null && \
+	   grep -q '"error":".*missing.tflite: No such file' $(O)/tests/tflite/plan-err.json; \
+	then p=$$((p + 1)); else f=$$((f + 1)); echo "  FAIL  --plan on a missing model"; fi; \
+	echo "$$p passed, $$f failed (check-tflite-unit: --plan on $(notdir $(TFLITE_PLAN_MODEL)), --plan errors)"; \
+	[ $$f -eq 0 ]
 
 CHECK_TARGETS += check-tflite-unit
 
