@@ -9,9 +9,10 @@
  *   (the datapath document's report);
  * - the tensor arena: planned peak vs the lower bound (largest sum of
  *   simultaneously live tensors) and one buffer per tensor;
- * - host time per inference (min and median of --reps), and the same for
- *   real TFLite 2.2 (--tflite libtensorflowlite_c.so, one thread) on the
- *   same input, their ratio, and whether the outputs are byte-identical.
+ * - host time per inference (wall: min and median of --reps; CPU
+ *   time of the process: min), and the same for real TFLite 2.2 (--tflite
+ *   libtensorflowlite_c.so, one thread) on the same input, their ratios,
+ *   and whether the outputs are byte-identical.
  * usage: bench-models [--reps N] [--tflite SO | --no-tflite WHY] MODEL.tflite...
  */
 #include <stdio.h>
@@ -28,6 +29,7 @@
 struct result {
 	char name[64];
 	double ours_min, ours_med, tfl_min, tfl_med;	/* ms */
+	double ours_cpu, tfl_cpu;	/* ms of process CPU time, minimum */
 	int tfl;	/* 1: measured, 0: unavailable, -1: failed */
 	int same;	/* outputs byte-identical */
 	char why[200];
@@ -38,6 +40,15 @@ static uint64_t now_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* CPU time of the process (all threads): less disturbed than wall time on a busy host */
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
@@ -95,11 +106,14 @@ static void time_model(struct e1npu_tflite *t, struct btfl *b, const char *path,
 		snprintf(r->why, sizeof(r->why), "out of memory");
 		goto out;
 	}
+	r->ours_cpu = r->tfl_cpu = 1e30;
 	for (int k = 0; k < reps; k++) {
-		uint64_t t0 = now_ns();
+		uint64_t t0 = now_ns(), c0 = cpu_ns();
 
 		e1npu_tflite_invoke(t);
 		v[k] = (double)(now_ns() - t0) / 1e6;
+		if ((double)(cpu_ns() - c0) / 1e6 < r->ours_cpu)
+			r->ours_cpu = (double)(cpu_ns() - c0) / 1e6;
 	}
 	stats(v, reps, &r->ours_min, &r->ours_med);
 	e1npu_tflite_get_output(t, 0, o1, oi.bytes);
@@ -110,10 +124,12 @@ static void time_model(struct e1npu_tflite *t, struct btfl *b, const char *path,
 		goto out;
 	}
 	for (int k = 0; k < reps; k++) {
-		uint64_t t0 = now_ns();
+		uint64_t t0 = now_ns(), c0 = cpu_ns();
 
 		btfl_invoke(b);
 		v[k] = (double)(now_ns() - t0) / 1e6;
+		if ((double)(cpu_ns() - c0) / 1e6 < r->tfl_cpu)
+			r->tfl_cpu = (double)(cpu_ns() - c0) / 1e6;
 	}
 	stats(v, reps, &r->tfl_min, &r->tfl_med);
 	r->tfl = 1;
@@ -240,25 +256,29 @@ int main(int argc, char **argv)
 
 	printf("host time per inference, ms over %d runs, one thread (TFLite 2.2: %s)\n", reps,
 	       b ? so : notfl);
-	printf("%-30s %9s %9s %9s %9s %9s %9s %s\n", "model", "ours_min", "ours_med",
-	       "tfl_min", "tfl_med", "ratio_min", "ratio_med", "outputs");
+	printf("%-30s %8s %8s %8s %8s %9s %9s %8s %8s %7s %s\n", "model", "ours_min",
+	       "ours_med", "tfl_min", "tfl_med", "ratio_min", "ratio_med", "ours_cpu",
+	       "tfl_cpu", "r_cpu", "outputs");
 	for (int i = first; i < argc; i++) {
 		struct result *r = &res[i];
 
 		if (r->tfl == -2)
 			continue;
 		if (r->tfl == 1)
-			printf("%-30s %9.2f %9.2f %9.2f %9.2f %9.3f %9.3f %s\n", r->name,
-			       r->ours_min, r->ours_med, r->tfl_min, r->tfl_med,
+			printf("%-30s %8.2f %8.2f %8.2f %8.2f %9.3f %9.3f %8.2f %8.2f %7.3f %s\n",
+			       r->name, r->ours_min, r->ours_med, r->tfl_min, r->tfl_med,
 			       r->ours_min / r->tfl_min, r->ours_med / r->tfl_med,
+			       r->ours_cpu, r->tfl_cpu, r->ours_cpu / r->tfl_cpu,
 			       r->same ? "identical" : "DIFFER");
 		else
-			printf("%-30s %9.2f %9.2f %9s %9s %9s %9s TFLite %s: %s\n", r->name,
-			       r->ours_min, r->ours_med, "-", "-", "-", "-",
+			printf("%-30s %8.2f %8.2f %8s %8s %9s %9s %8.2f %8s %7s TFLite %s: %s\n",
+			       r->name, r->ours_min, r->ours_med, "-", "-", "-", "-", r->ours_cpu, "-", "-",
 			       r->tfl ? "failed" : "skipped", r->tfl ? r->why : notfl);
 	}
-	printf("ratio = ours / TFLite of the minimum and of the median (lower is faster);\n"
-	       "outputs: output 0 of both byte for byte on this input.\n");
+	printf("wall ms (min, median); ratio = ours / TFLite of the minimum and of the median\n"
+	       "(lower is faster); *_cpu = least process CPU ms of one inference, r_cpu their\n"
+	       "ratio (steadier than wall time on a busy host); outputs: output 0 of both\n"
+	       "byte for byte on this input.\n");
 	btfl_close(b);
 	free(res);
 	e1npu_device_close(dev);
