@@ -823,7 +823,7 @@ static void diag_rows(const struct v0_op *d, const s8 *const *rows_a, u32 oy,
 /*
  * One output row: per pixel, per valid tap, acc[j] += e[x][j] * w[tap][j]
  * over all @n columns. Inlined with a constant @n for the common 16
- * columns (one vector of sums kept in registers).
+ * columns (a fixed-length vector loop).
  */
 static inline void diag_row_n(const struct v0_op *d, const s16 *const *e,
 			      struct e1_mm_ws *ws, u8 *crow, u32 n)
