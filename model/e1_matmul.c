@@ -15,20 +15,6 @@
 /* Padded slice length: a multiple of the widest vector (32 int16 lanes). */
 #define KPAD	32
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
-	!defined(__KERNEL__) && !defined(E1_MM_NO_CLONES)
-#define E1_MM_X86 1
-/*
- * User space only: let the loader pick an AVX2 or AVX-512 build of the
- * micro-kernel at run time. The source stays portable C and the default
- * clone is the baseline build; the kernel module never takes this path.
- */
-#define E1_MM_CLONES __attribute__((target_clones("default", "avx2", "arch=icelake-server", \
-						    "arch=x86-64-v4")))
-#else
-#define E1_MM_CLONES
-#endif
-
 static u32 min_u32(u32 a, u32 b)
 {
 	return a < b ? a : b;
@@ -120,13 +106,14 @@ static void mm_pack_b(const struct e1_mm_job *job, s16 *dst, u32 k0, u32 kb,
 		memset(dst + jj * kbp, 0, kbp * sizeof(s16));
 }
 
-static void mm_store(const struct e1_mm_job *job, const s32 *sum, u32 i0,
-		     u32 j0, bool first, bool last)
+/* @crows: the C rows of the block (@mb of them), @i0 the tile's first. */
+static void mm_store(const struct e1_mm_job *job, u8 *const *crows, const s32 *sum,
+		     u32 i0, u32 mb, u32 j0, bool first, bool last)
 {
 	u32 r, c;
 
-	for (r = 0; r < E1_MM_MR && i0 + r < job->m; r++) {
-		u8 *crow = job->c_row(job, i0 + r);
+	for (r = 0; r < E1_MM_MR && i0 + r < mb; r++) {
+		u8 *crow = crows[i0 + r];
 
 		for (c = 0; c < E1_MM_NR && j0 + c < job->n; c++) {
 			u8 *p = crow + 4 * (j0 + c);
@@ -156,6 +143,8 @@ static void mm_run16(const struct e1_mm_job *job, struct e1_mm_ws *ws)
 			u32 mbp = (mb + E1_MM_MR - 1) / E1_MM_MR * E1_MM_MR;
 
 			/* A block: MC rows of the slice, widened once. */
+			for (r = 0; r < mb; r++)
+				ws->w16.crow[r] = job->c_row(job, ib + r);
 			for (r = 0; r < mbp; r++) {
 				s16 *a = ws->w16.a + r * kbp;
 
@@ -184,7 +173,8 @@ static void mm_run16(const struct e1_mm_job *job, struct e1_mm_ws *ws)
 					for (jj = 0; jj < nb; jj += E1_MM_NR) {
 						mm_micro(ws->w16.a + i0 * kbp, ws->w16.b + jj * kbp,
 							 kbp, sum);
-						mm_store(job, sum, ib + i0, j0 + jj, first, last);
+						mm_store(job, ws->w16.crow, sum, i0, mb, j0 + jj,
+							 first, last);
 					}
 				}
 			}

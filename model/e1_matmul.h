@@ -12,6 +12,20 @@
 
 #include "e1_model_shim.h"
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+	!defined(__KERNEL__) && !defined(E1_MM_NO_CLONES)
+#define E1_MM_X86 1
+/*
+ * User space only: let the loader pick an AVX2 or AVX-512 build of the
+ * micro-kernel at run time. The source stays portable C and the default
+ * clone is the baseline build; the kernel module never takes this path.
+ */
+#define E1_MM_CLONES __attribute__((target_clones("default", "avx2", "arch=icelake-server", \
+						    "arch=x86-64-v4")))
+#else
+#define E1_MM_CLONES
+#endif
+
 #define E1_MM_KB	512	/* K slice packed at once */
 #define E1_MM_NB	16	/* B panel columns (stays in L1) */
 #define E1_MM_MC	128	/* A block rows (stays in L2) */
@@ -23,17 +37,31 @@
 #define E1_MM8_NB	32	/* B panel columns (32 KiB, stays in L1) */
 #define E1_MM8_MMAX	1024	/* most rows it takes (row sums kept) */
 
-/* Packing workspace: 144 KiB, shared by both paths. */
+/* Block-diagonal convolutions (e1_v0.c, exec_conv_diag): columns, taps. */
+#define E1_MM_DIAG_N	512
+#define E1_MM_DIAG_TAPS	25
+#define E1_MM_DIAG_KMAX	5	/* kernel rows */
+#define E1_MM_DIAG_E	(56 * 1024)	/* expanded input rows, int16 */
+
+/* Packing workspace: 145 KiB, shared by all paths. */
 struct e1_mm_ws {
 	union {
 		struct {
 			s16 b[E1_MM_NB * E1_MM_KB];	/* panel, column-major */
 			s16 a[E1_MM_MC * E1_MM_KB];	/* MC rows of the K slice */
+			u8 *crow[E1_MM_MC];		/* their C rows (c_row once) */
 		} w16;
 		struct {
 			u8 b[E1_MM8_NB * E1_MM8_KB];	/* panel, column-major, +128 */
 			s32 rsum[E1_MM8_MMAX];		/* 128 * sum of each A row */
 		} w8;
+		struct {
+			u16 run[3 * E1_MM_DIAG_N];	/* column runs: j0, len, src */
+			s32 acc[E1_MM_DIAG_N];		/* one pixel's sums */
+			s16 w[E1_MM_DIAG_TAPS * E1_MM_DIAG_N];	/* [tap][column] */
+			s32 tag[E1_MM_DIAG_KMAX];	/* input row in each slot */
+			s16 e[E1_MM_DIAG_E];	/* [slot][x][column] */
+		} diag;
 	};
 };
 

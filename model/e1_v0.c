@@ -648,6 +648,26 @@ static void load_a_conv(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
 	}
 }
 
+/* im2col of a 1x1 kernel: one input pixel (or padding) per row of A. */
+static void load_a_conv1(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
+			 s16 *dst)
+{
+	const struct v0_exec *x = job->priv;
+	const struct v0_op *d = x->op;
+	s32 iy = (s32)(i / d->out_w * d->sh) - (s32)d->ph;
+	s32 ix = (s32)(i % d->out_w * d->sw) - (s32)d->pw;
+	const s8 *src;
+	u32 j;
+
+	if (iy < 0 || iy >= (s32)d->in_h || ix < 0 || ix >= (s32)d->in_w) {
+		memset(dst, 0, kb * sizeof(s16));
+		return;
+	}
+	src = x->v->rows_a[iy] + (u32)ix * d->c_in + k0;
+	for (j = 0; j < kb; j++)
+		dst[j] = src[j];
+}
+
 static u8 *c_row_matmul(const struct e1_mm_job *job, u32 i)
 {
 	const struct v0_exec *x = job->priv;
@@ -681,6 +701,187 @@ static bool mm_stop(const struct e1_mm_job *job)
 	return v0_stop(x->m);
 }
 
+/*
+ * Provably-zero work skipped. The lowering packs depthwise and small-group
+ * convolutions block-diagonally: every weight column then reads a single
+ * input channel, and its other K - taps weights are zero. When B has that
+ * shape (found by scanning it, nothing trusted), each output is computed
+ * over its own channel's taps only. The skipped products all have a zero
+ * weight, so C is the same bit for bit; the timing model does not look at
+ * the data, so the modelled cycles are the same too.
+ *
+ * Columns are grouped in runs whose source channels are consecutive
+ * (column j0 + i reads channel s + i). Each input row the kernel needs is
+ * expanded once into per-column form, e[x][j] = input(x, source of j), in
+ * a cache of kernel-height rows; then every output pixel is, per tap, one
+ * contiguous multiply-add over the columns, which vectorizes. The runs,
+ * weights, cache and one pixel's sums live in the workspace
+ * (struct e1_mm_ws.diag).
+ */
+static bool conv_diag_plan(const struct v0_op *d, const s8 *const *b_rows,
+			   struct e1_mm_ws *ws, u32 *nrun)
+{
+	u16 *run = ws->diag.run;	/* j0, len, src */
+	u32 taps = d->ksz * d->ksz, n = d->c_out, c = d->c_in, j, t, k, r = 0;
+
+	if (c < 2 || n > E1_MM_DIAG_N || d->ksz > E1_MM_DIAG_KMAX ||
+	    (u64)d->ksz * d->in_w * n > E1_MM_DIAG_E)
+		return false;
+	for (j = 0; j < n; j++) {
+		u32 src = 0, ci;
+		bool found = false;
+
+		for (t = 0; t < taps; t++)
+			for (ci = 0; ci < c; ci++) {
+				if (!b_rows[t * c + ci][j])
+					continue;
+				if (found && src != ci)
+					return false;
+				src = ci;
+				found = true;
+			}
+		/* an all-zero column may read any channel: extend the run */
+		if (!found && r)
+			src = run[3 * (r - 1) + 2] + run[3 * (r - 1) + 1];
+		if (r && src < c && src == (u32)run[3 * (r - 1) + 2] + run[3 * (r - 1) + 1]) {
+			run[3 * (r - 1) + 1]++;
+		} else {
+			run[3 * r] = (u16)j;
+			run[3 * r + 1] = 1;
+			run[3 * r + 2] = (u16)(src < c ? src : 0);
+			r++;
+		}
+	}
+	for (t = 0; t < taps; t++)
+		for (k = 0; k < r; k++)
+			for (j = 0; j < run[3 * k + 1]; j++)
+				ws->diag.w[t * n + run[3 * k] + j] =
+					b_rows[t * c + run[3 * k + 2] + j][run[3 * k] + j];
+	for (t = 0; t < E1_MM_DIAG_KMAX; t++)
+		ws->diag.tag[t] = -1;
+	*nrun = r;
+	return true;
+}
+
+/*
+ * Expand input row @row into cache slot @slot: e[x][j] = row[x][src(j)],
+ * run by run (each a contiguous widening copy per pixel; the run
+ * description is read into locals so the stores cannot alias it).
+ */
+E1_MM_CLONES
+static void diag_expand(const struct v0_op *d, const s8 *row, struct e1_mm_ws *ws,
+			u32 nrun, u32 slot)
+{
+	const u16 *run = ws->diag.run;
+	size_t n = d->c_out, c = d->c_in, w = d->in_w, x, i;
+	s16 *e = ws->diag.e + slot * w * n;
+	u32 r;
+
+	for (r = 0; r < nrun; r++) {
+		size_t j0 = run[3 * r], len = run[3 * r + 1], src = run[3 * r + 2];
+
+		for (x = 0; x < w; x++)
+			for (i = 0; i < len; i++)
+				e[x * n + j0 + i] = row[x * c + src + i];
+	}
+}
+
+/* Point @e[ky] at the expanded input rows of output row @oy (NULL: padding). */
+static void diag_rows(const struct v0_op *d, const s8 *const *rows_a, u32 oy,
+		      struct e1_mm_ws *ws, u32 nrun, const s16 **e)
+{
+	s32 need[E1_MM_DIAG_KMAX], *tag = ws->diag.tag;
+	bool keep[E1_MM_DIAG_KMAX] = { false };
+	u32 ky, s;
+
+	for (ky = 0; ky < d->ksz; ky++) {
+		s32 iy = (s32)(oy * d->sh + ky * d->dil) - (s32)d->ph;
+
+		need[ky] = iy < 0 || iy >= (s32)d->in_h ? -1 : iy;
+		for (s = 0; s < d->ksz; s++)
+			if (need[ky] >= 0 && tag[s] == need[ky])
+				keep[s] = true;
+	}
+	for (ky = 0; ky < d->ksz; ky++) {
+		e[ky] = NULL;
+		if (need[ky] < 0)
+			continue;
+		for (s = 0; s < d->ksz && tag[s] != need[ky]; s++)
+			;
+		if (s == d->ksz) {
+			/* a slot no row of this output row uses */
+			for (s = 0; keep[s]; s++)
+				;
+			diag_expand(d, rows_a[need[ky]], ws, nrun, s);
+			tag[s] = need[ky];
+			keep[s] = true;
+		}
+		e[ky] = ws->diag.e + (size_t)s * d->in_w * d->c_out;
+	}
+}
+
+/*
+ * One output row: per pixel, per valid tap, acc[j] += e[x][j] * w[tap][j]
+ * over all @n columns. Inlined with a constant @n for the common 16
+ * columns (a fixed-length vector loop).
+ */
+static inline void diag_row_n(const struct v0_op *d, const s16 *const *e,
+			      struct e1_mm_ws *ws, u8 *crow, u32 n)
+{
+	s32 *acc = ws->diag.acc;
+	u32 ox, j, ky, kx;
+
+	for (ox = 0; ox < d->out_w; ox++) {
+		for (j = 0; j < n; j++)
+			acc[j] = 0;
+		for (ky = 0; ky < d->ksz; ky++) {
+			if (!e[ky])
+				continue;
+			for (kx = 0; kx < d->ksz; kx++) {
+				s32 ix = (s32)(ox * d->sw + kx * d->dil) - (s32)d->pw;
+				const s16 *wt = ws->diag.w + (ky * d->ksz + kx) * n;
+				const s16 *x;
+
+				/* outside the image the hardware reads zeros */
+				if (ix < 0 || ix >= (s32)d->in_w)
+					continue;
+				x = e[ky] + (size_t)ix * n;
+				for (j = 0; j < n; j++)
+					acc[j] += x[j] * wt[j];
+			}
+		}
+		if (d->relu)
+			for (j = 0; j < n; j++)
+				acc[j] = acc[j] < 0 ? 0 : acc[j];
+		memcpy(crow + (size_t)ox * n * 4, acc, (size_t)n * 4);
+	}
+}
+
+/* The clones pick AVX2/AVX-512 in user space. */
+E1_MM_CLONES
+static void diag_row(const struct v0_op *d, const s16 *const *e,
+		     struct e1_mm_ws *ws, u8 *crow)
+{
+	if (d->c_out == 16)
+		diag_row_n(d, e, ws, crow, 16);
+	else
+		diag_row_n(d, e, ws, crow, d->c_out);
+}
+
+static void exec_conv_diag(struct e1_model *m, const struct v0_op *d, u32 nrun)
+{
+	struct e1_v0 *v = to_v0(m);
+	const s16 *e[E1_MM_DIAG_KMAX];
+	u32 oy;
+
+	for (oy = 0; oy < d->out_h; oy++) {
+		if (v0_stop(m))
+			return;
+		diag_rows(d, v->rows_a, oy, &v->mm, nrun, e);
+		diag_row(d, e, &v->mm, v->rows_c[oy]);
+	}
+}
+
 static void exec_gemm(struct e1_model *m, const struct v0_op *d)
 {
 	struct e1_v0 *v = to_v0(m);
@@ -700,10 +901,16 @@ static void exec_gemm(struct e1_model *m, const struct v0_op *d)
 		job.load_a = load_a_matmul;
 		job.c_row = c_row_matmul;
 	} else {
+		u32 nrun;
+
+		if (conv_diag_plan(d, v->rows_b, &v->mm, &nrun)) {
+			exec_conv_diag(m, d, nrun);
+			return;
+		}
 		job.m = d->out_h * d->out_w;
 		job.n = d->c_out;
 		job.k = d->ksz * d->ksz * d->c_in;
-		job.load_a = load_a_conv;
+		job.load_a = d->ksz == 1 ? load_a_conv1 : load_a_conv;
 		job.c_row = c_row_conv;
 	}
 	e1_mm_run(&job, &v->mm);

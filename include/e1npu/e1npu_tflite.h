@@ -138,6 +138,76 @@ struct e1npu_tflite_layer {
 int e1npu_tflite_get_layer(const struct e1npu_tflite *t, uint32_t index,
 			   struct e1npu_tflite_layer *layer);
 
+/**
+ * enum e1npu_tflite_role - why a tensor is in the arena (flags).
+ * @E1NPU_TFLITE_ROLE_INPUT: a model input (live for the whole invoke, so
+ *	set_input's data survives repeated invokes).
+ * @E1NPU_TFLITE_ROLE_OUTPUT: a model output (live from the layer that
+ *	writes it to the end).
+ * @E1NPU_TFLITE_ROLE_INTERMEDIATE: written by one layer, read by later ones.
+ */
+enum e1npu_tflite_role {
+	E1NPU_TFLITE_ROLE_INPUT = 1,
+	E1NPU_TFLITE_ROLE_OUTPUT = 2,
+	E1NPU_TFLITE_ROLE_INTERMEDIATE = 4,
+};
+
+/**
+ * struct e1npu_tflite_arena - the tensor arena plan of an interpreter.
+ * Every activation tensor (non-constant, read or written by a layer, or a
+ * model input/output) lives at an offset in one arena; tensors whose
+ * lifetimes (in layers) overlap never overlap in memory.
+ * @total_bytes: the arena's size (the planned peak).
+ * @lower_bound: the largest sum of the sizes of tensors live at one layer:
+ *	no plan can be smaller.
+ * @unplanned_bytes: the sum of all their sizes (one buffer per tensor).
+ * @alignment: every offset is a multiple of it.
+ * @num_tensors: entries for e1npu_tflite_get_arena_tensor().
+ */
+struct e1npu_tflite_arena {
+	uint64_t total_bytes;
+	uint64_t lower_bound;
+	uint64_t unplanned_bytes;
+	uint32_t alignment;
+	uint32_t num_tensors;
+	uint32_t reserved[8];
+};
+
+/**
+ * struct e1npu_tflite_arena_tensor - one tensor of the arena plan.
+ * @tensor: its index in the model's subgraph 0; @name its name.
+ * @role: enum e1npu_tflite_role flags.
+ * @dtype: enum e1npu_dtype (0 if it has none); @type_name the TFLite type
+ *	("uint8"), which is also the storage type: the arena holds tensors
+ *	as TFLite lays them out.
+ * @dims: @ndims dimensions (at most 8).
+ * @offset, @bytes: where it lives in the arena and its size.
+ * @first_layer, @last_layer: the layers (inclusive) during which it holds
+ *	data.
+ */
+struct e1npu_tflite_arena_tensor {
+	int32_t tensor;
+	uint32_t role;
+	char name[64];
+	uint32_t dtype;
+	char type_name[12];
+	uint32_t ndims;
+	uint32_t dims[8];
+	uint64_t offset;
+	uint64_t bytes;
+	uint32_t first_layer;
+	uint32_t last_layer;
+	uint32_t reserved[8];
+};
+
+/* The arena plan (fixed at load). Return 0 or -EINVAL. */
+int e1npu_tflite_get_arena(const struct e1npu_tflite *t,
+			   struct e1npu_tflite_arena *arena);
+
+/* Arena entry @index (< num_tensors; ordered by tensor index). */
+int e1npu_tflite_get_arena_tensor(const struct e1npu_tflite *t, uint32_t index,
+				  struct e1npu_tflite_arena_tensor *entry);
+
 #ifdef __cplusplus
 }
 #endif

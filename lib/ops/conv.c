@@ -335,8 +335,132 @@ struct cv_patch {
 	uint32_t oc_stride;
 };
 
+/*
+ * Stage @iw pixels of one input row for block @bk: its groups' channels of
+ * each pixel, packed. When the block takes whole groups they are one run
+ * of bytes per pixel, and when it takes every channel, one run per row.
+ */
+static void cv_stage_row(const struct e1npu_conv *cv, const struct cv_block *bk,
+			 int8_t *dst, const int8_t *row, uint32_t iw)
+{
+	size_t run = (size_t)bk->gb * bk->ci_n, c_in = cv->p.c_in;
+
+	if (bk->ci_n == cv->cin_g && run == c_in) {
+		memcpy(dst, row, iw * c_in);
+	} else if (bk->ci_n == cv->cin_g) {
+		const int8_t *src = row + (size_t)bk->g0 * cv->cin_g;
+
+		for (uint32_t c = 0; c < iw; c++)
+			for (size_t k = 0; k < run; k++)
+				dst[c * run + k] = src[c * c_in + k];
+	} else {
+		for (uint32_t c = 0; c < iw; c++)
+			for (uint32_t gi = 0; gi < bk->gb; gi++)
+				memcpy(dst + ((size_t)c * bk->gb + gi) * bk->ci_n,
+				       row + c * c_in + (size_t)(bk->g0 + gi) * cv->cin_g +
+				       bk->ci_lo, bk->ci_n);
+	}
+}
+
+static int32_t cv_ld32(const uint8_t *p)
+{
+	int32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+/* Per-pixel loops over channels: AVX2/AVX-512 builds, vectorized at -O2 */
+#define CV_VEC __attribute__((target_clones("default", "avx2", "arch=x86-64-v4"), \
+			      optimize("tree-vectorize", "vect-cost-model=dynamic")))
+#else
+#define CV_VEC
+#endif
+
+/*
+ * Add the @th x @tw output pixels of block @bk (@src: rows of @stride
+ * bytes, each pixel's int32 columns) into the accumulators @acc (c_out per
+ * pixel) and window sums @sx (groups per pixel), from pixel (@oy0, @ox0).
+ */
+CV_VEC
+static void cv_gather_patch(const struct e1npu_conv *cv, const struct cv_block *bk,
+			    const uint8_t *src, uint32_t stride, uint32_t oy0,
+			    uint32_t ox0, uint32_t th, uint32_t tw, int32_t *acc,
+			    int32_t *sx)
+{
+	/* locals: the stores below cannot change them (vectorizable loops) */
+	const uint32_t gb = bk->gb, oc_n = bk->oc_n, n = gb * oc_n, cols = bk->cols;
+	const uint32_t c_out = cv->p.c_out, cout_g = cv->cout_g, groups = cv->groups;
+	const uint32_t g0 = bk->g0, oc_lo = bk->oc_lo, out_w = cv->out_w;
+	const bool whole = oc_n == cout_g, sums = bk->sums;
+
+	for (uint32_t yy = 0; yy < th; yy++)
+	for (uint32_t xx = 0; xx < tw; xx++) {
+		size_t px = (size_t)(oy0 + yy) * out_w + ox0 + xx;
+		const uint8_t *restrict s = src + (size_t)yy * stride + (size_t)xx * cols * 4;
+		int32_t *restrict a = acc + px * c_out;
+		int32_t *restrict x = sx + px * groups + g0;
+
+		if (whole) {
+			/* whole groups: the block's outputs are contiguous channels */
+			a += (size_t)g0 * cout_g;
+			/* size_t: an index that cannot wrap keeps the loads affine */
+			for (size_t k = 0; k < n; k++)
+				a[k] += cv_ld32(s + 4 * k);
+		} else {
+			for (uint32_t gi = 0; gi < gb; gi++)
+				for (uint32_t oj = 0; oj < oc_n; oj++)
+					a[(size_t)(g0 + gi) * cout_g + oc_lo + oj] +=
+						cv_ld32(s + 4 * (gi * oc_n + oj));
+		}
+		if (sums)
+			for (size_t gi = 0; gi < gb; gi++)
+				x[gi] += cv_ld32(s + 4 * (n + gi));
+	}
+}
+
+/* acc[i] = acc[i] - zw * sx[group of i] + fold[i] (int32 wrap-around). */
+CV_VEC
+static void cv_fold_px(const struct e1npu_conv *cv, int32_t *acc, const int32_t *sx)
+{
+	const int32_t *fold = cv->fold;
+	uint32_t c_out = cv->p.c_out;
+	int32_t zw = cv->zw;
+
+	if (cv->cout_g == 1) {
+		for (uint32_t i = 0; i < c_out; i++)
+			acc[i] = (int32_t)((uint32_t)acc[i] - (uint32_t)zw * (uint32_t)sx[i] +
+					   (uint32_t)fold[i]);
+	} else {
+		for (uint32_t g = 0, oc = 0; g < cv->groups; g++, oc += cv->cout_g) {
+			uint32_t corr = (uint32_t)zw * (uint32_t)sx[g];
+
+			for (uint32_t j = 0; j < cv->cout_g; j++)
+				acc[oc + j] = (int32_t)((uint32_t)acc[oc + j] - corr +
+							(uint32_t)fold[oc + j]);
+		}
+	}
+}
+
+/*
+ * One pixel whose window lies inside the image: every tap valid, so the
+ * fold is the precomputed full-window one (the common case, kept free of
+ * per-element branches and divisions). @acc is the pixel's accumulators,
+ * folded in place.
+ */
+static void cv_finish_inner(const struct e1npu_conv *cv, int32_t *acc,
+			    const int32_t *sx, void *out, size_t o)
+{
+	const struct e1npu_conv_params *p = &cv->p;
+
+	cv_fold_px(cv, acc, sx);
+	e1q_requant_bytes(acc, cv->mult, cv->shift, p->output.zero_point, cv->lo, cv->hi,
+			  p->c_out, (uint8_t *)out + o);
+}
+
 /* Host-side fold + requantization of one output pixel row. */
-static void cv_finish(struct e1npu_conv *cv, const int32_t *acc,
+static void cv_finish(struct e1npu_conv *cv, int32_t *acc,
 		      const int32_t *sx, void *out)
 {
 	const struct e1npu_conv_params *p = &cv->p;
@@ -367,26 +491,27 @@ static void cv_finish(struct e1npu_conv *cv, const int32_t *acc,
 						nvalid += v;
 					}
 			}
+			if (inner) {
+				cv_finish_inner(cv, acc + px * p->c_out, sx + px * cv->groups,
+						out, px * p->c_out);
+				continue;
+			}
 			for (uint32_t oc = 0; oc < p->c_out; oc++) {
 				int32_t v = acc[px * p->c_out + oc];
 
+				int32_t sw = 0;
+
 				if (cv->zw)
 					v -= cv->zw * sx[px * cv->groups + oc / cv->cout_g];
-				if (inner) {
-					v = e1q_wrap_add(v, cv->fold[oc]);
-				} else {
-					int32_t sw = 0;
-
-					for (uint32_t t = 0; t < taps; t++)
-						if (valid[t])
-							sw += cv->tapsum[(size_t)oc * taps + t];
-					/* fold has the full-window terms: swap them */
-					v = e1q_wrap_add(v, e1q_wrap32(
-						(int64_t)cv->fold[oc] +
-						(int64_t)cv->zx * (cv->total[oc] - sw) -
-						(int64_t)(taps - nvalid) * cv->cin_g *
-						cv->zx * cv->zw));
-				}
+				for (uint32_t t = 0; t < taps; t++)
+					if (valid[t])
+						sw += cv->tapsum[(size_t)oc * taps + t];
+				/* fold has the full-window terms: swap them */
+				v = e1q_wrap_add(v, e1q_wrap32(
+					(int64_t)cv->fold[oc] +
+					(int64_t)cv->zx * (cv->total[oc] - sw) -
+					(int64_t)(taps - nvalid) * cv->cin_g *
+					cv->zx * cv->zw));
 				qc_store(p->dtype, out, px * p->c_out + oc,
 					 e1q_requant(v, cv->mult[oc], cv->shift[oc],
 						     p->output.zero_point, cv->lo, cv->hi));
@@ -460,12 +585,24 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 	npx = (size_t)cv->out_h * cv->out_w;
 	rep->macs = (uint64_t)npx * p->c_out * p->kh * p->kw * cv->cin_g;
 	t = ops_now_ns();
-	x = malloc((size_t)p->in_h * p->in_w * p->c_in);
-	acc = calloc(npx * p->c_out, sizeof(int32_t));
-	sx = calloc(npx * cv->groups, sizeof(int32_t));
-	if (!x || !acc || !sx) {
-		ret = ops_error(cv->ops, -ENOMEM, "%s: out of memory", __func__);
-		goto out;
+	{
+		/* x, acc, sx in the context's scratch (sizes checked at new) */
+		size_t xb = ops_align_up((size_t)p->in_h * p->in_w * p->c_in, 64);
+		size_t ab = ops_align_up(npx * p->c_out * sizeof(int32_t), 64), all;
+		uint8_t *sc = NULL;
+
+		if (!__builtin_add_overflow(xb, ab, &all) &&
+		    !__builtin_add_overflow(all, npx * cv->groups * sizeof(int32_t), &all))
+			sc = ops_scratch(cv->ops, all);
+		if (!sc) {
+			ret = ops_error(cv->ops, -ENOMEM, "%s: out of memory", __func__);
+			goto out;
+		}
+		x = (int8_t *)sc;
+		acc = (int32_t *)(sc + xb);
+		sx = (int32_t *)(sc + xb + ab);
+		memset(acc, 0, npx * p->c_out * sizeof(int32_t));
+		memset(sx, 0, npx * cv->groups * sizeof(int32_t));
 	}
 	qc_to_s8(p->dtype, in, x, (size_t)p->in_h * p->in_w * p->c_in);
 	rep->lower_ns += (uint64_t)(ops_now_ns() - t);
@@ -569,16 +706,10 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 			/* stage the patch: the block's channels of each pixel */
 			for (uint32_t r = 0; r < geo[i].ih; r++) {
 				int8_t *dst = (int8_t *)ar + geo[i].in_off + (size_t)r * geo[i].istride;
+				const int8_t *row = x + ((size_t)(geo[i].r0 + r) * p->in_w +
+							 geo[i].c0) * p->c_in;
 
-				for (uint32_t c = 0; c < geo[i].iw; c++) {
-					const int8_t *src = x + ((size_t)(geo[i].r0 + r) * p->in_w +
-								 geo[i].c0 + c) * p->c_in;
-
-					for (uint32_t gi = 0; gi < bk->gb; gi++)
-						memcpy(dst + ((size_t)c * bk->gb + gi) * bk->ci_n,
-						       src + (size_t)(bk->g0 + gi) * cv->cin_g + bk->ci_lo,
-						       bk->ci_n);
-				}
+				cv_stage_row(cv, bk, dst, row, geo[i].iw);
 			}
 			e1npu_op_desc_conv2d(&d, ops_t(geo[i].in_off, geo[i].istride),
 					     ops_t(w_off[pt[i].blk], (uint32_t)ops_align_up(bk->cols, OPS_ALIGN)),
@@ -598,29 +729,8 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 			for (size_t i = 0; i < npatch; i++) {
 				struct cv_block *bk = &cv->blk[pt[i].blk];
 
-				for (uint32_t yy = 0; yy < pt[i].th; yy++)
-				for (uint32_t xx = 0; xx < pt[i].tw; xx++) {
-					size_t px = (size_t)(pt[i].oy0 + yy) * cv->out_w + pt[i].ox0 + xx;
-					const uint8_t *src = ar + pt[i].oc_off + (size_t)yy * pt[i].oc_stride +
-							     (size_t)xx * bk->cols * 4;
-
-					for (uint32_t gi = 0; gi < bk->gb; gi++) {
-						uint32_t g = bk->g0 + gi;
-
-						for (uint32_t oj = 0; oj < bk->oc_n; oj++) {
-							int32_t v;
-
-							memcpy(&v, src + (gi * bk->oc_n + oj) * 4, 4);
-							acc[px * p->c_out + g * cv->cout_g + bk->oc_lo + oj] += v;
-						}
-						if (bk->sums) {
-							int32_t v;
-
-							memcpy(&v, src + (bk->gb * bk->oc_n + gi) * 4, 4);
-							sx[px * cv->groups + g] += v;
-						}
-					}
-				}
+				cv_gather_patch(cv, bk, ar + pt[i].oc_off, pt[i].oc_stride,
+						pt[i].oy0, pt[i].ox0, pt[i].th, pt[i].tw, acc, sx);
 			}
 			rep->host_ns += (uint64_t)(ops_now_ns() - t);
 		}
@@ -638,8 +748,5 @@ out_plan:
 	}
 out:
 	free(pt);
-	free(x);
-	free(acc);
-	free(sx);
 	return ret;
 }

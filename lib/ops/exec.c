@@ -75,7 +75,24 @@ void ops_put(struct e1npu_ops *ops)
 	} else {
 		free(ops->arena);
 	}
+	free(ops->scratch);
 	free(ops);
+}
+
+void *ops_scratch(struct e1npu_ops *ops, size_t bytes)
+{
+	if (bytes > ops->scratch_size) {
+		/* grow by half again, so a growing sequence reallocates rarely */
+		size_t sz = bytes + bytes / 2;
+		void *p;
+
+		if (sz < bytes || posix_memalign(&p, 64, sz))
+			return NULL;
+		free(ops->scratch);
+		ops->scratch = p;
+		ops->scratch_size = sz;
+	}
+	return ops->scratch;
 }
 
 /* Drops the caller's reference; e1npu_fc/e1npu_conv objects keep it. */

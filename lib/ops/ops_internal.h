@@ -79,6 +79,10 @@ struct e1npu_ops {
 	uint8_t *arena;
 	size_t arena_size;
 	struct e1npu_cmdbuf *cb;		/* holds dev open */
+	/* host scratch of the operations (conv accumulators), grown on demand:
+	 * reused, so large layers do not fault in fresh pages every call */
+	void *scratch;
+	size_t scratch_size;
 	/* the caller's (until e1npu_ops_free) + one per e1npu_fc/e1npu_conv */
 	unsigned int refs;
 	/* the context's one error channel: e1npu_ops_last_error() */
@@ -97,6 +101,12 @@ bool ops_bad(struct e1npu_ops *ops, const char *fn, const char *cond);
 #define OPS_BAD(ops, cond) ((cond) && ops_bad((ops), __func__, #cond))
 /* After a failed command buffer run: the device's words, on @ops. */
 int ops_device_error(struct e1npu_ops *ops, int err);
+
+/*
+ * The context's host scratch, at least @bytes (64-byte aligned, contents
+ * undefined); valid until the next call. NULL on allocation failure.
+ */
+void *ops_scratch(struct e1npu_ops *ops, size_t bytes);
 
 /* Take / drop a reference on a context; the last put frees it. */
 void ops_get(struct e1npu_ops *ops);

@@ -45,10 +45,7 @@ static int32_t shl_wrap(int32_t x, int s)
 
 int32_t e1q_mul_by_qm(int32_t x, int32_t multiplier, int shift)
 {
-	int left = shift > 0 ? shift : 0;
-	int right = shift > 0 ? 0 : -shift;
-
-	return e1q_rdivpot(e1q_srdhm(shl_wrap(x, left), multiplier), right);
+	return e1q_mul_by_qm_inline(x, multiplier, shift);
 }
 
 int32_t e1q_mul_by_qm_smaller_than_one(int32_t x, int32_t multiplier, int shift)
@@ -336,4 +333,42 @@ int e1q_softmax_prepare(double beta, double input_scale, int32_t *mult,
 		 (double)(1LL << (31 - int_bits)) / (double)(1LL << *left_shift);
 	*diff_min = -(int32_t)(int64_t)max_in;	/* floor of a positive value */
 	return 0;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+/* AVX2 / AVX-512 builds of the loop, picked at load time; vectorized at -O2 */
+#define E1Q_CLONES __attribute__((target_clones("default", "avx2", "arch=x86-64-v4"), \
+				  optimize("tree-vectorize", "vect-cost-model=dynamic")))
+#else
+#define E1Q_CLONES
+#endif
+
+/*
+ * e1q_requant without branches so that it vectorizes (per-lane shifts,
+ * 32x32->64 multiplies). The division by 2^31 truncating toward zero keeps
+ * bits 31..62 of the biased product, which a logical shift of the 64-bit
+ * value gives as well as an arithmetic one.
+ */
+E1Q_CLONES
+void e1q_requant_bytes(const int32_t *acc, const int32_t *mult, const int *shift,
+		       int32_t zp, int32_t lo, int32_t hi, uint32_t n, uint8_t *out)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		int32_t sh = shift[i], m = mult[i];
+		int32_t left = sh > 0 ? sh : 0, right = sh > 0 ? 0 : -sh;
+		int32_t a = (int32_t)((uint32_t)acc[i] << left);
+		int64_t ab = (int64_t)a * m;
+		int64_t t = ab + (ab >= 0 ? (1LL << 30) : 1 - (1LL << 30));
+		int32_t v = (int32_t)(uint32_t)((uint64_t)(t + (t < 0 ? (1LL << 31) - 1 : 0)) >> 31);
+		int32_t mask, rem, thr;
+
+		v = a == INT32_MIN && m == INT32_MIN ? INT32_MAX : v;
+		right = right > 31 ? 31 : right;
+		mask = (int32_t)((1u << right) - 1);
+		rem = v & mask;
+		thr = (mask >> 1) + (v < 0);
+		v = (v >> right) + (rem > thr) + zp;
+		v = v < lo ? lo : v > hi ? hi : v;
+		out[i] = (uint8_t)v;
+	}
 }

@@ -64,14 +64,50 @@ void e1q_activation_range(enum e1q_act act, double scale, int32_t zero_point,
 int32_t e1q_quantize_value(double x, double scale, int32_t zp, int32_t qmin,
 			   int32_t qmax);
 
+/*
+ * e1q_mul_by_qm inlined for the per-element loops (requantization of every
+ * conv/fc output): the same arithmetic as e1q_srdhm + e1q_rdivpot, which
+ * e1q_mul_by_qm itself calls through this, so the tests cover it.
+ */
+static inline int32_t e1q_mul_by_qm_inline(int32_t x, int32_t multiplier, int shift)
+{
+	int left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
+	int32_t a = (int32_t)((uint32_t)x << left), mask, rem, thr, v;
+	int64_t ab;
+
+	if (a == INT32_MIN && multiplier == INT32_MIN) {
+		v = INT32_MAX;
+	} else {
+		ab = (int64_t)a * multiplier;
+		/* C division truncates toward zero, as in gemmlowp */
+		v = (int32_t)((ab + (ab >= 0 ? (1LL << 30) : 1 - (1LL << 30))) / (1LL << 31));
+	}
+	if (right <= 0)
+		return v;
+	if (right > 31)
+		right = 31;
+	mask = (int32_t)((1ULL << right) - 1);
+	rem = v & mask;
+	thr = (mask >> 1) + (v < 0 ? 1 : 0);
+	return (v >> right) + (rem > thr ? 1 : 0);
+}
+
 /* Requantize one accumulator: MBQM, + zp, clamp to [lo, hi]. */
 static inline int32_t e1q_requant(int32_t acc, int32_t mult, int shift,
 				  int32_t zp, int32_t lo, int32_t hi)
 {
-	int32_t v = e1q_mul_by_qm(acc, mult, shift) + zp;
+	int32_t v = e1q_mul_by_qm_inline(acc, mult, shift) + zp;
 
 	return v < lo ? lo : v > hi ? hi : v;
 }
+
+/*
+ * e1q_requant of @n accumulators with per-element multiplier and shift,
+ * each result's low byte stored in @out (uint8 and int8 alike): the
+ * vectorized form for the per-output loops, equal to e1q_requant.
+ */
+void e1q_requant_bytes(const int32_t *acc, const int32_t *mult, const int *shift,
+		       int32_t zp, int32_t lo, int32_t hi, uint32_t n, uint8_t *out);
 
 /*
  * int32 accumulation as TFLite's kernels effectively do it: two's-complement

@@ -23,9 +23,13 @@
 
 #include "internal.h"
 #include "quant.h"
+#include "arena_plan.h"
 #include "ref.h"
 #include "tflite_part.h"
 #include "tflite_reader.h"
+
+/* Arena offsets: cache lines (also the 4 bytes the seed's plan asks). */
+#define E1NPU_TFLITE_ARENA_ALIGN 64
 
 struct layer {
 	const struct tfl_operator *op;
@@ -62,7 +66,11 @@ struct e1npu_tflite {
 	struct tfl_model m;
 	uint32_t path;
 	struct e1npu_ops *ops;
-	void **buf;			/* per tensor: activation storage */
+	void **buf;			/* per tensor: its place in the arena */
+	uint8_t *arena;			/* every activation (arena_plan.c) */
+	struct arena_item *plan;	/* per tensor; size 0: not in the arena */
+	uint8_t *role;			/* per tensor: E1NPU_TFLITE_ROLE_* */
+	struct e1npu_tflite_arena arena_info;
 	struct layer *layers;
 	uint32_t nlayers;
 	bool part;			/* e1npu_tflite_part_*: model and buffers borrowed */
@@ -799,6 +807,86 @@ static int prepare_layer(struct e1npu_tflite *t, uint32_t i, struct layer *l)
 	return 0;
 }
 
+/* Bytes of a non-constant tensor, 0 if it cannot hold activations. */
+static size_t act_bytes(const struct tfl_tensor *x)
+{
+	size_t cnt = tfl_tensor_count(x), es = tfl_type_size(x->type);
+
+	/* Invalid ones are only an error if a layer uses them (prepare). */
+	if (x->data || !es || !cnt || cnt > ((size_t)1 << 30) / es)
+		return 0;
+	return cnt * es;
+}
+
+static void live_at(struct e1npu_tflite *t, int32_t ti, uint32_t step,
+		    uint8_t role)
+{
+	struct arena_item *it;
+
+	if (ti < 0 || (uint32_t)ti >= t->m.num_tensors || !act_bytes(T(t, ti)))
+		return;
+	it = &t->plan[ti];
+	if (!it->size) {
+		it->size = act_bytes(T(t, ti));
+		it->first = it->last = step;
+	}
+	if (step < it->first)
+		it->first = step;
+	if (step > it->last)
+		it->last = step;
+	t->role[ti] |= role;
+}
+
+/*
+ * One arena for every activation: lifetimes in layer steps, offsets from
+ * arena_plan(). Model inputs live throughout (set_input's data must
+ * survive every invoke), outputs from their layer to the end.
+ */
+static int plan_arena(struct e1npu_tflite *t)
+{
+	const struct tfl_model *m = &t->m;
+	uint32_t end = m->num_operators ? m->num_operators - 1 : 0;
+	struct e1npu_tflite_arena *a = &t->arena_info;
+	size_t total;
+	int ret;
+
+	for (uint32_t i = 0; i < m->num_operators; i++) {
+		const struct tfl_operator *op = &m->operators[i];
+
+		for (uint32_t k = 0; k < op->num_inputs; k++)
+			live_at(t, op->inputs[k], i, E1NPU_TFLITE_ROLE_INTERMEDIATE);
+		for (uint32_t k = 0; k < op->num_outputs; k++)
+			live_at(t, op->outputs[k], i, E1NPU_TFLITE_ROLE_INTERMEDIATE);
+	}
+	for (uint32_t i = 0; i < m->num_inputs; i++) {
+		live_at(t, m->inputs[i], 0, E1NPU_TFLITE_ROLE_INPUT);
+		live_at(t, m->inputs[i], end, E1NPU_TFLITE_ROLE_INPUT);
+	}
+	for (uint32_t i = 0; i < m->num_outputs; i++)
+		live_at(t, m->outputs[i], end, E1NPU_TFLITE_ROLE_OUTPUT);
+	ret = arena_plan(t->plan, m->num_tensors, E1NPU_TFLITE_ARENA_ALIGN, &total);
+	if (ret)
+		return tf_fail(t, ret, "arena plan of %u tensors failed", m->num_tensors);
+	t->arena = calloc(total ? total : 1, 1);
+	if (!t->arena)
+		return tf_fail(t, -ENOMEM, "arena of %zu bytes: out of memory", total);
+	memset(a, 0, sizeof(*a));
+	a->total_bytes = total;
+	a->lower_bound = arena_lower_bound(t->plan, m->num_tensors);
+	a->alignment = E1NPU_TFLITE_ARENA_ALIGN;
+	for (uint32_t i = 0; i < m->num_tensors; i++) {
+		if (!t->plan[i].size)
+			continue;
+		/* a role is what it is for the model, else intermediate */
+		if (t->role[i] & (E1NPU_TFLITE_ROLE_INPUT | E1NPU_TFLITE_ROLE_OUTPUT))
+			t->role[i] &= (uint8_t)~E1NPU_TFLITE_ROLE_INTERMEDIATE;
+		t->buf[i] = t->arena + t->plan[i].offset;
+		a->unplanned_bytes += t->plan[i].size;
+		a->num_tensors++;
+	}
+	return 0;
+}
+
 static int prepare(struct e1npu_tflite *t)
 {
 	struct tfl_model *m = &t->m;
@@ -807,25 +895,15 @@ static int prepare(struct e1npu_tflite *t)
 	if (!m->num_inputs || !m->num_outputs)
 		return tf_fail(t, -EINVAL, "subgraph 0 has no inputs or outputs");
 	t->buf = calloc(m->num_tensors ? m->num_tensors : 1, sizeof(void *));
+	t->plan = calloc(m->num_tensors ? m->num_tensors : 1, sizeof(*t->plan));
+	t->role = calloc(m->num_tensors ? m->num_tensors : 1, 1);
 	t->layers = calloc(m->num_operators ? m->num_operators : 1, sizeof(*t->layers));
-	if (!t->buf || !t->layers)
+	if (!t->buf || !t->plan || !t->role || !t->layers)
 		return -ENOMEM;
 	t->nlayers = m->num_operators;
-	/* Storage for every non-constant tensor the graph reads or writes. */
-	for (uint32_t i = 0; i < m->num_tensors; i++) {
-		const struct tfl_tensor *x = &m->tensors[i];
-		size_t cnt = tfl_tensor_count(x), es = tfl_type_size(x->type);
-
-		if (x->data)
-			continue;
-		if (!es || !cnt || cnt > ((size_t)1 << 30) / es) {
-			/* Only an error if something uses it (checked below). */
-			continue;
-		}
-		t->buf[i] = calloc(cnt, es);
-		if (!t->buf[i])
-			return -ENOMEM;
-	}
+	ret = plan_arena(t);
+	if (ret)
+		return ret;
 	for (uint32_t i = 0; i < m->num_inputs; i++)
 		if (!t->buf[m->inputs[i]] || !dtype_of(m->tensors[m->inputs[i]].type))
 			return tf_fail(t, -ENOTSUP, "model input %u (tensor %d, %s) must be a non-empty uint8/int8 tensor",
@@ -860,8 +938,9 @@ E1NPU_API void e1npu_tflite_free(struct e1npu_tflite *t)
 		free(l->bias);
 		free(l->wscales);
 	}
-	for (uint32_t i = 0; !t->part && t->buf && i < t->m.num_tensors; i++)
-		free(t->buf[i]);
+	free(t->arena);
+	free(t->plan);
+	free(t->role);
 	free(t->buf);
 	free(t->layers);
 	if (!t->part) {
@@ -1163,4 +1242,43 @@ int e1npu_tflite_part_invoke(struct e1npu_tflite *t, void *const *bufs)
 	}
 	memset(t->buf, 0, t->m.num_tensors * sizeof(void *));
 	return ret;
+}
+
+E1NPU_API int e1npu_tflite_get_arena(const struct e1npu_tflite *t,
+				     struct e1npu_tflite_arena *arena)
+{
+	if (!t || !arena)
+		return -EINVAL;
+	*arena = t->arena_info;
+	return 0;
+}
+
+E1NPU_API int e1npu_tflite_get_arena_tensor(const struct e1npu_tflite *t, uint32_t index,
+					    struct e1npu_tflite_arena_tensor *e)
+{
+	uint32_t n = 0;
+
+	if (!t || !e || index >= t->arena_info.num_tensors)
+		return -EINVAL;
+	for (uint32_t i = 0; i < t->m.num_tensors; i++) {
+		const struct tfl_tensor *x = T(t, (int32_t)i);
+
+		if (!t->plan[i].size || n++ != index)
+			continue;
+		memset(e, 0, sizeof(*e));
+		e->tensor = (int32_t)i;
+		e->role = t->role[i];
+		snprintf(e->name, sizeof(e->name), "%s", x->name);
+		e->dtype = dtype_of(x->type);
+		snprintf(e->type_name, sizeof(e->type_name), "%s", tfl_type_name(x->type));
+		e->ndims = x->ndims;
+		for (uint32_t d = 0; d < x->ndims; d++)
+			e->dims[d] = (uint32_t)x->dims[d];
+		e->offset = t->plan[i].offset;
+		e->bytes = t->plan[i].size;
+		e->first_layer = t->plan[i].first;
+		e->last_layer = t->plan[i].last;
+		return 0;
+	}
+	return -EINVAL;
 }

@@ -23,7 +23,19 @@ struct conv {
 	u32 in_h, in_w, c_in, c_out, k, sh, sw, ph, pw, dil, out_h, out_w;
 	u32 pad;	/* extra bytes per row stride */
 	bool relu;
+	u32 diag;	/* weights: 0 dense, else one channel per column (diag_src) */
 };
+
+/*
+ * The input channel column @co reads in a block-diagonal weight matrix:
+ * 1: runs as the depthwise packing makes them (outputs, then sums);
+ * 2: scrambled, no two neighbours consecutive; 3: as 1 with every third
+ * column all zero.
+ */
+static u32 diag_src(const struct conv *p, u32 co)
+{
+	return p->diag == 2 ? (co * 5 + 1) % p->c_in : co % p->c_in;
+}
 
 static void ref_conv(const struct conv *p, const s8 *in, u32 as, const s8 *wt,
 		     u32 bs, s32 *out)
@@ -53,13 +65,14 @@ static void ref_conv(const struct conv *p, const s8 *in, u32 as, const s8 *wt,
 			}
 }
 
-static void run_conv(const struct conv *p, u32 seed)
+/* Run one CONV2D, check it against ref_conv; return PERF_CYCLES. */
+static u32 run_conv(const struct conv *p, u32 seed)
 {
 	struct th *h = th_new(NULL, 8);
 	u32 as = th_round16(p->in_w * p->c_in) + p->pad;
 	u32 bs = th_round16(p->c_out) + p->pad;
 	u32 cs = th_round16(p->out_w * p->c_out * 4) + p->pad;
-	u32 krows = p->k * p->k * p->c_in, w[E1_V0_DESC_WORDS], oy, x;
+	u32 krows = p->k * p->k * p->c_in, w[E1_V0_DESC_WORDS], oy, x, cycles;
 	u64 a = th_alloc(h, (u64)p->in_h * as), b = th_alloc(h, (u64)krows * bs);
 	u64 c = th_alloc(h, (u64)p->out_h * cs);
 	s32 *ref = calloc((size_t)p->out_h * p->out_w * p->c_out, sizeof(*ref));
@@ -72,6 +85,10 @@ static void run_conv(const struct conv *p, u32 seed)
 	assert_non_null(ref);
 	th_fill_rand(&seed, th_ptr(h, a), (size_t)p->in_h * as);
 	th_fill_rand(&seed, th_ptr(h, b), (size_t)krows * bs);
+	for (u32 r = 0; p->diag && r < krows; r++)
+		for (u32 co = 0; co < p->c_out; co++)
+			if (r % p->c_in != diag_src(p, co) || (p->diag == 3 && co % 3 == 2))
+				((s8 *)th_ptr(h, b))[(size_t)r * bs + co] = 0;
 	ref_conv(p, th_ptr(h, a), as, th_ptr(h, b), bs, ref);
 
 	memset(w, 0, sizeof(w));
@@ -113,8 +130,10 @@ static void run_conv(const struct conv *p, u32 seed)
 	th_assert_touched_exactly(h, t, 3);
 	assert_int_equal(th_rd(h, E1_V0_PERF_MACS_LO),
 			 p->out_h * p->out_w * p->c_out * krows);
+	cycles = th_rd(h, E1_V0_PERF_CYCLES);
 	free(ref);
 	th_free(h);
+	return cycles;
 }
 
 /* TFLite SAME: out = ceil(in / s), the total pad split top/left first. */
@@ -231,6 +250,41 @@ static void test_conv_channels_and_strides(void **state)
 	p.ph = 2;
 	p.pw = 2;
 	run_conv(&p, 32);
+}
+
+/*
+ * Block-diagonal weights (the depthwise packing of the lowering), which the
+ * model computes per column over its own channel only (exec_conv_diag):
+ * the same outputs as the naive reference, and the same modelled cycles
+ * as dense weights of the same shape (the skipped work is all zero
+ * weights; the timing does not depend on the data).
+ */
+static void test_conv_block_diagonal(void **state)
+{
+	static const u32 cases[][7] = {	/* k, stride, dil, in_h, in_w, c_in, c_out */
+		{ 3, 1, 1, 9, 40, 8, 16 }, { 3, 2, 1, 10, 11, 8, 16 },
+		{ 3, 1, 2, 12, 13, 16, 16 }, { 5, 2, 1, 11, 9, 4, 12 },
+		{ 1, 1, 1, 5, 6, 8, 16 }, { 3, 1, 1, 6, 7, 3, 7 },
+	};
+	u32 i, mode;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct conv p = {
+			.k = cases[i][0], .sh = cases[i][1], .sw = cases[i][1],
+			.dil = cases[i][2], .in_h = cases[i][3], .in_w = cases[i][4],
+			.c_in = cases[i][5], .c_out = cases[i][6], .relu = i % 2,
+		};
+		u32 dense;
+
+		same(p.in_h, p.k, p.sh, p.dil, &p.out_h, &p.ph);
+		same(p.in_w, p.k, p.sw, p.dil, &p.out_w, &p.pw);
+		dense = run_conv(&p, 400 + i);
+		for (mode = 1; mode <= 3; mode++) {
+			p.diag = mode;
+			assert_int_equal(run_conv(&p, 500 + 10 * i + mode), dense);
+		}
+	}
 }
 
 /* ---- MAXPOOL ---- */
@@ -409,6 +463,7 @@ int main(void)
 		cmocka_unit_test(test_conv_asymmetric_same),
 		cmocka_unit_test(test_conv_dilation),
 		cmocka_unit_test(test_conv_channels_and_strides),
+		cmocka_unit_test(test_conv_block_diagonal),
 		cmocka_unit_test(test_maxpool),
 		cmocka_unit_test(test_relu),
 		cmocka_unit_test(test_relu_in_place),

@@ -33,8 +33,9 @@ MODELS_CPPFLAGS  := -Ilib -Ilib/tflite -Ilib/ops -Ilib/ref
 MODELS_TEST      := $(O)/tests/models/test-tflite
 MODELS_TEST_SAN  := $(SAN_O)/tests/models/test-tflite
 MODELS_BENCH     := $(O)/tests/models/bench-models
+MODELS_BENCH_SRCS := tests/models/bench-models.c tests/models/bench-tflite.c
 
-$(call objs,$(MODELS_TEST_SRCS) tests/models/bench-models.c) \
+$(call objs,$(MODELS_TEST_SRCS) $(MODELS_BENCH_SRCS)) \
 $(call sanobjs,$(MODELS_TEST_SRCS)): CPPFLAGS += $(MODELS_CPPFLAGS)
 
 $(MODELS_TEST): $(call objs,$(MODELS_TEST_SRCS)) $(LIB_A)
@@ -45,9 +46,9 @@ $(MODELS_TEST_SAN): $(call sanobjs,$(MODELS_TEST_SRCS)) $(LIB_SAN_A)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIB_LIBS)
 
-$(MODELS_BENCH): $(call objs,tests/models/bench-models.c) $(LIB_A)
+$(MODELS_BENCH): $(call objs,$(MODELS_BENCH_SRCS)) $(LIB_A)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ $(LIB_LIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIB_LIBS) -ldl
 
 .PHONY: check-models bench-models install-classify
 check-models: $(CLASSIFY) $(CLASSIFY_SAN) $(MODELS_TEST) $(MODELS_TEST_SAN)
@@ -55,9 +56,15 @@ check-models: $(CLASSIFY) $(CLASSIFY_SAN) $(MODELS_TEST) $(MODELS_TEST_SAN)
 	TEST_TFLITE='$(MODELS_TEST)' TEST_TFLITE_SAN='$(MODELS_TEST_SAN)' \
 		sh tests/models/run-models.sh
 
+# The repository's model, then MODELS_DIR's; real TFLite 2.2 from
+# tools/devel/fetch-tflite.sh (x86_64 only) as the speed reference.
 bench-models: $(MODELS_BENCH)
-	@if [ -d '$(MODELS_DIR)' ]; then $(MODELS_BENCH) '$(MODELS_DIR)'; \
-	else echo "bench-models: SKIPPED: model directory $(MODELS_DIR) not found"; fi
+	@[ -d '$(MODELS_DIR)' ] || echo "bench-models: model directory $(MODELS_DIR) not found: only tests/data"
+	@set -e; if d=$$(sh tools/devel/fetch-tflite.sh 2>$(O)/tests/models/fetch-tflite.err); then \
+		set -- --tflite "$$d/lib/libtensorflowlite_c.so"; \
+	else set -- --no-tflite "$$(tail -n 1 $(O)/tests/models/fetch-tflite.err)"; fi; \
+	$(MODELS_BENCH) $(BENCH_MODELS_ARGS) "$$@" tests/data/mobilenet_v1_0.25_128_quant.tflite \
+		$(filter-out %/mobilenet_v1_0.25_128_quant.tflite,$(sort $(wildcard $(MODELS_DIR)/*.tflite)))
 
 install-classify: $(CLASSIFY)
 	install -d $(DESTDIR)$(BINDIR)

@@ -112,5 +112,15 @@ if ! "$CLASSIFY" -m "$tmp/trunc.tflite" -i "$M/grace_hopper.bmp" > "$tmp/e2" 2>&
 if "$CLASSIFY" --help | grep -q -- "--cpu" && "$CLASSIFY" --version | grep -q e1npu-classify; then
 	ok "--help, --version"; else ko "--help/--version"; fi
 
+echo "check-models: tensor arena plans (--plan --json) vs tests/models/check-plan.py"
+for m in $MODELS; do
+	if E1NPU_DEVICE=sim "$CLASSIFY" --plan --json -m "$M/$m.tflite" > "$tmp/$m.plan" 2>&1 &&
+	   python3 tests/models/check-plan.py "$M/$m.tflite" "$tmp/$m.plan" > "$tmp/$m.pc" 2>&1; then
+		ok "$(cat "$tmp/$m.pc")"
+	else
+		head -c 2000 "$tmp/$m.plan"; cat "$tmp/$m.pc"; ko "$m: arena plan"
+	fi
+done
+
 echo "check-models: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -303,6 +303,36 @@ static int unit(const char *path)
 	CHECK(!e1npu_tflite_get_layer(t, 0, &layer) && !strcmp(layer.op, "CONV_2D") &&
 	      layer.report.macs > 0, "layer 0 report: %s %llu", layer.op,
 	      (unsigned long long)layer.report.macs);
+	{
+		/*
+		 * The arena: the input keeps its data through invokes (a second
+		 * invoke without set_input gives the same output), the plan is
+		 * at or above its bound, accessors check their arguments.
+		 */
+		struct e1npu_tflite_arena a;
+		struct e1npu_tflite_arena_tensor e;
+		uint8_t *o1 = malloc(oi.bytes), *o2 = malloc(oi.bytes);
+
+		for (size_t k = 0; k < ii.bytes; k++)
+			in[k] = (uint8_t)(k * 2654435761u >> 24);
+		CHECK(o1 && o2 && !e1npu_tflite_set_input(t, 0, in, ii.bytes) &&
+		      !e1npu_tflite_invoke(t) && !e1npu_tflite_get_output(t, 0, o1, oi.bytes) &&
+		      !e1npu_tflite_invoke(t) && !e1npu_tflite_get_output(t, 0, o2, oi.bytes) &&
+		      !memcmp(o1, o2, oi.bytes), "second invoke without set_input: same output");
+		CHECK(!e1npu_tflite_get_arena(t, &a) && a.num_tensors > 2 &&
+		      a.total_bytes >= a.lower_bound && a.lower_bound >= ii.bytes + oi.bytes &&
+		      a.unplanned_bytes > a.total_bytes && a.alignment == 64,
+		      "arena: %llu bytes, bound %llu, %u tensors", (unsigned long long)a.total_bytes,
+		      (unsigned long long)a.lower_bound, a.num_tensors);
+		CHECK(!e1npu_tflite_get_arena_tensor(t, 0, &e) && e.role == E1NPU_TFLITE_ROLE_INPUT &&
+		      e.bytes == ii.bytes && e.first_layer == 0 && e.last_layer == nl - 1,
+		      "arena entry 0 is the input, live throughout");
+		CHECK(e1npu_tflite_get_arena_tensor(t, a.num_tensors, &e) == -EINVAL &&
+		      e1npu_tflite_get_arena(NULL, &a) == -EINVAL &&
+		      e1npu_tflite_get_arena(t, NULL) == -EINVAL, "arena accessors: bad arguments");
+		free(o1);
+		free(o2);
+	}
 	free(in);
 	e1npu_tflite_free(t);
 	t = NULL;

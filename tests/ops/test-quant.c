@@ -183,6 +183,67 @@ static void test_requant(void **state)
 	assert_int_equal(e1q_requant(-100000, 1610612736, -3, 5, -128, 127), -128);
 }
 
+/*
+ * e1q_requant_bytes (the vectorized per-output loop) == e1q_requant, the
+ * scalar form test_mbqm and test_requant pin by hand: hand-worked values
+ * first, then edge and random operands in runs of odd lengths (the vector
+ * tails).
+ */
+static void test_requant_bytes(void **state)
+{
+	/*
+	 * 1000 * 0.5 (2^30 / 2^31) = 500, shift -1: 250, + 10 = 260 -> 255;
+	 * -7 * 0.5: srdhm (-7*2^30 + 1 - 2^30) / 2^31 = -3.99.. truncated to
+	 * -3, shift -1: -1.5 rounds away from zero to -2, + 10 = 8;
+	 * 3 << 2 = 12, * 0.5 = 6, + 0 -> 6 with zp 0 via int8 (-128..127):
+	 * stored as the byte 6.
+	 */
+	static const int32_t acc[3] = { 1000, -7, 3 }, mult[3] = { 1 << 30, 1 << 30, 1 << 30 };
+	static const int shift[3] = { -1, -1, 2 };
+	/* operands in the defined range of e1q_requant: realistic multipliers
+	 * (QuantizeMultiplier gives 0 or [2^30, 2^31)), results + zp in int32 */
+	static const int32_t edge[] = { 0, 1, -1, 2, -2, 3, -3, 127, -128, 255, 1 << 20,
+					-(1 << 20), (1 << 29) - 1, -(1 << 29) };
+	static const int32_t medge[] = { 0, 1 << 30, INT32_MAX, (1 << 30) + 1 };
+	uint8_t out[64];
+	uint32_t seed = 12345;
+
+	(void)state;
+	e1q_requant_bytes(acc, mult, shift, 10, 0, 255, 2, out);
+	assert_int_equal(out[0], 255);
+	assert_int_equal(out[1], 8);
+	e1q_requant_bytes(acc + 2, mult + 2, shift + 2, 0, -128, 127, 1, out);
+	assert_int_equal(out[0], 6);
+	for (int round = 0; round < 4000; round++) {
+		int32_t a[64], m[64];
+		int sh[64];
+		uint32_t n = 1 + (uint32_t)round % 63;
+		int32_t zp = (int32_t)(round % 256) - 128, lo = round % 2 ? -128 : 0;
+		int32_t hi = round % 2 ? 127 : 255;
+
+		for (uint32_t i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			a[i] = seed % 3 ? (int32_t)(seed ^ (seed << 7)) >> (3 + seed % 24) :
+				edge[seed % (sizeof(edge) / sizeof(edge[0]))];
+			seed = seed * 1103515245u + 12345u;
+			m[i] = seed % 5 ? (int32_t)(0x40000000u | (seed >> 2)) :
+				medge[seed % (sizeof(medge) / sizeof(medge[0]))];
+			seed = seed * 1103515245u + 12345u;
+			sh[i] = (int)(seed % 33) - 31;	/* -31 .. 1 */
+			/* the int32 extremes, where the result stays small */
+			if (!(seed % 7)) {
+				a[i] = seed % 2 ? INT32_MIN : INT32_MAX;
+				sh[i] = -1 - (int)(seed % 31);
+			}
+		}
+		e1q_requant_bytes(a, m, sh, zp, lo, hi, n, out);
+		for (uint32_t i = 0; i < n; i++)
+			if (out[i] != (uint8_t)e1q_requant(a[i], m[i], sh[i], zp, lo, hi))
+				fail_msg("requant_bytes(%d, %d, %d) = %u, e1q_requant %d", a[i],
+					 m[i], sh[i], out[i], e1q_requant(a[i], m[i], sh[i], zp, lo, hi));
+	}
+}
+
 static void test_fixedpoint(void **state)
 {
 	int nbits;
@@ -249,6 +310,7 @@ int main(void)
 		cmocka_unit_test(test_round_frexp),
 		cmocka_unit_test(test_activation_range),
 		cmocka_unit_test(test_requant),
+		cmocka_unit_test(test_requant_bytes),
 		cmocka_unit_test(test_fixedpoint),
 		cmocka_unit_test(test_softmax_prepare),
 	};

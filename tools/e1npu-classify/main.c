@@ -16,6 +16,7 @@
 
 #include "bmp.h"
 #include "errout.h"
+#include "plan.h"
 
 #define CLASSIFY_VERSION "0.1.0"
 
@@ -23,7 +24,7 @@ struct args {
 	const char *model, *image, *labels, *device, *raw_out;
 	unsigned int top, repeat;
 	double crop;
-	int cpu, json, layers;
+	int cpu, json, layers, plan;
 };
 
 static void usage(FILE *f)
@@ -44,6 +45,8 @@ static void usage(FILE *f)
 "      --crop F         keep the central fraction F of the image first\n"
 "                       (0.875 = Inception preprocessing), default 1 (whole)\n"
 "      --repeat N       invoke N times (timing), default 1\n"
+"      --plan           print the tensor arena plan (offsets, roles, shapes,\n"
+"                       dtypes, total bytes) and exit; -i not needed\n"
 "  -h, --help           this help\n"
 "  -V, --version        version\n");
 }
@@ -112,6 +115,7 @@ int main(int argc, char **argv)
 		{ "raw-output", required_argument, NULL, 'r' },
 		{ "repeat", required_argument, NULL, 'R' },
 		{ "crop", required_argument, NULL, 'C' },
+		{ "plan", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -140,6 +144,7 @@ int main(int argc, char **argv)
 		case 'L': a.layers = 1; break;
 		case 'j': a.json = 1; break;
 		case 'r': a.raw_out = optarg; break;
+		case 'P': a.plan = 1; break;
 		case 'C':
 			a.crop = strtod(optarg, &end);
 			if (*end || !*optarg || !(a.crop > 0.05 && a.crop <= 1.0)) {
@@ -171,6 +176,10 @@ int main(int argc, char **argv)
 				usage(stderr);
 			return 2;
 		}
+	}
+	if (a.plan && optind == argc && a.model) {
+		status = cls_print_plan(a.model, a.device, a.cpu, a.json);
+		return cls_close_stdout() ? 1 : status;
 	}
 	if (optind != argc || !a.model || !a.image) {
 		if (optind != argc)

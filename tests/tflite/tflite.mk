@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: MIT
+#
+# lib/tflite unit tests that need no model file (check-tflite-unit):
+#   test-arena-plan   the tensor arena planner (lib/tflite/arena_plan.c),
+#       built against libe1npu's static archives, normal and ASan+UBSan;
+#   the repository's model's plan (`e1npu-classify --plan --json`, under
+#       ASan+UBSan) checked by tests/models/check-plan.py, an independent
+#       Python walk of the model.
+
+ifeq ($(LIB_ENABLED),1)
+
+TFLITE_UNIT_SRCS := $(sort $(wildcard tests/tflite/test-*.c))
+TFLITE_UNIT      := $(patsubst %.c,$(O)/%,$(TFLITE_UNIT_SRCS))
+TFLITE_UNIT_SAN  := $(patsubst %.c,$(SAN_O)/%,$(TFLITE_UNIT_SRCS))
+
+$(call objs,$(TFLITE_UNIT_SRCS)) $(call sanobjs,$(TFLITE_UNIT_SRCS)): \
+	CPPFLAGS += -Ilib -Ilib/tflite
+
+$(O)/tests/tflite/%: $(O)/tests/tflite/%.o $(LIB_A)
+	$(CC) $(CFLAGS) $^ -o $@ -lcmocka $(LIB_LIBS)
+
+$(SAN_O)/tests/tflite/%: $(SAN_O)/tests/tflite/%.o $(LIB_SAN_A)
+	$(CC) $(CFLAGS) $(SANFLAGS) $^ -o $@ -lcmocka $(LIB_LIBS)
+
+.PHONY: check-tflite-unit
+TFLITE_PLAN_MODEL := tests/data/mobilenet_v1_0.25_128_quant.tflite
+
+check-tflite-unit: $(TFLITE_UNIT) $(TFLITE_UNIT_SAN) $(CLASSIFY_SAN)
+	@set -e; for t in $(TFLITE_UNIT); do echo "  TEST    $$t"; $$t; done
+	@set -e; for t in $(TFLITE_UNIT_SAN); do echo "  TEST    $$t"; \
+		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $$t; done
+	@p=0; f=0; \
+	if E1NPU_DEVICE=sim ASAN_OPTIONS=detect_leaks=1 $(CLASSIFY_SAN) --plan --json \
+		-m $(TFLITE_PLAN_MODEL) > $(O)/tests/tflite/plan.json && \
+	   python3 tests/models/check-plan.py $(TFLITE_PLAN_MODEL) $(O)/tests/tflite/plan.json; \
+	then p=$$((p + 1)); else f=$$((f + 1)); echo "  FAIL  arena plan of $(TFLITE_PLAN_MODEL)"; fi; \
+	if ! $(CLASSIFY_SAN) --plan --json -m $(O)/tests/tflite/missing.tflite \
+		> $(O)/tests/tflite/plan-err.json 2>/dev/null && \
+	   grep -q '"error":".*missing.tflite: No such file' $(O)/tests/tflite/plan-err.json; \
+	then p=$$((p + 1)); else f=$$((f + 1)); echo "  FAIL  --plan on a missing model"; fi; \
+	echo "$$p passed, $$f failed (check-tflite-unit: --plan on $(notdir $(TFLITE_PLAN_MODEL)), --plan errors)"; \
+	[ $$f -eq 0 ]
+
+CHECK_TARGETS += check-tflite-unit
+
+endif # LIB_ENABLED
