@@ -25,6 +25,7 @@
 
 #include "e1npu_hw.h"
 #include "qcommon.h"
+#include "reserved.h"
 #include "select.h"
 #include "ref.h"
 
@@ -153,6 +154,8 @@ E1NPU_API int e1npu_conv_new(struct e1npu_ops *ops,
 	int32_t sh;
 	int ret;
 
+	if (p && (ret = OPS_RESERVED(ops, "e1npu_conv_params", p->reserved)))
+		return ret;
 	/* kh * kw in 64 bits: a product that wraps must not pass the 256 limit */
 	if (!ops || !p || !weights || !convp || !qc_dtype_ok(p->dtype) ||
 	    !qc_reserved_zero(p->reserved, sizeof(p->reserved) / sizeof(p->reserved[0])) ||

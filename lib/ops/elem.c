@@ -16,6 +16,7 @@
 
 #include "e1npu_hw.h"
 #include "qcommon.h"
+#include "reserved.h"
 #include "select.h"
 #include "ref.h"
 
@@ -23,7 +24,8 @@ static bool pool_ok(const struct e1npu_pool_params *p)
 {
 	size_t bytes;
 
-	return p && qc_dtype_ok(p->dtype) && p->in_h && p->in_w && p->channels &&
+	return p && qc_reserved_zero(p->reserved, sizeof(p->reserved) / sizeof(p->reserved[0])) &&
+	       qc_dtype_ok(p->dtype) && p->in_h && p->in_w && p->channels &&
 	       ops_size_mul3(&bytes, p->in_h, p->in_w, p->channels) &&
 	       qc_zp_ok(p->dtype, p->q.zero_point) && p->q.scale > 0 &&
 	       p->filter_h && p->filter_w && p->stride_h && p->stride_w &&
@@ -93,6 +95,8 @@ E1NPU_API int e1npu_ops_maxpool(struct e1npu_ops *ops,
 	bool hw;
 	int ret;
 
+	if (p && (ret = OPS_RESERVED(ops, "e1npu_pool_params", p->reserved)))
+		return ret;
 	if (!ops || !in || !out || e1npu_ops_pool_output_size(p, &oh, &ow))
 		return -EINVAL;
 	if (!rep)
@@ -203,7 +207,10 @@ E1NPU_API int e1npu_ops_avgpool(struct e1npu_ops *ops,
 	struct ops_choice ch;
 	int32_t lo, hi;
 	int64_t t;
+	int ret;
 
+	if (p && (ret = OPS_RESERVED(ops, "e1npu_pool_params", p->reserved)))
+		return ret;
 	if (!ops || !in || !out || e1npu_ops_pool_output_size(p, &oh, &ow))
 		return -EINVAL;
 	if (!rep)

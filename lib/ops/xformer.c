@@ -17,6 +17,7 @@
 
 #include "e1npu_hw.h"
 #include "ops_internal.h"
+#include "reserved.h"
 #include "quant.h"
 #include "select.h"
 
@@ -39,7 +40,7 @@ static int64_t fshift(int64_t v, unsigned int s)
  */
 static bool rq_ok(const struct e1npu_requant *rq)
 {
-	return rq && rq->shift >= -E1Q_SHIFT_MAX && rq->shift <= E1Q_SHIFT_MAX &&
+	return rq && !rq->reserved && rq->shift >= -E1Q_SHIFT_MAX && rq->shift <= E1Q_SHIFT_MAX &&
 	       rq->zero_point >= -128 && rq->zero_point <= 127;
 }
 
@@ -484,6 +485,9 @@ E1NPU_API int e1npu_ops_attention_s8(struct e1npu_ops *ops,
 	uint8_t *mk = NULL, *pr = NULL;
 	int ret;
 
+	if (p && ((ret = OPS_RESERVED(ops, "e1npu_attention_params", p->reserved)) ||
+		  (ret = ops_requant_reserved(ops, "e1npu_attention_params.qk", &p->qk))))
+		return ret;
 	if (!ops || !p || !q || !k || !v || !out || !p->batch || !p->heads || !p->tq ||
 	    !p->tk || !p->dim || p->mask > E1NPU_MASK_SLIDING ||
 	    (p->mask == E1NPU_MASK_SLIDING && !p->window) ||
@@ -581,6 +585,10 @@ E1NPU_API int e1npu_ops_qkv_projection_s8(struct e1npu_ops *ops, uint32_t t,
 	int32_t *acc;
 	int ret;
 
+	if ((ret = ops_requant_reserved(ops, "rq_q", rq_q)) ||
+	    (ret = ops_requant_reserved(ops, "rq_k", rq_k)) ||
+	    (ret = ops_requant_reserved(ops, "rq_v", rq_v)))
+		return ret;
 	if (!ops || !x || !w || !rq_ok(rq_q) || !rq_ok(rq_k) || !rq_ok(rq_v) || !q ||
 	    !k || !v || !t || !dm || dm > UINT32_MAX / 3 || !fits(t, dm, 3, 1, 4) ||
 	    !fits(dm, dm, 3, 1, 1))
@@ -686,6 +694,9 @@ E1NPU_API int e1npu_ops_mlp_relu_s8(struct e1npu_ops *ops, uint32_t t,
 	int8_t *h;
 	int ret;
 
+	if ((ret = ops_requant_reserved(ops, "rq_hidden", rqh)) ||
+	    (ret = ops_requant_reserved(ops, "rq_out", rqo)))
+		return ret;
 	if (!ops || !x || !w1 || !w2 || !rq_ok(rqh) || !rq_ok(rqo) || !out || !t || !dm ||
 	    !dh || !fits(t, dm > dh ? dm : dh, 1, 1, 4) || !fits(dm, dh, 1, 1, 1))
 		return -EINVAL;
@@ -727,8 +738,12 @@ E1NPU_API int e1npu_ops_swiglu_s8(struct e1npu_ops *ops, uint32_t t,
 	struct e1npu_ops_report local, sub;
 	int8_t *wcat = NULL, *u = NULL, *g = NULL, *sg = NULL;
 	int32_t *acc = NULL;
-	int ret = -ENOMEM;
+	int ret;
 
+	if ((ret = ops_requant_reserved(ops, "rq_hidden", rqh)) ||
+	    (ret = ops_requant_reserved(ops, "rq_out", rqo)))
+		return ret;
+	ret = -ENOMEM;
 	if (!ops || !x || !wu || !wg || !wd || !rq_ok(rqh) || !rq_ok(rqo) || !out || !t ||
 	    !dm || !dh || gate_shift > 16 || dh > UINT32_MAX / 2 ||
 	    !fits(t, 2, dm > dh ? dm : dh, 1, 4) || !fits(dm, 2, dh, 1, 1))
@@ -788,8 +803,12 @@ E1NPU_API int e1npu_ops_transformer_block_s8(struct e1npu_ops *ops, uint32_t t,
 	struct e1npu_ops_report local, sub;
 	size_t td = (size_t)t * d;
 	int8_t *ctx, *r, *m;
-	int ret = -ENOMEM;
+	int ret;
 
+	if ((ret = ops_requant_reserved(ops, "rq_hidden", rqh)) ||
+	    (ret = ops_requant_reserved(ops, "rq_out", rqo)))
+		return ret;
+	ret = -ENOMEM;
 	if (!ops || !x || !p || !v || !bias || !w1 || !w2 || !rqh || !rqo || !out ||
 	    !t || !d || !dh || !fits(t, t, 1, 1, 1) || !fits(t, d, 1, 1, 4) ||
 	    !fits(t, dh, 1, 1, 4) || !fits(d, dh, 1, 1, 1))
@@ -841,6 +860,14 @@ E1NPU_API int e1npu_ops_decoder_block_s8(struct e1npu_ops *ops,
 	int8_t *b[12] = { NULL };
 	int ret = -ENOMEM;
 
+	if (p && ((ret = OPS_RESERVED(ops, "e1npu_decoder_params", p->reserved)) ||
+		  (ret = ops_requant_reserved(ops, "e1npu_decoder_params.rq_q", &p->rq_q)) ||
+		  (ret = ops_requant_reserved(ops, "e1npu_decoder_params.rq_k", &p->rq_k)) ||
+		  (ret = ops_requant_reserved(ops, "e1npu_decoder_params.rq_v", &p->rq_v)) ||
+		  (ret = ops_requant_reserved(ops, "e1npu_decoder_params.rq_qk", &p->rq_qk)) ||
+		  (ret = ops_requant_reserved(ops, "e1npu_decoder_params.rq_hidden", &p->rq_hidden)) ||
+		  (ret = ops_requant_reserved(ops, "e1npu_decoder_params.rq_out", &p->rq_out))))
+		return ret;
 	if (!ops || !p || !x || !out || !p->t || !p->d || !p->dh || !p->heads ||
 	    p->d % p->heads || (p->d / p->heads) % 2 || !fits(p->t, p->d, 3, 1, 4) ||
 	    !fits(p->t, p->t, p->heads, 1, 4) || !fits(p->d, p->d, 3, 1, 1) ||
