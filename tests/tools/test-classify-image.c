@@ -366,6 +366,60 @@ static void test_jpeg_colour(void **state)
 	free(jpg);
 }
 
+/* @jpg decoded by libjpeg here with @dct, RGB out, everything else default. */
+static uint8_t *plain_decode(const uint8_t *jpg, unsigned long size, J_DCT_METHOD dct)
+{
+	struct jpeg_decompress_struct d;
+	struct jpeg_error_mgr e;
+	uint8_t *px;
+
+	d.err = jpeg_std_error(&e);
+	jpeg_create_decompress(&d);
+	jpeg_mem_src(&d, jpg, size);
+	jpeg_read_header(&d, TRUE);
+	d.out_color_space = JCS_RGB;
+	d.dct_method = dct;
+	jpeg_start_decompress(&d);
+	px = malloc((size_t)d.output_width * d.output_height * 3);
+	assert_non_null(px);
+	while (d.output_scanline < d.output_height) {
+		JSAMPROW row = px + (size_t)d.output_scanline * d.output_width * 3;
+
+		jpeg_read_scanlines(&d, &row, 1);
+	}
+	jpeg_finish_decompress(&d);
+	jpeg_destroy_decompress(&d);
+	return px;
+}
+
+/* A noisy 32x24 photo-like JPEG decodes exactly as libjpeg with
+ * tf.io.decode_jpeg's settings (JDCT_IFAST), which differ from the
+ * accurate IDCT on this image: the setting is really in use. */
+static void test_jpeg_tf_settings(void **state)
+{
+	uint8_t px[32 * 24 * 3], *jpg, *fast, *slow;
+	unsigned long size;
+	uint64_t s = 12345;
+	char err[256];
+	struct image img;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(px); i++) {
+		s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+		px[i] = (uint8_t)((i * 5) % 256 / 2 + (s >> 58));
+	}
+	jpg = make_jpeg(px, 32, 24, 3, &size);
+	fast = plain_decode(jpg, size, JDCT_IFAST);
+	slow = plain_decode(jpg, size, JDCT_ISLOW);
+	assert_int_equal(image_decode(jpg, size, &img, err, sizeof(err)), 0);
+	assert_memory_equal(img.rgb, fast, sizeof(px));
+	assert_memory_not_equal(fast, slow, sizeof(px));
+	image_free(&img);
+	free(fast);
+	free(slow);
+	free(jpg);
+}
+
 static void test_jpeg_cmyk_rejected(void **state)
 {
 	uint8_t px[8 * 8 * 4];
@@ -408,6 +462,7 @@ int main(void)
 #if E1NPU_WITH_JPEG
 		cmocka_unit_test(test_jpeg_gray_exact),
 		cmocka_unit_test(test_jpeg_colour),
+		cmocka_unit_test(test_jpeg_tf_settings),
 		cmocka_unit_test(test_jpeg_cmyk_rejected),
 #else
 		cmocka_unit_test(test_jpeg_left_out),

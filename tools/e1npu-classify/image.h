@@ -38,9 +38,9 @@ int image_decode(const uint8_t *data, size_t size, struct image *img,
  * field and the pixel array checked against @size.
  * png_decode(): any PNG; palette and gray expanded to RGB, 16-bit samples
  * keep their high byte, alpha dropped (as tf.io.decode_png(channels=3)).
- * jpeg_decode(): baseline/progressive gray or YCbCr JPEG through
- * libjpeg-turbo's defaults (islow IDCT, fancy upsampling; as
- * tf.io.decode_jpeg); CMYK is -ENOTSUP.
+ * jpeg_decode(): baseline/progressive gray or YCbCr JPEG with
+ * tf.io.decode_jpeg's settings (the fast integer IDCT, fancy upsampling);
+ * CMYK is -ENOTSUP.
  */
 int bmp_decode(const uint8_t *data, size_t size, struct image *img,
 	       char *err, size_t errlen);

@@ -90,6 +90,9 @@ int jpeg_decode(const uint8_t *data, size_t size, struct image *img, char *err,
 		goto out;
 	}
 	ci->out_color_space = JCS_RGB;
+	/* tf.io.decode_jpeg's defaults: dct_method "" = INTEGER_FAST,
+	 * fancy_upscaling on (libjpeg's default) */
+	ci->dct_method = JDCT_IFAST;
 	jpeg_start_decompress(ci);
 	w = ci->output_width;
 	h = ci->output_height;
