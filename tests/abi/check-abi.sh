@@ -6,9 +6,10 @@
 #    libe1npu.so's exports (check-symbols.sh), and that check fails, with
 #    the line to add, when a declared function is missing from the list;
 #  - after `make install DESTDIR=`: the installed libe1npu.a defines no
-#    global but the listed ones; each installed header compiles alone;
-#    the datapath opcodes of e1npu_op_desc_dp_scalar() are usable from
-#    the installed headers; no installed header cites "the document";
+#    global but the listed ones; each installed header compiles alone
+#    (C, and C++ when a C++ compiler is there); the datapath opcodes of
+#    e1npu_op_desc_dp_scalar() are usable from the installed headers; no
+#    installed header cites "the document";
 #  - abidiff of the installed libe1npu.so against the committed baseline
 #    lib/abi/libe1npu.abi: anything but added symbols fails (refresh the
 #    baseline deliberately with `make abi-update`).
@@ -76,6 +77,20 @@ t_headers_alone() {
 	done
 	return $rc
 }
+# C++ users get the same declarations (extern "C"), when a C++ compiler
+# is installed (Debian's g++ is not a build dependency).
+t_headers_alone_cxx() {
+	cxx=$(command -v c++ || command -v g++) || { echo "no C++ compiler: skipped"; return 0; }
+	rc=0
+	for h in "$root"/include/e1npu/*.h; do
+		b=$(basename "$h")
+		printf '#include <e1npu/%s>\n' "$b" |
+			$cxx -std=c++11 -Wall -Wextra -Wpedantic -Werror -fsyntax-only \
+				-I"$root/include" -x c++ - ||
+			{ echo "installed e1npu/$b does not compile alone as C++"; rc=1; }
+	done
+	return $rc
+}
 t_dp_opcodes_installed() {
 	cat > "$tmp/dp.c" <<'C'
 #include <e1npu/e1npu.h>
@@ -124,7 +139,7 @@ t_abidiff_catches_removal() {
 }
 
 for t in symbols symbols_installed_headers symbols_catches_missing static_archive_globals \
-	headers_alone dp_opcodes_installed no_document_citation abidiff_baseline \
+	headers_alone headers_alone_cxx dp_opcodes_installed no_document_citation abidiff_baseline \
 	abidiff_catches_removal; do
 	check "$t" "t_$t"
 done
