@@ -103,7 +103,7 @@ deps-bench:
 
 # A cross build: the library, the tools and the cmocka suites (no
 # sanitizer builds, fuzzers, benchmarks or outputs made by running them).
-CROSS_TARGETS := $(LIB_SO) $(LIB_A) $(LIB_PC) $(NPU_SMOKE) $(NPU_SMOKE_STATIC) \
+CROSS_TARGETS := $(LIB_SO) $(LIB_A) $(LIB_PUB_A) $(LIB_PC) $(NPU_SMOKE) $(NPU_SMOKE_STATIC) \
 	$(CLASSIFY) $(LIBT_TESTS) $(OPS_BINS)
 
 .PHONY: all check check-unit smoke bench install clean

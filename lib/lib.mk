@@ -6,7 +6,12 @@
 # in-process backend), as
 #   $(O)/lib/libe1npu.so.0.1.0 (soname libe1npu.so.0, version script
 #   lib/libe1npu.sym, only E1NPU_API symbols exported),
-#   $(O)/lib/libe1npu.a, $(SAN_O)/lib/libe1npu.a (ASan+UBSan, for tests),
+#   $(O)/lib/libe1npu.a (installed: one relocatable object whose only
+#   globals are the symbols of lib/libe1npu.sym, the rest made local),
+#   $(O)/lib/libe1npu-internal.a, $(SAN_O)/lib/libe1npu.a (every object
+#   with its globals, ASan+UBSan for the latter: in-tree tools and tests
+#   that call internal functions, e.g. lib/ref, link these as $(LIB_A)
+#   and $(LIB_SAN_A)),
 #   $(O)/lib/libe1npu.pc (for the build tree; install writes its own).
 #
 # E1NPU_WITH_UDEV=0 builds device discovery without libudev (scan of
@@ -44,8 +49,11 @@ $(call objs,$(LIB_SRCS)) $(call sanobjs,$(LIB_SRCS)): \
 
 LIB_SO      := $(O)/lib/libe1npu.so.$(LIB_VERSION)
 LIB_SONAME  := libe1npu.so.$(LIB_SOVERSION)
-LIB_A       := $(O)/lib/libe1npu.a
+LIB_A       := $(O)/lib/libe1npu-internal.a
 LIB_SAN_A   := $(SAN_O)/lib/libe1npu.a
+LIB_PUB_A   := $(O)/lib/libe1npu.a
+LIB_PUB_SYMS := $(O)/lib/libe1npu.syms
+OBJCOPY     ?= $(CROSS_COMPILE)objcopy
 LIB_PC      := $(O)/lib/libe1npu.pc
 
 $(LIB_SO): $(LIB_OBJS) lib/libe1npu.sym
@@ -60,6 +68,22 @@ $(LIB_A): $(LIB_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@
 	$(AR) rcs $@ $^
+
+# The public symbol names, one per line, from the version script.
+$(LIB_PUB_SYMS): lib/libe1npu.sym
+	@mkdir -p $(@D)
+	sed -n 's/^[[:space:]]*\(e1npu_[A-Za-z0-9_]*\);.*/\1/p' $< > $@
+
+# The installed archive: one partial link of every object, then every
+# global but the public ones made local, so an application linking it
+# statically sees only e1npu_* API names (no ref_*, e1_model_*, ...).
+$(LIB_PUB_A): $(LIB_OBJS) $(LIB_PUB_SYMS)
+	@mkdir -p $(@D)
+	rm -f $@ $(@D)/libe1npu-pub.o
+	$(CC) -r -nostdlib -o $(@D)/libe1npu-r.o $(LIB_OBJS)
+	$(OBJCOPY) --keep-global-symbols=$(LIB_PUB_SYMS) $(@D)/libe1npu-r.o $(@D)/libe1npu-pub.o
+	$(AR) rcs $@ $(@D)/libe1npu-pub.o
+	rm -f $(@D)/libe1npu-r.o
 
 $(LIB_SAN_A): $(LIB_SAN_OBJS)
 	@mkdir -p $(@D)
@@ -80,20 +104,20 @@ $(LIB_PC): lib/libe1npu.pc.in
 	$(call lib_pc_gen,$(PREFIX),$(LIBDIR),$(INCLUDEDIR)) > $@
 
 .PHONY: lib install-lib
-lib: $(LIB_SO) $(LIB_A) $(LIB_SAN_A) $(LIB_PC)
+lib: $(LIB_SO) $(LIB_A) $(LIB_PUB_A) $(LIB_SAN_A) $(LIB_PC)
 
-install-lib: $(LIB_SO) $(LIB_A)
+install-lib: $(LIB_SO) $(LIB_PUB_A)
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/e1npu \
 		$(DESTDIR)$(PKGCONFIGDIR)
 	install -m 0755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/
 	ln -sf $(notdir $(LIB_SO)) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
 	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libe1npu.so
-	install -m 0644 $(LIB_A) $(DESTDIR)$(LIBDIR)/
+	install -m 0644 $(LIB_PUB_A) $(DESTDIR)$(LIBDIR)/
 	install -m 0644 $(wildcard include/e1npu/*.h) $(DESTDIR)$(INCLUDEDIR)/e1npu/
 	$(call lib_pc_gen,$(PREFIX),$(LIBDIR),$(INCLUDEDIR)) > \
 		$(DESTDIR)$(PKGCONFIGDIR)/libe1npu.pc
 
-ALL_TARGETS     += $(LIB_SO) $(LIB_A) $(LIB_SAN_A) $(LIB_PC)
+ALL_TARGETS     += $(LIB_SO) $(LIB_A) $(LIB_PUB_A) $(LIB_SAN_A) $(LIB_PC)
 INSTALL_TARGETS += install-lib
 
 endif # LIB_ENABLED

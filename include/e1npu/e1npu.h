@@ -298,7 +298,7 @@ struct e1npu_device *e1npu_buffer_get_device(const struct e1npu_buffer *buf);
  * @E1NPU_OP_FALLBACK: always rejected by the hardware, runs on the CPU as
  *	a NOP: a test hook for the fallback path.
  * @E1NPU_OP_DP_SCALAR: @m scalar datapath commands of datapath opcode @k
- *	(E1_DP_OP_* in e1npu_hw.h: ADD .. EXP2_NEG_Q0_8 except GEMM_S8/S4 and
+ *	(enum e1npu_dp_opcode: ADD .. EXP2_NEG_Q0_8 except GEMM_S8/S4 and
  *	VRELU_S8); a holds @m records {u32 op_a, op_b, acc}, c receives @m
  *	records {u32 result, result_hi}. E1NPU_OP_FLAG_TERNARY selects the
  *	ternary DOT16_S2 encoding.
@@ -320,6 +320,30 @@ enum e1npu_opcode {
 	E1NPU_OP_DP_GEMM_S8,
 	E1NPU_OP_DP_GEMM_S4,
 	E1NPU_OP_DP_VRELU_S8,
+};
+
+/**
+ * enum e1npu_dp_opcode - datapath command opcodes, the @k of
+ * E1NPU_OP_DP_SCALAR (the hardware's values; Documentation/
+ * hardware-contract.md has each one's arithmetic).
+ */
+enum e1npu_dp_opcode {
+	E1NPU_DP_OP_ADD = 0,
+	E1NPU_DP_OP_SUB = 1,
+	E1NPU_DP_OP_MUL_LO = 2,
+	E1NPU_DP_OP_MAC_S16 = 3,
+	E1NPU_DP_OP_DOT4_S8 = 4,
+	E1NPU_DP_OP_MAX_U32 = 5,
+	E1NPU_DP_OP_MIN_U32 = 6,
+	E1NPU_DP_OP_DOT8_S4 = 7,
+	E1NPU_DP_OP_GEMM_S8 = 8,
+	E1NPU_DP_OP_GEMM_S4 = 9,
+	E1NPU_DP_OP_RELU4_S8 = 10,
+	E1NPU_DP_OP_VRELU_S8 = 11,
+	E1NPU_DP_OP_SDOT4_S4_2_4 = 12,
+	E1NPU_DP_OP_DOT16_S2 = 13,
+	E1NPU_DP_OP_DOT4_FP8_E4M3 = 14,
+	E1NPU_DP_OP_EXP2_NEG_Q0_8 = 15,
 };
 
 /* Fuse a ReLU into MATMUL_S8 / CONV2D_S8. */

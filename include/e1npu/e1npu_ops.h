@@ -464,7 +464,7 @@ int e1npu_ops_softmax(struct e1npu_ops *ops, uint32_t dtype, uint32_t rows,
 
 /**
  * e1npu_ops_softmax_exp2_s8() - the datapath's softmax approximation over
- * int8 logits (the document's lower_attention_softmax_smoke): per row,
+ * int8 logits (the datapath's lower_attention_softmax_smoke lowering): per row,
  * max, delta = x - max (>= -8 contributes, below gives 0), e = 2^delta in
  * Q0.8 (EXP2_NEG_Q0_8), out = (256 * e + sum / 2) / sum in Q0.8 (uint8,
  * saturated to 255, so a lone 1.0 reads 255). @mask (NULL or
@@ -505,7 +505,7 @@ int e1npu_ops_residual_add_s8(struct e1npu_ops *ops, size_t count,
 			      struct e1npu_ops_report *rep);
 
 /*
- * SiLU and QuickGELU, the document's exp2 piecewise approximations on the
+ * SiLU and QuickGELU, the datapath's exp2 piecewise approximations on the
  * integer values: sig(t) (Q0.8) = EXP2(t) >> 1 for t <= 0 and
  * 256 - (EXP2(-t) >> 1) for t > 0, EXP2(d) = 256 >> -d (0 below -8);
  * silu(x) = sat8((x * sig(x) + 128) >> 8);
@@ -642,7 +642,7 @@ int e1npu_ops_swiglu_s8(struct e1npu_ops *ops, uint32_t t, uint32_t dm,
 			int8_t *out, struct e1npu_ops_report *rep);
 
 /*
- * The document's transformer block: ctx = AV(p, v) (p Q0.8 [t][t], v [t][d]),
+ * The reference transformer block: ctx = AV(p, v) (p Q0.8 [t][t], v [t][d]),
  * a = bias_add(ctx, bias), r = residual_add(x, a),
  * out = residual_add(r, mlp_relu(r)).
  */

@@ -25,6 +25,7 @@
 
 #include "e1npu_hw.h"
 #include "qcommon.h"
+#include "reserved.h"
 #include "select.h"
 
 #define CV_HW_MAX	256u	/* E1_V0_MAX_CONV_HW */
@@ -152,6 +153,8 @@ E1NPU_API int e1npu_conv_new(struct e1npu_ops *ops,
 	int32_t sh;
 	int ret;
 
+	if (p && (ret = OPS_RESERVED(ops, "e1npu_conv_params", p->reserved)))
+		return ret;
 	/* kh * kw in 64 bits: a product that wraps must not pass the 256 limit */
 	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !p) || OPS_BAD(ops, !weights) ||
 	    OPS_BAD(ops, !convp) || OPS_BAD(ops, !qc_dtype_ok(p->dtype)) ||

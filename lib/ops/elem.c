@@ -16,13 +16,15 @@
 
 #include "e1npu_hw.h"
 #include "qcommon.h"
+#include "reserved.h"
 #include "select.h"
 
 static bool pool_ok(const struct e1npu_pool_params *p)
 {
 	size_t bytes;
 
-	return p && qc_dtype_ok(p->dtype) && p->in_h && p->in_w && p->channels &&
+	return p && qc_reserved_zero(p->reserved, sizeof(p->reserved) / sizeof(p->reserved[0])) &&
+	       qc_dtype_ok(p->dtype) && p->in_h && p->in_w && p->channels &&
 	       ops_size_mul3(&bytes, p->in_h, p->in_w, p->channels) &&
 	       qc_zp_ok(p->dtype, p->q.zero_point) && p->q.scale > 0 &&
 	       p->filter_h && p->filter_w && p->stride_h && p->stride_w &&
@@ -92,6 +94,8 @@ E1NPU_API int e1npu_ops_maxpool(struct e1npu_ops *ops,
 	bool hw;
 	int ret;
 
+	if (p && (ret = OPS_RESERVED(ops, "e1npu_pool_params", p->reserved)))
+		return ret;
 	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !in) || OPS_BAD(ops, !out) ||
 	    OPS_BAD(ops, e1npu_ops_pool_output_size(p, &oh, &ow)))
 		return -EINVAL;
@@ -203,7 +207,10 @@ E1NPU_API int e1npu_ops_avgpool(struct e1npu_ops *ops,
 	struct ops_choice ch;
 	int32_t lo, hi;
 	int64_t t;
+	int ret;
 
+	if (p && (ret = OPS_RESERVED(ops, "e1npu_pool_params", p->reserved)))
+		return ret;
 	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !in) || OPS_BAD(ops, !out) ||
 	    OPS_BAD(ops, e1npu_ops_pool_output_size(p, &oh, &ow)))
 		return -EINVAL;

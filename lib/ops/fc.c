@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "qcommon.h"
+#include "reserved.h"
 #include "select.h"
 
 struct e1npu_fc {
@@ -52,6 +53,8 @@ E1NPU_API int e1npu_fc_new(struct e1npu_ops *ops,
 
 	size_t bytes;
 
+	if (p && (ret = OPS_RESERVED(ops, "e1npu_fc_params", p->reserved)))
+		return ret;
 	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !p) || OPS_BAD(ops, !weights) ||
 	    OPS_BAD(ops, !fcp) || OPS_BAD(ops, !qc_dtype_ok(p->dtype)) || OPS_BAD(ops, !p->k) ||
 	    OPS_BAD(ops, !ops_size_mul(&bytes, p->k, p->n)) ||

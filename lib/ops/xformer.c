@@ -17,6 +17,7 @@
 
 #include "e1npu_hw.h"
 #include "ops_internal.h"
+#include "reserved.h"
 #include "quant.h"
 #include "select.h"
 
@@ -39,7 +40,7 @@ static int64_t fshift(int64_t v, unsigned int s)
  */
 static bool rq_ok(const struct e1npu_requant *rq)
 {
-	return rq && rq->shift >= -E1Q_SHIFT_MAX && rq->shift <= E1Q_SHIFT_MAX &&
+	return rq && !rq->reserved && rq->shift >= -E1Q_SHIFT_MAX && rq->shift <= E1Q_SHIFT_MAX &&
 	       rq->zero_point >= -128 && rq->zero_point <= 127;
 }
 
@@ -496,6 +497,9 @@ E1NPU_API int e1npu_ops_attention_s8(struct e1npu_ops *ops,
 	uint8_t *mk = NULL, *pr = NULL;
 	int ret;
 
+	if (p && ((ret = OPS_RESERVED(ops, "e1npu_attention_params", p->reserved)) ||
+		  (ret = ops_requant_reserved(ops, "e1npu_attention_params.qk", &p->qk))))
+		return ret;
 	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !p) || OPS_BAD(ops, !q) || OPS_BAD(ops, !k) ||
 	    OPS_BAD(ops, !v) || OPS_BAD(ops, !out) || OPS_BAD(ops, !p->batch) ||
 	    OPS_BAD(ops, !p->heads) || OPS_BAD(ops, !p->tq) || OPS_BAD(ops, !p->tk) ||
@@ -596,6 +600,10 @@ E1NPU_API int e1npu_ops_qkv_projection_s8(struct e1npu_ops *ops, uint32_t t,
 	int32_t *acc;
 	int ret;
 
+	if ((ret = ops_requant_reserved(ops, "rq_q", rq_q)) ||
+	    (ret = ops_requant_reserved(ops, "rq_k", rq_k)) ||
+	    (ret = ops_requant_reserved(ops, "rq_v", rq_v)))
+		return ret;
 	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !x) || OPS_BAD(ops, !w) ||
 	    OPS_BAD(ops, !rq_ok(rq_q)) || OPS_BAD(ops, !rq_ok(rq_k)) ||
 	    OPS_BAD(ops, !rq_ok(rq_v)) || OPS_BAD(ops, !q) || OPS_BAD(ops, !k) ||
@@ -707,6 +715,9 @@ E1NPU_API int e1npu_ops_mlp_relu_s8(struct e1npu_ops *ops, uint32_t t,
 	int8_t *h;
 	int ret;
 
+	if ((ret = ops_requant_reserved(ops, "rq_hidden", rqh)) ||
+	    (ret = ops_requant_reserved(ops, "rq_out", rqo)))
+		return ret;
 	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !x) || OPS_BAD(ops, !w1) || OPS_BAD(ops, !w2) ||
 	    OPS_BAD(ops, !rq_ok(rqh)) || OPS_BAD(ops, !rq_ok(rqo)) || OPS_BAD(ops, !out) ||
 	    OPS_BAD(ops, !t) || OPS_BAD(ops, !dm) || OPS_BAD(ops, !dh) ||
@@ -751,8 +762,12 @@ E1NPU_API int e1npu_ops_swiglu_s8(struct e1npu_ops *ops, uint32_t t,
 	struct e1npu_ops_report local, sub;
 	int8_t *wcat = NULL, *u = NULL, *g = NULL, *sg = NULL;
 	int32_t *acc = NULL;
-	int ret = -ENOMEM;
+	int ret;
 
+	if ((ret = ops_requant_reserved(ops, "rq_hidden", rqh)) ||
+	    (ret = ops_requant_reserved(ops, "rq_out", rqo)))
+		return ret;
+	ret = -ENOMEM;
 	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !x) || OPS_BAD(ops, !wu) || OPS_BAD(ops, !wg) ||
 	    OPS_BAD(ops, !wd) || OPS_BAD(ops, !rq_ok(rqh)) || OPS_BAD(ops, !rq_ok(rqo)) ||
 	    OPS_BAD(ops, !out) || OPS_BAD(ops, !t) || OPS_BAD(ops, !dm) || OPS_BAD(ops, !dh) ||
@@ -815,8 +830,12 @@ E1NPU_API int e1npu_ops_transformer_block_s8(struct e1npu_ops *ops, uint32_t t,
 	struct e1npu_ops_report local, sub;
 	size_t td = (size_t)t * d;
 	int8_t *ctx, *r, *m;
-	int ret = -ENOMEM;
+	int ret;
 
+	if ((ret = ops_requant_reserved(ops, "rq_hidden", rqh)) ||
+	    (ret = ops_requant_reserved(ops, "rq_out", rqo)))
+		return ret;
+	ret = -ENOMEM;
 	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !x) || OPS_BAD(ops, !p) || OPS_BAD(ops, !v) ||
 	    OPS_BAD(ops, !bias) || OPS_BAD(ops, !w1) || OPS_BAD(ops, !w2) || OPS_BAD(ops, !rqh) ||
 	    OPS_BAD(ops, !rqo) || OPS_BAD(ops, !out) || OPS_BAD(ops, !t) || OPS_BAD(ops, !d) ||
@@ -871,6 +890,14 @@ E1NPU_API int e1npu_ops_decoder_block_s8(struct e1npu_ops *ops,
 	int8_t *b[12] = { NULL };
 	int ret = -ENOMEM;
 
+	if (p && ((ret = OPS_RESERVED(ops, "e1npu_decoder_params", p->reserved)) ||
+		  (ret = ops_requant_reserved(ops, "e1npu_decoder_params.rq_q", &p->rq_q)) ||
+		  (ret = ops_requant_reserved(ops, "e1npu_decoder_params.rq_k", &p->rq_k)) ||
+		  (ret = ops_requant_reserved(ops, "e1npu_decoder_params.rq_v", &p->rq_v)) ||
+		  (ret = ops_requant_reserved(ops, "e1npu_decoder_params.rq_qk", &p->rq_qk)) ||
+		  (ret = ops_requant_reserved(ops, "e1npu_decoder_params.rq_hidden", &p->rq_hidden)) ||
+		  (ret = ops_requant_reserved(ops, "e1npu_decoder_params.rq_out", &p->rq_out))))
+		return ret;
 	if (OPS_BAD(ops, !ops) || OPS_BAD(ops, !p) || OPS_BAD(ops, !x) || OPS_BAD(ops, !out) ||
 	    OPS_BAD(ops, !p->t) || OPS_BAD(ops, !p->d) || OPS_BAD(ops, !p->dh) ||
 	    OPS_BAD(ops, !p->heads) || OPS_BAD(ops, p->d % p->heads) ||

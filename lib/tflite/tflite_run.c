@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -967,9 +968,15 @@ E1NPU_API int e1npu_tflite_load_memory(struct e1npu_device *dev, const void *dat
 	*tp = NULL;
 	if (opt && (opt->path > E1NPU_TFLITE_PATH_REFERENCE))
 		return -EINVAL;
-	for (size_t i = 0; opt && i < sizeof(opt->reserved) / sizeof(opt->reserved[0]); i++)
-		if (opt->reserved[i])
+	for (size_t i = 0; opt && i < sizeof(opt->reserved) / sizeof(opt->reserved[0]); i++) {
+		if (opt->reserved[i]) {
+			if (err && errlen)
+				snprintf(err, errlen,
+					 "e1npu_tflite_options: field reserved[%zu] = %" PRIu32
+					 " must be zero", i, opt->reserved[i]);
 			return -EINVAL;
+		}
+	}
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return -ENOMEM;

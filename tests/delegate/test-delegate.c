@@ -30,7 +30,7 @@
 
 #include <e1npu/e1npu_tflite.h>
 
-#include "bmp.h"
+#include "image.h"
 
 /* The TFLite C API functions used (c_api.h; handles are opaque). */
 struct tfl_api {
@@ -203,6 +203,28 @@ static uint64_t rnd(uint64_t *s)
  * source pixel centre) to [1,H,W,3], int8 inputs shifted by -128 as
  * e1npu-classify does, then @nrand random tensors (seeds 1..@nrand).
  */
+/* A BMP test image (bmp.c of e1npu-classify, without its other formats). */
+static int read_bmp(const char *path, struct image *img, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *data = NULL;
+	long size;
+	int ret = -EIO;
+
+	if (!f) {
+		snprintf(err, errlen, "cannot open: %s", strerror(errno));
+		return -errno;
+	}
+	if (!fseek(f, 0, SEEK_END) && (size = ftell(f)) > 0 && !fseek(f, 0, SEEK_SET) &&
+	    (data = malloc((size_t)size)) && fread(data, 1, (size_t)size, f) == (size_t)size)
+		ret = bmp_decode(data, (size_t)size, img, err, errlen);
+	else
+		snprintf(err, errlen, "cannot read");
+	free(data);
+	fclose(f);
+	return ret;
+}
+
 static int make_inputs(const void *t, char **images, int nimg, int nrand,
 		       struct input *in, int max)
 {
@@ -219,7 +241,7 @@ static int make_inputs(const void *t, char **images, int nimg, int nrand,
 			break;
 		h = (uint32_t)api.TensorDim(t, 1);
 		w = (uint32_t)api.TensorDim(t, 2);
-		if (bmp_load(images[i], &img, err, sizeof(err))) {
+		if (read_bmp(images[i], &img, err, sizeof(err))) {
 			printf("test-delegate: %s: %s\n", images[i], err);
 			return -1;
 		}
@@ -237,7 +259,7 @@ static int make_inputs(const void *t, char **images, int nimg, int nrand,
 				}
 		snprintf(in[n].name, sizeof(in[n].name), "%s", strrchr(images[i], '/') ?
 			 strrchr(images[i], '/') + 1 : images[i]);
-		image_free(&img);
+		free(img.rgb);
 		n++;
 	}
 	for (int r = 1; r <= nrand && n < max; r++, n++) {

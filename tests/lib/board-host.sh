@@ -104,7 +104,7 @@ fi
 # host) must not be in the riscv64 library, the portable kernel must
 syms=$(${CROSS}nm "$r/lib/libe1npu.a" 2>/dev/null || true)
 if echo "$syms" | grep -E 'mm_micro8|\.avx|\.arch_' >/dev/null ||
-	! echo "$syms" | grep -E ' T e1_mm_run$' >/dev/null; then
+	! echo "$syms" | grep -E ' [Tt] e1_mm_run$' >/dev/null; then
 	ko "riscv64 libe1npu.a holds x86 GEMM variants"
 else
 	ok "riscv64 libe1npu.a: portable GEMM only"

@@ -68,7 +68,50 @@ t_write_error() {
 	[ $? = 1 ] && grep -q 'write error' "$err"
 }
 
-for t in missing_image missing_model json_error json_error_first extra_operand write_error; do
+# The shipped 128x128 photo as a PNG (written with zlib here): classifies
+# to the same output tensor as the BMP; a PNG with a bad CRC is an error
+# naming the file and the chunk.
+data=$(dirname "$0")/../data
+python3 - "$data/grace_hopper_128.bmp" "$tmp/gh.png" "$tmp/bad.png" <<'PY'
+import struct, sys, zlib
+b = open(sys.argv[1], "rb").read()
+off, w, h = struct.unpack_from("<I", b, 10)[0], *struct.unpack_from("<ii", b, 18)
+stride = (w * 3 + 3) & ~3
+rows = []
+for y in range(abs(h)):
+    r = b[off + stride * (abs(h) - 1 - y if h > 0 else y):][:w * 3]
+    rows.append(b"\0" + bytes(v for i in range(w) for v in (r[3 * i + 2], r[3 * i + 1], r[3 * i])))
+def chunk(k, d):
+    return struct.pack(">I", len(d)) + k + d + struct.pack(">I", zlib.crc32(k + d))
+png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, abs(h), 8, 2, 0, 0, 0)) +
+       chunk(b"IDAT", zlib.compress(b"".join(rows))) + chunk(b"IEND", b""))
+open(sys.argv[2], "wb").write(png)
+bad = bytearray(png)
+bad[-13] ^= 1        # last byte of the IDAT CRC
+open(sys.argv[3], "wb").write(bytes(bad))
+PY
+t_png_same_as_bmp() {
+	m=$data/mobilenet_v1_0.25_128_quant.tflite
+	E1NPU_DEVICE=sim "$bin" -m "$m" -i "$data/grace_hopper_128.bmp" --raw-output "$tmp/o.bmp" \
+		>"$out" 2>"$err" &&
+	E1NPU_DEVICE=sim "$bin" -m "$m" -i "$tmp/gh.png" --raw-output "$tmp/o.png" >"$out" 2>"$err" &&
+	cmp -s "$tmp/o.bmp" "$tmp/o.png"
+}
+t_png_bad_crc() {
+	E1NPU_DEVICE=sim "$bin" -m "$data/mobilenet_v1_0.25_128_quant.tflite" -i "$tmp/bad.png" \
+		>"$out" 2>"$err"
+	[ $? = 1 ] && grep -q "$tmp/bad.png: PNG: IDAT: CRC error" "$err"
+}
+
+tests="missing_image missing_model json_error json_error_first extra_operand write_error"
+# a build without libpng (E1NPU_WITH_PNG=0) reads BMP only
+"$bin" -m "$tmp/none.tflite" -i "$tmp/gh.png" >/dev/null 2>"$err"
+if grep -q 'E1NPU_WITH_PNG=0' "$err"; then
+	echo "SKIP classify_png_*: built without libpng"
+else
+	tests="$tests png_same_as_bmp png_bad_crc"
+fi
+for t in $tests; do
 	check "$t" "t_$t"
 done
 echo "$pass passed, $fail failed"

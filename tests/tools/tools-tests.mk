@@ -18,14 +18,40 @@ $(SMOKE_UNIT): $(call objs,$(SMOKE_UNIT_SRCS)) $(LIB_A)
 $(SMOKE_UNIT_SAN): $(call sanobjs,$(SMOKE_UNIT_SRCS)) $(LIB_SAN_A)
 	$(CC) $(CFLAGS) $(SANFLAGS) $^ -o $@ -lcmocka $(LIB_LIBS)
 
+# e1npu-classify's image files and resize (tests/tools/test-classify-image.c)
+# against the fixtures of tests/tools/classify-image-ref.py; the classify
+# variables come from tests/models/models.mk, included before this file.
+CLS_IMG_UNIT_SRCS := tests/tools/test-classify-image.c $(CLASSIFY_IMG_SRCS)
+CLS_IMG_UNIT      := $(O)/tests/tools/test-classify-image
+CLS_IMG_UNIT_SAN  := $(SAN_O)/tests/tools/test-classify-image
+CLS_IMG_FIXTURES  := $(O)/tests/tools/classify-fixtures
+
+$(call objs,tests/tools/test-classify-image.c) \
+$(call sanobjs,tests/tools/test-classify-image.c): CPPFLAGS += $(CLASSIFY_CPPFLAGS)
+
+$(CLS_IMG_UNIT): $(call objs,$(CLS_IMG_UNIT_SRCS))
+	$(CC) $(CFLAGS) $^ -o $@ -lcmocka $(CLASSIFY_LIBS) -lm
+
+$(CLS_IMG_UNIT_SAN): $(call sanobjs,$(CLS_IMG_UNIT_SRCS))
+	$(CC) $(CFLAGS) $(SANFLAGS) $^ -o $@ -lcmocka $(CLASSIFY_LIBS) -lm
+
+$(CLS_IMG_FIXTURES)/index.txt: tests/tools/classify-image-ref.py
+	rm -rf $(@D)
+	python3 $< $(@D)
+
 CLASSIFY_BIN := $(O)/tools/e1npu-classify/e1npu-classify
 CLASSIFY_MODELS = $(if $(MODELS_DIR),$(MODELS_DIR),$(CURDIR)/../shared/models)
 
 .PHONY: check-tools
-check-tools: $(NPU_SMOKE) $(SMOKE_UNIT) $(SMOKE_UNIT_SAN) $(CLASSIFY_BIN)
+check-tools: $(NPU_SMOKE) $(SMOKE_UNIT) $(SMOKE_UNIT_SAN) $(CLASSIFY_BIN) \
+		$(CLS_IMG_UNIT) $(CLS_IMG_UNIT_SAN) $(CLS_IMG_FIXTURES)/index.txt
 	tests/tools/npu-smoke-test.sh $(NPU_SMOKE)
 	tests/tools/classify-test.sh $(CLASSIFY_BIN) $(CLASSIFY_MODELS)
+	CLASSIFY_FIXTURES=$(CLS_IMG_FIXTURES) $(CLS_IMG_UNIT)
+	CLASSIFY_FIXTURES=$(CLS_IMG_FIXTURES) ASAN_OPTIONS=detect_leaks=1 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(CLS_IMG_UNIT_SAN)
 	$(SMOKE_UNIT)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(SMOKE_UNIT_SAN)
+ALL_TARGETS   += $(CLS_IMG_UNIT) $(CLS_IMG_UNIT_SAN)
 CHECK_TARGETS += check-tools
 endif

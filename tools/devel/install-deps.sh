@@ -6,7 +6,10 @@
 # Set E1NPU_NO_APT=1 to only report what is missing.
 set -eu
 
-build="gcc make pkg-config libcmocka-dev libdrm-dev libudev-dev python3"
+# libpng-dev, libjpeg62-turbo-dev: e1npu-classify reads PNG and JPEG.
+# abigail-tools: the ABI baseline check (abidw, abidiff; tests/abi/).
+build="gcc make pkg-config libcmocka-dev libdrm-dev libudev-dev python3 \
+       libpng-dev libjpeg62-turbo-dev abigail-tools"
 # Fuzzing (tests/fuzz/): clang with libFuzzer.
 fuzz="clang libclang-rt-14-dev"
 # Kernel build, lint and QEMU system tests (tests/vm/).

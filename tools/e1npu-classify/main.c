@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * e1npu-classify: classify a 24-bit BMP with a quantized TFLite model on
+ * e1npu-classify: classify an image (BMP, PNG, JPEG) with a quantized TFLite model on
  * the e1 NPU (libe1npu's TFLite interpreter, include/e1npu/e1npu_tflite.h).
  * Documentation/tflite.md.
  */
@@ -14,8 +14,9 @@
 #include <e1npu/e1npu.h>
 #include <e1npu/e1npu_tflite.h>
 
-#include "bmp.h"
 #include "errout.h"
+#include "image.h"
+#include "resize.h"
 #include "plan.h"
 
 #define CLASSIFY_VERSION "0.1.0"
@@ -30,11 +31,11 @@ struct args {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: e1npu-classify -m MODEL.tflite -i IMAGE.bmp [options]\n"
-"Classify a 24-bit BMP with a quantized TFLite model on the e1 NPU.\n\n"
+"Usage: e1npu-classify -m MODEL.tflite -i IMAGE [options]\n"
+"Classify an image with a quantized TFLite model on the e1 NPU.\n\n"
 "  -m, --model FILE     quantized .tflite model (uint8 or int8)\n"
-"  -i, --image FILE     24-bit uncompressed BMP; resized (bilinear, half-pixel\n"
-"                       centres, whole image) to the model's input\n"
+"  -i, --image FILE     PNG, JPEG or 24-bit uncompressed BMP; resized as\n"
+"                       tf.image.resize (bilinear, float32) to the model's input\n"
 "  -l, --labels FILE    one label per line, line N = class N\n"
 "  -n, --top N          print the N best classes (default 5)\n"
 "  -d, --device SPEC    sim, /dev/accel/accelN (default: $E1NPU_DEVICE or auto)\n"
@@ -125,11 +126,12 @@ int main(int argc, char **argv)
 	struct e1npu_tflite_tensor_info ii, oi;
 	struct e1npu_device *dev = NULL;
 	struct e1npu_tflite *t = NULL;
-	struct image img = { 0 }, rs = { 0 };
+	struct image img = { 0 };
 	char err[512], **labels = NULL, *end;
 	unsigned int nlabels = 0, ncls, *order = NULL;
 	uint32_t nlayers = 0;
 	uint8_t *in = NULL, *out = NULL;
+	float *rs = NULL;
 	uint64_t t0, total_ns;
 	int c, ret, status = 1;
 
@@ -194,7 +196,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	ret = bmp_load(a.image, &img, err, sizeof(err));
+	ret = image_load(a.image, &img, err, sizeof(err));
 	if (ret) {
 		cls_file_error(a.json, a.image, err);
 		ret = 0;	/* said */
@@ -230,19 +232,19 @@ int main(int argc, char **argv)
 		if (ret)
 			goto out;
 	}
-	ret = image_resize_bilinear(&img, ii.dims[2], ii.dims[1], &rs);
-	if (ret)
-		goto out;
 	in = malloc(ii.bytes);
 	out = malloc(oi.bytes);
+	rs = calloc(ii.bytes, sizeof(*rs));
 	ncls = (unsigned int)oi.bytes;
 	order = calloc(ncls, sizeof(*order));
-	if (!in || !out || !order)
+	if (!in || !out || !rs || !order)
 		goto out;
-	/* uint8 inputs take the raw pixels (as TFLite's label_image does);
-	 * int8 inputs the pixels shifted by -128. */
-	for (size_t i = 0; i < ii.bytes; i++)
-		in[i] = ii.dtype == E1NPU_DTYPE_INT8 ? (uint8_t)(rs.rgb[i] - 128) : rs.rgb[i];
+	ret = resize_bilinear_f32(&img, ii.dims[2], ii.dims[1], rs);
+	if (ret)
+		goto out;
+	/* uint8: the resized values cast; int8: shifted by -128 then cast
+	 * (TFLite's label_image). */
+	resize_to_input(rs, ii.bytes, ii.dtype == E1NPU_DTYPE_INT8, in);
 	ret = e1npu_tflite_set_input(t, 0, in, ii.bytes);
 	if (ret)
 		goto fail_msg;
@@ -387,7 +389,7 @@ out:
 	free(in);
 	free(out);
 	image_free(&img);
-	image_free(&rs);
+	free(rs);
 	e1npu_tflite_free(t);
 	e1npu_device_close(dev);
 	for (unsigned int i = 0; i < nlabels; i++)
