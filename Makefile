@@ -55,9 +55,14 @@ TARGET_MACHINE := $(firstword $(subst -, ,$(shell $(CC) -dumpmachine 2>/dev/null
 O       ?= build
 SAN_O   ?= build-san
 
+# The project's version: the library's (soname stays libe1npu.so.0), the
+# tools' --version, libe1npu.pc. Written here only.
+E1NPU_VERSION := 0.1.0
+
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CSTD     := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 OPT      ?= -O2 -g
+CPPFLAGS += -DE1NPU_VERSION='"$(E1NPU_VERSION)"'
 CPPFLAGS += -Iinclude -Iinclude/hw -Imodel $(if $(SYSROOT),-I$(SYSROOT)/usr/include)
 CFLAGS   += $(CSTD) $(WARN) $(OPT) -fPIC -fvisibility=hidden
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer

@@ -8,7 +8,6 @@
 #   $(O)/delegate/libe1npu_tflite_delegate.so
 #   $(SAN_O)/delegate/libe1npu_tflite_delegate.so (ASan+UBSan, tests)
 
-ifeq ($(LIB_ENABLED),1)
 
 DELEGATE_SRCS := $(sort $(wildcard delegate/*.c))
 DELEGATE_SO     := $(O)/delegate/libe1npu_tflite_delegate.so
@@ -37,4 +36,3 @@ install-delegate: $(DELEGATE_SO)
 ALL_TARGETS     += $(DELEGATE_SO)
 INSTALL_TARGETS += install-delegate
 
-endif # LIB_ENABLED

@@ -18,7 +18,11 @@
 #define E1NPU_API	__attribute__((visibility("default")))
 #define E1NPU_PRINTF(a, b)	__attribute__((format(printf, a, b)))
 
-#define E1NPU_VERSION_STR	"0.1.0"
+/* From the top Makefile (E1NPU_VERSION), the one place it is written. */
+#ifndef E1NPU_VERSION
+#error "E1NPU_VERSION is not defined: build with the top-level Makefile"
+#endif
+#define E1NPU_VERSION_STR	E1NPU_VERSION
 #define E1NPU_PAGE_SIZE		4096u
 
 struct e1npu_backend_funcs;

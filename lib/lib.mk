@@ -17,23 +17,15 @@
 # E1NPU_WITH_UDEV=0 builds device discovery without libudev (scan of
 # /dev/accel + drmGetVersion); the static guest npu-smoke always uses it.
 
-LIB_VERSION      := 0.1.0
+LIB_VERSION      := $(E1NPU_VERSION)
 LIB_SOVERSION    := 0
 E1NPU_WITH_UDEV  ?= 1
 
-# The library needs the shared rules and the model; skip it cleanly until
-# both exist.
-ifneq ($(wildcard kernel/e1npu_opcheck.c),)
-ifneq ($(wildcard model/e1_model.c),)
-LIB_ENABLED := 1
-endif
-endif
 
-ifeq ($(LIB_ENABLED),1)
 
 LIB_SRCS := $(sort $(wildcard lib/*.c lib/*/*.c)) kernel/e1npu_opcheck.c
 # The model's sources: model.mk's list when it is included, else ours.
-LIB_MODEL_SRCS := $(if $(MODEL_SRCS),$(MODEL_SRCS),$(filter-out model/e1_dp_stub.c,$(wildcard model/*.c)))
+LIB_MODEL_SRCS := $(MODEL_SRCS)
 
 # libdrm through pkg-config (a cross build's SYSROOT, see the Makefile)
 LIB_DRM_CFLAGS := $(shell $(PKG_CONFIG) --cflags libdrm 2>/dev/null || echo -I/usr/include/libdrm)
@@ -120,4 +112,3 @@ install-lib: $(LIB_SO) $(LIB_PUB_A)
 ALL_TARGETS     += $(LIB_SO) $(LIB_A) $(LIB_PUB_A) $(LIB_SAN_A) $(LIB_PC)
 INSTALL_TARGETS += install-lib
 
-endif # LIB_ENABLED

@@ -4,11 +4,7 @@
 # cmocka executable per tests/model/test-*.c (picked up by wildcard), and
 # `make check-model` running all of them in both builds.
 
-MODEL_SRCS := $(filter-out model/e1_dp_stub.c,$(wildcard model/*.c))
-ifeq ($(wildcard model/e1_dp.c),)
-MODEL_SRCS += model/e1_dp_stub.c
-endif
-MODEL_SRCS := $(sort $(MODEL_SRCS))
+MODEL_SRCS := $(sort $(wildcard model/*.c))
 
 MODEL_LIB     := $(O)/libe1model.a
 MODEL_SAN_LIB := $(SAN_O)/libe1model.a
@@ -17,9 +13,9 @@ MODEL_SAN_LIB := $(SAN_O)/libe1model.a
 # -march: the user-space build picks AVX2/AVX-512 clones at run time.
 MODEL_OPT := -O3 -g
 $(call objs,$(MODEL_SRCS)): OPT := $(MODEL_OPT)
-MODEL_MINE := model/e1_model.c model/e1_v0.c model/e1_timing.c model/e1_matmul.c
-$(call objs,$(MODEL_MINE)) $(call sanobjs,$(MODEL_MINE)): CFLAGS += -Wvla
-$(call objs,$(MODEL_MINE)): CFLAGS += -Wframe-larger-than=512
+# Kernel-style limits: the same code runs in the simulator module.
+$(call objs,$(MODEL_SRCS)) $(call sanobjs,$(MODEL_SRCS)): CFLAGS += -Wvla
+$(call objs,$(MODEL_SRCS)): CFLAGS += -Wframe-larger-than=512
 
 $(MODEL_LIB): $(call objs,$(MODEL_SRCS))
 	@mkdir -p $(@D)

@@ -10,7 +10,6 @@
 #       tools/udev/70-e1npu.rules (group render rw on /dev/accel/accel*)
 #       in UDEVRULESDIR (default /etc/udev/rules.d).
 
-ifeq ($(LIB_ENABLED),1)
 
 NPU_SMOKE_SRCS := $(sort $(wildcard tools/npu-smoke/*.c))
 NPU_SMOKE      := $(O)/tools/npu-smoke/npu-smoke
@@ -68,4 +67,3 @@ VM_X86_GUEST_FILES += $(NPU_SMOKE_STATIC) $(SMOKE_HOST_JSON) tests/lib/guest-smo
 ALL_TARGETS        += $(NPU_SMOKE_STATIC) $(SMOKE_HOST_JSON)
 endif
 
-endif # LIB_ENABLED

@@ -7,7 +7,6 @@
 #   make check-abi    run them (part of make check)
 #   make abi-update   rewrite the baseline from $(LIB_SO): only for an
 #                     intended ABI change, committed with it
-ifeq ($(LIB_ENABLED),1)
 
 ABI_BASELINE := lib/abi/libe1npu.abi
 # Public types only (include/e1npu), no paths or line numbers: the file
@@ -25,4 +24,3 @@ abi-update: $(LIB_SO)
 
 CHECK_TARGETS += check-abi
 
-endif

@@ -12,7 +12,6 @@
 # from tools/devel/fetch-tflite.sh (x86_64 only: elsewhere SKIPPED with its
 # reason). check-delegate also runs the shipped models under ASan+UBSan.
 
-ifeq ($(LIB_ENABLED),1)
 
 DELEGATE_TEST     := $(O)/tests/delegate/test-delegate
 DELEGATE_TEST_SRCS := tests/delegate/test-delegate.c tools/e1npu-classify/bmp.c
@@ -86,7 +85,6 @@ check-models-tflite: $(DELEGATE_TEST)
 check-models: check-models-tflite
 CHECK_TARGETS += check-delegate
 
-endif # LIB_ENABLED
 
 # ---- the x86_64 guest: the delegate on e1npu.ko's accel node ---------------
 # tests/delegate/t-delegate.sh runs test-delegate there with -d

@@ -12,7 +12,6 @@
 # program with E1NPU_DEVICE=/dev/accel/accelN; tests/kernel/run-guest.sh
 # calls it with each simulator configuration it loads.
 
-ifeq ($(LIB_ENABLED),1)
 ifeq ($(CROSS_COMPILE)$(TARGET_MACHINE),x86_64)
 
 GUEST_LIB_BINS := $(patsubst %.c,$(O)/%,$(sort $(wildcard tests/lib/test-*.c tests/ops/test-*.c)))
@@ -42,7 +41,6 @@ VM_X86_GUEST_FILES += $(GUEST_LIB_TAR) tests/lib/guest-lib-tests.sh \
 ALL_TARGETS        += $(GUEST_LIB_TAR)
 
 endif
-endif # LIB_ENABLED
 
 # ---- the riscv64 guest: Documentation/board.md on the board's arch --------
 # tests/lib/board-host.sh runs board.md's build-machine commands (the cross

@@ -5,7 +5,6 @@
 # the in-process backend. `make check-lib` runs both builds, then the
 # install + pkg-config example test.
 
-ifeq ($(LIB_ENABLED),1)
 
 LIBT_SRCS     := $(wildcard tests/lib/test-*.c)
 LIBT_TESTS    := $(patsubst %.c,$(O)/%,$(LIBT_SRCS))
@@ -47,4 +46,3 @@ ALL_TARGETS   += $(LIBT_TESTS) $(LIBT_SAN) $(BENCH_LIB)
 CHECK_TARGETS += check-lib
 BENCH_TARGETS += bench-lib
 
-endif

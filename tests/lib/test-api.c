@@ -12,7 +12,7 @@
 static void test_version_strerror(void **state)
 {
 	(void)state;
-	assert_string_equal(e1npu_api_version(), "0.1.0");
+	assert_string_equal(e1npu_api_version(), E1NPU_VERSION);
 	assert_string_equal(e1npu_strerror(0), "success");
 	assert_string_equal(e1npu_strerror(-EOVERFLOW), "tensor outside its buffer");
 	assert_string_equal(e1npu_strerror(EOVERFLOW), "tensor outside its buffer");

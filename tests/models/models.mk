@@ -12,7 +12,6 @@
 
 MODELS_DIR ?= $(CURDIR)/../shared/models
 
-ifeq ($(LIB_ENABLED),1)
 
 CLASSIFY_SRCS := $(sort $(wildcard tools/e1npu-classify/*.c))
 # The image files and preprocessing, without main (tests/tools/ tests them).
@@ -97,4 +96,3 @@ CHECK_TARGETS   += check-models
 BENCH_TARGETS   += bench-models
 INSTALL_TARGETS += install-classify
 
-endif # LIB_ENABLED

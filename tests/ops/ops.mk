@@ -6,7 +6,6 @@
 # The test binaries link the lowering sources (lib/ops, lib/ref) directly;
 # everything else comes from libe1npu when its fragment provides it.
 
-OPS_SRCS      := $(wildcard lib/ops/*.c) $(wildcard lib/ref/*.c)
 OPS_TEST_SRCS := $(wildcard tests/ops/test-*.c)
 OPS_TESTS     := $(patsubst tests/ops/%.c,%,$(OPS_TEST_SRCS))
 OPS_CPPFLAGS  := -Ilib -Ilib/ops -Ilib/ref -Itests/ops
@@ -15,23 +14,16 @@ OPS_LDLIBS    := -lcmocka
 OPS_BINS      := $(addprefix $(O)/tests/ops/,$(OPS_TESTS))
 OPS_SANBINS   := $(addprefix $(SAN_O)/tests/ops/,$(OPS_TESTS))
 
-$(call objs,$(OPS_SRCS) $(OPS_TEST_SRCS)): CPPFLAGS += $(OPS_CPPFLAGS)
-$(call sanobjs,$(OPS_SRCS) $(OPS_TEST_SRCS)): CPPFLAGS += $(OPS_CPPFLAGS)
+# Only the tests' own objects: the library's are built with lib.mk's flags.
+$(call objs,$(OPS_TEST_SRCS)): CPPFLAGS += $(OPS_CPPFLAGS)
+$(call sanobjs,$(OPS_TEST_SRCS)): CPPFLAGS += $(OPS_CPPFLAGS)
 
-ifeq ($(LIB_ENABLED),1)
 # libe1npu holds lib/ops and lib/ref: link the static archives.
 $(O)/tests/ops/%: $(O)/tests/ops/%.o $(LIB_A)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(OPS_LDLIBS) $(LIB_LIBS)
 
 $(SAN_O)/tests/ops/%: $(SAN_O)/tests/ops/%.o $(LIB_SAN_A)
 	$(CC) $(CFLAGS) $(SANFLAGS) $^ -o $@ $(LDLIBS) $(OPS_LDLIBS) $(LIB_LIBS)
-else
-$(O)/tests/ops/%: $(O)/tests/ops/%.o $(call objs,$(OPS_SRCS))
-	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(OPS_LDLIBS) -lm
-
-$(SAN_O)/tests/ops/%: $(SAN_O)/tests/ops/%.o $(call sanobjs,$(OPS_SRCS))
-	$(CC) $(CFLAGS) $(SANFLAGS) $^ -o $@ $(LDLIBS) $(OPS_LDLIBS) -lm
-endif
 
 .PHONY: check-ops check-ops-normal check-ops-san
 check-ops: check-ops-normal check-ops-san
@@ -47,7 +39,6 @@ CHECK_TARGETS += check-ops
 
 # Lowering benchmark (make bench): modelled cycles, utilization, descriptors
 # and host lowering time per operation.
-ifeq ($(LIB_ENABLED),1)
 OPS_BENCH := $(O)/tests/ops/bench-lowering
 $(call objs,tests/ops/bench-lowering.c): CPPFLAGS += $(OPS_CPPFLAGS)
 
@@ -56,4 +47,3 @@ bench-lowering: $(OPS_BENCH)
 	$(OPS_BENCH)
 
 BENCH_TARGETS += bench-lowering
-endif

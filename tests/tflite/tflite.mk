@@ -7,7 +7,6 @@
 #       ASan+UBSan) checked by tests/models/check-plan.py, an independent
 #       Python walk of the model.
 
-ifeq ($(LIB_ENABLED),1)
 
 TFLITE_UNIT_SRCS := $(sort $(wildcard tests/tflite/test-*.c))
 TFLITE_UNIT      := $(patsubst %.c,$(O)/%,$(TFLITE_UNIT_SRCS))
@@ -43,4 +42,3 @@ check-tflite-unit: $(TFLITE_UNIT) $(TFLITE_UNIT_SAN) $(CLASSIFY_SAN)
 
 CHECK_TARGETS += check-tflite-unit
 
-endif # LIB_ENABLED

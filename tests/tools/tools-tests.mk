@@ -4,7 +4,6 @@
 # test of its lowered smoke cases (tests/tools/test-smoke-check.c: the
 # comparison helper, and every case failing on a corrupted reference),
 # normal and ASan+UBSan.
-ifeq ($(LIB_ENABLED),1)
 SMOKE_UNIT_SRCS := tests/tools/test-smoke-check.c tools/npu-smoke/smoke-check.c \
 	$(sort $(wildcard tools/npu-smoke/smoke-lowered*.c))
 SMOKE_UNIT      := $(O)/tests/tools/test-smoke-check
@@ -54,4 +53,3 @@ check-tools: $(NPU_SMOKE) $(SMOKE_UNIT) $(SMOKE_UNIT_SAN) $(CLASSIFY_BIN) \
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(SMOKE_UNIT_SAN)
 ALL_TARGETS   += $(CLS_IMG_UNIT) $(CLS_IMG_UNIT_SAN)
 CHECK_TARGETS += check-tools
-endif

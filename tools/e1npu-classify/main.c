@@ -19,7 +19,7 @@
 #include "resize.h"
 #include "plan.h"
 
-#define CLASSIFY_VERSION "0.1.0"
+#define CLASSIFY_VERSION E1NPU_VERSION	/* the top Makefile's */
 
 struct args {
 	const char *model, *image, *labels, *device, *raw_out;

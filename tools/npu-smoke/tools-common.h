@@ -16,7 +16,7 @@
 #define PRINTF(a, b)	__attribute__((format(printf, a, b)))
 #define NORETURN	__attribute__((noreturn))
 
-#define NPU_SMOKE_VERSION	"0.1.0"
+#define NPU_SMOKE_VERSION	E1NPU_VERSION	/* the top Makefile's */
 
 /* Options every subcommand accepts (also before the subcommand). */
 struct common_opts {
