@@ -95,6 +95,7 @@ deps-bench:
 -include model/model.mk
 -include lib/lib.mk
 -include tools/tools.mk
+-include tools/e1npu-hlo/hlo.mk
 -include tests/tests.mk
 -include kernel/kernel.mk
 -include tests/vm/vm.mk
