@@ -859,7 +859,8 @@ static struct hlo_attr *parse_value(struct cur *c)
 
 			while (q < c->end && (*q == ' ' || *q == '\t'))
 				q++;
-			if (q < c->end && is_id0((unsigned char)*q)) {
+			if (q < c->end && is_id0((unsigned char)*q) &&
+			    (c->end - q < 6 || memcmp(q, "tensor", 6))) {
 				struct hlo_type t;
 
 				adv(c);
