@@ -103,8 +103,8 @@ int hlo_conv_geom(struct e1npu_hlo *h, const struct hlo_op *op,
 		g->k_sp[s] = rt->dims[g->rs[s]];
 		if (g->stride[s] < 1 || g->ldil[s] < 1 || g->rdil[s] < 1 || g->k_sp[s] < 1 ||
 		    g->stride[s] > HLO_MAX_ELEMS || g->ldil[s] > HLO_MAX_ELEMS ||
-		    g->rdil[s] > HLO_MAX_ELEMS || g->padlo[s] < -HLO_MAX_ELEMS ||
-		    g->padlo[s] > HLO_MAX_ELEMS || g->padhi[s] < -HLO_MAX_ELEMS ||
+		    g->rdil[s] > HLO_MAX_ELEMS || g->padlo[s] < -(int64_t)HLO_MAX_ELEMS ||
+		    g->padlo[s] > HLO_MAX_ELEMS || g->padhi[s] < -(int64_t)HLO_MAX_ELEMS ||
 		    g->padhi[s] > HLO_MAX_ELEMS)
 			return hlo_errf(h, -EINVAL, "%s (line %d): bad window in dimension %d",
 					op->name, op->line, s);

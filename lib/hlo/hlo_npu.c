@@ -589,24 +589,37 @@ int hlo_npu_requant_fused(struct e1npu_hlo *h, const struct hlo_op *op,
 int hlo_npu_requant_fused(struct e1npu_hlo *h, const struct hlo_op *op,
 			  const struct hlo_tensor *acc_q, struct hlo_tensor *out)
 {
-	int64_t *acc = malloc(sizeof(*acc) * (size_t)(acc_q->n ? acc_q->n : 1));
-	struct hlo_type one = acc_q->t;
-	int bch = -1;
-	int ret;
+	const struct hlo_type *it = &acc_q->t, *qt = &out->t;
+	int64_t idx[HLO_MAX_RANK];
 
-	if (!acc)
-		return -ENOMEM;
-	/* acc_q holds q = acc * s_a s_b / s_r + z_r: back to the exact sum
-	 * when the NPU op's result scale is s_a s_b (the usual i32 type) */
-	for (int64_t i = 0; i < acc_q->n; i++)
-		acc[i] = acc_q->v[i].i - acc_q->t.zp[0];
-	one.qaxis = -1;
-	{
-		double s1 = 1.0;
+	if (!it->quant || !qt->quant || acc_q->n != out->n)
+		return hlo_errf(h, -EINVAL, "%s (line %d): quantized to quantized expected",
+				op->name, op->line);
+	for (int64_t i = 0; i < out->n; i++) {
+		int64_t rem = i, ci = 0, co = 0, q;
+		int32_t mult;
+		int shift;
+		double ratio;
 
-		one.scale = &s1;
-		ret = requant(h, op, acc, acc_q->t.scale[0], &one, &out->t, &bch, out);
+		for (int d = qt->rank - 1; d >= 0; d--) {
+			idx[d] = rem % qt->dims[d];
+			rem /= qt->dims[d];
+		}
+		if (it->qaxis >= 0)
+			ci = idx[it->qaxis];
+		if (qt->qaxis >= 0)
+			co = idx[qt->qaxis];
+		/* (q - z_in) s_in / s_out + z_out, the multiplier in fixed point */
+		ratio = it->scale[ci] / qt->scale[co];
+		if (e1q_quantize_multiplier(ratio, &mult, &shift))
+			return hlo_errf(h, -EINVAL, "%s (line %d): scale ratio %g has no fixed-point multiplier",
+					op->name, op->line, ratio);
+		q = acc_q->v[i].i - it->zp[ci];
+		if (q < INT32_MIN || q > INT32_MAX)
+			return hlo_errf(h, -ERANGE, "%s (line %d): value %lld passes int32",
+					op->name, op->line, (long long)q);
+		q = (int64_t)e1q_mul_by_qm((int32_t)q, mult, shift) + qt->zp[co];
+		out->v[i].i = q < qt->qmin ? qt->qmin : q > qt->qmax ? qt->qmax : q;
 	}
-	free(acc);
-	return ret;
+	return 0;
 }

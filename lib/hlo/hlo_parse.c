@@ -176,6 +176,20 @@ static const char *ident(struct cur *c)
 	return pstrndup(c, b, (size_t)(c->p - b));
 }
 
+/* An attribute key: [A-Za-z_][A-Za-z0-9_.$]* (mhlo.num_partitions). */
+static const char *attr_key(struct cur *c)
+{
+	const char *b;
+
+	ws(c);
+	if (!is_id0(ch(c)))
+		return NULL;
+	b = c->p;
+	while (is_id0(ch(c)) || is_digit(ch(c)) || ch(c) == '.' || ch(c) == '$')
+		adv(c);
+	return pstrndup(c, b, (size_t)(c->p - b));
+}
+
 /* A word without dots (attribute keys, enum values). */
 static const char *word(struct cur *c)
 {
@@ -666,7 +680,7 @@ static void parse_dict_body(struct cur *c, struct hlo_attr *d, const char *close
 		struct hlo_attr *v;
 
 		ws(c);
-		k = ch(c) == '"' ? string_lit(c) : word(c);
+		k = ch(c) == '"' ? string_lit(c) : attr_key(c);
 		if (!k)
 			perr(c, -EINVAL, "expected an attribute name");
 		if (accept(c, "="))
@@ -1431,6 +1445,27 @@ static void parse_block(struct cur *c, struct hlo_func *f)
 	}
 }
 
+/* At '{': an attribute dictionary ({key = ...} or {}) rather than a body? */
+static int at_attr_dict(struct cur *c)
+{
+	const char *q = c->p + 1;
+
+	while (q < c->end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r'))
+		q++;
+	if (q < c->end && *q == '}')
+		return 1;
+	if (q < c->end && *q == '"')
+		return 1;
+	if (q >= c->end || !is_id0((unsigned char)*q))
+		return 0;
+	while (q < c->end && (is_id0((unsigned char)*q) || is_digit((unsigned char)*q) ||
+			      *q == '.' || *q == '$'))
+		q++;
+	while (q < c->end && (*q == ' ' || *q == '\t'))
+		q++;
+	return q < c->end && (*q == '=' || *q == ',' || *q == '}');
+}
+
 static struct hlo_func *parse_func(struct cur *c)
 {
 	struct hlo_func *f;
@@ -1477,7 +1512,7 @@ static struct hlo_func *parse_func(struct cur *c)
 			parse_type(c, f->res_t);
 			f->nres = 1;
 			ws(c);
-			if (ch(c) == '{') {
+			if (ch(c) == '{' && at_attr_dict(c)) {
 				struct hlo_attr d = { 0 };
 
 				adv(c);
