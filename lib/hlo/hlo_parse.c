@@ -46,6 +46,20 @@ static void perr(struct cur *c, int ret, const char *fmt, ...)
 	longjmp(c->jb, 1);
 }
 
+/* Report at a saved position (the start of an op or an operand). */
+static void perr_at(struct cur *c, const char *pos, int line, const char *bol, int ret,
+		    const char *what, const char *name)
+	__attribute__((noreturn));
+
+static void perr_at(struct cur *c, const char *pos, int line, const char *bol, int ret,
+		    const char *what, const char *name)
+{
+	c->p = pos;
+	c->line = line;
+	c->bol = bol;
+	perr(c, ret, "%s%s", what, name);
+}
+
 static int at_end(struct cur *c)
 {
 	return c->p >= c->end;
@@ -974,8 +988,15 @@ static int add_value(struct cur *c, const char *name, int def)
 /* An operand use: %x or %x#N. */
 static int operand(struct cur *c)
 {
-	const char *n = value_name(c);
-	int v;
+	const char *n, *start;
+	int v, line;
+	const char *bol;
+
+	ws(c);
+	start = c->p;
+	line = c->line;
+	bol = c->bol;
+	n = value_name(c);
 
 	if (ch(c) == '#') {
 		const char *b = c->p;
@@ -995,7 +1016,7 @@ static int operand(struct cur *c)
 	}
 	v = find_value(c->f, n);
 	if (v < 0)
-		perr(c, -EINVAL, "use of undefined value %s", n);
+		perr_at(c, start, line, bol, -EINVAL, "use of undefined value ", n);
 	return v;
 }
 
@@ -1177,6 +1198,8 @@ static void parse_op(struct cur *c, struct hlo_func *f)
 	const char *name;
 	const char *save = c->ctx;
 
+	const char *op_start, *op_bol;
+
 	memset(&op, 0, sizeof(op));
 	memset(&b, 0, sizeof(b));
 	op.fused_into = -1;
@@ -1186,6 +1209,8 @@ static void parse_op(struct cur *c, struct hlo_func *f)
 	ws(c);
 	op.line = c->line;
 	op.col = (int)(c->p - c->bol) + 1;
+	op_start = c->p;
+	op_bol = c->bol;
 	c->ctx = "operation";
 	/* results */
 	if (ch(c) == '%') {
@@ -1217,8 +1242,12 @@ static void parse_op(struct cur *c, struct hlo_func *f)
 	op.name = name;
 	op.kind = op_kind(name);
 	c->ctx = name;
-	if (!op.kind)
-		perr(c, -ENOTSUP, "unsupported op '%s'", name);
+	if (!op.kind) {
+		char m[160];
+
+		snprintf(m, sizeof(m), "unsupported op '%s'", name);
+		perr_at(c, op_start, op.line, op_bol, -ENOTSUP, m, "");
+	}
 
 	if (op.kind == HOP_RETURN && !generic) {
 		ws(c);
@@ -1346,7 +1375,7 @@ static void parse_op(struct cur *c, struct hlo_func *f)
 			}
 			continue;
 		}
-		perr(c, -EINVAL, "unexpected '%c'", ch(c));
+		perr(c, -EINVAL, "expected ':' and the op's type, found '%c'", ch(c));
 	}
 	parse_sig(c, &op);
 	if (op.kind == HOP_REDUCE && !op.reducer) {
@@ -1389,6 +1418,25 @@ done:
 	}
 	if (op.nres && !op.rt)
 		perr(c, -EINVAL, "no result type");
+	if (op.lit && (op.kind == HOP_CONSTANT || op.kind == HOP_CHECK_EQ_CONST ||
+		       op.kind == HOP_CHECK_ALMOST_CONST)) {
+		const struct hlo_type *lt = op.lit->has_type ? &op.lit->type :
+					    op.nres ? &op.rt[0] : NULL;
+		int64_t n = lt ? hlo_nelems(lt) : -1;
+		char m[160];
+
+		if (lt && op.lit->blob && op.lit->bloblen != hlo_elem_bytes(lt) &&
+		    op.lit->bloblen != (size_t)n * hlo_elem_bytes(lt)) {
+			snprintf(m, sizeof(m), "hex literal of %zu bytes for %lld elements of %zu bytes",
+				 op.lit->bloblen, (long long)n, hlo_elem_bytes(lt));
+			perr_at(c, op_start, op.line, op_bol, -EINVAL, m, "");
+		}
+		if (lt && !op.lit->blob && op.lit->nlit != 1 && op.lit->nlit != n) {
+			snprintf(m, sizeof(m), "literal of %lld elements for a type of %lld",
+				 (long long)op.lit->nlit, (long long)n);
+			perr_at(c, op_start, op.line, op_bol, -EINVAL, m, "");
+		}
+	}
 	/* custom_call: check.* targets and e1.* records */
 	if (op.kind == HOP_CUSTOM_CALL) {
 		if (!op.callee)
@@ -1400,7 +1448,12 @@ done:
 		if (strcmp(op.callee, "check.expect_eq") && strcmp(op.callee, "check.eq") &&
 		    strcmp(op.callee, "check.expect_almost_eq") &&
 		    strcmp(op.callee, "check.expect_close"))
-			perr(c, -ENOTSUP, "unsupported custom_call target '@%s'", op.callee);
+		{
+			char m[160];
+
+			snprintf(m, sizeof(m), "unsupported custom_call target '@%.100s'", op.callee);
+			perr_at(c, op_start, op.line, op_bol, -ENOTSUP, m, "");
+		}
 	}
 	/* results become values */
 	{

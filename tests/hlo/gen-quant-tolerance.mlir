@@ -13,7 +13,7 @@ func.func @quant_dot_general_requantize() {
   %acc = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<3x5x!quant.uniform<i8:f32, 0.5:3>>, tensor<5x4x!quant.uniform<i8:f32, 0.25:0>>) -> tensor<3x4x!quant.uniform<i32:f32, 0.125:0>>
   %r = stablehlo.uniform_quantize %acc : (tensor<3x4x!quant.uniform<i32:f32, 0.125:0>>) -> tensor<3x4x!quant.uniform<i8:f32, 0.25:-1>>
   %d = stablehlo.uniform_dequantize %r : (tensor<3x4x!quant.uniform<i8:f32, 0.25:-1>>) -> tensor<3x4xf32>
-  check.expect_almost_eq_const %d, dense<[[-2.25, 5.25, -0.75, 1.75], [1.75, -8.75, -2.75, 1.25], [-2.25, -0.25, -0.75, -7.5]]> : tensor<3x4xf32>
+  check.expect_eq_const %r, dense<[[-10, 20, -4, 6], [6, -36, -12, 4], [-10, -2, -4, -31]]> : tensor<3x4x!quant.uniform<i8:f32, 0.25:-1>>
   func.return
 }
 
@@ -25,6 +25,6 @@ func.func @quant_conv_per_axis_requantize() {
   %acc = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x2x!quant.uniform<i8:f32, 0.5:3>>, tensor<3x3x2x2x!quant.uniform<i8:f32:3, {0.25, 0.125}>>) -> tensor<1x4x4x2x!quant.uniform<i32:f32:3, {0.125, 0.0625}>>
   %r = stablehlo.uniform_quantize %acc : (tensor<1x4x4x2x!quant.uniform<i32:f32:3, {0.125, 0.0625}>>) -> tensor<1x4x4x2x!quant.uniform<i8:f32, 0.125:2>>
   %s = "stablehlo.uniform_dequantize"(%r) : (tensor<1x4x4x2x!quant.uniform<i8:f32, 0.125:2>>) -> tensor<1x4x4x2xf32>
-  check.expect_almost_eq_const %s, dense<[[[[9.875, 0.375], [-1.5, 2.0], [3.375, -1.0], [-0.75, -1.75]], [[-5.25, 0.5], [-5.375, -7.625], [3.75, -1.75], [1.875, 1.375]], [[-5.625, -0.625], [-0.125, -3.0], [-5.75, -1.0], [6.125, -2.25]], [[6.75, 0.5], [-2.875, -0.125], [-4.25, -1.75], [5.625, -2.25]]]]> : tensor<1x4x4x2xf32>
+  check.expect_eq_const %r, dense<[[[[81, 5], [-10, 18], [29, -6], [-4, -12]], [[-40, 6], [-41, -59], [32, -12], [17, 13]], [[-43, -3], [1, -22], [-44, -6], [51, -16]], [[56, 6], [-21, 1], [-32, -12], [47, -16]]]]> : tensor<1x4x4x2x!quant.uniform<i8:f32, 0.125:2>>
   func.return
 }

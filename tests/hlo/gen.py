@@ -352,7 +352,11 @@ def gen_quant(rng, tol_case):
     b += '  %%d = stablehlo.uniform_dequantize %%r : (%s) -> %s\n' % (
         qtype([m, n], 'i8', so, zo), ttype([m, n], 'f32'))
     deq = [q_dequant(q, so, zo) for q in q8]
-    b += '  check.expect_almost_eq_const %%d, %s\n' % dense(deq, [m, n], 'f32')
+    if tol_case:  # the quantized values: within the tolerance of the spec's
+        b += '  check.expect_eq_const %%r, %s\n' % dense(q8, [m, n], 'i8').replace(
+            ttype([m, n], 'i8'), qtype([m, n], 'i8', so, zo))
+    else:
+        b += '  check.expect_almost_eq_const %%d, %s\n' % dense(deq, [m, n], 'f32')
     s.append(section('quant_dot_general_requantize', b))
     # conv NHWC q8 with per-axis (output channel) weight scales -> q32 -> q8
     lshape, rshape = [1, 4, 4, 2], [3, 3, 2, 2]
@@ -385,8 +389,12 @@ def gen_quant(rng, tol_case):
           'feature_group_count = 1 : i64} : (%s, %s) -> %s\n' % (lt, rt, at))
     b += '  %%r = stablehlo.uniform_quantize %%acc : (%s) -> %s\n' % (at, ot)
     b += '  %%s = "stablehlo.uniform_dequantize"(%%r) : (%s) -> %s\n' % (ot, ttype(oshape, 'f32'))
-    b += '  check.expect_almost_eq_const %%s, %s\n' % dense(
-        [q_dequant(q, so, zo) for q in outq], oshape, 'f32')
+    if tol_case:
+        b += '  check.expect_eq_const %%r, %s\n' % dense(outq, oshape, 'i8').replace(
+            ttype(oshape, 'i8'), ot)
+    else:
+        b += '  check.expect_almost_eq_const %%s, %s\n' % dense(
+            [q_dequant(q, so, zo) for q in outq], oshape, 'f32')
     s.append(section('quant_conv_per_axis_requantize', b))
     if not tol_case:
         # f32 -> q8 -> f32 round trip, and a dot whose result is q8 directly

@@ -1,0 +1,94 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# run-tests.sh E1NPU_HLO [TESTDIR]: runs every tests/hlo/*.mlir and
+# tests/hlo/bad/*.mlir through e1npu-hlo. Directives in a file's comments:
+#   // E1-ARGS: ...      extra options of `e1npu-hlo run`
+#   // E1-EXIT: N        expected exit status (default 0: every check passed)
+#   // E1-EXPECT: text   text the output (stdout + stderr) must contain
+#   // E1-NPU: N         exactly N ops ran on an NPU engine (wrapper or
+#                        datapath, from --json --report)
+#   // E1-LSB: N         the largest requantization difference is N LSB, and
+#                        the run fails without E1-ARGS' tolerance
+# Prints one line per file and "N passed, M failed".
+bin=$1
+dir=${2:-$(dirname "$0")}
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { pass=$((pass + 1)); echo "  PASS  hlo: $1"; }
+ko() { fail=$((fail + 1)); echo "  FAIL  hlo: $1: $2"; }
+
+count_npu() {
+	python3 - "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ops = [o for f in d.get("functions", []) for o in f["ops"]]
+npu = [o for o in ops if o["engine"] == "npu" and o["ran_engine"] in ("wrapper", "datapath")]
+lsb = max([o["lsb_diff"] for o in ops] + [0])
+print(len(npu), lsb, d["passed"], d["failed"])
+PY
+}
+
+run_one() {
+	f=$1
+	name=${f#"$dir"/}
+	args=$(sed -n 's|^// E1-ARGS: ||p' "$f")
+	want=$(sed -n 's|^// E1-EXIT: ||p' "$f")
+	want=${want:-0}
+	# shellcheck disable=SC2086
+	"$bin" run $args "$f" >"$tmp/out" 2>&1
+	rc=$?
+	if [ "$rc" != "$want" ]; then
+		ko "$name" "exit $rc, expected $want: $(tail -n 3 "$tmp/out")"
+		return
+	fi
+	if [ "$want" = 0 ] && ! grep -q '^checks: [1-9][0-9]* passed, 0 failed' "$tmp/out"; then
+		ko "$name" "no check ran"
+		return
+	fi
+	miss=$(sed -n 's|^// E1-EXPECT: ||p' "$f" | while IFS= read -r e; do
+		grep -qF -- "$e" "$tmp/out" || echo "$e"
+	done)
+	if [ -n "$miss" ]; then
+		ko "$name" "output lacks: $miss"
+		return
+	fi
+	npu=$(sed -n 's|^// E1-NPU: ||p' "$f")
+	lsb=$(sed -n 's|^// E1-LSB: ||p' "$f")
+	if [ -n "$npu$lsb" ]; then
+		# shellcheck disable=SC2086
+		"$bin" run --json --report $args "$f" >"$tmp/json" 2>/dev/null
+		set -- $(count_npu "$tmp/json")
+		if [ -n "$npu" ] && [ "$1" != "$npu" ]; then
+			ko "$name" "$1 ops ran on the NPU, expected $npu"
+			return
+		fi
+		if [ -n "$lsb" ] && [ "$2" != "$lsb" ]; then
+			ko "$name" "largest requantization difference $2 LSB, expected $lsb"
+			return
+		fi
+		if [ -n "$lsb" ] && [ "$lsb" != 0 ]; then
+			"$bin" run "$f" >"$tmp/out2" 2>&1
+			if [ $? != 1 ] || ! grep -q "accepted only with --quant-tolerance=$lsb" "$tmp/out2"; then
+				ko "$name" "without the tolerance the run did not fail"
+				return
+			fi
+		fi
+	fi
+	ok "$name"
+}
+
+for f in "$dir"/*.mlir "$dir"/bad/*.mlir; do
+	run_one "$f"
+done
+# the generated tests are gen.py's output
+if python3 "$dir/gen.py" --check >"$tmp/gen" 2>&1; then
+	ok "gen.py --check"
+else
+	ko "gen.py --check" "$(cat "$tmp/gen")"
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
