@@ -32,12 +32,15 @@ struct e1npu_hlo;
  *	the NPU's fixed-point requantization and StableHLO's float
  *	decomposition of a quantized op (0: results must be identical).
  * @cpu_only: 1 runs every op on the CPU references (no lowering context).
+ * @max_elements: largest tensor type accepted at load, in elements
+ *	(0: 2^24); a module with a larger one is -ENOTSUP.
  * @reserved: must be zero (-EINVAL otherwise).
  */
 struct e1npu_hlo_options {
 	uint32_t quant_tolerance;
 	uint32_t cpu_only;
-	uint32_t reserved[6];
+	uint32_t max_elements;
+	uint32_t reserved[5];
 };
 
 /**

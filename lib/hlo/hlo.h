@@ -17,6 +17,8 @@
 #define HLO_MAX_RANK	8
 /* Largest tensor the importer materializes (elements). */
 #define HLO_MAX_ELEMS	(1u << 24)
+/* Largest number of inner-loop steps one CPU op may take. */
+#define HLO_MAX_WORK	((int64_t)1 << 32)
 
 /* Element kinds (the storage kind for quantized types). */
 enum hlo_ek {

@@ -414,7 +414,8 @@ static int eval_slice(struct e1npu_hlo *h, const struct hlo_op *op,
 				      op->name, op->line, r_);
 	}
 	for (int i = 0; i < r_; i++) {
-		if (sd[i] < 1 || lo[i] < 0 || hi[i] < lo[i] || hi[i] > a->t.dims[i] ||
+		if (sd[i] < 1 || sd[i] > HLO_MAX_ELEMS || lo[i] < 0 || hi[i] < lo[i] ||
+		    hi[i] > a->t.dims[i] ||
 		    o->t.dims[i] != (hi[i] - lo[i] + sd[i] - 1) / sd[i])
 			return EV_ERR(h, "%s (line %d): slice of dimension %d does not match",
 				      op->name, op->line, i);
@@ -481,10 +482,15 @@ static int eval_pad(struct e1npu_hlo *h, const struct hlo_op *op,
 		return EV_ERR(h, "%s (line %d): low/high/interior must match rank %d",
 			      op->name, op->line, r);
 	for (int k = 0; k < r; k++) {
-		int64_t d = in[0].t.dims[k];
-		int64_t want = lo[k] + hi[k] + (d ? d + (d - 1) * it[k] : 0);
+		int64_t d = in[0].t.dims[k], want;
 
-		if (it[k] < 0 || want != o->t.dims[k])
+		if (it[k] < 0 || it[k] > HLO_MAX_ELEMS || lo[k] < -(int64_t)HLO_MAX_ELEMS ||
+		    lo[k] > HLO_MAX_ELEMS || hi[k] < -(int64_t)HLO_MAX_ELEMS ||
+		    hi[k] > HLO_MAX_ELEMS)
+			return EV_ERR(h, "%s (line %d): padding of dimension %d out of range",
+				      op->name, op->line, k);
+		want = lo[k] + hi[k] + (d ? d + (d - 1) * it[k] : 0);
+		if (want != o->t.dims[k])
 			return EV_ERR(h, "%s (line %d): padded dimension %d is %lld, result has %lld",
 				      op->name, op->line, k, (long long)want,
 				      (long long)o->t.dims[k]);
@@ -602,6 +608,14 @@ static int eval_reduce_window(struct e1npu_hlo *h, const struct hlo_op *op,
 	    hlo_attr_ints(hlo_attr_get(op, "padding"), pad, 2 * HLO_MAX_RANK) != 2 * r)
 		return EV_ERR(h, "%s (line %d): padding", op->name, op->line);
 	for (int k = 0; k < r; k++) {
+		if (wd[k] > HLO_MAX_ELEMS || ws[k] > HLO_MAX_ELEMS || bd[k] > HLO_MAX_ELEMS ||
+		    wdl[k] > HLO_MAX_ELEMS || pad[2 * k] < -(int64_t)HLO_MAX_ELEMS ||
+		    pad[2 * k] > HLO_MAX_ELEMS || pad[2 * k + 1] < -(int64_t)HLO_MAX_ELEMS ||
+		    pad[2 * k + 1] > HLO_MAX_ELEMS)
+			return EV_ERR(h, "%s (line %d): window attribute of dimension %d out of range",
+				      op->name, op->line, k);
+	}
+	for (int k = 0; k < r; k++) {
 		int64_t dil = t->dims[k] ? (t->dims[k] - 1) * bd[k] + 1 : 0;
 		int64_t padded = dil + pad[2 * k] + pad[2 * k + 1];
 		int64_t win = (wd[k] - 1) * wdl[k] + 1;
@@ -611,6 +625,16 @@ static int eval_reduce_window(struct e1npu_hlo *h, const struct hlo_op *op,
 			return EV_ERR(h, "%s (line %d): window gives %lld in dimension %d, result has %lld",
 				      op->name, op->line, (long long)want, k,
 				      (long long)o->t.dims[k]);
+	}
+	{
+		int64_t wn = 1;
+
+		for (int k = 0; k < r; k++) {
+			wn *= wd[k];
+			if (wn > HLO_MAX_WORK || (wn && o->n > HLO_MAX_WORK / wn))
+				return hlo_errf(h, -ENOTSUP, "%s (line %d): more than %llu window steps",
+						op->name, op->line, (unsigned long long)HLO_MAX_WORK);
+		}
 	}
 	strides(t, st);
 	for (int64_t i = 0; i < o->n; i++) {
@@ -729,6 +753,9 @@ static int eval_dot(struct e1npu_hlo *h, const struct hlo_op *op,
 	for (int k = 0; k < rt->rank; k++)
 		if (!used_r[k])
 			rf[nrf++] = k;
+	if (kn && o->n > HLO_MAX_WORK / kn)
+		return hlo_errf(h, -ENOTSUP, "%s (line %d): more than %llu multiply-adds",
+				op->name, op->line, (unsigned long long)HLO_MAX_WORK);
 	if (o->t.rank != nlb + nlf + nrf)
 		return EV_ERR(h, "%s (line %d): result rank %d, expected %d", op->name, op->line,
 			      o->t.rank, nlb + nlf + nrf);
@@ -793,6 +820,9 @@ static int eval_conv(struct e1npu_hlo *h, const struct hlo_op *op,
 
 	if (ret)
 		return ret;
+	if (g.nwin && g.ifg && o->n > HLO_MAX_WORK / (g.nwin * g.ifg))
+		return hlo_errf(h, -ENOTSUP, "%s (line %d): more than %llu multiply-adds",
+				op->name, op->line, (unsigned long long)HLO_MAX_WORK);
 	strides(&in[0].t, lst);
 	strides(&in[1].t, rst);
 	strides(&o->t, ost);

@@ -501,8 +501,10 @@ static void parse_type(struct cur *c, struct hlo_type *t)
 	if (t->quant && t->qaxis >= 0 && (int64_t)t->nq != t->dims[t->qaxis])
 		perr(c, -EINVAL, "%u scales for a dimension of %lld", t->nq,
 		     (long long)t->dims[t->qaxis]);
-	if (hlo_nelems(t) < 0)
-		perr(c, -ENOTSUP, "tensor larger than %u elements", HLO_MAX_ELEMS);
+	if (hlo_nelems(t) < 0 ||
+	    (c->h->opt.max_elements && hlo_nelems(t) > c->h->opt.max_elements))
+		perr(c, -ENOTSUP, "tensor larger than %u elements",
+		     c->h->opt.max_elements ? c->h->opt.max_elements : HLO_MAX_ELEMS);
 	c->ctx = save;
 }
 
