@@ -336,10 +336,15 @@ static int eval_transpose(struct e1npu_hlo *h, const struct hlo_op *op,
 	if (n != a->t.rank || o->t.rank != n)
 		return EV_ERR(h, "%s (line %d): permutation of %d for rank %d", op->name,
 			      op->line, n, a->t.rank);
-	for (int i = 0; i < n; i++)
-		if (perm[i] < 0 || perm[i] >= n || o->t.dims[i] != a->t.dims[perm[i]])
-			return EV_ERR(h, "%s (line %d): permutation does not match the result",
+	for (int i = 0; i < n; i++) {
+		int seen = 0;
+
+		for (int k = 0; k < n; k++)
+			seen += perm[k] == i;
+		if (seen != 1 || o->t.dims[i] != a->t.dims[perm[i]])
+			return EV_ERR(h, "%s (line %d): dims are not a permutation matching the result",
 				      op->name, op->line);
+	}
 	strides(&a->t, st);
 	for (int64_t i = 0; i < o->n; i++) {
 		int64_t src = 0;

@@ -84,6 +84,45 @@ run_one() {
 for f in "$dir"/*.mlir "$dir"/bad/*.mlir; do
 	run_one "$f"
 done
+# --input NAME=FILE.npy: arguments of @main from NumPy files written here
+npy() {
+	python3 - "$@" <<'PY'
+import struct, sys
+path, descr, shape = sys.argv[1], sys.argv[2], tuple(int(x) for x in sys.argv[3].split(','))
+vals = [int(v) for v in sys.argv[4].split(',')]
+hdr = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (
+    descr, ', '.join(map(str, shape)) + (',' if len(shape) == 1 else ''))
+hdr += ' ' * (63 - (10 + len(hdr)) % 64) + '\n'
+with open(path, 'wb') as f:
+    f.write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(hdr)) + hdr.encode())
+    f.write(struct.pack('<%db' % len(vals), *vals))
+PY
+}
+in_test() {
+	f=$dir/inputs/main-args.mlir
+	npy "$tmp/x.npy" '|i1' 2,3 1,-2,3,4,5,-6 && npy "$tmp/w.npy" '|i1' 3,2 1,0,0,1,2,-1 || {
+		ko inputs "cannot write .npy files"; return; }
+	"$bin" run --input arg0="$tmp/x.npy" --input 1="$tmp/w.npy" "$f" >"$tmp/out" 2>&1
+	if [ $? != 0 ] || ! grep -q 'checks: 1 passed, 0 failed' "$tmp/out"; then
+		ko inputs "$(tail -n 3 "$tmp/out")"
+		return
+	fi
+	"$bin" run --json --report --input arg0="$tmp/x.npy" --input 1="$tmp/w.npy" "$f" \
+		>"$tmp/json" 2>/dev/null
+	set -- $(count_npu "$tmp/json")
+	if [ "$1" != 1 ]; then
+		ko inputs "$1 ops ran on the NPU, expected 1"
+		return
+	fi
+	# a shape that does not match the argument is refused before running
+	"$bin" run --input arg0="$tmp/w.npy" --input 1="$tmp/w.npy" "$f" >"$tmp/out" 2>&1
+	if [ $? != 2 ] || ! grep -q "argument 'arg0': dimension 0 is 3, expected 2" "$tmp/out"; then
+		ko inputs "a mismatched shape was not refused: $(tail -n 2 "$tmp/out")"
+		return
+	fi
+	ok "inputs/main-args.mlir (--input .npy)"
+}
+in_test
 # the generated tests are gen.py's output
 if python3 "$dir/gen.py" --check >"$tmp/gen" 2>&1; then
 	ok "gen.py --check"
