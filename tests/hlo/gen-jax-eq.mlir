@@ -10,12 +10,12 @@ module @jit_testcase {
     return %3 : tensor<i1>
   }
   func.func private @inputs() -> (tensor<2x3xi16>, tensor<2x3xi16>) {
-    %0 = stablehlo.constant dense<"0x17000200250005002E003F00"> : tensor<2x3xi16>
-    %1 = stablehlo.constant dense<[[-24, -9, 40], [69, -55, 25]]> : tensor<2x3xi16>
+    %0 = stablehlo.constant dense<"0xF4FFAAFFD6FF0D009FFFD0FF"> : tensor<2x3xi16>
+    %1 = stablehlo.constant dense<[[47, -18, 68], [-100, 96, -47]]> : tensor<2x3xi16>
     return %0, %1 : tensor<2x3xi16>, tensor<2x3xi16>
   }
   func.func private @expected() -> tensor<2x3xi16> {
-    %0 = "stablehlo.constant"() <{value = dense<[[-1, -7, 77], [74, -9, 88]]> : tensor<2x3xi16>}> : () -> tensor<2x3xi16>
+    %0 = "stablehlo.constant"() <{value = dense<[[35, -104, 26], [-87, -1, -95]]> : tensor<2x3xi16>}> : () -> tensor<2x3xi16>
     "func.return"(%0) : (tensor<2x3xi16>) -> ()
   }
 }

@@ -8,23 +8,23 @@
 // -----
 
 func.func @quant_dot_general_requantize() {
-  %a = stablehlo.constant() {value = dense<[[5, -5, 1, 8, -6], [0, 12, 4, -6, 0], [10, 3, -2, 12, -4]]> : tensor<3x5xi8>} : () -> tensor<3x5x!quant.uniform<i8:f32, 0.5:3>>
-  %b = stablehlo.constant() {value = dense<[[1, -5, -1, -5], [-1, -5, -1, -5], [-5, -1, -1, -4], [-4, 4, 1, -5], [2, 1, 2, 0]]> : tensor<5x4xi8>} : () -> tensor<5x4x!quant.uniform<i8:f32, 0.25:0>>
+  %a = stablehlo.constant() {value = dense<[[-5, -1, 3, -1, 1], [10, -5, 0, 11, -5], [8, 12, 3, -5, -5]]> : tensor<3x5xi8>} : () -> tensor<3x5x!quant.uniform<i8:f32, 0.5:3>>
+  %b = stablehlo.constant() {value = dense<[[1, -2, -2, -4], [-4, 5, 5, -5], [-1, 5, 1, -1], [-1, -2, 5, -5], [0, 4, 0, -4]]> : tensor<5x4xi8>} : () -> tensor<5x4x!quant.uniform<i8:f32, 0.25:0>>
   %acc = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<3x5x!quant.uniform<i8:f32, 0.5:3>>, tensor<5x4x!quant.uniform<i8:f32, 0.25:0>>) -> tensor<3x4x!quant.uniform<i32:f32, 0.125:0>>
   %r = stablehlo.uniform_quantize %acc : (tensor<3x4x!quant.uniform<i32:f32, 0.125:0>>) -> tensor<3x4x!quant.uniform<i8:f32, 0.25:-1>>
   %d = stablehlo.uniform_dequantize %r : (tensor<3x4x!quant.uniform<i8:f32, 0.25:-1>>) -> tensor<3x4xf32>
-  check.expect_eq_const %r, dense<[[-10, 20, -4, 6], [6, -36, -12, 4], [-10, -2, -4, -31]]> : tensor<3x4x!quant.uniform<i8:f32, 0.25:-1>>
+  check.expect_eq_const %r, dense<[[5, -3, -13, 39], [16, -60, -10, 2], [-12, 8, -4, 2]]> : tensor<3x4x!quant.uniform<i8:f32, 0.25:-1>>
   func.return
 }
 
 // -----
 
 func.func @quant_conv_per_axis_requantize() {
-  %x = stablehlo.constant() {value = dense<[[[[2, 3], [-2, 5], [9, 3], [7, 6]], [[7, -1], [8, 8], [4, 1], [5, 6]], [[5, 3], [-2, 0], [6, -2], [5, 9]], [[3, 0], [-1, -1], [2, -2], [8, -3]]]]> : tensor<1x4x4x2xi8>} : () -> tensor<1x4x4x2x!quant.uniform<i8:f32, 0.5:3>>
-  %w = stablehlo.constant() {value = dense<[[[[-4, 3], [-5, 3]], [[2, 0], [4, 0]], [[-3, -2], [-5, 1]]], [[[-4, -5], [2, 2]], [[2, -4], [0, 1]], [[-5, -2], [0, 1]]], [[[2, -3], [-5, 1]], [[2, 4], [-2, 4]], [[4, -4], [4, 2]]]]> : tensor<3x3x2x2xi8>} : () -> tensor<3x3x2x2x!quant.uniform<i8:f32:3, {0.25, 0.125}>>
+  %x = stablehlo.constant() {value = dense<[[[[0, -3], [-3, 6], [4, -2], [4, 3]], [[1, 9], [3, 1], [-3, 3], [1, 3]], [[-1, 0], [-3, 5], [4, 4], [6, 9]], [[-1, 9], [4, 0], [-2, 0], [-2, 2]]]]> : tensor<1x4x4x2xi8>} : () -> tensor<1x4x4x2x!quant.uniform<i8:f32, 0.5:3>>
+  %w = stablehlo.constant() {value = dense<[[[[0, 0], [-5, -3]], [[3, -3], [5, -1]], [[4, 1], [-2, 3]]], [[[-1, -4], [5, -1]], [[-5, -2], [-3, 0]], [[4, 5], [-2, 0]]], [[[-5, 3], [-4, 2]], [[2, 1], [0, 2]], [[-2, 4], [4, -4]]]]> : tensor<3x3x2x2xi8>} : () -> tensor<3x3x2x2x!quant.uniform<i8:f32:3, {0.25, 0.125}>>
   %acc = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x2x!quant.uniform<i8:f32, 0.5:3>>, tensor<3x3x2x2x!quant.uniform<i8:f32:3, {0.25, 0.125}>>) -> tensor<1x4x4x2x!quant.uniform<i32:f32:3, {0.125, 0.0625}>>
   %r = stablehlo.uniform_quantize %acc : (tensor<1x4x4x2x!quant.uniform<i32:f32:3, {0.125, 0.0625}>>) -> tensor<1x4x4x2x!quant.uniform<i8:f32, 0.125:2>>
   %s = "stablehlo.uniform_dequantize"(%r) : (tensor<1x4x4x2x!quant.uniform<i8:f32, 0.125:2>>) -> tensor<1x4x4x2xf32>
-  check.expect_eq_const %r, dense<[[[[81, 5], [-10, 18], [29, -6], [-4, -12]], [[-40, 6], [-41, -59], [32, -12], [17, 13]], [[-43, -3], [1, -22], [-44, -6], [51, -16]], [[56, 6], [-21, 1], [-32, -12], [47, -16]]]]> : tensor<1x4x4x2x!quant.uniform<i8:f32, 0.125:2>>
+  check.expect_eq_const %r, dense<[[[[-7, -1], [8, 8], [37, 5], [-3, -8]], [[-59, -8], [79, -12], [23, -10], [43, 32]], [[9, 0], [-51, 2], [-3, 16], [-6, -14]], [[-41, 16], [35, 8], [0, 0], [54, 10]]]]> : tensor<1x4x4x2x!quant.uniform<i8:f32, 0.125:2>>
   func.return
 }

@@ -5,24 +5,24 @@
 // -----
 
 func.func @quant_dot_general_requantize() {
-  %a = stablehlo.constant() {value = dense<[[-5, -1, 3, -1, 1], [10, -5, 0, 11, -5], [8, 12, 3, -5, -5]]> : tensor<3x5xi8>} : () -> tensor<3x5x!quant.uniform<i8:f32, 0.5:3>>
-  %b = stablehlo.constant() {value = dense<[[1, -2, -2, -4], [-4, 5, 5, -5], [-1, 5, 1, -1], [-1, -2, 5, -5], [0, 4, 0, -4]]> : tensor<5x4xi8>} : () -> tensor<5x4x!quant.uniform<i8:f32, 0.25:0>>
+  %a = stablehlo.constant() {value = dense<[[10, 8, 4, -4, -3], [-5, -2, 12, -3, 12], [5, -6, 11, 4, 2]]> : tensor<3x5xi8>} : () -> tensor<3x5x!quant.uniform<i8:f32, 0.5:3>>
+  %b = stablehlo.constant() {value = dense<[[-2, 2, -3, 3], [-5, -2, -3, -4], [-2, 1, 0, -4], [-4, -3, -2, 0], [-2, -2, -4, 2]]> : tensor<5x4xi8>} : () -> tensor<5x4x!quant.uniform<i8:f32, 0.25:0>>
   %acc = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<3x5x!quant.uniform<i8:f32, 0.5:3>>, tensor<5x4x!quant.uniform<i8:f32, 0.25:0>>) -> tensor<3x4x!quant.uniform<i32:f32, 0.125:0>>
   %r = stablehlo.uniform_quantize %acc : (tensor<3x4x!quant.uniform<i32:f32, 0.125:0>>) -> tensor<3x4x!quant.uniform<i8:f32, 0.125:1>>
   %d = stablehlo.uniform_dequantize %r : (tensor<3x4x!quant.uniform<i8:f32, 0.125:1>>) -> tensor<3x4xf32>
-  check.expect_almost_eq_const %d, dense<[[1.5, -0.5, -3.0, 10.0], [4.25, -14.625, -2.125, 0.875], [-2.875, 2.375, -0.625, 0.875]]> : tensor<3x4xf32>
+  check.expect_almost_eq_const %d, dense<[[-0.125, 4.75, 0.25, -1.875], [3.625, 0.375, 1.875, -2.75], [2.875, 3.625, 2.875, 1.0]]> : tensor<3x4xf32>
   func.return
 }
 
 // -----
 
 func.func @quant_conv_per_axis_requantize() {
-  %x = stablehlo.constant() {value = dense<[[[[1, 0], [0, 4], [6, 3], [0, 3]], [[3, 2], [6, 3], [2, 6], [0, 3]], [[2, 6], [3, 1], [1, 0], [4, 3]], [[3, 4], [6, 1], [6, 3], [1, 0]]]]> : tensor<1x4x4x2xi8>} : () -> tensor<1x4x4x2x!quant.uniform<i8:f32, 0.5:3>>
-  %w = stablehlo.constant() {value = dense<[[[[-2, -3], [-1, -1]], [[-1, -3], [-2, 1]], [[-2, 2], [-1, 2]]], [[[1, 0], [-2, 3]], [[1, -1], [3, -3]], [[3, 3], [3, 2]]], [[[-1, -3], [-2, -2]], [[-1, 1], [2, -2]], [[-1, 3], [-3, 1]]]]> : tensor<3x3x2x2xi8>} : () -> tensor<3x3x2x2x!quant.uniform<i8:f32:3, {0.25, 0.125}>>
+  %x = stablehlo.constant() {value = dense<[[[[5, 3], [2, 2], [6, 1], [3, 2]], [[3, 6], [4, 2], [5, 3], [5, 6]], [[2, 4], [2, 3], [6, 2], [0, 4]], [[4, 1], [3, 1], [2, 0], [1, 3]]]]> : tensor<1x4x4x2xi8>} : () -> tensor<1x4x4x2x!quant.uniform<i8:f32, 0.5:3>>
+  %w = stablehlo.constant() {value = dense<[[[[-1, -1], [0, 3]], [[2, 0], [0, 0]], [[-2, 1], [2, -3]]], [[[2, 2], [-3, -3]], [[1, 3], [0, -1]], [[-3, -3], [-2, -3]]], [[[1, -2], [0, 0]], [[2, -1], [-2, 2]], [[3, 1], [-1, 2]]]]> : tensor<3x3x2x2xi8>} : () -> tensor<3x3x2x2x!quant.uniform<i8:f32:3, {0.25, 0.125}>>
   %acc = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x2x!quant.uniform<i8:f32, 0.5:3>>, tensor<3x3x2x2x!quant.uniform<i8:f32:3, {0.25, 0.125}>>) -> tensor<1x4x4x2x!quant.uniform<i32:f32:3, {0.125, 0.0625}>>
   %r = stablehlo.uniform_quantize %acc : (tensor<1x4x4x2x!quant.uniform<i32:f32:3, {0.125, 0.0625}>>) -> tensor<1x4x4x2x!quant.uniform<i8:f32, 0.0625:-3>>
   %s = "stablehlo.uniform_dequantize"(%r) : (tensor<1x4x4x2x!quant.uniform<i8:f32, 0.0625:-3>>) -> tensor<1x4x4x2xf32>
-  check.expect_almost_eq_const %s, dense<[[[[-2.75, 0.9375], [0.5, 0.3125], [-0.5, -2.125], [-0.25, -0.1875]], [[4.0, 0.125], [1.875, 0.875], [1.125, -0.8125], [-0.75, 1.5625]], [[0.375, -0.125], [-5.375, 0.8125], [0.0, -0.75], [0.0, -0.375]], [[0.375, 0.25], [1.75, 0.1875], [0.375, -0.875], [-0.25, 1.0625]]]]> : tensor<1x4x4x2xf32>
+  check.expect_almost_eq_const %s, dense<[[[[0.625, 1.0625], [1.0, -0.125], [1.75, 1.1875], [1.5, 0.8125]], [[-0.5, 0.0625], [-2.625, 0.0], [-0.375, -0.4375], [-0.25, -0.1875]], [[0.75, -0.375], [-1.25, -1.0], [1.375, -0.25], [0.375, 0.0625]], [[0.625, 0.625], [1.0, 2.0], [3.25, 0.4375], [-0.5, -0.3125]]]]> : tensor<1x4x4x2xf32>
   func.return
 }
 
@@ -39,10 +39,10 @@ func.func @uniform_quantize_roundtrip() {
 // -----
 
 func.func @quant_dot_general_i8_result() {
-  %a = stablehlo.constant() {value = dense<[[-4, 2, 2], [1, 0, 2]]> : tensor<2x3xi8>} : () -> tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>
-  %b = stablehlo.constant() {value = dense<[[-2, 4], [4, -4], [-1, 5]]> : tensor<3x2xi8>} : () -> tensor<3x2x!quant.uniform<i8:f32, 0.5:0>>
+  %a = stablehlo.constant() {value = dense<[[-4, -3, -3], [0, -2, 1]]> : tensor<2x3xi8>} : () -> tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>
+  %b = stablehlo.constant() {value = dense<[[-4, -5], [0, 5], [5, 3]]> : tensor<3x2xi8>} : () -> tensor<3x2x!quant.uniform<i8:f32, 0.5:0>>
   %r = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<3x2x!quant.uniform<i8:f32, 0.5:0>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.25:0>>
   %d = stablehlo.uniform_dequantize %r : (tensor<2x2x!quant.uniform<i8:f32, 0.25:0>>) -> tensor<2x2xf32>
-  check.expect_almost_eq_const %d, dense<[[3.25, -4.75], [-1.25, 2.25]]> : tensor<2x2xf32>
+  check.expect_almost_eq_const %d, dense<[[0.0, -1.75], [1.0, -2.5]]> : tensor<2x2xf32>
   func.return
 }
