@@ -40,14 +40,14 @@ static int int8_src(const struct hlo_func *f, int v, int *via_convert)
 	int d = f->vdef[v];
 
 	*via_convert = -1;
-	if (t->ek == EK_SINT && (t->bits == 8 || t->bits == 4) &&
+	if (t->ek == EK_SINT && (t->bits == 8 || t->bits == 4 || t->bits == 2) &&
 	    (!t->quant || (t->qmin >= -128 && t->qmax <= 127)))
 		return t->bits;
 	if (d >= 0 && f->ops[d].kind == HOP_CONVERT && !t->quant && t->ek == EK_SINT &&
 	    t->bits >= 16) {
 		const struct hlo_type *s = &f->vt[f->ops[d].opnd[0]];
 
-		if (s->ek == EK_SINT && !s->quant && (s->bits == 8 || s->bits == 4)) {
+		if (s->ek == EK_SINT && !s->quant && (s->bits == 8 || s->bits == 4 || s->bits == 2)) {
 			*via_convert = d;
 			return s->bits;
 		}
@@ -135,12 +135,17 @@ static void place_contraction(struct e1npu_hlo *h, struct hlo_func *f, int oi)
 		set_why(op, E1NPU_HLO_ENGINE_CPU, "cpu", "CPU-only run (cpu_only option)");
 		return;
 	}
-	op->npu_kind = (bl == 4 && br == 4) ? E1NPU_OPS_MATMUL_S4 : E1NPU_OPS_MATMUL_S8;
+	/* the narrowest form both operands fit: int2, int4, else int8 */
+	op->npu_kind = (bl == 2 && br == 2) ? E1NPU_OPS_MATMUL_S2 :
+		       (bl <= 4 && br <= 4) ? E1NPU_OPS_MATMUL_S4 : E1NPU_OPS_MATMUL_S8;
 	set_why(op, E1NPU_HLO_ENGINE_NPU,
-		op->npu_kind == E1NPU_OPS_MATMUL_S4 ? "e1npu_ops_matmul_lowp(S4)" :
+		op->npu_kind == E1NPU_OPS_MATMUL_S2 ? (op->kind == HOP_CONV ?
+			"e1npu_ops_matmul_lowp(S2,im2col)" : "e1npu_ops_matmul_lowp(S2)") :
+		op->npu_kind == E1NPU_OPS_MATMUL_S4 ? (op->kind == HOP_CONV ?
+			"e1npu_ops_matmul_lowp(S4,im2col)" : "e1npu_ops_matmul_lowp(S4)") :
 		op->kind == HOP_CONV ? "e1npu_ops_matmul_s8(im2col)" : "e1npu_ops_matmul_s8",
-		"%s%s x %s%s%s", bl == 4 ? "int4" : "int8",
-		cl >= 0 ? " (converted)" : "", br == 4 ? "int4" : "int8",
+		"%s%s x %s%s%s", bl == 2 ? "int2" : bl == 4 ? "int4" : "int8",
+		cl >= 0 ? " (converted)" : "", br == 2 ? "int2" : br == 4 ? "int4" : "int8",
 		cr >= 0 ? " (converted)" : "",
 		ot->quant ? ", quantized: zero points folded on the host" : "");
 	/* an int8 -> wider convert only feeding NPU ops is not materialized */
@@ -234,8 +239,9 @@ static int gemm(struct gemm_acc *g, uint32_t m, uint32_t n, uint32_t k, const in
 	int ret;
 
 	memset(&rep, 0, sizeof(rep));
-	if (g->op->npu_kind == E1NPU_OPS_MATMUL_S4)
-		ret = e1npu_ops_matmul_lowp(g->h->ops, E1NPU_OPS_MATMUL_S4, m, n, k, a, b, c, &rep);
+	if (g->op->npu_kind != E1NPU_OPS_MATMUL_S8)
+		ret = e1npu_ops_matmul_lowp(g->h->ops, (uint32_t)g->op->npu_kind, m, n, k, a, b, c,
+					    &rep);
 	else
 		ret = e1npu_ops_matmul_s8(g->h->ops, m, n, k, a, k, b, n, c, n, &rep);
 	if (ret)
