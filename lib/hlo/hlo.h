@@ -205,6 +205,14 @@ void hlo_place(struct e1npu_hlo *h, struct hlo_func *f);
 int hlo_npu_run(struct e1npu_hlo *h, struct hlo_func *f, int oi,
 		struct hlo_tensor *vals, struct hlo_tensor *out);
 
+/* hlo_e1.c: the seed's records, custom_call @e1.<name> */
+int hlo_e1_known(const char *target);
+const char *hlo_e1_api(const char *target);
+int hlo_e1_eval(struct e1npu_hlo *h, const struct hlo_op *op, struct hlo_tensor *in,
+		struct hlo_tensor *out);
+int hlo_e1_npu(struct e1npu_hlo *h, struct hlo_op *op, struct hlo_tensor *in,
+	       struct hlo_tensor *out);
+
 /* hlo_plan.c */
 void hlo_plan_batches(struct hlo_func *f);
 void hlo_plan_arena(struct hlo_func *f);

@@ -880,89 +880,6 @@ static int eval_quant_contraction(struct e1npu_hlo *h, const struct hlo_op *op,
 	return eval_quant_elementwise(h, op, in, out);
 }
 
-/*
- * The seed's attention records (custom_call @e1.attention_qk / _av), with
- * e1npu_ops.h's integer semantics: QK s[b][h][i][j] = sum_d q[i][d] k[j][d]
- * (int32); AV out = sat8((sum_j p7[i][j] v[j][d] + 64) >> 7) with
- * p7 = min((p + 1) >> 1, 127), p Q0.8 uint8.
- */
-int hlo_e1_shape(struct e1npu_hlo *h, const struct hlo_op *op, const struct hlo_tensor *in,
-		 const struct hlo_type *ot, int64_t *d);
-
-int hlo_e1_shape(struct e1npu_hlo *h, const struct hlo_op *op, const struct hlo_tensor *in,
-		 const struct hlo_type *ot, int64_t *d)
-{
-	int qk = !strcmp(op->callee, "e1.attention_qk");
-	const struct hlo_type *a = &in[0].t, *b = &in[1].t;
-
-	/* d: batch, heads, tq, tk, dim */
-	if (op->nopnd != 2 || op->nres != 1 || a->rank != 4 || b->rank != 4 || ot->rank != 4 ||
-	    a->quant || b->quant || ot->quant)
-		return hlo_errf(h, -EINVAL, "@%s (line %d): two rank-4 operands and one result expected",
-				op->callee, op->line);
-	d[0] = a->dims[0];
-	d[1] = a->dims[1];
-	d[2] = a->dims[2];
-	d[3] = qk ? b->dims[2] : a->dims[3];
-	d[4] = qk ? a->dims[3] : b->dims[3];
-	if (b->dims[0] != d[0] || b->dims[1] != d[1] || ot->dims[0] != d[0] ||
-	    ot->dims[1] != d[1] || ot->dims[2] != d[2] ||
-	    (qk && (b->dims[3] != d[4] || ot->dims[3] != d[3])) ||
-	    (!qk && (b->dims[2] != d[3] || ot->dims[3] != d[4])))
-		return hlo_errf(h, -EINVAL, "@%s (line %d): shapes do not match", op->callee, op->line);
-	if (qk && (a->ek != EK_SINT || a->bits != 8 || b->ek != EK_SINT || b->bits != 8 ||
-		   ot->ek != EK_SINT || ot->bits != 32))
-		return hlo_errf(h, -EINVAL, "@%s (line %d): (i8, i8) -> i32 expected", op->callee,
-				op->line);
-	if (!qk && (a->ek != EK_UINT || a->bits != 8 || b->ek != EK_SINT || b->bits != 8 ||
-		    ot->ek != EK_SINT || ot->bits != 8))
-		return hlo_errf(h, -EINVAL, "@%s (line %d): (ui8, i8) -> i8 expected", op->callee,
-				op->line);
-	for (int i = 0; i < 5; i++)
-		if (d[i] < 1 || d[i] > 65535)
-			return hlo_errf(h, -EINVAL, "@%s (line %d): empty or oversized dimension",
-					op->callee, op->line);
-	return 0;
-}
-
-static int hlo_eval_e1(struct e1npu_hlo *h, const struct hlo_op *op, struct hlo_tensor *in,
-		       struct hlo_tensor *o)
-{
-	int64_t d[5];
-	int qk;
-	int ret = hlo_e1_shape(h, op, in, &o->t, d);
-
-	if (ret)
-		return ret;
-	qk = !strcmp(op->callee, "e1.attention_qk");
-	for (int64_t bh = 0; bh < d[0] * d[1]; bh++)
-		for (int64_t i = 0; i < d[2]; i++) {
-			int64_t nj = qk ? d[3] : d[4];
-
-			for (int64_t j = 0; j < nj; j++) {
-				int64_t acc = 0;
-
-				if (qk) {
-					for (int64_t x = 0; x < d[4]; x++)
-						acc += in[0].v[(bh * d[2] + i) * d[4] + x].i *
-						       in[1].v[(bh * d[3] + j) * d[4] + x].i;
-					o->v[(bh * d[2] + i) * d[3] + j].i = hlo_wrap(&o->t, acc);
-				} else {
-					for (int64_t k = 0; k < d[3]; k++) {
-						int64_t p7 = (in[0].v[(bh * d[2] + i) * d[3] + k].i + 1) >> 1;
-
-						acc += (p7 > 127 ? 127 : p7) *
-						       in[1].v[(bh * d[3] + k) * d[4] + j].i;
-					}
-					acc = (acc + 64) >> 7;
-					o->v[(bh * d[2] + i) * d[4] + j].i = acc < -128 ? -128 :
-									      acc > 127 ? 127 : acc;
-				}
-			}
-		}
-	return 0;
-}
-
 int hlo_eval_op(struct e1npu_hlo *h, const struct hlo_op *op, struct hlo_tensor *in,
 		struct hlo_tensor *out)
 {
@@ -1143,7 +1060,7 @@ int hlo_eval_op(struct e1npu_hlo *h, const struct hlo_op *op, struct hlo_tensor 
 		return op->kind == HOP_CONV ? eval_conv(h, op, in, o) : eval_dot(h, op, in, o);
 	}
 	case HOP_E1:
-		return hlo_eval_e1(h, op, in, o);
+		return hlo_e1_eval(h, op, in, o);
 	default:
 		return hlo_errf(h, -ENOTSUP, "%s (line %d): no CPU evaluation", op->name, op->line);
 	}

@@ -205,14 +205,11 @@ void hlo_place(struct e1npu_hlo *h, struct hlo_func *f)
 		if (k == HOP_DOT_GENERAL || k == HOP_DOT || k == HOP_CONV)
 			place_contraction(h, f, i);
 		if (k == HOP_E1) {
-			int qk = !strcmp(op->callee, "e1.attention_qk");
-
 			if (h->opt.cpu_only)
 				set_why(op, E1NPU_HLO_ENGINE_CPU, "cpu", "CPU-only run (cpu_only option)");
 			else
-				set_why(op, E1NPU_HLO_ENGINE_NPU,
-					qk ? "e1npu_ops_attention_qk_s8" : "e1npu_ops_attention_av_s8",
-					"the seed's attention %s record", qk ? "QK" : "AV");
+				set_why(op, E1NPU_HLO_ENGINE_NPU, hlo_e1_api(op->callee),
+					"the seed's %s record", op->callee + 3);
 		}
 	}
 }
@@ -534,59 +531,6 @@ static int requant(struct e1npu_hlo *h, const struct hlo_op *op, const int64_t *
 	return 0;
 }
 
-int hlo_e1_shape(struct e1npu_hlo *h, const struct hlo_op *op, const struct hlo_tensor *in,
-		 const struct hlo_type *ot, int64_t *d);
-
-/* custom_call @e1.attention_qk / _av through the lowering layer. */
-static int npu_e1(struct e1npu_hlo *h, struct hlo_op *op, const struct hlo_tensor *in,
-		  struct hlo_tensor *out)
-{
-	struct e1npu_ops_report rep;
-	int qk = !strcmp(op->callee, "e1.attention_qk");
-	int64_t d[5];
-	void *a = NULL, *b = NULL, *c = NULL;
-	int ret = hlo_e1_shape(h, op, in, &out->t, d);
-
-	if (ret)
-		return ret;
-	a = malloc((size_t)in[0].n ? (size_t)in[0].n : 1);
-	b = malloc((size_t)in[1].n ? (size_t)in[1].n : 1);
-	c = malloc((qk ? 4 : 1) * (size_t)(out->n ? out->n : 1));
-	if (!a || !b || !c) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	for (int64_t i = 0; i < in[0].n; i++)
-		((uint8_t *)a)[i] = (uint8_t)in[0].v[i].i;
-	for (int64_t i = 0; i < in[1].n; i++)
-		((int8_t *)b)[i] = (int8_t)in[1].v[i].i;
-	memset(&rep, 0, sizeof(rep));
-	if (qk)
-		ret = e1npu_ops_attention_qk_s8(h->ops, (uint32_t)d[0], (uint32_t)d[1],
-						(uint32_t)d[2], (uint32_t)d[3], (uint32_t)d[4],
-						a, b, c, &rep);
-	else
-		ret = e1npu_ops_attention_av_s8(h->ops, (uint32_t)d[0], (uint32_t)d[1],
-						(uint32_t)d[2], (uint32_t)d[3], (uint32_t)d[4],
-						a, b, c, &rep);
-	if (ret) {
-		ret = hlo_errf(h, ret, "@%s (line %d): %s failed: %s", op->callee, op->line,
-			       op->api, e1npu_strerror(ret));
-		goto out;
-	}
-	for (int64_t i = 0; i < out->n; i++)
-		out->v[i].i = qk ? ((int32_t *)c)[i] : ((int8_t *)c)[i];
-	op->ran_engine = rep.engine;
-	op->hw_ops = rep.hw_ops;
-	op->hw_wr = rep.hw_ops_wrapper;
-	op->hw_dp = rep.hw_ops_datapath;
-out:
-	free(a);
-	free(b);
-	free(c);
-	return ret;
-}
-
 int hlo_npu_run(struct e1npu_hlo *h, struct hlo_func *f, int oi, struct hlo_tensor *vals,
 		struct hlo_tensor *out)
 {
@@ -597,14 +541,18 @@ int hlo_npu_run(struct e1npu_hlo *h, struct hlo_func *f, int oi, struct hlo_tens
 	int ret;
 
 	if (op->kind == HOP_E1) {
-		struct hlo_tensor in[2];
+		struct hlo_tensor in[3];
 
-		if (op->nopnd != 2 || !vals[op->opnd[0]].v || !vals[op->opnd[1]].v)
-			return hlo_errf(h, -EINVAL, "@%s (line %d): two operands expected",
+		if (op->nopnd < 2 || op->nopnd > 3)
+			return hlo_errf(h, -EINVAL, "@%s (line %d): two or three operands expected",
 					op->callee, op->line);
-		in[0] = vals[op->opnd[0]];
-		in[1] = vals[op->opnd[1]];
-		return npu_e1(h, op, in, out);
+		for (int i = 0; i < op->nopnd; i++) {
+			in[i] = vals[op->opnd[i]];
+			if (!in[i].v)
+				return hlo_errf(h, -EINVAL, "@%s (line %d): operand not computed",
+						op->callee, op->line);
+		}
+		return hlo_e1_npu(h, op, in, out);
 	}
 	for (int s = 0; s < 2; s++) {
 		int v = op->opnd[s], d = f->vdef[v];

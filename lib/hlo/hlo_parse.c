@@ -1447,7 +1447,7 @@ done:
 					op.callee = op.attrs->items[i]->s;
 		if (!op.callee)
 			perr(c, -EINVAL, "custom_call without a target");
-		if (!strcmp(op.callee, "e1.attention_qk") || !strcmp(op.callee, "e1.attention_av"))
+		if (hlo_e1_known(op.callee))
 			op.kind = HOP_E1; /* the seed's records (Documentation/hlo.md) */
 		else if (strcmp(op.callee, "check.expect_eq") && strcmp(op.callee, "check.eq") &&
 			 strcmp(op.callee, "check.expect_almost_eq") &&

@@ -40,7 +40,7 @@ $(HLO_TOOL_STATIC): $(call objs,$(HLO_TOOL_SRCS)) $(LIB_STATIC_DRM_O) \
 	$(CC) $(CFLAGS) -static -o $@ $^ $(shell $(PKG_CONFIG) --static --libs libdrm 2>/dev/null || echo -ldrm) -lm
 
 # the NPU modules, renamed hlo-*.mlir in the guest's flat /tests/
-HLO_GUEST_TESTS := gen-dot gen-conv gen-quant gen-quant-tolerance gen-jax-dot gen-e1-attention
+HLO_GUEST_TESTS := gen-dot gen-conv gen-quant gen-quant-tolerance gen-jax-dot gen-e1-records
 HLO_GUEST_MLIR  := $(addprefix $(O)/tests/hlo/guest/hlo-,$(addsuffix .mlir,$(HLO_GUEST_TESTS)))
 $(O)/tests/hlo/guest/hlo-%.mlir: tests/hlo/%.mlir
 	@mkdir -p $(@D)
