@@ -1120,6 +1120,53 @@ static struct hlo_func *new_func(struct cur *c, const char *name, int line)
 	return f;
 }
 
+/* At '{': an attribute dictionary ({key = ...} or {}) rather than a body? */
+static int at_attr_dict(struct cur *c)
+{
+	const char *q = c->p + 1;
+
+	while (q < c->end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r'))
+		q++;
+	if (q < c->end && *q == '}')
+		return 1;
+	if (q < c->end && *q == '"')
+		return 1;
+	if (q >= c->end || !is_id0((unsigned char)*q))
+		return 0;
+	while (q < c->end && (is_id0((unsigned char)*q) || is_digit((unsigned char)*q) ||
+			      *q == '.' || *q == '$'))
+		q++;
+	while (q < c->end && (*q == ' ' || *q == '\t'))
+		q++;
+	return q < c->end && (*q == '=' || *q == ',' || *q == '}');
+}
+
+/* Skip a location annotation: loc(...), nested parentheses and strings. */
+static void skip_loc(struct cur *c)
+{
+	int depth = 0;
+
+	if (!peek_word(c, "loc"))
+		return;
+	word(c);
+	ws(c);
+	if (ch(c) != '(')
+		perr(c, -EINVAL, "expected '(' after loc");
+	do {
+		if (at_end(c))
+			perr(c, -EINVAL, "unterminated loc(...)");
+		if (ch(c) == '"') {
+			string_lit(c);
+			continue;
+		}
+		if (ch(c) == '(')
+			depth++;
+		else if (ch(c) == ')')
+			depth--;
+		adv(c);
+	} while (depth > 0);
+}
+
 static void parse_block(struct cur *c, struct hlo_func *f);
 
 /* A reduction body: its block args and ops; the reducer kind is derived. */
@@ -1402,12 +1449,22 @@ static void parse_op(struct cur *c, struct hlo_func *f)
 	}
 	goto done;
 typed_literal:
-	/* "stablehlo.constant dense<..> : type" and "*_const %x, dense<..> : t" */
+	/* "stablehlo.constant dense<..> : type" and "*_const %x, dense<..> : t",
+	 * maybe followed by an attribute dictionary ({tolerance = 0.1 : f64}) */
 	if (op.nres == 1)
 		op.rt = &op.lit->type;
 	op.sig = &op.lit->type;
 	op.nsig = 1;
+	ws(c);
+	if (ch(c) == '{' && at_attr_dict(c)) {
+		struct hlo_attr d = { 0 };
+
+		adv(c);
+		parse_dict_body(c, &d, "}");
+		merge_dict(c, &op, &b, &d);
+	}
 done:
+	skip_loc(c);
 	if (op.kind == HOP_REDUCE_WINDOW && !op.reducer)
 		perr(c, -EINVAL, "reduce_window without a body");
 	if (op.kind == HOP_CONSTANT) {
@@ -1502,27 +1559,6 @@ static void parse_block(struct cur *c, struct hlo_func *f)
 	}
 }
 
-/* At '{': an attribute dictionary ({key = ...} or {}) rather than a body? */
-static int at_attr_dict(struct cur *c)
-{
-	const char *q = c->p + 1;
-
-	while (q < c->end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r'))
-		q++;
-	if (q < c->end && *q == '}')
-		return 1;
-	if (q < c->end && *q == '"')
-		return 1;
-	if (q >= c->end || !is_id0((unsigned char)*q))
-		return 0;
-	while (q < c->end && (is_id0((unsigned char)*q) || is_digit((unsigned char)*q) ||
-			      *q == '.' || *q == '$'))
-		q++;
-	while (q < c->end && (*q == ' ' || *q == '\t'))
-		q++;
-	return q < c->end && (*q == '=' || *q == ',' || *q == '}');
-}
-
 static struct hlo_func *parse_func(struct cur *c)
 {
 	struct hlo_func *f;
@@ -1556,6 +1592,7 @@ static struct hlo_func *parse_func(struct cur *c)
 				adv(c);
 				parse_dict_body(c, &d, "}");
 			}
+			skip_loc(c);
 			f->nargs++;
 		} while (accept(c, ","));
 		expect(c, ")");
@@ -1589,6 +1626,7 @@ static struct hlo_func *parse_func(struct cur *c)
 	adv(c);
 	parse_block(c, f);
 	expect(c, "}");
+	skip_loc(c);
 	c->ctx = "func.func";
 	if (!f->nops || f->ops[f->nops - 1].kind != HOP_RETURN)
 		perr(c, -EINVAL, "function @%s does not end with a return", name);
@@ -1633,6 +1671,12 @@ static void parse_section(struct cur *c)
 		}
 		if (in_module && accept(c, "}")) {
 			in_module = 0;
+			skip_loc(c);
+			continue;
+		}
+		if (ch(c) == '#') { /* #loc1 = loc(...) aliases */
+			while (!at_end(c) && ch(c) != '\n')
+				adv(c);
 			continue;
 		}
 		if (accept(c, "func.func")) {

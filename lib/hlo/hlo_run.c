@@ -76,7 +76,8 @@ static int compare(struct e1npu_hlo *h, const struct hlo_tensor *a,
 			else if (mode == CMP_EXACT)
 				ok = x == y;
 			else if (mode == CMP_ALMOST)
-				ok = fabs(x - y) <= 1e-4 * (fabs(y) > 1 ? fabs(y) : 1);
+				ok = fabs(x - y) <= (ulps > 0 ? ulps :
+						     1e-4 * (fabs(y) > 1 ? fabs(y) : 1));
 			else
 				ok = fabs(x - y) <= ulps * ulp_of(&b->t, y);
 			if (!ok) {
@@ -126,6 +127,11 @@ static int run_check(struct e1npu_hlo *h, struct hlo_func *f, const struct hlo_o
 		const struct hlo_attr *a = hlo_attr_get(op, "max_ulp_difference");
 
 		ulps = a && a->kind == AV_INT ? (double)a->i : 0;
+	} else if (mode == CMP_ALMOST) {
+		/* tolerance = X: absolute; default 1e-4 relative above 1 */
+		const struct hlo_attr *a = hlo_attr_get(op, "tolerance");
+
+		ulps = !a ? 0 : a->kind == AV_FLOAT ? a->f : a->kind == AV_INT ? (double)a->i : 0;
 	}
 	if (op->kind == HOP_CHECK_EQ_CONST || op->kind == HOP_CHECK_ALMOST_CONST) {
 		const struct hlo_type *t;
