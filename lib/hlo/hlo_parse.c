@@ -1477,6 +1477,20 @@ done:
 	}
 	if (op.nres && !op.rt)
 		perr(c, -EINVAL, "no result type");
+	switch (op.kind) {
+	case HOP_RETURN: case HOP_CALL: case HOP_CUSTOM_CALL:
+		break;
+	case HOP_CHECK_EQ: case HOP_CHECK_EQ_CONST: case HOP_CHECK_ALMOST:
+	case HOP_CHECK_ALMOST_CONST: case HOP_CHECK_CLOSE:
+		if (op.nres)
+			perr_at(c, op_start, op.line, op_bol, -EINVAL, "a check has no results", "");
+		break;
+	default:
+		if (op.nres != 1)
+			perr_at(c, op_start, op.line, op_bol, -ENOTSUP,
+				"one result expected (multi-result forms are not supported)", "");
+		break;
+	}
 	if (op.lit && (op.kind == HOP_CONSTANT || op.kind == HOP_CHECK_EQ_CONST ||
 		       op.kind == HOP_CHECK_ALMOST_CONST)) {
 		const struct hlo_type *lt = op.lit->has_type ? &op.lit->type :

@@ -650,6 +650,15 @@ E1NPU_API int e1npu_hlo_run(struct e1npu_hlo *h, e1npu_hlo_check_fn fn, void *ar
 	if (!h)
 		return -EINVAL;
 	h->err[0] = 0;
+	/* the last run's figures of every op, called functions included */
+	for (int i = 0; i < h->nfuncs; i++)
+		for (int o = 0; o < h->funcs[i]->nops; o++) {
+			struct hlo_op *op = &h->funcs[i]->ops[o];
+
+			op->lsb_diff = op->lsb_diff_count = 0;
+			op->hw_ops = op->hw_wr = op->hw_dp = 0;
+			op->ran_engine = 0;
+		}
 	for (int i = 0; i < h->nfuncs && !ret; i++) {
 		struct hlo_func *f = h->funcs[i];
 		struct hlo_tensor *args = NULL, *res;
@@ -659,11 +668,6 @@ E1NPU_API int e1npu_hlo_run(struct e1npu_hlo *h, e1npu_hlo_check_fn fn, void *ar
 			bound = f->input[a] != NULL;
 		if (f->called || (f->nargs && !bound))
 			continue;
-		for (int o = 0; o < f->nops; o++) {
-			f->ops[o].lsb_diff = f->ops[o].lsb_diff_count = 0;
-			f->ops[o].hw_ops = f->ops[o].hw_wr = f->ops[o].hw_dp = 0;
-			f->ops[o].ran_engine = 0;
-		}
 		res = calloc((size_t)f->nres + 1, sizeof(*res));
 		if (f->nargs)
 			args = calloc((size_t)f->nargs, sizeof(*args));

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer harness of the StableHLO importer (include/e1npu/e1npu_hlo.h):
- * each input is MLIR text, loaded with tensors capped at 4096 elements on
- * a CPU-only context; when it loads, the partition report is read in full
- * and the module is run (every op on the CPU references).
+ * each input is MLIR text, loaded with tensors capped at 4096 elements,
+ * on a CPU-only context or (one input in two) on the in-process device,
+ * where int8 contractions take the NPU path (im2col, zero-point folding,
+ * fixed-point requantization, cross-check); when it loads, the partition
+ * report is read in full and the module is run.
  *
  * Properties: H1 load and run return 0 or a negative errno, with a
  * message on failure; H2 no crash, no ASan/UBSan report, no leak; H3 every
@@ -20,6 +22,9 @@
 #include <e1npu/e1npu_hlo.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* the in-process device, opened once and kept for the whole run */
+static struct e1npu_device *dev;
 
 static void on_check(void *arg, const struct e1npu_hlo_check *c)
 {
@@ -41,12 +46,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size > 16384)
 		return 0;
+	if (!dev && e1npu_device_open("sim", &dev))
+		abort();
 	memset(&opt, 0, sizeof(opt));
-	opt.cpu_only = 1;
+	opt.cpu_only = !(size & 2);
 	opt.max_elements = 4096;
 	opt.quant_tolerance = size & 1;
 	err[0] = 0;
-	ret = e1npu_hlo_load_memory(NULL, (const char *)data, size, "fuzz.mlir", &opt, &h,
+	ret = e1npu_hlo_load_memory(opt.cpu_only ? NULL : dev, (const char *)data, size,
+				    "fuzz.mlir", &opt, &h,
 				    err, sizeof(err));
 	if (ret) {
 		if (ret > 0 || h || !err[0]) /* H1 */
