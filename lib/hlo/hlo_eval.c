@@ -665,8 +665,8 @@ static int eval_reduce_window(struct e1npu_hlo *h, const struct hlo_op *op,
 				else
 					src += x / bd[k] * st[k];
 			}
-			if (ok)
-				acc = binop(op->reducer, &o->t, acc, in[0].v[src]);
+			/* padding and base-dilation holes hold the init value */
+			acc = binop(op->reducer, &o->t, acc, ok ? in[0].v[src] : in[1].v[0]);
 		}
 		o->v[i] = acc;
 	}

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -211,6 +212,54 @@ static void test_inputs(void **state)
 	e1npu_hlo_free(h);
 }
 
+/*
+ * Batches: consecutive NPU ops share one until 7 datapath operations; a
+ * CPU op ends it. Each 1x1x1 dot is one datapath GEMM tile.
+ */
+static void test_batches(void **state)
+{
+	char text[4096];
+	size_t o = 0;
+	struct e1npu_hlo *h;
+	struct e1npu_hlo_op_info info;
+	struct e1npu_hlo_func_info fi;
+	const char *dot = "stablehlo.dot_general %a, %a, contracting_dims = [1] x [0] : "
+			  "(tensor<1x1xi8>, tensor<1x1xi8>) -> tensor<1x1xi32>\n";
+	int want[13] = { -1 }, n = 0;
+	char err[256];
+
+	(void)state;
+	o += (size_t)snprintf(text + o, sizeof(text) - o, "func.func @b() {\n"
+			      "  %%a = stablehlo.constant dense<3> : tensor<1x1xi8>\n");
+	want[n++] = -1;
+	/* 9 dots: 7 in batch 0, 2 in batch 1; an add (CPU); 2 dots in batch 2 */
+	for (int i = 0; i < 9; i++) {
+		o += (size_t)snprintf(text + o, sizeof(text) - o, "  %%d%d = %s", i, dot);
+		want[n++] = i < 7 ? 0 : 1;
+	}
+	o += (size_t)snprintf(text + o, sizeof(text) - o,
+			      "  %%s = stablehlo.add %%d0, %%d1 : tensor<1x1xi32>\n");
+	want[n++] = -1;
+	for (int i = 9; i < 11; i++) {
+		o += (size_t)snprintf(text + o, sizeof(text) - o, "  %%d%d = %s", i, dot);
+		want[n++] = 2;
+	}
+	snprintf(text + o, sizeof(text) - o,
+		 "  check.expect_eq_const %%d10, dense<9> : tensor<1x1xi32>\n  func.return\n}\n");
+	assert_int_equal(e1npu_hlo_load_memory(dev, text, strlen(text), "b.mlir", NULL, &h, err,
+					       sizeof(err)), 0);
+	assert_int_equal(e1npu_hlo_run(h, NULL, NULL, NULL, NULL), 0);
+	for (int i = 0; i < n; i++) {
+		assert_int_equal(e1npu_hlo_get_op(h, (size_t)i, &info), 0);
+		if (want[i] >= 0)
+			assert_int_equal(info.ran_engine, E1NPU_ENGINE_DATAPATH);
+		assert_int_equal(info.batch, want[i]);
+	}
+	assert_int_equal(e1npu_hlo_get_func(h, 0, &fi), 0);
+	assert_int_equal(fi.num_batches, 3);
+	e1npu_hlo_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -219,6 +268,7 @@ int main(void)
 		cmocka_unit_test(test_run_and_report),
 		cmocka_unit_test(test_quant_tolerance),
 		cmocka_unit_test(test_inputs),
+		cmocka_unit_test(test_batches),
 	};
 
 	return cmocka_run_group_tests_name("hlo-api", tests, setup, teardown);

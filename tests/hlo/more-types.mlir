@@ -1,0 +1,105 @@
+// RUN: e1npu-hlo run %s
+// More element types and forms; expected values worked by hand.
+
+func.func @quantized_add() {
+  // a = [2, 4, -6] * 0.5 = [1, 2, -3]; b = ([5, -3, 9] - 1) * 0.25 = [1, -1, 2]
+  // a + b = [2, 1, -1] -> q = x / 0.5 - 2 = [2, 0, -4]
+  %a = stablehlo.constant() {value = dense<[2, 4, -6]> : tensor<3xi8>} : () -> tensor<3x!quant.uniform<i8:f32, 0.5>>
+  %b = stablehlo.constant() {value = dense<[5, -3, 9]> : tensor<3xi8>} : () -> tensor<3x!quant.uniform<i8:f32, 0.25:1>>
+  %r = stablehlo.add %a, %b : (tensor<3x!quant.uniform<i8:f32, 0.5>>, tensor<3x!quant.uniform<i8:f32, 0.25:1>>) -> tensor<3x!quant.uniform<i8:f32, 0.5:-2>>
+  check.expect_eq_const %r, dense<[2, 0, -4]> : tensor<3x!quant.uniform<i8:f32, 0.5:-2>>
+  func.return
+}
+
+// -----
+
+func.func @uniform_quantize_per_axis() {
+  // column 0: scale 0.5, zp 0; column 1: scale 0.1, zp 2
+  // [[1.0, 1.0], [-1.0, 0.3]] -> [[2, 10 + 2], [-2, 3 + 2]]
+  %x = stablehlo.constant dense<[[1.0, 1.0], [-1.0, 0.3]]> : tensor<2x2xf32>
+  %q = stablehlo.uniform_quantize %x : (tensor<2x2xf32>) -> tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.1:2}>>
+  check.expect_eq_const %q, dense<[[2, 12], [-2, 5]]> : tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.1:2}>>
+  func.return
+}
+
+// -----
+
+func.func @reduce_max_f32() {
+  %x = stablehlo.constant dense<[[1.5, -2.0], [0.5, 7.0]]> : tensor<2x2xf32>
+  %m = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %r = stablehlo.reduce(%x init: %m) applies stablehlo.maximum across dimensions = [0] : (tensor<2x2xf32>, tensor<f32>) -> tensor<2xf32>
+  check.expect_eq_const %r, dense<[1.5, 7.0]> : tensor<2xf32>
+  func.return
+}
+
+// -----
+
+func.func @reduce_window_init_fills_padding() {
+  // padded input [init, 1, 2, 3] (padding holds the init value 10);
+  // windows of 2, stride 2: 10 + (10 + 1) = 21 and 10 + (2 + 3) = 15
+  %x = stablehlo.constant dense<[1, 2, 3]> : tensor<3xi32>
+  %i = stablehlo.constant dense<10> : tensor<i32>
+  %r = "stablehlo.reduce_window"(%x, %i) <{padding = dense<[[1, 0]]> : tensor<1x2xi64>, window_dimensions = array<i64: 2>, window_strides = array<i64: 2>}> ({
+  ^bb0(%p: tensor<i32>, %q: tensor<i32>):
+    %s = stablehlo.add %p, %q : tensor<i32>
+    stablehlo.return %s : tensor<i32>
+  }) : (tensor<3xi32>, tensor<i32>) -> tensor<2xi32>
+  check.expect_eq_const %r, dense<[21, 15]> : tensor<2xi32>
+  func.return
+}
+
+// -----
+
+func.func @reduce_window_base_dilation_max() {
+  // base dilation 2: [4, h, 9, h, 1] (holes hold init -100); windows of 2:
+  // max(4, h) = 4, max(h, 9) = 9, max(9, h) = 9, max(h, 1) = 1
+  %x = stablehlo.constant dense<[4, 9, 1]> : tensor<3xi8>
+  %i = stablehlo.constant dense<-100> : tensor<i8>
+  %r = "stablehlo.reduce_window"(%x, %i) <{base_dilations = array<i64: 2>, window_dimensions = array<i64: 2>}> ({
+  ^bb0(%p: tensor<i8>, %q: tensor<i8>):
+    %s = stablehlo.maximum %p, %q : tensor<i8>
+    stablehlo.return %s : tensor<i8>
+  }) : (tensor<3xi8>, tensor<i8>) -> tensor<4xi8>
+  check.expect_eq_const %r, dense<[4, 9, 9, 1]> : tensor<4xi8>
+  func.return
+}
+
+// -----
+
+func.func @select_clamp_f32() {
+  %p = stablehlo.constant dense<[true, false]> : tensor<2xi1>
+  %a = stablehlo.constant dense<[1.25, -8.0]> : tensor<2xf32>
+  %b = stablehlo.constant dense<[9.0, 0.5]> : tensor<2xf32>
+  %s = stablehlo.select %p, %a, %b : tensor<2xi1>, tensor<2xf32>
+  check.expect_eq_const %s, dense<[1.25, 0.5]> : tensor<2xf32>
+  %lo = stablehlo.constant dense<[0.0, 0.0]> : tensor<2xf32>
+  %hi = stablehlo.constant dense<[1.0, 1.0]> : tensor<2xf32>
+  %c = stablehlo.clamp %lo, %a, %hi : tensor<2xf32>
+  check.expect_eq_const %c, dense<[1.0, 0.0]> : tensor<2xf32>
+  func.return
+}
+
+// -----
+
+func.func @compare_i1_and_bf16_convert() {
+  %a = stablehlo.constant dense<[true, false]> : tensor<2xi1>
+  %b = stablehlo.constant dense<true> : tensor<2xi1>
+  %e = stablehlo.compare EQ, %a, %b, UNSIGNED : (tensor<2xi1>, tensor<2xi1>) -> tensor<2xi1>
+  check.expect_eq_const %e, dense<[true, false]> : tensor<2xi1>
+  // bf16 spacing at 1 is 2^-7: 1 + 2^-8 ties to 1.0 (even), 1 + 3 * 2^-8 to 1 + 2^-6
+  %f = stablehlo.constant dense<[1.00390625, 1.01171875]> : tensor<2xf32>
+  %g = stablehlo.convert %f : (tensor<2xf32>) -> tensor<2xbf16>
+  check.expect_eq_const %g, dense<[1.0, 1.015625]> : tensor<2xbf16>
+  func.return
+}
+
+// -----
+
+func.func @dot_f16_on_cpu() {
+  // 2 * 3 + 0.5 * -4 = 4, exact in f16
+  %a = stablehlo.constant dense<[[2.0, 0.5]]> : tensor<1x2xf16>
+  %b = stablehlo.constant dense<[[3.0], [-4.0]]> : tensor<2x1xf16>
+  %r = stablehlo.dot %a, %b : (tensor<1x2xf16>, tensor<2x1xf16>) -> tensor<1x1xf16>
+  check.expect_eq_const %r, dense<[[4.0]]> : tensor<1x1xf16>
+  func.return
+}
