@@ -22,8 +22,9 @@ $(HLO_TOOL_SAN): $(call sanobjs,$(HLO_TOOL_SRCS)) $(LIB_SAN_A)
 e1npu-hlo: $(HLO_TOOL)
 
 install-hlo: $(HLO_TOOL)
-	install -d $(DESTDIR)$(BINDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 0755 $(HLO_TOOL) $(DESTDIR)$(BINDIR)/e1npu-hlo
+	install -m 0644 tools/e1npu-hlo/e1npu-hlo.1 $(DESTDIR)$(MANDIR)/man1/
 
 ALL_TARGETS     += $(HLO_TOOL)
 INSTALL_TARGETS += install-hlo
