@@ -123,6 +123,28 @@ in_test() {
 	ok "inputs/main-args.mlir (--input .npy)"
 }
 in_test
+
+# command line: usage errors exit 2 and say what was wrong
+cli() {
+	name=$1 want=$2 text=$3
+	shift 3
+	"$bin" "$@" >"$tmp/out" 2>&1
+	rc=$?
+	if [ "$rc" = "$want" ] && grep -qF -- "$text" "$tmp/out"; then
+		ok "cli: $name"
+	else
+		ko "cli: $name" "exit $rc (expected $want), output: $(head -n 2 "$tmp/out")"
+	fi
+}
+cli no-command 2 "missing command (run)"
+cli unknown-command 2 "unknown command 'walk'" walk x.mlir
+cli no-file 2 "missing FILE.mlir" run
+cli extra-argument 2 "unexpected argument 'b.mlir'" run a.mlir b.mlir
+cli bad-tolerance 2 "--quant-tolerance: 'x1' is not a number" run --quant-tolerance=x1 a.mlir
+cli missing-file 2 "/nonexistent.mlir: No such file or directory" run /nonexistent.mlir
+cli json-load-error 2 '"error": "' run --json "$dir/bad/unsupported-op.mlir"
+cli input-not-name-file 2 "--input 'x': expected NAME=FILE.npy" run --input x a.mlir
+cli help 0 "Usage: e1npu-hlo run" --help
 # the generated tests are gen.py's output
 if python3 "$dir/gen.py" --check >"$tmp/gen" 2>&1; then
 	ok "gen.py --check"
