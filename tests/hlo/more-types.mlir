@@ -103,3 +103,58 @@ func.func @dot_f16_on_cpu() {
   check.expect_eq_const %r, dense<[[4.0]]> : tensor<1x1xf16>
   func.return
 }
+
+// -----
+
+func.func @subtract_multiply_divide_unsigned_and_float() {
+  %a = stablehlo.constant dense<[5, 0]> : tensor<2xui8>
+  %b = stablehlo.constant dense<[10, 1]> : tensor<2xui8>
+  %d = stablehlo.subtract %a, %b : tensor<2xui8>
+  check.expect_eq_const %d, dense<[251, 255]> : tensor<2xui8>
+  %f = stablehlo.constant dense<[0.5, 1.0e-8]> : tensor<2xf32>
+  %g = stablehlo.constant dense<[0.25, 1.0]> : tensor<2xf32>
+  // 1e-8 - 1 rounds to -1 in f32 (the spacing below 1 is 2^-24)
+  %h = stablehlo.subtract %f, %g : tensor<2xf32>
+  check.expect_eq_const %h, dense<[0.25, -1.0]> : tensor<2xf32>
+  %u = stablehlo.constant dense<[65536, 3]> : tensor<2xui32>
+  %v = stablehlo.constant dense<[65536, 5]> : tensor<2xui32>
+  // 2^32 wraps to 0
+  %m = stablehlo.multiply %u, %v : tensor<2xui32>
+  check.expect_eq_const %m, dense<[0, 15]> : tensor<2xui32>
+  %p = stablehlo.constant dense<[7, 5]> : tensor<2xui32>
+  %q = stablehlo.constant dense<[2, 0]> : tensor<2xui32>
+  // x / 0 sets all bits
+  %r = stablehlo.divide %p, %q : tensor<2xui32>
+  check.expect_eq_const %r, dense<[3, 4294967295]> : tensor<2xui32>
+  func.return
+}
+
+// -----
+
+func.func @exponential_f64_f16() {
+  %a = stablehlo.constant dense<[0.0, 1.0]> : tensor<2xf64>
+  %e = stablehlo.exponential %a : tensor<2xf64>
+  check.expect_almost_eq_const %e, dense<[1.0, 2.718281828459045]> : tensor<2xf64>
+  // f16: e rounds to 1392 * 2^-9 = 2.71875; exp(-inf) = 0
+  %h = stablehlo.constant dense<[1.0, 0xFC00]> : tensor<2xf16>
+  %k = stablehlo.exponential %h : tensor<2xf16>
+  check.expect_eq_const %k, dense<[2.71875, 0.0]> : tensor<2xf16>
+  func.return
+}
+
+// -----
+
+func.func @slice_concatenate_pad_f32() {
+  %a = stablehlo.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]> : tensor<3x3xf32>
+  %s = stablehlo.slice %a [0:3:2, 1:3] : (tensor<3x3xf32>) -> tensor<2x2xf32>
+  check.expect_eq_const %s, dense<[[2.0, 3.0], [8.0, 9.0]]> : tensor<2x2xf32>
+  %x = stablehlo.constant dense<[[1.5], [2.5]]> : tensor<2x1xf32>
+  %y = stablehlo.constant dense<[[3.5], [4.5]]> : tensor<2x1xf32>
+  %c = stablehlo.concatenate %x, %y, dim = 1 : (tensor<2x1xf32>, tensor<2x1xf32>) -> tensor<2x2xf32>
+  check.expect_eq_const %c, dense<[[1.5, 3.5], [2.5, 4.5]]> : tensor<2x2xf32>
+  %v = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %n = stablehlo.constant dense<-1.0> : tensor<f32>
+  %p = stablehlo.pad %v, %n, low = [1], high = [0], interior = [2] : (tensor<2xf32>, tensor<f32>) -> tensor<5xf32>
+  check.expect_eq_const %p, dense<[-1.0, 1.0, -1.0, -1.0, 2.0]> : tensor<5xf32>
+  func.return
+}
