@@ -212,6 +212,35 @@ static void report_text(const struct e1npu_hlo *h)
 	}
 }
 
+/* The batches of one function's ops: index, results, APIs, hardware ops. */
+static void json_batches(const struct e1npu_hlo_op_info *o, uint32_t n, uint32_t nb)
+{
+	printf(", \"command_buffer_batches\": [");
+	for (uint32_t b = 0; b < nb; b++) {
+		uint32_t hw = 0;
+		int first = 1;
+
+		printf("%s{\"index\": %u, \"ops\": [", b ? ", " : "", b);
+		for (uint32_t k = 0; k < n; k++)
+			if (o[k].batch == (int32_t)b) {
+				printf("%s", first ? "" : ", ");
+				json_str(o[k].result);
+				first = 0;
+				hw += o[k].hw_ops;
+			}
+		printf("], \"apis\": [");
+		first = 1;
+		for (uint32_t k = 0; k < n; k++)
+			if (o[k].batch == (int32_t)b) {
+				printf("%s", first ? "" : ", ");
+				json_str(o[k].api);
+				first = 0;
+			}
+		printf("], \"hw_ops\": %u}", hw);
+	}
+	printf("]");
+}
+
 static void report_json(const struct e1npu_hlo *h)
 {
 	size_t nf = e1npu_hlo_num_funcs(h), no = e1npu_hlo_num_ops(h), oi = 0;
@@ -219,36 +248,45 @@ static void report_json(const struct e1npu_hlo *h)
 	printf(", \"functions\": [");
 	for (size_t i = 0; i < nf; i++) {
 		struct e1npu_hlo_func_info fi;
+		struct e1npu_hlo_op_info *ops;
+		uint32_t n = 0;
 
 		if (e1npu_hlo_get_func(h, i, &fi))
 			continue;
+		ops = calloc(fi.num_ops + 1, sizeof(*ops));
+		if (!ops)
+			return;
+		for (uint32_t k = 0; k < fi.num_ops && oi < no; k++, oi++)
+			if (!e1npu_hlo_get_op(h, oi, &ops[n]))
+				n++;
 		printf("%s{\"name\": ", i ? ", " : "");
 		json_str(fi.name);
-		printf(", \"section\": %u, \"line\": %u, \"command_buffer_batches\": %u, "
-		       "\"tensor_arena_plan\": {\"peak_bytes\": %llu, \"slot_bytes\": %llu, \"alignment\": 16}, \"ops\": [",
-		       fi.section, fi.line, fi.num_batches, (unsigned long long)fi.arena_peak,
+		printf(", \"section\": %u, \"line\": %u, \"num_batches\": %u",
+		       fi.section, fi.line, fi.num_batches);
+		json_batches(ops, n, fi.num_batches);
+		printf(", \"tensor_arena_plan\": {\"peak_bytes\": %llu, \"slot_bytes\": %llu, "
+		       "\"alignment\": 16}, \"ops\": [", (unsigned long long)fi.arena_peak,
 		       (unsigned long long)fi.arena_total);
-		for (uint32_t k = 0; k < fi.num_ops && oi < no; k++, oi++) {
-			struct e1npu_hlo_op_info o;
+		for (uint32_t k = 0; k < n; k++) {
+			const struct e1npu_hlo_op_info *o = &ops[k];
 
-			if (e1npu_hlo_get_op(h, oi, &o))
-				continue;
-			printf("%s{\"line\": %u, \"result\": ", k ? ", " : "", o.line);
-			json_str(o.result);
+			printf("%s{\"line\": %u, \"result\": ", k ? ", " : "", o->line);
+			json_str(o->result);
 			printf(", \"op\": ");
-			json_str(o.op);
+			json_str(o->op);
 			printf(", \"engine\": \"%s\", \"ran_engine\": \"%s\", \"batch\": %d, "
 			       "\"hw_ops\": %u, \"lsb_diff\": %u, \"lsb_diff_count\": %u, "
 			       "\"arena_offset\": %llu, \"arena_size\": %llu, \"api\": ",
-			       e1npu_hlo_engine_name(o.engine), ran_name(o.ran_engine), o.batch,
-			       o.hw_ops, o.lsb_diff, o.lsb_diff_count,
-			       (unsigned long long)o.arena_offset, (unsigned long long)o.arena_size);
-			json_str(o.api);
+			       e1npu_hlo_engine_name(o->engine), ran_name(o->ran_engine), o->batch,
+			       o->hw_ops, o->lsb_diff, o->lsb_diff_count,
+			       (unsigned long long)o->arena_offset, (unsigned long long)o->arena_size);
+			json_str(o->api);
 			printf(", \"why\": ");
-			json_str(o.why);
+			json_str(o->why);
 			printf("}");
 		}
 		printf("]}");
+		free(ops);
 	}
 	printf("]");
 }
