@@ -195,6 +195,12 @@ static int eval_quant_elementwise(struct e1npu_hlo *h, const struct hlo_op *op,
 	memset(f, 0, sizeof(f));
 	memset(&r, 0, sizeof(r));
 
+	if (op->nopnd > 3)
+		return EV_ERR(h, "%s (line %d): too many operands", op->name, op->line);
+	for (int i = 0; i < op->nopnd; i++)
+		if (!in[i].t.quant && !hlo_is_float(&in[i].t))
+			return EV_ERR(h, "%s (line %d): operand %d mixes an integer with quantized types",
+				      op->name, op->line, i);
 	for (int i = 0; i < op->nopnd && i < 3; i++) {
 		if (in[i].t.quant)
 			ret = dequant_tensor(&in[i], &f[i]);

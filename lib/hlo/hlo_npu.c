@@ -94,6 +94,44 @@ static int64_t contract_len(const struct hlo_func *f, const struct hlo_op *op)
 	return k;
 }
 
+/*
+ * Per-axis weights fold on the host per output column: the axis must be
+ * the kernel's output features (conv) or the rhs's only free dimension
+ * (dot), which is the result's last.
+ */
+static int rhs_axis_is_output(struct e1npu_hlo *h, const struct hlo_func *f,
+			      const struct hlo_op *op)
+{
+	const struct hlo_type *lt = &f->vt[op->opnd[0]], *rt = &f->vt[op->opnd[1]];
+	int64_t lb[HLO_MAX_RANK], rb[HLO_MAX_RANK], lc[HLO_MAX_RANK], rc[HLO_MAX_RANK];
+	int nlb, nrb, nlc, nrc, used[HLO_MAX_RANK] = { 0 }, nfree = 0, free_dim = -1;
+
+	if (op->kind == HOP_CONV) {
+		struct hlo_conv g;
+		char save[sizeof(h->err)];
+		int ok;
+
+		memcpy(save, h->err, sizeof(save));
+		ok = hlo_conv_geom(h, op, lt, rt, &op->rt[0], &g) == 0 && rt->qaxis == g.ro;
+		memcpy(h->err, save, sizeof(save)); /* a bad conv fails when it runs */
+		return ok;
+	}
+	if (hlo_dot_dims(op, lb, &nlb, rb, &nrb, lc, &nlc, rc, &nrc))
+		return 0;
+	for (int i = 0; i < nrb; i++)
+		if (rb[i] >= 0 && rb[i] < rt->rank)
+			used[rb[i]] = 1;
+	for (int i = 0; i < nrc; i++)
+		if (rc[i] >= 0 && rc[i] < rt->rank)
+			used[rc[i]] = 1;
+	for (int d = 0; d < rt->rank; d++)
+		if (!used[d]) {
+			nfree++;
+			free_dim = d;
+		}
+	return nfree == 1 && free_dim == rt->qaxis;
+}
+
 static void place_contraction(struct e1npu_hlo *h, struct hlo_func *f, int oi)
 {
 	struct hlo_op *op = &f->ops[oi];
@@ -123,6 +161,12 @@ static void place_contraction(struct e1npu_hlo *h, struct hlo_func *f, int oi)
 	}
 	if (f->vt[op->opnd[0]].quant && f->vt[op->opnd[0]].qaxis >= 0) {
 		set_why(op, E1NPU_HLO_ENGINE_CPU, "cpu", "per-axis quantized lhs");
+		return;
+	}
+	if (f->vt[op->opnd[1]].quant && f->vt[op->opnd[1]].qaxis >= 0 &&
+	    !rhs_axis_is_output(h, f, op)) {
+		set_why(op, E1NPU_HLO_ENGINE_CPU, "cpu",
+			"per-axis rhs quantized along a dimension that is not the output features");
 		return;
 	}
 	k = contract_len(f, op);

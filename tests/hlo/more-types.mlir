@@ -1,5 +1,7 @@
 // RUN: e1npu-hlo run %s
 // More element types and forms; expected values worked by hand.
+// E1-NPU: 0 (every op here stays on the CPU: float, quantized elementwise,
+// and per-axis weights along the contracted dimension)
 
 func.func @quantized_add() {
   // a = [2, 4, -6] * 0.5 = [1, 2, -3]; b = ([5, -3, 9] - 1) * 0.25 = [1, -1, 2]
@@ -156,5 +158,17 @@ func.func @slice_concatenate_pad_f32() {
   %n = stablehlo.constant dense<-1.0> : tensor<f32>
   %p = stablehlo.pad %v, %n, low = [1], high = [0], interior = [2] : (tensor<2xf32>, tensor<f32>) -> tensor<5xf32>
   check.expect_eq_const %p, dense<[-1.0, 1.0, -1.0, -1.0, 2.0]> : tensor<5xf32>
+  func.return
+}
+
+// -----
+
+func.func @dot_per_axis_on_contracted_dim_stays_on_cpu() {
+  // rhs scales per k: {0.5, 0.25} on [[2], [4]] = [1.0, 1.0]; a = [2, 4]
+  // 2 * 1 + 4 * 1 = 6 at scale 1
+  %a = stablehlo.constant() {value = dense<[[2, 4]]> : tensor<1x2xi8>} : () -> tensor<1x2x!quant.uniform<i8:f32, 1.0>>
+  %b = stablehlo.constant() {value = dense<[[2], [4]]> : tensor<2x1xi8>} : () -> tensor<2x1x!quant.uniform<i8:f32:0, {0.5, 0.25}>>
+  %r = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<1x2x!quant.uniform<i8:f32, 1.0>>, tensor<2x1x!quant.uniform<i8:f32:0, {0.5, 0.25}>>) -> tensor<1x1x!quant.uniform<i32:f32, 1.0>>
+  check.expect_eq_const %r, dense<[[6]]> : tensor<1x1x!quant.uniform<i32:f32, 1.0>>
   func.return
 }
