@@ -1,7 +1,8 @@
 // RUN: e1npu-hlo run %s
 // More element types and forms; expected values worked by hand.
-// E1-NPU: 0 (every op here stays on the CPU: float, quantized elementwise,
-// and per-axis weights along the contracted dimension)
+// Every op here stays on the CPU (float, quantized elementwise, per-axis
+// weights along the contracted dimension):
+// E1-NPU: 0
 
 func.func @quantized_add() {
   // a = [2, 4, -6] * 0.5 = [1, 2, -3]; b = ([5, -3, 9] - 1) * 0.25 = [1, -1, 2]
