@@ -101,6 +101,7 @@ deps-bench:
 -include lib/lib.mk
 -include tools/tools.mk
 -include delegate/delegate.mk
+-include tools/e1npu-hlo/hlo.mk
 -include tests/tests.mk
 -include kernel/kernel.mk
 -include tests/vm/vm.mk

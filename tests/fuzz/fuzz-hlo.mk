@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: MIT
+#
+# fuzz-hlo-parse: libFuzzer harness of the StableHLO importer
+# (tests/fuzz/fuzz-hlo-parse.c, Documentation/fuzzing.md), built like the
+# public-API harnesses (the whole library with the fuzzer's sanitizers) and
+# run for FUZZ_TIME seconds as part of check-fuzz, seeds in
+# tests/fuzz/corpus-fuzz-hlo-parse/ (copies of tests/hlo files).
+
+HLO_FUZZ_BIN := $(O)/tests/fuzz/fuzz-hlo-parse
+
+$(HLO_FUZZ_BIN): tests/fuzz/fuzz-hlo-parse.c $(LIB_SRCS) $(LIB_MODEL_SRCS) \
+		$(wildcard include/e1npu/*.h lib/*.h lib/*/*.h) | fuzz-cc
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(LIB_CPPFLAGS) -DE1NPU_WITH_UDEV=$(E1NPU_WITH_UDEV) \
+		-D_POSIX_C_SOURCE=200809L $(FUZZ_FLAGS) $< $(LIB_SRCS) $(LIB_MODEL_SRCS) \
+		-o $@ $(LIB_LIBS)
+
+.PHONY: check-fuzz-hlo fuzz-hlo-long
+check-fuzz-hlo: $(HLO_FUZZ_BIN)
+	$(call fuzz_run,fuzz-hlo-parse,$(FUZZ_TIME))
+	@echo "1 passed, 0 failed (check-fuzz-hlo: the StableHLO parser ran clean)"
+
+fuzz-hlo-long: $(HLO_FUZZ_BIN)
+	$(call fuzz_run,fuzz-hlo-parse,$(FUZZ_LONG_TIME))
+
+check-fuzz: check-fuzz-hlo
+fuzz-build: $(HLO_FUZZ_BIN)

@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# /tests/t-hlo.sh: the StableHLO importer's NPU tests in the x86_64 guest,
+# through e1npu.ko on e1npu_sim.ko: e1npu-hlo-static runs each module on
+# the accel node; every check must pass and the ops the module's E1-NPU
+# line counts must have run on a hardware engine (wrapper or datapath).
+. /tests/lib.sh
+
+bin=/tests/e1npu-hlo-static
+t_insmod e1npu_sim || exit 0
+if t_insmod e1npu; then
+	dev=
+	_i=0
+	while [ -z "$dev" ] && [ $_i -lt 50 ]; do
+		for _d in /sys/devices/platform/e1npu-sim/accel/accel*; do
+			[ -d "$_d" ] && dev=/dev/accel/${_d##*/}
+		done
+		[ -n "$dev" ] || sleep 0.1
+		_i=$((_i + 1))
+	done
+	for f in /tests/hlo-*.mlir; do
+		[ -f "$f" ] || continue
+		n=$(basename "$f" .mlir)
+		args=$(sed -n 's|^// E1-ARGS: ||p' "$f")
+		want=$(sed -n 's|^// E1-NPU: ||p' "$f")
+		# shellcheck disable=SC2086
+		t_run "$n" "$bin" run --device "$dev" $args "$f"
+		# shellcheck disable=SC2086
+		got=$("$bin" run --device "$dev" --json --report $args "$f" 2>/dev/null |
+			grep -o '"ran_engine": "\(wrapper\|datapath\)"' | wc -l)
+		if [ -n "$want" ] && [ "$got" -eq "$want" ]; then
+			t_pass "$n-npu-engine"
+		else
+			t_fail "$n-npu-engine" "$got ops ran on the NPU through $dev, expected ${want:-?}"
+		fi
+	done
+	t_rmmod e1npu
+fi
+t_rmmod e1npu_sim
+exit 0

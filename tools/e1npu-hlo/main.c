@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: MIT
+/*
+ * e1npu-hlo: run StableHLO modules (textual MLIR) through libe1npu: every
+ * argument-less function (each section of a split file), its checks, and
+ * the partition report. Documentation/hlo.md.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <e1npu/e1npu.h>
+#include <e1npu/e1npu_hlo.h>
+
+#include "npy.h"
+
+#define HLO_TOOL_VERSION E1NPU_VERSION	/* the top Makefile's */
+#define MAX_INPUTS 64
+
+struct args {
+	const char *file, *device;
+	const char *inputs[MAX_INPUTS];
+	int ninputs;
+	unsigned int tol;
+	bool report, json, cpu_only;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: e1npu-hlo run [options] FILE.mlir\n"
+"Run a StableHLO module on the e1 NPU: every function without arguments\n"
+"(every section of a \"// -----\" split file), one line per check.\n\n"
+"  --report               print the partition report (engine, reason, API,\n"
+"                         command-buffer batch, arena plan per op)\n"
+"  --json                 machine-readable output\n"
+"  --quant-tolerance=N    accept N LSB between the NPU's fixed-point\n"
+"                         requantization and the specification (default 0)\n"
+"  --device SPEC          sim (default, in-process model) or /dev/accel/accelN\n"
+"  --cpu-only             every op on the CPU references\n"
+"  --input NAME=FILE.npy  bind an argument of public @main (repeatable)\n"
+"  -h, --help             this help\n"
+"  -V, --version          version\n\n"
+"Exit status: 0 when every check passed, 1 when a check failed or an op\n"
+"could not run, 2 on bad usage or a module that does not load.\n");
+}
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void die_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "e1npu-hlo: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	usage(stderr);
+	exit(2);
+}
+
+static void parse_args(int argc, char **argv, struct args *a)
+{
+	static const struct option opts[] = {
+		{ "report", no_argument, NULL, 'r' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "quant-tolerance", required_argument, NULL, 't' },
+		{ "device", required_argument, NULL, 'd' },
+		{ "cpu-only", no_argument, NULL, 'c' },
+		{ "input", required_argument, NULL, 'i' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	a->device = "sim";
+	while ((c = getopt_long(argc, argv, "hV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r': a->report = true; break;
+		case 'j': a->json = true; break;
+		case 'c': a->cpu_only = true; break;
+		case 'd': a->device = optarg; break;
+		case 't': {
+			char *e;
+			unsigned long v;
+
+			errno = 0;
+			v = strtoul(optarg, &e, 10);
+			if (*optarg < '0' || *optarg > '9' || *e || errno || v > 255)
+				die_usage("--quant-tolerance: '%s' is not a number of LSBs in 0..255",
+					  optarg);
+			a->tol = (unsigned int)v;
+			break;
+		}
+		case 'i':
+			if (a->ninputs >= MAX_INPUTS)
+				die_usage("more than %d --input", MAX_INPUTS);
+			if (!strchr(optarg, '='))
+				die_usage("--input '%s': expected NAME=FILE.npy", optarg);
+			a->inputs[a->ninputs++] = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case 'V':
+			printf("e1npu-hlo %s\n", HLO_TOOL_VERSION);
+			exit(0);
+		default:
+			usage(stderr);
+			exit(2);
+		}
+	}
+	if (optind >= argc)
+		die_usage("missing command (run)");
+	if (strcmp(argv[optind], "run"))
+		die_usage("unknown command '%s'", argv[optind]);
+	if (optind + 1 >= argc)
+		die_usage("missing FILE.mlir");
+	if (optind + 2 < argc)
+		die_usage("unexpected argument '%s'", argv[optind + 2]);
+	a->file = argv[optind + 1];
+}
+
+struct printer {
+	const struct args *a;
+	int n;
+};
+
+static void on_check(void *arg, const struct e1npu_hlo_check *c)
+{
+	struct printer *p = arg;
+
+	if (p->a->json) {
+		printf("%s{\"section\": %u, \"line\": %u, \"func\": ", p->n ? ", " : "",
+		       c->section, c->line);
+		json_str(c->func);
+		printf(", \"check\": ");
+		json_str(c->kind);
+		printf(", \"passed\": %s, \"message\": ", c->passed ? "true" : "false");
+		json_str(c->msg);
+		printf("}");
+	} else {
+		printf("%s  %s:%u  @%s  %s  %s\n", c->passed ? "PASS" : "FAIL", p->a->file,
+		       c->line, c->func, c->kind, c->msg);
+	}
+	p->n++;
+}
+
+static const char *ran_name(uint32_t e)
+{
+	return e ? e1npu_engine_name(e) : "-";
+}
+
+static void report_text(const struct e1npu_hlo *h)
+{
+	size_t nf = e1npu_hlo_num_funcs(h), no = e1npu_hlo_num_ops(h), oi = 0;
+
+	printf("partition report\n");
+	for (size_t i = 0; i < nf; i++) {
+		struct e1npu_hlo_func_info fi;
+
+		if (e1npu_hlo_get_func(h, i, &fi))
+			continue;
+		printf("@%s (section %u, line %u): %u ops, %u command-buffer batch%s, arena peak %llu B (slots %llu B)\n",
+		       fi.name, fi.section, fi.line, fi.num_ops, fi.num_batches,
+		       fi.num_batches == 1 ? "" : "es", (unsigned long long)fi.arena_peak,
+		       (unsigned long long)fi.arena_total);
+		printf("  %-5s %-8s %-28s %-6s %-9s %-5s %-6s %-15s %-28s %s\n", "line", "result",
+		       "op", "engine", "ran", "batch", "hw_ops", "arena off+size", "api", "why");
+		for (uint32_t k = 0; k < fi.num_ops && oi < no; k++, oi++) {
+			struct e1npu_hlo_op_info o;
+			char batch[16], arena[40];
+
+			if (e1npu_hlo_get_op(h, oi, &o))
+				continue;
+			snprintf(batch, sizeof(batch), o.batch >= 0 ? "%d" : "-", o.batch);
+			if (o.arena_size)
+				snprintf(arena, sizeof(arena), "%llu+%llu",
+					 (unsigned long long)o.arena_offset,
+					 (unsigned long long)o.arena_size);
+			else
+				snprintf(arena, sizeof(arena), "-");
+			printf("  %-5u %-8s %-28s %-6s %-9s %-5s %-6u %-15s %-28s %s", o.line,
+			       o.result[0] ? o.result : "-", o.op, e1npu_hlo_engine_name(o.engine),
+			       ran_name(o.ran_engine), batch, o.hw_ops, arena, o.api, o.why);
+			if (o.lsb_diff)
+				printf(" [requantization: %u element%s differ by up to %u LSB from the float decomposition]",
+				       o.lsb_diff_count, o.lsb_diff_count == 1 ? "" : "s", o.lsb_diff);
+			printf("\n");
+		}
+	}
+}
+
+/* The batches of one function's ops: index, results, APIs, hardware ops. */
+static void json_batches(const struct e1npu_hlo_op_info *o, uint32_t n, uint32_t nb)
+{
+	printf(", \"command_buffer_batches\": [");
+	for (uint32_t b = 0; b < nb; b++) {
+		uint32_t hw = 0;
+		int first = 1;
+
+		printf("%s{\"index\": %u, \"ops\": [", b ? ", " : "", b);
+		for (uint32_t k = 0; k < n; k++)
+			if (o[k].batch == (int32_t)b) {
+				printf("%s", first ? "" : ", ");
+				json_str(o[k].result);
+				first = 0;
+				hw += o[k].hw_ops;
+			}
+		printf("], \"apis\": [");
+		first = 1;
+		for (uint32_t k = 0; k < n; k++)
+			if (o[k].batch == (int32_t)b) {
+				printf("%s", first ? "" : ", ");
+				json_str(o[k].api);
+				first = 0;
+			}
+		printf("], \"hw_ops\": %u}", hw);
+	}
+	printf("]");
+}
+
+static void report_json(const struct e1npu_hlo *h)
+{
+	size_t nf = e1npu_hlo_num_funcs(h), no = e1npu_hlo_num_ops(h), oi = 0;
+
+	printf(", \"functions\": [");
+	for (size_t i = 0; i < nf; i++) {
+		struct e1npu_hlo_func_info fi;
+		struct e1npu_hlo_op_info *ops;
+		uint32_t n = 0;
+
+		if (e1npu_hlo_get_func(h, i, &fi))
+			continue;
+		ops = calloc(fi.num_ops + 1, sizeof(*ops));
+		if (!ops)
+			return;
+		for (uint32_t k = 0; k < fi.num_ops && oi < no; k++, oi++)
+			if (!e1npu_hlo_get_op(h, oi, &ops[n]))
+				n++;
+		printf("%s{\"name\": ", i ? ", " : "");
+		json_str(fi.name);
+		printf(", \"section\": %u, \"line\": %u, \"num_batches\": %u",
+		       fi.section, fi.line, fi.num_batches);
+		json_batches(ops, n, fi.num_batches);
+		printf(", \"tensor_arena_plan\": {\"peak_bytes\": %llu, \"slot_bytes\": %llu, "
+		       "\"alignment\": 16}, \"ops\": [", (unsigned long long)fi.arena_peak,
+		       (unsigned long long)fi.arena_total);
+		for (uint32_t k = 0; k < n; k++) {
+			const struct e1npu_hlo_op_info *o = &ops[k];
+
+			printf("%s{\"line\": %u, \"result\": ", k ? ", " : "", o->line);
+			json_str(o->result);
+			printf(", \"op\": ");
+			json_str(o->op);
+			printf(", \"engine\": \"%s\", \"ran_engine\": \"%s\", \"batch\": %d, "
+			       "\"hw_ops\": %u, \"lsb_diff\": %u, \"lsb_diff_count\": %u, "
+			       "\"arena_offset\": %llu, \"arena_size\": %llu, \"api\": ",
+			       e1npu_hlo_engine_name(o->engine), ran_name(o->ran_engine), o->batch,
+			       o->hw_ops, o->lsb_diff, o->lsb_diff_count,
+			       (unsigned long long)o->arena_offset, (unsigned long long)o->arena_size);
+			json_str(o->api);
+			printf(", \"why\": ");
+			json_str(o->why);
+			printf("}");
+		}
+		printf("]}");
+		free(ops);
+	}
+	printf("]");
+}
+
+static int bind_inputs(struct e1npu_hlo *h, const struct args *a, char *err, size_t len)
+{
+	for (int i = 0; i < a->ninputs; i++) {
+		char name[128];
+		const char *eq = strchr(a->inputs[i], '=');
+		size_t nl = (size_t)(eq - a->inputs[i]);
+		struct npy n;
+		int ret;
+
+		if (nl >= sizeof(name) || !nl) {
+			snprintf(err, len, "--input '%s': bad name", a->inputs[i]);
+			return -EINVAL;
+		}
+		memcpy(name, a->inputs[i], nl);
+		name[nl] = 0;
+		ret = npy_read(eq + 1, &n, err, len);
+		if (ret)
+			return ret;
+		ret = e1npu_hlo_set_input(h, name[0] == '%' ? name + 1 : name, n.dtype, n.rank,
+					  n.dims, n.data, n.size);
+		npy_free(&n);
+		if (ret) {
+			snprintf(err, len, "--input %s: %s", name, e1npu_hlo_last_error(h));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct args a;
+	struct e1npu_device *dev = NULL;
+	struct e1npu_hlo_options opt;
+	struct e1npu_hlo *h = NULL;
+	struct printer pr;
+	char err[640];
+	uint32_t passed = 0, failed = 0;
+	int ret, status;
+
+	parse_args(argc, argv, &a);
+	memset(&opt, 0, sizeof(opt));
+	opt.quant_tolerance = a.tol;
+	opt.cpu_only = a.cpu_only;
+	if (!a.cpu_only) {
+		ret = e1npu_device_open(a.device, &dev);
+		if (ret) {
+			fprintf(stderr, "e1npu-hlo: device '%s': %s\n", a.device, e1npu_strerror(ret));
+			return 2;
+		}
+	}
+	ret = e1npu_hlo_load_file(dev, a.file, &opt, &h, err, sizeof(err));
+	e1npu_device_close(dev);
+	if (ret) {
+		if (a.json) {
+			printf("{\"file\": ");
+			json_str(a.file);
+			printf(", \"error\": ");
+			json_str(err);
+			printf("}\n");
+		}
+		fprintf(stderr, "e1npu-hlo: %s\n", err);
+		return 2;
+	}
+	ret = bind_inputs(h, &a, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "e1npu-hlo: %s\n", err);
+		e1npu_hlo_free(h);
+		return 2;
+	}
+	pr.a = &a;
+	pr.n = 0;
+	if (a.json) {
+		printf("{\"file\": ");
+		json_str(a.file);
+		printf(", \"checks\": [");
+	}
+	ret = e1npu_hlo_run(h, on_check, &pr, &passed, &failed);
+	if (a.json) {
+		printf("], \"passed\": %u, \"failed\": %u", passed, failed);
+		if (ret) {
+			printf(", \"error\": ");
+			json_str(e1npu_hlo_last_error(h));
+		}
+		if (a.report)
+			report_json(h);
+		printf("}\n");
+	} else {
+		if (ret)
+			printf("ERROR  %s\n", e1npu_hlo_last_error(h));
+		printf("checks: %u passed, %u failed\n", passed, failed);
+		if (a.report)
+			report_text(h);
+	}
+	if (ret)
+		fprintf(stderr, "e1npu-hlo: %s\n", e1npu_hlo_last_error(h));
+	status = ret || failed ? 1 : 0;
+	e1npu_hlo_free(h);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "e1npu-hlo: write error\n");
+		return 1;
+	}
+	return status;
+}
