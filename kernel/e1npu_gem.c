@@ -243,16 +243,25 @@ static int e1npu_gem_reserve(struct e1npu_device *edev,
  * of the finished jobs to be freed; false when none is pending or time is
  * up (the arena is really full).
  */
-static bool e1npu_gem_wait_retired(struct e1npu_device *edev,
+/*
+ * Wait until the count of finished-but-unfreed jobs differs from @seen,
+ * the count read before the failed reservation: a job freed after that
+ * read (its buffers back) makes the wait return at once, so the caller
+ * retries instead of reporting a full arena it would have found free.
+ */
+static bool e1npu_gem_wait_retired(struct e1npu_device *edev, int seen,
 				   unsigned long deadline)
 {
-	int pending = atomic_read(&edev->jobs_retired);
 	long left = (long)(deadline - jiffies);
 
-	if (!pending || left <= 0)
+	if (left <= 0)
+		return false;
+	if (atomic_read(&edev->jobs_retired) != seen)
+		return true;
+	if (!seen)
 		return false;
 	return wait_var_event_timeout(&edev->jobs_retired,
-				      atomic_read(&edev->jobs_retired) != pending,
+				      atomic_read(&edev->jobs_retired) != seen,
 				      left) > 0;
 }
 
@@ -268,15 +277,16 @@ static struct e1npu_bo *e1npu_gem_create(struct e1npu_device *edev,
 	unsigned long deadline = jiffies +
 				 msecs_to_jiffies(E1NPU_ARENA_WAIT_MS);
 	struct e1npu_bo *bo;
-	int ret;
+	int ret, seen;
 
 	bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
 	if (!bo)
 		return ERR_PTR(-ENOMEM);
 
 	do {
+		seen = atomic_read(&edev->jobs_retired);
 		ret = e1npu_gem_reserve(edev, client, bo, size);
-	} while (ret == -ENOMEM && e1npu_gem_wait_retired(edev, deadline));
+	} while (ret == -ENOMEM && e1npu_gem_wait_retired(edev, seen, deadline));
 	if (ret) {
 		kfree(bo);
 		return ERR_PTR(ret);
