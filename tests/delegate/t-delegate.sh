@@ -20,15 +20,7 @@ if [ -f "$d/no-tflite" ]; then
 fi
 t_insmod e1npu_sim || exit 0
 if t_insmod e1npu; then
-	dev=
-	_i=0
-	while [ -z "$dev" ] && [ $_i -lt 50 ]; do
-		for _d in /sys/devices/platform/e1npu-sim/accel/accel*; do
-			[ -d "$_d" ] && dev=/dev/accel/${_d##*/}
-		done
-		[ -n "$dev" ] || sleep 0.1
-		_i=$((_i + 1))
-	done
+	dev=$(t_accel_node)
 	"$d/lib/ld-linux-x86-64.so.2" --library-path "$d/lib" "$d/test-delegate" \
 		--tflite "$d/lib/libtensorflowlite_c.so" \
 		--delegate "$d/lib/libe1npu_tflite_delegate.so" --interp -d "$dev" \

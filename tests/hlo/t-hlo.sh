@@ -10,15 +10,7 @@
 bin=/tests/e1npu-hlo-static
 t_insmod e1npu_sim || exit 0
 if t_insmod e1npu; then
-	dev=
-	_i=0
-	while [ -z "$dev" ] && [ $_i -lt 50 ]; do
-		for _d in /sys/devices/platform/e1npu-sim/accel/accel*; do
-			[ -d "$_d" ] && dev=/dev/accel/${_d##*/}
-		done
-		[ -n "$dev" ] || sleep 0.1
-		_i=$((_i + 1))
-	done
+	dev=$(t_accel_node)
 	for f in /tests/hlo-*.mlir; do
 		[ -f "$f" ] || continue
 		n=$(basename "$f" .mlir)

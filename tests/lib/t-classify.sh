@@ -14,15 +14,7 @@ if [ ! -x "$lib/ld-linux-x86-64.so.2" ] && ! tar -xf /tests/guest-lib-x86.tar -C
 fi
 t_insmod e1npu_sim || exit 0
 if t_insmod e1npu; then
-	dev=
-	_i=0
-	while [ -z "$dev" ] && [ $_i -lt 50 ]; do
-		for _d in /sys/devices/platform/e1npu-sim/accel/accel*; do
-			[ -d "$_d" ] && dev=/dev/accel/${_d##*/}
-		done
-		[ -n "$dev" ] || sleep 0.1
-		_i=$((_i + 1))
-	done
+	dev=$(t_accel_node)
 	CLASSIFY="$lib/ld-linux-x86-64.so.2 --library-path $lib /tests/e1npu-classify" \
 		sh /tests/guest-classify.sh "$dev"
 	t_rmmod e1npu

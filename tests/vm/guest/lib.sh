@@ -181,3 +181,17 @@ t_summary() {
 	_f=$(grep -c '^FAIL ' "$E1VM_RESULTS")
 	echo "E1VM-SUMMARY: $_p passed, $_f failed (uptime $(cut -d' ' -f1 /proc/uptime) s)"
 }
+
+# t_accel_node: the /dev/accel node of the e1npu-sim device once the
+# driver bound to it (the bind may be asynchronous; 5 s at most), or "".
+t_accel_node() {
+	_i=0
+	while [ $_i -lt 50 ]; do
+		for _d in /sys/devices/platform/e1npu-sim/accel/accel*; do
+			[ -d "$_d" ] && { echo "/dev/accel/${_d##*/}"; return 0; }
+		done
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	echo ""
+}
