@@ -67,3 +67,6 @@ VM_X86_GUEST_FILES += $(NPU_SMOKE_STATIC) $(SMOKE_HOST_JSON) tests/lib/guest-smo
 ALL_TARGETS        += $(NPU_SMOKE_STATIC) $(SMOKE_HOST_JSON)
 endif
 
+
+# Each further tool brings its own fragment.
+include tools/e1npu-classify/classify.mk
