@@ -43,6 +43,8 @@
 #define E1NPU_DP_CREDITS		16
 /* Longest a direct-mode datapath command may take (it needs a few cycles). */
 #define E1NPU_DP_TIMEOUT_US		1000
+/* Jobs per submit whose bookkeeping arrays live on the stack. */
+#define E1NPU_SUBMIT_SMALL		4
 
 unsigned int e1npu_flush_timeout_ms = 1000;
 module_param_named(flush_timeout_ms, e1npu_flush_timeout_ms, uint, 0644);
@@ -888,18 +890,12 @@ static void e1npu_job_cleanup(struct e1npu_job *job)
 	e1npu_client_put(job->client);
 	if (job->pm_ref)
 		e1npu_pm_put(edev);
-	kvfree(job->ops);
-	kvfree(job->desc);
-	kvfree(job->dp_ptr);
-	kfree(job->bos);
-	kfree(job->bo_write);
-	kfree(job->handles);
 	/* Its buffers' arena space is back (unless still referenced). */
 	if (atomic_read(&job->retired)) {
 		atomic_dec(&edev->jobs_retired);
 		wake_up_var(&edev->jobs_retired);
 	}
-	kfree(job);
+	kvfree(job);
 	/* The device may be released once this reaches 0: edev not touched. */
 	if (atomic_dec_and_test(&edev->jobs_alive))
 		wake_up_var(&edev->jobs_alive);
@@ -1206,6 +1202,46 @@ static int e1npu_job_prepare_ops(struct e1npu_job *job, struct drm_file *file)
 }
 
 /* Copy one job and its operations from userspace and validate them. */
+/*
+ * One allocation holds the job and its per-operation arrays: a submit is
+ * on the latency path, and every allocation there costs (more so under
+ * slub_debug). @op_count is at most max_ops_per_job (<= 255); the sizes
+ * are still computed with overflow-saturating helpers.
+ */
+static struct e1npu_job *e1npu_job_alloc(u32 engine, u32 op_count)
+{
+	size_t slots = size_mul(op_count, E1NPU_T_COUNT);
+	size_t ops_off, bos_off, eng_off, handles_off, write_off, size;
+	struct e1npu_job *job;
+	size_t eng_size = engine == DRM_E1NPU_ENGINE_WRAPPER ?
+			  sizeof(*job->desc) : sizeof(*job->dp_ptr);
+	u8 *p;
+
+	/* Arrays in decreasing alignment: no padding between them. */
+	ops_off = ALIGN(sizeof(*job), __alignof__(struct drm_e1npu_op));
+	bos_off = size_add(ops_off, size_mul(op_count, sizeof(*job->ops)));
+	eng_off = size_add(bos_off, size_mul(slots, sizeof(*job->bos)));
+	handles_off = size_add(eng_off, size_mul(op_count, eng_size));
+	write_off = size_add(handles_off,
+			     size_mul(slots, sizeof(*job->handles)));
+	size = size_add(write_off, size_mul(slots, sizeof(*job->bo_write)));
+	p = kvzalloc(size, GFP_KERNEL_ACCOUNT);
+	if (!p)
+		return NULL;
+	job = (struct e1npu_job *)p;
+	job->engine = engine;
+	job->op_count = op_count;
+	job->ops = (struct drm_e1npu_op *)(p + ops_off);
+	job->bos = (struct drm_gem_object **)(p + bos_off);
+	if (engine == DRM_E1NPU_ENGINE_WRAPPER)
+		job->desc = (u32 (*)[E1_V0_DESC_WORDS])(p + eng_off);
+	else
+		job->dp_ptr = (u8 *(*)[E1NPU_T_COUNT])(p + eng_off);
+	job->handles = (struct e1npu_job_handle *)(p + handles_off);
+	job->bo_write = (bool *)(p + write_off);
+	return job;
+}
+
 static int e1npu_job_create(struct e1npu_file *efile, struct drm_file *file,
 			    const struct drm_e1npu_submit *args, u32 index,
 			    struct e1npu_job **out)
@@ -1239,7 +1275,7 @@ static int e1npu_job_create(struct e1npu_file *efile, struct drm_file *file,
 		return -EINVAL;
 	}
 
-	job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
+	job = e1npu_job_alloc(ujob.engine, ujob.op_count);
 	if (!job)
 		return -ENOMEM;
 	job->edev = edev;
@@ -1250,26 +1286,10 @@ static int e1npu_job_create(struct e1npu_file *efile, struct drm_file *file,
 	if (ret)
 		goto err_cleanup;
 	job->pm_ref = true;
-	job->engine = ujob.engine;
-	job->op_count = ujob.op_count;
 	INIT_LIST_HEAD(&job->node);
 	lc.job = job;
-	job->ops = kvcalloc(job->op_count, sizeof(*job->ops), GFP_KERNEL_ACCOUNT);
-	job->bos = kcalloc(job->op_count * E1NPU_T_COUNT, sizeof(*job->bos),
-			   GFP_KERNEL_ACCOUNT);
-	job->bo_write = kcalloc(job->op_count * E1NPU_T_COUNT,
-				sizeof(*job->bo_write), GFP_KERNEL_ACCOUNT);
-	job->handles = kcalloc(job->op_count * E1NPU_T_COUNT,
-			       sizeof(*job->handles), GFP_KERNEL_ACCOUNT);
 	job->hw_fence = kzalloc(sizeof(*job->hw_fence), GFP_KERNEL_ACCOUNT);
-	if (job->engine == DRM_E1NPU_ENGINE_WRAPPER)
-		job->desc = kvcalloc(job->op_count, sizeof(*job->desc),
-				     GFP_KERNEL_ACCOUNT);
-	else
-		job->dp_ptr = kvcalloc(job->op_count, sizeof(*job->dp_ptr),
-				       GFP_KERNEL_ACCOUNT);
-	if (!job->ops || !job->bos || !job->bo_write || !job->handles ||
-	    !job->hw_fence || (!job->desc && !job->dp_ptr)) {
+	if (!job->hw_fence) {
 		ret = -ENOMEM;
 		goto err_cleanup;
 	}
@@ -1396,7 +1416,6 @@ static void e1npu_submit_bos_put(struct e1npu_submit_bos *sb)
 	for (i = 0; i < sb->count; i++)
 		drm_gem_object_put(sb->objs[i]);
 	kvfree(sb->objs);
-	kvfree(sb->uses);
 }
 
 /* Collect, lock and reserve; on error nothing is left locked. */
@@ -1409,13 +1428,12 @@ static int e1npu_submit_bos_lock(struct e1npu_submit_bos *sb,
 	memset(sb, 0, sizeof(*sb));
 	for (i = 0; i < n; i++)
 		total += jobs[i]->bo_count;
-	sb->objs = kvcalloc(total, sizeof(*sb->objs), GFP_KERNEL);
-	sb->uses = kvcalloc(total, sizeof(*sb->uses), GFP_KERNEL);
-	if (!sb->objs || !sb->uses) {
-		kvfree(sb->objs);
-		kvfree(sb->uses);
+	/* One allocation: the objects, then their use counts. */
+	sb->objs = kvcalloc(total, sizeof(*sb->objs) + sizeof(*sb->uses),
+			    GFP_KERNEL);
+	if (!sb->objs)
 		return -ENOMEM;
-	}
+	sb->uses = (u32 *)(sb->objs + total);
 	for (i = 0; i < n; i++)
 		for (b = 0; b < jobs[i]->bo_count; b++)
 			sb->objs[k++] = jobs[i]->bos[b];
@@ -1517,9 +1535,9 @@ int e1npu_ioctl_submit(struct drm_device *ddev, void *data,
 {
 	struct e1npu_file *efile = file->driver_priv;
 	struct drm_e1npu_submit *args = data;
+	struct e1npu_job *jobs_small[E1NPU_SUBMIT_SMALL], **jobs = jobs_small;
+	u32 ids_small[E1NPU_SUBMIT_SMALL], *ids = ids_small, i, n = 0;
 	struct e1npu_submit_bos sb;
-	struct e1npu_job **jobs;
-	u32 *ids, i, n = 0;
 	int ret = 0, idx;
 
 	/* Struct sizes may grow (zero tails), but not beyond a page. */
@@ -1535,11 +1553,14 @@ int e1npu_ioctl_submit(struct drm_device *ddev, void *data,
 	if (!drm_dev_enter(ddev, &idx))
 		return -ENODEV;
 
-	jobs = kcalloc(args->job_count, sizeof(*jobs), GFP_KERNEL);
-	ids = kcalloc(args->job_count, sizeof(*ids), GFP_KERNEL);
-	if (!jobs || !ids) {
-		ret = -ENOMEM;
-		goto out_free;
+	/* Most submits carry one job: no allocation for the arrays then. */
+	if (args->job_count > E1NPU_SUBMIT_SMALL) {
+		jobs = kcalloc(args->job_count, sizeof(*jobs), GFP_KERNEL);
+		ids = kcalloc(args->job_count, sizeof(*ids), GFP_KERNEL);
+		if (!jobs || !ids) {
+			ret = -ENOMEM;
+			goto out_free;
+		}
 	}
 	for (n = 0; n < args->job_count; n++) {
 		ret = e1npu_job_create(efile, file, args, n, &jobs[n]);
@@ -1583,8 +1604,10 @@ out_drop:
 	for (i = 0; i < n; i++)
 		e1npu_job_drop(efile, jobs[i], ids[i]);
 out_free:
-	kfree(ids);
-	kfree(jobs);
+	if (ids != ids_small)
+		kfree(ids);
+	if (jobs != jobs_small)
+		kfree(jobs);
 	drm_dev_exit(idx);
 	return ret;
 }
