@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
 
-#include "e1npu_hw.h"
 #include "lowp.h"
 
 static int to_q88(int neg, int exp2, uint32_t mant, int mant_bits, int32_t *q)

@@ -30,14 +30,10 @@ load() {
 	t_insmod e1npu_sim "$@" || return 1
 	t_insmod e1npu || return 1
 	# the driver binds asynchronously on some setups: wait for the node
-	_i=0
-	while [ $_i -lt 50 ]; do
-		for _d in /sys/devices/platform/e1npu-sim/accel/accel*; do
-			[ -d "$_d" ] && { t_pass "probe-$_n"; return 0; }
-		done
-		sleep 0.1
-		_i=$((_i + 1))
-	done
+	if [ -n "$(t_accel_node)" ]; then
+		t_pass "probe-$_n"
+		return 0
+	fi
 	t_fail "probe-$_n" "no accel node under /sys/devices/platform/e1npu-sim"
 	dmesg | tail -n 20 | sed "s/^/E1VM-LOG: probe-$_n: /"
 	return 1
