@@ -228,6 +228,7 @@ static int sim_open(struct e1npu_device *dev, const char *path)
 	s->fl[0].size = s->arena_size;
 	s->nfl = s->capfl = 1;
 	dev->priv = s;
+	dev->timing = cfg.timing;
 
 	if (cfg.wrapper_present) {
 		sim_hw_init(s);

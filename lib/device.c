@@ -19,6 +19,7 @@ static int device_open_backend(struct e1npu_device *dev,
 	int ret;
 
 	dev->be = be;
+	e1_timing_default(&dev->timing);
 	ret = be->open(dev, path);
 	if (ret)
 		return ret;

@@ -14,6 +14,7 @@
 #include <e1npu/e1npu.h>
 
 #include "e1npu_opcheck.h"		/* kernel/: shared submission rules + UAPI */
+#include "e1_timing.h"			/* model/: the cost model's parameters */
 
 #define E1NPU_API	__attribute__((visibility("default")))
 #define E1NPU_PRINTF(a, b)	__attribute__((format(printf, a, b)))
@@ -50,6 +51,11 @@ struct e1npu_device {
 	 */
 	unsigned int refs;
 	char errmsg[256];
+	/*
+	 * The wrapper's timing parameters, for the lowering layer's cost
+	 * model: the reference values, or the in-process model's own.
+	 */
+	struct e1_timing timing;
 };
 
 struct e1npu_buffer {

@@ -118,3 +118,14 @@ u64 e1_timing_matmul_cycles(const struct e1_timing *t, u32 rows, u32 cols,
 	}
 	return total;
 }
+
+u64 e1_timing_conv_cycles(const struct e1_timing *t, u32 rows, u32 cols,
+			  u32 in_h, u32 in_w, u32 c_in, u32 c_out, u32 ksz,
+			  u32 out_h, u32 out_w)
+{
+	(void)in_h;
+	(void)in_w;
+	/* charged as the im2col matmul: [out_h*out_w x k*k*c_in] by [.. x c_out] */
+	return e1_timing_matmul_cycles(t, rows, cols, out_h * out_w, c_out,
+				       ksz * ksz * c_in);
+}

@@ -46,6 +46,16 @@ void e1_timing_default(struct e1_timing *t);
 u64 e1_timing_matmul_cycles(const struct e1_timing *t, u32 rows, u32 cols,
 			    u32 m, u32 n, u32 k);
 
+/*
+ * Wrapper engine cycles of one CONV2D_S8 without the descriptor fetch:
+ * @in_h x @in_w x @c_in input (the tile with its halo), @ksz square kernel,
+ * @out_h x @out_w x @c_out output. The lowering layer's cost model calls
+ * this too, so both always charge the same.
+ */
+u64 e1_timing_conv_cycles(const struct e1_timing *t, u32 rows, u32 cols,
+			  u32 in_h, u32 in_w, u32 c_in, u32 c_out, u32 ksz,
+			  u32 out_h, u32 out_w);
+
 /* Bandwidth-bound work (RELU, MAXPOOL): @bytes moved through the DMA. */
 u64 e1_timing_stream_cycles(const struct e1_timing *t, u32 bytes);
 

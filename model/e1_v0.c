@@ -986,8 +986,8 @@ static u64 op_cycles(const struct e1_model *m, const struct v0_op *d, u64 *macs)
 		u32 k = d->ksz * d->ksz * d->c_in;
 
 		*macs = (u64)d->out_h * d->out_w * d->c_out * k;
-		c += e1_timing_matmul_cycles(t, rows, cols, d->out_h * d->out_w,
-					     d->c_out, k);
+		c += e1_timing_conv_cycles(t, rows, cols, d->in_h, d->in_w, d->c_in,
+					   d->c_out, d->ksz, d->out_h, d->out_w);
 	} else if (d->op == E1_V0_OP_RELU) {
 		c += e1_timing_stream_cycles(t, 2 * d->m * d->n);
 	} else if (d->op == E1_V0_OP_MAXPOOL_S8) {
