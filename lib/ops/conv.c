@@ -1,28 +1,33 @@
 // SPDX-License-Identifier: MIT
 /*
- * TFLite CONV_2D, grouped conv and DEPTHWISE_CONV_2D lowered onto CONV2D_S8.
- *
- * Preparation (once per weight tensor): the groups are packed into
- * block-diagonal hardware convolutions of up to 16 output columns (the
- * systolic array width) so depthwise and small-group convolutions keep the
- * array's columns busy; kernels are embedded in the next hardware size
- * (1, 3, 5); uint8 weights move to int8; per-tap weight sums, the folded
- * bias and the multipliers are computed. When the weight zero point is
- * non-zero (uint8 models), each block gets one all-ones column per group:
- * the hardware then also computes the window sums of the input the
- * zero-point correction needs.
- *
- * Each call stages the input of every (block, spatial tile) patch (int8,
- * rows 16-byte aligned, halo rows included), emits one CONV2D_S8 per patch
- * with the tile's own top/left padding (the hardware reads zeros outside
- * the image), then folds on the host, per output pixel:
+ * TFLite CONV_2D, grouped conv and DEPTHWISE_CONV_2D lowered onto the
+ * wrapper, in one of two forms chosen per layer by modelled cycles
+ * (cost.h; the choice and both costs go into the report):
+ * - CONV2D_S8 (here): the groups are packed into block-diagonal hardware
+ *   convolutions of up to 16 output columns (the systolic array width);
+ *   kernels are embedded in the next hardware size (1, 3, 5). Each call
+ *   stages the input of every (block, spatial tile) patch (int8, rows
+ *   16-byte aligned, halo rows included) and emits one CONV2D_S8 per patch
+ *   with the tile's own top/left padding (the hardware reads zeros
+ *   outside the image);
+ * - patch-Toeplitz MATMUL_S8s (conv_mm.c): depthwise blocks of outputs and
+ *   1x1 convolutions as matrix products, out-of-image taps staged as the
+ *   input zero point.
+ * uint8 weights move to int8; per-tap weight sums, the folded bias and the
+ * multipliers are computed once. When the weight zero point is non-zero
+ * (uint8 models) the input window sums the correction needs are computed
+ * on the host from the staged int8 input (no array columns spent on them).
+ * The host then folds, per output pixel:
  *   acc = hw - zw' * sx - zx' * sum(valid taps of w') + nvalid zx' zw' + bias
  * (TFLite pads with the zero point, i.e. skips the out-of-image taps).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "conv_internal.h"
+#include "cost.h"
 #include "e1npu_hw.h"
 #include "qcommon.h"
 #include "reserved.h"
@@ -32,34 +37,6 @@
 #define CV_C_MAX	512u	/* E1_V0_MAX_CONV_C */
 #define CV_COLS		16u	/* systolic array columns */
 #define CV_PAD_MAX	15u	/* 4-bit pad fields */
-
-struct cv_block {
-	uint32_t g0, gb;	/* groups g0 .. g0+gb-1 */
-	uint32_t ci_lo, ci_n;	/* input channels of each group used */
-	uint32_t oc_lo, oc_n;	/* output channels of each group (gb == 1 may split) */
-	uint32_t cin_b, cols;	/* hardware c_in, c_out */
-	bool sums;		/* has one sum column per group */
-	int8_t *w;		/* [K*K*cin_b][cols] */
-};
-
-struct e1npu_conv {
-	struct e1npu_ops *ops;
-	bool ops_held;		/* a reference on ops, taken on success */
-	struct e1npu_conv_params p;
-	uint32_t groups, cin_g, cout_g;
-	uint32_t out_h, out_w, pt, pl;
-	uint32_t ksize;		/* hardware kernel (embedding), 0: CPU only */
-	const char *cpu_why;	/* why the hardware cannot run it */
-	struct cv_block *blk;
-	uint32_t nblk;
-	int8_t *w;		/* int8 weights, [kh][kw][cin_g][c_out] */
-	int32_t *tapsum;	/* [c_out][kh*kw] */
-	int32_t *fold;		/* bias + full-window correction, per c_out */
-	int32_t *total;		/* sum of all taps, per c_out */
-	int32_t *mult;
-	int *shift;
-	int32_t zx, zw, lo, hi;
-};
 
 static uint32_t hw_ksize(uint32_t kh, uint32_t kw)
 {
@@ -71,8 +48,7 @@ static uint32_t hw_ksize(uint32_t kh, uint32_t kw)
 static int build_blocks(struct e1npu_conv *cv)
 {
 	uint32_t G = cv->groups, cin_g = cv->cin_g, cout_g = cv->cout_g;
-	bool sums = cv->zw != 0;
-	uint32_t gb = CV_COLS / (cout_g + (sums ? 1 : 0));
+	uint32_t gb = CV_COLS / cout_g;
 	uint32_t cap = 0, n = 0;
 	struct cv_block *b = NULL;
 
@@ -84,7 +60,7 @@ static int build_blocks(struct e1npu_conv *cv)
 		uint32_t ngb = G - g0 < gb ? G - g0 : gb;
 
 		for (uint32_t ci = 0; ci < cin_g; ci += CV_C_MAX)
-		for (uint32_t oc = 0; oc < cout_g; oc += CV_C_MAX - 1) {
+		for (uint32_t oc = 0; oc < cout_g; oc += CV_C_MAX) {
 			struct cv_block *x;
 
 			if (n == cap) {
@@ -103,11 +79,9 @@ static int build_blocks(struct e1npu_conv *cv)
 			x->ci_lo = ci;
 			x->ci_n = cin_g - ci < CV_C_MAX ? cin_g - ci : CV_C_MAX;
 			x->oc_lo = oc;
-			x->oc_n = cout_g - oc < CV_C_MAX - 1 ? cout_g - oc : CV_C_MAX - 1;
-			/* the sum columns ride with the first output chunk */
-			x->sums = sums && oc == 0;
+			x->oc_n = cout_g - oc < CV_C_MAX ? cout_g - oc : CV_C_MAX;
 			x->cin_b = ngb * x->ci_n;
-			x->cols = ngb * x->oc_n + (x->sums ? ngb : 0);
+			x->cols = ngb * x->oc_n;
 		}
 	}
 	cv->blk = b;
@@ -136,11 +110,11 @@ static int fill_block_weights(struct e1npu_conv *cv, struct cv_block *b)
 			b->w[row + gi * b->oc_n + oj] =
 				cv->w[(((size_t)ky * p->kw + kx) * cv->cin_g + ci) * p->c_out + oc];
 		}
-		if (b->sums)
-			b->w[row + b->gb * b->oc_n + gi] = 1;
 	}
 	return 0;
 }
+
+static int cv_choose_form(struct e1npu_conv *cv);
 
 E1NPU_API int e1npu_conv_new(struct e1npu_ops *ops,
 			     const struct e1npu_conv_params *p,
@@ -266,16 +240,15 @@ E1NPU_API int e1npu_conv_new(struct e1npu_ops *ops,
 		cv->cpu_why = "dilation larger than 15";
 	else if (cv->pt > CV_PAD_MAX || cv->pl > CV_PAD_MAX)
 		cv->cpu_why = "padding larger than 15";
-	if (cv->cpu_why) {
+	if (cv->cpu_why)
 		cv->ksize = 0;
-	} else {
+	else
 		ret = build_blocks(cv);
-		for (uint32_t i = 0; !ret && i < cv->nblk; i++)
-			ret = fill_block_weights(cv, &cv->blk[i]);
-		if (ret) {
-			e1npu_conv_free(cv);
-			return ret;
-		}
+	if (!ret)
+		ret = cv_choose_form(cv);
+	if (ret) {
+		e1npu_conv_free(cv);
+		return ret;
 	}
 	ops_get(ops);		/* the context lives as long as the conv */
 	cv->ops_held = true;
@@ -290,6 +263,7 @@ E1NPU_API void e1npu_conv_free(struct e1npu_conv *cv)
 	for (uint32_t i = 0; i < cv->nblk; i++)
 		free(cv->blk[i].w);
 	free(cv->blk);
+	cvmm_free(cv);
 	free(cv->w);
 	free(cv->tapsum);
 	free(cv->fold);
@@ -329,6 +303,85 @@ static uint32_t tile_len(uint32_t out, uint32_t stride, uint32_t k, uint32_t dil
 		t = (out + n - 1) / n;
 	}
 	return t < out ? t : out;
+}
+
+/* The input rows/columns one output tile reads, and its leading pads. */
+struct cv_tile {
+	uint32_t h, w;		/* output tile (clipped at the edges) */
+	uint32_t r0, c0, ih, iw, ptop, pleft;
+};
+
+static void cv_tile_geo(const struct e1npu_conv *cv, uint32_t oy0, uint32_t ox0,
+			uint32_t th, uint32_t tw, struct cv_tile *tl)
+{
+	const struct e1npu_conv_params *p = &cv->p;
+	int64_t ys = (int64_t)oy0 * p->stride_h - cv->pt;
+	int64_t xs = (int64_t)ox0 * p->stride_w - cv->pl;
+	uint32_t h = cv->out_h - oy0 < th ? cv->out_h - oy0 : th;
+	uint32_t w = cv->out_w - ox0 < tw ? cv->out_w - ox0 : tw;
+	int64_t ye = ((int64_t)oy0 + h - 1) * p->stride_h - cv->pt +
+		     (int64_t)(p->kh - 1) * p->dil_h;
+	int64_t xe = ((int64_t)ox0 + w - 1) * p->stride_w - cv->pl +
+		     (int64_t)(p->kw - 1) * p->dil_w;
+	uint32_t r1 = ye >= p->in_h ? p->in_h - 1 : (uint32_t)ye;
+	uint32_t c1 = xe >= p->in_w ? p->in_w - 1 : (uint32_t)xe;
+
+	tl->h = h;
+	tl->w = w;
+	tl->r0 = ys < 0 ? 0 : (uint32_t)ys;
+	tl->c0 = xs < 0 ? 0 : (uint32_t)xs;
+	tl->ih = r1 - tl->r0 + 1;
+	tl->iw = c1 - tl->c0 + 1;
+	tl->ptop = ys < 0 ? (uint32_t)-ys : 0;
+	tl->pleft = xs < 0 ? (uint32_t)-xs : 0;
+}
+
+static void cv_tiles(const struct e1npu_conv *cv, uint32_t *th, uint32_t *tw)
+{
+	const struct e1npu_conv_params *p = &cv->p;
+
+	*th = tile_len(cv->out_h, p->stride_h, cv->ksize, p->kh > 1 ? p->dil_h : 1);
+	*tw = tile_len(cv->out_w, p->stride_w, cv->ksize, p->kw > 1 ? p->dil_w : 1);
+}
+
+/* Modelled cycles of the CONV2D_S8 form: one descriptor per block and tile. */
+static uint64_t cv_conv2d_cost(const struct e1npu_conv *cv)
+{
+	uint32_t th, tw;
+	uint64_t c = 0;
+
+	cv_tiles(cv, &th, &tw);
+	for (uint32_t b = 0; b < cv->nblk; b++)
+	for (uint32_t oy0 = 0; oy0 < cv->out_h; oy0 += th)
+	for (uint32_t ox0 = 0; ox0 < cv->out_w; ox0 += tw) {
+		struct cv_tile tl;
+
+		cv_tile_geo(cv, oy0, ox0, th, tw, &tl);
+		c += ops_cost_conv(cv->ops, tl.ih, tl.iw, cv->blk[b].cin_b,
+				   cv->blk[b].cols, cv->ksize, tl.h, tl.w);
+	}
+	return c;
+}
+
+/*
+ * The cheaper of the CONV2D_S8 and MATMUL forms by modelled cycles (the
+ * MATMUL form also runs what CONV2D_S8 cannot: big kernels, strides,
+ * pads); then the chosen form's weights.
+ */
+static int cv_choose_form(struct e1npu_conv *cv)
+{
+	int ret = 0;
+
+	if (cv->ksize)
+		cv->conv2d_cost = cv_conv2d_cost(cv);
+	if (cv->ops->lowering == OPS_LOWERING_AUTO && cvmm_choose(cv) &&
+	    (!cv->ksize || cv->mm.cost < cv->conv2d_cost)) {
+		cv->use_mm = true;
+		return cvmm_prepare(cv);
+	}
+	for (uint32_t i = 0; !ret && i < cv->nblk; i++)
+		ret = fill_block_weights(cv, &cv->blk[i]);
+	return ret;
 }
 
 struct cv_patch {
@@ -384,26 +437,24 @@ static int32_t cv_ld32(const uint8_t *p)
 /*
  * Add the @th x @tw output pixels of block @bk (@src: rows of @stride
  * bytes, each pixel's int32 columns) into the accumulators @acc (c_out per
- * pixel) and window sums @sx (groups per pixel), from pixel (@oy0, @ox0).
+ * pixel), from pixel (@oy0, @ox0).
  */
 CV_VEC
 static void cv_gather_patch(const struct e1npu_conv *cv, const struct cv_block *bk,
 			    const uint8_t *src, uint32_t stride, uint32_t oy0,
-			    uint32_t ox0, uint32_t th, uint32_t tw, int32_t *acc,
-			    int32_t *sx)
+			    uint32_t ox0, uint32_t th, uint32_t tw, int32_t *acc)
 {
 	/* locals: the stores below cannot change them (vectorizable loops) */
 	const uint32_t gb = bk->gb, oc_n = bk->oc_n, n = gb * oc_n, cols = bk->cols;
-	const uint32_t c_out = cv->p.c_out, cout_g = cv->cout_g, groups = cv->groups;
+	const uint32_t c_out = cv->p.c_out, cout_g = cv->cout_g;
 	const uint32_t g0 = bk->g0, oc_lo = bk->oc_lo, out_w = cv->out_w;
-	const bool whole = oc_n == cout_g, sums = bk->sums;
+	const bool whole = oc_n == cout_g;
 
 	for (uint32_t yy = 0; yy < th; yy++)
 	for (uint32_t xx = 0; xx < tw; xx++) {
 		size_t px = (size_t)(oy0 + yy) * out_w + ox0 + xx;
 		const uint8_t *restrict s = src + (size_t)yy * stride + (size_t)xx * cols * 4;
 		int32_t *restrict a = acc + px * c_out;
-		int32_t *restrict x = sx + px * groups + g0;
 
 		if (whole) {
 			/* whole groups: the block's outputs are contiguous channels */
@@ -417,9 +468,60 @@ static void cv_gather_patch(const struct e1npu_conv *cv, const struct cv_block *
 					a[(size_t)(g0 + gi) * cout_g + oc_lo + oj] +=
 						cv_ld32(s + 4 * (gi * oc_n + oj));
 		}
-		if (sums)
-			for (size_t gi = 0; gi < gb; gi++)
-				x[gi] += cv_ld32(s + 4 * (n + gi));
+	}
+}
+
+/* Add the @n int8 values of @x to @s (vectorizable). */
+CV_VEC
+static void cv_add_s8(int32_t *restrict s, const int8_t *restrict x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		s[i] += x[i];
+}
+
+void cv_host_sums(const struct e1npu_conv *cv, const int8_t *x, int32_t *sx,
+		  int32_t pad)
+{
+	const struct e1npu_conv_params *p = &cv->p;
+	const uint32_t taps = p->kh * p->kw, groups = cv->groups, cg = cv->cin_g;
+
+	for (uint32_t oy = 0; oy < cv->out_h; oy++)
+	for (uint32_t ox = 0; ox < cv->out_w; ox++) {
+		int32_t *s = sx + ((size_t)oy * cv->out_w + ox) * groups;
+		uint32_t nvalid = 0;
+
+		memset(s, 0, groups * sizeof(*s));
+		for (uint32_t ky = 0; ky < p->kh; ky++) {
+			int64_t iy = (int64_t)oy * p->stride_h - cv->pt + (int64_t)ky * p->dil_h;
+
+			if (iy < 0 || iy >= p->in_h)
+				continue;
+			for (uint32_t kx = 0; kx < p->kw; kx++) {
+				int64_t ix = (int64_t)ox * p->stride_w - cv->pl +
+					     (int64_t)kx * p->dil_w;
+				const int8_t *xp = x + ((size_t)iy * p->in_w + ix) * p->c_in;
+
+				if (ix < 0 || ix >= p->in_w)
+					continue;
+				nvalid++;
+				if (cg == 1) {
+					cv_add_s8(s, xp, groups);
+					continue;
+				}
+				/* uint32: wraps like the int32 accumulators do */
+				for (uint32_t g = 0; g < groups; g++) {
+					uint32_t v = (uint32_t)s[g];
+
+					for (uint32_t ci = 0; ci < cg; ci++)
+						v += (uint32_t)(int32_t)xp[(size_t)g * cg + ci];
+					s[g] = (int32_t)v;
+				}
+			}
+		}
+		if (pad && nvalid < taps)
+			for (uint32_t g = 0; g < groups; g++)
+				s[g] = (int32_t)((uint32_t)s[g] +
+						 (taps - nvalid) * cg * (uint32_t)pad);
 	}
 }
 
@@ -611,7 +713,7 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 	rep->lower_ns += (uint64_t)(ops_now_ns() - t);
 
 	ch = sel_conv(cv->ops);
-	if (cv->ksize == 0 && ch.engine != E1NPU_ENGINE_CPU) {
+	if (cv->ksize == 0 && !cv->use_mm && ch.engine != E1NPU_ENGINE_CPU) {
 		ch.engine = E1NPU_ENGINE_CPU;
 		ch.reason = E1NPU_OPS_WHY_UNSUPPORTED;
 	}
@@ -622,11 +724,32 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 		t = ops_now_ns();
 		cv_cpu(cv, x, acc, sx);
 		rep->host_ns += (uint64_t)(ops_now_ns() - t);
+	} else if (cv->use_mm) {
+		const struct cv_mm *f = &cv->mm;
+		char alt[48] = "cannot: ";
+
+		if (cv->ksize)
+			snprintf(alt, sizeof(alt), "%llu", (unsigned long long)cv->conv2d_cost);
+		else
+			snprintf(alt + 8, sizeof(alt) - 8, "%s", cv->cpu_why);
+		ops_report_set(rep, ch.engine, ch.reason,
+			       "%s: %u patch-Toeplitz MATMULs (%ux%u outputs x %u group%s per row, K %u), %llu modelled cycles (CONV2D form %s)",
+			       sel_reason_text(ch.reason), f->n_desc, f->bh, f->bw, f->gs,
+			       f->gs > 1 ? "s" : "", f->gs * f->ph * f->pw * cv->cin_g,
+			       (unsigned long long)f->cost, alt);
+		ret = cvmm_run(cv, x, acc, rep);
+		if (!ret && cv->zw) {
+			t = ops_now_ns();
+			cv_host_sums(cv, x, sx, cv->zx);
+			rep->host_ns += (uint64_t)(ops_now_ns() - t);
+		}
+		if (!ret && rep->hw_ops && rep->hw_ops_fallback == rep->hw_ops)
+			ops_rep_fallback(rep);
 	} else {
-		uint32_t K = cv->ksize, dil = p->kh > 1 ? p->dil_h : p->dil_w;
-		uint32_t th = tile_len(cv->out_h, p->stride_h, K, p->kh > 1 ? p->dil_h : 1);
-		uint32_t tw = tile_len(cv->out_w, p->stride_w, K, p->kw > 1 ? p->dil_w : 1);
+		uint32_t K = cv->ksize, dil = p->kh > 1 ? p->dil_h : p->dil_w, th, tw;
 		size_t cap;
+
+		cv_tiles(cv, &th, &tw);
 
 		if (dil < 1)
 			dil = 1;
@@ -652,29 +775,23 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 		for (uint32_t oy0 = 0; oy0 < cv->out_h; oy0 += th)
 		for (uint32_t ox0 = 0; ox0 < cv->out_w; ox0 += tw) {
 			struct cv_patch *q = &pt[npatch];
-			int64_t ys = (int64_t)oy0 * p->stride_h - cv->pt;
-			int64_t xs = (int64_t)ox0 * p->stride_w - cv->pl;
-			uint32_t h = cv->out_h - oy0 < th ? cv->out_h - oy0 : th;
-			uint32_t w = cv->out_w - ox0 < tw ? cv->out_w - ox0 : tw;
-			int64_t ye = ((int64_t)oy0 + h - 1) * p->stride_h - cv->pt +
-				     (int64_t)(p->kh - 1) * p->dil_h;
-			int64_t xe = ((int64_t)ox0 + w - 1) * p->stride_w - cv->pl +
-				     (int64_t)(p->kw - 1) * p->dil_w;
-			uint32_t r0 = ys < 0 ? 0 : (uint32_t)ys, c0 = xs < 0 ? 0 : (uint32_t)xs;
-			uint32_t r1 = ye >= p->in_h ? p->in_h - 1 : (uint32_t)ye;
-			uint32_t c1 = xe >= p->in_w ? p->in_w - 1 : (uint32_t)xe;
+			struct cv_tile tl;
+			uint32_t h, w;
 
+			cv_tile_geo(cv, oy0, ox0, th, tw, &tl);
+			h = tl.h;
+			w = tl.w;
 			q->blk = b;
 			q->oy0 = oy0;
 			q->ox0 = ox0;
 			q->th = h;
 			q->tw = w;
-			geo[npatch].r0 = r0;
-			geo[npatch].c0 = c0;
-			geo[npatch].ih = r1 - r0 + 1;
-			geo[npatch].iw = c1 - c0 + 1;
-			geo[npatch].ptop = ys < 0 ? (uint32_t)-ys : 0;
-			geo[npatch].pleft = xs < 0 ? (uint32_t)-xs : 0;
+			geo[npatch].r0 = tl.r0;
+			geo[npatch].c0 = tl.c0;
+			geo[npatch].ih = tl.ih;
+			geo[npatch].iw = tl.iw;
+			geo[npatch].ptop = tl.ptop;
+			geo[npatch].pleft = tl.pleft;
 			geo[npatch].istride = (uint32_t)ops_align_up((size_t)geo[npatch].iw *
 								     cv->blk[b].cin_b, OPS_ALIGN);
 			geo[npatch].in_off = ops_plan_alloc(&pl, (size_t)geo[npatch].ih *
@@ -733,8 +850,10 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 				struct cv_block *bk = &cv->blk[pt[i].blk];
 
 				cv_gather_patch(cv, bk, ar + pt[i].oc_off, pt[i].oc_stride,
-						pt[i].oy0, pt[i].ox0, pt[i].th, pt[i].tw, acc, sx);
+						pt[i].oy0, pt[i].ox0, pt[i].th, pt[i].tw, acc);
 			}
+			if (cv->zw)	/* hardware zeros outside the image: pad 0 */
+				cv_host_sums(cv, x, sx, 0);
 			rep->host_ns += (uint64_t)(ops_now_ns() - t);
 		}
 out_plan:
@@ -746,7 +865,14 @@ out_plan:
 	}
 	if (!ret) {
 		t = ops_now_ns();
-		cv_finish(cv, acc, sx, out);
+		if (ch.engine != E1NPU_ENGINE_CPU && cv->use_mm) {
+			/* padding was staged at the zero point: every window is full */
+			for (size_t i = 0; i < npx; i++)
+				cv_finish_inner(cv, acc + i * p->c_out, sx + i * cv->groups,
+						out, i * p->c_out);
+		} else {
+			cv_finish(cv, acc, sx, out);
+		}
 		rep->host_ns += (uint64_t)(ops_now_ns() - t);
 	}
 out:

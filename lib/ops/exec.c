@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cost.h"
 #include "ops_internal.h"
 #include "select.h"
 
@@ -37,6 +38,15 @@ E1NPU_API int e1npu_ops_new(struct e1npu_device *dev, struct e1npu_ops **opsp)
 		return -ENOMEM;
 	ops->dev = dev;
 	ops->refs = 1;		/* the caller's */
+	{
+		enum ops_lowering low;
+
+		if (ops_lowering_from_env(&low)) {
+			free(ops);
+			return -EINVAL;	/* E1NPU_OPS_LOWERING is neither auto nor conv2d */
+		}
+		ops->lowering = low;
+	}
 	if (dev) {
 		ret = e1npu_device_get_info(dev, &ops->info);
 		if (ret) {

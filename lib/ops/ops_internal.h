@@ -74,6 +74,7 @@ struct e1npu_ops {
 	bool wrapper;				/* wrapper window present */
 	bool datapath;				/* datapath present */
 	enum e1npu_ops_force force;
+	unsigned int lowering;			/* enum ops_lowering (cost.h) */
 	/* staging arena: one device buffer (or host memory), grown on demand */
 	struct e1npu_buffer *buf;
 	uint8_t *arena;

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internals of the convolution lowerings: the prepared convolution, its
+ * CONV2D_S8 blocks (conv.c) and its patch-Toeplitz MATMUL plan
+ * (conv_mm.c), and the host-side helpers both share.
+ */
+#ifndef __E1NPU_OPS_CONV_INTERNAL_H__
+#define __E1NPU_OPS_CONV_INTERNAL_H__
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ops_internal.h"
+
+/* One block-diagonal CONV2D_S8 weight block: whole groups side by side. */
+struct cv_block {
+	uint32_t g0, gb;	/* groups g0 .. g0+gb-1 */
+	uint32_t ci_lo, ci_n;	/* input channels of each group used */
+	uint32_t oc_lo, oc_n;	/* output channels of each group (gb == 1 may split) */
+	uint32_t cin_b, cols;	/* hardware c_in, c_out */
+	int8_t *w;		/* [K*K*cin_b][cols] */
+};
+
+/*
+ * The patch-Toeplitz MATMUL form: each A row holds the input patch of a
+ * bh x bw block of outputs for gs stacked groups (K = gs * ph * pw *
+ * cin_g bytes, out-of-image taps staged as the input zero point); B holds
+ * each output's kernel shifted to its place in the patch (N = gs * bh *
+ * bw * cout_g columns). One A/B pair per stack of groups; M = blocks.
+ */
+struct cv_mm {
+	uint32_t bh, bw;	/* outputs per A row */
+	uint32_t gs;		/* groups stacked per MATMUL */
+	uint32_t ph, pw;	/* input patch of one block */
+	uint32_t nby, nbx, m;	/* blocks: rows, columns, total (M) */
+	uint32_t nstack;	/* stacks of gs groups (the last may be short) */
+	uint32_t n_desc;	/* MATMUL descriptors per run */
+	int8_t *b;		/* per stack [K][ldb], K and ldb of a full stack */
+	uint64_t cost;		/* modelled wrapper cycles */
+};
+
+struct e1npu_conv {
+	struct e1npu_ops *ops;
+	bool ops_held;		/* a reference on ops, taken on success */
+	struct e1npu_conv_params p;
+	uint32_t groups, cin_g, cout_g;
+	uint32_t out_h, out_w, pt, pl;
+	uint32_t ksize;		/* hardware kernel (embedding), 0: CPU only */
+	const char *cpu_why;	/* why the hardware cannot run it */
+	struct cv_block *blk;
+	uint32_t nblk;
+	uint64_t conv2d_cost;	/* modelled cycles of the CONV2D_S8 form */
+	bool use_mm;		/* run as patch-Toeplitz MATMULs */
+	struct cv_mm mm;
+	int8_t *w;		/* int8 weights, [kh][kw][cin_g][c_out] */
+	int32_t *tapsum;	/* [c_out][kh*kw] */
+	int32_t *fold;		/* bias + full-window correction, per c_out */
+	int32_t *total;		/* sum of all taps, per c_out */
+	int32_t *mult;
+	int *shift;
+	int32_t zx, zw, lo, hi;
+};
+
+/* conv_mm.c: pick the cheapest MATMUL form (false: none fits the limits). */
+bool cvmm_choose(struct e1npu_conv *cv);
+/* conv_mm.c: build the B matrices of the chosen form. */
+int cvmm_prepare(struct e1npu_conv *cv);
+void cvmm_free(struct e1npu_conv *cv);
+/*
+ * conv_mm.c: run on the wrapper: int8 input @x, raw accumulators into
+ * @acc ([pixel][c_out], out-of-image taps counted at the zero point).
+ */
+int cvmm_run(struct e1npu_conv *cv, const int8_t *x, int32_t *acc,
+	     struct e1npu_ops_report *rep);
+
+/*
+ * conv.c: window sums of @x per output pixel and group into @sx: the valid
+ * taps' inputs plus @pad for each out-of-image tap and input channel.
+ */
+void cv_host_sums(const struct e1npu_conv *cv, const int8_t *x, int32_t *sx,
+		  int32_t pad);
+
+#endif /* __E1NPU_OPS_CONV_INTERNAL_H__ */

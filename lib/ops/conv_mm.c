@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Convolutions as patch-Toeplitz MATMUL_S8s (conv_internal.h, struct
+ * cv_mm). A depthwise 3x3 on CONV2D_S8 uses 1 of 16 columns per channel
+ * and moves 9 input bytes per output; here one A row is the input patch of
+ * a small block of outputs (4x4 outputs: 36 bytes, 2.25 per output) and B
+ * holds the kernel shifted once per output of the block, so 9 of each
+ * column's 36 products are useful. 1x1 convolutions are the same form with
+ * 1x1 blocks: a plain [pixels x c_in] by [c_in x c_out] MATMUL, with K up
+ * to 1024 in one descriptor.
+ *
+ * The block size and the number of groups stacked in one MATMUL are chosen
+ * per layer by the cost model (cost.h), against the CONV2D_S8 form.
+ * Out-of-image taps are staged as the input zero point, so every output's
+ * fold is the full-window one (no border cases on the host).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conv_internal.h"
+#include "cost.h"
+
+#define MM_MAX		1024u	/* E1_V0_MAX_MATMUL_MN and _K */
+#define MM_MAX_BH	8u	/* block sizes tried */
+#define MM_MAX_BW	16u
+#define MM_MAX_GS	64u	/* groups stacked per MATMUL, at most */
+#define MM_MAX_ARENA	(64u << 20)	/* staging bytes a form may need */
+
+static uint32_t div_up(uint32_t a, uint32_t b)
+{
+	return a / b + (a % b ? 1 : 0);
+}
+
+/* Input patch length of @b outputs along an axis. */
+static uint64_t patch_len(uint32_t b, uint32_t stride, uint32_t k, uint32_t dil)
+{
+	return (uint64_t)(b - 1) * stride + (uint64_t)(k - 1) * dil + 1;
+}
+
+/* Modelled cycles of one stack: M x N x K, split at the descriptor limits. */
+static uint64_t stack_cost(const struct e1npu_ops *ops, uint32_t m, uint32_t n,
+			   uint32_t k, uint32_t *ndesc)
+{
+	uint32_t mc[2] = { MM_MAX, m % MM_MAX }, nc[2] = { MM_MAX, n % MM_MAX };
+	uint32_t mcount[2] = { m / MM_MAX, m % MM_MAX ? 1 : 0 };
+	uint32_t ncount[2] = { n / MM_MAX, n % MM_MAX ? 1 : 0 };
+	uint64_t c = 0;
+
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 2; j++) {
+			uint64_t cnt = (uint64_t)mcount[i] * ncount[j];
+
+			if (cnt) {
+				c += cnt * ops_cost_matmul(ops, mc[i], nc[j], k);
+				*ndesc += (uint32_t)cnt;
+			}
+		}
+	return c;
+}
+
+/* Cost of form @f (bh, bw, gs, ph, pw set); fills the rest of @f. */
+static bool form_cost(const struct e1npu_conv *cv, struct cv_mm *f)
+{
+	const uint32_t patch = f->ph * f->pw * cv->cin_g;
+	uint32_t full = cv->groups / f->gs, rem = cv->groups % f->gs;
+	uint32_t k = f->gs * patch, n = f->gs * f->bh * f->bw * cv->cout_g;
+	uint64_t bytes;
+
+	f->nby = div_up(cv->out_h, f->bh);
+	f->nbx = div_up(cv->out_w, f->bw);
+	if ((uint64_t)f->nby * f->nbx > UINT32_MAX / 2)
+		return false;
+	f->m = f->nby * f->nbx;
+	f->nstack = full + (rem ? 1 : 0);
+	/* A, B and int32 C of every stack, as staged (rows 16-byte aligned) */
+	bytes = (uint64_t)f->nstack * ((uint64_t)f->m * ops_align_up(k, OPS_ALIGN) +
+				       (uint64_t)k * ops_align_up(n, OPS_ALIGN) +
+				       (uint64_t)f->m * ops_align_up((size_t)n * 4, OPS_ALIGN));
+	if (bytes > MM_MAX_ARENA)
+		return false;
+	f->n_desc = 0;
+	if (full) {
+		uint32_t nd = 0;
+
+		f->cost = (uint64_t)full * stack_cost(cv->ops, f->m, n, k, &nd);
+		f->n_desc = full * nd;
+	}
+	if (rem)
+		f->cost += stack_cost(cv->ops, f->m, rem * f->bh * f->bw * cv->cout_g,
+				      rem * patch, &f->n_desc);
+	return true;
+}
+
+bool cvmm_choose(struct e1npu_conv *cv)
+{
+	const struct e1npu_conv_params *p = &cv->p;
+	struct cv_mm best = { 0 };
+	bool found = false;
+
+	for (uint32_t bh = 1; bh <= MM_MAX_BH && bh <= cv->out_h; bh++)
+	for (uint32_t bw = 1; bw <= MM_MAX_BW && bw <= cv->out_w; bw++) {
+		uint64_t ph = patch_len(bh, p->stride_h, p->kh, p->dil_h);
+		uint64_t pw = patch_len(bw, p->stride_w, p->kw, p->dil_w);
+		uint64_t patch = ph * pw * cv->cin_g;
+
+		if (patch > MM_MAX)
+			continue;
+		for (uint32_t gs = 1; gs <= cv->groups && gs <= MM_MAX_GS; gs++) {
+			struct cv_mm f = { .bh = bh, .bw = bw, .gs = gs,
+					   .ph = (uint32_t)ph, .pw = (uint32_t)pw };
+
+			if (gs * patch > MM_MAX)
+				break;
+			if (!form_cost(cv, &f))
+				continue;
+			if (!found || f.cost < best.cost) {
+				best = f;
+				found = true;
+			}
+		}
+	}
+	if (found)
+		cv->mm = best;
+	return found;
+}
+
+int cvmm_prepare(struct e1npu_conv *cv)
+{
+	const struct e1npu_conv_params *p = &cv->p;
+	struct cv_mm *f = &cv->mm;
+	size_t k = (size_t)f->gs * f->ph * f->pw * cv->cin_g;
+	size_t ldb = ops_align_up((size_t)f->gs * f->bh * f->bw * cv->cout_g, OPS_ALIGN);
+
+	f->b = calloc((size_t)f->nstack * k * ldb, 1);
+	if (!f->b)
+		return ops_error(cv->ops, -ENOMEM, "%s: out of memory", __func__);
+	for (uint32_t g = 0; g < cv->groups; g++) {
+		uint32_t s = g / f->gs, gi = g % f->gs;
+		int8_t *b = f->b + (size_t)s * k * ldb;
+
+		for (uint32_t oy = 0; oy < f->bh; oy++)
+		for (uint32_t ox = 0; ox < f->bw; ox++)
+		for (uint32_t oj = 0; oj < cv->cout_g; oj++) {
+			size_t col = (((size_t)gi * f->bh + oy) * f->bw + ox) * cv->cout_g + oj;
+			uint32_t oc = g * cv->cout_g + oj;
+
+			for (uint32_t ky = 0; ky < p->kh; ky++)
+			for (uint32_t kx = 0; kx < p->kw; kx++) {
+				size_t py = (size_t)gi * f->ph + (size_t)oy * p->stride_h +
+					    (size_t)ky * p->dil_h;
+				size_t px = (size_t)ox * p->stride_w + (size_t)kx * p->dil_w;
+
+				for (uint32_t ci = 0; ci < cv->cin_g; ci++)
+					b[((py * f->pw + px) * cv->cin_g + ci) * ldb + col] =
+						cv->w[(((size_t)ky * p->kw + kx) * cv->cin_g + ci) *
+						      p->c_out + oc];
+			}
+		}
+	}
+	return 0;
+}
+
+void cvmm_free(struct e1npu_conv *cv)
+{
+	free(cv->mm.b);
+	cv->mm.b = NULL;
+}
+
+/* Channel planes [c][h][w] of the NHWC input, for single-channel groups. */
+static int8_t *to_planes(const struct e1npu_conv *cv, const int8_t *x)
+{
+	const struct e1npu_conv_params *p = &cv->p;
+	size_t hw = (size_t)p->in_h * p->in_w;
+	int8_t *pl = malloc(hw * p->c_in);
+
+	if (!pl)
+		return NULL;
+	for (size_t i = 0; i < hw; i++)
+		for (uint32_t c = 0; c < p->c_in; c++)
+			pl[c * hw + i] = x[i * p->c_in + c];
+	return pl;
+}
+
+/*
+ * One patch row (ky-th row of the patch) of group @g into @dst: pw taps of
+ * cin_g bytes starting at input column @ix0 of input row @iy.
+ */
+static void stage_patch_row(const struct e1npu_conv *cv, const int8_t *x,
+			    const int8_t *planes, int8_t *dst, uint32_t g,
+			    int64_t iy, int64_t ix0)
+{
+	const struct e1npu_conv_params *p = &cv->p;
+	const uint32_t cg = cv->cin_g, pw = cv->mm.pw;
+	const int8_t zx = (int8_t)cv->zx;
+	int64_t lo = ix0 < 0 ? -ix0 : 0, hi = (int64_t)p->in_w - ix0;
+
+	if (hi > pw)
+		hi = pw;
+	if (iy < 0 || iy >= p->in_h || lo >= hi) {
+		memset(dst, zx, (size_t)pw * cg);
+		return;
+	}
+	memset(dst, zx, (size_t)lo * cg);
+	memset(dst + hi * cg, zx, (size_t)(pw - hi) * cg);
+	if (planes) {
+		memcpy(dst + lo, planes + ((size_t)g * p->in_h + iy) * p->in_w + ix0 + lo,
+		       (size_t)(hi - lo));
+	} else if (cg == p->c_in) {
+		memcpy(dst + lo * cg, x + ((size_t)iy * p->in_w + ix0 + lo) * cg,
+		       (size_t)(hi - lo) * cg);
+	} else {
+		for (int64_t i = lo; i < hi; i++)
+			memcpy(dst + i * cg,
+			       x + ((size_t)iy * p->in_w + ix0 + i) * p->c_in + (size_t)g * cg,
+			       cg);
+	}
+}
+
+/* Copy one stack's C rows into the accumulators, [pixel][c_out]. */
+static void gather_stack(const struct e1npu_conv *cv, const uint8_t *c, size_t ldc,
+			 uint32_t g0, uint32_t ng, int32_t *acc)
+{
+	const struct cv_mm *f = &cv->mm;
+	const uint32_t c_out = cv->p.c_out, cg = cv->cout_g;
+
+	for (uint32_t by = 0; by < f->nby; by++)
+	for (uint32_t bx = 0; bx < f->nbx; bx++) {
+		const uint8_t *row = c + ((size_t)by * f->nbx + bx) * ldc;
+
+		for (uint32_t gi = 0; gi < ng; gi++)
+		for (uint32_t oy = 0; oy < f->bh; oy++) {
+			uint32_t y = by * f->bh + oy;
+
+			if (y >= cv->out_h)
+				break;
+			for (uint32_t ox = 0; ox < f->bw; ox++) {
+				uint32_t xo = bx * f->bw + ox;
+				size_t col = (((size_t)gi * f->bh + oy) * f->bw + ox) * cg;
+
+				if (xo >= cv->out_w)
+					break;
+				memcpy(acc + ((size_t)y * cv->out_w + xo) * c_out +
+				       (size_t)(g0 + gi) * cg, row + col * 4, (size_t)cg * 4);
+			}
+		}
+	}
+}
+
+int cvmm_run(struct e1npu_conv *cv, const int8_t *x, int32_t *acc,
+	     struct e1npu_ops_report *rep)
+{
+	const struct e1npu_conv_params *p = &cv->p;
+	const struct cv_mm *f = &cv->mm;
+	const size_t k = (size_t)f->gs * f->ph * f->pw * cv->cin_g;
+	const size_t n = (size_t)f->gs * f->bh * f->bw * cv->cout_g;
+	const size_t lda = ops_align_up(k, OPS_ALIGN), ldb = ops_align_up(n, OPS_ALIGN);
+	const size_t ldc = ops_align_up(n * 4, OPS_ALIGN);
+	int8_t *planes = NULL;
+	size_t b_off, *a_off, *c_off;
+	struct ops_plan pl;
+	uint8_t *ar;
+	int ret;
+
+	a_off = calloc((size_t)f->nstack * 2, sizeof(size_t));
+	if (!a_off)
+		return ops_error(cv->ops, -ENOMEM, "%s: out of memory", __func__);
+	c_off = a_off + f->nstack;
+	if (cv->cin_g == 1 && cv->groups > 1) {
+		planes = to_planes(cv, x);
+		if (!planes) {
+			free(a_off);
+			return ops_error(cv->ops, -ENOMEM, "%s: out of memory", __func__);
+		}
+	}
+	ops_plan_init(&pl, cv->ops, rep, p->kind);
+	b_off = ops_plan_alloc(&pl, (size_t)f->nstack * k * ldb);
+	for (uint32_t s = 0; s < f->nstack; s++) {
+		a_off[s] = ops_plan_alloc(&pl, (size_t)f->m * lda);
+		c_off[s] = ops_plan_alloc(&pl, (size_t)f->m * ldc);
+	}
+	ret = ops_plan_arena(&pl, &ar);
+	if (!ret)
+		memcpy(ar + b_off, f->b, (size_t)f->nstack * k * ldb);
+	for (uint32_t s = 0; !ret && s < f->nstack; s++) {
+		uint32_t g0 = s * f->gs, ng = cv->groups - g0 < f->gs ? cv->groups - g0 : f->gs;
+		uint32_t ks = ng * f->ph * f->pw * cv->cin_g, ns = ng * f->bh * f->bw * cv->cout_g;
+
+		/* stage A: row by*nbx+bx, then per group its ph patch rows */
+		for (uint32_t by = 0; by < f->nby; by++)
+		for (uint32_t bx = 0; bx < f->nbx; bx++) {
+			int8_t *row = (int8_t *)ar + a_off[s] + ((size_t)by * f->nbx + bx) * lda;
+			int64_t iy0 = (int64_t)by * f->bh * p->stride_h - cv->pt;
+			int64_t ix0 = (int64_t)bx * f->bw * p->stride_w - cv->pl;
+
+			for (uint32_t gi = 0; gi < ng; gi++)
+				for (uint32_t py = 0; py < f->ph; py++)
+					stage_patch_row(cv, x, planes,
+							row + ((size_t)gi * f->ph + py) * f->pw *
+							cv->cin_g, g0 + gi, iy0 + py, ix0);
+		}
+		for (uint32_t r0 = 0; !ret && r0 < f->m; r0 += MM_MAX)
+		for (uint32_t c0 = 0; !ret && c0 < ns; c0 += MM_MAX) {
+			struct e1npu_op_desc d;
+
+			e1npu_op_desc_matmul(&d, ops_t(a_off[s] + r0 * lda, (uint32_t)lda),
+					     ops_t(b_off + s * k * ldb + c0, (uint32_t)ldb),
+					     ops_t(c_off[s] + r0 * ldc + (size_t)c0 * 4, (uint32_t)ldc),
+					     f->m - r0 < MM_MAX ? f->m - r0 : MM_MAX,
+					     ns - c0 < MM_MAX ? ns - c0 : MM_MAX, ks, 0);
+			ret = ops_plan_add(&pl, &d);
+		}
+	}
+	free(planes);
+	if (!ret)
+		ret = ops_plan_run(&pl);
+	if (!ret) {
+		int64_t t = ops_now_ns();
+
+		for (uint32_t s = 0; s < f->nstack; s++) {
+			uint32_t g0 = s * f->gs;
+
+			gather_stack(cv, ar + c_off[s], ldc, g0,
+				     cv->groups - g0 < f->gs ? cv->groups - g0 : f->gs, acc);
+		}
+		if (rep)
+			rep->host_ns += (uint64_t)(ops_now_ns() - t);
+	}
+	ops_plan_fini(&pl);
+	free(a_off);
+	return ret;
+}

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The lowering layer's cost model (cost.h): the device model's formulas
+ * over the device's timing parameters.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "cost.h"
+
+static const struct e1_timing *ops_timing(const struct e1npu_ops *ops,
+					  struct e1_timing *def)
+{
+	if (ops->dev)
+		return &ops->dev->timing;
+	e1_timing_default(def);		/* CPU-only context: reference values */
+	return def;
+}
+
+static uint32_t dim_or(uint32_t v, uint32_t def)
+{
+	return v ? v : def;
+}
+
+uint64_t ops_cost_matmul(const struct e1npu_ops *ops, uint32_t m, uint32_t n,
+			 uint32_t k)
+{
+	struct e1_timing def;
+	const struct e1_timing *t = ops_timing(ops, &def);
+
+	return t->desc_fetch_cycles +
+	       e1_timing_matmul_cycles(t, dim_or(ops->info.array_rows, 16),
+				       dim_or(ops->info.array_cols, 16), m, n, k);
+}
+
+uint64_t ops_cost_conv(const struct e1npu_ops *ops, uint32_t in_h, uint32_t in_w,
+		       uint32_t c_in, uint32_t c_out, uint32_t ksz,
+		       uint32_t out_h, uint32_t out_w)
+{
+	struct e1_timing def;
+	const struct e1_timing *t = ops_timing(ops, &def);
+
+	return t->desc_fetch_cycles +
+	       e1_timing_conv_cycles(t, dim_or(ops->info.array_rows, 16),
+				     dim_or(ops->info.array_cols, 16), in_h, in_w,
+				     c_in, c_out, ksz, out_h, out_w);
+}
+
+int ops_lowering_from_env(enum ops_lowering *out)
+{
+	const char *v = getenv("E1NPU_OPS_LOWERING");
+
+	*out = OPS_LOWERING_AUTO;
+	if (!v || !*v || !strcmp(v, "auto"))
+		return 0;
+	if (!strcmp(v, "conv2d")) {
+		*out = OPS_LOWERING_CONV2D;
+		return 0;
+	}
+	return -EINVAL;
+}
