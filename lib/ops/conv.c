@@ -374,8 +374,9 @@ static int cv_choose_form(struct e1npu_conv *cv)
 
 	if (cv->ksize)
 		cv->conv2d_cost = cv_conv2d_cost(cv);
-	if (cv->ops->lowering == OPS_LOWERING_AUTO && cvmm_choose(cv) &&
-	    (!cv->ksize || cv->mm.cost < cv->conv2d_cost)) {
+	if (cv->ops->lowering != OPS_LOWERING_CONV2D && cvmm_choose(cv) &&
+	    (!cv->ksize || cv->mm.cost < cv->conv2d_cost ||
+	     cv->ops->lowering == OPS_LOWERING_MATMUL)) {
 		cv->use_mm = true;
 		return cvmm_prepare(cv);
 	}

@@ -59,5 +59,9 @@ int ops_lowering_from_env(enum ops_lowering *out)
 		*out = OPS_LOWERING_CONV2D;
 		return 0;
 	}
+	if (!strcmp(v, "matmul")) {
+		*out = OPS_LOWERING_MATMUL;
+		return 0;
+	}
 	return -EINVAL;
 }

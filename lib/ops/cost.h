@@ -23,14 +23,16 @@ uint64_t ops_cost_conv(const struct e1npu_ops *ops, uint32_t in_h, uint32_t in_w
 		       uint32_t out_h, uint32_t out_w);
 
 /*
- * Which lowerings a context may choose from (E1NPU_OPS_LOWERING): "auto"
- * (default) picks per layer by modelled cycles; "conv2d" keeps the first
- * lowering (CONV2D_S8 with block-diagonal groups and in-array input sums),
- * for before/after measurements. -EINVAL for any other value.
+ * Which convolution form a context uses (E1NPU_OPS_LOWERING): "auto"
+ * (default) picks per layer by modelled cycles; "conv2d" keeps CONV2D_S8
+ * (the first lowering's form, for before/after measurements); "matmul"
+ * takes the patch-Toeplitz MATMUL form wherever it fits (tests). -EINVAL
+ * for any other value.
  */
 enum ops_lowering {
 	OPS_LOWERING_AUTO,
 	OPS_LOWERING_CONV2D,
+	OPS_LOWERING_MATMUL,
 };
 
 int ops_lowering_from_env(enum ops_lowering *out);

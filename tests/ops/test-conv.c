@@ -11,7 +11,16 @@
 struct cc {
 	uint32_t kind, dtype, h, w, cin, cout, kh, kw, sh, sw, dh, dw, pad, groups, mult, act;
 	int32_t zx, zw, zy;
+	uint32_t hw;	/* which hardware forms can run it: F_* */
 };
+
+/* Hardware forms (stated per case, from the limits in lowering.md) */
+#define F_BOTH	0	/* CONV2D_S8 and the MATMUL form */
+#define F_MM	1	/* MATMUL form only (kernel > 5, stride > 2, pad > 15) */
+#define F_NONE	2	/* neither: the MATMUL form's K would pass 1024 */
+
+/* The form a run must report on a device, by E1NPU_OPS_LOWERING. */
+static const char *want_form;
 
 /*
  * Biases at the ends of int32: the accumulator wraps like TFLite's int32
@@ -86,10 +95,15 @@ static void run_conv(struct ops_env *e, const struct cc *c, uint64_t seed)
 	assert_int_equal(e1npu_conv_run(cv, in, out, &rep), 0);
 	assert_memory_equal(out, ref, nout);
 	assert_int_equal(rep.kind, c->kind);
-	if (e->dev && c->kh <= 5 && c->kw <= 5 && c->sh <= 2 && c->sw <= 2)
-		assert_int_equal(rep.engine, E1NPU_ENGINE_WRAPPER);
-	else
+	if (!e->dev || c->hw == F_NONE || (c->hw == F_MM && want_form &&
+					     strstr(want_form, "conv blocks"))) {
 		assert_int_equal(rep.engine, E1NPU_ENGINE_CPU);
+	} else {
+		assert_int_equal(rep.engine, E1NPU_ENGINE_WRAPPER);
+		if (want_form && !strstr(rep.why, c->hw == F_MM ? "patch-Toeplitz" : want_form))
+			fail_msg("case %ux%ux%u k%ux%u: form '%s', want '%s'", c->h, c->w,
+				 c->cin, c->kh, c->kw, rep.why, want_form);
+	}
 	e1npu_conv_free(cv);
 	free(scales);
 	free(bias);
@@ -108,29 +122,42 @@ static void run_conv(struct ops_env *e, const struct cc *c, uint64_t seed)
 #define VALID E1NPU_PAD_VALID
 
 static const struct cc cases[] = {
-	/* kind dtype h w cin cout kh kw sh sw dh dw pad groups mult act zx zw zy */
-	{ C2, S8, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, VALID, 0, 0, 0, 0, 0, 0 },
-	{ C2, S8, 5, 7, 3, 4, 3, 3, 1, 1, 1, 1, SAME, 0, 0, 0, -3, 0, 2 },
-	{ C2, S8, 9, 8, 5, 17, 3, 3, 2, 2, 1, 1, SAME, 0, 0, 1, 7, 0, -5 },
-	{ C2, S8, 10, 11, 6, 5, 3, 3, 1, 2, 2, 2, VALID, 0, 0, 2, -128, 0, -128 },
-	{ C2, S8, 12, 9, 4, 6, 5, 5, 1, 1, 1, 1, SAME, 0, 0, 0, 10, 0, 0 },
-	{ C2, S8, 8, 8, 3, 3, 2, 2, 2, 2, 1, 1, SAME, 0, 0, 0, 1, 0, 0 },
-	{ C2, S8, 9, 9, 3, 3, 1, 3, 1, 1, 1, 2, SAME, 0, 0, 0, 4, 0, 0 },
-	{ C2, U8, 7, 6, 3, 8, 3, 3, 2, 2, 1, 1, SAME, 0, 0, 2, 128, 120, 3 },
-	{ C2, U8, 6, 6, 20, 33, 1, 1, 1, 1, 1, 1, VALID, 0, 0, 1, 99, 140, 7 },
-	{ C2, U8, 9, 9, 2, 3, 7, 7, 1, 1, 1, 1, SAME, 0, 0, 0, 100, 130, 0 },	/* CPU */
-	{ C2, S8, 7, 7, 2, 3, 3, 3, 3, 3, 1, 1, SAME, 0, 0, 0, 5, 0, 0 },	/* CPU */
-	{ DW, S8, 9, 10, 20, 0, 3, 3, 1, 1, 1, 1, SAME, 0, 1, 0, -1, 0, 0 },
-	{ DW, S8, 8, 8, 5, 0, 3, 3, 2, 2, 1, 1, SAME, 0, 2, 2, 3, 0, 1 },
-	{ DW, U8, 11, 7, 18, 0, 3, 3, 2, 2, 1, 1, SAME, 0, 1, 2, 130, 100, 0 },
-	{ DW, U8, 6, 6, 4, 0, 5, 5, 1, 1, 1, 1, VALID, 0, 3, 0, 77, 200, 9 },
-	{ GC, S8, 6, 7, 8, 12, 3, 3, 1, 1, 1, 1, SAME, 4, 0, 0, 2, 0, 0 },
-	{ GC, U8, 5, 5, 6, 4, 3, 3, 2, 1, 1, 1, VALID, 2, 0, 0, 128, 127, 0 },
+	/* kind dtype h w cin cout kh kw sh sw dh dw pad groups mult act zx zw zy hw */
+	{ C2, S8, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, VALID, 0, 0, 0, 0, 0, 0, F_BOTH },
+	{ C2, S8, 5, 7, 3, 4, 3, 3, 1, 1, 1, 1, SAME, 0, 0, 0, -3, 0, 2, F_BOTH },
+	{ C2, S8, 9, 8, 5, 17, 3, 3, 2, 2, 1, 1, SAME, 0, 0, 1, 7, 0, -5, F_BOTH },
+	{ C2, S8, 10, 11, 6, 5, 3, 3, 1, 2, 2, 2, VALID, 0, 0, 2, -128, 0, -128, F_BOTH },
+	{ C2, S8, 12, 9, 4, 6, 5, 5, 1, 1, 1, 1, SAME, 0, 0, 0, 10, 0, 0, F_BOTH },
+	{ C2, S8, 8, 8, 3, 3, 2, 2, 2, 2, 1, 1, SAME, 0, 0, 0, 1, 0, 0, F_BOTH },
+	{ C2, S8, 9, 9, 3, 3, 1, 3, 1, 1, 1, 2, SAME, 0, 0, 0, 4, 0, 0, F_BOTH },
+	{ C2, U8, 7, 6, 3, 8, 3, 3, 2, 2, 1, 1, SAME, 0, 0, 2, 128, 120, 3, F_BOTH },
+	{ C2, U8, 6, 6, 20, 33, 1, 1, 1, 1, 1, 1, VALID, 0, 0, 1, 99, 140, 7, F_BOTH },
+	{ C2, U8, 9, 9, 2, 3, 7, 7, 1, 1, 1, 1, SAME, 0, 0, 0, 100, 130, 0, F_MM },
+	{ C2, S8, 7, 7, 2, 3, 3, 3, 3, 3, 1, 1, SAME, 0, 0, 0, 5, 0, 0, F_MM },
+	/* padding 16 (1x33 SAME) */
+	{ C2, S8, 3, 40, 2, 3, 1, 33, 1, 1, 1, 1, SAME, 0, 0, 1, -7, 0, 3, F_MM },
+	/* K = 9 * 9 * 16 = 1296: CPU */
+	{ C2, S8, 10, 10, 16, 2, 9, 9, 1, 1, 1, 1, SAME, 0, 0, 0, 5, 0, 0, F_NONE },
+	{ DW, S8, 9, 10, 20, 0, 3, 3, 1, 1, 1, 1, SAME, 0, 1, 0, -1, 0, 0, F_BOTH },
+	{ DW, S8, 8, 8, 5, 0, 3, 3, 2, 2, 1, 1, SAME, 0, 2, 2, 3, 0, 1, F_BOTH },
+	{ DW, U8, 11, 7, 18, 0, 3, 3, 2, 2, 1, 1, SAME, 0, 1, 2, 130, 100, 0, F_BOTH },
+	{ DW, U8, 6, 6, 4, 0, 5, 5, 1, 1, 1, 1, VALID, 0, 3, 0, 77, 200, 9, F_BOTH },
+	{ GC, S8, 6, 7, 8, 12, 3, 3, 1, 1, 1, 1, SAME, 4, 0, 0, 2, 0, 0, F_BOTH },
+	{ GC, U8, 5, 5, 6, 4, 3, 3, 2, 1, 1, 1, VALID, 2, 0, 0, 128, 127, 0, F_BOTH },
 	/* spatial tiling past 256 rows / columns, tail tiles */
-	{ C2, S8, 300, 3, 2, 2, 3, 3, 1, 1, 1, 1, SAME, 0, 0, 0, 9, 0, 0 },
-	{ DW, U8, 4, 270, 3, 0, 3, 3, 1, 1, 1, 1, SAME, 0, 1, 0, 120, 128, 0 },
+	{ C2, S8, 300, 3, 2, 2, 3, 3, 1, 1, 1, 1, SAME, 0, 0, 0, 9, 0, 0, F_BOTH },
+	{ DW, U8, 4, 270, 3, 0, 3, 3, 1, 1, 1, 1, SAME, 0, 1, 0, 120, 128, 0, F_BOTH },
 	/* channels past 512 (split input and output channels) */
-	{ C2, U8, 2, 2, 520, 515, 1, 1, 1, 1, 1, 1, VALID, 0, 0, 0, 125, 129, 1 },
+	{ C2, U8, 2, 2, 520, 515, 1, 1, 1, 1, 1, 1, VALID, 0, 0, 0, 125, 129, 1, F_BOTH },
+	/* MATMUL limits: N past 1024 columns, M past 1024 rows */
+	{ C2, S8, 2, 2, 520, 1030, 1, 1, 1, 1, 1, 1, VALID, 0, 0, 0, 3, 0, -2, F_BOTH },
+	{ C2, U8, 33, 32, 8, 8, 1, 1, 1, 1, 1, 1, SAME, 0, 0, 1, 128, 131, 2, F_BOTH },
+	/* depthwise: multiplier 2 with dilation, uint8 stride 2, 5x5 */
+	{ DW, S8, 12, 13, 6, 0, 3, 3, 1, 1, 2, 2, SAME, 0, 2, 0, -9, 0, 4, F_BOTH },
+	{ DW, U8, 30, 29, 24, 0, 3, 3, 2, 2, 1, 1, SAME, 0, 1, 2, 131, 119, 5, F_BOTH },
+	{ DW, S8, 14, 14, 40, 0, 5, 5, 1, 1, 1, 1, SAME, 0, 1, 1, 12, 0, 0, F_BOTH },
+	/* groups of 2 in, 2 out: several groups stack in one MATMUL */
+	{ GC, S8, 8, 8, 16, 16, 3, 3, 1, 1, 1, 1, SAME, 8, 0, 0, -4, 0, 1, F_BOTH },
 };
 
 static void test_conv_cases(void **state)
@@ -139,6 +166,33 @@ static void test_conv_cases(void **state)
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		run_conv(e, &cases[i], 1000 + i);
+}
+
+/*
+ * Every case in each form: CONV2D_S8 ("conv2d") and patch-Toeplitz
+ * MATMULs ("matmul"), each against the reference, on a context made
+ * under E1NPU_OPS_LOWERING.
+ */
+static void test_conv_forms(void **state)
+{
+	static const char *const modes[][2] = {
+		{ "conv2d", "conv blocks" },
+		{ "matmul", "patch-Toeplitz" },
+	};
+	struct ops_env *e = *state, f = *e;
+
+	for (size_t m = 0; m < 2; m++) {
+		setenv("E1NPU_OPS_LOWERING", modes[m][0], 1);
+		assert_int_equal(e1npu_ops_new(e->dev, &f.ops), 0);
+		want_form = modes[m][1];
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+			run_conv(&f, &cases[i], 3000 + i);
+		want_form = NULL;
+		e1npu_ops_free(f.ops);
+	}
+	setenv("E1NPU_OPS_LOWERING", "tiled", 1);
+	assert_int_equal(e1npu_ops_new(e->dev, &f.ops), -EINVAL);
+	unsetenv("E1NPU_OPS_LOWERING");
 }
 
 static void run_fc(struct ops_env *e, uint32_t dtype, uint32_t rows, uint32_t k,
@@ -213,6 +267,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_conv_cases),
+		cmocka_unit_test(test_conv_forms),
 		cmocka_unit_test(test_fc),
 		cmocka_unit_test(test_extreme_bias),
 	};
