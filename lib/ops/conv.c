@@ -48,7 +48,9 @@ static uint32_t hw_ksize(uint32_t kh, uint32_t kw)
 static int build_blocks(struct e1npu_conv *cv)
 {
 	uint32_t G = cv->groups, cin_g = cv->cin_g, cout_g = cv->cout_g;
-	uint32_t gb = CV_COLS / cout_g;
+	bool sums = cv->zw != 0 && cv->ops->lowering == OPS_LOWERING_FIRST;
+	uint32_t gb = CV_COLS / (cout_g + (sums ? 1 : 0));
+	uint32_t oc_max = sums ? CV_C_MAX - 1 : CV_C_MAX;
 	uint32_t cap = 0, n = 0;
 	struct cv_block *b = NULL;
 
@@ -60,7 +62,7 @@ static int build_blocks(struct e1npu_conv *cv)
 		uint32_t ngb = G - g0 < gb ? G - g0 : gb;
 
 		for (uint32_t ci = 0; ci < cin_g; ci += CV_C_MAX)
-		for (uint32_t oc = 0; oc < cout_g; oc += CV_C_MAX) {
+		for (uint32_t oc = 0; oc < cout_g; oc += oc_max) {
 			struct cv_block *x;
 
 			if (n == cap) {
@@ -79,9 +81,11 @@ static int build_blocks(struct e1npu_conv *cv)
 			x->ci_lo = ci;
 			x->ci_n = cin_g - ci < CV_C_MAX ? cin_g - ci : CV_C_MAX;
 			x->oc_lo = oc;
-			x->oc_n = cout_g - oc < CV_C_MAX ? cout_g - oc : CV_C_MAX;
+			x->oc_n = cout_g - oc < oc_max ? cout_g - oc : oc_max;
+			/* the sum columns ride with the first output chunk */
+			x->sums = sums && oc == 0;
 			x->cin_b = ngb * x->ci_n;
-			x->cols = ngb * x->oc_n;
+			x->cols = ngb * x->oc_n + (x->sums ? ngb : 0);
 		}
 	}
 	cv->blk = b;
@@ -110,6 +114,8 @@ static int fill_block_weights(struct e1npu_conv *cv, struct cv_block *b)
 			b->w[row + gi * b->oc_n + oj] =
 				cv->w[(((size_t)ky * p->kw + kx) * cv->cin_g + ci) * p->c_out + oc];
 		}
+		if (b->sums)
+			b->w[row + b->gb * b->oc_n + gi] = 1;
 	}
 	return 0;
 }
@@ -374,7 +380,8 @@ static int cv_choose_form(struct e1npu_conv *cv)
 
 	if (cv->ksize)
 		cv->conv2d_cost = cv_conv2d_cost(cv);
-	if (cv->ops->lowering != OPS_LOWERING_CONV2D && cvmm_choose(cv) &&
+	if ((cv->ops->lowering == OPS_LOWERING_AUTO ||
+	     cv->ops->lowering == OPS_LOWERING_MATMUL) && cvmm_choose(cv) &&
 	    (!cv->ksize || cv->mm.cost < cv->conv2d_cost ||
 	     cv->ops->lowering == OPS_LOWERING_MATMUL)) {
 		cv->use_mm = true;
@@ -438,18 +445,21 @@ static int32_t cv_ld32(const uint8_t *p)
 /*
  * Add the @th x @tw output pixels of block @bk (@src: rows of @stride
  * bytes, each pixel's int32 columns) into the accumulators @acc (c_out per
+ * pixel) and, from its sum columns, the window sums @sx (groups per
  * pixel), from pixel (@oy0, @ox0).
  */
 CV_VEC
 static void cv_gather_patch(const struct e1npu_conv *cv, const struct cv_block *bk,
 			    const uint8_t *src, uint32_t stride, uint32_t oy0,
-			    uint32_t ox0, uint32_t th, uint32_t tw, int32_t *acc)
+			    uint32_t ox0, uint32_t th, uint32_t tw, int32_t *acc,
+			    int32_t *sx)
 {
 	/* locals: the stores below cannot change them (vectorizable loops) */
 	const uint32_t gb = bk->gb, oc_n = bk->oc_n, n = gb * oc_n, cols = bk->cols;
 	const uint32_t c_out = cv->p.c_out, cout_g = cv->cout_g;
 	const uint32_t g0 = bk->g0, oc_lo = bk->oc_lo, out_w = cv->out_w;
-	const bool whole = oc_n == cout_g;
+	const bool whole = oc_n == cout_g, sums = bk->sums;
+	const uint32_t groups = cv->groups;
 
 	for (uint32_t yy = 0; yy < th; yy++)
 	for (uint32_t xx = 0; xx < tw; xx++) {
@@ -469,6 +479,9 @@ static void cv_gather_patch(const struct e1npu_conv *cv, const struct cv_block *
 					a[(size_t)(g0 + gi) * cout_g + oc_lo + oj] +=
 						cv_ld32(s + 4 * (gi * oc_n + oj));
 		}
+		if (sums)
+			for (size_t gi = 0; gi < gb; gi++)
+				sx[px * groups + g0 + gi] += cv_ld32(s + 4 * (n + gi));
 	}
 }
 
@@ -851,9 +864,10 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 				struct cv_block *bk = &cv->blk[pt[i].blk];
 
 				cv_gather_patch(cv, bk, ar + pt[i].oc_off, pt[i].oc_stride,
-						pt[i].oy0, pt[i].ox0, pt[i].th, pt[i].tw, acc);
+						pt[i].oy0, pt[i].ox0, pt[i].th, pt[i].tw, acc, sx);
 			}
-			if (cv->zw)	/* hardware zeros outside the image: pad 0 */
+			/* hardware zeros outside the image: pad 0 */
+			if (cv->zw && !cv->blk[0].sums)
 				cv_host_sums(cv, x, sx, 0);
 			rep->host_ns += (uint64_t)(ops_now_ns() - t);
 		}

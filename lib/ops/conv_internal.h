@@ -18,6 +18,7 @@ struct cv_block {
 	uint32_t ci_lo, ci_n;	/* input channels of each group used */
 	uint32_t oc_lo, oc_n;	/* output channels of each group (gb == 1 may split) */
 	uint32_t cin_b, cols;	/* hardware c_in, c_out */
+	bool sums;		/* "first" lowering: one all-ones column per group */
 	int8_t *w;		/* [K*K*cin_b][cols] */
 };
 

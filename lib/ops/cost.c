@@ -63,5 +63,9 @@ int ops_lowering_from_env(enum ops_lowering *out)
 		*out = OPS_LOWERING_MATMUL;
 		return 0;
 	}
+	if (!strcmp(v, "first")) {
+		*out = OPS_LOWERING_FIRST;
+		return 0;
+	}
 	return -EINVAL;
 }

@@ -24,15 +24,17 @@ uint64_t ops_cost_conv(const struct e1npu_ops *ops, uint32_t in_h, uint32_t in_w
 
 /*
  * Which convolution form a context uses (E1NPU_OPS_LOWERING): "auto"
- * (default) picks per layer by modelled cycles; "conv2d" keeps CONV2D_S8
- * (the first lowering's form, for before/after measurements); "matmul"
- * takes the patch-Toeplitz MATMUL form wherever it fits (tests). -EINVAL
- * for any other value.
+ * (default) picks per layer by modelled cycles; "conv2d" keeps CONV2D_S8;
+ * "matmul" takes the patch-Toeplitz MATMUL form wherever it fits (tests);
+ * "first" is the first lowering exactly (CONV2D_S8 with the input sums of
+ * uint8 models in all-ones array columns), for before/after measurements.
+ * -EINVAL for any other value.
  */
 enum ops_lowering {
 	OPS_LOWERING_AUTO,
 	OPS_LOWERING_CONV2D,
 	OPS_LOWERING_MATMUL,
+	OPS_LOWERING_FIRST,
 };
 
 int ops_lowering_from_env(enum ops_lowering *out);

@@ -43,7 +43,7 @@ E1NPU_API int e1npu_ops_new(struct e1npu_device *dev, struct e1npu_ops **opsp)
 
 		if (ops_lowering_from_env(&low)) {
 			free(ops);
-			return -EINVAL;	/* E1NPU_OPS_LOWERING: not auto, conv2d, matmul */
+			return -EINVAL;	/* E1NPU_OPS_LOWERING: see cost.h */
 		}
 		ops->lowering = low;
 	}

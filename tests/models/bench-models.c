@@ -23,6 +23,7 @@
 #include <e1npu/e1npu.h>
 #include <e1npu/e1npu_tflite.h>
 
+#include "bench-layers.h"
 #include "bench-tflite.h"
 #include "e1_model.h"
 
@@ -239,6 +240,25 @@ int main(int argc, char **argv)
 	printf("\nhost = layers run on the host CPU (no hardware form: average pool, softmax,\n"
 	       "add, reshape, quantize, mean); fallback = hardware ops rejected to the CPU;\n"
 	       "npu_ms = cycles / clock; obs_TOPS = MACs * 2 / (cycles / hz) / 1e12.\n\n");
+
+	printf("convolution lowering per layer, under the same timing model (MACs/256 = ideal)\n");
+	for (int i = first; i < argc; i++) {
+		struct e1npu_tflite_tensor_info ii;
+		struct e1npu_tflite *t;
+		uint8_t *in;
+
+		if (res[i].tfl == -2 ||
+		    e1npu_tflite_load_file(dev, argv[i], NULL, &t, NULL, 0))
+			continue;
+		e1npu_tflite_input_info(t, 0, &ii);
+		e1npu_tflite_free(t);
+		in = malloc(ii.bytes);
+		for (size_t k = 0; in && k < ii.bytes; k++)
+			in[k] = (uint8_t)(k * 2654435761u >> 24);
+		if (in)
+			bench_layers(dev, argv[i], res[i].name, in, ii.bytes);
+		free(in);
+	}
 
 	printf("tensor arena (bytes): planned peak vs lower bound (largest sum of live tensors)\n");
 	printf("%-30s %7s %12s %12s %12s %7s %7s\n", "model", "tensors", "unplanned",

@@ -169,19 +169,20 @@ static void test_conv_cases(void **state)
 }
 
 /*
- * Every case in each form: CONV2D_S8 ("conv2d") and patch-Toeplitz
- * MATMULs ("matmul"), each against the reference, on a context made
- * under E1NPU_OPS_LOWERING.
+ * Every case in each form: CONV2D_S8 with host input sums ("conv2d") or
+ * in-array sums ("first") and patch-Toeplitz MATMULs ("matmul"), each
+ * against the reference, on a context made under E1NPU_OPS_LOWERING.
  */
 static void test_conv_forms(void **state)
 {
 	static const char *const modes[][2] = {
 		{ "conv2d", "conv blocks" },
+		{ "first", "conv blocks" },
 		{ "matmul", "patch-Toeplitz" },
 	};
 	struct ops_env *e = *state, f = *e;
 
-	for (size_t m = 0; m < 2; m++) {
+	for (size_t m = 0; m < 3; m++) {
 		setenv("E1NPU_OPS_LOWERING", modes[m][0], 1);
 		assert_int_equal(e1npu_ops_new(e->dev, &f.ops), 0);
 		want_form = modes[m][1];
