@@ -48,9 +48,10 @@ static uint32_t hw_ksize(uint32_t kh, uint32_t kw)
 static int build_blocks(struct e1npu_conv *cv)
 {
 	uint32_t G = cv->groups, cin_g = cv->cin_g, cout_g = cv->cout_g;
-	bool sums = cv->zw != 0 && cv->ops->lowering == OPS_LOWERING_FIRST;
+	bool first = cv->ops->lowering == OPS_LOWERING_FIRST, sums = cv->zw != 0 && first;
 	uint32_t gb = CV_COLS / (cout_g + (sums ? 1 : 0));
-	uint32_t oc_max = sums ? CV_C_MAX - 1 : CV_C_MAX;
+	/* the first lowering kept room for a sum column in every chunk */
+	uint32_t oc_max = first ? CV_C_MAX - 1 : CV_C_MAX;
 	uint32_t cap = 0, n = 0;
 	struct cv_block *b = NULL;
 
