@@ -34,7 +34,8 @@ static int32_t extreme_bias_value(uint32_t i)
 	return i & 1 ? INT32_MAX - (int32_t)(i % 7) : INT32_MIN + (int32_t)(i % 5);
 }
 
-static void run_conv(struct ops_env *e, const struct cc *c, uint64_t seed)
+static void run_conv_rep(struct ops_env *e, const struct cc *c, uint64_t seed,
+			 struct e1npu_ops_report *repp)
 {
 	struct e1npu_conv_params p;
 	struct e1npu_ops_report rep;
@@ -111,6 +112,13 @@ static void run_conv(struct ops_env *e, const struct cc *c, uint64_t seed)
 	free(w);
 	free(out);
 	free(ref);
+	if (repp)
+		*repp = rep;
+}
+
+static void run_conv(struct ops_env *e, const struct cc *c, uint64_t seed)
+{
+	run_conv_rep(e, c, seed, NULL);
 }
 
 #define C2 E1NPU_OPS_CONV2D
@@ -196,6 +204,62 @@ static void test_conv_forms(void **state)
 	unsetenv("E1NPU_OPS_LOWERING");
 }
 
+/* Run @c once under E1NPU_OPS_LOWERING=@mode; the report into @rep. */
+static void run_mode(struct ops_env *e, const char *mode, const struct cc *c,
+		     struct e1npu_ops_report *rep)
+{
+	struct ops_env f = *e;
+
+	setenv("E1NPU_OPS_LOWERING", mode, 1);
+	assert_int_equal(e1npu_ops_new(e->dev, &f.ops), 0);
+	unsetenv("E1NPU_OPS_LOWERING");
+	run_conv_rep(&f, c, 77, rep);
+	e1npu_ops_free(f.ops);
+}
+
+/* The number after @key in @why, or 0. */
+static unsigned long long why_num(const char *why, const char *key)
+{
+	const char *k = strstr(why, key);
+
+	return k ? strtoull(k + strlen(key), NULL, 10) : 0;
+}
+
+/*
+ * The per-layer choice: the cost model's price of each form equals the
+ * wrapper cycles the device then counts for it, and "auto" runs the
+ * cheaper. MobileNetV2 shapes: a depthwise layer where the MATMUL form
+ * wins, a stride-2 one where CONV2D_S8 does, a 1x1 with c_in past 512.
+ */
+static void test_conv_choice(void **state)
+{
+	static const struct cc shapes[] = {
+		{ DW, S8, 56, 56, 24, 0, 3, 3, 1, 1, 1, 1, SAME, 0, 1, 0, 3, 0, 0, F_BOTH },
+		{ DW, U8, 56, 56, 16, 0, 3, 3, 2, 2, 1, 1, SAME, 0, 1, 0, 128, 120, 0, F_BOTH },
+		{ C2, S8, 7, 7, 576, 32, 1, 1, 1, 1, 1, 1, SAME, 0, 0, 0, -1, 0, 0, F_BOTH },
+	};
+	struct ops_env *e = *state;
+
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		struct e1npu_ops_report a, c2, mm;
+		unsigned long long mm_cost, c2_cost;
+
+		run_mode(e, "auto", &shapes[i], &a);
+		run_mode(e, "conv2d", &shapes[i], &c2);
+		run_mode(e, "matmul", &shapes[i], &mm);
+		mm_cost = why_num(mm.why, "), ");
+		c2_cost = why_num(mm.why, "(CONV2D form ");
+		assert_true(mm_cost && c2_cost);
+		assert_int_equal(mm.wrapper_cycles, mm_cost);
+		assert_int_equal(c2.wrapper_cycles, c2_cost);
+		assert_int_equal(a.wrapper_cycles,
+				 mm_cost < c2_cost ? mm_cost : c2_cost);
+		assert_non_null(strstr(a.why, mm_cost < c2_cost ? "patch-Toeplitz" : "conv blocks"));
+		if (i == 0)	/* the depthwise 3x3/1 case the form is for */
+			assert_true(mm_cost < c2_cost);
+	}
+}
+
 static void run_fc(struct ops_env *e, uint32_t dtype, uint32_t rows, uint32_t k,
 		   uint32_t n, int32_t zx, int32_t zw, uint32_t act, uint64_t seed)
 {
@@ -272,9 +336,15 @@ int main(void)
 		cmocka_unit_test(test_fc),
 		cmocka_unit_test(test_extreme_bias),
 	};
+	/* the cost model against a device's counters: device groups only */
+	const struct CMUnitTest dev_tests[] = {
+		cmocka_unit_test(test_conv_choice),
+	};
 	int fails = 0;
 
 	fails += cmocka_run_group_tests_name("ops-conv-sim", tests, t_setup_sim, t_teardown);
+	fails += cmocka_run_group_tests_name("ops-conv-choice-sim", dev_tests, t_setup_sim,
+					     t_teardown);
 	fails += cmocka_run_group_tests_name("ops-conv-cpu", tests, t_setup_cpu, t_teardown);
 	return fails;
 }
