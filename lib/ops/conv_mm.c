@@ -202,11 +202,16 @@ static void stage_patch_row(const struct e1npu_conv *cv, const int8_t *x,
 		memset(dst, zx, (size_t)pw * cg);
 		return;
 	}
-	memset(dst, zx, (size_t)lo * cg);
-	memset(dst + hi * cg, zx, (size_t)(pw - hi) * cg);
+	if (lo)
+		memset(dst, zx, (size_t)lo * cg);
+	if (hi < pw)
+		memset(dst + hi * cg, zx, (size_t)(pw - hi) * cg);
 	if (planes) {
-		memcpy(dst + lo, planes + ((size_t)g * p->in_h + iy) * p->in_w + ix0 + lo,
-		       (size_t)(hi - lo));
+		const int8_t *src = planes + ((size_t)g * p->in_h + iy) * p->in_w + ix0;
+
+		/* a few bytes per row: a loop beats a call */
+		for (int64_t i = lo; i < hi; i++)
+			dst[i] = src[i];
 	} else if (cg == p->c_in) {
 		memcpy(dst + lo * cg, x + ((size_t)iy * p->in_w + ix0 + lo) * cg,
 		       (size_t)(hi - lo) * cg);
@@ -239,10 +244,15 @@ static void gather_stack(const struct e1npu_conv *cv, const uint8_t *c, size_t l
 				uint32_t xo = bx * f->bw + ox;
 				size_t col = (((size_t)gi * f->bh + oy) * f->bw + ox) * cg;
 
+				int32_t *a = acc + ((size_t)y * cv->out_w + xo) * c_out +
+					     (size_t)(g0 + gi) * cg;
+
 				if (xo >= cv->out_w)
 					break;
-				memcpy(acc + ((size_t)y * cv->out_w + xo) * c_out +
-				       (size_t)(g0 + gi) * cg, row + col * 4, (size_t)cg * 4);
+				if (cg == 1)	/* depthwise: one int32, no call */
+					memcpy(a, row + col * 4, 4);
+				else
+					memcpy(a, row + col * 4, (size_t)cg * 4);
 			}
 		}
 	}
