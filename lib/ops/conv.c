@@ -514,10 +514,11 @@ void cv_host_sums(const struct e1npu_conv *cv, const int8_t *x, int32_t *sx,
 			for (uint32_t kx = 0; kx < p->kw; kx++) {
 				int64_t ix = (int64_t)ox * p->stride_w - cv->pl +
 					     (int64_t)kx * p->dil_w;
-				const int8_t *xp = x + ((size_t)iy * p->in_w + ix) * p->c_in;
+				const int8_t *xp;
 
 				if (ix < 0 || ix >= p->in_w)
 					continue;
+				xp = x + ((size_t)iy * p->in_w + (size_t)ix) * p->c_in;
 				nvalid++;
 				if (cg == 1) {
 					cv_add_s8(s, xp, groups);

@@ -27,6 +27,7 @@
 #define MM_MAX_BW	16u
 #define MM_MAX_GS	64u	/* groups stacked per MATMUL, at most */
 #define MM_MAX_ARENA	(64u << 20)	/* staging bytes a form may need */
+#define MM_MAX_N	(1u << 20)	/* columns (several descriptors) */
 
 static uint32_t div_up(uint32_t a, uint32_t b)
 {
@@ -65,8 +66,12 @@ static bool form_cost(const struct e1npu_conv *cv, struct cv_mm *f)
 {
 	const uint32_t patch = f->ph * f->pw * cv->cin_g;
 	uint32_t full = cv->groups / f->gs, rem = cv->groups % f->gs;
-	uint32_t k = f->gs * patch, n = f->gs * f->bh * f->bw * cv->cout_g;
-	uint64_t bytes;
+	uint64_t n64 = (uint64_t)f->gs * f->bh * f->bw * cv->cout_g, bytes;
+	uint32_t k = f->gs * patch, n;
+
+	if (n64 > MM_MAX_N)
+		return false;
+	n = (uint32_t)n64;
 
 	f->nby = div_up(cv->out_h, f->bh);
 	f->nbx = div_up(cv->out_w, f->bw);
@@ -74,11 +79,16 @@ static bool form_cost(const struct e1npu_conv *cv, struct cv_mm *f)
 		return false;
 	f->m = f->nby * f->nbx;
 	f->nstack = full + (rem ? 1 : 0);
-	/* A, B and int32 C of every stack, as staged (rows 16-byte aligned) */
-	bytes = (uint64_t)f->nstack * ((uint64_t)f->m * ops_align_up(k, OPS_ALIGN) +
-				       (uint64_t)k * ops_align_up(n, OPS_ALIGN) +
-				       (uint64_t)f->m * ops_align_up((size_t)n * 4, OPS_ALIGN));
-	if (bytes > MM_MAX_ARENA)
+	/*
+	 * A, B and int32 C of every stack, as staged (rows 16-byte aligned);
+	 * each factor is below 2^32, so one stack's bytes fit 64 bits, the
+	 * product with the stack count is checked.
+	 */
+	bytes = (uint64_t)f->m * ops_align_up(k, OPS_ALIGN) +
+		(uint64_t)k * ops_align_up(n, OPS_ALIGN) +
+		(uint64_t)f->m * ops_align_up((size_t)n * 4, OPS_ALIGN);
+	if (__builtin_mul_overflow(bytes, (uint64_t)f->nstack, &bytes) ||
+	    bytes > MM_MAX_ARENA)
 		return false;
 	f->n_desc = 0;
 	if (full) {
@@ -207,11 +217,13 @@ static void stage_patch_row(const struct e1npu_conv *cv, const int8_t *x,
 	if (hi < pw)
 		memset(dst + hi * cg, zx, (size_t)(pw - hi) * cg);
 	if (planes) {
-		const int8_t *src = planes + ((size_t)g * p->in_h + iy) * p->in_w + ix0;
+		/* ix0 + lo >= 0: the first tap inside the image */
+		const int8_t *src = planes + ((size_t)g * p->in_h + (size_t)iy) * p->in_w +
+				    (size_t)(ix0 + lo);
 
 		/* a few bytes per row: a loop beats a call */
-		for (int64_t i = lo; i < hi; i++)
-			dst[i] = src[i];
+		for (int64_t i = 0; i < hi - lo; i++)
+			dst[lo + i] = src[i];
 	} else if (cg == p->c_in) {
 		memcpy(dst + lo * cg, x + ((size_t)iy * p->in_w + ix0 + lo) * cg,
 		       (size_t)(hi - lo) * cg);
