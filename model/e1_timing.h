@@ -7,6 +7,7 @@
 #define __E1_TIMING_H__
 
 #include "e1_model_shim.h"
+#include "e1npu_hw.h"
 
 struct e1_timing {
 	u32 clock_mhz;		/* engine clock, for cycles -> time */
@@ -31,12 +32,12 @@ struct e1_timing {
  * Charges that follow Gemmini (Documentation/device-model.md, "Sources"),
  * each switchable so that 0 reproduces the first pin's charges exactly.
  */
-#define E1_TIMING_G_RAW_INPUT	(1u << 0) /* CONV2D DMA: raw input bytes */
-#define E1_TIMING_G_WS		(1u << 1) /* weight-stationary streaming */
-#define E1_TIMING_G_OVERLAP	(1u << 2) /* first load under previous op */
-#define E1_TIMING_G_ACC		(1u << 3) /* output block fits half the acc */
-#define E1_TIMING_G_LATENCY	(1u << 4) /* DRAM latency, exposed transfers */
-#define E1_TIMING_G_STORE	(1u << 5) /* last block's store is exposed */
+#define E1_TIMING_G_RAW_INPUT	E1_BIT(0) /* CONV2D DMA: raw input bytes */
+#define E1_TIMING_G_WS		E1_BIT(1) /* weight-stationary streaming */
+#define E1_TIMING_G_OVERLAP	E1_BIT(2) /* first load under previous op */
+#define E1_TIMING_G_ACC		E1_BIT(3) /* output block fits half the acc */
+#define E1_TIMING_G_LATENCY	E1_BIT(4) /* DRAM latency, exposed transfers */
+#define E1_TIMING_G_STORE	E1_BIT(5) /* last block's store is exposed */
 #define E1_TIMING_G_ALL		0x3fu
 
 /* Reference values of every parameter (e1_timing_default() uses them). */

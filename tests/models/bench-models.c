@@ -24,6 +24,7 @@
 #include <e1npu/e1npu_tflite.h>
 
 #include "bench-tflite.h"
+#include "bench-timing.h"
 #include "e1_model.h"
 
 struct result {
@@ -282,5 +283,5 @@ int main(int argc, char **argv)
 	btfl_close(b);
 	free(res);
 	e1npu_device_close(dev);
-	return 0;
+	return bench_timing(argc - first, argv + first) ? 1 : 0;
 }
