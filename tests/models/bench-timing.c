@@ -93,21 +93,25 @@ int bench_timing(int n, char **paths)
 		const char *b = strrchr(paths[i], '/');
 		uint64_t prev = 0;
 		unsigned int mask = 0;
+		int len;
 
 		b = b ? b + 1 : paths[i];
+		len = (int)strlen(b);
+		if (len > 7 && !strcmp(b + len - 7, ".tflite"))
+			len -= 7;
 		for (size_t s = 0; s < sizeof(steps) / sizeof(steps[0]); s++) {
 			uint64_t cyc = 0, macs = 0;
 			char err[256] = "";
 
 			mask |= steps[s].add;
 			if (run_one(paths[i], mask, &cyc, &macs, err, sizeof(err))) {
-				printf("%-30.30s %-17s %#5x failed: %s\n", b, steps[s].name,
-				       mask, err);
+				printf("%-30.*s %-17s %#5x failed: %s\n", len, b,
+				       steps[s].name, mask, err);
 				fail = 1;
 				break;
 			}
-			printf("%-30.30s %-17s %#5x %11llu %5.1f%% %+11lld %+7.1f%%\n", b,
-			       steps[s].name, mask, (unsigned long long)cyc,
+			printf("%-30.*s %-17s %#5x %11llu %5.1f%% %+11lld %+7.1f%%\n",
+			       len, b, steps[s].name, mask, (unsigned long long)cyc,
 			       cyc ? 100.0 * (double)(macs / 256) / (double)cyc : 0.0,
 			       s ? (long long)(cyc - prev) : 0LL,
 			       s && prev ? 100.0 * ((double)cyc - (double)prev) / (double)prev : 0.0);
