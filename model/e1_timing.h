@@ -29,8 +29,8 @@ struct e1_timing {
 };
 
 /*
- * Charges that follow Gemmini (Documentation/device-model.md, "Sources"),
- * each switchable so that 0 reproduces the first pin's charges exactly.
+ * Charges that follow Gemmini (Documentation/device-model.md, "Sources of
+ * the charges"), each switchable: 0 reproduces the first pin's charges.
  */
 #define E1_TIMING_G_RAW_INPUT	E1_BIT(0) /* CONV2D DMA: raw input bytes */
 #define E1_TIMING_G_WS		E1_BIT(1) /* weight-stationary streaming */
