@@ -177,7 +177,7 @@ static int sim_open(struct e1npu_device *dev, const char *path)
 {
 	struct e1_model_config cfg;
 	struct e1_model_host host;
-	unsigned int mb, engines, hang_ms, gemmini;
+	unsigned int mb, engines, hang_ms, gemmini, timing;
 	struct sim *s;
 	u32 wid = 0, caps = 0, did = 0;
 
@@ -185,7 +185,9 @@ static int sim_open(struct e1npu_device *dev, const char *path)
 	if (env_uint("E1NPU_SIM_ARENA_MB", SIM_ARENA_MB_DEFAULT, 1, SIM_ARENA_MB_MAX, &mb) ||
 	    env_uint("E1NPU_SIM_HANG_MS", SIM_HANG_MS_DEFAULT, 1, 600000, &hang_ms) ||
 	    env_uint("E1NPU_SIM_ENGINES", 3, 1, 3, &engines) ||
-	    env_uint("E1NPU_SIM_GEMMINI", 1, 0, 1, &gemmini))
+	    env_uint("E1NPU_SIM_GEMMINI", 1, 0, 1, &gemmini) ||
+	    env_uint("E1NPU_SIM_TIMING", E1_TIMING_GEMMINI, 0, E1_TIMING_G_ALL,
+		     &timing))
 		return -EINVAL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
@@ -212,6 +214,8 @@ static int sim_open(struct e1npu_device *dev, const char *path)
 	cfg.wrapper_present = engines & 1;
 	cfg.datapath_present = engines & 2;
 	cfg.gemmini_present = gemmini;
+	/* Which Gemmini-following charges apply (0: the first pin's). */
+	cfg.timing.gemmini = timing;
 	host.map = sim_map;
 	host.irq = sim_irq;
 	host.ctx = s;

@@ -7,6 +7,7 @@
 #define __E1_TIMING_H__
 
 #include "e1_model_shim.h"
+#include "e1npu_hw.h"
 
 struct e1_timing {
 	u32 clock_mhz;		/* engine clock, for cycles -> time */
@@ -21,7 +22,23 @@ struct e1_timing {
 	u32 dp_timeout;		/* cycles before a missing response times out */
 	/* v0 wrapper, added after the first pin (append only) */
 	u32 v0_bus_timeout;	/* cycles before a missing response times out */
+	/* v0 wrapper, Gemmini-following charges (append only) */
+	u32 gemmini;		/* E1_TIMING_G_* behaviours; 0 = the first pin */
+	u32 acc_bytes;		/* accumulator, bounds an output block (G_ACC) */
+	u32 dram_latency;	/* cycles of an exposed DRAM transfer (G_LATENCY) */
 };
+
+/*
+ * Charges that follow Gemmini (Documentation/device-model.md, "Sources of
+ * the charges"), each switchable: 0 reproduces the first pin's charges.
+ */
+#define E1_TIMING_G_RAW_INPUT	E1_BIT(0) /* CONV2D DMA: raw input bytes */
+#define E1_TIMING_G_WS		E1_BIT(1) /* weight-stationary streaming */
+#define E1_TIMING_G_OVERLAP	E1_BIT(2) /* first load under previous op */
+#define E1_TIMING_G_ACC		E1_BIT(3) /* output block fits half the acc */
+#define E1_TIMING_G_LATENCY	E1_BIT(4) /* DRAM latency, exposed transfers */
+#define E1_TIMING_G_STORE	E1_BIT(5) /* last block's store is exposed */
+#define E1_TIMING_G_ALL		0x3fu
 
 /* Reference values of every parameter (e1_timing_default() uses them). */
 #define E1_TIMING_CLOCK_MHZ		1000
@@ -33,28 +50,57 @@ struct e1_timing {
 #define E1_TIMING_DP_MEM_LATENCY	4
 #define E1_TIMING_DP_TIMEOUT		1024
 #define E1_TIMING_V0_BUS_TIMEOUT	1024
+#define E1_TIMING_GEMMINI		E1_TIMING_G_ALL
+#define E1_TIMING_ACC_BYTES		(64 * 1024)
+#define E1_TIMING_DRAM_LATENCY		64
 
 /* Fill @t with the reference parameters. */
 void e1_timing_default(struct e1_timing *t);
 
 /*
+ * The parts of one MATMUL or CONV2D charge the wrapper needs to overlap a
+ * descriptor's first load with the previous one's execution (G_OVERLAP).
+ * @total: the cycles of the op alone (what the *_cycles functions return);
+ * @first_a, @first_b: the first load's A (activation) and B (weight) bytes;
+ * @first: its cycles (bytes / bw, + DRAM latency with G_LATENCY);
+ * @idle: cycles in which the load DMA waits for the array (compute-bound
+ *	passes), which the next descriptor's first load may use.
+ */
+struct e1_timing_cost {
+	u64 total;
+	u64 first_a;
+	u64 first_b;
+	u64 first;
+	u64 idle;
+};
+
+/*
  * Wrapper engine cycles of one MATMUL of [m x k] by [k x n] on a rows x cols
- * systolic array, without the descriptor fetch: tiles of rows x cols outputs
- * streaming K plus fill/drain per tile, DMA double-buffered against compute
- * (max of the two per scratchpad pass) plus the non-overlapped first load.
+ * systolic array, without the descriptor fetch: blocks of outputs that fit
+ * half the scratchpad (and, with G_ACC, half the accumulator), the array
+ * streaming K per output tile plus fill/drain per tile (G_WS: streaming the
+ * block's rows per weight tile, fill/drain once per pass), DMA
+ * double-buffered against compute (max of the two per pass) plus the
+ * non-overlapped first load (and, with G_STORE, the last store).
  */
 u64 e1_timing_matmul_cycles(const struct e1_timing *t, u32 rows, u32 cols,
 			    u32 m, u32 n, u32 k);
+void e1_timing_matmul_cost(const struct e1_timing *t, u32 rows, u32 cols,
+			   u32 m, u32 n, u32 k, struct e1_timing_cost *c);
 
 /*
  * Wrapper engine cycles of one CONV2D_S8 without the descriptor fetch:
  * @in_h x @in_w x @c_in input (the tile with its halo), @ksz square kernel,
  * @out_h x @out_w x @c_out output. The lowering layer's cost model calls
- * this too, so both always charge the same.
+ * this too, so both always charge the same. The im2col GEMM's charge; with
+ * G_RAW_INPUT its A side moves min(raw input, im2col) bytes.
  */
 u64 e1_timing_conv_cycles(const struct e1_timing *t, u32 rows, u32 cols,
 			  u32 in_h, u32 in_w, u32 c_in, u32 c_out, u32 ksz,
 			  u32 out_h, u32 out_w);
+void e1_timing_conv_cost(const struct e1_timing *t, u32 rows, u32 cols,
+			 u32 in_h, u32 in_w, u32 c_in, u32 c_out, u32 ksz,
+			 u32 out_h, u32 out_w, struct e1_timing_cost *c);
 
 /* Bandwidth-bound work (RELU, MAXPOOL): @bytes moved through the DMA. */
 u64 e1_timing_stream_cycles(const struct e1_timing *t, u32 bytes);

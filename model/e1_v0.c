@@ -100,6 +100,7 @@ static void v0_flush(struct e1_model *m)
 	v->head = 0;
 	v->tail = 0;
 	v->armed = false;
+	v->ov_idle = 0;
 	v->stall = E1_V0_RUNNING;
 	v->fb_pending = false;
 	v->error = false;
@@ -968,8 +969,12 @@ static void exec_maxpool(struct e1_model *m, const struct v0_op *d)
 	}
 }
 
-/* Modelled cycles of a validated descriptor, without the fetch. */
-static u64 op_cycles(const struct e1_model *m, const struct v0_op *d, u64 *macs)
+/*
+ * Modelled cycles of a validated descriptor, without the fetch; @gc gets
+ * the parts of a MATMUL/CONV2D charge (all 0 for other ops).
+ */
+static u64 op_cycles(const struct e1_model *m, const struct v0_op *d, u64 *macs,
+		     struct e1_timing_cost *gc)
 {
 	const struct e1_timing *t = &m->cfg.timing;
 	u32 rows = m->cfg.rows ? m->cfg.rows : 16;
@@ -977,24 +982,62 @@ static u64 op_cycles(const struct e1_model *m, const struct v0_op *d, u64 *macs)
 	u64 c = 0;
 
 	*macs = 0;
+	memset(gc, 0, sizeof(*gc));
 	if (d->op == E1_V0_OP_BARRIER || (d->flags & E1_V0_FLAG_BARRIER))
 		c += t->barrier_cycles;
 	if (is_matmul(d->op)) {
 		*macs = (u64)d->m * d->n * d->k;
-		c += e1_timing_matmul_cycles(t, rows, cols, d->m, d->n, d->k);
+		e1_timing_matmul_cost(t, rows, cols, d->m, d->n, d->k, gc);
 	} else if (is_conv(d->op)) {
 		u32 k = d->ksz * d->ksz * d->c_in;
 
 		*macs = (u64)d->out_h * d->out_w * d->c_out * k;
-		c += e1_timing_conv_cycles(t, rows, cols, d->in_h, d->in_w, d->c_in,
-					   d->c_out, d->ksz, d->out_h, d->out_w);
+		e1_timing_conv_cost(t, rows, cols, d->in_h, d->in_w, d->c_in,
+				    d->c_out, d->ksz, d->out_h, d->out_w, gc);
 	} else if (d->op == E1_V0_OP_RELU) {
 		c += e1_timing_stream_cycles(t, 2 * d->m * d->n);
 	} else if (d->op == E1_V0_OP_MAXPOOL_S8) {
 		c += e1_timing_stream_cycles(t, d->in_h * d->in_w * d->c_in +
 					     d->out_h * d->out_w * d->c_in);
 	}
-	return c;
+	return c + gc->total;
+}
+
+/* One past the last byte of a used tensor. */
+static u64 tensor_end(const struct v0_tensor *t)
+{
+	return t->addr + (u64)(t->rows - 1) * t->stride + t->row_bytes;
+}
+
+/*
+ * G_OVERLAP: Gemmini's load queue runs ahead of its execute queue, so a
+ * descriptor's first load proceeds while the previous MATMUL/CONV2D
+ * computes, in the cycles its load DMA waits for the array. Not across a
+ * barrier, and never for an input that overlaps the previous output (not
+ * written yet): those bytes stay exposed.
+ */
+static u64 v0_hidden(const struct e1_model *m, const struct v0_op *d,
+		     const struct e1_timing_cost *gc)
+{
+	const struct e1_timing *t = &m->cfg.timing;
+	const struct e1_v0 *v = &m->v0;
+	u64 bytes = 0, all = gc->first_a + gc->first_b, lat, hid;
+	u32 bw = t->dma_bytes_per_cycle ? t->dma_bytes_per_cycle : 1;
+	int i;
+
+	if (!(t->gemmini & E1_TIMING_G_OVERLAP) || !v->ov_idle || !gc->first ||
+	    d->op == E1_V0_OP_BARRIER || (d->flags & E1_V0_FLAG_BARRIER))
+		return 0;
+	for (i = 0; i < 2; i++) {
+		const struct v0_tensor *tt = &d->t[i];
+
+		if (tt->used && (tt->addr >= v->ov_hi || tensor_end(tt) <= v->ov_lo))
+			bytes += i ? gc->first_b : gc->first_a;
+	}
+	lat = gc->first - (all / bw + (all % bw ? 1 : 0));
+	hid = bytes == all ? gc->first :
+	      bytes / bw + (bytes % bw ? 1 : 0) + (bytes ? lat : 0);
+	return hid < v->ov_idle ? hid : v->ov_idle;
 }
 
 /* Fetch descriptor @idx into @d; false after latching a bus error. */
@@ -1105,11 +1148,26 @@ static void v0_compute(struct e1_model *m, const struct v0_op *d)
 static void v0_complete(struct e1_model *m, const struct v0_op *d)
 {
 	struct e1_v0 *v = to_v0(m);
-	u64 macs;
+	struct e1_timing_cost gc;
+	u64 macs, c;
 
-	v0_add_cycles(v, op_cycles(m, d, &macs));
+	c = op_cycles(m, d, &macs, &gc);
+	c -= v0_hidden(m, d, &gc);
+	v0_add_cycles(v, c);
 	v->perf_macs += macs;
+	v->ov_idle = gc.idle;
+	if (gc.total) {
+		v->ov_lo = d->t[2].addr;
+		v->ov_hi = tensor_end(&d->t[2]);
+	}
 	v0_retire(v, d);
+}
+
+/* The ring ran dry: the next descriptor finds an idle engine. */
+static void v0_drained(struct e1_v0 *v)
+{
+	v->armed = false;
+	v->ov_idle = 0;
 }
 
 /* Fetch and prepare the descriptor at the tail; true when it may execute. */
@@ -1136,7 +1194,10 @@ static bool v0_begin(struct e1_model *m, struct v0_op *d)
 	memset(d, 0, sizeof(*d));
 	v->fb_pending = false;
 	v0_add_cycles(v, m->cfg.timing.desc_fetch_cycles);
-	return v0_fetch(m, idx, d) && v0_prepare(m, idx, d);
+	if (v0_fetch(m, idx, d) && v0_prepare(m, idx, d))
+		return true;
+	v->ov_idle = 0;
+	return false;
 }
 
 unsigned int e1_v0_run(struct e1_model *m, unsigned int max)
@@ -1155,7 +1216,7 @@ unsigned int e1_v0_run(struct e1_model *m, unsigned int max)
 		retired++;
 	}
 	if (!q_level(v))
-		v->armed = false;
+		v0_drained(v);
 	return retired;
 }
 
@@ -1167,7 +1228,7 @@ enum e1_step e1_v0_step_begin(struct e1_model *m)
 		return E1_STEP_IDLE;
 	if (!v0_begin(m, &v->cur)) {
 		if (!q_level(v))
-			v->armed = false;
+			v0_drained(v);
 		return E1_STEP_DONE;
 	}
 	v->executing = true;
@@ -1197,6 +1258,6 @@ bool e1_v0_step_end(struct e1_model *m)
 		return false;
 	v0_complete(m, &v->cur);
 	if (!q_level(v))
-		v->armed = false;
+		v0_drained(v);
 	return true;
 }

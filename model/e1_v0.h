@@ -96,6 +96,11 @@ enum e1_v0_stall {
  * @exec_gen: @flush_gen when the executing descriptor began; a different
  *	value at its end means it was flushed and must not retire.
  * @cur: the executing descriptor.
+ * @ov_idle: load-DMA idle cycles of the last retired MATMUL/CONV2D, which
+ *	the next descriptor's first load may use (G_OVERLAP); 0 when the
+ *	ring drained, after anything else, an error or a flush.
+ * @ov_lo: first byte of that op's output.
+ * @ov_hi: one past its last byte.
  */
 struct e1_v0 {
 	u32 caps;
@@ -131,6 +136,9 @@ struct e1_v0 {
 	u32 flush_gen;
 	u32 exec_gen;
 	struct v0_op cur;
+	u64 ov_idle;
+	u64 ov_lo;
+	u64 ov_hi;
 };
 
 #endif /* __E1_V0_H__ */

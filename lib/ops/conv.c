@@ -354,8 +354,8 @@ static void cv_tiles(const struct e1npu_conv *cv, uint32_t *th, uint32_t *tw)
 /* Modelled cycles of the CONV2D_S8 form: one descriptor per block and tile. */
 static uint64_t cv_conv2d_cost(const struct e1npu_conv *cv)
 {
+	struct ops_cost_seq seq = { 0, 0 };
 	uint32_t th, tw;
-	uint64_t c = 0;
 
 	cv_tiles(cv, &th, &tw);
 	for (uint32_t b = 0; b < cv->nblk; b++)
@@ -364,10 +364,10 @@ static uint64_t cv_conv2d_cost(const struct e1npu_conv *cv)
 		struct cv_tile tl;
 
 		cv_tile_geo(cv, oy0, ox0, th, tw, &tl);
-		c += ops_cost_conv(cv->ops, tl.ih, tl.iw, cv->blk[b].cin_b,
-				   cv->blk[b].cols, cv->ksize, tl.h, tl.w);
+		ops_cost_seq_conv(cv->ops, &seq, tl.ih, tl.iw, cv->blk[b].cin_b,
+				  cv->blk[b].cols, cv->ksize, tl.h, tl.w);
 	}
-	return c;
+	return seq.total;
 }
 
 /*

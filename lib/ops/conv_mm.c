@@ -40,25 +40,20 @@ static uint64_t patch_len(uint32_t b, uint32_t stride, uint32_t k, uint32_t dil)
 	return (uint64_t)(b - 1) * stride + (uint64_t)(k - 1) * dil + 1;
 }
 
-/* Modelled cycles of one stack: M x N x K, split at the descriptor limits. */
-static uint64_t stack_cost(const struct e1npu_ops *ops, uint32_t m, uint32_t n,
-			   uint32_t k, uint32_t *ndesc)
+/*
+ * Append one stack's descriptors (M x N x K, split at the descriptor
+ * limits, rows outer as cvmm_run emits them) to @seq; counts them.
+ */
+static void stack_cost(const struct e1npu_ops *ops, struct ops_cost_seq *seq,
+		       uint32_t m, uint32_t n, uint32_t k, uint32_t *ndesc)
 {
-	uint32_t mc[2] = { MM_MAX, m % MM_MAX }, nc[2] = { MM_MAX, n % MM_MAX };
-	uint32_t mcount[2] = { m / MM_MAX, m % MM_MAX ? 1 : 0 };
-	uint32_t ncount[2] = { n / MM_MAX, n % MM_MAX ? 1 : 0 };
-	uint64_t c = 0;
+	for (uint32_t r0 = 0; r0 < m; r0 += MM_MAX) {
+		uint32_t mc = m - r0 < MM_MAX ? m - r0 : MM_MAX;
 
-	for (int i = 0; i < 2; i++)
-		for (int j = 0; j < 2; j++) {
-			uint64_t cnt = (uint64_t)mcount[i] * ncount[j];
-
-			if (cnt) {
-				c += cnt * ops_cost_matmul(ops, mc[i], nc[j], k);
-				*ndesc += (uint32_t)cnt;
-			}
-		}
-	return c;
+		ops_cost_seq_matmul(ops, seq, mc, MM_MAX, k, n / MM_MAX);
+		ops_cost_seq_matmul(ops, seq, mc, n % MM_MAX, k, n % MM_MAX ? 1 : 0);
+		*ndesc += n / MM_MAX + (n % MM_MAX ? 1 : 0);
+	}
 }
 
 /* Cost of form @f (bh, bw, gs, ph, pw set); fills the rest of @f. */
@@ -67,6 +62,7 @@ static bool form_cost(const struct e1npu_conv *cv, struct cv_mm *f)
 	const uint32_t patch = f->ph * f->pw * cv->cin_g;
 	uint32_t full = cv->groups / f->gs, rem = cv->groups % f->gs;
 	uint64_t n64 = (uint64_t)f->gs * f->bh * f->bw * cv->cout_g, bytes;
+	struct ops_cost_seq seq = { 0, 0 };
 	uint32_t k = f->gs * patch, n;
 
 	if (n64 > MM_MAX_N)
@@ -94,12 +90,22 @@ static bool form_cost(const struct e1npu_conv *cv, struct cv_mm *f)
 	if (full) {
 		uint32_t nd = 0;
 
-		f->cost = (uint64_t)full * stack_cost(cv->ops, f->m, n, k, &nd);
+		stack_cost(cv->ops, &seq, f->m, n, k, &nd);
+		if (full > 1) {
+			/* every further stack starts after the same last descriptor */
+			struct ops_cost_seq more = { 0, seq.idle };
+			uint32_t nd2 = 0;
+
+			stack_cost(cv->ops, &more, f->m, n, k, &nd2);
+			seq.total += (uint64_t)(full - 1) * more.total;
+			seq.idle = more.idle;
+		}
 		f->n_desc = full * nd;
 	}
 	if (rem)
-		f->cost += stack_cost(cv->ops, f->m, rem * f->bh * f->bw * cv->cout_g,
-				      rem * patch, &f->n_desc);
+		stack_cost(cv->ops, &seq, f->m, rem * f->bh * f->bw * cv->cout_g,
+			   rem * patch, &f->n_desc);
+	f->cost = seq.total;
 	return true;
 }
 

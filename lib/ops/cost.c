@@ -4,6 +4,7 @@
  * over the device's timing parameters.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,28 +25,50 @@ static uint32_t dim_or(uint32_t v, uint32_t def)
 	return v ? v : def;
 }
 
-uint64_t ops_cost_matmul(const struct e1npu_ops *ops, uint32_t m, uint32_t n,
-			 uint32_t k)
+static uint64_t min64(uint64_t a, uint64_t b)
 {
-	struct e1_timing def;
-	const struct e1_timing *t = ops_timing(ops, &def);
-
-	return t->desc_fetch_cycles +
-	       e1_timing_matmul_cycles(t, dim_or(ops->info.array_rows, 16),
-				       dim_or(ops->info.array_cols, 16), m, n, k);
+	return a < b ? a : b;
 }
 
-uint64_t ops_cost_conv(const struct e1npu_ops *ops, uint32_t in_h, uint32_t in_w,
-		       uint32_t c_in, uint32_t c_out, uint32_t ksz,
-		       uint32_t out_h, uint32_t out_w)
+/* Append @count descriptors of charge @c (as model/e1_v0.c overlaps them). */
+static void seq_add(const struct e1_timing *t, struct ops_cost_seq *seq,
+		    const struct e1_timing_cost *c, uint64_t count)
+{
+	bool ov = t->gemmini & E1_TIMING_G_OVERLAP;
+	uint64_t hid_first = ov && seq->idle && c->first ? min64(c->first, seq->idle) : 0;
+	uint64_t hid_next = ov && c->idle && c->first ? min64(c->first, c->idle) : 0;
+
+	if (!count)
+		return;
+	seq->total += count * (t->desc_fetch_cycles + c->total) - hid_first -
+		      (count - 1) * hid_next;
+	seq->idle = c->idle;
+}
+
+void ops_cost_seq_matmul(const struct e1npu_ops *ops, struct ops_cost_seq *seq,
+			 uint32_t m, uint32_t n, uint32_t k, uint64_t count)
 {
 	struct e1_timing def;
 	const struct e1_timing *t = ops_timing(ops, &def);
+	struct e1_timing_cost c;
 
-	return t->desc_fetch_cycles +
-	       e1_timing_conv_cycles(t, dim_or(ops->info.array_rows, 16),
-				     dim_or(ops->info.array_cols, 16), in_h, in_w,
-				     c_in, c_out, ksz, out_h, out_w);
+	e1_timing_matmul_cost(t, dim_or(ops->info.array_rows, 16),
+			      dim_or(ops->info.array_cols, 16), m, n, k, &c);
+	seq_add(t, seq, &c, count);
+}
+
+void ops_cost_seq_conv(const struct e1npu_ops *ops, struct ops_cost_seq *seq,
+		       uint32_t in_h, uint32_t in_w, uint32_t c_in, uint32_t c_out,
+		       uint32_t ksz, uint32_t out_h, uint32_t out_w)
+{
+	struct e1_timing def;
+	const struct e1_timing *t = ops_timing(ops, &def);
+	struct e1_timing_cost c;
+
+	e1_timing_conv_cost(t, dim_or(ops->info.array_rows, 16),
+			    dim_or(ops->info.array_cols, 16), in_h, in_w, c_in, c_out,
+			    ksz, out_h, out_w, &c);
+	seq_add(t, seq, &c, 1);
 }
 
 int ops_lowering_from_env(enum ops_lowering *out)

@@ -13,14 +13,27 @@
 
 #include "ops_internal.h"
 
-/* One MATMUL_S8 descriptor of [m x k] by [k x n], fetch included. */
-uint64_t ops_cost_matmul(const struct e1npu_ops *ops, uint32_t m, uint32_t n,
-			 uint32_t k);
+/*
+ * A sequence of wrapper descriptors in submission order: @total cycles so
+ * far, fetches included; @idle the last descriptor's DMA idle cycles, under
+ * which the next one's first load runs when the timing overlaps them
+ * (E1_TIMING_G_OVERLAP; the lowerings' inputs never alias the previous
+ * output). Start from all zeros. The device also drains its ring between
+ * jobs (no overlap there): the estimate ignores job boundaries.
+ */
+struct ops_cost_seq {
+	uint64_t total;
+	uint64_t idle;
+};
 
-/* One CONV2D_S8 descriptor (tile with its halo), fetch included. */
-uint64_t ops_cost_conv(const struct e1npu_ops *ops, uint32_t in_h, uint32_t in_w,
-		       uint32_t c_in, uint32_t c_out, uint32_t ksz,
-		       uint32_t out_h, uint32_t out_w);
+/* Append @count MATMUL_S8 descriptors of [m x k] by [k x n]. */
+void ops_cost_seq_matmul(const struct e1npu_ops *ops, struct ops_cost_seq *seq,
+			 uint32_t m, uint32_t n, uint32_t k, uint64_t count);
+
+/* Append one CONV2D_S8 descriptor (tile with its halo). */
+void ops_cost_seq_conv(const struct e1npu_ops *ops, struct ops_cost_seq *seq,
+		       uint32_t in_h, uint32_t in_w, uint32_t c_in, uint32_t c_out,
+		       uint32_t ksz, uint32_t out_h, uint32_t out_w);
 
 /*
  * Which convolution form a context uses (E1NPU_OPS_LOWERING): "auto"

@@ -588,6 +588,58 @@ static void test_perf(void **state)
 	fix_fini(&f);
 }
 
+/* Wrapper cycles of one 64x64x64 MATMUL job under E1NPU_SIM_TIMING=@v. */
+static uint64_t matmul64_cycles(const char *v)
+{
+	struct e1npu_op_desc d;
+	struct e1npu_perf p0, p1;
+	struct fix f;
+
+	if (v)
+		setenv("E1NPU_SIM_TIMING", v, 1);
+	fix_init(&f, 1 << 16, 1 << 16, 1 << 16);
+	unsetenv("E1NPU_SIM_TIMING");
+	assert_int_equal(e1npu_device_read_perf(f.dev, &p0), 0);
+	e1npu_op_desc_matmul(&d, t_tensor(f.a, 0, 64), t_tensor(f.b, 0, 64),
+			     t_tensor(f.c, 0, 256), 64, 64, 64, 0);
+	assert_int_equal(e1npu_cmdbuf_add_op(f.cb, &d), 0);
+	assert_int_equal(e1npu_cmdbuf_run(f.cb), 0);
+	assert_int_equal(e1npu_device_read_perf(f.dev, &p1), 0);
+	fix_fini(&f);
+	return p1.wrapper_cycles - p0.wrapper_cycles;
+}
+
+/*
+ * E1NPU_SIM_TIMING picks the model's timing charges (device-model.md):
+ * 64x64x64 is one 64 x 64 block (s = 131072 / (64 * 32) = 64, clamped).
+ */
+static void test_sim_timing_knob(void **state)
+{
+	struct e1npu_device *d;
+
+	(void)state;
+	t_skip_unless_sim("E1NPU_SIM_TIMING shapes the in-process model");
+	/*
+	 * 0, the first pin: fetch 32 + first load (4096 + 4096) / 16 = 512 +
+	 * the pass max(16 tiles * (64 + 32) = 1536, (4096 + 4096 + 16384) /
+	 * 16 = 1536) = 2080.
+	 */
+	assert_int_equal(matmul64_cycles("0"), 2080);
+	/*
+	 * Default (all): fetch 32 + first load 512 + 64 latency + the pass
+	 * (weight-stationary) max(4 * 4 * 64 + 32 = 1056, 8192 / 16 = 512)
+	 * + the last store 16384 / 16 + 64 = 1088: 2752.
+	 */
+	assert_int_equal(matmul64_cycles(NULL), 2752);
+	assert_int_equal(matmul64_cycles("0x3f"), 2752);
+	/* Out of range or not a number: the open fails, no silent default. */
+	setenv("E1NPU_SIM_TIMING", "64", 1);
+	assert_int_equal(e1npu_device_open("sim", &d), -EINVAL);
+	setenv("E1NPU_SIM_TIMING", "abc", 1);
+	assert_int_equal(e1npu_device_open("sim", &d), -EINVAL);
+	unsetenv("E1NPU_SIM_TIMING");
+}
+
 /* Allocation churn: the first-fit allocator coalesces back to one block. */
 static void test_allocator(void **state)
 {
@@ -629,6 +681,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_timeout_hang),
 		cmocka_unit_test(test_bus_error),
 		cmocka_unit_test(test_perf),
+		cmocka_unit_test(test_sim_timing_knob),
 		cmocka_unit_test(test_allocator),
 	};
 

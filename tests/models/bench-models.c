@@ -25,6 +25,7 @@
 
 #include "bench-layers.h"
 #include "bench-tflite.h"
+#include "bench-timing.h"
 #include "e1_model.h"
 
 struct result {
@@ -241,7 +242,7 @@ int main(int argc, char **argv)
 	       "add, reshape, quantize, mean); fallback = hardware ops rejected to the CPU;\n"
 	       "npu_ms = cycles / clock; obs_TOPS = MACs * 2 / (cycles / hz) / 1e12.\n\n");
 
-	printf("convolution lowering per layer, under the same timing model (MACs/256 = ideal)\n");
+	printf("convolution lowering per layer, first pin's timing (E1NPU_SIM_TIMING=0; MACs/256 = ideal)\n");
 	for (int i = first; i < argc; i++) {
 		struct e1npu_tflite_tensor_info ii;
 		struct e1npu_tflite *t;
@@ -256,7 +257,7 @@ int main(int argc, char **argv)
 		for (size_t k = 0; in && k < ii.bytes; k++)
 			in[k] = (uint8_t)(k * 2654435761u >> 24);
 		if (in)
-			bench_layers(dev, argv[i], res[i].name, in, ii.bytes);
+			bench_layers(argv[i], res[i].name, in, ii.bytes);
 		free(in);
 	}
 
@@ -302,5 +303,5 @@ int main(int argc, char **argv)
 	btfl_close(b);
 	free(res);
 	e1npu_device_close(dev);
-	return 0;
+	return bench_timing(argc - first, argv + first) ? 1 : 0;
 }
