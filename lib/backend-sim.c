@@ -87,6 +87,7 @@ struct sim {
 	int64_t hang_ns;
 	uint64_t model_ns;	/* wall time inside the model */
 	uint64_t host_now;	/* global cycles: end of the latest waited job */
+	uint64_t dp_mmio;	/* datapath register accesses of datapath jobs */
 	uint64_t jobs_run;
 };
 
@@ -533,10 +534,23 @@ static struct sim_job *sim_find_job(struct sim *s, uint32_t job_id)
 	return j->valid && j->job_id == job_id ? j : NULL;
 }
 
+/* A datapath job's register accesses, counted (e1npu_sim_dp_mmio()). */
+static u32 dp_job_read(void *ctx, u32 reg)
+{
+	((struct sim *)ctx)->dp_mmio++;
+	return dp_read(ctx, reg);
+}
+
+static void dp_job_write(void *ctx, u32 reg, u32 v)
+{
+	((struct sim *)ctx)->dp_mmio++;
+	dp_write(ctx, reg, v);
+}
+
 static void sim_run_datapath(struct sim *s, struct sim_job *j,
 			     const struct drm_e1npu_op *ops)
 {
-	struct e1npu_dp_io io = { .read = dp_read, .write = dp_write, .ctx = s };
+	struct e1npu_dp_io io = { .read = dp_job_read, .write = dp_job_write, .ctx = s };
 	uint32_t i, hw = 0;
 	int64_t t0;
 	int ret = 0;
@@ -765,4 +779,11 @@ int e1npu_sim_free_blocks(struct e1npu_device *dev)
 	if (!dev || dev->be != &e1npu_backend_sim)
 		return -EINVAL;
 	return (int)to_sim(dev)->nfl;
+}
+
+uint64_t e1npu_sim_dp_mmio(struct e1npu_device *dev)
+{
+	if (!dev || dev->be != &e1npu_backend_sim)
+		return 0;
+	return to_sim(dev)->dp_mmio;
 }
