@@ -442,6 +442,10 @@ static int kjob_settle(struct kdev *k, struct kjob *j)
 		j->retries++;
 		ret = drmSyncobjReset(k->fd, &j->syncobj, 1);
 		if (!ret)
+			/*
+			 * Without its dependencies: they completed before it
+			 * was cancelled (it was queued on its engine, past them).
+			 */
 			ret = kjob_submit(k, j->ops, j->count, j->engine,
 					  NULL, 0, j->syncobj, &j->kid);
 		if (!ret)
