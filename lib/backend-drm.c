@@ -325,10 +325,13 @@ static void kjob_put(struct kdev *k, struct kjob *j)
 	j->used = false;
 }
 
-/* SUBMIT of one job signalling @sync; the kernel's job id in *@kid. */
+/*
+ * SUBMIT of one job waiting for the @nin syncobjs @in and signalling
+ * @sync; the kernel's job id in *@kid.
+ */
 static int kjob_submit(struct kdev *k, const struct drm_e1npu_op *ops,
-		       uint32_t count, uint32_t engine, uint32_t sync,
-		       uint32_t *kid)
+		       uint32_t count, uint32_t engine, const uint32_t *in,
+		       uint32_t nin, uint32_t sync, uint32_t *kid)
 {
 	struct drm_e1npu_submit s;
 	struct drm_e1npu_job job;
@@ -338,6 +341,8 @@ static int kjob_submit(struct kdev *k, const struct drm_e1npu_op *ops,
 	job.ops = (uintptr_t)ops;
 	job.op_count = count;
 	job.engine = engine;
+	job.in_syncs = (uintptr_t)in;
+	job.in_sync_count = nin;
 	job.out_sync = sync;
 	memset(&s, 0, sizeof(s));
 	s.jobs = (uintptr_t)&job;
@@ -351,14 +356,24 @@ static int kjob_submit(struct kdev *k, const struct drm_e1npu_op *ops,
 }
 
 static int kdrv_submit(struct e1npu_device *dev, const struct drm_e1npu_op *ops,
-		       uint32_t count, uint32_t engine, uint32_t *job_id)
+		       uint32_t count, uint32_t engine, const uint32_t *deps,
+		       uint32_t ndeps, uint32_t *job_id)
 {
 	struct kdev *k = to_kdev(dev);
 	struct drm_e1npu_op *copy;
-	struct kjob *j = NULL;
-	uint32_t sync, kid;
+	struct kjob *j = NULL, *d;
+	uint32_t sync, kid, in[KDRV_SYNCS], nin = 0;
 	unsigned int i;
 	int ret;
+
+	if (ndeps > KDRV_SYNCS)
+		return -EINVAL;
+	/* Dependencies still tracked wait on their syncobjs; others are done. */
+	for (i = 0; i < ndeps; i++) {
+		d = kjob_find(k, deps[i]);
+		if (d && !d->have_res)
+			in[nin++] = d->syncobj;
+	}
 
 	for (i = 0; i < KDRV_SYNCS && !j; i++)
 		if (!k->jobs[i].used)
@@ -385,7 +400,7 @@ static int kdrv_submit(struct e1npu_device *dev, const struct drm_e1npu_op *ops,
 		}
 	}
 
-	ret = kjob_submit(k, copy, count, engine, sync, &kid);
+	ret = kjob_submit(k, copy, count, engine, in, nin, sync, &kid);
 	if (ret) {
 		if (k->nfree < KDRV_SYNCS)
 			k->free_sync[k->nfree++] = sync;
@@ -427,8 +442,12 @@ static int kjob_settle(struct kdev *k, struct kjob *j)
 		j->retries++;
 		ret = drmSyncobjReset(k->fd, &j->syncobj, 1);
 		if (!ret)
+			/*
+			 * Without its dependencies: they completed before it
+			 * was cancelled (it was queued on its engine, past them).
+			 */
 			ret = kjob_submit(k, j->ops, j->count, j->engine,
-					  j->syncobj, &j->kid);
+					  NULL, 0, j->syncobj, &j->kid);
 		if (!ret)
 			return 1;
 		/* Resubmission refused (device wedged, ...): report it. */

@@ -22,6 +22,12 @@
  *
  * Jobs run synchronously inside submit (the model is in this process);
  * wait only has something to do for a hung engine.
+ *
+ * Modelled time (Documentation/device-model.md, "Engine concurrency"): a
+ * job's engine is gated at the later of the host's time (the end of the
+ * latest job the host waited for: it cannot submit before knowing that)
+ * and its dependencies' ends, so jobs submitted without waiting overlap on
+ * the model's global clock and the perf read reports the makespan.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -62,6 +68,7 @@ struct sim_job {
 	uint32_t engine;
 	uint32_t start_idx;	/* ring index of its first descriptor */
 	uint32_t count;
+	uint64_t end;		/* global cycle its engine finished it */
 	struct drm_e1npu_job_result res;
 };
 
@@ -79,6 +86,8 @@ struct sim {
 	struct sim_job jobs[SIM_RESULTS];
 	int64_t hang_ns;
 	uint64_t model_ns;	/* wall time inside the model */
+	uint64_t host_now;	/* global cycles: end of the latest waited job */
+	uint64_t dp_mmio;	/* datapath register accesses of datapath jobs */
 	uint64_t jobs_run;
 };
 
@@ -529,10 +538,23 @@ static struct sim_job *sim_find_job(struct sim *s, uint32_t job_id)
 	return j->valid && j->job_id == job_id ? j : NULL;
 }
 
+/* A datapath job's register accesses, counted (e1npu_sim_dp_mmio()). */
+static u32 dp_job_read(void *ctx, u32 reg)
+{
+	((struct sim *)ctx)->dp_mmio++;
+	return dp_read(ctx, reg);
+}
+
+static void dp_job_write(void *ctx, u32 reg, u32 v)
+{
+	((struct sim *)ctx)->dp_mmio++;
+	dp_write(ctx, reg, v);
+}
+
 static void sim_run_datapath(struct sim *s, struct sim_job *j,
 			     const struct drm_e1npu_op *ops)
 {
-	struct e1npu_dp_io io = { .read = dp_read, .write = dp_write, .ctx = s };
+	struct e1npu_dp_io io = { .read = dp_job_read, .write = dp_job_write, .ctx = s };
 	uint32_t i, hw = 0;
 	int64_t t0;
 	int ret = 0;
@@ -559,12 +581,35 @@ static void sim_run_datapath(struct sim *s, struct sim_job *j,
 	j->res.ops_done = i;
 }
 
+/*
+ * When a job depending on @deps may start: the host's time, or a later
+ * end of a dependency. Slots keep job_id and end after the result is read,
+ * so a read dependency still counts until its slot is reused (by then it
+ * ended long before anything the host submits now).
+ */
+static uint64_t sim_ready(const struct sim *s, const uint32_t *deps,
+			  uint32_t ndeps)
+{
+	uint64_t t = s->host_now;
+	uint32_t i;
+
+	for (i = 0; i < ndeps; i++) {
+		const struct sim_job *d = &s->jobs[deps[i] % SIM_RESULTS];
+
+		if (d->job_id == deps[i] && d->end > t)
+			t = d->end;
+	}
+	return t;
+}
+
 static int sim_submit(struct e1npu_device *dev, const struct drm_e1npu_op *ops,
-		      uint32_t count, uint32_t engine, uint32_t *job_id)
+		      uint32_t count, uint32_t engine, const uint32_t *deps,
+		      uint32_t ndeps, uint32_t *job_id)
 {
 	struct sim *s = to_sim(dev);
 	struct e1npu_op_err err;
 	struct sim_job *j;
+	uint64_t ready;
 	uint32_t i;
 	int ret;
 
@@ -579,11 +624,16 @@ static int sim_submit(struct e1npu_device *dev, const struct drm_e1npu_op *ops,
 		if (ret)
 			return ret;
 	}
+	if (ndeps && !deps)
+		return -EINVAL;
 	/* A hung job still outstanding: its timeout handler runs first. */
 	for (i = 0; i < SIM_RESULTS; i++)
 		if (s->jobs[i].valid && s->jobs[i].hung)
 			sim_reset_hung(s, &s->jobs[i]);
 
+	ready = sim_ready(s, deps, ndeps);
+	e1_model_clock_gate(s->model, engine == DRM_E1NPU_ENGINE_DATAPATH ?
+			    E1_ENGINE_DATAPATH : E1_ENGINE_WRAPPER, ready);
 	j = &s->jobs[s->next_job_id % SIM_RESULTS];
 	memset(j, 0, sizeof(*j));
 	j->job_id = s->next_job_id++;
@@ -619,6 +669,10 @@ static int sim_submit(struct e1npu_device *dev, const struct drm_e1npu_op *ops,
 		sim_run_model(s);
 		sim_wrapper_complete(s, j);
 	}
+	j->end = e1_model_clock_busy_until(s->model, engine == DRM_E1NPU_ENGINE_DATAPATH ?
+					   E1_ENGINE_DATAPATH : E1_ENGINE_WRAPPER);
+	if (j->end < ready)
+		j->end = ready;	/* it did no modelled work */
 	*job_id = j->job_id;
 	return 0;
 }
@@ -641,8 +695,12 @@ static int sim_wait(struct e1npu_device *dev, uint32_t job_id,
 
 	if (!j)
 		return -ENOENT;
-	if (!j->hung)
+	if (!j->hung) {
+		/* The host knows it ended: what it submits next starts after. */
+		if (j->end > s->host_now)
+			s->host_now = j->end;
 		return 0;
+	}
 	if (deadline_ns >= 0 && deadline_ns < j->hang_deadline) {
 		if (deadline_ns > e1npu_now_ns())
 			sleep_until(deadline_ns);
@@ -650,6 +708,8 @@ static int sim_wait(struct e1npu_device *dev, uint32_t job_id,
 	}
 	sleep_until(j->hang_deadline);
 	sim_reset_hung(s, j);
+	if (j->end > s->host_now)
+		s->host_now = j->end;
 	return 0;
 }
 
@@ -671,6 +731,7 @@ static int sim_read_perf(struct e1npu_device *dev, struct e1npu_perf *p)
 {
 	struct sim *s = to_sim(dev);
 
+	p->global_cycles = e1_model_makespan(s->model);
 	if (s->model->cfg.wrapper_present) {
 		p->wrapper_cycles = e1_model_cycles(s->model);
 		p->wrapper_macs = (uint64_t)wr_read(s, E1_V0_PERF_MACS_HI) << 32 |
@@ -722,4 +783,11 @@ int e1npu_sim_free_blocks(struct e1npu_device *dev)
 	if (!dev || dev->be != &e1npu_backend_sim)
 		return -EINVAL;
 	return (int)to_sim(dev)->nfl;
+}
+
+uint64_t e1npu_sim_dp_mmio(struct e1npu_device *dev)
+{
+	if (!dev || dev->be != &e1npu_backend_sim)
+		return 0;
+	return to_sim(dev)->dp_mmio;
 }

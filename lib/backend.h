@@ -19,12 +19,15 @@
  *	the allocated size in *@bo_size.
  * @bo_free: free a buffer (@map is its mapping or NULL).
  * @bo_map: map a buffer for the CPU.
- * @submit: queue one job of @count ops for @engine; *@job_id.
+ * @submit: queue one job of @count ops for @engine; *@job_id. It starts
+ *	only after the @ndeps jobs in @deps (ids from this backend) completed;
+ *	a job the backend no longer tracks (its result was read) counts as
+ *	completed.
  * @wait: wait until job @job_id finished or @deadline_ns (CLOCK_MONOTONIC
  *	absolute, < 0 forever) passed: 0 or -ETIME.
  * @job_result: the job's outcome (JOB_RESULT semantics).
  * @read_perf: hardware counters into @perf (library counters are added by
- *	the core).
+ *	the core); the sim also fills @global_cycles.
  */
 struct e1npu_backend_funcs {
 	const char *name;
@@ -37,7 +40,8 @@ struct e1npu_backend_funcs {
 	int (*bo_map)(struct e1npu_device *dev, uint32_t handle,
 		      uint64_t bo_size, void **ptr);
 	int (*submit)(struct e1npu_device *dev, const struct drm_e1npu_op *ops,
-		      uint32_t count, uint32_t engine, uint32_t *job_id);
+		      uint32_t count, uint32_t engine, const uint32_t *deps,
+		      uint32_t ndeps, uint32_t *job_id);
 	int (*wait)(struct e1npu_device *dev, uint32_t job_id,
 		    int64_t deadline_ns);
 	int (*job_result)(struct e1npu_device *dev, uint32_t job_id,

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * Command buffers: validated operations, split into jobs per engine and
- * ring limit, submitted one job at a time (a job that falls back must be
- * finished on the CPU before anything after it runs), per-op outcomes.
+ * ring limit, per-op outcomes. At most one job per engine is in flight; a
+ * job for the other engine is submitted while one runs only when none of
+ * its operations touches bytes the running job writes, or writes bytes it
+ * reads (Documentation/libe1npu.md, "Engine concurrency"). Dependent work
+ * waits for its producer: a job that falls back must be finished on the
+ * CPU before anything that reads it runs.
  * A command buffer holds its device and every buffer its operations name,
  * from add_op until reset or free, so it can be resubmitted whatever the
  * caller freed meanwhile.
@@ -35,9 +39,22 @@ struct cb_meta {
 	struct e1npu_buffer *buf[E1NPU_T_COUNT];
 	uint32_t engine;	/* enum drm_e1npu_engine */
 	bool cpu_only;		/* its engine is absent: run on the CPU */
+	bool ext_ok;		/* @ext is valid (else: conflicts with all) */
+	bool inflight;		/* in a submitted job not finished yet */
+	struct e1npu_extent ext[E1NPU_T_COUNT];
 	uint64_t bytes_in;
 	uint64_t bytes_out;
 };
+
+/* A submitted job: operations [start, start + len) on @engine. */
+struct cb_job {
+	unsigned int start, len;
+	uint32_t id;
+	uint32_t engine;
+};
+
+/* Jobs in flight: one per engine. */
+#define CB_INFLIGHT	2
 
 struct e1npu_cmdbuf {
 	struct e1npu_device *dev;
@@ -47,9 +64,8 @@ struct e1npu_cmdbuf {
 	unsigned int n, cap;
 	enum cb_state state;
 	unsigned int next;	/* first op without an outcome */
-	bool inflight;		/* job [job_start, job_start + job_len) */
-	unsigned int job_start, job_len;
-	uint32_t job_id;
+	struct cb_job fl[CB_INFLIGHT];	/* in flight, oldest first */
+	unsigned int nfl;
 	unsigned int njobs;
 	bool failed;
 };
@@ -93,11 +109,12 @@ static void cb_abandon(struct e1npu_cmdbuf *cb)
 {
 	struct e1npu_device *dev = cb->dev;
 	struct drm_e1npu_job_result res;
+	unsigned int i;
 
-	if (cb->inflight &&
-	    !dev->be->wait(dev, cb->job_id, e1npu_now_ns() + CB_FREE_WAIT_NS))
-		dev->be->job_result(dev, cb->job_id, &res);
-	cb->inflight = false;
+	for (i = 0; i < cb->nfl; i++)
+		if (!dev->be->wait(dev, cb->fl[i].id, e1npu_now_ns() + CB_FREE_WAIT_NS))
+			dev->be->job_result(dev, cb->fl[i].id, &res);
+	cb->nfl = 0;
 	cb->state = CB_DONE;
 }
 
@@ -131,7 +148,7 @@ E1NPU_API int e1npu_cmdbuf_reset(struct e1npu_cmdbuf *cb)
 	cb->next = 0;
 	cb->njobs = 0;
 	cb->failed = false;
-	cb->inflight = false;
+	cb->nfl = 0;
 	return 0;
 }
 
@@ -200,7 +217,9 @@ E1NPU_API int e1npu_cmdbuf_add_op(struct e1npu_cmdbuf *cb,
 	}
 	meta->engine = engine;
 	meta->cpu_only = !(dev->lim.engines & (1u << engine));
-	if (!e1npu_op_extents(&op, ext, NULL))
+	if (!e1npu_op_extents(&op, ext, NULL)) {
+		meta->ext_ok = true;
+		memcpy(meta->ext, ext, sizeof(ext));
 		for (t = 0; t < E1NPU_T_COUNT; t++) {
 			if (!ext[t].used)
 				continue;
@@ -209,6 +228,7 @@ E1NPU_API int e1npu_cmdbuf_add_op(struct e1npu_cmdbuf *cb,
 			else
 				meta->bytes_in += ext[t].end - ext[t].start;
 		}
+	}
 	memset(&cb->out[idx], 0, sizeof(cb->out[idx]));
 	cb->n++;
 	return (int)idx;
@@ -261,6 +281,9 @@ static void op_fail_rest(struct e1npu_cmdbuf *cb, unsigned int i, int error,
 	if (reason && !o->reason[0])
 		snprintf(o->reason, sizeof(o->reason), "%s", reason);
 	for (i++; i < cb->n; i++) {
+		/* Independent work that already ran (or runs) keeps its outcome. */
+		if (cb->out[i].status || cb->meta[i].inflight)
+			continue;
 		cb->out[i].status = E1NPU_OP_STATUS_CANCELED;
 		cb->out[i].error = -ECANCELED;
 		snprintf(cb->out[i].reason, sizeof(cb->out[i].reason),
@@ -300,81 +323,143 @@ static enum e1npu_engine pub_engine(uint32_t drm_engine)
 	       E1NPU_ENGINE_WRAPPER;
 }
 
-/* Submit the next job starting at cb->next; CPU-only ops run inline. */
-static int cb_start_job(struct e1npu_cmdbuf *cb)
+/* True when ops @a and @b touch common bytes and one of them writes them. */
+static bool ops_conflict(const struct cb_meta *a, const struct cb_meta *b)
+{
+	unsigned int s, t;
+
+	if (!a->ext_ok || !b->ext_ok)
+		return true;
+	for (s = 0; s < E1NPU_T_COUNT; s++)
+		for (t = 0; t < E1NPU_T_COUNT; t++) {
+			const struct e1npu_extent *x = &a->ext[s], *y = &b->ext[t];
+
+			if (!x->used || !y->used || a->buf[s] != b->buf[t] ||
+			    !(x->write || y->write))
+				continue;
+			if (x->start < y->end && y->start < x->end)
+				return true;
+		}
+	return false;
+}
+
+/* Op @i may run while every in-flight job runs: no data dependency. */
+static bool op_independent(const struct e1npu_cmdbuf *cb, unsigned int i)
+{
+	unsigned int f, j;
+
+	for (f = 0; f < cb->nfl; f++)
+		for (j = cb->fl[f].start; j < cb->fl[f].start + cb->fl[f].len; j++)
+			if (ops_conflict(&cb->meta[i], &cb->meta[j]))
+				return false;
+	return true;
+}
+
+static bool op_pending(const struct e1npu_cmdbuf *cb, unsigned int i)
+{
+	return !cb->out[i].status && !cb->meta[i].inflight;
+}
+
+/*
+ * Submit what may run now: the first operation without an outcome that is
+ * not in flight starts a job when its engine has none in flight and, if
+ * the other engine has one, the job is cut before its first operation
+ * that depends on that one. CPU-only operations run inline once nothing is
+ * in flight. Returns 0 or the submit error (the rest is failed then).
+ */
+static int cb_fill(struct e1npu_cmdbuf *cb)
 {
 	struct e1npu_device *dev = cb->dev;
-	unsigned int i = cb->next, len, max;
+	unsigned int i, len, max, f;
+	struct cb_job *job;
 	uint32_t engine;
 	int ret;
 
-	while (i < cb->n && cb->meta[i].cpu_only) {
-		snprintf(cb->out[i].reason, sizeof(cb->out[i].reason),
-			 "%s engine not present",
-			 e1npu_engine_name(pub_engine(cb->meta[i].engine)));
-		op_run_cpu(cb, i);
-		if (cb->failed)
+	while (!cb->failed && cb->nfl < CB_INFLIGHT) {
+		while (cb->next < cb->n && cb->out[cb->next].status)
+			cb->next++;
+		for (i = cb->next; i < cb->n && !op_pending(cb, i); i++)
+			;
+		if (i >= cb->n)
 			return 0;
-		cb->next = ++i;
+		if (cb->meta[i].cpu_only) {
+			if (cb->nfl)
+				return 0;
+			snprintf(cb->out[i].reason, sizeof(cb->out[i].reason),
+				 "%s engine not present",
+				 e1npu_engine_name(pub_engine(cb->meta[i].engine)));
+			op_run_cpu(cb, i);
+			continue;
+		}
+		engine = cb->meta[i].engine;
+		for (f = 0; f < cb->nfl; f++)
+			if (cb->fl[f].engine == engine)
+				return 0;
+		max = dev->lim.max_ops_per_job;
+		if (engine == DRM_E1NPU_ENGINE_DATAPATH && dev->lim.datapath_slots &&
+		    dev->lim.datapath_slots < max)
+			max = dev->lim.datapath_slots;
+		for (len = 0; i + len < cb->n && len < max; len++) {
+			unsigned int j = i + len;
+
+			if (cb->meta[j].engine != engine || cb->meta[j].cpu_only ||
+			    !op_pending(cb, j) || (cb->nfl && !op_independent(cb, j)))
+				break;
+		}
+		if (!len)
+			return 0;
+
+		job = &cb->fl[cb->nfl];
+		ret = dev->be->submit(dev, &cb->ops[i], len, engine, NULL, 0, &job->id);
+		if (ret) {
+			char why[96];
+
+			snprintf(why, sizeof(why), "submit failed: %s", e1npu_strerror(ret));
+			op_fail_rest(cb, i, ret, why);
+			return ret;
+		}
+		job->start = i;
+		job->len = len;
+		job->engine = engine;
+		cb->nfl++;
+		for (unsigned int j = i; j < i + len; j++) {
+			cb->out[j].job = cb->njobs;
+			cb->meta[j].inflight = true;
+		}
+		cb->njobs++;
+		dev->stats.jobs++;
 	}
-	if (i >= cb->n)
-		return 0;
-
-	engine = cb->meta[i].engine;
-	max = dev->lim.max_ops_per_job;
-	if (engine == DRM_E1NPU_ENGINE_DATAPATH && dev->lim.datapath_slots &&
-	    dev->lim.datapath_slots < max)
-		max = dev->lim.datapath_slots;
-	for (len = 1; i + len < cb->n && len < max; len++)
-		if (cb->meta[i + len].engine != engine ||
-		    cb->meta[i + len].cpu_only)
-			break;
-
-	ret = dev->be->submit(dev, &cb->ops[i], len, engine, &cb->job_id);
-	if (ret) {
-		char why[96];
-
-		snprintf(why, sizeof(why), "submit failed: %s", e1npu_strerror(ret));
-		op_fail_rest(cb, i, ret, why);
-		return ret;
-	}
-	for (unsigned int j = i; j < i + len; j++)
-		cb->out[j].job = cb->njobs;
-	cb->njobs++;
-	dev->stats.jobs++;
-	cb->inflight = true;
-	cb->job_start = i;
-	cb->job_len = len;
 	return 0;
 }
 
-/* The in-flight job finished: record outcomes, fall back, move on. */
-static void cb_finish_job(struct e1npu_cmdbuf *cb,
+/* Job @job finished: record outcomes, fall back, move on. */
+static void cb_finish_job(struct e1npu_cmdbuf *cb, const struct cb_job *job,
 			  const struct drm_e1npu_job_result *res)
 {
-	unsigned int s = cb->job_start, i, done;
-	enum e1npu_engine eng = pub_engine(cb->meta[s].engine);
+	unsigned int s = job->start, i, done;
+	enum e1npu_engine eng = pub_engine(job->engine);
 
-	cb->inflight = false;
+	for (i = s; i < s + job->len; i++)
+		cb->meta[i].inflight = false;
 	if (res->state == DRM_E1NPU_JOB_DONE) {
-		for (i = s; i < s + cb->job_len; i++)
+		for (i = s; i < s + job->len; i++)
 			op_done(cb, i, eng);
-		cb->next = s + cb->job_len;
 		return;
 	}
-	done = res->fail_index < cb->job_len ? res->fail_index : cb->job_len - 1;
+	done = res->fail_index < job->len ? res->fail_index : job->len - 1;
 	for (i = s; i < s + done; i++)
 		op_done(cb, i, eng);
 	i = s + done;
 	cb->out[i].error = res->error;
 	cb->out[i].hw_err_code = res->err_code;
 	e1npu_hw_reason(cb->out[i].reason, sizeof(cb->out[i].reason),
-			cb->meta[i].engine, res->error, res->err_code);
-	if (res->error == -EOPNOTSUPP) {
-		/* The fallback contract: the CPU runs it, the rest resubmits. */
+			job->engine, res->error, res->err_code);
+	if (res->error == -EOPNOTSUPP && !cb->failed) {
+		/*
+		 * The fallback contract: the CPU runs it; the rest of the job
+		 * has no outcome and is submitted again by cb_fill().
+		 */
 		op_run_cpu(cb, i);
-		if (!cb->failed)
-			cb->next = i + 1;
 		return;
 	}
 	op_fail_rest(cb, i, res->error ? res->error : -EIO, NULL);
@@ -407,9 +492,9 @@ E1NPU_API int e1npu_cmdbuf_submit(struct e1npu_cmdbuf *cb)
 	cb->next = 0;
 	cb->njobs = 0;
 	cb->failed = false;
-	cb->inflight = false;
+	cb->nfl = 0;
 	cb->state = CB_SUBMITTED;
-	ret = cb_start_job(cb);
+	ret = cb_fill(cb);
 	if (ret && cb->njobs == 0) {
 		/* Nothing ran: back to idle, the caller may fix and retry. */
 		for (i = 0; i < cb->n; i++)
@@ -438,30 +523,34 @@ E1NPU_API int e1npu_cmdbuf_wait(struct e1npu_cmdbuf *cb, int64_t timeout_ns)
 		return e1npu_set_error(dev, -EINVAL, "cmdbuf_wait: not submitted");
 	deadline = timeout_ns < 0 ? -1 : e1npu_now_ns() + timeout_ns;
 
-	while (cb->next < cb->n) {
-		if (!cb->inflight) {
-			cb_start_job(cb);
-			if (!cb->inflight)
-				continue;	/* CPU-only ops ran, or failure */
-		}
-		ret = dev->be->wait(dev, cb->job_id, deadline);
+	for (;;) {
+		struct cb_job job;
+
+		cb_fill(cb);
+		if (!cb->nfl)
+			break;	/* every op has an outcome, or failure drained */
+		job = cb->fl[0];
+		ret = dev->be->wait(dev, job.id, deadline);
 		if (ret == -ETIME)
 			return e1npu_set_error(dev, -ETIME,
 					       "cmdbuf_wait: timed out (job %u of ops %u..%u)",
-					       cb->njobs - 1, cb->job_start,
-					       cb->job_start + cb->job_len - 1);
+					       cb->out[job.start].job, job.start,
+					       job.start + job.len - 1);
 		if (!ret)
-			ret = dev->be->job_result(dev, cb->job_id, &res);
+			ret = dev->be->job_result(dev, job.id, &res);
+		memmove(&cb->fl[0], &cb->fl[1], (cb->nfl - 1) * sizeof(cb->fl[0]));
+		cb->nfl--;
 		if (ret) {
 			char why[96];
 
-			cb->inflight = false;
+			for (unsigned int i = job.start; i < job.start + job.len; i++)
+				cb->meta[i].inflight = false;
 			snprintf(why, sizeof(why), "waiting for the job failed: %s",
 				 e1npu_strerror(ret));
-			op_fail_rest(cb, cb->job_start, ret, why);
-			break;
+			op_fail_rest(cb, job.start, ret, why);
+			continue;
 		}
-		cb_finish_job(cb, &res);
+		cb_finish_job(cb, &job, &res);
 	}
 	return cb_complete(cb);
 }

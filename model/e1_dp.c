@@ -74,6 +74,7 @@ static void dp_put_le32(u8 *p, u32 v)
 static void dp_tick(struct e1_dp *dp, const struct dp_launch *l, u32 cycles)
 {
 	dp->perf.cycles += cycles;
+	dp->cycles += cycles;
 	if (l->desc)
 		dp->perf.desc_timeout_count += cycles;
 }

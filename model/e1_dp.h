@@ -62,6 +62,8 @@ struct e1_dp_perf {
  * @desc_status: DESC_STATUS.
  * @perf: performance counters.
  * @scratch: the 64-byte scratchpad; SCRATCH[i] is bytes 4i..4i+3, LE.
+ * @cycles: PERF_CYCLES in 64 bits, not cleared by the counters' clear
+ *	(the global clock's measure of the engine's work).
  */
 struct e1_dp {
 	u32 status;
@@ -81,6 +83,7 @@ struct e1_dp {
 	u32 desc_status;
 	struct e1_dp_perf perf;
 	u8 scratch[E1_DP_SCRATCH_BYTES];
+	u64 cycles;
 };
 
 #endif /* __E1_DP_H__ */

@@ -41,6 +41,19 @@ static bool window_present(const struct e1_model *m, u32 win)
 	return false;
 }
 
+/* @engine worked @cycles more: from its busy end, or its gate when idle. */
+static void clock_advance(struct e1_model *m, unsigned int engine, u64 cycles)
+{
+	struct e1_clock *c = &m->clock;
+
+	if (!cycles)
+		return;
+	if (c->busy_until[engine] < c->not_before[engine])
+		c->busy_until[engine] = c->not_before[engine];
+	c->busy_until[engine] += cycles;
+	c->busy[engine] += cycles;
+}
+
 u32 e1_model_read(struct e1_model *m, u32 offset)
 {
 	u32 win = offset / E1_WIN_SIZE, reg = offset % E1_WIN_SIZE;
@@ -58,20 +71,26 @@ void e1_model_write(struct e1_model *m, u32 offset, u32 value)
 
 	if ((offset & 3) || !window_present(m, win))
 		return;
-	if (win == E1_WIN_WRAPPER)
+	if (win == E1_WIN_WRAPPER) {
 		e1_v0_write(m, reg, value);
-	else
+	} else {
+		u64 c0 = m->dp.cycles;
+
 		e1_dp_write(m, reg, value);
+		clock_advance(m, E1_ENGINE_DATAPATH, m->dp.cycles - c0);
+	}
 	e1_model_irq_update(m);
 }
 
 unsigned int e1_model_run_budget(struct e1_model *m, unsigned int max)
 {
 	unsigned int n;
+	u64 c0 = m->v0.cycles;
 
 	if (!m->cfg.wrapper_present || !max)
 		return 0;
 	n = e1_v0_run(m, max);
+	clock_advance(m, E1_ENGINE_WRAPPER, m->v0.cycles - c0);
 	e1_model_irq_update(m);
 	return n;
 }
@@ -89,10 +108,12 @@ bool e1_model_pending(const struct e1_model *m)
 enum e1_step e1_model_step_begin(struct e1_model *m)
 {
 	enum e1_step st;
+	u64 c0 = m->v0.cycles;
 
 	if (!m->cfg.wrapper_present)
 		return E1_STEP_IDLE;
 	st = e1_v0_step_begin(m);
+	clock_advance(m, E1_ENGINE_WRAPPER, m->v0.cycles - c0);
 	if (st == E1_STEP_DONE)
 		e1_model_irq_update(m);
 	return st;
@@ -107,10 +128,12 @@ void e1_model_step_compute(struct e1_model *m)
 bool e1_model_step_end(struct e1_model *m)
 {
 	bool retired;
+	u64 c0 = m->v0.cycles;
 
 	if (!m->cfg.wrapper_present)
 		return false;
 	retired = e1_v0_step_end(m);
+	clock_advance(m, E1_ENGINE_WRAPPER, m->v0.cycles - c0);
 	e1_model_irq_update(m);
 	return retired;
 }
@@ -123,6 +146,33 @@ void e1_model_set_yield(struct e1_model *m, void (*yield)(void *ctx))
 u64 e1_model_cycles(const struct e1_model *m)
 {
 	return m->v0.cycles;
+}
+
+void e1_model_clock_gate(struct e1_model *m, unsigned int engine, u64 t)
+{
+	if (engine < E1_ENGINE_COUNT)
+		m->clock.not_before[engine] = t;
+}
+
+u64 e1_model_clock_busy_until(const struct e1_model *m, unsigned int engine)
+{
+	return engine < E1_ENGINE_COUNT ? m->clock.busy_until[engine] : 0;
+}
+
+u64 e1_model_clock_busy(const struct e1_model *m, unsigned int engine)
+{
+	return engine < E1_ENGINE_COUNT ? m->clock.busy[engine] : 0;
+}
+
+u64 e1_model_makespan(const struct e1_model *m)
+{
+	u64 end = 0;
+	unsigned int e;
+
+	for (e = 0; e < E1_ENGINE_COUNT; e++)
+		if (m->clock.busy_until[e] > end)
+			end = m->clock.busy_until[e];
+	return end;
 }
 
 enum e1_mem_status e1_model_mem_map_fault(struct e1_model *m, u64 addr,

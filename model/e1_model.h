@@ -86,6 +86,29 @@ struct e1_fault_range {
 
 #define E1_MODEL_MAX_FAULTS 4
 
+/* The engines on the model's shared timeline (struct e1_clock). */
+enum e1_engine {
+	E1_ENGINE_WRAPPER = 0,
+	E1_ENGINE_DATAPATH = 1,
+	E1_ENGINE_COUNT
+};
+
+/**
+ * struct e1_clock - one timeline (global cycles) for both engines.
+ * @busy_until: when each engine's last work ends.
+ * @not_before: earliest start of work an idle engine takes next (the
+ *	host's submission time and its dependencies' completion).
+ * @busy: cycles each engine spent working (its own PERF_CYCLES, 64-bit).
+ *
+ * Work an engine does starts at the later of its @busy_until and its
+ * @not_before; the makespan is the latest @busy_until.
+ */
+struct e1_clock {
+	u64 busy_until[E1_ENGINE_COUNT];
+	u64 not_before[E1_ENGINE_COUNT];
+	u64 busy[E1_ENGINE_COUNT];
+};
+
 struct e1_model {
 	struct e1_model_config cfg;
 	struct e1_model_host host;
@@ -97,6 +120,7 @@ struct e1_model {
 	bool irq_level[E1_IRQ_COUNT];	/* level as seen by the host */
 	u32 irq_dropped;		/* lines whose last rise was dropped */
 	void (*yield)(void *ctx);	/* e1_model_set_yield() */
+	struct e1_clock clock;		/* both engines' shared timeline */
 };
 
 /* Fill @cfg with the reference instance: both windows, Gemmini 16x16. */
@@ -167,5 +191,20 @@ void e1_model_inject_drop_irq(struct e1_model *m, unsigned int count);
 
 /* Modelled time of the wrapper engine so far, in cycles (64-bit). */
 u64 e1_model_cycles(const struct e1_model *m);
+
+/*
+ * The global clock (Documentation/device-model.md, "Engine concurrency").
+ * e1_model_clock_gate(): work @engine starts from now on begins no earlier
+ * than global cycle @t (a host calls it before handing the engine a job:
+ * @t = when it submits, or when the job's inputs are ready). Nothing
+ * moves the clock but engine work. @engine out of range: ignored, 0.
+ */
+void e1_model_clock_gate(struct e1_model *m, unsigned int engine, u64 t);
+/* When @engine's last work ends, in global cycles. */
+u64 e1_model_clock_busy_until(const struct e1_model *m, unsigned int engine);
+/* Cycles @engine spent working (64-bit, never cleared by counter writes). */
+u64 e1_model_clock_busy(const struct e1_model *m, unsigned int engine);
+/* The latest end of any engine's work: the makespan so far. */
+u64 e1_model_makespan(const struct e1_model *m);
 
 #endif /* __E1_MODEL_H__ */

@@ -209,6 +209,11 @@ int e1npu_device_get_info(struct e1npu_device *dev,
  * @ops_cpu: operations this handle ran on the CPU (fallback).
  * @bytes_in: tensor bytes read by operations (library estimate).
  * @bytes_out: tensor bytes written by operations (library estimate).
+ * @global_cycles: the makespan: the end of the latest work of either
+ *	engine on the device's one timeline, where jobs on different engines
+ *	overlap unless one waits for the other (in-process device model
+ *	only; 0 on the kernel backend). Documentation/libe1npu.md,
+ *	"Engine concurrency".
  */
 struct e1npu_perf {
 	uint64_t wrapper_cycles;
@@ -226,7 +231,8 @@ struct e1npu_perf {
 	uint64_t ops_cpu;
 	uint64_t bytes_in;
 	uint64_t bytes_out;
-	uint64_t reserved[8];
+	uint64_t global_cycles;
+	uint64_t reserved[7];
 };
 
 /**
