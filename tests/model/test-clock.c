@@ -3,8 +3,9 @@
  * The model's global clock (Documentation/device-model.md, "Engine
  * concurrency"): both engines on one timeline, work starting at the later
  * of the engine's busy end and its gate, the makespan. Expected values
- * are hand-computed: a 16x16x16 MATMUL costs 32 (fetch) + 128 cycles
- * (test-v0-timing.c), a direct 1x1x7 datapath GEMM costs 7 (M*N*K).
+ * are hand-computed under the first pin's timing (gemmini = 0): a 16x16x16
+ * MATMUL costs 32 (fetch) + 128 cycles (test-v0-timing.c), a direct 1x1x7
+ * datapath GEMM costs 7 (M*N*K).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,16 @@
 
 #define MM_CYCLES	(32 + 128)
 #define DP_GEMM_CYCLES	7
+
+/* A test host under the first pin's timing (the hand-computed charges). */
+static struct th *th_first_pin(void)
+{
+	struct e1_model_config cfg;
+
+	e1_model_default_config(&cfg);
+	cfg.timing.gemmini = 0;
+	return th_new(&cfg, 4);
+}
 
 static void wrapper_matmul(struct th *h)
 {
@@ -41,7 +52,7 @@ static void dp_gemms(struct th *h, unsigned int n)
 
 static void test_independent_overlap(void **state)
 {
-	struct th *h = th_new(NULL, 4);
+	struct th *h = th_first_pin();
 
 	(void)state;
 	assert_int_equal(e1_model_makespan(h->m), 0);
@@ -63,7 +74,7 @@ static void test_independent_overlap(void **state)
 
 static void test_dependent_serialises(void **state)
 {
-	struct th *h = th_new(NULL, 4);
+	struct th *h = th_first_pin();
 	u64 end;
 
 	(void)state;
@@ -80,7 +91,7 @@ static void test_dependent_serialises(void **state)
 
 static void test_gate_rules(void **state)
 {
-	struct th *h = th_new(NULL, 4);
+	struct th *h = th_first_pin();
 	u32 dp = E1_WIN_DATAPATH * E1_WIN_SIZE;
 
 	(void)state;
@@ -113,7 +124,7 @@ static void test_gate_rules(void **state)
 /* The split-execution path (kernel simulator) advances the clock too. */
 static void test_step_path(void **state)
 {
-	struct th *h = th_new(NULL, 4);
+	struct th *h = th_first_pin();
 	u64 a = th_alloc(h, 256), b = th_alloc(h, 256), c = th_alloc(h, 1024);
 	u32 w[E1_V0_DESC_WORDS];
 
