@@ -610,6 +610,7 @@ static int sim_submit(struct e1npu_device *dev, const struct drm_e1npu_op *ops,
 	struct e1npu_op_err err;
 	struct sim_job *j;
 	uint64_t ready;
+	unsigned int clk;	/* the engine on the model's clock */
 	uint32_t i;
 	int ret;
 
@@ -632,8 +633,8 @@ static int sim_submit(struct e1npu_device *dev, const struct drm_e1npu_op *ops,
 			sim_reset_hung(s, &s->jobs[i]);
 
 	ready = sim_ready(s, deps, ndeps);
-	e1_model_clock_gate(s->model, engine == DRM_E1NPU_ENGINE_DATAPATH ?
-			    E1_ENGINE_DATAPATH : E1_ENGINE_WRAPPER, ready);
+	clk = engine == DRM_E1NPU_ENGINE_DATAPATH ? E1_ENGINE_DATAPATH : E1_ENGINE_WRAPPER;
+	e1_model_clock_gate(s->model, clk, ready);
 	j = &s->jobs[s->next_job_id % SIM_RESULTS];
 	memset(j, 0, sizeof(*j));
 	j->job_id = s->next_job_id++;
@@ -669,8 +670,7 @@ static int sim_submit(struct e1npu_device *dev, const struct drm_e1npu_op *ops,
 		sim_run_model(s);
 		sim_wrapper_complete(s, j);
 	}
-	j->end = e1_model_clock_busy_until(s->model, engine == DRM_E1NPU_ENGINE_DATAPATH ?
-					   E1_ENGINE_DATAPATH : E1_ENGINE_WRAPPER);
+	j->end = e1_model_clock_busy_until(s->model, clk);
 	if (j->end < ready)
 		j->end = ready;	/* it did no modelled work */
 	*job_id = j->job_id;

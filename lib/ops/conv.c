@@ -653,8 +653,6 @@ static void cv_cpu(struct e1npu_conv *cv, const int8_t *x, int32_t *acc,
 
 		for (uint32_t oc = 0; oc < p->c_out; oc++)
 			acc[px * p->c_out + oc] = 0;
-		for (uint32_t g = 0; g < cv->groups; g++)
-			sx[px * cv->groups + g] = 0;
 		for (uint32_t ky = 0; ky < p->kh; ky++)
 		for (uint32_t kx = 0; kx < p->kw; kx++) {
 			int64_t iy = (int64_t)oy * p->stride_h - cv->pt + (int64_t)ky * p->dil_h;
@@ -673,11 +671,10 @@ static void cv_cpu(struct e1npu_conv *cv, const int8_t *x, int32_t *acc,
 					s += xp[g * cv->cin_g + ci] * wp[(size_t)ci * p->c_out + oc];
 				acc[px * p->c_out + oc] += s;
 			}
-			for (uint32_t g = 0; g < cv->groups; g++)
-				for (uint32_t ci = 0; ci < cv->cin_g; ci++)
-					sx[px * cv->groups + g] += xp[g * cv->cin_g + ci];
 		}
 	}
+	if (cv->zw)	/* valid taps only, as cv_finish expects */
+		cv_host_sums(cv, x, sx, 0);
 }
 
 E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
@@ -759,7 +756,7 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 			cv_host_sums(cv, x, sx, cv->zx);
 			rep->host_ns += (uint64_t)(ops_now_ns() - t);
 		}
-		if (!ret && rep->hw_ops && rep->hw_ops_fallback == rep->hw_ops)
+		if (!ret)
 			ops_rep_fallback(rep);
 	} else {
 		uint32_t K = cv->ksize, dil = p->kh > 1 ? p->dil_h : p->dil_w, th, tw;
@@ -875,10 +872,8 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 		}
 out_plan:
 		ops_plan_fini(&pl);
-		if (!ret && rep->hw_ops && rep->hw_ops_fallback == rep->hw_ops) {
-			rep->engine = E1NPU_ENGINE_CPU;
-			rep->reason = E1NPU_OPS_WHY_FALLBACK;
-		}
+		if (!ret)
+			ops_rep_fallback(rep);
 	}
 	if (!ret) {
 		t = ops_now_ns();

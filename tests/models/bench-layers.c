@@ -9,6 +9,7 @@
 
 #include <e1npu/e1npu_tflite.h>
 
+#include "bench-input.h"
 #include "bench-layers.h"
 
 struct run {
@@ -48,11 +49,6 @@ static int run_once(struct e1npu_device *dev, const char *path, const char *mode
 	return 0;
 }
 
-static uint64_t cycles(const struct e1npu_tflite_layer *l)
-{
-	return l->report.wrapper_cycles + l->report.dp_cycles;
-}
-
 static double util(uint64_t macs, uint64_t cyc)
 {
 	return cyc ? 100.0 * (double)(macs / 256) / (double)cyc : 0.0;
@@ -62,14 +58,11 @@ static double util(uint64_t macs, uint64_t cyc)
 static void form_of(const char *why, char *buf, size_t len)
 {
 	const char *m = strstr(why, "patch-Toeplitz MATMULs (");
-	unsigned int bh, bw, gs, k;
+	const char *k = m ? strstr(m, ", K ") : NULL;
+	unsigned int bh, bw, gs;
 
-	if (m && sscanf(m, "patch-Toeplitz MATMULs (%ux%u outputs x %u group%*[s] per row, K %u",
-			&bh, &bw, &gs, &k) == 4)
-		snprintf(buf, len, "MATMUL %ux%u g%u K%u", bh, bw, gs, k);
-	else if (m && sscanf(m, "patch-Toeplitz MATMULs (%ux%u outputs x %u group per row, K %u",
-			     &bh, &bw, &gs, &k) == 4)
-		snprintf(buf, len, "MATMUL %ux%u g%u K%u", bh, bw, gs, k);
+	if (k && sscanf(m, "patch-Toeplitz MATMULs (%ux%u outputs x %u", &bh, &bw, &gs) == 3)
+		snprintf(buf, len, "MATMUL %ux%u g%u K%lu", bh, bw, gs, strtoul(k + 4, NULL, 10));
 	else if (strstr(why, "conv blocks"))
 		snprintf(buf, len, "CONV2D");
 	else
@@ -105,16 +98,16 @@ int bench_layers(const char *path, const char *name, const uint8_t *in, size_t n
 
 		e1npu_tflite_get_layer(a.t, l, &la);
 		e1npu_tflite_get_layer(b.t, l, &lb);
-		tot_a += cycles(&la);
-		tot_b += cycles(&lb);
+		tot_a += bench_layer_cycles(&la);
+		tot_b += bench_layer_cycles(&lb);
 		macs += lb.report.macs;
 		if (!lb.report.macs)
 			continue;
 		form_of(lb.report.why, form, sizeof(form));
 		printf("  %-5u %-18s %-22s %11llu %9llu %9llu %5.1f%% %5.1f%% %s\n", l, lb.op,
 		       lb.shape, (unsigned long long)lb.report.macs,
-		       (unsigned long long)cycles(&la), (unsigned long long)cycles(&lb),
-		       util(lb.report.macs, cycles(&la)), util(lb.report.macs, cycles(&lb)), form);
+		       (unsigned long long)bench_layer_cycles(&la), (unsigned long long)bench_layer_cycles(&lb),
+		       util(lb.report.macs, bench_layer_cycles(&la)), util(lb.report.macs, bench_layer_cycles(&lb)), form);
 	}
 	printf("  total: %llu -> %llu cycles (%.1f%% -> %.1f%% of 256 MAC/cycle, %.2fx); outputs %s\n\n",
 	       (unsigned long long)tot_a, (unsigned long long)tot_b, util(macs, tot_a),

@@ -23,6 +23,7 @@
 #include <e1npu/e1npu.h>
 #include <e1npu/e1npu_tflite.h>
 
+#include "bench-input.h"
 #include "bench-layers.h"
 #include "bench-tflite.h"
 #include "bench-timing.h"
@@ -208,9 +209,7 @@ int main(int argc, char **argv)
 		}
 		e1npu_tflite_input_info(t, 0, &ii);
 		e1npu_tflite_get_counts(t, NULL, NULL, &nl);
-		in = malloc(ii.bytes);
-		for (size_t k = 0; in && k < ii.bytes; k++)
-			in[k] = (uint8_t)(k * 2654435761u >> 24);
+		in = bench_input(ii.bytes);
 		memset(&p0, 0, sizeof(p0));
 		memset(&p1, 0, sizeof(p1));
 		e1npu_device_read_perf(dev, &p0);
@@ -227,7 +226,7 @@ int main(int argc, char **argv)
 			struct e1npu_tflite_layer ly;
 
 			e1npu_tflite_get_layer(t, l, &ly);
-			cyc += ly.report.wrapper_cycles + ly.report.dp_cycles;
+			cyc += bench_layer_cycles(&ly);
 			macs += ly.report.macs;
 			hw += ly.report.hw_ops;
 			fb += ly.report.hw_ops_fallback;
@@ -263,9 +262,7 @@ int main(int argc, char **argv)
 			continue;
 		e1npu_tflite_input_info(t, 0, &ii);
 		e1npu_tflite_free(t);
-		in = malloc(ii.bytes);
-		for (size_t k = 0; in && k < ii.bytes; k++)
-			in[k] = (uint8_t)(k * 2654435761u >> 24);
+		in = bench_input(ii.bytes);
 		if (in)
 			bench_layers(argv[i], res[i].name, in, ii.bytes);
 		free(in);

@@ -13,6 +13,7 @@
 #include <e1npu/e1npu.h>
 #include <e1npu/e1npu_tflite.h>
 
+#include "bench-input.h"
 #include "bench-timing.h"
 #include "e1_timing.h"
 
@@ -56,10 +57,7 @@ static int run_one(const char *path, unsigned int mask, uint64_t *cyc,
 	}
 	e1npu_tflite_input_info(t, 0, &ii);
 	e1npu_tflite_get_counts(t, NULL, NULL, &nl);
-	in = malloc(ii.bytes);
-	/* The same input as bench-models' main table. */
-	for (size_t k = 0; in && k < ii.bytes; k++)
-		in[k] = (uint8_t)(k * 2654435761u >> 24);
+	in = bench_input(ii.bytes);	/* the same input as the main table */
 	ret = !in || e1npu_tflite_set_input(t, 0, in, ii.bytes) ||
 	      e1npu_tflite_invoke(t);
 	if (ret) {
@@ -70,7 +68,7 @@ static int run_one(const char *path, unsigned int mask, uint64_t *cyc,
 			struct e1npu_tflite_layer ly;
 
 			e1npu_tflite_get_layer(t, l, &ly);
-			*cyc += ly.report.wrapper_cycles + ly.report.dp_cycles;
+			*cyc += bench_layer_cycles(&ly);
 			*macs += ly.report.macs;
 		}
 	}
