@@ -581,7 +581,7 @@ int hlo_npu_run(struct e1npu_hlo *h, struct hlo_func *f, int oi, struct hlo_tens
 	struct hlo_op *op = &f->ops[oi];
 	struct gemm_acc g;
 	const struct hlo_tensor *src[2];
-	const struct hlo_type *ot = &op->rt[0];
+	const struct hlo_type *ot;
 	int ret;
 
 	if (op->kind == HOP_E1) {
@@ -598,6 +598,11 @@ int hlo_npu_run(struct e1npu_hlo *h, struct hlo_func *f, int oi, struct hlo_tens
 		}
 		return hlo_e1_npu(h, op, in, out);
 	}
+	/* a dot/convolution has one result (an @e1 call may have none) */
+	if (op->nres != 1)
+		return hlo_errf(h, -EINVAL, "%s (line %d): one result expected, not %d",
+				op->name, op->line, op->nres);
+	ot = &op->rt[0];
 	for (int s = 0; s < 2; s++) {
 		int v = op->opnd[s], d = f->vdef[v];
 
