@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "hlo.h"
+#include "hlo_conv.h"
+#include "hlo_dot.h"
 
 #define EV_ERR(h, ...) hlo_errf(h, -EINVAL, __VA_ARGS__)
 
@@ -347,7 +349,13 @@ static int eval_transpose(struct e1npu_hlo *h, const struct hlo_op *op,
 
 		for (int k = 0; k < n; k++)
 			seen += perm[k] == i;
-		if (seen != 1 || o->t.dims[i] != a->t.dims[perm[i]])
+		/* every index once, so perm[i] is in range before it is used */
+		if (seen != 1)
+			return EV_ERR(h, "%s (line %d): dims are not a permutation of 0..%d",
+				      op->name, op->line, n - 1);
+	}
+	for (int i = 0; i < n; i++) {
+		if (o->t.dims[i] != a->t.dims[perm[i]])
 			return EV_ERR(h, "%s (line %d): dims are not a permutation matching the result",
 				      op->name, op->line);
 	}
@@ -679,106 +687,20 @@ static int eval_reduce_window(struct e1npu_hlo *h, const struct hlo_op *op,
 	return 0;
 }
 
-/* Dimension numbers of dot_general (pretty or generic form). */
-int hlo_dot_dims(const struct hlo_op *op, int64_t *lb, int *nlb, int64_t *rb, int *nrb,
-		 int64_t *lc, int *nlc, int64_t *rc, int *nrc);
-
-int hlo_dot_dims(const struct hlo_op *op, int64_t *lb, int *nlb, int64_t *rb, int *nrb,
-		 int64_t *lc, int *nlc, int64_t *rc, int *nrc)
-{
-	const struct hlo_attr *b = hlo_attr_get(op, "batching_dims");
-	const struct hlo_attr *c = hlo_attr_get(op, "contracting_dims");
-	const struct hlo_attr *d = hlo_attr_get(op, "dot_dimension_numbers");
-
-	*nlb = *nrb = 0;
-	if (op->kind == HOP_DOT) {
-		*nlc = *nrc = 1;
-		lc[0] = op->sig && op->nsig >= 1 ? op->sig[0].rank - 1 : 1;
-		rc[0] = 0;
-		return 0;
-	}
-	if (d && d->kind == AV_DICT) {
-		*nlb = *nrb = *nlc = *nrc = 0;
-		for (int i = 0; i < d->n; i++) {
-			const struct hlo_attr *it = d->items[i];
-			int n = hlo_attr_ints(it, !strcmp(it->key, "lhs_batching_dimensions") ? lb :
-					      !strcmp(it->key, "rhs_batching_dimensions") ? rb :
-					      !strcmp(it->key, "lhs_contracting_dimensions") ? lc : rc,
-					      HLO_MAX_RANK);
-
-			if (n < 0)
-				return -1;
-			if (!strcmp(it->key, "lhs_batching_dimensions"))
-				*nlb = n;
-			else if (!strcmp(it->key, "rhs_batching_dimensions"))
-				*nrb = n;
-			else if (!strcmp(it->key, "lhs_contracting_dimensions"))
-				*nlc = n;
-			else if (!strcmp(it->key, "rhs_contracting_dimensions"))
-				*nrc = n;
-		}
-		return 0;
-	}
-	if (b) {
-		if (b->kind != AV_PAIR || b->n != 2)
-			return -1;
-		*nlb = hlo_attr_ints(b->items[0], lb, HLO_MAX_RANK);
-		*nrb = hlo_attr_ints(b->items[1], rb, HLO_MAX_RANK);
-	}
-	if (!c || c->kind != AV_PAIR || c->n != 2)
-		return -1;
-	*nlc = hlo_attr_ints(c->items[0], lc, HLO_MAX_RANK);
-	*nrc = hlo_attr_ints(c->items[1], rc, HLO_MAX_RANK);
-	return (*nlb < 0 || *nrb < 0 || *nlc < 0 || *nrc < 0) ? -1 : 0;
-}
-
 static int eval_dot(struct e1npu_hlo *h, const struct hlo_op *op,
 		    const struct hlo_tensor *in, struct hlo_tensor *o)
 {
-	int64_t lb[HLO_MAX_RANK], rb[HLO_MAX_RANK], lc[HLO_MAX_RANK], rc[HLO_MAX_RANK];
-	int nlb, nrb, nlc, nrc, nlf = 0, nrf = 0;
-	int64_t lf[HLO_MAX_RANK], rf[HLO_MAX_RANK];
+	struct hlo_dot g;
 	int64_t lst[HLO_MAX_RANK], rst[HLO_MAX_RANK], oi[HLO_MAX_RANK], ci[HLO_MAX_RANK];
 	const struct hlo_type *lt = &in[0].t, *rt = &in[1].t;
-	int used_l[HLO_MAX_RANK] = { 0 }, used_r[HLO_MAX_RANK] = { 0 };
-	int64_t kn = 1;
 	int fl = hlo_is_float(&o->t);
+	int ret = hlo_dot_geom(h, op, lt, rt, &o->t, &g);
 
-	if (hlo_dot_dims(op, lb, &nlb, rb, &nrb, lc, &nlc, rc, &nrc) || nlb != nrb || nlc != nrc)
-		return EV_ERR(h, "%s (line %d): bad dimension numbers", op->name, op->line);
-	for (int i = 0; i < nlb; i++) {
-		if (lb[i] < 0 || lb[i] >= lt->rank || rb[i] < 0 || rb[i] >= rt->rank ||
-		    lt->dims[lb[i]] != rt->dims[rb[i]] || used_l[lb[i]]++ || used_r[rb[i]]++)
-			return EV_ERR(h, "%s (line %d): batching dimension %d", op->name, op->line, i);
-	}
-	for (int i = 0; i < nlc; i++) {
-		if (lc[i] < 0 || lc[i] >= lt->rank || rc[i] < 0 || rc[i] >= rt->rank ||
-		    lt->dims[lc[i]] != rt->dims[rc[i]] || used_l[lc[i]]++ || used_r[rc[i]]++)
-			return EV_ERR(h, "%s (line %d): contracting dimension %d", op->name,
-				      op->line, i);
-		kn *= lt->dims[lc[i]];
-	}
-	for (int k = 0; k < lt->rank; k++)
-		if (!used_l[k])
-			lf[nlf++] = k;
-	for (int k = 0; k < rt->rank; k++)
-		if (!used_r[k])
-			rf[nrf++] = k;
-	if (kn && o->n > HLO_MAX_WORK / kn)
+	if (ret)
+		return ret;
+	if (g.k && o->n > HLO_MAX_WORK / g.k)
 		return hlo_errf(h, -ENOTSUP, "%s (line %d): more than %llu multiply-adds",
 				op->name, op->line, (unsigned long long)HLO_MAX_WORK);
-	if (o->t.rank != nlb + nlf + nrf)
-		return EV_ERR(h, "%s (line %d): result rank %d, expected %d", op->name, op->line,
-			      o->t.rank, nlb + nlf + nrf);
-	for (int i = 0; i < nlb; i++)
-		if (o->t.dims[i] != lt->dims[lb[i]])
-			return EV_ERR(h, "%s (line %d): result shape", op->name, op->line);
-	for (int i = 0; i < nlf; i++)
-		if (o->t.dims[nlb + i] != lt->dims[lf[i]])
-			return EV_ERR(h, "%s (line %d): result shape", op->name, op->line);
-	for (int i = 0; i < nrf; i++)
-		if (o->t.dims[nlb + nlf + i] != rt->dims[rf[i]])
-			return EV_ERR(h, "%s (line %d): result shape", op->name, op->line);
 	strides(lt, lst);
 	strides(rt, rst);
 	for (int64_t i = 0; i < o->n; i++) {
@@ -786,22 +708,22 @@ static int eval_dot(struct e1npu_hlo *h, const struct hlo_op *op,
 		double facc = 0;
 
 		unravel(&o->t, i, oi);
-		for (int k = 0; k < nlb; k++) {
-			lbase += oi[k] * lst[lb[k]];
-			rbase += oi[k] * rst[rb[k]];
+		for (int k = 0; k < g.nb; k++) {
+			lbase += oi[k] * lst[g.lb[k]];
+			rbase += oi[k] * rst[g.rb[k]];
 		}
-		for (int k = 0; k < nlf; k++)
-			lbase += oi[nlb + k] * lst[lf[k]];
-		for (int k = 0; k < nrf; k++)
-			rbase += oi[nlb + nlf + k] * rst[rf[k]];
-		for (int64_t c = 0; c < kn; c++) {
+		for (int k = 0; k < g.nlf; k++)
+			lbase += oi[g.nb + k] * lst[g.lf[k]];
+		for (int k = 0; k < g.nrf; k++)
+			rbase += oi[g.nb + g.nlf + k] * rst[g.rf[k]];
+		for (int64_t c = 0; c < g.k; c++) {
 			int64_t rem = c, lo = lbase, ro = rbase;
 
-			for (int k = nlc - 1; k >= 0; k--) {
-				ci[k] = rem % lt->dims[lc[k]];
-				rem /= lt->dims[lc[k]];
-				lo += ci[k] * lst[lc[k]];
-				ro += ci[k] * rst[rc[k]];
+			for (int k = g.nc - 1; k >= 0; k--) {
+				ci[k] = rem % lt->dims[g.lc[k]];
+				rem /= lt->dims[g.lc[k]];
+				lo += ci[k] * lst[g.lc[k]];
+				ro += ci[k] * rst[g.rc[k]];
 			}
 			if (fl)
 				facc = hlo_round(&o->t, facc + hlo_round(&o->t,
@@ -817,9 +739,6 @@ static int eval_dot(struct e1npu_hlo *h, const struct hlo_op *op,
 	}
 	return 0;
 }
-
-/* Convolution geometry shared with the NPU path (hlo_npu.c). */
-#include "hlo_conv.h"
 
 static int eval_conv(struct e1npu_hlo *h, const struct hlo_op *op,
 		     const struct hlo_tensor *in, struct hlo_tensor *o)

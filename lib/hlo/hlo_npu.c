@@ -15,10 +15,8 @@
 
 #include "hlo.h"
 #include "hlo_conv.h"
+#include "hlo_dot.h"
 #include "quant.h"
-
-int hlo_dot_dims(const struct hlo_op *op, int64_t *lb, int *nlb, int64_t *rb, int *nrb,
-		 int64_t *lc, int *nlc, int64_t *rc, int *nrc);
 
 /* Users of each value: count and the single user (or -1). */
 static void users(const struct hlo_func *f, int v, int *count, int *only)
@@ -70,28 +68,26 @@ static void set_why(struct hlo_op *op, int engine, const char *api, const char *
 	va_end(ap);
 }
 
-static int64_t contract_len(const struct hlo_func *f, const struct hlo_op *op)
+/* Length of the contraction, or -1 for an op the CPU reference will refuse. */
+static int64_t contract_len(struct e1npu_hlo *h, const struct hlo_func *f,
+			    const struct hlo_op *op)
 {
-	int64_t lb[HLO_MAX_RANK], rb[HLO_MAX_RANK], lc[HLO_MAX_RANK], rc[HLO_MAX_RANK];
-	int nlb, nrb, nlc, nrc;
 	const struct hlo_type *lt = &f->vt[op->opnd[0]], *rt = &f->vt[op->opnd[1]];
+	char save[sizeof(h->err)];
+	struct hlo_dot g;
 	int64_t k = 1;
+	int bad;
 
 	if (op->kind == HOP_CONV) {
-		/* window taps x input features per group */
-		k = 1;
+		/* window taps x input features per group: at most the whole kernel */
 		for (int d = 0; d < rt->rank; d++)
 			k *= rt->dims[d];
-		return k; /* an upper bound: the whole kernel */
+		return k;
 	}
-	if (hlo_dot_dims(op, lb, &nlb, rb, &nrb, lc, &nlc, rc, &nrc) || nlc != nrc)
-		return -1;
-	for (int i = 0; i < nlc; i++) {
-		if (lc[i] < 0 || lc[i] >= lt->rank)
-			return -1;
-		k *= lt->dims[lc[i]];
-	}
-	return k;
+	memcpy(save, h->err, sizeof(save));
+	bad = hlo_dot_geom(h, op, lt, rt, op->nres == 1 ? &op->rt[0] : NULL, &g);
+	memcpy(h->err, save, sizeof(save)); /* a bad dot fails when it runs */
+	return bad ? -1 : g.k;
 }
 
 /*
@@ -103,33 +99,22 @@ static int rhs_axis_is_output(struct e1npu_hlo *h, const struct hlo_func *f,
 			      const struct hlo_op *op)
 {
 	const struct hlo_type *lt = &f->vt[op->opnd[0]], *rt = &f->vt[op->opnd[1]];
-	int64_t lb[HLO_MAX_RANK], rb[HLO_MAX_RANK], lc[HLO_MAX_RANK], rc[HLO_MAX_RANK];
-	int nlb, nrb, nlc, nrc, used[HLO_MAX_RANK] = { 0 }, nfree = 0, free_dim = -1;
+	char save[sizeof(h->err)];
+	int ok;
 
+	memcpy(save, h->err, sizeof(save));
 	if (op->kind == HOP_CONV) {
 		struct hlo_conv g;
-		char save[sizeof(h->err)];
-		int ok;
 
-		memcpy(save, h->err, sizeof(save));
 		ok = hlo_conv_geom(h, op, lt, rt, &op->rt[0], &g) == 0 && rt->qaxis == g.ro;
-		memcpy(h->err, save, sizeof(save)); /* a bad conv fails when it runs */
-		return ok;
+	} else {
+		struct hlo_dot g;
+
+		ok = hlo_dot_geom(h, op, lt, rt, &op->rt[0], &g) == 0 && g.nrf == 1 &&
+		     g.rf[0] == rt->qaxis;
 	}
-	if (hlo_dot_dims(op, lb, &nlb, rb, &nrb, lc, &nlc, rc, &nrc))
-		return 0;
-	for (int i = 0; i < nrb; i++)
-		if (rb[i] >= 0 && rb[i] < rt->rank)
-			used[rb[i]] = 1;
-	for (int i = 0; i < nrc; i++)
-		if (rc[i] >= 0 && rc[i] < rt->rank)
-			used[rc[i]] = 1;
-	for (int d = 0; d < rt->rank; d++)
-		if (!used[d]) {
-			nfree++;
-			free_dim = d;
-		}
-	return nfree == 1 && free_dim == rt->qaxis;
+	memcpy(h->err, save, sizeof(save)); /* a bad op fails when it runs */
+	return ok;
 }
 
 static void place_contraction(struct e1npu_hlo *h, struct hlo_func *f, int oi)
@@ -169,7 +154,7 @@ static void place_contraction(struct e1npu_hlo *h, struct hlo_func *f, int oi)
 			"per-axis rhs quantized along a dimension that is not the output features");
 		return;
 	}
-	k = contract_len(f, op);
+	k = contract_len(h, f, op);
 	if (k < 0 || k > 65536) {
 		set_why(op, E1NPU_HLO_ENGINE_CPU, "cpu",
 			"contraction of %lld: int32 accumulation could overflow", (long long)k);
@@ -320,47 +305,29 @@ static int gemm(struct gemm_acc *g, uint32_t m, uint32_t n, uint32_t k, const in
 static int npu_dot(struct gemm_acc *g, const struct hlo_tensor *l, const struct hlo_tensor *r,
 		   const struct hlo_type *ot)
 {
-	int64_t lb[HLO_MAX_RANK], rb[HLO_MAX_RANK], lc[HLO_MAX_RANK], rc[HLO_MAX_RANK];
-	int nlb, nrb, nlc, nrc, nlf = 0, nrf = 0;
-	int64_t lf[HLO_MAX_RANK], rf[HLO_MAX_RANK], lst[HLO_MAX_RANK], rst[HLO_MAX_RANK];
-	int used_l[HLO_MAX_RANK] = { 0 }, used_r[HLO_MAX_RANK] = { 0 };
-	int64_t nb = 1, m = 1, n = 1, k = 1;
+	struct hlo_dot d;
+	int64_t lst[HLO_MAX_RANK], rst[HLO_MAX_RANK];
+	int64_t m, n, k;
 	int8_t *a = NULL, *b = NULL;
 	int32_t *c = NULL;
 	int64_t *zb = NULL;
-	int ret = 0;
+	int ret = hlo_dot_geom(g->h, g->op, &l->t, &r->t, ot, &d);
 
-	if (hlo_dot_dims(g->op, lb, &nlb, rb, &nrb, lc, &nlc, rc, &nrc))
-		return hlo_errf(g->h, -EINVAL, "dimension numbers");
-	for (int i = 0; i < nlb; i++) {
-		used_l[lb[i]] = used_r[rb[i]] = 1;
-		nb *= l->t.dims[lb[i]];
-	}
-	for (int i = 0; i < nlc; i++) {
-		used_l[lc[i]] = used_r[rc[i]] = 1;
-		k *= l->t.dims[lc[i]];
-	}
-	for (int d = 0; d < l->t.rank; d++)
-		if (!used_l[d]) {
-			lf[nlf++] = d;
-			m *= l->t.dims[d];
-		}
-	for (int d = 0; d < r->t.rank; d++)
-		if (!used_r[d]) {
-			rf[nrf++] = d;
-			n *= r->t.dims[d];
-		}
-	if (nb * m * n != hlo_nelems(ot) || !m || !n || !k)
-		return hlo_errf(g->h, -EINVAL, "%s (line %d): empty or mismatched GEMM",
-				g->op->name, g->op->line);
+	if (ret)
+		return ret;
+	m = d.m;
+	n = d.n;
+	k = d.k;
+	if (!d.batch || !m || !n || !k)
+		return 0; /* an empty result, or a sum over nothing */
 	{
 		int64_t s = 1;
 
-		for (int d = l->t.rank - 1; d >= 0; d--)
-			lst[d] = s, s *= l->t.dims[d];
+		for (int i = l->t.rank - 1; i >= 0; i--)
+			lst[i] = s, s *= l->t.dims[i];
 		s = 1;
-		for (int d = r->t.rank - 1; d >= 0; d--)
-			rst[d] = s, s *= r->t.dims[d];
+		for (int i = r->t.rank - 1; i >= 0; i--)
+			rst[i] = s, s *= r->t.dims[i];
 	}
 	a = malloc((size_t)(m * k));
 	b = malloc((size_t)(k * n));
@@ -374,11 +341,11 @@ static int npu_dot(struct gemm_acc *g, const struct hlo_tensor *l, const struct 
 				if (r->t.qaxis >= 0) { /* the axis must be a free rhs dim */
 					int64_t rem = j;
 
-					for (int q = nrf - 1; q >= 0; q--) {
-						int64_t idx = rem % r->t.dims[rf[q]];
+					for (int q = d.nrf - 1; q >= 0; q--) {
+						int64_t idx = rem % r->t.dims[d.rf[q]];
 
-						rem /= r->t.dims[rf[q]];
-						if (rf[q] == r->t.qaxis)
+						rem /= r->t.dims[d.rf[q]];
+						if (d.rf[q] == r->t.qaxis)
 							ch = idx;
 					}
 				}
@@ -389,27 +356,27 @@ static int npu_dot(struct gemm_acc *g, const struct hlo_tensor *l, const struct 
 		ret = -ENOMEM;
 		goto out;
 	}
-	for (int64_t bi = 0; bi < nb; bi++) {
+	for (int64_t bi = 0; bi < d.batch; bi++) {
 		int64_t lbase = 0, rbase = 0, rem = bi;
 
-		for (int q = nlb - 1; q >= 0; q--) {
-			int64_t idx = rem % l->t.dims[lb[q]];
+		for (int q = d.nb - 1; q >= 0; q--) {
+			int64_t idx = rem % l->t.dims[d.lb[q]];
 
-			rem /= l->t.dims[lb[q]];
-			lbase += idx * lst[lb[q]];
-			rbase += idx * rst[rb[q]];
+			rem /= l->t.dims[d.lb[q]];
+			lbase += idx * lst[d.lb[q]];
+			rbase += idx * rst[d.rb[q]];
 		}
 		for (int64_t i = 0; i < m; i++)
 			for (int64_t x = 0; x < k; x++) {
 				int64_t off = lbase, rm = i, rk = x;
 
-				for (int q = nlf - 1; q >= 0; q--) {
-					off += (rm % l->t.dims[lf[q]]) * lst[lf[q]];
-					rm /= l->t.dims[lf[q]];
+				for (int q = d.nlf - 1; q >= 0; q--) {
+					off += (rm % l->t.dims[d.lf[q]]) * lst[d.lf[q]];
+					rm /= l->t.dims[d.lf[q]];
 				}
-				for (int q = nlc - 1; q >= 0; q--) {
-					off += (rk % l->t.dims[lc[q]]) * lst[lc[q]];
-					rk /= l->t.dims[lc[q]];
+				for (int q = d.nc - 1; q >= 0; q--) {
+					off += (rk % l->t.dims[d.lc[q]]) * lst[d.lc[q]];
+					rk /= l->t.dims[d.lc[q]];
 				}
 				a[i * k + x] = (int8_t)l->v[off].i;
 			}
@@ -417,13 +384,13 @@ static int npu_dot(struct gemm_acc *g, const struct hlo_tensor *l, const struct 
 			for (int64_t j = 0; j < n; j++) {
 				int64_t off = rbase, rj = j, rk = x;
 
-				for (int q = nrf - 1; q >= 0; q--) {
-					off += (rj % r->t.dims[rf[q]]) * rst[rf[q]];
-					rj /= r->t.dims[rf[q]];
+				for (int q = d.nrf - 1; q >= 0; q--) {
+					off += (rj % r->t.dims[d.rf[q]]) * rst[d.rf[q]];
+					rj /= r->t.dims[d.rf[q]];
 				}
-				for (int q = nrc - 1; q >= 0; q--) {
-					off += (rk % r->t.dims[rc[q]]) * rst[rc[q]];
-					rk /= r->t.dims[rc[q]];
+				for (int q = d.nc - 1; q >= 0; q--) {
+					off += (rk % r->t.dims[d.rc[q]]) * rst[d.rc[q]];
+					rk /= r->t.dims[d.rc[q]];
 				}
 				b[x * n + j] = (int8_t)r->v[off].i;
 			}

@@ -21,6 +21,8 @@ FUZZ_NAMES    += $(FUZZ_API_NAMES)
 FUZZ_BINS     := $(addprefix $(FUZZ_DIR)/,$(FUZZ_NAMES))
 FUZZ_TIME     ?= 30
 FUZZ_LONG_TIME ?= 600
+# check-fuzz replays this seed (0: a random one); fuzz-long is random.
+FUZZ_SEED     ?= 1
 FUZZ_RSS_MB   ?= 2048
 FUZZ_FLAGS    := -g -O1 -fno-omit-frame-pointer -std=c11 -D_DEFAULT_SOURCE \
 		 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
@@ -59,35 +61,40 @@ $(addprefix $(FUZZ_DIR)/,$(FUZZ_API_NAMES)): $(FUZZ_DIR)/%: tests/fuzz/%.c \
 
 fuzz-build: $(FUZZ_BINS)
 
-# $(1): harness name, $(2): seconds. Seeds are read from the tree and never
-# written: libFuzzer adds new inputs to the first corpus directory, which is
-# the build one.
+# $(1): harness name, $(2): seconds, $(3): libFuzzer seed (0: random).
+# Seeds are read from the tree and never written: libFuzzer adds new inputs
+# to the first corpus directory, the build one. A run with a fixed seed
+# starts from an empty build corpus, so it replays the same mutations on
+# every machine (check-fuzz: a CI result does not depend on luck); the long
+# runs take a random seed and keep their corpus to search further.
 define fuzz_run
-	@mkdir -p $(FUZZ_DIR)/corpus-$(1) $(FUZZ_DIR)/artifacts-$(1)
-	@echo "  FUZZ    $(1) for $(2)s"
+	@$(if $(filter-out 0,$(3)),rm -rf $(FUZZ_DIR)/corpus-$(1);) \
+		mkdir -p $(FUZZ_DIR)/corpus-$(1) $(FUZZ_DIR)/artifacts-$(1)
+	@echo "  FUZZ    $(1) for $(2)s, seed $(3)"
 	@$(FUZZ_DIR)/$(1) -max_total_time=$(2) -rss_limit_mb=$(FUZZ_RSS_MB) \
-		-timeout=60 -print_final_stats=1 \
+		-seed=$(3) -timeout=60 -print_final_stats=1 \
 		-artifact_prefix=$(FUZZ_DIR)/artifacts-$(1)/ \
 		$(FUZZ_DIR)/corpus-$(1) tests/fuzz/corpus-$(1) \
 		> $(FUZZ_DIR)/$(1).log 2>&1 || { \
 		tail -n 60 $(FUZZ_DIR)/$(1).log >&2; \
-		echo "FAILED: $(1), crash input in $(FUZZ_DIR)/artifacts-$(1)/" >&2; \
+		grep -m1 '^INFO: Seed:' $(FUZZ_DIR)/$(1).log >&2; \
+		echo "FAILED: $(1) (seed $(3)), crash input in $(FUZZ_DIR)/artifacts-$(1)/" >&2; \
 		exit 1; }
 	@grep -E '^stat::(number_of_executed_units|average_exec_per_sec)' \
 		$(FUZZ_DIR)/$(1).log | sed 's/^/  /'
 endef
 
 check-fuzz: fuzz-build
-	$(call fuzz_run,fuzz-op-check,$(FUZZ_TIME))
-	$(call fuzz_run,fuzz-model-mmio,$(FUZZ_TIME))
-	$(call fuzz_run,fuzz-api-seq,$(FUZZ_TIME))
-	$(call fuzz_run,fuzz-api-ops,$(FUZZ_TIME))
+	$(call fuzz_run,fuzz-op-check,$(FUZZ_TIME),$(FUZZ_SEED))
+	$(call fuzz_run,fuzz-model-mmio,$(FUZZ_TIME),$(FUZZ_SEED))
+	$(call fuzz_run,fuzz-api-seq,$(FUZZ_TIME),$(FUZZ_SEED))
+	$(call fuzz_run,fuzz-api-ops,$(FUZZ_TIME),$(FUZZ_SEED))
 	@echo "$(words $(FUZZ_NAMES)) passed, 0 failed (check-fuzz: every harness ran clean)"
 
 fuzz-long: fuzz-build
-	$(call fuzz_run,fuzz-op-check,$(FUZZ_LONG_TIME))
-	$(call fuzz_run,fuzz-model-mmio,$(FUZZ_LONG_TIME))
-	$(call fuzz_run,fuzz-api-seq,$(FUZZ_LONG_TIME))
-	$(call fuzz_run,fuzz-api-ops,$(FUZZ_LONG_TIME))
+	$(call fuzz_run,fuzz-op-check,$(FUZZ_LONG_TIME),0)
+	$(call fuzz_run,fuzz-model-mmio,$(FUZZ_LONG_TIME),0)
+	$(call fuzz_run,fuzz-api-seq,$(FUZZ_LONG_TIME),0)
+	$(call fuzz_run,fuzz-api-ops,$(FUZZ_LONG_TIME),0)
 
 CHECK_TARGETS += check-fuzz
