@@ -33,7 +33,9 @@ struct e1npu_hlo;
  *	decomposition of a quantized op (0: results must be identical).
  * @cpu_only: 1 runs every op on the CPU references (no lowering context).
  * @max_elements: largest tensor type accepted at load, in elements
- *	(0: 2^24); a module with a larger one is -ENOTSUP.
+ *	(0: 2^24); a module with a larger one is -ENOTSUP. A run may take
+ *	256 steps of CPU work per element (2^32 by default); past that
+ *	e1npu_hlo_run() is -E2BIG.
  * @reserved: must be zero (-EINVAL otherwise).
  */
 struct e1npu_hlo_options {

@@ -19,6 +19,11 @@
 #define HLO_MAX_ELEMS	(1u << 24)
 /* Largest number of inner-loop steps one CPU op may take. */
 #define HLO_MAX_WORK	((int64_t)1 << 32)
+/* Steps a whole run may take, per element of max_elements (hlo_work):
+ * 2^32 by default, what one op may take. */
+#define HLO_RUN_WORK_PER_ELEM	256u
+/* Steps charged per op run, beside its elements (allocation, dispatch). */
+#define HLO_OP_WORK		256u
 
 /* Element kinds (the storage kind for quantized types). */
 enum hlo_ek {
@@ -160,6 +165,7 @@ struct e1npu_hlo {
 	struct e1npu_ops *ops;
 	struct e1npu_hlo_options opt;
 	char err[512];
+	uint64_t work;		/* CPU steps of the current run (hlo_work) */
 	/* report index: (func, op) of every report row */
 	int nrows;
 	int *row_func, *row_op;
@@ -181,6 +187,7 @@ size_t hlo_elem_bytes(const struct hlo_type *t);
 double hlo_round(const struct hlo_type *t, double x);
 int64_t hlo_wrap(const struct hlo_type *t, int64_t x);
 int hlo_same_shape(const struct hlo_type *a, const struct hlo_type *b);
+int hlo_same_type(const struct hlo_type *a, const struct hlo_type *b);
 void hlo_type_str(const struct hlo_type *t, char *buf, size_t len);
 double hlo_half_to_double(uint16_t h);
 double hlo_bf16_to_double(uint16_t h);
@@ -197,7 +204,7 @@ int hlo_op_has_flag(const struct hlo_op *op, const char *flag);
 /* hlo_eval.c: op on the CPU; @in are the operands, @out the results. */
 int hlo_eval_op(struct e1npu_hlo *h, const struct hlo_op *op,
 		struct hlo_tensor *in, struct hlo_tensor *out);
-int hlo_quantize_value(const struct hlo_type *t, int64_t ch, double x);
+int64_t hlo_quantize_value(const struct hlo_type *t, int64_t ch, double x);
 double hlo_dequant(const struct hlo_type *t, int64_t ch, int64_t q);
 
 /* hlo_npu.c */
@@ -220,5 +227,7 @@ void hlo_plan_arena(struct hlo_func *f);
 /* hlo_run.c */
 int hlo_errf(struct e1npu_hlo *h, int ret, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Charge @steps of CPU work of @op to the run: 0, or -E2BIG past its budget. */
+int hlo_work(struct e1npu_hlo *h, const struct hlo_op *op, uint64_t steps);
 
 #endif /* __E1NPU_HLO_H__ */

@@ -13,16 +13,17 @@
 static int dims_of(const struct hlo_attr *l, int *b, int *f, int *sp, int rank,
 		   const char *bn, const char *fn)
 {
-	int seen = 0;
+	int seen = 0, nb = 0, nf = 0;
 
 	if (!l || l->kind != AV_LIST || l->n != rank)
 		return -1;
 	for (int k = 0; k < rank; k++) {
 		const struct hlo_attr *it = l->items[k];
 
-		if (it->kind == AV_IDENT && !strcmp(it->s, bn)) {
+		/* b and f once each: a missing one would alias a spatial dimension */
+		if (it->kind == AV_IDENT && !strcmp(it->s, bn) && !nb++) {
 			*b = k;
-		} else if (it->kind == AV_IDENT && !strcmp(it->s, fn)) {
+		} else if (it->kind == AV_IDENT && !strcmp(it->s, fn) && !nf++) {
 			*f = k;
 		} else if (it->kind == AV_INT && it->i >= 0 && it->i < rank - 2) {
 			if (seen & (1 << it->i))
@@ -33,17 +34,18 @@ static int dims_of(const struct hlo_attr *l, int *b, int *f, int *sp, int rank,
 			return -1;
 		}
 	}
-	return seen == (1 << (rank - 2)) - 1 ? 0 : -1;
+	return seen == (1 << (rank - 2)) - 1 && nb == 1 && nf == 1 ? 0 : -1;
 }
 
-static int ints_or(const struct hlo_attr *a, int64_t *out, int n, int64_t dflt)
+/* @n integers of @a into @out (room for @max), or @dflt each when absent. */
+static int ints_or(const struct hlo_attr *a, int64_t *out, int max, int n, int64_t dflt)
 {
 	if (!a) {
 		for (int i = 0; i < n; i++)
 			out[i] = dflt;
 		return 0;
 	}
-	return hlo_attr_ints(a, out, 2 * HLO_MAX_RANK) == n ? 0 : -1;
+	return hlo_attr_ints(a, out, max) == n ? 0 : -1;
 }
 
 static const struct hlo_attr *dict_get(const struct hlo_attr *d, const char *k)
@@ -78,21 +80,25 @@ int hlo_conv_geom(struct e1npu_hlo *h, const struct hlo_op *op,
 		return hlo_errf(h, -EINVAL, "%s (line %d): bad dimension numbers", op->name,
 				op->line);
 	if (ints_or(win ? dict_get(win, "stride") : hlo_attr_get(op, "window_strides"),
-		    g->stride, g->ns, 1) ||
+		    g->stride, HLO_MAX_RANK, g->ns, 1) ||
 	    ints_or(win ? dict_get(win, "lhs_dilate") : hlo_attr_get(op, "lhs_dilation"),
-		    g->ldil, g->ns, 1) ||
+		    g->ldil, HLO_MAX_RANK, g->ns, 1) ||
 	    ints_or(win ? dict_get(win, "rhs_dilate") : hlo_attr_get(op, "rhs_dilation"),
-		    g->rdil, g->ns, 1) ||
+		    g->rdil, HLO_MAX_RANK, g->ns, 1) ||
 	    ints_or(win ? dict_get(win, "pad") : hlo_attr_get(op, "padding"), pad,
-		    2 * g->ns, 0) ||
+		    2 * HLO_MAX_RANK, 2 * g->ns, 0) ||
 	    ints_or(win ? dict_get(win, "reverse") : hlo_attr_get(op, "window_reversal"),
-		    rev, g->ns, 0))
+		    rev, HLO_MAX_RANK, g->ns, 0))
 		return hlo_errf(h, -EINVAL, "%s (line %d): window attributes must have %d entries",
 				op->name, op->line, g->ns);
 	a = hlo_attr_get(op, "feature_group_count");
 	g->fgc = a && a->kind == AV_INT ? a->i : 1;
 	a = hlo_attr_get(op, "batch_group_count");
 	g->bgc = a && a->kind == AV_INT ? a->i : 1;
+	/* bounded before rin * fgc and n % bgc below */
+	if (g->fgc < 1 || g->fgc > HLO_MAX_ELEMS || g->bgc < 1 || g->bgc > HLO_MAX_ELEMS)
+		return hlo_errf(h, -EINVAL, "%s (line %d): feature/batch group counts (%lld, %lld) out of range",
+				op->name, op->line, (long long)g->fgc, (long long)g->bgc);
 	for (int s = 0; s < g->ns; s++) {
 		if (rev[s])
 			return hlo_errf(h, -ENOTSUP, "%s (line %d): window reversal not supported",

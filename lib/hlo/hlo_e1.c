@@ -146,6 +146,10 @@ int hlo_e1_eval(struct e1npu_hlo *h, const struct hlo_op *op, struct hlo_tensor 
 
 	if (ret)
 		return ret;
+	/* multiply-adds per result element: dim (QK), tk (AV), k (matmuls) */
+	if (hlo_work(h, op, (uint64_t)o->n * (uint64_t)(id == E1_QK ? d[4] :
+							 id == E1_AV ? d[3] : d[2])))
+		return -E2BIG;
 	if (id == E1_SPARSE || id == E1_GS) {
 		for (int64_t i = 0; i < d[0]; i++)
 			for (int64_t j = 0; j < d[1]; j++) {

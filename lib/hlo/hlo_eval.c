@@ -61,7 +61,7 @@ double hlo_dequant(const struct hlo_type *t, int64_t ch, int64_t q)
 }
 
 /* quantize: clamp(round_even(x / scale + zp)) in f32. */
-int hlo_quantize_value(const struct hlo_type *t, int64_t ch, double x)
+int64_t hlo_quantize_value(const struct hlo_type *t, int64_t ch, double x)
 {
 	float s = (float)x / (float)t->scale[ch];
 	float r;
@@ -70,11 +70,12 @@ int hlo_quantize_value(const struct hlo_type *t, int64_t ch, double x)
 	r = nearbyintf(s);
 	if (r != r)
 		r = 0;
-	if (r < (float)t->qmin)
-		r = (float)t->qmin;
-	if (r > (float)t->qmax)
-		r = (float)t->qmax;
-	return (int)(int64_t)r;
+	/* clamp in int64: (float)qmax may round above qmax (i32 storage) */
+	if (r <= (float)t->qmin)
+		return t->qmin;
+	if (r >= (float)t->qmax)
+		return t->qmax;
+	return (int64_t)r;
 }
 
 /* Tensor of floats (f32) holding the dequantized values of @in. */
@@ -186,6 +187,24 @@ static int same_shape(struct e1npu_hlo *h, const struct hlo_op *op,
 	return 0;
 }
 
+/*
+ * Ops that move values (reshape, slice, pad, reduce, ...) copy them as they
+ * are: the result's element type must be the operand's, or a value would
+ * pass its type's range (an i64 read as i8 by a later op).
+ */
+static int same_elem(struct e1npu_hlo *h, const struct hlo_op *op, int i,
+		     const struct hlo_type *a, const struct hlo_type *o)
+{
+	char ta[96], to[96];
+
+	if (a->ek == o->ek && a->bits == o->bits)
+		return 0;
+	hlo_type_str(a, ta, sizeof(ta));
+	hlo_type_str(o, to, sizeof(to));
+	return EV_ERR(h, "%s (line %d): operand %d of type %s for a result of type %s (element types differ)",
+		      op->name, op->line, i, ta, to);
+}
+
 /* Elementwise ops on a quantized type: dequantize, op in f32, quantize. */
 static int eval_quant_elementwise(struct e1npu_hlo *h, const struct hlo_op *op,
 				  struct hlo_tensor *in, struct hlo_tensor *out)
@@ -199,6 +218,10 @@ static int eval_quant_elementwise(struct e1npu_hlo *h, const struct hlo_op *op,
 
 	if (op->nopnd > 3)
 		return EV_ERR(h, "%s (line %d): too many operands", op->name, op->line);
+	/* the float result is quantized or kept: it cannot land in integers */
+	if (!out->t.quant && !hlo_is_float(&out->t))
+		return EV_ERR(h, "%s (line %d): quantized operands need a quantized or float result",
+			      op->name, op->line);
 	for (int i = 0; i < op->nopnd; i++)
 		if (!in[i].t.quant && !hlo_is_float(&in[i].t))
 			return EV_ERR(h, "%s (line %d): operand %d mixes an integer with quantized types",
@@ -254,19 +277,19 @@ static int eval_convert(const struct hlo_tensor *a, struct hlo_tensor *o)
 			o->v[i].i = hlo_is_float(&a->t) ? v.f != 0 : v.i != 0;
 		} else if (hlo_is_float(&a->t)) {
 			double x = trunc(v.f);
-			double lo, hi;
+			int u = o->t.ek == EK_UINT;
+			/* 2^bits (2^(bits-1) signed) is exact where 2^64 - 1 is not */
+			double lo = u ? 0 : -ldexp(1.0, o->t.bits - 1);
+			double end = ldexp(1.0, u ? o->t.bits : o->t.bits - 1);
 
-			if (o->t.ek == EK_UINT) {
-				lo = 0;
-				hi = ldexp(1.0, o->t.bits) - 1;
-			} else {
-				lo = -ldexp(1.0, o->t.bits - 1);
-				hi = ldexp(1.0, o->t.bits - 1) - 1;
-			}
 			if (x != x)
 				x = 0;
-			x = x < lo ? lo : x > hi ? hi : x;
-			if (o->t.ek == EK_UINT && x >= 9223372036854775808.0)
+			if (x >= end) /* saturate to the largest value */
+				o->v[i].i = u ? hlo_wrap(&o->t, -1) :
+					(int64_t)(((uint64_t)1 << (o->t.bits - 1)) - 1);
+			else if (x <= lo)
+				o->v[i].i = (int64_t)lo;
+			else if (u && x >= 9223372036854775808.0)
 				o->v[i].i = (int64_t)(uint64_t)x;
 			else
 				o->v[i].i = (int64_t)x;
@@ -461,6 +484,10 @@ static int eval_concat(struct e1npu_hlo *h, const struct hlo_op *op,
 	    dim >= o->t.rank)
 		return EV_ERR(h, "%s (line %d): bad dimension", op->name, op->line);
 	for (int i = 0; i < op->nopnd; i++) {
+		int ret = same_elem(h, op, i, &in[i].t, &o->t);
+
+		if (ret)
+			return ret;
 		if (in[i].t.rank != o->t.rank)
 			return EV_ERR(h, "%s (line %d): rank mismatch", op->name, op->line);
 		for (int k = 0; k < o->t.rank; k++)
@@ -497,6 +524,8 @@ static int eval_pad(struct e1npu_hlo *h, const struct hlo_op *op,
 	int n2 = hlo_attr_ints(attr2(op, "high", "edge_padding_high"), hi, HLO_MAX_RANK);
 	int n3 = hlo_attr_ints(attr2(op, "interior", "interior_padding"), it, HLO_MAX_RANK);
 
+	if (same_elem(h, op, 0, &in[0].t, &o->t) || same_elem(h, op, 1, &in[1].t, &o->t))
+		return -EINVAL;
 	if (n1 != r || n2 != r || n3 != r || in[1].t.rank != 0)
 		return EV_ERR(h, "%s (line %d): low/high/interior must match rank %d",
 			      op->name, op->line, r);
@@ -562,6 +591,8 @@ static int eval_reduce(struct e1npu_hlo *h, const struct hlo_op *op,
 	if (op->nopnd != 2 || op->nres != 1)
 		return hlo_errf(h, -ENOTSUP, "%s (line %d): only single-input reduce is supported",
 				op->name, op->line);
+	if (same_elem(h, op, 0, &in[0].t, &o->t) || same_elem(h, op, 1, &in[1].t, &o->t))
+		return -EINVAL;
 	if (n < 0 || in[1].t.rank != 0)
 		return EV_ERR(h, "%s (line %d): bad dimensions", op->name, op->line);
 	for (int i = 0; i < n; i++) {
@@ -606,6 +637,8 @@ static int eval_reduce_window(struct e1npu_hlo *h, const struct hlo_op *op,
 	if (op->nopnd != 2 || op->nres != 1)
 		return hlo_errf(h, -ENOTSUP, "%s (line %d): only single-input reduce_window is supported",
 				op->name, op->line);
+	if (same_elem(h, op, 0, &in[0].t, &o->t) || same_elem(h, op, 1, &in[1].t, &o->t))
+		return -EINVAL;
 	if (hlo_attr_ints(hlo_attr_get(op, "window_dimensions"), wd, HLO_MAX_RANK) != r ||
 	    in[1].t.rank != 0)
 		return EV_ERR(h, "%s (line %d): window_dimensions must match rank %d", op->name,
@@ -626,13 +659,17 @@ static int eval_reduce_window(struct e1npu_hlo *h, const struct hlo_op *op,
 	if (hlo_attr_get(op, "padding") &&
 	    hlo_attr_ints(hlo_attr_get(op, "padding"), pad, 2 * HLO_MAX_RANK) != 2 * r)
 		return EV_ERR(h, "%s (line %d): padding", op->name, op->line);
+	/* all in range before the window arithmetic (no overflow, no / 0) */
 	for (int k = 0; k < r; k++) {
-		if (wd[k] > HLO_MAX_ELEMS || ws[k] > HLO_MAX_ELEMS || bd[k] > HLO_MAX_ELEMS ||
+		if (wd[k] < 1 || ws[k] < 1 || bd[k] < 1 || wdl[k] < 1 ||
+		    wd[k] > HLO_MAX_ELEMS || ws[k] > HLO_MAX_ELEMS || bd[k] > HLO_MAX_ELEMS ||
 		    wdl[k] > HLO_MAX_ELEMS || pad[2 * k] < -(int64_t)HLO_MAX_ELEMS ||
 		    pad[2 * k] > HLO_MAX_ELEMS || pad[2 * k + 1] < -(int64_t)HLO_MAX_ELEMS ||
 		    pad[2 * k + 1] > HLO_MAX_ELEMS)
-			return EV_ERR(h, "%s (line %d): window attribute of dimension %d out of range",
-				      op->name, op->line, k);
+			return EV_ERR(h, "%s (line %d): window attribute of dimension %d out of range (size %lld, stride %lld, dilations %lld and %lld, padding %lld:%lld)",
+				      op->name, op->line, k, (long long)wd[k], (long long)ws[k],
+				      (long long)bd[k], (long long)wdl[k], (long long)pad[2 * k],
+				      (long long)pad[2 * k + 1]);
 	}
 	for (int k = 0; k < r; k++) {
 		int64_t dil = t->dims[k] ? (t->dims[k] - 1) * bd[k] + 1 : 0;
@@ -640,7 +677,7 @@ static int eval_reduce_window(struct e1npu_hlo *h, const struct hlo_op *op,
 		int64_t win = (wd[k] - 1) * wdl[k] + 1;
 		int64_t want = padded < win ? 0 : (padded - win) / ws[k] + 1;
 
-		if (wd[k] < 1 || ws[k] < 1 || bd[k] < 1 || wdl[k] < 1 || want != o->t.dims[k])
+		if (want != o->t.dims[k])
 			return EV_ERR(h, "%s (line %d): window gives %lld in dimension %d, result has %lld",
 				      op->name, op->line, (long long)want, k,
 				      (long long)o->t.dims[k]);
@@ -654,6 +691,8 @@ static int eval_reduce_window(struct e1npu_hlo *h, const struct hlo_op *op,
 				return hlo_errf(h, -ENOTSUP, "%s (line %d): more than %llu window steps",
 						op->name, op->line, (unsigned long long)HLO_MAX_WORK);
 		}
+		if (hlo_work(h, op, (uint64_t)o->n * (uint64_t)wn))
+			return -E2BIG;
 	}
 	strides(t, st);
 	for (int64_t i = 0; i < o->n; i++) {
@@ -701,6 +740,8 @@ static int eval_dot(struct e1npu_hlo *h, const struct hlo_op *op,
 	if (g.k && o->n > HLO_MAX_WORK / g.k)
 		return hlo_errf(h, -ENOTSUP, "%s (line %d): more than %llu multiply-adds",
 				op->name, op->line, (unsigned long long)HLO_MAX_WORK);
+	if (hlo_work(h, op, (uint64_t)o->n * (uint64_t)g.k))
+		return -E2BIG;
 	strides(lt, lst);
 	strides(rt, rst);
 	for (int64_t i = 0; i < o->n; i++) {
@@ -753,6 +794,8 @@ static int eval_conv(struct e1npu_hlo *h, const struct hlo_op *op,
 	if (g.nwin && g.ifg && o->n > HLO_MAX_WORK / (g.nwin * g.ifg))
 		return hlo_errf(h, -ENOTSUP, "%s (line %d): more than %llu multiply-adds",
 				op->name, op->line, (unsigned long long)HLO_MAX_WORK);
+	if (hlo_work(h, op, (uint64_t)o->n * (uint64_t)(g.nwin * g.ifg)))
+		return -E2BIG;
 	strides(&in[0].t, lst);
 	strides(&in[1].t, rst);
 	strides(&o->t, ost);
@@ -927,6 +970,8 @@ int hlo_eval_op(struct e1npu_hlo *h, const struct hlo_op *op, struct hlo_tensor 
 		    !hlo_same_shape(&in[1].t, &o->t) || !hlo_same_shape(&in[2].t, &o->t) ||
 		    in[0].t.ek != EK_BOOL)
 			return EV_ERR(h, "%s (line %d): shapes or predicate type", op->name, op->line);
+		if (same_elem(h, op, 1, &in[1].t, &o->t) || same_elem(h, op, 2, &in[2].t, &o->t))
+			return -EINVAL;
 		for (int64_t i = 0; i < o->n; i++)
 			o->v[i] = in[0].v[in[0].t.rank ? i : 0].i ? in[1].v[i] : in[2].v[i];
 		return 0;
@@ -945,7 +990,7 @@ int hlo_eval_op(struct e1npu_hlo *h, const struct hlo_op *op, struct hlo_tensor 
 	case HOP_RESHAPE: {
 		int r = need(h, op, 1, 1);
 
-		if (r)
+		if (r || (r = same_elem(h, op, 0, &in[0].t, &o->t)))
 			return r;
 		if (in[0].n != o->n)
 			return EV_ERR(h, "%s (line %d): %lld elements into %lld", op->name, op->line,
@@ -954,11 +999,14 @@ int hlo_eval_op(struct e1npu_hlo *h, const struct hlo_op *op, struct hlo_tensor 
 		return 0;
 	}
 	case HOP_TRANSPOSE:
-		return need(h, op, 1, 1) ? -EINVAL : eval_transpose(h, op, &in[0], o);
+		return need(h, op, 1, 1) || same_elem(h, op, 0, &in[0].t, &o->t) ? -EINVAL :
+		       eval_transpose(h, op, &in[0], o);
 	case HOP_BROADCAST:
-		return need(h, op, 1, 1) ? -EINVAL : eval_broadcast(h, op, &in[0], o);
+		return need(h, op, 1, 1) || same_elem(h, op, 0, &in[0].t, &o->t) ? -EINVAL :
+		       eval_broadcast(h, op, &in[0], o);
 	case HOP_SLICE:
-		return need(h, op, 1, 1) ? -EINVAL : eval_slice(h, op, &in[0], o);
+		return need(h, op, 1, 1) || same_elem(h, op, 0, &in[0].t, &o->t) ? -EINVAL :
+		       eval_slice(h, op, &in[0], o);
 	case HOP_CONCAT:
 		if (op->nopnd < 1 || op->nres != 1)
 			return EV_ERR(h, "%s (line %d): operands", op->name, op->line);

@@ -41,8 +41,9 @@ static int int8_src(const struct hlo_func *f, int v, int *via_convert)
 	if (t->ek == EK_SINT && (t->bits == 8 || t->bits == 4 || t->bits == 2) &&
 	    (!t->quant || (t->qmin >= -128 && t->qmax <= 127)))
 		return t->bits;
-	if (d >= 0 && f->ops[d].kind == HOP_CONVERT && !t->quant && t->ek == EK_SINT &&
-	    t->bits >= 16) {
+	/* a generic "stablehlo.convert"() may have no operand */
+	if (d >= 0 && f->ops[d].kind == HOP_CONVERT && f->ops[d].nopnd == 1 && !t->quant &&
+	    t->ek == EK_SINT && t->bits >= 16) {
 		const struct hlo_type *s = &f->vt[f->ops[d].opnd[0]];
 
 		if (s->ek == EK_SINT && !s->quant && (s->bits == 8 || s->bits == 4 || s->bits == 2)) {
@@ -196,8 +197,10 @@ static void place_contraction(struct e1npu_hlo *h, struct hlo_func *f, int oi)
 		int n, only;
 
 		users(f, op->res, &n, &only);
+		/* same shape: the requantization reads both types' axes at one index */
 		if (n == 1 && f->ops[only].kind == HOP_UQUANT && f->ops[only].nres == 1 &&
-		    f->ops[only].rt[0].quant) {
+		    f->ops[only].nopnd == 1 && f->ops[only].rt[0].quant &&
+		    hlo_same_shape(&f->ops[only].rt[0], ot)) {
 			op->fuse_requant = only;
 			f->ops[only].fused_into = oi;
 			set_why(&f->ops[only], E1NPU_HLO_ENGINE_FUSED, "-",
@@ -636,8 +639,8 @@ int hlo_npu_requant_fused(struct e1npu_hlo *h, const struct hlo_op *op,
 	const struct hlo_type *it = &acc_q->t, *qt = &out->t;
 	int64_t idx[HLO_MAX_RANK];
 
-	if (!it->quant || !qt->quant || acc_q->n != out->n)
-		return hlo_errf(h, -EINVAL, "%s (line %d): quantized to quantized expected",
+	if (!it->quant || !qt->quant || !hlo_same_shape(it, qt))
+		return hlo_errf(h, -EINVAL, "%s (line %d): quantized to quantized of the same shape expected",
 				op->name, op->line);
 	for (int64_t i = 0; i < out->n; i++) {
 		int64_t rem = i, ci = 0, co = 0, q;

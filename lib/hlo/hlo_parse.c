@@ -27,7 +27,11 @@ struct cur {
 	/* the function being parsed */
 	struct hlo_func *f;
 	int cap_vals, cap_ops;
+	int depth;		/* nesting of attribute values and regions */
 };
+
+/* Deeper nesting is refused: the recursion would exhaust the stack. */
+#define MAX_NEST	64
 
 static void perr(struct cur *c, int ret, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), noreturn));
@@ -314,11 +318,10 @@ static void parse_quant(struct cur *c, struct hlo_type *t)
 	st = word(c);
 	if (!st)
 		perr(c, -EINVAL, "expected a storage type");
-	if (st[0] == 'u' && is_digit(st[1])) {
-		is_u = 1;
-		bits = atoi(st + 1);
-	} else if (st[0] == 'i' && is_digit(st[1])) {
-		bits = atoi(st + 1);
+	if ((st[0] == 'u' || st[0] == 'i') && is_digit(st[1])) {
+		is_u = st[0] == 'u';
+		/* two digits at most: atoi of a longer run could overflow */
+		bits = strlen(st + 1) <= 2 ? atoi(st + 1) : 0;
 	} else {
 		perr(c, -ENOTSUP, "storage type '%s' is not an integer", st);
 	}
@@ -330,10 +333,17 @@ static void parse_quant(struct cur *c, struct hlo_type *t)
 	t->qmin = is_u ? 0 : -(1ll << (bits - 1));
 	t->qmax = is_u ? (1ll << bits) - 1 : (1ll << (bits - 1)) - 1;
 	if (accept(c, "<")) {
+		int64_t lo = t->qmin, hi = t->qmax;
+
 		t->qmin = int_lit(c);
 		expect(c, ":");
 		t->qmax = int_lit(c);
 		expect(c, ">");
+		/* values and zero points live in the storage type */
+		if (t->qmin < lo || t->qmax > hi || t->qmin > t->qmax)
+			perr(c, -EINVAL, "storage range %lld:%lld outside %s's %lld:%lld",
+			     (long long)t->qmin, (long long)t->qmax, st, (long long)lo,
+			     (long long)hi);
 	}
 	expect(c, ":");
 	st = word(c);
@@ -346,9 +356,11 @@ static void parse_quant(struct cur *c, struct hlo_type *t)
 	(void)exp_ek;
 	t->qaxis = -1;
 	if (accept(c, ":")) {
-		t->qaxis = (int32_t)int_lit(c);
-		if (t->qaxis < 0 || t->qaxis >= HLO_MAX_RANK)
-			perr(c, -EINVAL, "quantization axis %d out of range", t->qaxis);
+		int64_t ax = int_lit(c);
+
+		if (ax < 0 || ax >= HLO_MAX_RANK)
+			perr(c, -EINVAL, "quantization axis %lld out of range", (long long)ax);
+		t->qaxis = (int32_t)ax;
 	}
 	expect(c, ",");
 	{
@@ -451,6 +463,16 @@ int hlo_parse_elem_type(const char *w, struct hlo_type *t)
 	return -1;
 }
 
+/* A per-axis quantized type's axis is a dimension with one scale per index. */
+static void check_qaxis(struct cur *c, const struct hlo_type *t)
+{
+	if (t->quant && t->qaxis >= t->rank)
+		perr(c, -EINVAL, "quantization axis %d beyond rank %d", t->qaxis, t->rank);
+	if (t->quant && t->qaxis >= 0 && (int64_t)t->nq != t->dims[t->qaxis])
+		perr(c, -EINVAL, "%u scales for a dimension of %lld", t->nq,
+		     (long long)t->dims[t->qaxis]);
+}
+
 /* tensor<2x3xi8>, or a bare element type (a rank-0 shape). */
 static void parse_type(struct cur *c, struct hlo_type *t)
 {
@@ -463,6 +485,7 @@ static void parse_type(struct cur *c, struct hlo_type *t)
 		if (ch(c) == '(' )
 			perr(c, -ENOTSUP, "tuple types are not supported");
 		parse_elem(c, t);
+		check_qaxis(c, t);
 		return;
 	}
 	c->ctx = "tensor type";
@@ -496,11 +519,7 @@ static void parse_type(struct cur *c, struct hlo_type *t)
 	if (accept(c, ",")) /* encoding attribute */
 		perr(c, -ENOTSUP, "tensor encodings are not supported");
 	expect(c, ">");
-	if (t->quant && t->qaxis >= t->rank)
-		perr(c, -EINVAL, "quantization axis %d beyond rank %d", t->qaxis, t->rank);
-	if (t->quant && t->qaxis >= 0 && (int64_t)t->nq != t->dims[t->qaxis])
-		perr(c, -EINVAL, "%u scales for a dimension of %lld", t->nq,
-		     (long long)t->dims[t->qaxis]);
+	check_qaxis(c, t);
 	if (hlo_nelems(t) < 0 ||
 	    (c->h->opt.max_elements && hlo_nelems(t) > c->h->opt.max_elements))
 		perr(c, -ENOTSUP, "tensor larger than %u elements",
@@ -736,7 +755,20 @@ static struct hlo_attr *parse_list(struct cur *c)
 	return a;
 }
 
+static struct hlo_attr *parse_value_nested(struct cur *c);
+
 static struct hlo_attr *parse_value(struct cur *c)
+{
+	struct hlo_attr *a;
+
+	if (++c->depth > MAX_NEST)
+		perr(c, -EINVAL, "attribute nested deeper than %d", MAX_NEST);
+	a = parse_value_nested(c);
+	c->depth--;
+	return a;
+}
+
+static struct hlo_attr *parse_value_nested(struct cur *c)
 {
 	struct hlo_attr *a;
 	int k;
@@ -1174,8 +1206,12 @@ static int parse_region(struct cur *c, int has_header_args)
 {
 	struct hlo_func *outer = c->f;
 	int outer_cap_v = c->cap_vals, outer_cap_o = c->cap_ops;
-	struct hlo_func *r = new_func(c, "region", c->line);
+	struct hlo_func *r;
 	int kind = 0;
+
+	if (++c->depth > MAX_NEST)
+		perr(c, -EINVAL, "regions nested deeper than %d", MAX_NEST);
+	r = new_func(c, "region", c->line);
 
 	c->f = r;
 	c->cap_vals = 0;
@@ -1230,6 +1266,7 @@ static int parse_region(struct cur *c, int has_header_args)
 	c->f = outer;
 	c->cap_vals = outer_cap_v;
 	c->cap_ops = outer_cap_o;
+	c->depth--;
 	if (!kind)
 		perr(c, -ENOTSUP,
 		     "reduction body must be one add/maximum/minimum/multiply/and/or of its two arguments");

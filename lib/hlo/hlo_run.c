@@ -28,6 +28,25 @@ int hlo_errf(struct e1npu_hlo *h, int ret, const char *fmt, ...)
 	return ret;
 }
 
+/*
+ * A run's CPU work is bounded as a whole, not only per op: calls can
+ * repeat a function exponentially (each calling the next twice) and every
+ * op may take up to HLO_MAX_WORK steps. The budget follows the caller's
+ * tensor cap, so a fuzzer's small cap also keeps runs short.
+ */
+int hlo_work(struct e1npu_hlo *h, const struct hlo_op *op, uint64_t steps)
+{
+	uint64_t max = (uint64_t)(h->opt.max_elements ? h->opt.max_elements : HLO_MAX_ELEMS) *
+		       HLO_RUN_WORK_PER_ELEM;
+
+	if (steps > max - h->work)
+		return hlo_errf(h, -E2BIG, "%s (line %d): the run's CPU work passes %llu steps (%u per element of the max_elements option)",
+				op->name, op->line, (unsigned long long)max,
+				HLO_RUN_WORK_PER_ELEM);
+	h->work += steps;
+	return 0;
+}
+
 struct runctx {
 	e1npu_hlo_check_fn fn;
 	void *arg;
@@ -39,6 +58,12 @@ struct runctx {
 /* ---------------------------------------------------------------------- */
 
 enum cmp_mode { CMP_EXACT, CMP_ALMOST, CMP_ULP };
+
+/* |a - b| without overflow (an i64 check of INT64_MIN against 1). */
+static uint64_t abs_diff(int64_t a, int64_t b)
+{
+	return a >= b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a;
+}
 
 static double ulp_of(const struct hlo_type *t, double x)
 {
@@ -86,10 +111,9 @@ static int compare(struct e1npu_hlo *h, const struct hlo_tensor *a,
 				return 0;
 			}
 		} else {
-			int64_t d = a->v[i].i - b->v[i].i;
-			int64_t tol = a->t.quant ? (int64_t)h->opt.quant_tolerance : 0;
+			uint64_t tol = a->t.quant ? h->opt.quant_tolerance : 0;
 
-			if (d > tol || d < -tol) {
+			if (abs_diff(a->v[i].i, b->v[i].i) > tol) {
 				snprintf(msg, len, "element %lld: got %lld, expected %lld",
 					 (long long)i, (long long)a->v[i].i, (long long)b->v[i].i);
 				return 0;
@@ -192,11 +216,9 @@ static int cross_check(struct e1npu_hlo *h, struct hlo_op *op, const struct hlo_
 	int64_t first = -1;
 
 	for (int64_t i = 0; i < npu->n; i++) {
-		int64_t d = npu->v[i].i - cpu->v[i].i;
+		uint64_t ad = abs_diff(npu->v[i].i, cpu->v[i].i);
 
-		if (d) {
-			uint64_t ad = d < 0 ? (uint64_t)-d : (uint64_t)d;
-
+		if (ad) {
 			if (first < 0)
 				first = i;
 			cnt++;
@@ -234,6 +256,12 @@ static int run_op(struct e1npu_hlo *h, struct hlo_func *f, int oi, struct hlo_te
 	if (op->nopnd > 64)
 		return hlo_errf(h, -ENOTSUP, "%s (line %d): more than 64 operands", op->name,
 				op->line);
+	/* a fixed cost per op (an empty function called 2^40 times), a step per result element */
+	ret = hlo_work(h, op, HLO_OP_WORK);
+	for (int i = 0; i < op->nres && !ret; i++)
+		ret = hlo_work(h, op, (uint64_t)hlo_nelems(&op->rt[i]));
+	if (ret)
+		return ret;
 	for (int i = 0; i < op->nopnd; i++) {
 		in[i] = vals[op->opnd[i]];
 		if (!in[i].v && !(f->vdef[op->opnd[i]] >= 0 &&
@@ -250,7 +278,8 @@ static int run_op(struct e1npu_hlo *h, struct hlo_func *f, int oi, struct hlo_te
 			return -ENOMEM;
 		ret = run_func(h, op->callee_fn, in, r, depth + 1, rc);
 		for (int i = 0; i < op->nres; i++) {
-			if (!ret && !hlo_same_shape(&r[i].t, &op->rt[i]))
+			/* later ops were placed for the declared type */
+			if (!ret && !hlo_same_type(&r[i].t, &op->rt[i]))
 				ret = hlo_errf(h, -EINVAL, "%s (line %d): result %d type does not match @%s",
 					       op->name, op->line, i, op->callee);
 			if (ret)
@@ -332,10 +361,20 @@ static int run_func(struct e1npu_hlo *h, struct hlo_func *f, struct hlo_tensor *
 	if (!vals)
 		return -ENOMEM;
 	for (int i = 0; i < f->nargs && !ret; i++) {
-		if (!hlo_same_shape(&args[i].t, &f->vt[i]))
-			ret = hlo_errf(h, -EINVAL, "@%s: argument %d has the wrong shape", f->name, i);
-		else
+		/* the callee's ops were placed for its declared argument types */
+		if (!hlo_same_type(&args[i].t, &f->vt[i])) {
+			const struct hlo_type *a = &args[i].t, *d = &f->vt[i];
+			char ta[96], td[96];
+
+			hlo_type_str(a, ta, sizeof(ta));
+			hlo_type_str(d, td, sizeof(td));
+			ret = hlo_errf(h, -EINVAL, "@%s: argument %d of type %s, declared %s (%s differ)",
+				       f->name, i, ta, td, !hlo_same_shape(a, d) ? "shapes" :
+				       a->ek != d->ek || a->bits != d->bits || a->quant != d->quant ?
+				       "element types" : "quantization parameters");
+		} else {
 			ret = tensor_copy(&args[i], &vals[i]);
+		}
 	}
 	for (int oi = 0; oi < f->nops && !ret; oi++) {
 		struct hlo_op *op = &f->ops[oi];
@@ -650,6 +689,7 @@ E1NPU_API int e1npu_hlo_run(struct e1npu_hlo *h, e1npu_hlo_check_fn fn, void *ar
 	if (!h)
 		return -EINVAL;
 	h->err[0] = 0;
+	h->work = 0;
 	/* the last run's figures of every op, called functions included */
 	for (int i = 0; i < h->nfuncs; i++)
 		for (int o = 0; o < h->funcs[i]->nops; o++) {

@@ -86,6 +86,22 @@ int hlo_same_shape(const struct hlo_type *a, const struct hlo_type *b)
 	return 1;
 }
 
+/* Same shape and element type, quantization parameters included. */
+int hlo_same_type(const struct hlo_type *a, const struct hlo_type *b)
+{
+	if (!hlo_same_shape(a, b) || a->ek != b->ek || a->bits != b->bits ||
+	    a->quant != b->quant)
+		return 0;
+	if (!a->quant)
+		return 1;
+	if (a->qaxis != b->qaxis || a->nq != b->nq || a->qmin != b->qmin || a->qmax != b->qmax)
+		return 0;
+	for (uint32_t i = 0; i < a->nq; i++)
+		if (a->scale[i] != b->scale[i] || a->zp[i] != b->zp[i])
+			return 0;
+	return 1;
+}
+
 /* Round to a binary format with @mant significant bits and exponent floor. */
 static double round_bin(double x, int mant, int emin_q, double maxv)
 {

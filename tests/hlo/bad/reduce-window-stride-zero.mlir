@@ -1,0 +1,15 @@
+// E1-EXIT: 1
+// E1-EXPECT: stablehlo.reduce_window (line 9): window attribute of dimension 0 out of range (size 2, stride 0, dilations 1 and 1, padding 0:0)
+// A zero stride divided the window arithmetic by zero (UBSan) before the
+// check that refused it; every window attribute is now range-checked
+// before it is used.
+func.func @f() {
+  %a = stablehlo.constant dense<1.0> : tensor<4xf32>
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %r = "stablehlo.reduce_window"(%a, %z) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %s = stablehlo.add %x, %y : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 0>} : (tensor<4xf32>, tensor<f32>) -> tensor<3xf32>
+  func.return
+}
