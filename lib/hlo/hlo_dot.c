@@ -123,20 +123,21 @@ int hlo_dot_geom(struct e1npu_hlo *h, const struct hlo_op *op,
 					       (long long)HLO_MAX_WORK);
 		}
 	}
-	for (int d = 0; d < lt->rank; d++)
-		if (!used_l[d]) {
-			g->lf[g->nlf++] = d;
-			if (mul_into(&g->m, lt->dims[d]))
+	/* the dimensions left on each side are the result's, lhs's first */
+	for (int side = 0; side < 2; side++) {
+		const struct hlo_type *t = side ? rt : lt;
+		const int *used = side ? used_r : used_l;
+		int *free_dims = side ? g->rf : g->lf, *nfree = side ? &g->nrf : &g->nlf;
+
+		for (int d = 0; d < t->rank; d++) {
+			if (used[d])
+				continue;
+			free_dims[(*nfree)++] = d;
+			if (mul_into(side ? &g->n : &g->m, t->dims[d]))
 				return DOT_ERR(h, op, "more than %lld elements in a group of dimensions",
 					       (long long)HLO_MAX_WORK);
 		}
-	for (int d = 0; d < rt->rank; d++)
-		if (!used_r[d]) {
-			g->rf[g->nrf++] = d;
-			if (mul_into(&g->n, rt->dims[d]))
-				return DOT_ERR(h, op, "more than %lld elements in a group of dimensions",
-					       (long long)HLO_MAX_WORK);
-		}
+	}
 	if (!ot)
 		return 0;
 	if (ot->rank != g->nb + g->nlf + g->nrf)

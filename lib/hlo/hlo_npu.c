@@ -305,6 +305,19 @@ static int gemm(struct gemm_acc *g, uint32_t m, uint32_t n, uint32_t k, const in
 	return 0;
 }
 
+/* Offset of @flat, a row-major index over dimensions @dims of @t. */
+static int64_t dims_offset(const struct hlo_type *t, const int64_t *st, const int *dims,
+			   int n, int64_t flat)
+{
+	int64_t off = 0;
+
+	for (int q = n - 1; q >= 0; q--) {
+		off += (flat % t->dims[dims[q]]) * st[dims[q]];
+		flat /= t->dims[dims[q]];
+	}
+	return off;
+}
+
 static int npu_dot(struct gemm_acc *g, const struct hlo_tensor *l, const struct hlo_tensor *r,
 		   const struct hlo_type *ot)
 {
@@ -370,33 +383,15 @@ static int npu_dot(struct gemm_acc *g, const struct hlo_tensor *l, const struct 
 			rbase += idx * rst[d.rb[q]];
 		}
 		for (int64_t i = 0; i < m; i++)
-			for (int64_t x = 0; x < k; x++) {
-				int64_t off = lbase, rm = i, rk = x;
-
-				for (int q = d.nlf - 1; q >= 0; q--) {
-					off += (rm % l->t.dims[d.lf[q]]) * lst[d.lf[q]];
-					rm /= l->t.dims[d.lf[q]];
-				}
-				for (int q = d.nc - 1; q >= 0; q--) {
-					off += (rk % l->t.dims[d.lc[q]]) * lst[d.lc[q]];
-					rk /= l->t.dims[d.lc[q]];
-				}
-				a[i * k + x] = (int8_t)l->v[off].i;
-			}
+			for (int64_t x = 0; x < k; x++)
+				a[i * k + x] = (int8_t)l->v[lbase +
+					dims_offset(&l->t, lst, d.lf, d.nlf, i) +
+					dims_offset(&l->t, lst, d.lc, d.nc, x)].i;
 		for (int64_t x = 0; x < k; x++)
-			for (int64_t j = 0; j < n; j++) {
-				int64_t off = rbase, rj = j, rk = x;
-
-				for (int q = d.nrf - 1; q >= 0; q--) {
-					off += (rj % r->t.dims[d.rf[q]]) * rst[d.rf[q]];
-					rj /= r->t.dims[d.rf[q]];
-				}
-				for (int q = d.nc - 1; q >= 0; q--) {
-					off += (rk % r->t.dims[d.rc[q]]) * rst[d.rc[q]];
-					rk /= r->t.dims[d.rc[q]];
-				}
-				b[x * n + j] = (int8_t)r->v[off].i;
-			}
+			for (int64_t j = 0; j < n; j++)
+				b[x * n + j] = (int8_t)r->v[rbase +
+					dims_offset(&r->t, rst, d.rf, d.nrf, j) +
+					dims_offset(&r->t, rst, d.rc, d.nc, x)].i;
 		ret = gemm(g, (uint32_t)m, (uint32_t)n, (uint32_t)k, a, b, zb, c);
 		if (ret)
 			goto out;
