@@ -14,12 +14,6 @@
 #define DOT_ERR(h, op, fmt, ...) \
 	hlo_errf(h, -EINVAL, "%s (line %d): " fmt, (op)->name, (op)->line, ##__VA_ARGS__)
 
-/* One list attribute into int64s; its count, or -1. */
-static int read_list(const struct hlo_attr *a, int64_t *out)
-{
-	return hlo_attr_ints(a, out, HLO_MAX_RANK);
-}
-
 /* The four lists of dimension numbers as written; -1 when malformed. */
 static int read_dims(const struct hlo_op *op, int64_t v[4][HLO_MAX_RANK], int n[4])
 {
@@ -43,7 +37,7 @@ static int read_dims(const struct hlo_op *op, int64_t v[4][HLO_MAX_RANK], int n[
 					break;
 			if (w == 4)
 				return -1;	/* an unknown entry */
-			n[w] = read_list(d->items[i], v[w]);
+			n[w] = hlo_attr_ints(d->items[i], v[w], HLO_MAX_RANK);
 			if (n[w] < 0)
 				return -1;
 		}
@@ -52,13 +46,13 @@ static int read_dims(const struct hlo_op *op, int64_t v[4][HLO_MAX_RANK], int n[
 	if (b) {
 		if (b->kind != AV_PAIR || b->n != 2)
 			return -1;
-		n[0] = read_list(b->items[0], v[0]);
-		n[1] = read_list(b->items[1], v[1]);
+		n[0] = hlo_attr_ints(b->items[0], v[0], HLO_MAX_RANK);
+		n[1] = hlo_attr_ints(b->items[1], v[1], HLO_MAX_RANK);
 	}
 	if (!c || c->kind != AV_PAIR || c->n != 2)
 		return -1;
-	n[2] = read_list(c->items[0], v[2]);
-	n[3] = read_list(c->items[1], v[3]);
+	n[2] = hlo_attr_ints(c->items[0], v[2], HLO_MAX_RANK);
+	n[3] = hlo_attr_ints(c->items[1], v[3], HLO_MAX_RANK);
 	return (n[0] < 0 || n[1] < 0 || n[2] < 0 || n[3] < 0) ? -1 : 0;
 }
 
