@@ -156,7 +156,12 @@ static void place_contraction(struct e1npu_hlo *h, struct hlo_func *f, int oi)
 		return;
 	}
 	k = contract_len(h, f, op);
-	if (k < 0 || k > 65536) {
+	if (k < 0) {
+		set_why(op, E1NPU_HLO_ENGINE_CPU, "cpu",
+			"geometry does not fit the operands (the CPU reference reports it)");
+		return;
+	}
+	if (k > 65536) {
 		set_why(op, E1NPU_HLO_ENGINE_CPU, "cpu",
 			"contraction of %lld: int32 accumulation could overflow", (long long)k);
 		return;
