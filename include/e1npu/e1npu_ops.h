@@ -367,7 +367,8 @@ int e1npu_fc_run(struct e1npu_fc *fc, uint32_t rows, const void *in,
  * @in_h, @in_w, @c_in: input; @c_out output channels (depthwise: c_in *
  *	@depth_multiplier).
  * @kh, @kw: kernel, kh * kw <= 256; @stride_h, @stride_w; @dil_h, @dil_w
- *	(>= 1).
+ *	(>= 1; the dilated kernel, (k - 1) * dil + 1, at most INT32_MAX
+ *	along each axis, as TFLite's int geometry holds it).
  * @padding: enum e1npu_padding.
  * @groups: grouped conv: c_in and c_out divisible by it.
  * @depth_multiplier: depthwise.

@@ -22,6 +22,7 @@
  * (TFLite pads with the zero point, i.e. skips the out-of-image taps).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +155,14 @@ E1NPU_API int e1npu_conv_new(struct e1npu_ops *ops,
 	    OPS_BAD(ops, (uint64_t)p->kh * p->kw > 256) ||
 	    OPS_BAD(ops, !ops_size_mul3(&bytes, p->in_h, p->in_w, p->c_in)))
 		return -EINVAL;
+	/* TFLite's geometry is int: a wider dilated kernel has no defined output */
+	if ((uint64_t)(p->kh - 1) * p->dil_h + 1 > INT32_MAX ||
+	    (uint64_t)(p->kw - 1) * p->dil_w + 1 > INT32_MAX)
+		return ops_error(ops, -EINVAL,
+				 "e1npu_conv_new: dilated kernel %llux%llu (kh %u dil_h %u, kw %u dil_w %u) past INT32_MAX",
+				 (unsigned long long)(p->kh - 1) * p->dil_h + 1,
+				 (unsigned long long)(p->kw - 1) * p->dil_w + 1,
+				 p->kh, p->dil_h, p->kw, p->dil_w);
 	switch (p->kind) {
 	case E1NPU_OPS_CONV2D:
 		groups = 1;

@@ -119,8 +119,12 @@ bool cvmm_choose(struct e1npu_conv *cv)
 	for (uint32_t bw = 1; bw <= MM_MAX_BW && bw <= cv->out_w; bw++) {
 		uint64_t ph = patch_len(bh, p->stride_h, p->kh, p->dil_h);
 		uint64_t pw = patch_len(bw, p->stride_w, p->kw, p->dil_w);
-		uint64_t patch = ph * pw * cv->cin_g;
+		uint64_t patch;
 
+		/* a stride or dilation near 2^32 makes each far past 2^32: bound first */
+		if (ph > MM_MAX || pw > MM_MAX)
+			continue;
+		patch = ph * pw * cv->cin_g;
 		if (patch > MM_MAX)
 			continue;
 		for (uint32_t gs = 1; gs <= cv->groups && gs <= MM_MAX_GS; gs++) {

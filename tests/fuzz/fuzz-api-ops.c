@@ -470,6 +470,8 @@ static void f_conv(struct e1npu_ops *ops, struct call *c, struct fz *f)
 	else if (p.kind == E1NPU_OPS_CONV2D)
 		cin_g = p.c_in;
 	c->reject = taps > 256 ||
+		    (u128)(p.kh - 1) * p.dil_h + 1 > INT32_MAX ||
+		    (u128)(p.kw - 1) * p.dil_w + 1 > INT32_MAX ||
 		    (p.kind == E1NPU_OPS_DEPTHWISE_CONV2D &&
 		     (u128)p.c_in * p.depth_multiplier != p.c_out) ||
 		    (p.kind == E1NPU_OPS_GROUPED_CONV2D && p.groups &&

@@ -343,6 +343,48 @@ static void test_buffer_requested_size(void **state)
 	e1npu_buffer_free(c);
 }
 
+/*
+ * F25: a dilation near 2^32 made the MATMUL form's patch length wrap, so a
+ * zero-byte weight staging passed its size check and was overrun. A dilated
+ * kernel past INT32_MAX is now -EINVAL; the widest one accepted runs, and
+ * equals the TFLite oracle (only the centre tap lands in the image).
+ */
+static void test_conv_huge_dilation(void **state)
+{
+	struct ops_env *e = *state;
+	struct e1npu_conv_params p = conv_base();
+	static float ws[4] = { 0.5f, 0.25f, 0.125f, 0.5f };
+	int8_t in[8 * 8 * 3], w[3 * 3 * 3 * 4], out[8 * 8 * 4], want[8 * 8 * 4];
+	int32_t bias[4] = { 100, -100, 7, 0 };
+	struct e1npu_conv *cv = NULL;
+
+	for (size_t i = 0; i < sizeof(in); i++)
+		in[i] = (int8_t)(i * 37 + 11);
+	for (size_t i = 0; i < sizeof(w); i++)
+		w[i] = (int8_t)(i * 53 - 7);
+	p.in_h = p.in_w = 8;
+	p.c_in = 3;
+	p.c_out = 4;
+	p.kh = p.kw = 3;
+	p.input.zero_point = -128;
+	p.weight_scales = ws;
+	p.num_weight_scales = 4;
+	p.dil_h = p.dil_w = 0xffffffffu;	/* the fuzzer's input */
+	assert_int_equal(e1npu_conv_new(e->ops, &p, w, bias, &cv), -EINVAL);
+	assert_null(cv);
+	assert_non_null(strstr(e1npu_ops_last_error(e->ops), "dil_h 4294967295"));
+	p.dil_h = 0x40000000u;			/* 2 * dil + 1 = 2^31 + 1 */
+	p.dil_w = 1;
+	assert_int_equal(e1npu_conv_new(e->ops, &p, w, bias, &cv), -EINVAL);
+	p.dil_h = p.dil_w = 0x3fffffffu;	/* 2^31 - 1: the widest */
+	assert_int_equal(e1npu_conv_new(e->ops, &p, w, bias, &cv), 0);
+	assert_int_equal(ref_conv(&p, w, bias, in, want), 0);
+	memset(out, 0x5a, sizeof(out));
+	assert_int_equal(e1npu_conv_run(cv, in, out, NULL), 0);
+	assert_memory_equal(out, want, sizeof(out));
+	e1npu_conv_free(cv);
+}
+
 /* Found by fuzz-api-ops (Documentation/fuzzing.md F3, F4, F5, F7). */
 static void test_fuzz_findings(void **state)
 {
@@ -400,6 +442,7 @@ int main(void)
 		cmocka_unit_test(test_matmul_strided),
 		cmocka_unit_test(test_strerror),
 		cmocka_unit_test(test_fuzz_findings),
+		cmocka_unit_test(test_conv_huge_dilation),
 	};
 	const struct CMUnitTest sim[] = {
 		cmocka_unit_test(test_softmax_fully_masked),
@@ -407,6 +450,7 @@ int main(void)
 		cmocka_unit_test(test_matmul_huge_shapes),
 		cmocka_unit_test(test_matmul_strided),
 		cmocka_unit_test(test_buffer_requested_size),
+		cmocka_unit_test(test_conv_huge_dilation),
 	};
 	int fails;
 
