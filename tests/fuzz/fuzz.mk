@@ -64,9 +64,10 @@ fuzz-build: $(FUZZ_BINS)
 # $(1): harness name, $(2): seconds, $(3): libFuzzer seed (0: random).
 # Seeds are read from the tree and never written: libFuzzer adds new inputs
 # to the first corpus directory, the build one. A run with a fixed seed
-# starts from an empty build corpus, so it replays the same mutations on
-# every machine (check-fuzz: a CI result does not depend on luck); the long
-# runs take a random seed and keep their corpus to search further.
+# starts from an empty build corpus, so its start does not depend on what
+# earlier runs kept (runs still diverge: the library's deadlines give
+# timing-dependent coverage, Documentation/fuzzing.md); the long runs take
+# a random seed and keep their corpus to search further.
 define fuzz_run
 	@$(if $(filter-out 0,$(3)),rm -rf $(FUZZ_DIR)/corpus-$(1);) \
 		mkdir -p $(FUZZ_DIR)/corpus-$(1) $(FUZZ_DIR)/artifacts-$(1)
