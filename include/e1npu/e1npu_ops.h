@@ -329,6 +329,8 @@ struct e1npu_qparams {
  * @weight_scales: 1 (per-tensor) or @n (per-channel, int8 only) floats.
  * @num_weight_scales: 1 or @n.
  * @act: enum e1npu_act.
+ * Accumulators are int32 and wrap (two's complement) when the true sum
+ * overflows (k large), on every engine.
  */
 struct e1npu_fc_params {
 	uint32_t dtype;
@@ -378,6 +380,8 @@ int e1npu_fc_run(struct e1npu_fc *fc, uint32_t rows, const void *in,
  * @reserved: must be zero.
  * Zero points must be values of @dtype; every effective scale must have a
  * multiplier below 2^31 (Documentation/quantization.md): -EINVAL otherwise.
+ * Accumulators are int32 and wrap (two's complement) when the true sum
+ * of a window overflows, on every engine, as for struct e1npu_fc_params.
  */
 struct e1npu_conv_params {
 	uint32_t kind;
@@ -419,6 +423,9 @@ int e1npu_conv_run(struct e1npu_conv *conv, const void *in, void *out,
 /**
  * struct e1npu_pool_params - TFLite MAX_POOL_2D / AVERAGE_POOL_2D
  * (input and output share the quantization, as TFLite requires).
+ * The filter is not limited; the average is of the exact (64-bit) sum of
+ * the window's in-image values. The CPU work is out_h * out_w * channels
+ * times the window clipped to the image.
  */
 struct e1npu_pool_params {
 	uint32_t dtype;

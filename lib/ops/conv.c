@@ -224,14 +224,20 @@ E1NPU_API int e1npu_conv_new(struct e1npu_ops *ops,
 	}
 	/* int8 weights in [kh][kw][cin_g][c_out] (depthwise: cin_g == 1) */
 	qc_to_s8(p->dtype, weights, cv->w, (size_t)taps * cv->cin_g * p->c_out);
+	/*
+	 * Sums of up to 256 * cin_g int8 weights: in uint32, wrapping like the
+	 * int32 accumulators they fold into (cin_g >= 2^16 passes INT32_MAX).
+	 */
 	for (uint32_t t = 0; t < taps; t++)
 		for (uint32_t ci = 0; ci < cv->cin_g; ci++)
 			for (uint32_t oc = 0; oc < p->c_out; oc++)
-				cv->tapsum[(size_t)oc * taps + t] +=
-					cv->w[((size_t)t * cv->cin_g + ci) * p->c_out + oc];
+				cv->tapsum[(size_t)oc * taps + t] = e1q_wrap_add(
+					cv->tapsum[(size_t)oc * taps + t],
+					cv->w[((size_t)t * cv->cin_g + ci) * p->c_out + oc]);
 	for (uint32_t oc = 0; oc < p->c_out; oc++) {
 		for (uint32_t t = 0; t < taps; t++)
-			cv->total[oc] += cv->tapsum[(size_t)oc * taps + t];
+			cv->total[oc] = e1q_wrap_add(cv->total[oc],
+						     cv->tapsum[(size_t)oc * taps + t]);
 		cv->fold[oc] = e1q_wrap32((int64_t)(bias ? bias[oc] : 0) -
 					  (int64_t)cv->zx * cv->total[oc] +
 					  (int64_t)taps * cv->cin_g * cv->zx * cv->zw);
@@ -482,16 +488,19 @@ static void cv_gather_patch(const struct e1npu_conv *cv, const struct cv_block *
 			a += (size_t)g0 * cout_g;
 			/* size_t: an index that cannot wrap keeps the loads affine */
 			for (size_t k = 0; k < n; k++)
-				a[k] += cv_ld32(s + 4 * k);
+				a[k] = e1q_wrap_add(a[k], cv_ld32(s + 4 * k));
 		} else {
 			for (uint32_t gi = 0; gi < gb; gi++)
-				for (uint32_t oj = 0; oj < oc_n; oj++)
-					a[(size_t)(g0 + gi) * cout_g + oc_lo + oj] +=
-						cv_ld32(s + 4 * (gi * oc_n + oj));
+				for (uint32_t oj = 0; oj < oc_n; oj++) {
+					size_t i = (size_t)(g0 + gi) * cout_g + oc_lo + oj;
+
+					a[i] = e1q_wrap_add(a[i], cv_ld32(s + 4 * (gi * oc_n + oj)));
+				}
 		}
 		if (sums)
 			for (size_t gi = 0; gi < gb; gi++)
-				sx[px * groups + g0 + gi] += cv_ld32(s + 4 * (n + gi));
+				sx[px * groups + g0 + gi] = e1q_wrap_add(sx[px * groups + g0 + gi],
+									 cv_ld32(s + 4 * (n + gi)));
 	}
 }
 
@@ -627,23 +636,22 @@ static void cv_finish(struct e1npu_conv *cv, int32_t *acc,
 				continue;
 			}
 			for (uint32_t oc = 0; oc < p->c_out; oc++) {
-				int32_t v = acc[px * p->c_out + oc];
-
-				int32_t sw = 0;
+				/* uint32: the int32 accumulators wrap, never overflow */
+				uint32_t v = (uint32_t)acc[px * p->c_out + oc], sw = 0;
 
 				if (cv->zw)
-					v -= cv->zw * sx[px * cv->groups + oc / cv->cout_g];
+					v -= (uint32_t)cv->zw *
+					     (uint32_t)sx[px * cv->groups + oc / cv->cout_g];
 				for (uint32_t t = 0; t < taps; t++)
 					if (valid[t])
-						sw += cv->tapsum[(size_t)oc * taps + t];
+						sw += (uint32_t)cv->tapsum[(size_t)oc * taps + t];
 				/* fold has the full-window terms: swap them */
-				v = e1q_wrap_add(v, e1q_wrap32(
-					(int64_t)cv->fold[oc] +
-					(int64_t)cv->zx * (cv->total[oc] - sw) -
-					(int64_t)(taps - nvalid) * cv->cin_g *
-					cv->zx * cv->zw));
+				v += (uint32_t)cv->fold[oc] +
+				     (uint32_t)cv->zx * ((uint32_t)cv->total[oc] - sw) -
+				     (uint32_t)e1q_wrap32((int64_t)(taps - nvalid) * cv->cin_g *
+							  cv->zx * cv->zw);
 				qc_store(p->dtype, out, px * p->c_out + oc,
-					 e1q_requant(v, cv->mult[oc], cv->shift[oc],
+					 e1q_requant((int32_t)v, cv->mult[oc], cv->shift[oc],
 						     p->output.zero_point, cv->lo, cv->hi));
 			}
 		}
@@ -674,11 +682,14 @@ static void cv_cpu(struct e1npu_conv *cv, const int8_t *x, int32_t *acc,
 			wp = cv->w + ((size_t)ky * p->kw + kx) * cv->cin_g * p->c_out;
 			for (uint32_t oc = 0; oc < p->c_out; oc++) {
 				uint32_t g = oc / cv->cout_g;
-				int32_t s = 0;
+				/* uint32: wraps like the hardware's int32 accumulators */
+				uint32_t s = 0;
 
 				for (uint32_t ci = 0; ci < cv->cin_g; ci++)
-					s += xp[g * cv->cin_g + ci] * wp[(size_t)ci * p->c_out + oc];
-				acc[px * p->c_out + oc] += s;
+					s += (uint32_t)(xp[(size_t)g * cv->cin_g + ci] *
+							wp[(size_t)ci * p->c_out + oc]);
+				acc[px * p->c_out + oc] = e1q_wrap_add(acc[px * p->c_out + oc],
+								       (int32_t)s);
 			}
 		}
 	}

@@ -61,7 +61,11 @@ static void pool_cpu(const struct e1npu_pool_params *p, const void *in,
 		y1 = y1 > p->in_h ? p->in_h : y1;
 		x1 = x1 > p->in_w ? p->in_w : x1;
 		for (uint32_t c = 0; c < p->channels; c++) {
-			int32_t acc = avg ? 0 : -1000, cnt = (int32_t)((y1 - y0) * (x1 - x0));
+			/*
+			 * int64: a window of more than 2^31 / 255 taps (the
+			 * filter is unbounded) passes INT32_MAX; the mean fits.
+			 */
+			int64_t acc = avg ? 0 : -1000, cnt = (y1 - y0) * (x1 - x0);
 
 			for (int64_t y = y0; y < y1; y++)
 				for (int64_t x = x0; x < x1; x++) {

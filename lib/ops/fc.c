@@ -85,7 +85,8 @@ E1NPU_API int e1npu_fc_new(struct e1npu_ops *ops,
 	fc->zx = p->input.zero_point - sh;
 	fc->zw = p->weight_zero_point - sh;
 	for (uint32_t o = 0; o < p->n; o++) {
-		int32_t colsum = 0;
+		/* uint32: k int8 values pass INT32_MAX from k > 2^24 (wrap) */
+		uint32_t colsum = 0;
 
 		for (uint32_t x = 0; x < p->k; x++) {
 			int32_t v = p->dtype == E1NPU_DTYPE_UINT8 ?
@@ -93,10 +94,10 @@ E1NPU_API int e1npu_fc_new(struct e1npu_ops *ops,
 				((const int8_t *)weights)[(size_t)o * p->k + x];
 
 			fc->w[(size_t)x * p->n + o] = (int8_t)v;
-			colsum += v;
+			colsum += (uint32_t)v;
 		}
 		fc->fold[o] = e1q_wrap32((int64_t)(bias ? bias[o] : 0) -
-					 (int64_t)fc->zx * colsum +
+					 (int64_t)fc->zx * (int32_t)colsum +
 					 (int64_t)p->k * fc->zx * fc->zw);
 	}
 	ret = qc_multipliers(p->input, p->weight_scales, p->num_weight_scales,
@@ -168,14 +169,14 @@ E1NPU_API int e1npu_fc_run(struct e1npu_fc *fc, uint32_t rows, const void *in,
 	if (!ret) {
 		t = ops_now_ns();
 		for (uint32_t r = 0; r < rows; r++) {
-			int32_t rs = 0;
+			uint32_t rs = 0;	/* wraps, as colsum */
 
 			if (fc->zw)
 				for (uint32_t x = 0; x < p->k; x++)
-					rs += a[(size_t)r * p->k + x];
+					rs += (uint32_t)a[(size_t)r * p->k + x];
 			for (uint32_t o = 0; o < p->n; o++) {
 				int32_t v = e1q_wrap32((int64_t)acc[(size_t)r * p->n + o] -
-						       (int64_t)fc->zw * rs +
+						       (int64_t)fc->zw * (int32_t)rs +
 						       fc->fold[o]);
 
 				qc_store(p->dtype, out, (size_t)r * p->n + o,

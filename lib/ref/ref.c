@@ -76,8 +76,9 @@ int ref_fc(const struct e1npu_fc_params *p, const void *weights,
 				int32_t iv = ld(p->dtype, in, (size_t)r * p->k + x);
 				int32_t wv = ld(p->dtype, weights, (size_t)o * p->k + x);
 
-				acc += (iv - p->input.zero_point) *
-				       (wv - p->weight_zero_point);
+				/* int32 wrap-around, never signed overflow */
+				acc = e1q_wrap_add(acc, (iv - p->input.zero_point) *
+						   (wv - p->weight_zero_point));
 			}
 			if (bias)
 				acc = e1q_wrap_add(acc, bias[o]);
@@ -142,8 +143,8 @@ int ref_conv(const struct e1npu_conv_params *p, const void *weights,
 				int32_t wv = ld(p->dtype, weights,
 						((size_t)ky * p->kw + kx) * p->c_out + oc);
 
-				acc += (iv - p->input.zero_point) *
-				       (wv - p->weight_zero_point);
+				acc = e1q_wrap_add(acc, (iv - p->input.zero_point) *
+						   (wv - p->weight_zero_point));
 				continue;
 			}
 			for (uint32_t ci = 0; ci < cin_g; ci++) {
@@ -153,8 +154,9 @@ int ref_conv(const struct e1npu_conv_params *p, const void *weights,
 				int32_t wv = ld(p->dtype, weights,
 						(((size_t)ky * p->kw + kx) * cin_g + ci) * p->c_out + oc);
 
-				acc += (iv - p->input.zero_point) *
-				       (wv - p->weight_zero_point);
+				/* int32 wrap-around, never signed overflow */
+				acc = e1q_wrap_add(acc, (iv - p->input.zero_point) *
+						   (wv - p->weight_zero_point));
 			}
 		}
 		if (bias)
@@ -181,8 +183,8 @@ static int pool(const struct e1npu_pool_params *p, const void *in, void *out,
 	for (uint32_t oy = 0; oy < oh; oy++)
 	for (uint32_t ox = 0; ox < ow; ox++)
 	for (uint32_t c = 0; c < p->channels; c++) {
-		int32_t acc = avg ? 0 : INT32_MIN;
-		int count = 0;
+		/* int64: the mean of a window of any size (TFLite's int32 would overflow) */
+		int64_t acc = avg ? 0 : INT32_MIN, count = 0;
 
 		for (uint32_t ky = 0; ky < p->filter_h; ky++)
 		for (uint32_t kx = 0; kx < p->filter_w; kx++) {
@@ -205,7 +207,7 @@ static int pool(const struct e1npu_pool_params *p, const void *in, void *out,
 			acc = acc > 0 ? (acc + count / 2) / count
 				      : (acc - count / 2) / count;
 		acc = acc < lo ? lo : acc > hi ? hi : acc;
-		st(p->dtype, out, ((size_t)oy * ow + ox) * p->channels + c, acc);
+		st(p->dtype, out, ((size_t)oy * ow + ox) * p->channels + c, (int32_t)acc);
 	}
 	return 0;
 }

@@ -429,6 +429,147 @@ static void test_fuzz_findings(void **state)
 	assert_int_equal(e1npu_ops_maxpool(e->ops, &pp, in, out8, NULL), 0);
 }
 
+/*
+ * F40: conv accumulations in int32 overflowed (undefined) instead of
+ * wrapping like the hardware's int32 accumulators: the CPU kernel's
+ * per-tap sums, the gather of several 512-channel hardware blocks into one
+ * accumulator, and the border fold of the uint8 correction (zw * sx).
+ */
+static void test_conv_int32_wrap(void **state)
+{
+	struct ops_env *e = *state;
+	struct e1npu_conv_params p = conv_base();
+	static const float one = 1.0f;
+	const uint32_t cin = 6144, cin8 = 8192;
+	struct e1npu_ops_report rep;
+	struct e1npu_conv *cv = NULL;
+	uint8_t out[25], want[25];
+	void *in, *w;
+
+	t_skip_group(e);
+	in = malloc((size_t)5 * 5 * cin8);
+	w = malloc((size_t)5 * 5 * cin8);
+	assert_non_null(in);
+	assert_non_null(w);
+	/*
+	 * int8, 5x5 VALID over 5x5 x 6144 channels, every x and w -128: the
+	 * one output sums 25 * 6144 * 2^14 = 2516582400, which wraps to
+	 * -1778384896 = -106 * 2^24; scale 1 * 1 / 2^24 gives exactly -106
+	 * (an unwrapped sum would clamp to 127).
+	 */
+	memset(in, 0x80, (size_t)5 * 5 * cin);
+	memset(w, 0x80, (size_t)5 * 5 * cin);
+	p.in_h = p.in_w = 5;
+	p.c_in = cin;
+	p.kh = p.kw = 5;
+	p.padding = E1NPU_PAD_VALID;
+	p.input.scale = 1.0f;
+	p.output.scale = 16777216.0f;
+	p.weight_scales = &one;
+	assert_int_equal(e1npu_conv_new(e->ops, &p, w, NULL, &cv), 0);
+	memset(out, 0, sizeof(out));
+	assert_int_equal(e1npu_conv_run(cv, in, out, &rep), 0);
+	assert_int_equal((int8_t)out[0], -106);
+	/* on a device: 12 CONV2D_S8 blocks of 512 channels, gathered */
+	if (e->dev)
+		assert_int_equal(rep.hw_ops, 12);
+	e1npu_conv_free(cv);
+	cv = NULL;
+
+	/*
+	 * uint8, 5x5 SAME over 5x5 x 8192: x - zx = -128, w - zw = 255 (zw'
+	 * -128), so a border pixel with 20 valid taps has |zw' * sx| =
+	 * 128 * 20 * 8192 * 128 > 2^31. Expected: the lib/ref TFLite oracle
+	 * (int32 wrap-around).
+	 */
+	memset(in, 0, (size_t)5 * 5 * cin8);
+	memset(w, 0xff, (size_t)5 * 5 * cin8);
+	p.dtype = E1NPU_DTYPE_UINT8;
+	p.c_in = cin8;
+	p.padding = E1NPU_PAD_SAME;
+	p.input.zero_point = 128;
+	p.weight_zero_point = 0;
+	p.output.zero_point = 128;
+	assert_int_equal(e1npu_conv_new(e->ops, &p, w, NULL, &cv), 0);
+	assert_int_equal(ref_conv(&p, w, NULL, in, want), 0);
+	memset(out, 0x5a, sizeof(out));
+	assert_int_equal(e1npu_conv_run(cv, in, out, NULL), 0);
+	assert_memory_equal(out, want, sizeof(out));
+	/* hand-worked: pixel (1, 2) is 20 * 8192 * -32640 = -5347737600, wraps
+	 * to -1052770304; / 2^24 = -62.75, rounds to -63; + 128 = 65 */
+	assert_int_equal(want[1 * 5 + 2], 65);
+	e1npu_conv_free(cv);
+	free(in);
+	free(w);
+}
+
+/*
+ * F41: fully connected summed the k inputs (zero-point fold) and the k
+ * weights of a column in int32, undefined past k = 2^24 of -128s.
+ */
+static void test_fc_int32_wrap(void **state)
+{
+	struct ops_env *e = *state;
+	static const float one = 1.0f;
+	const uint32_t k = (1u << 24) + (1u << 20);
+	struct e1npu_fc_params p;
+	struct e1npu_fc *fc = NULL;
+	uint8_t *x, *w, out = 0;
+
+	t_skip_group(e);
+	x = calloc(k, 1);
+	w = calloc(k, 1);
+	assert_non_null(x);
+	assert_non_null(w);
+	memset(&p, 0, sizeof(p));
+	p.dtype = E1NPU_DTYPE_UINT8;
+	p.k = k;
+	p.n = 1;
+	p.input.scale = 1.0f;
+	p.input.zero_point = 128;	/* x - zx = -128 */
+	p.weight_zero_point = 1;	/* w - zw = -1 */
+	p.output.scale = 16777216.0f;
+	p.output.zero_point = 128;
+	p.weight_scales = &one;
+	p.num_weight_scales = 1;
+	assert_int_equal(e1npu_fc_new(e->ops, &p, w, NULL, &fc), 0);
+	/* 128 k = 2^31 + 2^27 wraps to -2^31 + 2^27 = -120 * 2^24: out 8 */
+	assert_int_equal(e1npu_fc_run(fc, 1, x, &out, NULL), 0);
+	assert_int_equal(out, 8);
+	e1npu_fc_free(fc);
+	free(x);
+	free(w);
+}
+
+/*
+ * F42: AVERAGE_POOL summed its window in int32: 4096 x 2057 taps of 255
+ * pass INT32_MAX (undefined; wrapped, the mean came out 0, not 255).
+ */
+static void test_avgpool_big_window(void **state)
+{
+	struct ops_env *e = *state;
+	struct e1npu_pool_params pp;
+	uint8_t *in, out = 0, want = 0;
+
+	t_skip_group(e);
+	memset(&pp, 0, sizeof(pp));
+	pp.dtype = E1NPU_DTYPE_UINT8;
+	pp.in_h = pp.filter_h = 4096;
+	pp.in_w = pp.filter_w = 2057;
+	pp.channels = 1;
+	pp.stride_h = pp.stride_w = 1;
+	pp.padding = E1NPU_PAD_VALID;
+	pp.q.scale = 1.0f;
+	in = malloc((size_t)4096 * 2057);
+	assert_non_null(in);
+	memset(in, 255, (size_t)4096 * 2057);
+	assert_int_equal(e1npu_ops_avgpool(e->ops, &pp, in, &out, NULL), 0);
+	assert_int_equal(out, 255);
+	assert_int_equal(ref_avgpool(&pp, in, &want), 0);
+	assert_int_equal(want, 255);
+	free(in);
+}
+
 int main(void)
 {
 	const struct CMUnitTest cpu[] = {
@@ -443,6 +584,9 @@ int main(void)
 		cmocka_unit_test(test_strerror),
 		cmocka_unit_test(test_fuzz_findings),
 		cmocka_unit_test(test_conv_huge_dilation),
+		cmocka_unit_test(test_conv_int32_wrap),
+		cmocka_unit_test(test_fc_int32_wrap),
+		cmocka_unit_test(test_avgpool_big_window),
 	};
 	const struct CMUnitTest sim[] = {
 		cmocka_unit_test(test_softmax_fully_masked),
@@ -451,6 +595,8 @@ int main(void)
 		cmocka_unit_test(test_matmul_strided),
 		cmocka_unit_test(test_buffer_requested_size),
 		cmocka_unit_test(test_conv_huge_dilation),
+		cmocka_unit_test(test_conv_int32_wrap),
+		cmocka_unit_test(test_avgpool_big_window),
 	};
 	int fails;
 
