@@ -323,6 +323,26 @@ static int64_t dims_offset(const struct hlo_type *t, const int64_t *st, const in
 	return off;
 }
 
+/*
+ * The host's im2col and weight staging of an NPU contraction is CPU work
+ * like the reference's: charged to the run's budget (hlo_work) before it
+ * is allocated, so a hostile shape fails with -E2BIG rather than asking
+ * for terabytes. @a_reps stagings of M x K, @b_reps of K x N.
+ */
+static int npu_stage_work(struct gemm_acc *g, int64_t m, int64_t n, int64_t k,
+			  int64_t a_reps, int64_t b_reps)
+{
+	uint64_t a, b, steps;
+
+	if (__builtin_mul_overflow((uint64_t)m, (uint64_t)k, &a) ||
+	    __builtin_mul_overflow(a, (uint64_t)a_reps, &a) ||
+	    __builtin_mul_overflow((uint64_t)k, (uint64_t)n, &b) ||
+	    __builtin_mul_overflow(b, (uint64_t)b_reps, &b) ||
+	    __builtin_add_overflow(a, b, &steps))
+		steps = UINT64_MAX;
+	return hlo_work(g->h, g->op, steps);
+}
+
 static int npu_dot(struct gemm_acc *g, const struct hlo_tensor *l, const struct hlo_tensor *r,
 		   const struct hlo_type *ot)
 {
@@ -350,6 +370,9 @@ static int npu_dot(struct gemm_acc *g, const struct hlo_tensor *l, const struct 
 		for (int i = r->t.rank - 1; i >= 0; i--)
 			rst[i] = s, s *= r->t.dims[i];
 	}
+	ret = npu_stage_work(g, m, n, k, d.batch, d.batch);
+	if (ret)
+		return ret;
 	a = malloc((size_t)(m * k));
 	b = malloc((size_t)(k * n));
 	c = malloc(sizeof(*c) * (size_t)(m * n));
@@ -442,6 +465,9 @@ static int npu_conv(struct gemm_acc *g, const struct hlo_tensor *l, const struct
 	n = cg.ofg;
 	if (!m || !n || !k || !cg.out_batch)
 		return 0;
+	ret = npu_stage_work(g, m, n, k, groups * cg.out_batch, groups);
+	if (ret)
+		return ret;
 	a = malloc((size_t)(m * k));
 	b = malloc((size_t)(k * n));
 	c = malloc(sizeof(*c) * (size_t)(m * n));
