@@ -237,6 +237,31 @@ static int filter_quant(struct e1npu_tflite *t, uint32_t li, struct layer *l,
 	return 0;
 }
 
+/*
+ * Every output channel's requantization multiplier (in * w / out, as
+ * TFLite computes it) representable, on both paths: the reference kernels
+ * compute them at run time, the lowering layer when its objects are made.
+ */
+static int check_requant(struct e1npu_tflite *t, uint32_t li, struct layer *l,
+			 const struct e1npu_qparams *in, uint32_t n,
+			 const struct e1npu_qparams *out)
+{
+	const struct tfl_tensor *f = T(t, l->op->inputs[1]);
+
+	for (uint32_t c = 0; c < n; c++) {
+		float ws = l->wscales[f->num_scales == 1 ? 0 : c];
+		double real = (double)in->scale * (double)ws / (double)out->scale;
+		int32_t mult;
+		int shift;
+
+		if (e1q_quantize_multiplier(real, &mult, &shift))
+			return LFAIL(t, li, l, -EINVAL,
+				     "channel %u: input scale %g x weight scale %g / output scale %g = %g is not a representable requantization multiplier",
+				     c, (double)in->scale, (double)ws, (double)out->scale, real);
+	}
+	return 0;
+}
+
 static int load_bias(struct e1npu_tflite *t, uint32_t li, struct layer *l,
 		     uint32_t n)
 {
@@ -340,6 +365,7 @@ static int prep_conv(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	    (ret = qparams(t, li, l, l->out, &l->cp.output)) ||
 	    (ret = map_act(t, li, l, op->opt.act, &l->cp.act)) ||
 	    (ret = filter_quant(t, li, l, fi, cout, dw ? 3 : 0)) ||
+	    (ret = check_requant(t, li, l, &l->cp.input, cout, &l->cp.output)) ||
 	    (ret = load_bias(t, li, l, cout)))
 		return ret;
 	l->cp.weight_scales = l->wscales;
@@ -412,6 +438,7 @@ static int prep_fc(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	    (ret = qparams(t, li, l, l->out, &l->fp.output)) ||
 	    (ret = map_act(t, li, l, op->opt.act, &l->fp.act)) ||
 	    (ret = filter_quant(t, li, l, fi, n, 0)) ||
+	    (ret = check_requant(t, li, l, &l->fp.input, n, &l->fp.output)) ||
 	    (ret = load_bias(t, li, l, n)))
 		return ret;
 	l->fp.weight_scales = l->wscales;
@@ -507,6 +534,22 @@ static int prep_add(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	    (ret = qparams(t, li, l, l->out, &l->qo)) ||
 	    (ret = map_act(t, li, l, l->op->opt.act, &l->act)))
 		return ret;
+	{
+		/* TFLite's ADD rescale (e1npu_ops_add, ref_add), checked here */
+		double tm = 2.0 * ((double)l->qa.scale > (double)l->qb.scale ?
+				   (double)l->qa.scale : (double)l->qb.scale);
+		int32_t m;
+		int s;
+
+		if (e1q_quantize_multiplier_smaller_than_one((double)l->qa.scale / tm, &m, &s) ||
+		    e1q_quantize_multiplier_smaller_than_one((double)l->qb.scale / tm, &m, &s) ||
+		    e1q_quantize_multiplier_smaller_than_one(tm / ((double)(1 << 20) *
+								   (double)l->qo.scale), &m, &s))
+			return LFAIL(t, li, l, -EINVAL,
+				     "scales a %g, b %g, out %g: a rescale multiplier is out of range",
+				     (double)l->qa.scale, (double)l->qb.scale,
+				     (double)l->qo.scale);
+	}
 	set_shape(l, a, out);
 	return 0;
 }
