@@ -673,6 +673,11 @@ static int prep_mean(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	if (in->dims[0] != 1 || tfl_tensor_count(out) != (size_t)in->dims[3] ||
 	    !in->dims[1] || !in->dims[2])
 		return LFAIL(t, li, l, -EINVAL, "output size does not match");
+	/* run_mean sums H x W values of at most 255 (- zero point) in int32 */
+	if ((uint64_t)in->dims[1] * (uint64_t)in->dims[2] > INT32_MAX / 256)
+		return LFAIL(t, li, l, -ENOTSUP,
+			     "MEAN over %d x %d positions: its int32 sum could overflow",
+			     in->dims[1], in->dims[2]);
 	if ((ret = qparams(t, li, l, l->in, &qi)) ||
 	    (ret = qparams(t, li, l, l->out, &qo)))
 		return ret;

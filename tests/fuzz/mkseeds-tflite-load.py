@@ -357,6 +357,22 @@ def tiny_net_i8():
     return m.build([i], [o])
 
 
+def regress_mean_sum_overflow():
+    """F27: MEAN over 4096 x 4096 uint8 values (an int32 sum past
+    INT32_MAX); rejected at load since the fix."""
+    m = Model()
+    i = m.tensor('in', [1, 4096, 4096, 1], U8, 0.05, 0)
+    ax = m.const('axes', [2], I32, [1, 2])
+    o = m.tensor('mean', [1, 1], U8, 0.05, 0)
+    m.op(MEAN, [i, ax], [o], O_REDUCER, Table(f0=('u8', 0)))
+    return m.build([i], [o])
+
+
+# written once, as named (regression inputs of fixed bugs)
+REGRESS = {
+    'regress-mean-sum-overflow': regress_mean_sum_overflow,
+}
+
 SEEDS = {
     'conv-u8': conv_u8,
     'conv-i8-perchannel-valid-dilated': conv_i8_perchannel,
@@ -386,6 +402,9 @@ def main():
             assert len(d) < 4096, (name, len(d))
             with open(os.path.join(out, '%s-%s.tflite' % (name, path)), 'wb') as f:
                 f.write(d)
+    for name, fn in REGRESS.items():
+        with open(os.path.join(out, name), 'wb') as f:
+            f.write(fn())
 
 
 if __name__ == '__main__':

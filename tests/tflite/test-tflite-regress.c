@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Regression inputs of fuzz-tflite-load (tests/fuzz/corpus-fuzz-tflite-load/
+ * regress-*, Documentation/fuzzing.md F26...): each malformed model is
+ * loaded on the three paths (the lowering layer on the in-process device,
+ * its CPU-only context, the reference kernels) and must be rejected at
+ * load with a negative errno and a message naming the problem. Before
+ * their fixes these loaded (and the reference path's invoke shifted an
+ * int32 by 133, or a MEAN summed past INT32_MAX). Run from the top of the
+ * tree.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <e1npu/e1npu.h>
+#include <e1npu/e1npu_tflite.h>
+
+#define DIR "tests/fuzz/corpus-fuzz-tflite-load/"
+
+static struct e1npu_device *dev;
+
+/* Load @file on every path: a load error whose message holds @want. */
+static void rejected(const char *file, int want_ret, const char *want)
+{
+	for (int path = 0; path < 3; path++) {
+		struct e1npu_tflite_options opt = {
+			.path = path == 2 ? E1NPU_TFLITE_PATH_REFERENCE : E1NPU_TFLITE_PATH_NPU,
+		};
+		struct e1npu_tflite *t = NULL;
+		char err[256] = "";
+		int ret = e1npu_tflite_load_file(path == 0 ? dev : NULL, file, &opt, &t, err,
+						 sizeof(err));
+
+		print_message("%s path %d: %d %s\n", file, path, ret, err);
+		assert_int_equal(ret, want_ret);
+		assert_null(t);
+		assert_non_null(strstr(err, want));
+	}
+}
+
+static void test_requant_multiplier(void **state)
+{
+	(void)state;
+	/* F26: output scale 1.4e-43: in * w / out = 1e40 */
+	rejected(DIR "regress-ref-requant-multiplier", -EINVAL,
+		 "is not a representable requantization multiplier");
+}
+
+static void test_mean_sum(void **state)
+{
+	(void)state;
+	/* F27: MEAN over 4096 x 4096 uint8 positions */
+	rejected(DIR "regress-mean-sum-overflow", -ENOTSUP, "int32 sum could overflow");
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return e1npu_device_open("sim", &dev);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	e1npu_device_close(dev);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_requant_multiplier),
+		cmocka_unit_test(test_mean_sum),
+	};
+
+	return cmocka_run_group_tests_name("tflite-regress", tests, setup, teardown);
+}
