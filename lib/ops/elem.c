@@ -28,6 +28,9 @@ static bool pool_ok(const struct e1npu_pool_params *p)
 	       ops_size_mul3(&bytes, p->in_h, p->in_w, p->channels) &&
 	       qc_zp_ok(p->dtype, p->q.zero_point) && p->q.scale > 0 &&
 	       p->filter_h && p->filter_w && p->stride_h && p->stride_w &&
+	       /* the average's int32 sum of the window clipped to the image */
+	       (uint64_t)(p->filter_h < p->in_h ? p->filter_h : p->in_h) *
+	       (p->filter_w < p->in_w ? p->filter_w : p->in_w) <= INT32_MAX / 256 &&
 	       (p->padding == E1NPU_PAD_SAME || p->padding == E1NPU_PAD_VALID) &&
 	       p->act <= E1NPU_ACT_RELU_N1_TO_1;
 }

@@ -206,16 +206,23 @@ static int pool(const struct e1npu_pool_params *p, const void *in, void *out,
 	for (uint32_t c = 0; c < p->channels; c++) {
 		int32_t acc = avg ? 0 : INT32_MIN;
 		int count = 0;
+		int64_t y0 = (int64_t)oy * p->stride_h - pt;
+		int64_t x0 = (int64_t)ox * p->stride_w - pl;
+		/* the window clipped to the image, as TFLite's reference: a
+		 * filter of 2^29 taps over a 4x4 image visits 16 */
+		int64_t ky0 = y0 < 0 ? -y0 : 0, kx0 = x0 < 0 ? -x0 : 0;
+		int64_t ky1 = (int64_t)p->in_h - y0, kx1 = (int64_t)p->in_w - x0;
 
-		for (uint32_t ky = 0; ky < p->filter_h; ky++)
-		for (uint32_t kx = 0; kx < p->filter_w; kx++) {
-			int64_t iy = (int64_t)oy * p->stride_h - pt + ky;
-			int64_t ix = (int64_t)ox * p->stride_w - pl + kx;
+		if (ky1 > p->filter_h)
+			ky1 = p->filter_h;
+		if (kx1 > p->filter_w)
+			kx1 = p->filter_w;
+		for (int64_t ky = ky0; ky < ky1; ky++)
+		for (int64_t kx = kx0; kx < kx1; kx++) {
+			int64_t iy = y0 + ky, ix = x0 + kx;
 			int32_t v;
 
-			if (iy < 0 || ix < 0 || iy >= p->in_h || ix >= p->in_w)
-				continue;
-			v = ld(p->dtype, in, ((size_t)iy * p->in_w + ix) * p->channels + c);
+			v = ld(p->dtype, in, ((size_t)iy * p->in_w + (size_t)ix) * p->channels + c);
 			if (avg)
 				acc += v;
 			else if (v > acc)

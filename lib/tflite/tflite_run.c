@@ -496,7 +496,10 @@ static int prep_pool(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 		return LFAIL(t, li, l, -ENOTSUP, "input and output quantization differ");
 	ret = e1npu_ops_pool_output_size(&l->pp, &oh, &ow);
 	if (ret)
-		return LFAIL(t, li, l, ret, "pool geometry rejected");
+		return LFAIL(t, li, l, ret,
+			     "pool geometry rejected: input %ux%ux%u, filter %ux%u, stride %ux%u",
+			     l->pp.in_h, l->pp.in_w, l->pp.channels, l->pp.filter_h,
+			     l->pp.filter_w, l->pp.stride_h, l->pp.stride_w);
 	if ((uint32_t)out->dims[1] != oh || (uint32_t)out->dims[2] != ow ||
 	    out->dims[3] != in->dims[3] || out->dims[0] != 1)
 		return LFAIL(t, li, l, -EINVAL, "output shape does not match the options");
@@ -936,6 +939,64 @@ static int plan_arena(struct e1npu_tflite *t)
 	return 0;
 }
 
+/*
+ * The data flow of subgraph 0, in operator order: every non-constant
+ * tensor an operator reads is a model input or written by an earlier
+ * operator, every tensor is written by at most one operator and never a
+ * model input, and every model output is written (or is an input).
+ * Otherwise an invoke would read arena bytes another tensor left there
+ * (two invokes on the same inputs could differ) or overwrite an input.
+ */
+static int check_data_flow(struct e1npu_tflite *t)
+{
+	const struct tfl_model *m = &t->m;
+	int32_t *writer = malloc((m->num_tensors ? m->num_tensors : 1) * sizeof(*writer));
+	int ret = 0;
+
+	if (!writer)
+		return tf_fail(t, -ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < m->num_tensors; i++)
+		writer[i] = -1;
+	for (uint32_t i = 0; i < m->num_inputs; i++)
+		writer[m->inputs[i]] = INT32_MAX;	/* written before layer 0 */
+	for (uint32_t i = 0; i < m->num_operators && !ret; i++) {
+		const struct tfl_operator *op = &m->operators[i];
+		const char *name = tfl_builtin_name(op->builtin);
+
+		for (uint32_t k = 0; k < op->num_inputs && !ret; k++) {
+			int32_t x = op->inputs[k];
+
+			if (x >= 0 && !T(t, x)->data && writer[x] < 0)
+				ret = tf_fail(t, -EINVAL,
+					      "operator %u (%s): input %u is tensor %d (%s), which is neither constant, a model input nor written by an earlier operator",
+					      i, name, k, x, T(t, x)->name);
+		}
+		for (uint32_t k = 0; k < op->num_outputs && !ret; k++) {
+			int32_t x = op->outputs[k];
+
+			if (x < 0)
+				continue;	/* absent: prepare_layer says so */
+			if (writer[x] < 0)
+				writer[x] = (int32_t)i;
+			else if (writer[x] == INT32_MAX)
+				ret = tf_fail(t, -EINVAL,
+					      "operator %u (%s): output %u is tensor %d (%s), a model input",
+					      i, name, k, x, T(t, x)->name);
+			else
+				ret = tf_fail(t, -EINVAL,
+					      "operator %u (%s): output %u is tensor %d (%s), already written by operator %d",
+					      i, name, k, x, T(t, x)->name, writer[x]);
+		}
+	}
+	for (uint32_t i = 0; i < m->num_outputs && !ret; i++)
+		if (writer[m->outputs[i]] < 0)
+			ret = tf_fail(t, -EINVAL,
+				      "model output %u (tensor %d, %s) is written by no operator",
+				      i, m->outputs[i], T(t, m->outputs[i])->name);
+	free(writer);
+	return ret;
+}
+
 static int prepare(struct e1npu_tflite *t)
 {
 	struct tfl_model *m = &t->m;
@@ -950,6 +1011,9 @@ static int prepare(struct e1npu_tflite *t)
 	if (!t->buf || !t->plan || !t->role || !t->layers)
 		return -ENOMEM;
 	t->nlayers = m->num_operators;
+	ret = check_data_flow(t);
+	if (ret)
+		return ret;
 	ret = plan_arena(t);
 	if (ret)
 		return ret;

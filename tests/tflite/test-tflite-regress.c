@@ -45,6 +45,39 @@ static void rejected(const char *file, int want_ret, const char *want)
 	}
 }
 
+static void test_add_reads_unwritten(void **state)
+{
+	(void)state;
+	/* F28: ADD reads its own output, which nothing wrote before */
+	rejected(DIR "regress-add-reads-unwritten-tensor", -EINVAL,
+		 "neither constant, a model input nor written by an earlier operator");
+}
+
+/* F29: a MAX_POOL_2D filter 2 x 536870914 over a 2 x 2 image, reference path */
+static void test_pool_huge_filter(void **state)
+{
+	struct e1npu_tflite_options opt = { .path = E1NPU_TFLITE_PATH_REFERENCE };
+	struct e1npu_tflite_tensor_info ii;
+	struct e1npu_tflite_layer layer;
+	struct e1npu_tflite *t = NULL;
+	char err[256] = "";
+	uint8_t in[32] = { 0 };
+
+	(void)state;
+	assert_int_equal(e1npu_tflite_load_file(NULL, DIR "regress-ref-pool-huge-filter",
+						&opt, &t, err, sizeof(err)), 0);
+	assert_int_equal(e1npu_tflite_input_info(t, 0, &ii), 0);
+	assert_int_equal(ii.bytes, sizeof(in));
+	assert_int_equal(e1npu_tflite_set_input(t, 0, in, sizeof(in)), 0);
+	assert_int_equal(e1npu_tflite_invoke(t), 0);
+	assert_int_equal(e1npu_tflite_get_layer(t, 1, &layer), 0);
+	print_message("MAX_POOL_2D %s: %llu ns\n", layer.shape,
+		      (unsigned long long)layer.wall_ns);
+	/* the window clipped to the image: 4 taps, not 2^30 (40 s) */
+	assert_true(layer.wall_ns < 1000000000ull);
+	e1npu_tflite_free(t);
+}
+
 static void test_requant_multiplier(void **state)
 {
 	(void)state;
@@ -78,6 +111,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_requant_multiplier),
 		cmocka_unit_test(test_mean_sum),
+		cmocka_unit_test(test_add_reads_unwritten),
+		cmocka_unit_test(test_pool_huge_filter),
 	};
 
 	return cmocka_run_group_tests_name("tflite-regress", tests, setup, teardown);
