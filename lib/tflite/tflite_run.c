@@ -940,8 +940,9 @@ static int plan_arena(struct e1npu_tflite *t)
 }
 
 /*
- * The data flow of subgraph 0, in operator order: every non-constant
- * tensor an operator reads is a model input or written by an earlier
+ * The data flow of subgraph 0, in operator order (after plan_arena):
+ * every non-constant tensor an operator uses has storage in the arena,
+ * every one it reads is a model input or written by an earlier
  * operator, every tensor is written by at most one operator and never a
  * model input, and every model output is written (or is an input).
  * Otherwise an invoke would read arena bytes another tensor left there
@@ -963,6 +964,16 @@ static int check_data_flow(struct e1npu_tflite *t)
 		const struct tfl_operator *op = &m->operators[i];
 		const char *name = tfl_builtin_name(op->builtin);
 
+		for (uint32_t k = 0; k < op->num_inputs + op->num_outputs && !ret; k++) {
+			int32_t x = k < op->num_inputs ? op->inputs[k] :
+				    op->outputs[k - op->num_inputs];
+
+			/* before prepare_layer sizes a lowering object on it */
+			if (x >= 0 && !T(t, x)->data && !t->buf[x])
+				ret = tf_fail(t, -EINVAL,
+					      "operator %u (%s): tensor %d (%s) cannot hold activations (empty, of unknown type, or over 1 GiB)",
+					      i, name, x, T(t, x)->name);
+		}
 		for (uint32_t k = 0; k < op->num_inputs && !ret; k++) {
 			int32_t x = op->inputs[k];
 
@@ -1011,10 +1022,9 @@ static int prepare(struct e1npu_tflite *t)
 	if (!t->buf || !t->plan || !t->role || !t->layers)
 		return -ENOMEM;
 	t->nlayers = m->num_operators;
-	ret = check_data_flow(t);
-	if (ret)
-		return ret;
 	ret = plan_arena(t);
+	if (!ret)
+		ret = check_data_flow(t);
 	if (ret)
 		return ret;
 	for (uint32_t i = 0; i < m->num_inputs; i++)
