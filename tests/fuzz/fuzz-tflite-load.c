@@ -17,7 +17,10 @@
  * T4 the arena plan holds: every entry inside total_bytes, at an aligned
  * offset, entries live at the same layer never overlap in memory;
  * T5 two invokes on the same inputs give the same outputs (the inputs
- * survive an invoke).
+ * survive an invoke); T6 a model the lowering layer (device or CPU-only)
+ * loads and runs also loads on the reference path, and when that runs
+ * too its outputs are byte for byte the same (as check-models requires of
+ * the real models).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -92,7 +95,59 @@ static void check_arena(const struct e1npu_tflite *t)
 	free(e);
 }
 
-static void run(struct e1npu_tflite *t, uint32_t nin, uint32_t nout)
+/* T6: the reference path on the same model and inputs, outputs @out. */
+static void cross_check(const uint8_t *data, size_t size, uint32_t nin,
+			uint32_t nout, uint8_t *const *out, const size_t *osize)
+{
+	struct e1npu_tflite_options opt = { .path = E1NPU_TFLITE_PATH_REFERENCE };
+	struct e1npu_tflite_tensor_info ii;
+	struct e1npu_tflite *r;
+	char err[256];
+	int ret;
+
+	ret = e1npu_tflite_load_memory(NULL, data, size, &opt, &r, err, sizeof(err));
+	if (ret) {
+		if (getenv("FUZZ_TFLITE_VERBOSE"))
+			fprintf(stderr, "reference load: %d %s\n", ret, err);
+		abort();	/* the NPU path loaded it */
+	}
+	for (uint32_t i = 0; i < nin; i++) {
+		uint8_t *in;
+
+		if (e1npu_tflite_input_info(r, i, &ii))
+			abort();
+		in = malloc(ii.bytes + 1);
+		if (!in)
+			abort();
+		for (size_t k = 0; k <= ii.bytes; k++)
+			in[k] = (uint8_t)(k * 37 + i * 101 + 7);
+		if (e1npu_tflite_set_input(r, i, in, ii.bytes))
+			abort();
+		free(in);
+	}
+	ret = e1npu_tflite_invoke(r);
+	if (getenv("FUZZ_TFLITE_VERBOSE"))
+		fprintf(stderr, "reference invoke: %d %s\n", ret, e1npu_tflite_last_error(r));
+	for (uint32_t i = 0; !ret && i < nout; i++) {
+		uint8_t *o = malloc(osize[i] ? osize[i] : 1);
+
+		if (!o || e1npu_tflite_get_output(r, i, o, osize[i]))
+			abort();
+		if (memcmp(o, out[i], osize[i])) {
+			if (getenv("FUZZ_TFLITE_VERBOSE"))
+				for (size_t k = 0; k < osize[i]; k++)
+					if (o[k] != out[i][k])
+						fprintf(stderr, "output %u byte %zu: npu %u ref %u\n",
+							i, k, out[i][k], o[k]);
+			abort();	/* T6 */
+		}
+		free(o);
+	}
+	e1npu_tflite_free(r);
+}
+
+static void run(struct e1npu_tflite *t, uint32_t nin, uint32_t nout,
+		const uint8_t *data, size_t size, bool npu)
 {
 	struct e1npu_tflite_tensor_info ii;
 	uint8_t *out[MAX_IO] = { 0 };
@@ -144,6 +199,8 @@ static void run(struct e1npu_tflite *t, uint32_t nin, uint32_t nout)
 			}
 		}
 	}
+	if (!ret && npu)
+		cross_check(data, size, nin, nout, out, osize);
 	for (uint32_t i = 0; i < nout; i++)
 		free(out[i]);
 }
@@ -196,7 +253,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (e1npu_tflite_get_arena(t, &a))
 		abort();
 	if (a.total_bytes <= ARENA_MAX && nin <= MAX_IO && nout <= MAX_IO)
-		run(t, nin, nout);
+		run(t, nin, nout, data, size, size % 3 != 2);
 	e1npu_tflite_free(t);
 	return 0;
 }
