@@ -31,6 +31,11 @@
 
 /* Arena offsets: cache lines (also the 4 bytes the seed's plan asks). */
 #define E1NPU_TFLITE_ARENA_ALIGN 64
+/*
+ * Largest arena (as one tensor, act_bytes(), and a model file): a 700-byte
+ * model of three 768 MiB tensors must not make load allocate 2.4 GiB.
+ */
+#define E1NPU_TFLITE_ARENA_MAX ((size_t)1 << 30)
 
 struct layer {
 	const struct tfl_operator *op;
@@ -919,6 +924,10 @@ static int plan_arena(struct e1npu_tflite *t)
 	ret = arena_plan(t->plan, m->num_tensors, E1NPU_TFLITE_ARENA_ALIGN, &total);
 	if (ret)
 		return tf_fail(t, ret, "arena plan of %u tensors failed", m->num_tensors);
+	if (total > E1NPU_TFLITE_ARENA_MAX)
+		return tf_fail(t, -ENOTSUP,
+			       "tensor arena of %zu bytes: more than the interpreter's %zu",
+			       total, E1NPU_TFLITE_ARENA_MAX);
 	t->arena = calloc(total ? total : 1, 1);
 	if (!t->arena)
 		return tf_fail(t, -ENOMEM, "arena of %zu bytes: out of memory", total);

@@ -368,9 +368,24 @@ def regress_mean_sum_overflow():
     return m.build([i], [o])
 
 
+def regress_arena_too_big():
+    """F30: ADD of three 1x16384x16384x3 uint8 tensors: a 2.4 GiB arena
+    allocated at load by a 700-byte file; more than 1 GiB is -ENOTSUP.
+    Padded to size % 3 == 0 (the harness's device path)."""
+    m = Model()
+    shape = [1, 16384, 16384, 3]
+    a = m.tensor('a', shape, U8, 0.05, 128)
+    b = m.tensor('b', shape, U8, 0.03, 100)
+    o = m.tensor('out', shape, U8, 0.06, 120)
+    m.op(ADD, [a, b], [o], O_ADD, Table(f0=('i8', RELU)))
+    d = m.build([a, b], [o])
+    return d + bytes(-len(d) % 3)
+
+
 # written once, as named (regression inputs of fixed bugs)
 REGRESS = {
     'regress-mean-sum-overflow': regress_mean_sum_overflow,
+    'regress-arena-too-big': regress_arena_too_big,
 }
 
 SEEDS = {

@@ -78,6 +78,13 @@ static void test_pool_huge_filter(void **state)
 	e1npu_tflite_free(t);
 }
 
+static void test_arena_too_big(void **state)
+{
+	(void)state;
+	/* F30: three 768 MiB tensors, a 2.4 GiB arena, from 700 bytes */
+	rejected(DIR "regress-arena-too-big", -ENOTSUP, "more than the interpreter's");
+}
+
 static void test_requant_multiplier(void **state)
 {
 	(void)state;
@@ -113,6 +120,7 @@ int main(void)
 		cmocka_unit_test(test_mean_sum),
 		cmocka_unit_test(test_add_reads_unwritten),
 		cmocka_unit_test(test_pool_huge_filter),
+		cmocka_unit_test(test_arena_too_big),
 	};
 
 	return cmocka_run_group_tests_name("tflite-regress", tests, setup, teardown);
