@@ -73,8 +73,9 @@ static void test_pool_huge_filter(void **state)
 	assert_int_equal(e1npu_tflite_get_layer(t, 1, &layer), 0);
 	print_message("MAX_POOL_2D %s: %llu ns\n", layer.shape,
 		      (unsigned long long)layer.wall_ns);
-	/* the window clipped to the image: 4 taps, not 2^30 (40 s) */
-	assert_true(layer.wall_ns < 1000000000ull);
+	/* the window clipped to the image: 4 taps (under a microsecond), not
+	 * 2^30 (1.5 s at -O2 before the fix, 41 s in the fuzzer's build) */
+	assert_true(layer.wall_ns < 100000000ull);
 	e1npu_tflite_free(t);
 }
 
