@@ -48,15 +48,32 @@ static void qrange(uint32_t dtype, int32_t *lo, int32_t *hi)
 	*hi = dtype == E1NPU_DTYPE_UINT8 ? 255 : 127;
 }
 
-/* The multiplier of output channel @c, as TFLite computes it. */
-static void chan_mult(struct e1npu_qparams in, const float *wscales,
-		      uint32_t nscales, struct e1npu_qparams out, uint32_t c,
-		      int32_t *mult, int *shift)
+/*
+ * The multiplier of output channel @c, as TFLite computes it: -EINVAL
+ * when in * w / out is not representable (2^31 or more, NaN), whose
+ * shift e1q_mul_by_qm could not apply.
+ */
+static int chan_mult(struct e1npu_qparams in, const float *wscales,
+		     uint32_t nscales, struct e1npu_qparams out, uint32_t c,
+		     int32_t *mult, int *shift)
 {
 	double ws = (double)wscales[nscales == 1 ? 0 : c];
 	double real = (double)in.scale * ws / (double)out.scale;
 
-	e1q_quantize_multiplier(real, mult, shift);
+	return e1q_quantize_multiplier(real, mult, shift);
+}
+
+/* Every output channel's multiplier representable (before any output). */
+static int chan_mults_ok(struct e1npu_qparams in, const float *wscales,
+			 uint32_t nscales, struct e1npu_qparams out, uint32_t n)
+{
+	int32_t mult;
+	int shift;
+
+	for (uint32_t c = 0; c < n; c++)
+		if (chan_mult(in, wscales, nscales, out, c, &mult, &shift))
+			return -EINVAL;
+	return 0;
 }
 
 int ref_fc(const struct e1npu_fc_params *p, const void *weights,
@@ -64,6 +81,9 @@ int ref_fc(const struct e1npu_fc_params *p, const void *weights,
 {
 	int32_t lo, hi;
 
+	if (chan_mults_ok(p->input, p->weight_scales, p->num_weight_scales,
+			  p->output, p->n))
+		return -EINVAL;
 	qrange(p->dtype, &lo, &hi);
 	e1q_activation_range((enum e1q_act)p->act, p->output.scale,
 			     p->output.zero_point, lo, hi, &lo, &hi);
@@ -115,6 +135,9 @@ int ref_conv(const struct e1npu_conv_params *p, const void *weights,
 	int32_t lo, hi;
 	bool dw = p->kind == E1NPU_OPS_DEPTHWISE_CONV2D;
 
+	if (chan_mults_ok(p->input, p->weight_scales, p->num_weight_scales,
+			  p->output, p->c_out))
+		return -EINVAL;
 	ref_conv_geometry(p->padding, p->in_h, p->kh, p->stride_h, p->dil_h, &oh, &pt);
 	ref_conv_geometry(p->padding, p->in_w, p->kw, p->stride_w, p->dil_w, &ow, &pl);
 	groups = p->kind == E1NPU_OPS_GROUPED_CONV2D ? p->groups : 1;
@@ -185,16 +208,23 @@ static int pool(const struct e1npu_pool_params *p, const void *in, void *out,
 	for (uint32_t c = 0; c < p->channels; c++) {
 		/* int64: the mean of a window of any size (TFLite's int32 would overflow) */
 		int64_t acc = avg ? 0 : INT32_MIN, count = 0;
+		int64_t y0 = (int64_t)oy * p->stride_h - pt;
+		int64_t x0 = (int64_t)ox * p->stride_w - pl;
+		/* the window clipped to the image, as TFLite's reference: a
+		 * filter of 2^29 taps over a 4x4 image visits 16 */
+		int64_t ky0 = y0 < 0 ? -y0 : 0, kx0 = x0 < 0 ? -x0 : 0;
+		int64_t ky1 = (int64_t)p->in_h - y0, kx1 = (int64_t)p->in_w - x0;
 
-		for (uint32_t ky = 0; ky < p->filter_h; ky++)
-		for (uint32_t kx = 0; kx < p->filter_w; kx++) {
-			int64_t iy = (int64_t)oy * p->stride_h - pt + ky;
-			int64_t ix = (int64_t)ox * p->stride_w - pl + kx;
+		if (ky1 > p->filter_h)
+			ky1 = p->filter_h;
+		if (kx1 > p->filter_w)
+			kx1 = p->filter_w;
+		for (int64_t ky = ky0; ky < ky1; ky++)
+		for (int64_t kx = kx0; kx < kx1; kx++) {
+			int64_t iy = y0 + ky, ix = x0 + kx;
 			int32_t v;
 
-			if (iy < 0 || ix < 0 || iy >= p->in_h || ix >= p->in_w)
-				continue;
-			v = ld(p->dtype, in, ((size_t)iy * p->in_w + ix) * p->channels + c);
+			v = ld(p->dtype, in, ((size_t)iy * p->in_w + (size_t)ix) * p->channels + c);
 			if (avg)
 				acc += v;
 			else if (v > acc)
@@ -233,10 +263,11 @@ int ref_add(uint32_t dtype, size_t count, const void *a,
 	int32_t m1, m2, mo, lo, hi;
 	int s1, s2, so;
 
-	e1q_quantize_multiplier_smaller_than_one((double)qa->scale / twice_max, &m1, &s1);
-	e1q_quantize_multiplier_smaller_than_one((double)qb->scale / twice_max, &m2, &s2);
-	e1q_quantize_multiplier_smaller_than_one(
-		twice_max / ((double)(1 << left_shift) * (double)qout->scale), &mo, &so);
+	if (e1q_quantize_multiplier_smaller_than_one((double)qa->scale / twice_max, &m1, &s1) ||
+	    e1q_quantize_multiplier_smaller_than_one((double)qb->scale / twice_max, &m2, &s2) ||
+	    e1q_quantize_multiplier_smaller_than_one(
+		    twice_max / ((double)(1 << left_shift) * (double)qout->scale), &mo, &so))
+		return -ERANGE;	/* as e1npu_ops_add */
 	qrange(dtype, &lo, &hi);
 	e1q_activation_range((enum e1q_act)act, qout->scale, qout->zero_point,
 			     lo, hi, &lo, &hi);

@@ -17,7 +17,8 @@ void ref_matmul_s32(uint32_t m, uint32_t n, uint32_t k, const int8_t *a,
 		    size_t lda, const int8_t *b, size_t ldb, int32_t *c,
 		    size_t ldc);
 
-/* TFLite FULLY_CONNECTED, weights [n][k]. */
+/* TFLite FULLY_CONNECTED, weights [n][k]; -EINVAL if a channel's
+ * requantization multiplier (in * w / out) is not representable. */
 int ref_fc(const struct e1npu_fc_params *p, const void *weights,
 	   const int32_t *bias, uint32_t rows, const void *in, void *out);
 
@@ -26,13 +27,16 @@ void ref_conv_geometry(uint32_t padding, uint32_t in, uint32_t filter,
 		       uint32_t stride, uint32_t dil, uint32_t *out,
 		       uint32_t *pad);
 
-/* TFLite CONV_2D (groups == 1), grouped conv, DEPTHWISE_CONV_2D. */
+/* TFLite CONV_2D (groups == 1), grouped conv, DEPTHWISE_CONV_2D; -EINVAL
+ * as ref_fc for a multiplier that is not representable. */
 int ref_conv(const struct e1npu_conv_params *p, const void *weights,
 	     const int32_t *bias, const void *in, void *out);
 
 int ref_maxpool(const struct e1npu_pool_params *p, const void *in, void *out);
 int ref_avgpool(const struct e1npu_pool_params *p, const void *in, void *out);
 
+/* TFLite ADD (same shapes); -ERANGE as e1npu_ops_add for a rescale
+ * multiplier out of range. */
 int ref_add(uint32_t dtype, size_t count, const void *a,
 	    const struct e1npu_qparams *qa, const void *b,
 	    const struct e1npu_qparams *qb, void *out,

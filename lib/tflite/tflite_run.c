@@ -31,6 +31,11 @@
 
 /* Arena offsets: cache lines (also the 4 bytes the seed's plan asks). */
 #define E1NPU_TFLITE_ARENA_ALIGN 64
+/*
+ * Largest arena (as one tensor, act_bytes(), and a model file): a 700-byte
+ * model of three 768 MiB tensors must not make load allocate 2.4 GiB.
+ */
+#define E1NPU_TFLITE_ARENA_MAX ((size_t)1 << 30)
 
 struct layer {
 	const struct tfl_operator *op;
@@ -237,6 +242,31 @@ static int filter_quant(struct e1npu_tflite *t, uint32_t li, struct layer *l,
 	return 0;
 }
 
+/*
+ * Every output channel's requantization multiplier (in * w / out, as
+ * TFLite computes it) representable, on both paths: the reference kernels
+ * compute them at run time, the lowering layer when its objects are made.
+ */
+static int check_requant(struct e1npu_tflite *t, uint32_t li, struct layer *l,
+			 const struct e1npu_qparams *in, uint32_t n,
+			 const struct e1npu_qparams *out)
+{
+	const struct tfl_tensor *f = T(t, l->op->inputs[1]);
+
+	for (uint32_t c = 0; c < n; c++) {
+		float ws = l->wscales[f->num_scales == 1 ? 0 : c];
+		double real = (double)in->scale * (double)ws / (double)out->scale;
+		int32_t mult;
+		int shift;
+
+		if (e1q_quantize_multiplier(real, &mult, &shift))
+			return LFAIL(t, li, l, -EINVAL,
+				     "channel %u: input scale %g x weight scale %g / output scale %g = %g is not a representable requantization multiplier",
+				     c, (double)in->scale, (double)ws, (double)out->scale, real);
+	}
+	return 0;
+}
+
 static int load_bias(struct e1npu_tflite *t, uint32_t li, struct layer *l,
 		     uint32_t n)
 {
@@ -340,6 +370,7 @@ static int prep_conv(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	    (ret = qparams(t, li, l, l->out, &l->cp.output)) ||
 	    (ret = map_act(t, li, l, op->opt.act, &l->cp.act)) ||
 	    (ret = filter_quant(t, li, l, fi, cout, dw ? 3 : 0)) ||
+	    (ret = check_requant(t, li, l, &l->cp.input, cout, &l->cp.output)) ||
 	    (ret = load_bias(t, li, l, cout)))
 		return ret;
 	l->cp.weight_scales = l->wscales;
@@ -412,6 +443,7 @@ static int prep_fc(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	    (ret = qparams(t, li, l, l->out, &l->fp.output)) ||
 	    (ret = map_act(t, li, l, op->opt.act, &l->fp.act)) ||
 	    (ret = filter_quant(t, li, l, fi, n, 0)) ||
+	    (ret = check_requant(t, li, l, &l->fp.input, n, &l->fp.output)) ||
 	    (ret = load_bias(t, li, l, n)))
 		return ret;
 	l->fp.weight_scales = l->wscales;
@@ -469,7 +501,10 @@ static int prep_pool(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 		return LFAIL(t, li, l, -ENOTSUP, "input and output quantization differ");
 	ret = e1npu_ops_pool_output_size(&l->pp, &oh, &ow);
 	if (ret)
-		return LFAIL(t, li, l, ret, "pool geometry rejected");
+		return LFAIL(t, li, l, ret,
+			     "pool geometry rejected: input %ux%ux%u, filter %ux%u, stride %ux%u",
+			     l->pp.in_h, l->pp.in_w, l->pp.channels, l->pp.filter_h,
+			     l->pp.filter_w, l->pp.stride_h, l->pp.stride_w);
 	if ((uint32_t)out->dims[1] != oh || (uint32_t)out->dims[2] != ow ||
 	    out->dims[3] != in->dims[3] || out->dims[0] != 1)
 		return LFAIL(t, li, l, -EINVAL, "output shape does not match the options");
@@ -507,6 +542,22 @@ static int prep_add(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	    (ret = qparams(t, li, l, l->out, &l->qo)) ||
 	    (ret = map_act(t, li, l, l->op->opt.act, &l->act)))
 		return ret;
+	{
+		/* TFLite's ADD rescale (e1npu_ops_add, ref_add), checked here */
+		double tm = 2.0 * ((double)l->qa.scale > (double)l->qb.scale ?
+				   (double)l->qa.scale : (double)l->qb.scale);
+		int32_t m;
+		int s;
+
+		if (e1q_quantize_multiplier_smaller_than_one((double)l->qa.scale / tm, &m, &s) ||
+		    e1q_quantize_multiplier_smaller_than_one((double)l->qb.scale / tm, &m, &s) ||
+		    e1q_quantize_multiplier_smaller_than_one(tm / ((double)(1 << 20) *
+								   (double)l->qo.scale), &m, &s))
+			return LFAIL(t, li, l, -EINVAL,
+				     "scales a %g, b %g, out %g: a rescale multiplier is out of range",
+				     (double)l->qa.scale, (double)l->qb.scale,
+				     (double)l->qo.scale);
+	}
 	set_shape(l, a, out);
 	return 0;
 }
@@ -630,6 +681,11 @@ static int prep_mean(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	if (in->dims[0] != 1 || tfl_tensor_count(out) != (size_t)in->dims[3] ||
 	    !in->dims[1] || !in->dims[2])
 		return LFAIL(t, li, l, -EINVAL, "output size does not match");
+	/* run_mean sums H x W values of at most 255 (- zero point) in int32 */
+	if ((uint64_t)in->dims[1] * (uint64_t)in->dims[2] > INT32_MAX / 256)
+		return LFAIL(t, li, l, -ENOTSUP,
+			     "MEAN over %d x %d positions: its int32 sum could overflow",
+			     in->dims[1], in->dims[2]);
 	if ((ret = qparams(t, li, l, l->in, &qi)) ||
 	    (ret = qparams(t, li, l, l->out, &qo)))
 		return ret;
@@ -868,6 +924,10 @@ static int plan_arena(struct e1npu_tflite *t)
 	ret = arena_plan(t->plan, m->num_tensors, E1NPU_TFLITE_ARENA_ALIGN, &total);
 	if (ret)
 		return tf_fail(t, ret, "arena plan of %u tensors failed", m->num_tensors);
+	if (total > E1NPU_TFLITE_ARENA_MAX)
+		return tf_fail(t, -ENOTSUP,
+			       "tensor arena of %zu bytes: more than the interpreter's %zu",
+			       total, E1NPU_TFLITE_ARENA_MAX);
 	t->arena = calloc(total ? total : 1, 1);
 	if (!t->arena)
 		return tf_fail(t, -ENOMEM, "arena of %zu bytes: out of memory", total);
@@ -888,6 +948,75 @@ static int plan_arena(struct e1npu_tflite *t)
 	return 0;
 }
 
+/*
+ * The data flow of subgraph 0, in operator order (after plan_arena):
+ * every non-constant tensor an operator uses has storage in the arena,
+ * every one it reads is a model input or written by an earlier
+ * operator, every tensor is written by at most one operator and never a
+ * model input, and every model output is written (or is an input).
+ * Otherwise an invoke would read arena bytes another tensor left there
+ * (two invokes on the same inputs could differ) or overwrite an input.
+ */
+static int check_data_flow(struct e1npu_tflite *t)
+{
+	const struct tfl_model *m = &t->m;
+	int32_t *writer = malloc((m->num_tensors ? m->num_tensors : 1) * sizeof(*writer));
+	int ret = 0;
+
+	if (!writer)
+		return tf_fail(t, -ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < m->num_tensors; i++)
+		writer[i] = -1;
+	for (uint32_t i = 0; i < m->num_inputs; i++)
+		writer[m->inputs[i]] = INT32_MAX;	/* written before layer 0 */
+	for (uint32_t i = 0; i < m->num_operators && !ret; i++) {
+		const struct tfl_operator *op = &m->operators[i];
+		const char *name = tfl_builtin_name(op->builtin);
+
+		for (uint32_t k = 0; k < op->num_inputs + op->num_outputs && !ret; k++) {
+			int32_t x = k < op->num_inputs ? op->inputs[k] :
+				    op->outputs[k - op->num_inputs];
+
+			/* before prepare_layer sizes a lowering object on it */
+			if (x >= 0 && !T(t, x)->data && !t->buf[x])
+				ret = tf_fail(t, -EINVAL,
+					      "operator %u (%s): tensor %d (%s) cannot hold activations (empty, of unknown type, or over 1 GiB)",
+					      i, name, x, T(t, x)->name);
+		}
+		for (uint32_t k = 0; k < op->num_inputs && !ret; k++) {
+			int32_t x = op->inputs[k];
+
+			if (x >= 0 && !T(t, x)->data && writer[x] < 0)
+				ret = tf_fail(t, -EINVAL,
+					      "operator %u (%s): input %u is tensor %d (%s), which is neither constant, a model input nor written by an earlier operator",
+					      i, name, k, x, T(t, x)->name);
+		}
+		for (uint32_t k = 0; k < op->num_outputs && !ret; k++) {
+			int32_t x = op->outputs[k];
+
+			if (x < 0)
+				continue;	/* absent: prepare_layer says so */
+			if (writer[x] < 0)
+				writer[x] = (int32_t)i;
+			else if (writer[x] == INT32_MAX)
+				ret = tf_fail(t, -EINVAL,
+					      "operator %u (%s): output %u is tensor %d (%s), a model input",
+					      i, name, k, x, T(t, x)->name);
+			else
+				ret = tf_fail(t, -EINVAL,
+					      "operator %u (%s): output %u is tensor %d (%s), already written by operator %d",
+					      i, name, k, x, T(t, x)->name, writer[x]);
+		}
+	}
+	for (uint32_t i = 0; i < m->num_outputs && !ret; i++)
+		if (writer[m->outputs[i]] < 0)
+			ret = tf_fail(t, -EINVAL,
+				      "model output %u (tensor %d, %s) is written by no operator",
+				      i, m->outputs[i], T(t, m->outputs[i])->name);
+	free(writer);
+	return ret;
+}
+
 static int prepare(struct e1npu_tflite *t)
 {
 	struct tfl_model *m = &t->m;
@@ -903,6 +1032,8 @@ static int prepare(struct e1npu_tflite *t)
 		return -ENOMEM;
 	t->nlayers = m->num_operators;
 	ret = plan_arena(t);
+	if (!ret)
+		ret = check_data_flow(t);
 	if (ret)
 		return ret;
 	for (uint32_t i = 0; i < m->num_inputs; i++)
