@@ -306,10 +306,8 @@ E1NPU_API int e1npu_ops_add(struct e1npu_ops *ops, uint32_t dtype, size_t count,
 			    uint32_t act, struct e1npu_ops_report *rep)
 {
 	struct e1npu_ops_report local;
-	const int left_shift = 20;
-	double twice_max;
-	int32_t m1, m2, mo, lo, hi;
-	int s1, s2, so;
+	struct e1q_add_rescale rs;
+	int32_t lo, hi;
 	struct ops_choice ch;
 	int64_t t;
 
@@ -330,12 +328,7 @@ E1NPU_API int e1npu_ops_add(struct e1npu_ops *ops, uint32_t dtype, size_t count,
 		       "%s: each input is rescaled by its own fixed-point multiplier (the datapath ADD has no rescale)",
 		       sel_reason_text(ch.reason));
 	t = ops_now_ns();
-	twice_max = 2.0 * ((double)qa->scale > (double)qb->scale ? (double)qa->scale
-								  : (double)qb->scale);
-	if (e1q_quantize_multiplier_smaller_than_one((double)qa->scale / twice_max, &m1, &s1) ||
-	    e1q_quantize_multiplier_smaller_than_one((double)qb->scale / twice_max, &m2, &s2) ||
-	    e1q_quantize_multiplier_smaller_than_one(
-		    twice_max / ((double)(1 << left_shift) * (double)qout->scale), &mo, &so))
+	if (e1q_add_rescale(qa->scale, qb->scale, qout->scale, &rs))
 		return ops_error(ops, -ERANGE,
 				 "e1npu_ops_add: scales a %g, b %g, out %g: a rescale multiplier is out of range",
 				 (double)qa->scale, (double)qb->scale, (double)qout->scale);
@@ -345,11 +338,13 @@ E1NPU_API int e1npu_ops_add(struct e1npu_ops *ops, uint32_t dtype, size_t count,
 							 : ((const int8_t *)a)[i]) - qa->zero_point;
 		int32_t vb = (dtype == E1NPU_DTYPE_UINT8 ? ((const uint8_t *)b)[i]
 							 : ((const int8_t *)b)[i]) - qb->zero_point;
-		int32_t sum = e1q_mul_by_qm_smaller_than_one(va * (1 << left_shift), m1, s1) +
-			      e1q_mul_by_qm_smaller_than_one(vb * (1 << left_shift), m2, s2);
+		int32_t sum = e1q_mul_by_qm_smaller_than_one(va * (1 << E1Q_ADD_LEFT_SHIFT),
+							     rs.ma, rs.sa) +
+			      e1q_mul_by_qm_smaller_than_one(vb * (1 << E1Q_ADD_LEFT_SHIFT),
+							     rs.mb, rs.sb);
 
 		qc_store(dtype, out, i,
-			 e1q_clamp((int64_t)e1q_mul_by_qm_smaller_than_one(sum, mo, so) +
+			 e1q_clamp((int64_t)e1q_mul_by_qm_smaller_than_one(sum, rs.mo, rs.so) +
 				   qout->zero_point, lo, hi));
 	}
 	rep->host_ns += (uint64_t)(ops_now_ns() - t);

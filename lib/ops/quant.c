@@ -138,6 +138,21 @@ int e1q_quantize_multiplier_smaller_than_one(double real, int32_t *multiplier,
 	return *shift <= 0 ? 0 : -ERANGE;
 }
 
+int e1q_add_rescale(double scale_a, double scale_b, double scale_out,
+		    struct e1q_add_rescale *r)
+{
+	double twice_max = 2.0 * (scale_a > scale_b ? scale_a : scale_b);
+	int ret;
+
+	ret = e1q_quantize_multiplier_smaller_than_one(scale_a / twice_max, &r->ma, &r->sa);
+	if (!ret)
+		ret = e1q_quantize_multiplier_smaller_than_one(scale_b / twice_max, &r->mb, &r->sb);
+	if (!ret)
+		ret = e1q_quantize_multiplier_smaller_than_one(
+			twice_max / ((double)(1 << E1Q_ADD_LEFT_SHIFT) * scale_out), &r->mo, &r->so);
+	return ret;
+}
+
 void e1q_activation_range(enum e1q_act act, double scale, int32_t zero_point,
 			  int32_t qmin, int32_t qmax, int32_t *act_min,
 			  int32_t *act_max)

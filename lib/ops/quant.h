@@ -43,6 +43,21 @@ int e1q_quantize_multiplier(double real, int32_t *multiplier, int *shift);
 int e1q_quantize_multiplier_smaller_than_one(double real, int32_t *multiplier,
 					     int *shift);
 
+/*
+ * TFLite ADD's rescaling (PrepareGeneralSubOp / quantized Add): inputs
+ * shifted left by E1Q_ADD_LEFT_SHIFT, each multiplied by its scale over
+ * twice the larger input scale, the sum by that over the output scale.
+ */
+#define E1Q_ADD_LEFT_SHIFT	20
+struct e1q_add_rescale {
+	int32_t ma, mb, mo;	/* multipliers of a, b and the output */
+	int sa, sb, so;		/* their shifts (all <= 0) */
+};
+
+/* Returns 0, or -ERANGE/-EINVAL when a multiplier is not representable. */
+int e1q_add_rescale(double scale_a, double scale_b, double scale_out,
+		    struct e1q_add_rescale *r);
+
 /* TfLiteRound: round half away from zero. */
 double e1q_round(double x);
 

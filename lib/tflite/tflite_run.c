@@ -23,6 +23,7 @@
 #include <e1npu/e1npu_tflite.h>
 
 #include "internal.h"
+#include "qcommon.h"
 #include "quant.h"
 #include "arena_plan.h"
 #include "ref.h"
@@ -254,15 +255,16 @@ static int check_requant(struct e1npu_tflite *t, uint32_t li, struct layer *l,
 	const struct tfl_tensor *f = T(t, l->op->inputs[1]);
 
 	for (uint32_t c = 0; c < n; c++) {
-		float ws = l->wscales[f->num_scales == 1 ? 0 : c];
-		double real = (double)in->scale * (double)ws / (double)out->scale;
+		const float *ws = &l->wscales[f->num_scales == 1 ? 0 : c];
 		int32_t mult;
 		int shift;
 
-		if (e1q_quantize_multiplier(real, &mult, &shift))
+		/* the lowering's own derivation, one channel at a time */
+		if (qc_multipliers(*in, ws, 1, *out, 1, &mult, &shift))
 			return LFAIL(t, li, l, -EINVAL,
 				     "channel %u: input scale %g x weight scale %g / output scale %g = %g is not a representable requantization multiplier",
-				     c, (double)in->scale, (double)ws, (double)out->scale, real);
+				     c, (double)in->scale, (double)*ws, (double)out->scale,
+				     (double)in->scale * (double)*ws / (double)out->scale);
 	}
 	return 0;
 }
@@ -543,16 +545,10 @@ static int prep_add(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	    (ret = map_act(t, li, l, l->op->opt.act, &l->act)))
 		return ret;
 	{
-		/* TFLite's ADD rescale (e1npu_ops_add, ref_add), checked here */
-		double tm = 2.0 * ((double)l->qa.scale > (double)l->qb.scale ?
-				   (double)l->qa.scale : (double)l->qb.scale);
-		int32_t m;
-		int s;
+		/* what e1npu_ops_add would refuse at run time, refused at load */
+		struct e1q_add_rescale rs;
 
-		if (e1q_quantize_multiplier_smaller_than_one((double)l->qa.scale / tm, &m, &s) ||
-		    e1q_quantize_multiplier_smaller_than_one((double)l->qb.scale / tm, &m, &s) ||
-		    e1q_quantize_multiplier_smaller_than_one(tm / ((double)(1 << 20) *
-								   (double)l->qo.scale), &m, &s))
+		if (e1q_add_rescale(l->qa.scale, l->qb.scale, l->qo.scale, &rs))
 			return LFAIL(t, li, l, -EINVAL,
 				     "scales a %g, b %g, out %g: a rescale multiplier is out of range",
 				     (double)l->qa.scale, (double)l->qb.scale,

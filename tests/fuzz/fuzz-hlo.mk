@@ -6,14 +6,8 @@
 # run for FUZZ_TIME seconds (seed FUZZ_SEED) as part of check-fuzz, seeds in
 # tests/fuzz/corpus-fuzz-hlo-parse/ (copies of tests/hlo files).
 
+# built by fuzz.mk (its rule of the whole-library harnesses)
 HLO_FUZZ_BIN := $(O)/tests/fuzz/fuzz-hlo-parse
-
-$(HLO_FUZZ_BIN): tests/fuzz/fuzz-hlo-parse.c $(LIB_SRCS) $(LIB_MODEL_SRCS) \
-		$(wildcard include/e1npu/*.h lib/*.h lib/*/*.h) | fuzz-cc
-	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(LIB_CPPFLAGS) -DE1NPU_WITH_UDEV=$(E1NPU_WITH_UDEV) \
-		-D_POSIX_C_SOURCE=200809L $(FUZZ_FLAGS) $< $(LIB_SRCS) $(LIB_MODEL_SRCS) \
-		-o $@ $(LIB_LIBS)
 
 .PHONY: check-fuzz-hlo fuzz-hlo-long
 check-fuzz-hlo: $(HLO_FUZZ_BIN)

@@ -95,12 +95,39 @@ static void check_arena(const struct e1npu_tflite *t)
 	free(e);
 }
 
+/*
+ * Deterministic bytes into every input of @t (the same on every path);
+ * with @probe, first check that one byte too many is -EINVAL with a
+ * message (T3).
+ */
+static void set_inputs(struct e1npu_tflite *t, uint32_t nin, bool probe)
+{
+	struct e1npu_tflite_tensor_info ii;
+
+	for (uint32_t i = 0; i < nin; i++) {
+		uint8_t *in;
+
+		if (e1npu_tflite_input_info(t, i, &ii))
+			abort();
+		in = malloc(ii.bytes + 1);
+		if (!in)
+			abort();
+		for (size_t k = 0; k <= ii.bytes; k++)
+			in[k] = (uint8_t)(k * 37 + i * 101 + 7);
+		if (probe && (e1npu_tflite_set_input(t, i, in, ii.bytes + 1) != -EINVAL ||
+			      !e1npu_tflite_last_error(t)[0]))
+			abort();
+		if (e1npu_tflite_set_input(t, i, in, ii.bytes))
+			abort();
+		free(in);
+	}
+}
+
 /* T6: the reference path on the same model and inputs, outputs @out. */
 static void cross_check(const uint8_t *data, size_t size, uint32_t nin,
 			uint32_t nout, uint8_t *const *out, const size_t *osize)
 {
 	struct e1npu_tflite_options opt = { .path = E1NPU_TFLITE_PATH_REFERENCE };
-	struct e1npu_tflite_tensor_info ii;
 	struct e1npu_tflite *r;
 	char err[256];
 	int ret;
@@ -111,20 +138,7 @@ static void cross_check(const uint8_t *data, size_t size, uint32_t nin,
 			fprintf(stderr, "reference load: %d %s\n", ret, err);
 		abort();	/* the NPU path loaded it */
 	}
-	for (uint32_t i = 0; i < nin; i++) {
-		uint8_t *in;
-
-		if (e1npu_tflite_input_info(r, i, &ii))
-			abort();
-		in = malloc(ii.bytes + 1);
-		if (!in)
-			abort();
-		for (size_t k = 0; k <= ii.bytes; k++)
-			in[k] = (uint8_t)(k * 37 + i * 101 + 7);
-		if (e1npu_tflite_set_input(r, i, in, ii.bytes))
-			abort();
-		free(in);
-	}
+	set_inputs(r, nin, false);
 	ret = e1npu_tflite_invoke(r);
 	if (getenv("FUZZ_TFLITE_VERBOSE"))
 		fprintf(stderr, "reference invoke: %d %s\n", ret, e1npu_tflite_last_error(r));
@@ -149,28 +163,11 @@ static void cross_check(const uint8_t *data, size_t size, uint32_t nin,
 static void run(struct e1npu_tflite *t, uint32_t nin, uint32_t nout,
 		const uint8_t *data, size_t size, bool npu)
 {
-	struct e1npu_tflite_tensor_info ii;
 	uint8_t *out[MAX_IO] = { 0 };
 	size_t osize[MAX_IO] = { 0 };
 	int ret;
 
-	for (uint32_t i = 0; i < nin; i++) {
-		uint8_t *in;
-
-		if (e1npu_tflite_input_info(t, i, &ii))
-			abort();
-		in = malloc(ii.bytes + 1);
-		if (!in)
-			abort();
-		for (size_t k = 0; k <= ii.bytes; k++)
-			in[k] = (uint8_t)(k * 37 + i * 101 + 7);
-		ret = e1npu_tflite_set_input(t, i, in, ii.bytes + 1);
-		if (ret != -EINVAL || !e1npu_tflite_last_error(t)[0])	/* T3 */
-			abort();
-		if (e1npu_tflite_set_input(t, i, in, ii.bytes))
-			abort();
-		free(in);
-	}
+	set_inputs(t, nin, true);
 	for (int pass = 0; pass < 2; pass++) {
 		ret = e1npu_tflite_invoke(t);
 		if (!errno_ok(ret) || (ret && !e1npu_tflite_last_error(t)[0]))	/* T1 */

@@ -7,14 +7,8 @@
 # tests/fuzz/corpus-fuzz-tflite-load/ (small models written by
 # tests/fuzz/mkseeds-tflite-load.py, and regress-* inputs of fixed bugs).
 
+# built by fuzz.mk (its rule of the whole-library harnesses)
 TFLITE_FUZZ_BIN := $(O)/tests/fuzz/fuzz-tflite-load
-
-$(TFLITE_FUZZ_BIN): tests/fuzz/fuzz-tflite-load.c $(LIB_SRCS) $(LIB_MODEL_SRCS) \
-		$(wildcard include/e1npu/*.h lib/*.h lib/*/*.h) | fuzz-cc
-	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(LIB_CPPFLAGS) -DE1NPU_WITH_UDEV=$(E1NPU_WITH_UDEV) \
-		-D_POSIX_C_SOURCE=200809L $(FUZZ_FLAGS) $< $(LIB_SRCS) $(LIB_MODEL_SRCS) \
-		-o $@ $(LIB_LIBS)
 
 .PHONY: check-fuzz-tflite fuzz-tflite-long
 check-fuzz-tflite: $(TFLITE_FUZZ_BIN)

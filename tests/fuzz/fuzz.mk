@@ -53,7 +53,11 @@ $(FUZZ_DIR)/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(FUZZ_HDRS) | fuzz-cc
 
 FUZZ_API_SRCS := $(LIB_SRCS) $(LIB_MODEL_SRCS)
 FUZZ_API_HDRS := $(wildcard include/e1npu/*.h lib/*.h lib/*/*.h)
-$(addprefix $(FUZZ_DIR)/,$(FUZZ_API_NAMES)): $(FUZZ_DIR)/%: tests/fuzz/%.c \
+# Every harness built with the whole library: the API ones and those of
+# the StableHLO importer and the TFLite interpreter (fuzz-hlo.mk,
+# fuzz-tflite.mk, which run them).
+FUZZ_LIB_NAMES := $(FUZZ_API_NAMES) fuzz-hlo-parse fuzz-tflite-load
+$(addprefix $(FUZZ_DIR)/,$(FUZZ_LIB_NAMES)): $(FUZZ_DIR)/%: tests/fuzz/%.c \
 		$(FUZZ_API_SRCS) $(FUZZ_HDRS) $(FUZZ_API_HDRS) | fuzz-cc
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(LIB_CPPFLAGS) -DE1NPU_WITH_UDEV=$(E1NPU_WITH_UDEV) \
