@@ -26,7 +26,7 @@ static int e1npu_debugfs_regs(struct seq_file *m, void *data)
 		seq_puts(m, "wrapper:\n");
 		for (off = 0; off <= E1_V0_REG_LAST; off += 4)
 			seq_printf(m, "  0x%03x: 0x%08x\n", off,
-				   e1npu_wr_read(edev, off));
+				   e1npu_wr_read_relaxed(edev, off));
 	}
 	if (edev->dp) {
 		seq_puts(m, "datapath:\n");

@@ -4,10 +4,10 @@
 #define __E1NPU_DEVICE_H__
 
 #include <linux/atomic.h>
+#include <linux/io.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
-#include <linux/regmap.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <drm/drm_device.h>
@@ -22,6 +22,13 @@ struct clk_bulk_data;
 struct reset_control;
 
 #define E1NPU_DRIVER_NAME	"e1npu"
+
+/* Register windows (reg-names) and interrupt lines (interrupt-names). */
+#define E1NPU_WIN_NAME_WRAPPER	"wrapper"
+#define E1NPU_WIN_NAME_DATAPATH	"datapath"
+#define E1NPU_IRQ_NAME_NPU	"npu"
+#define E1NPU_IRQ_NAME_FALLBACK	"fallback"
+#define E1NPU_IRQ_NAME_DATAPATH	"datapath"
 
 /* Module parameters (e1npu_drv.c). */
 extern unsigned int e1npu_arena_size_param;
@@ -71,8 +78,8 @@ void e1npu_show_fdinfo(struct drm_printer *p, struct drm_file *file);
 /**
  * struct e1npu_device - one e1 NPU
  * @drm: the DRM (accel) device
- * @wrap: regmap over the wrapper window, NULL when absent
- * @dp: regmap over the datapath window, NULL when absent
+ * @wrap: the wrapper's register window, NULL when absent
+ * @dp: the datapath's register window, NULL when absent
  * @lim: what submissions may use (shared rules, e1npu_opcheck.c)
  * @arena_vaddr: CPU address of the tensor arena
  * @arena_dma: device address of the tensor arena
@@ -122,8 +129,8 @@ void e1npu_show_fdinfo(struct drm_printer *p, struct drm_file *file);
  */
 struct e1npu_device {
 	struct drm_device drm;
-	struct regmap *wrap;
-	struct regmap *dp;
+	void __iomem *wrap;
+	void __iomem *dp;
 	struct e1npu_limits lim;
 
 	void *arena_vaddr;
@@ -174,30 +181,52 @@ struct e1npu_device {
 
 #define to_e1npu_device(d)	container_of_const(d, struct e1npu_device, drm)
 
+/*
+ * Wrapper registers. e1npu_wr_read() and e1npu_wr_write() are the ordered
+ * accessors (readl/writel): a write is ordered after the CPU's earlier
+ * memory writes (descriptors, the fallback NOP rewrite), and memory reads
+ * after a read are ordered after it (outputs the engine wrote before
+ * DESC_TAIL passed them). The _relaxed forms are for registers that only
+ * order against other accesses to the device itself (configuration,
+ * interrupt acks, perf counters, status polls).
+ */
 static inline u32 e1npu_wr_read(struct e1npu_device *edev, u32 off)
 {
-	unsigned int v = 0;
-
-	regmap_read(edev->wrap, off, &v);
-	return v;
+	return readl(edev->wrap + off);
 }
 
 static inline void e1npu_wr_write(struct e1npu_device *edev, u32 off, u32 v)
 {
-	regmap_write(edev->wrap, off, v);
+	writel(v, edev->wrap + off);
 }
 
+static inline u32 e1npu_wr_read_relaxed(struct e1npu_device *edev, u32 off)
+{
+	return readl_relaxed(edev->wrap + off);
+}
+
+static inline void e1npu_wr_write_relaxed(struct e1npu_device *edev, u32 off,
+					  u32 v)
+{
+	writel_relaxed(v, edev->wrap + off);
+}
+
+/*
+ * Datapath registers: relaxed. The driver runs the datapath in direct
+ * mode only, where it never masters the bus: operands go in and results
+ * come out through its registers, so its accesses need no ordering against
+ * memory, only against each other (which relaxed accessors to one device
+ * keep). Descriptor mode (the datapath reading memory) would need an
+ * ordered start write.
+ */
 static inline u32 e1npu_dp_read(struct e1npu_device *edev, u32 off)
 {
-	unsigned int v = 0;
-
-	regmap_read(edev->dp, off, &v);
-	return v;
+	return readl_relaxed(edev->dp + off);
 }
 
 static inline void e1npu_dp_write(struct e1npu_device *edev, u32 off, u32 v)
 {
-	regmap_write(edev->dp, off, v);
+	writel_relaxed(v, edev->dp + off);
 }
 
 void e1npu_hw_ring_program(struct e1npu_device *edev);

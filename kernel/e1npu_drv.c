@@ -11,7 +11,6 @@
 #include <linux/of.h>
 #include <linux/platform_device.h>
 #include <linux/pm_runtime.h>
-#include <linux/regmap.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <drm/drm_accel.h>
@@ -25,7 +24,6 @@
 #include "e1npu_device.h"
 #include "e1npu_gem.h"
 #include "e1npu_job.h"
-#include "e1npu_pdata.h"
 
 unsigned int e1npu_arena_size_param = 4 << 20;
 module_param_named(arena_size, e1npu_arena_size_param, uint, 0444);
@@ -157,52 +155,33 @@ static const struct drm_driver e1npu_drm_driver = {
 	.minor = E1NPU_DRIVER_MINOR,
 };
 
-#define E1NPU_REGMAP_CONFIG(n) {		\
-	.name = n,				\
-	.reg_bits = 32,				\
-	.val_bits = 32,				\
-	.reg_stride = 4,			\
-	.max_register = E1_WIN_SIZE - 4,	\
-	.fast_io = true,			\
+/*
+ * Map the named register windows; either may be absent, not both. The
+ * windows are the device's alone: requested (devm_ioremap_resource()), so
+ * a second driver or a resource overlap fails the probe.
+ */
+static void __iomem *e1npu_probe_window(struct platform_device *pdev,
+					const char *name)
+{
+	if (!platform_get_resource_byname(pdev, IORESOURCE_MEM, name))
+		return NULL;
+	return devm_platform_ioremap_resource_byname(pdev, name);
 }
 
-static const struct regmap_config e1npu_regmap_configs[2] = {
-	E1NPU_REGMAP_CONFIG("wrapper"),
-	E1NPU_REGMAP_CONFIG("datapath"),
-};
-
-/* Register access: the simulator's regmaps, else map the named windows. */
 static int e1npu_probe_regs(struct e1npu_device *edev,
 			    struct platform_device *pdev)
 {
-	struct e1npu_platform_data *pdata = dev_get_platdata(&pdev->dev);
-	struct regmap **maps[2] = { &edev->wrap, &edev->dp };
-	int i;
-
-	if (pdata) {
-		edev->wrap = pdata->wrapper;
-		edev->dp = pdata->datapath;
-	} else {
-		for (i = 0; i < 2; i++) {
-			const struct regmap_config *cfg = &e1npu_regmap_configs[i];
-			struct resource *res;
-			void __iomem *base;
-
-			res = platform_get_resource_byname(pdev, IORESOURCE_MEM,
-							   cfg->name);
-			if (!res)
-				continue;
-			base = devm_ioremap_resource(&pdev->dev, res);
-			if (IS_ERR(base))
-				return PTR_ERR(base);
-			*maps[i] = devm_regmap_init_mmio(&pdev->dev, base, cfg);
-			if (IS_ERR(*maps[i]))
-				return PTR_ERR(*maps[i]);
-		}
-	}
+	edev->wrap = e1npu_probe_window(pdev, E1NPU_WIN_NAME_WRAPPER);
+	if (IS_ERR(edev->wrap))
+		return PTR_ERR(edev->wrap);
+	edev->dp = e1npu_probe_window(pdev, E1NPU_WIN_NAME_DATAPATH);
+	if (IS_ERR(edev->dp))
+		return PTR_ERR(edev->dp);
 	if (!edev->wrap && !edev->dp)
 		return dev_err_probe(&pdev->dev, -ENODEV,
-				     "neither wrapper nor datapath window\n");
+				     "neither a \"%s\" nor a \"%s\" register window\n",
+				     E1NPU_WIN_NAME_WRAPPER,
+				     E1NPU_WIN_NAME_DATAPATH);
 	return 0;
 }
 
@@ -367,16 +346,9 @@ static const struct of_device_id e1npu_of_match[] = {
 };
 MODULE_DEVICE_TABLE(of, e1npu_of_match);
 
-static const struct platform_device_id e1npu_id_table[] = {
-	{ .name = E1NPU_SIM_DEVICE_NAME },
-	{ }
-};
-MODULE_DEVICE_TABLE(platform, e1npu_id_table);
-
 static struct platform_driver e1npu_platform_driver = {
 	.probe = e1npu_probe,
 	.remove = e1npu_remove,
-	.id_table = e1npu_id_table,
 	.driver = {
 		.name = E1NPU_DRIVER_NAME,
 		.of_match_table = e1npu_of_match,

@@ -17,6 +17,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/dma-resv.h>
 #include <linux/interrupt.h>
+#include <linux/iopoll.h>
 #include <linux/ktime.h>
 #include <linux/moduleparam.h>
 #include <linux/platform_device.h>
@@ -35,7 +36,6 @@
 #include "e1npu_gem.h"
 #include "e1npu_job.h"
 #include "e1npu_job_helpers.h"
-#include "e1npu_pdata.h"
 
 /* Most syncobjs one job may wait for. */
 #define E1NPU_MAX_IN_SYNCS		64
@@ -260,17 +260,21 @@ static void e1npu_ring_write_desc(struct e1npu_device *edev, u32 slot,
  */
 void e1npu_hw_ring_program(struct e1npu_device *edev)
 {
-	e1npu_wr_write(edev, E1_V0_DESC_BASE_LO, lower_32_bits(edev->ring_dma));
-	e1npu_wr_write(edev, E1_V0_DESC_BASE_HI, upper_32_bits(edev->ring_dma));
-	e1npu_wr_write(edev, E1_V0_DESC_RING_LEN, edev->ring_len);
-	e1npu_wr_write(edev, E1_V0_TENSOR_MEM_BASE_LO,
-		       lower_32_bits(edev->arena_dma));
-	e1npu_wr_write(edev, E1_V0_TENSOR_MEM_BASE_HI,
-		       upper_32_bits(edev->arena_dma));
-	e1npu_wr_write(edev, E1_V0_TENSOR_MEM_LEN, (u32)edev->arena_size);
-	e1npu_wr_write(edev, E1_V0_IRQ_MASK, edev->irq_mask);
-	e1npu_wr_write(edev, E1_V0_CTRL, E1_V0_CTRL_ENABLE |
-		       E1_V0_CTRL_IRQ_ENABLE | E1_V0_CTRL_CPU_FALLBACK);
+	/* Configuration only: no memory the engine reads is involved. */
+	e1npu_wr_write_relaxed(edev, E1_V0_DESC_BASE_LO,
+			       lower_32_bits(edev->ring_dma));
+	e1npu_wr_write_relaxed(edev, E1_V0_DESC_BASE_HI,
+			       upper_32_bits(edev->ring_dma));
+	e1npu_wr_write_relaxed(edev, E1_V0_DESC_RING_LEN, edev->ring_len);
+	e1npu_wr_write_relaxed(edev, E1_V0_TENSOR_MEM_BASE_LO,
+			       lower_32_bits(edev->arena_dma));
+	e1npu_wr_write_relaxed(edev, E1_V0_TENSOR_MEM_BASE_HI,
+			       upper_32_bits(edev->arena_dma));
+	e1npu_wr_write_relaxed(edev, E1_V0_TENSOR_MEM_LEN,
+			       (u32)edev->arena_size);
+	e1npu_wr_write_relaxed(edev, E1_V0_IRQ_MASK, edev->irq_mask);
+	e1npu_wr_write_relaxed(edev, E1_V0_CTRL, E1_V0_CTRL_ENABLE |
+			       E1_V0_CTRL_IRQ_ENABLE | E1_V0_CTRL_CPU_FALLBACK);
 }
 
 /*
@@ -280,13 +284,18 @@ void e1npu_hw_ring_program(struct e1npu_device *edev)
  */
 static int e1npu_hw_flush(struct e1npu_device *edev)
 {
-	unsigned int st;
+	u32 st;
 	int ret;
 
-	e1npu_wr_write(edev, E1_V0_CTRL, E1_V0_CTRL_FLUSH);
-	ret = regmap_read_poll_timeout(edev->wrap, E1_V0_STATUS, st,
-				       !(st & E1_V0_STATUS_BUSY), 1000,
-				       (u64)e1npu_flush_timeout_ms * 1000);
+	e1npu_wr_write_relaxed(edev, E1_V0_CTRL, E1_V0_CTRL_FLUSH);
+	/*
+	 * Ordered reads: fences signal after the read that saw the engine
+	 * idle, and what their waiters read of its outputs must not be read
+	 * before it.
+	 */
+	ret = readl_poll_timeout(edev->wrap + E1_V0_STATUS, st,
+				 !(st & E1_V0_STATUS_BUSY), 1000,
+				 (u64)e1npu_flush_timeout_ms * 1000);
 	if (ret)
 		drm_err(&edev->drm,
 			"wrapper still busy %u ms after a flush (STATUS 0x%08x)\n",
@@ -308,7 +317,7 @@ int e1npu_hw_reset(struct e1npu_device *edev)
 	ret = e1npu_hw_flush(edev);
 	if (ret)
 		return ret;
-	e1npu_wr_write(edev, E1_V0_IRQ_STATUS, E1_V0_IRQ_ALL);
+	e1npu_wr_write_relaxed(edev, E1_V0_IRQ_STATUS, E1_V0_IRQ_ALL);
 	edev->ring_head = 0;
 	edev->ring_tail = 0;
 	e1npu_hw_ring_program(edev);
@@ -357,28 +366,6 @@ static void e1npu_wedge(struct e1npu_device *edev, struct list_head *jobs,
 		e1npu_job_pin(edev, extra);
 }
 
-static void e1npu_job_guard_range(const void *data, u32 i, u64 *start,
-				  u64 *len)
-{
-	const struct e1npu_job *job = data;
-
-	*start = to_e1npu_bo(job->bos[i])->dma;
-	*len = job->bos[i]->size;
-}
-
-/*
- * Test only (a simulator's platform data, e1npu_pdata.h): report the buffers
- * the job's descriptors in slots [@first, @first + @count) may touch.
- */
-static void e1npu_job_guard(struct e1npu_job *job, u32 first, u32 count)
-{
-	const struct e1npu_platform_data *pd = dev_get_platdata(job->edev->drm.dev);
-
-	if (pd && pd->guard_job)
-		pd->guard_job(pd->guard_ctx, job->engine, first, count,
-			      job->bo_count, e1npu_job_guard_range, job);
-}
-
 static void e1npu_ring_push(struct e1npu_device *edev, struct e1npu_job *job)
 {
 	u32 mask = edev->ring_len - 1, slot = edev->ring_head, i;
@@ -390,10 +377,16 @@ static void e1npu_ring_push(struct e1npu_device *edev, struct e1npu_job *job)
 		slot = (slot + 1) & mask;
 	}
 	edev->ring_head = slot;
-	e1npu_job_guard(job, job->first, job->op_count);
 	list_add_tail(&job->node, &edev->inflight);
-	/* Descriptors must be visible before the doorbell. */
-	dma_wmb();
+	/*
+	 * The engine fetches the descriptors written above (plain stores to
+	 * the coherent ring) once it sees the doorbell. The doorbell is a
+	 * writel(), not writel_relaxed(): writel() orders every earlier
+	 * write to memory before the MMIO write (a wmb() ahead of the store,
+	 * "fence w,o" on RISC-V), so no separate barrier is needed and the
+	 * engine cannot fetch a slot before its contents are in memory. A
+	 * relaxed write could reach the device first.
+	 */
 	e1npu_wr_write(edev, E1_V0_DESC_DOORBELL, slot);
 }
 
@@ -404,6 +397,10 @@ static void e1npu_ring_retire(struct e1npu_device *edev)
 	struct e1npu_job *job;
 
 	lockdep_assert_held(&edev->ring_lock);
+	/*
+	 * Ordered read: the jobs it retires signal their fences, after which
+	 * their outputs are read; those reads must not pass this one.
+	 */
 	tail = e1npu_wr_read(edev, E1_V0_DESC_TAIL) & mask;
 	avail = e1npu_ring_dist(edev->ring_tail, tail, mask);
 	while (avail) {
@@ -525,8 +522,12 @@ static bool e1npu_ring_fallback(struct e1npu_device *edev, u32 idx, u32 code)
 		e1npu_ring_write_desc(edev, (job->first + i) & mask,
 				      job->desc[i]);
 	}
-	dma_wmb();
 	atomic64_inc(&edev->fallbacks);
+	/*
+	 * Ordered writes, as the doorbell: the engine fetches the rewritten
+	 * NOPs once the stall ends (at the IRQ_STATUS clear or at the tail
+	 * write), so the ring stores must reach memory first.
+	 */
 	e1npu_wr_write(edev, E1_V0_IRQ_STATUS,
 		       E1_V0_IRQ_UNSUPPORTED_OP | E1_V0_IRQ_ERROR);
 	e1npu_wr_write(edev, E1_V0_DESC_TAIL, (idx + 1) & mask);
@@ -560,11 +561,12 @@ static irqreturn_t e1npu_irq_npu(int irq, void *arg)
 	struct e1npu_device *edev = arg;
 	u32 st;
 
-	st = e1npu_wr_read(edev, E1_V0_IRQ_STATUS) & edev->irq_mask;
+	st = e1npu_wr_read_relaxed(edev, E1_V0_IRQ_STATUS) & edev->irq_mask;
 	if (!st)
 		return IRQ_NONE;
 	/* unsupported_op is cleared by the thread, after the NOP rewrite. */
-	e1npu_wr_write(edev, E1_V0_IRQ_STATUS, st & ~E1_V0_IRQ_UNSUPPORTED_OP);
+	e1npu_wr_write_relaxed(edev, E1_V0_IRQ_STATUS,
+			       st & ~E1_V0_IRQ_UNSUPPORTED_OP);
 	return IRQ_WAKE_THREAD;
 }
 
@@ -572,7 +574,8 @@ static irqreturn_t e1npu_irq_fallback(int irq, void *arg)
 {
 	struct e1npu_device *edev = arg;
 
-	if (!(e1npu_wr_read(edev, E1_V0_IRQ_STATUS) & E1_V0_IRQ_UNSUPPORTED_OP))
+	if (!(e1npu_wr_read_relaxed(edev, E1_V0_IRQ_STATUS) &
+	      E1_V0_IRQ_UNSUPPORTED_OP))
 		return IRQ_NONE;
 	return IRQ_WAKE_THREAD;
 }
@@ -683,14 +686,14 @@ static void e1npu_dp_io_write(void *ctx, u32 off, u32 v)
 static int e1npu_dp_io_wait(void *ctx, u32 *status)
 {
 	struct e1npu_device *edev = ctx;
-	unsigned int st;
+	u32 st;
 	int ret;
 
-	ret = regmap_read_poll_timeout(edev->dp, E1_DP_CTRL_STATUS, st,
-				       !(st & E1_DP_STATUS_BUSY) &&
-				       (st & (E1_DP_STATUS_DONE |
-					      E1_DP_STATUS_ERROR)),
-				       2, E1NPU_DP_TIMEOUT_US);
+	ret = readl_relaxed_poll_timeout(edev->dp + E1_DP_CTRL_STATUS, st,
+					 !(st & E1_DP_STATUS_BUSY) &&
+					 (st & (E1_DP_STATUS_DONE |
+						E1_DP_STATUS_ERROR)),
+					 2, E1NPU_DP_TIMEOUT_US);
 	*status = st;
 	return ret;
 }
@@ -717,7 +720,6 @@ static void e1npu_dp_job_run(struct e1npu_job *job)
 		e1npu_job_complete(job, -ENODEV, 0, 0, 0);
 		return;
 	}
-	e1npu_job_guard(job, 0, 1);
 	for (i = 0; i < job->op_count; i++) {
 		/* run_job is a work item: up to 255 ops of 4096 records. */
 		cond_resched();
@@ -802,10 +804,10 @@ static void e1npu_ring_timeout(struct e1npu_device *edev,
 		 * Ack as the hard handler would, so that the line can rise
 		 * again for the next job, and service the ring.
 		 */
-		st = e1npu_wr_read(edev, E1_V0_IRQ_STATUS) & edev->irq_mask &
-		     ~E1_V0_IRQ_UNSUPPORTED_OP;
+		st = e1npu_wr_read_relaxed(edev, E1_V0_IRQ_STATUS) &
+		     edev->irq_mask & ~E1_V0_IRQ_UNSUPPORTED_OP;
 		if (st)
-			e1npu_wr_write(edev, E1_V0_IRQ_STATUS, st);
+			e1npu_wr_write_relaxed(edev, E1_V0_IRQ_STATUS, st);
 		e1npu_ring_service(edev);
 		return;
 	}

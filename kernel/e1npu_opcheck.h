@@ -11,14 +11,17 @@
 #ifndef __E1NPU_OPCHECK_H__
 #define __E1NPU_OPCHECK_H__
 
-#include "e1_model_shim.h"
-#include "e1npu_hw.h"
-
 #ifdef __KERNEL__
 #include <linux/errno.h>
+#include <linux/overflow.h>
+#include <linux/string.h>
+#include <linux/types.h>
 #else
+/* Userspace: the kernel's type names and helpers, from the model's shim. */
 #include <errno.h>
+#include "e1_model_shim.h"
 #endif
+#include "e1npu_hw.h"
 #include "e1npu_accel.h"
 
 /* Driver version reported by DEV_QUERY. */
@@ -148,7 +151,7 @@ void e1npu_desc_make_nop(u32 desc[E1_V0_DESC_WORDS], bool irq_on_complete);
  * @read: read the 32-bit register at offset @off
  * @write: write @v to the register at offset @off
  * @wait: optional: wait for a started command to be done or fail, with a
- *	time bound (the kernel: regmap_read_poll_timeout()); CTRL_STATUS in
+ *	time bound (the kernel: readl_relaxed_poll_timeout()); CTRL_STATUS in
  *	*@status; 0 or -ETIMEDOUT. Without it CTRL_STATUS is polled
  *	E1NPU_DP_POLL_MAX times.
  * @yield: optional: called every E1NPU_DP_YIELD_RECORDS DP_SCALAR records

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * e1 NPU clocks, reset line and runtime PM. All optional in the binding:
- * without them (the simulator) runtime PM still tracks use, so the device
- * reads "suspended" in sysfs when idle. The device is resumed while a job
- * exists (from SUBMIT until the job is freed) and around register reads
- * from sysfs and debugfs; it autosuspends after E1NPU_AUTOSUSPEND_MS idle.
+ * without them (QEMU's virt board) runtime PM still tracks use, so the
+ * device reads "suspended" in sysfs when idle. The device is resumed while
+ * a job exists (from SUBMIT until the job is freed) and around register
+ * reads from sysfs and debugfs; it autosuspends after E1NPU_AUTOSUSPEND_MS
+ * idle.
  */
 #include <linux/clk.h>
 #include <linux/delay.h>

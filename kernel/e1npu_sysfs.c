@@ -29,7 +29,7 @@ static u64 e1npu_sysfs_reg(struct e1npu_device *edev, bool dp, u32 off)
 		if (dp && edev->dp)
 			v = e1npu_dp_read(edev, off);
 		else if (!dp && edev->wrap)
-			v = e1npu_wr_read(edev, off);
+			v = e1npu_wr_read_relaxed(edev, off);
 		e1npu_pm_put(edev);
 	}
 	drm_dev_exit(idx);

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 #
-# kernel/: e1npu.ko (and e1npu_sim.ko) against a kernel build tree.
+# kernel/: e1npu.ko (and its KUnit module when the kernel has KUnit)
+# against a kernel build tree.
 #   make kernel-modules KDIR=/path/to/linux-headers-<ver> [ARCH=riscv CROSS_COMPILE=...]
 # Nothing is built without KDIR; nothing is added to the default targets.
 

@@ -8,11 +8,13 @@
 # top-level Makefile includes)
 # (source: hard links, cp -al; build output: real copy), the driver is
 # dropped into the copy with tools/devel/kernel-tree-drop.sh, enabled as
-# CONFIG_DRM_ACCEL_E1NPU=m / _SIM=m through Kconfig (olddefconfig must
-# keep them and change nothing else), and `make modules` is run in the
-# copy. Checks: e1npu.ko and e1npu_sim.ko built, in modules.order,
-# modinfo intree=Y, vermagic = the tree's (as gpu-sched.ko), depends
-# lists drm and gpu-sched; the cache is left untouched.
+# CONFIG_DRM_ACCEL_E1NPU=m through Kconfig (olddefconfig must keep it and
+# change nothing else), and `make modules` is run in the
+# copy. Checks: the dropped directory is the driver alone (no device
+# model, no simulator source, no simulator Kconfig symbol); e1npu.ko built,
+# in modules.order, modinfo intree=Y, vermagic = the tree's (as
+# gpu-sched.ko), depends lists drm and gpu-sched, an OF alias for
+# eliza,e1-npu and no platform-id alias; the cache is left untouched.
 #
 # The copied build output is relocated (its .cmd files name the cache's
 # source path; they are rewritten to the copy's), so only the new
@@ -53,21 +55,27 @@ msg "kernel-tree: scratch copy of $(basename "$KC") in $W ($(elapsed "$t0") s)"
 # 2. the drop, as a board engineer would do it
 run_logged "$LOG/drop.log" "$TOP/tools/devel/kernel-tree-drop.sh" "$W/linux" ||
 	die "kernel-tree-drop.sh failed"
+DROP="$W/linux/drivers/accel/e1npu"
+# the board's driver and nothing else
+extra=$(cd "$DROP" && find . -mindepth 1 \( -type d -o -name '*sim*' -o -name 'e1_*' \) | head -n 5)
+[ -z "$extra" ] || die "the drop holds more than the driver (model or simulator): $extra"
+! grep -n -E 'E1NPU_SIM|e1npu_sim|e1npu-sim|platform_data|regmap' "$DROP"/* ||
+	die "the dropped driver still names the simulator or regmap (above)"
+msg "kernel-tree: drop is the driver alone ($(cd "$DROP" && ls | wc -l) files, no model, no simulator)"
 
-# 3. enable through Kconfig; olddefconfig must keep both and change nothing else
+# 3. enable through Kconfig; olddefconfig must keep it and change nothing else
 K=(make -C "$W/linux" O="$W/obj" "${ARCH_ARGS[@]}")
 cp "$W/obj/.config" "$LOG/config.orig"
-"$W/linux/scripts/config" --file "$W/obj/.config" \
-	--module DRM_ACCEL_E1NPU --module DRM_ACCEL_E1NPU_SIM
+"$W/linux/scripts/config" --file "$W/obj/.config" --module DRM_ACCEL_E1NPU
 run_logged "$LOG/olddefconfig.log" "${K[@]}" olddefconfig || die "olddefconfig failed"
-for s in DRM_ACCEL_E1NPU DRM_ACCEL_E1NPU_SIM; do
-	grep -qx "CONFIG_$s=m" "$W/obj/.config" ||
-		die "CONFIG_$s=m dropped by olddefconfig (got: $(grep "CONFIG_$s[= ]" "$W/obj/.config" || echo unset))"
-done
+grep -qx "CONFIG_DRM_ACCEL_E1NPU=m" "$W/obj/.config" ||
+	die "CONFIG_DRM_ACCEL_E1NPU=m dropped by olddefconfig (got: $(grep "CONFIG_DRM_ACCEL_E1NPU[= ]" "$W/obj/.config" || echo unset))"
 cfgdiff=$(diff <(grep '^CONFIG_' "$LOG/config.orig") <(grep '^CONFIG_' "$W/obj/.config") |
-	grep '^[<>]' | grep -v -E '^> CONFIG_DRM_ACCEL_E1NPU(_SIM)?=m$' || true)
+	grep '^[<>]' | grep -v -E '^> CONFIG_DRM_ACCEL_E1NPU=m$' || true)
 [ -z "$cfgdiff" ] || die "olddefconfig changed other options: $cfgdiff"
-msg "kernel-tree: CONFIG_DRM_ACCEL_E1NPU=m CONFIG_DRM_ACCEL_E1NPU_SIM=m kept by olddefconfig"
+grep -q 'DRM_ACCEL_E1NPU_SIM' "$W/obj/.config" "$DROP/Kconfig" &&
+	die "a simulator Kconfig symbol survived the drop"
+msg "kernel-tree: CONFIG_DRM_ACCEL_E1NPU=m kept by olddefconfig"
 
 # 4. in-tree build
 t0=$(now)
@@ -84,7 +92,8 @@ ref="$W/obj/drivers/gpu/drm/scheduler/gpu-sched.ko"
 want_vm=$(modinfo -F vermagic "$ref")
 case "$want_vm" in "$KREL "*) ;; *) die "gpu-sched.ko vermagic '$want_vm' is not $KREL" ;; esac
 fail=0
-for m in e1npu e1npu_sim; do
+[ ! -e "$D/e1npu_sim.ko" ] || { warn "e1npu_sim.ko built: the simulator is back"; fail=1; }
+for m in e1npu; do
 	ko="$D/$m.ko"
 	[ -f "$ko" ] || { warn "$m.ko not built"; fail=1; continue; }
 	grep -qx "drivers/accel/e1npu/$m.o" "$W/obj/modules.order" ||
@@ -99,6 +108,12 @@ deps=",$(modinfo -F depends "$D/e1npu.ko" 2>/dev/null),"
 for need in drm gpu-sched; do
 	case "$deps" in *",$need,"*) ;; *) warn "e1npu.ko depends lacks $need ($deps)"; fail=1 ;; esac
 done
+# bound from the device tree only: an OF alias, no platform-id alias
+aliases=$(modinfo -F alias "$D/e1npu.ko" 2>/dev/null || true)
+grep -q '^of:N\*T\*Celiza,e1-npu' <<<"$aliases" ||
+	{ warn "e1npu.ko has no OF alias for eliza,e1-npu ($aliases)"; fail=1; }
+! grep -q '^platform:' <<<"$aliases" ||
+	{ warn "e1npu.ko still has a platform-id alias: $(grep '^platform:' <<<"$aliases")"; fail=1; }
 
 # every file the new objects were built from is in the scratch tree (not
 # the repository, not the cache): the dropped layout is self-contained

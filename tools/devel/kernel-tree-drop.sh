@@ -1,20 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 #
-# kernel-tree-drop.sh KTREE: drop the e1 NPU driver (e1npu.ko) and its
-# simulator (e1npu_sim.ko) into the kernel source tree KTREE as
-# drivers/accel/e1npu/, the way it would be merged upstream:
+# kernel-tree-drop.sh KTREE: drop the e1 NPU driver (e1npu.ko, and its
+# KUnit suite) into the kernel source tree KTREE as drivers/accel/e1npu/,
+# the way it would be merged upstream:
 #
-#   kernel/*.c *.h Kconfig Kbuild Kbuild.sim -> drivers/accel/e1npu/
+#   kernel/*.c *.h Kconfig Kbuild            -> drivers/accel/e1npu/
 #   include/hw/e1npu_hw.h                    -> drivers/accel/e1npu/
-#   model/*.c *.h                            -> drivers/accel/e1npu/model/
 #   include/uapi/drm/e1npu_accel.h           -> include/uapi/drm/
 #
 # and hooks it in: 'source "drivers/accel/e1npu/Kconfig"' in
 # drivers/accel/Kconfig, 'obj-$(CONFIG_DRM_ACCEL_E1NPU) += e1npu/' in
 # drivers/accel/Makefile. Sources are copied unchanged; kernel/Kbuild finds
-# the headers and model in either layout. Idempotent (an earlier drop is
-# replaced). Enable it with CONFIG_DRM_ACCEL_E1NPU (and _SIM) in .config.
+# the headers in either layout. Only the driver goes in: no device model,
+# no simulator (a file of kernel/ named e1npu_sim* is refused). Idempotent
+# (an earlier drop is replaced). Enable it with CONFIG_DRM_ACCEL_E1NPU in
+# .config.
 #
 # Files are never written in place: edited/replaced files are written
 # beside and renamed, so KTREE may be a hard-linked copy (cp -al) of a
@@ -39,14 +40,19 @@ put() {
 	cp "$1" "$2"
 }
 
-rm -rf "$DEST"
-mkdir -p "$DEST/model"
-for f in "$TOP"/kernel/*.c "$TOP"/kernel/*.h "$TOP"/kernel/Kconfig \
-	 "$TOP"/kernel/Kbuild "$TOP"/kernel/Kbuild.sim "$TOP"/include/hw/e1npu_hw.h; do
-	[ -f "$f" ] && put "$f" "$DEST/$(basename "$f")"
+for f in "$TOP"/kernel/*; do
+	case "$(basename "$f")" in
+	e1npu_sim*|Kbuild.sim) die "kernel/ holds a simulator file ($(basename "$f")): the drop is the board's driver only" ;;
+	esac
 done
-for f in "$TOP"/model/*.c "$TOP"/model/*.h; do
-	put "$f" "$DEST/model/$(basename "$f")"
+
+rm -rf "$DEST"
+mkdir -p "$DEST"
+for f in "$TOP"/kernel/*.c "$TOP"/kernel/*.h "$TOP"/kernel/Kconfig \
+	 "$TOP"/kernel/Kbuild "$TOP"/include/hw/e1npu_hw.h; do
+	# an in-place 'make kernel-modules' leaves generated *.mod.c behind
+	case "$f" in *.mod.c) continue ;; esac
+	put "$f" "$DEST/$(basename "$f")"
 done
 put "$TOP/include/uapi/drm/e1npu_accel.h" "$KTREE/include/uapi/drm/e1npu_accel.h"
 
@@ -65,4 +71,4 @@ if ! grep -q 'e1npu/' "$ACCEL/Makefile"; then
 	mv "$ACCEL/Makefile.e1npu-tmp" "$ACCEL/Makefile"
 fi
 
-echo "kernel-tree-drop: e1npu dropped into $DEST (enable CONFIG_DRM_ACCEL_E1NPU, CONFIG_DRM_ACCEL_E1NPU_SIM)"
+echo "kernel-tree-drop: e1npu dropped into $DEST (enable CONFIG_DRM_ACCEL_E1NPU)"
