@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * e1npu-proof (guest side): the ioctl fuzzer, the multi-process stress run
- * and the NOP-submit latency figure. Shares e1t_lib.c (device, buffers,
+ * e1npu-proof (guest side): the ioctl fuzzer, the multi-process stress run,
+ * the NOP-submit latency figure, the self-test of the device's DMA
+ * isolation counters and the canary victim. Shares e1t_lib.c (device, buffers,
  * reporting) and e1t_ref.c (CPU references) with e1npu-systest.
  */
 #ifndef E1P_H
@@ -24,7 +25,10 @@ int e1p_fuzz(int argc, char **argv);
 int e1p_stress(int argc, char **argv);
 /* perf ITERATIONS */
 int e1p_perf(int argc, char **argv);
-/* guard-selftest: guard=1 and guard_trim make the sim see an escape */
-int e1p_guard_selftest(int argc, char **argv);
+/* dma-selftest BASE SIZE: a dma-window of the arena's first page sees the
+ * accesses of a job whose buffers lie past it */
+int e1p_dma_selftest(int argc, char **argv);
+/* victim READY-FILE: canary buffers checked byte for byte on SIGUSR1 */
+int e1p_victim(int argc, char **argv);
 
 #endif /* E1P_H */

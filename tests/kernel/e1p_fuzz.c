@@ -13,9 +13,10 @@
  * draws the same number of values whatever a call returns, so a seed
  * replays the same calls (the kernel's answers may differ with timing).
  * A victim process holds canary buffers, filled with a pattern and never
- * submitted; they must be intact at the end. Meanwhile the simulator
- * (guard=2) panics the guest if the device touches memory outside the
- * buffers of the job's file.
+ * submitted; they must be intact at the end. Meanwhile the QEMU device
+ * counts every memory access outside its dma-window (the arena; set and
+ * checked by run-proof.sh, whose own victim, e1npu-proof victim, holds
+ * canaries in another file through the stress run as well).
  *
  * Results: "fuzz-pN" (the process ran to the end), "fuzz-calls" (CALLS
  * reached within SECONDS, and some submits ran), "fuzz-canary".

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * e1npu-proof MODE ARGS: the driver's proof runs in the QEMU guest
- * (tests/kernel/run-guest.sh): "fuzz", "stress", "perf", "guard-selftest".
+ * (tests/kernel/run-proof.sh): "fuzz", "stress", "perf", "dma-selftest",
+ * "victim".
  * Prints "E1VM: PASS/FAIL name" lines like e1npu-systest. Exit status: 0
  * all passed, 1 some failed, 2 usage.
  */
@@ -57,11 +58,15 @@ int main(int argc, char **argv)
 		return e1p_stress(argc - 2, argv + 2);
 	if (argc >= 2 && !strcmp(argv[1], "perf"))
 		return e1p_perf(argc - 2, argv + 2);
-	if (argc >= 2 && !strcmp(argv[1], "guard-selftest"))
-		return e1p_guard_selftest(argc - 2, argv + 2);
+	if (argc >= 2 && !strcmp(argv[1], "dma-selftest"))
+		return e1p_dma_selftest(argc - 2, argv + 2);
+	if (argc >= 2 && !strcmp(argv[1], "victim"))
+		return e1p_victim(argc - 2, argv + 2);
 	fprintf(stderr, "usage: %s fuzz SEED PROCS CALLS SECONDS\n"
 		"       %s stress PROCS JOBS SEED\n"
 		"       %s perf ITERATIONS\n"
-		"       %s guard-selftest\n", argv[0], argv[0], argv[0], argv[0]);
+		"       %s dma-selftest ARENA-BASE ARENA-SIZE\n"
+		"       %s victim READY-FILE\n",
+		argv[0], argv[0], argv[0], argv[0], argv[0]);
 	return 2;
 }

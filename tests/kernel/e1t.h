@@ -90,16 +90,29 @@ static inline struct drm_e1npu_tensor e1t_t(const struct e1t_bo *bo,
 	return t;
 }
 
-/* ---- sim module parameters ---------------------------------------------- */
+/* ---- files and device properties ---------------------------------------- */
 
 /* Write @val to a sysfs/proc file, or read one into @buf (trailing newline
  * and spaces dropped); 0 or -errno. */
 int e1t_write_file(const char *path, const char *val);
 int e1t_read_file(const char *path, char *buf, size_t len);
-/* write VAL to /sys/module/e1npu_sim/parameters/NAME; 0 or -errno */
-int e1t_sim_param_set(const char *name, const char *val);
-/* read it back into buf; 0 or -errno */
-int e1t_sim_param_get(const char *name, char *buf, size_t len);
+/*
+ * The e1 NPU of the QEMU board is a QEMU device; its fault injection and
+ * DMA isolation counters are QOM properties of /machine/e1npu, set and read
+ * at run time through QEMU's QMP monitor by the guest tool
+ * $E1VM_QMP (default /tests/e1vm-qmp): "e1vm-qmp set NAME VALUE",
+ * "e1vm-qmp get NAME" (tests/vm/guest/e1vm-qmp.c).
+ */
+/* set property @name to @val; 0, -EIO (QMP refused it: message on stderr),
+ * -EINVAL (usage or channel error) or -errno of the spawn */
+int e1t_dev_set(const char *name, const char *val);
+/* read property @name into @buf (bools read 1/0); 0 or as e1t_dev_set */
+int e1t_dev_get(const char *name, char *buf, size_t len);
+/* an integer property, or -1 when it cannot be read */
+long long e1t_dev_get_ll(const char *name);
+/* The platform device (sysfs) behind the accel node @dev_path, e.g.
+ * /sys/class/accel/accel0/device; 0 or -errno. */
+int e1t_dev_sysfs(const char *dev_path, char *buf, size_t len);
 
 /* ---- data and CPU references (e1t_ref.c) -------------------------------- */
 
@@ -152,6 +165,7 @@ int e1t_group_fault_irq(void);
 int e1t_group_fallback(void);
 int e1t_group_nogemmini(void);
 int e1t_group_inflight(int argc, char **argv);
+int e1t_group_job(int argc, char **argv);	/* one job after a rebind */
 int e1t_group_harden(int argc, char **argv);	/* issue 9 checks */
 int e1t_group_recover(void);	/* timeout, flush, wedge, long jobs */
 

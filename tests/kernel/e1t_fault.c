@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * e1npu system tests: two processes at once, injected faults (through the
- * e1npu_sim module parameters), the CPU-fallback contract, a device without
- * Gemmini, and jobs left in flight for the unload tests.
+ * QEMU device's properties, e1t_dev_set()), the CPU-fallback contract, a
+ * device without Gemmini, and jobs left in flight for the unload tests.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -118,6 +118,26 @@ static void next_job_passes(struct e1t_dev *d, const char *name, uint32_t seed)
 	else
 		e1t_pass(name);
 	mm_free(d, &x);
+}
+
+/* job NAME: one matmul on the wrapper computes the CPU reference (after a
+ * rebind, say) */
+int e1t_group_job(int argc, char **argv)
+{
+	struct e1t_dev d;
+	int ret;
+
+	if (argc < 1)
+		return 2;
+	ret = e1t_open(&d);
+	if (ret) {
+		e1t_fail(argv[0], "open/DEV_QUERY %s: %s", e1t_dev_path(),
+			 strerror(-ret));
+		return 1;
+	}
+	next_job_passes(&d, argv[0], 9);
+	e1t_close(&d);
+	return e1t_failures ? 1 : 0;
 }
 
 /* ---- two processes ------------------------------------------------------ */
@@ -244,14 +264,14 @@ int e1t_group_fault_bus(void)
 
 	if (fault_setup(&d, &x, name))
 		return 1;
-	ret = e1t_sim_param_set("inject_bus_error", "1");
+	ret = e1t_dev_set("inject-bus-error", "1");
 	if (ret) {
-		e1t_fail(name, "set inject_bus_error: %s", strerror(-ret));
+		e1t_fail(name, "set inject-bus-error: %s", strerror(-ret));
 		goto out;
 	}
 	mm_op(&x, &op);
 	ret = e1t_run(&d, DRM_E1NPU_ENGINE_WRAPPER, &op, 1, &r);
-	e1t_sim_param_set("inject_bus_error", "0");
+	e1t_dev_set("inject-bus-error", "0");
 	if (ret < 0)
 		e1t_fail(name, "submit/wait: %s", strerror(-ret));
 	else if (r.state != DRM_E1NPU_JOB_FAILED || r.error != -EFAULT)
@@ -286,9 +306,9 @@ int e1t_group_fault_hang(void)
 
 	if (fault_setup(&d, &x, name))
 		return 1;
-	ret = e1t_sim_param_set("inject_hang", "1");
+	ret = e1t_dev_set("inject-hang", "1");
 	if (ret) {
-		e1t_fail(name, "set inject_hang: %s", strerror(-ret));
+		e1t_fail(name, "set inject-hang: %s", strerror(-ret));
 		goto out;
 	}
 	mm_op(&x, &op);
@@ -324,15 +344,15 @@ int e1t_group_fault_hang(void)
 	else
 		e1t_pass(name);
 	/* the reset (CTRL.flush) ended the hang */
-	if (!e1t_sim_param_get("inject_hang", val, sizeof(val)))
-		e1t_log("%s: inject_hang after the reset: %s", name, val);
+	if (!e1t_dev_get("inject-hang", val, sizeof(val)))
+		e1t_log("%s: inject-hang after the reset: %s", name, val);
 	ret = e1t_bo_wait(&d, x.c.handle, 5000000000ll);
 	if (ret)
 		e1t_fail("bo-wait-after-reset", "BO_WAIT: %d", ret);
 	else
 		e1t_pass("bo-wait-after-reset");
 out_clear:
-	e1t_sim_param_set("inject_hang", "0");
+	e1t_dev_set("inject-hang", "0");
 	next_job_passes(&d, "fault-hang-next-job", 6);
 out:
 	mm_free(&d, &x);
@@ -352,15 +372,15 @@ int e1t_group_fault_irq(void)
 
 	if (fault_setup(&d, &x, name))
 		return 1;
-	ret = e1t_sim_param_set("inject_drop_irq", "1");
+	ret = e1t_dev_set("inject-drop-irq", "1");
 	if (ret) {
-		e1t_fail(name, "set inject_drop_irq: %s", strerror(-ret));
+		e1t_fail(name, "set inject-drop-irq: %s", strerror(-ret));
 		goto out;
 	}
 	mm_op(&x, &op);
 	t0 = e1t_now_ns();
 	ret = e1t_run(&d, DRM_E1NPU_ENGINE_WRAPPER, &op, 1, &r);
-	e1t_sim_param_set("inject_drop_irq", "0");
+	e1t_dev_set("inject-drop-irq", "0");
 	e1t_log("%s: job ended after %.2f s: ret %d state %u error %d", name,
 		(double)(e1t_now_ns() - t0) / 1e9, ret, r.state, r.error);
 	/* the job must end: done (recovered) or timed out and reset */
@@ -424,7 +444,8 @@ out:
 	return e1t_failures;
 }
 
-/* loaded with gemmini_present=0: a MATMUL falls back at index 0 */
+/* the device's gemmini-present is 0 (set before the driver probed): a
+ * MATMUL falls back at index 0 */
 int e1t_group_nogemmini(void)
 {
 	const char *name = "nogemmini-fallback";
@@ -521,8 +542,8 @@ int e1t_group_inflight(int argc, char **argv)
 		return 1;
 	for (i = 0; i < n; i++)
 		mm_op(&x, &ops[i]);
-	if (hang && (ret = e1t_sim_param_set("inject_hang", "1"))) {
-		e1t_fail("inflight", "inject_hang: %s", strerror(-ret));
+	if (hang && (ret = e1t_dev_set("inject-hang", "1"))) {
+		e1t_fail("inflight", "set inject-hang: %s", strerror(-ret));
 		return 1;
 	}
 	for (i = 0; i < (hang && !queued ? 1u : 4u); i++) {

@@ -9,8 +9,10 @@
  *   quota    per-file arena quota (file_quota) with -ENOSPC
  *   fdinfo   drm-driver, drm-client-id, engine busy ns, memory stats
  *   rpm      runtime PM: suspended when idle, active while a job exists
- *   arena B  the arena is B bytes (not a power of two in pages) and all of
- *            it is allocatable and reachable by the device
+ *   arena B  the arena is B bytes and all of it is allocatable and
+ *            reachable by the device (the wrapper, or the datapath when
+ *            the device has no wrapper); "arena-not-pow2" when B is not a
+ *            power of two in pages, else "arena-whole"
  *   reuse    a buffer of more than half the arena, used by a job, closed
  *            once the job is done, can be allocated again at once
  *
@@ -29,8 +31,6 @@
 #include "e1t.h"
 
 #define E1T_MOD_PARAMS "/sys/module/e1npu/parameters/"
-#define E1T_RPM_DIR "/sys/devices/platform/e1npu-sim/power"
-#define E1T_RPM_STATUS E1T_RPM_DIR "/runtime_status"
 
 static long pagesz(void)
 {
@@ -587,13 +587,16 @@ out:
 
 /* ---- runtime PM ---------------------------------------------------------- */
 
+/* power/runtime_status of the platform device behind the accel node */
+static char rpm_status[160];
+
 /* Poll runtime_status until it reads @want (5 s); the last value read. */
 static bool rpm_wait(const char *want, char *got, size_t len)
 {
 	int i;
 
 	for (i = 0; i < 100; i++) {
-		if (e1t_read_file(E1T_RPM_STATUS, got, len))
+		if (e1t_read_file(rpm_status, got, len))
 			snprintf(got, len, "(unreadable)");
 		if (!strcmp(got, want))
 			return true;
@@ -607,14 +610,20 @@ static void check_rpm(struct e1t_dev *d)
 	struct drm_e1npu_job_result r;
 	struct drm_e1npu_job j;
 	struct drm_e1npu_op op;
-	char st[32];
+	char st[32], sys[128];
 	int ret;
 
-	/* a kernel without CONFIG_PM (the riscv64 test kernel) has no
-	 * power/ directory on devices */
-	if (access(E1T_RPM_DIR, F_OK)) {
+	ret = e1t_dev_sysfs(e1t_dev_path(), sys, sizeof(sys));
+	if (ret) {
+		e1t_fail("rpm-idle-suspended", "no sysfs device for %s: %d",
+			 e1t_dev_path(), ret);
+		return;
+	}
+	snprintf(rpm_status, sizeof(rpm_status), "%s/power/runtime_status", sys);
+	/* a kernel without CONFIG_PM has no power/ directory on devices */
+	if (access(rpm_status, F_OK)) {
 		e1t_skip("rpm-idle-suspended", "no %s: kernel without CONFIG_PM",
-			 E1T_RPM_DIR);
+			 rpm_status);
 		return;
 	}
 	if (!rpm_wait("suspended", st, sizeof(st))) {
@@ -623,27 +632,27 @@ static void check_rpm(struct e1t_dev *d)
 	}
 	e1t_pass("rpm-idle-suspended");
 	/* a job the hung engine never finishes holds the device resumed */
-	ret = e1t_sim_param_set("inject_hang", "1");
+	ret = e1t_dev_set("inject-hang", "1");
 	if (ret) {
-		e1t_fail("rpm-job-active", "inject_hang: %d", ret);
+		e1t_fail("rpm-job-active", "set inject-hang: %d", ret);
 		return;
 	}
 	nop_job(&j, &op);
 	ret = e1t_submit_jobs(d, &j, 1);
 	if (ret) {
 		e1t_fail("rpm-job-active", "submit: %d", ret);
-		e1t_sim_param_set("inject_hang", "0");
+		e1t_dev_set("inject-hang", "0");
 		return;
 	}
 	/* past the autosuspend delay, before the job times out */
 	e1t_sleep_ms(300);
-	if (e1t_read_file(E1T_RPM_STATUS, st, sizeof(st)) || strcmp(st, "active"))
+	if (e1t_read_file(rpm_status, st, sizeof(st)) || strcmp(st, "active"))
 		e1t_fail("rpm-job-active", "runtime_status %s with a job running", st);
 	else
 		e1t_pass("rpm-job-active");
 	/* the timeout ends the job; the device suspends after it */
 	ret = e1t_job_wait(d, j.job_id, E1T_JOB_TIMEOUT_MS, &r);
-	e1t_sim_param_set("inject_hang", "0");
+	e1t_dev_set("inject-hang", "0");
 	if (ret || r.state == DRM_E1NPU_JOB_PENDING) {
 		e1t_fail("rpm-done-suspended", "job %u still pending: %d",
 			 j.job_id, ret);
@@ -659,14 +668,16 @@ static void check_rpm(struct e1t_dev *d)
 
 static void check_arena(struct e1t_dev *d, uint64_t want)
 {
-	const char *name = "arena-not-pow2";
 	long pg = pagesz();
+	uint64_t pages = want / pg;
+	/* the case issue 9 is about, or the same check on an ordinary arena */
+	const char *name = pages & (pages - 1) ? "arena-not-pow2" : "arena-whole";
 	struct e1t_bo x[3] = { 0 }, extra = { 0 };
 	struct drm_e1npu_job_result r;
 	struct drm_e1npu_op op;
-	uint64_t third = want / 3;
+	uint64_t size[3], last;
 	uint8_t ref[64];
-	uint32_t seed = 77;
+	uint32_t seed = 77, engine;
 	int i, ret = 0;
 
 	if (d->info.arena_size != want) {
@@ -675,17 +686,19 @@ static void check_arena(struct e1t_dev *d, uint64_t want)
 			 (unsigned long long)want);
 		return;
 	}
-	if (want % (3 * pg)) {
-		e1t_fail(name, "arena %llu not 3 equal page multiples",
+	if (want % pg || want < 3ull * pg) {
+		e1t_fail(name, "arena %llu is not 3 pages or more",
 			 (unsigned long long)want);
 		return;
 	}
 	/* all of it, in three buffers, and not a page more */
+	size[0] = size[1] = want / 3 / pg * pg;
+	size[2] = want - 2 * size[0];
 	for (i = 0; i < 3 && !ret; i++)
-		ret = e1t_bo_new(d, third, &x[i]);
+		ret = e1t_bo_new(d, size[i], &x[i]);
 	if (ret) {
-		e1t_fail(name, "buffer %d of %llu bytes: %d", i,
-			 (unsigned long long)third, ret);
+		e1t_fail(name, "buffer %d of %llu bytes: %d", i - 1,
+			 (unsigned long long)size[i - 1], ret);
 		goto out;
 	}
 	ret = e1t_bo_new(d, pg, &extra);
@@ -693,20 +706,30 @@ static void check_arena(struct e1t_dev *d, uint64_t want)
 		e1t_fail(name, "a page past the arena: %d, want -ENOMEM", ret);
 		goto out;
 	}
-	/* the device reaches the arena's last bytes */
-	e1t_fill_s8(x[2].map + third - 64, 64, &seed);
-	e1t_ref_relu((int8_t *)x[2].map + third - 64, 64, (int8_t *)ref, 64, 1,
-		     64);
+	/* the device reaches the arena's last bytes (the wrapper, or the
+	 * datapath on a device without one) */
+	last = size[2] - 64;
+	e1t_fill_s8(x[2].map + last, 64, &seed);
+	e1t_ref_relu((int8_t *)x[2].map + last, 64, (int8_t *)ref, 64, 1, 64);
 	memset(&op, 0, sizeof(op));
-	op.opcode = DRM_E1NPU_OP_RELU_S8;
-	op.m = 1;
-	op.n = 64;
-	op.a = e1t_t(&x[2], third - 64, 64);
-	op.c = e1t_t(&x[0], 0, 64);
-	ret = e1t_run(d, DRM_E1NPU_ENGINE_WRAPPER, &op, 1, &r);
+	if (d->info.engines & (1u << DRM_E1NPU_ENGINE_WRAPPER)) {
+		engine = DRM_E1NPU_ENGINE_WRAPPER;
+		op.opcode = DRM_E1NPU_OP_RELU_S8;
+		op.m = 1;
+		op.n = 64;
+		op.a = e1t_t(&x[2], last, 64);
+		op.c = e1t_t(&x[0], 0, 64);
+	} else {
+		engine = DRM_E1NPU_ENGINE_DATAPATH;
+		op.opcode = DRM_E1NPU_OP_DP_VRELU_S8;
+		op.n = 64;
+		op.a = e1t_t(&x[2], last, 0);
+		op.c = e1t_t(&x[0], 0, 0);
+	}
+	ret = e1t_run(d, engine, &op, 1, &r);
 	if (ret)
-		e1t_fail(name, "relu from the arena's end: ret %d error %d", ret,
-			 r.error);
+		e1t_fail(name, "relu from the arena's end on engine %u: ret %d error %d",
+			 engine, ret, r.error);
 	else if (e1t_expect_bytes(name, x[0].map, ref, 64))
 		e1t_pass(name);
 out:

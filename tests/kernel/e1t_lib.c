@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -296,11 +297,6 @@ int e1t_run(struct e1t_dev *d, uint32_t engine, const struct drm_e1npu_op *ops,
 	return r->state == DRM_E1NPU_JOB_DONE && r->error == 0 ? 0 : 1;
 }
 
-static void e1t_param_path(char *buf, size_t len, const char *name)
-{
-	snprintf(buf, len, "/sys/module/e1npu_sim/parameters/%s", name);
-}
-
 int e1t_write_file(const char *path, const char *val)
 {
 	ssize_t n;
@@ -332,20 +328,126 @@ int e1t_read_file(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-int e1t_sim_param_set(const char *name, const char *val)
+static const char *e1t_qmp_path(void)
 {
-	char path[128];
+	const char *p = getenv("E1VM_QMP");
 
-	e1t_param_path(path, sizeof(path), name);
-	return e1t_write_file(path, val);
+	return p && *p ? p : "/tests/e1vm-qmp";
 }
 
-int e1t_sim_param_get(const char *name, char *buf, size_t len)
+/*
+ * Run e1vm-qmp with @argv (argv[0] is replaced by the tool's path); its
+ * standard output goes into @out (trailing newline and spaces dropped)
+ * when @out is not NULL. 0 on exit status 0, -EIO on 1 (a QMP error),
+ * -ENOENT when the tool cannot be run, -EINVAL otherwise.
+ */
+static int e1t_qmp(const char **argv, char *out, size_t len)
 {
-	char path[128];
+	int pfd[2] = { -1, -1 }, st;
+	size_t got = 0;
+	char drain[64];
+	ssize_t n;
+	pid_t pid;
 
-	e1t_param_path(path, sizeof(path), name);
-	return e1t_read_file(path, buf, len);
+	argv[0] = e1t_qmp_path();
+	if (out && pipe(pfd))
+		return -errno;
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		int err = -errno;
+
+		if (out) {
+			close(pfd[0]);
+			close(pfd[1]);
+		}
+		return err;
+	}
+	if (pid == 0) {
+		if (out) {
+			close(pfd[0]);
+			if (pfd[1] != STDOUT_FILENO) {
+				dup2(pfd[1], STDOUT_FILENO);
+				close(pfd[1]);
+			}
+		}
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	if (out) {
+		close(pfd[1]);
+		for (;;) {
+			if (got + 1 < len)
+				n = read(pfd[0], out + got, len - 1 - got);
+			else
+				n = read(pfd[0], drain, sizeof(drain));
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				break;
+			if (got + 1 < len)
+				got += (size_t)n;
+		}
+		close(pfd[0]);
+		out[got] = 0;
+		while (got > 0 && (out[got - 1] == '\n' || out[got - 1] == ' '))
+			out[--got] = 0;
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (!WIFEXITED(st))
+		return -EINVAL;
+	switch (WEXITSTATUS(st)) {
+	case 0:
+		return 0;
+	case 1:
+		return -EIO;
+	case 127:
+		return -ENOENT;
+	default:
+		return -EINVAL;
+	}
+}
+
+int e1t_dev_set(const char *name, const char *val)
+{
+	const char *argv[] = { NULL, "set", name, val, NULL };
+
+	return e1t_qmp(argv, NULL, 0);
+}
+
+int e1t_dev_get(const char *name, char *buf, size_t len)
+{
+	const char *argv[] = { NULL, "get", name, NULL };
+
+	if (!len)
+		return -EINVAL;
+	buf[0] = 0;
+	return e1t_qmp(argv, buf, len);
+}
+
+long long e1t_dev_get_ll(const char *name)
+{
+	char buf[32], *end;
+	long long v;
+
+	if (e1t_dev_get(name, buf, sizeof(buf)) || !buf[0])
+		return -1;
+	v = strtoll(buf, &end, 0);
+	return *end ? -1 : v;
+}
+
+int e1t_dev_sysfs(const char *dev_path, char *buf, size_t len)
+{
+	const char *node = strrchr(dev_path, '/');
+
+	node = node ? node + 1 : dev_path;
+	if (strncmp(node, "accel", 5))
+		return -EINVAL;
+	snprintf(buf, len, "/sys/class/accel/%s/device", node);
+	return access(buf, F_OK) ? -errno : 0;
 }
 
 bool e1t_expect_bytes(const char *name, const void *got, const void *want,

@@ -78,8 +78,9 @@ static void usage(const char *prog)
 
 	fprintf(stderr, "usage: %s GROUP\n       %s engines MASK\n"
 		"       %s inflight busy|hang|hangq READY-FILE [hold]\n"
-		"       %s harden sizes|results|mmap|quota|fdinfo|rpm|arena BYTES\ngroups:",
-		prog, prog, prog, prog);
+		"       %s harden sizes|results|mmap|quota|fdinfo|rpm|reuse|arena BYTES\n"
+		"       %s job NAME\ngroups:",
+		prog, prog, prog, prog, prog);
 	for (i = 0; i < E1T_ARRAY_SIZE(groups); i++)
 		fprintf(stderr, " %s", groups[i].name);
 	fprintf(stderr, "\n");
@@ -100,6 +101,8 @@ int main(int argc, char **argv)
 		return group_engines(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "harden"))
 		return e1t_group_harden(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "job"))
+		return e1t_group_job(argc - 2, argv + 2);
 	for (i = 0; i < E1T_ARRAY_SIZE(groups); i++)
 		if (!strcmp(argv[1], groups[i].name))
 			return groups[i].fn() ? 1 : 0;

@@ -152,8 +152,8 @@ out:
 }
 
 /*
- * Finding 9: the simulator latches a queue overflow at DESC_HEAD (a slot
- * no job owns) after op 0 of a 3-op job retired. The job fails at op 1
+ * Finding 9: the device latches a queue overflow at DESC_HEAD (a slot
+ * no job owns; inject-overflow-after) after op 0 of a 3-op job retired. The job fails at op 1
  * with ops_done 1 (op 0's output is there), not at op 0.
  */
 static void t_overflow_attribution(struct e1t_dev *d)
@@ -176,13 +176,13 @@ static void t_overflow_attribution(struct e1t_dev *d)
 	memset(c.map, FILL, 4096);
 	for (i = 0; i < 3; i++)
 		relu_op(&ops[i], &a, &c, 8 * i, 8);
-	ret = e1t_sim_param_set("inject_overflow_after", "2");
+	ret = e1t_dev_set("inject-overflow-after", "2");
 	if (ret) {
-		e1t_fail(name, "inject_overflow_after: %s", strerror(-ret));
+		e1t_fail(name, "set inject-overflow-after: %s", strerror(-ret));
 		goto out;
 	}
 	ret = e1t_run(d, DRM_E1NPU_ENGINE_WRAPPER, ops, 3, &r);
-	e1t_sim_param_set("inject_overflow_after", "0");
+	e1t_dev_set("inject-overflow-after", "0");
 	if (ret < 0)
 		e1t_fail(name, "submit/wait: %s", strerror(-ret));
 	else if (r.state != DRM_E1NPU_JOB_FAILED || r.error != -EIO ||
@@ -226,13 +226,13 @@ static void t_lost_irq(struct e1t_dev *d)
 	}
 	e1t_fill_s8(a.map, 4096, &seed);
 	relu_op(&op, &a, &c, 0, 64);
-	ret = e1t_sim_param_set("inject_drop_irq", "1");
+	ret = e1t_dev_set("inject-drop-irq", "1");
 	if (ret) {
-		e1t_fail(name, "inject_drop_irq: %s", strerror(-ret));
+		e1t_fail(name, "set inject-drop-irq: %s", strerror(-ret));
 		goto out;
 	}
 	ret = e1t_run(d, DRM_E1NPU_ENGINE_WRAPPER, &op, 1, &r);
-	e1t_sim_param_set("inject_drop_irq", "0");
+	e1t_dev_set("inject-drop-irq", "0");
 	if (ret < 0) {
 		e1t_fail(name, "job with the lost interrupt: %s", strerror(-ret));
 		goto out;
@@ -290,9 +290,9 @@ static void t_cancel_behind_hang(struct e1t_dev *d)
 	memset(cb.map, FILL, 4096);
 	relu_op(&oa, &a, &ca, 0, 16);
 	relu_op(&ob, &a, &cb, 0, 16);
-	ret = e1t_sim_param_set("inject_hang", "1");
+	ret = e1t_dev_set("inject-hang", "1");
 	if (ret) {
-		e1t_fail(name, "inject_hang: %s", strerror(-ret));
+		e1t_fail(name, "set inject-hang: %s", strerror(-ret));
 		goto out;
 	}
 	ret = e1t_submit(d, DRM_E1NPU_ENGINE_WRAPPER, &oa, 1, &ida);
@@ -325,7 +325,7 @@ static void t_cancel_behind_hang(struct e1t_dev *d)
 	else
 		e1t_pass(name);
 out_clear:
-	e1t_sim_param_set("inject_hang", "0");
+	e1t_dev_set("inject-hang", "0");
 	next_job_passes(d, "recover-cancel-next-job");
 out:
 	e1t_bo_free(d, &a);
@@ -334,8 +334,8 @@ out:
 }
 
 /*
- * Finding 2: the engine takes 4 s per descriptor (exec_delay_ms) and a
- * flush lets the executing one finish 500 ms later (flush_drain_ms). The
+ * Finding 2: the engine takes 4 s per descriptor (exec-delay-ms) and a
+ * flush lets the executing one finish 500 ms later (flush-drain-ms). The
  * job times out (2 s); once its result is visible the test writes a
  * canary into its output and checks 1.5 s later that the engine did not
  * overwrite it: the driver waited for STATUS.busy == 0 before the fence.
@@ -367,9 +367,9 @@ static void t_flush_ordering(struct e1t_dev *d)
 		e1t_fail(name, "cannot set %s", FLUSH_TIMEOUT);
 		goto out;
 	}
-	if (e1t_sim_param_set("exec_delay_ms", "4000") ||
-	    e1t_sim_param_set("flush_drain_ms", "500")) {
-		e1t_fail(name, "cannot set exec_delay_ms/flush_drain_ms");
+	if (e1t_dev_set("exec-delay-ms", "4000") ||
+	    e1t_dev_set("flush-drain-ms", "500")) {
+		e1t_fail(name, "cannot set exec-delay-ms/flush-drain-ms");
 		goto out_clear;
 	}
 	t0 = e1t_now_ns();
@@ -393,8 +393,8 @@ static void t_flush_ordering(struct e1t_dev *d)
 	else
 		e1t_pass(name);
 out_clear:
-	e1t_sim_param_set("exec_delay_ms", "0");
-	e1t_sim_param_set("flush_drain_ms", "0");
+	e1t_dev_set("exec-delay-ms", "0");
+	e1t_dev_set("flush-drain-ms", "0");
 	e1t_write_file(FLUSH_TIMEOUT, old_timeout);
 	next_job_passes(d, "recover-flush-next-job");
 out:
@@ -558,7 +558,7 @@ out:
 
 /*
  * Finding 2, wedged: the engine stays busy after the flush
- * (inject_stuck_busy). The job fails with -ETIMEDOUT after the bounded
+ * (inject-stuck-busy). The job fails with -ETIMEDOUT after the bounded
  * wait, SUBMIT then fails with -EIO, and the job's buffer stays allocated
  * after the application closed it: an arena-sized buffer no longer fits.
  */
@@ -588,9 +588,9 @@ static void t_wedged(struct e1t_dev *d)
 	}
 	e1t_fill_s8(a.map, 4096, &seed);
 	relu_op(&op, &a, &c, 0, 64);
-	if (e1t_sim_param_set("exec_delay_ms", "10000") ||
-	    e1t_sim_param_set("inject_stuck_busy", "1")) {
-		e1t_fail(name, "cannot set exec_delay_ms/inject_stuck_busy");
+	if (e1t_dev_set("exec-delay-ms", "10000") ||
+	    e1t_dev_set("inject-stuck-busy", "1")) {
+		e1t_fail(name, "cannot set exec-delay-ms/inject-stuck-busy");
 		goto out_clear;
 	}
 	ret = e1t_submit(d, DRM_E1NPU_ENGINE_WRAPPER, &op, 1, &id);
@@ -618,8 +618,8 @@ static void t_wedged(struct e1t_dev *d)
 	else
 		e1t_pass(name);
 out_clear:
-	e1t_sim_param_set("inject_stuck_busy", "0");
-	e1t_sim_param_set("exec_delay_ms", "0");
+	e1t_dev_set("inject-stuck-busy", "0");
+	e1t_dev_set("exec-delay-ms", "0");
 out:
 	e1t_bo_free(d, &big);
 	e1t_bo_free(d, &a);

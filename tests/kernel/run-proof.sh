@@ -2,23 +2,30 @@
 # SPDX-License-Identifier: MIT
 #
 # /tests/run-proof.sh: the driver's proof runs in the guest (busybox sh),
-# called by run-guest.sh on the default instance (e1npu_sim + e1npu
-# loaded): the simulator's buffer guard sees escapes, the NOP latency, the
-# stress run, the ioctl fuzzer, then no device access left its job's
-# buffers. Kernel command line knobs (tests/vm: VM_APPEND):
+# called by run-guest.sh on the default instance (e1npu bound to the
+# board's NPU, E1T_DEV its accel node): the device's DMA isolation check
+# can fail, the NOP latency, the stress run and the ioctl fuzzer while a
+# victim process holds canary buffers, then no device access left the
+# tensor arena and no canary byte changed.
+#
+# The isolation check is the QEMU device's: its dma-window property
+# ("BASE+LEN", set to the arena here) makes it count every memory access
+# (dma-accesses) and every one outside the window (dma-window-misses, the
+# last in dma-last-miss); its own descriptor ring always counts as inside.
+# The arena's base and size come from the device tree (the node's
+# memory-region, an input of the test), checked against the driver's
+# debugfs ring file.
+#
+# Kernel command line knobs (tests/vm: VM_APPEND):
 #   e1vm.fuzz_seed=N     replay a fuzzer run (default: a fresh seed, printed)
 #   e1vm.fuzz_calls=N    calls in total (default 100000; 10000 on the debug
 #                        kernel, 90-480 calls/s there under TCG, with load)
 #   e1vm.fuzz_secs=N     time bound (default 300; 600 on the debug kernel)
 #   e1vm.stress_jobs=N   jobs per stress process (default 1000; 250 on the
 #                        debug kernel, where 4 x 1000 took 56-115 s)
-#   e1vm.guard_panic_test=1  prove that an escape panics the guest: with
-#                        guard=2 and guard_trim=4096 one stress job must
-#                        panic it (the run then fails, as it should)
 . /tests/lib.sh
 
 P=/tests/e1npu-proof
-SIM=/sys/module/e1npu_sim/parameters
 
 if [ ! -x "$P" ]; then
 	t_fail e1npu-proof "no $P in the guest"
@@ -39,17 +46,65 @@ proof() {
 debug=0
 [ "$(e1vm_param kvariant)" != debug ] || debug=1
 
-if [ "$(e1vm_param guard_panic_test)" = 1 ]; then
-	echo "E1VM-LOG: guard-panic-test: guard=2 guard_trim=4096: the next job must panic the guest"
-	echo 2 >"$SIM/guard"
-	echo 4096 >"$SIM/guard_trim"
-	"$P" stress 1 1 1
-	echo 0 >"$SIM/guard_trim"
-	t_fail guard-panic-test "a job outside its (trimmed) buffers did not panic the guest"
+# hexb FILE: a DT property's bytes in hex
+hexb() { od -An -tx1 "$1" 2>/dev/null | tr -d ' \n'; }
+
+# ---- the arena: the memory-region of the NPU's DT node ---------------------
+node=/proc/device-tree/soc/npu@10020000
+base=
+size=
+if [ -f "$node/memory-region" ]; then
+	ph=$(hexb "$node/memory-region")
+	for _n in /proc/device-tree/reserved-memory/*; do
+		[ -f "$_n/phandle" ] && [ "$(hexb "$_n/phandle")" = "$ph" ] || continue
+		reg=$(hexb "$_n/reg")
+		base=$(printf '%d' "0x$(echo "$reg" | cut -c1-16)")
+		size=$(printf '%d' "0x$(echo "$reg" | cut -c17-32)")
+	done
+fi
+ring=$(t_npu_debugfs)/ring
+# "ring_dma 0x... arena_dma 0x... arena_size N"
+kbase=$(sed -n 's/.*arena_dma \(0x[0-9a-f]*\).*/\1/p' "$ring" 2>/dev/null)
+ksize=$(sed -n 's/.*arena_size \([0-9]*\).*/\1/p' "$ring" 2>/dev/null)
+echo "E1VM-LOG: arena: device tree ${base:+$(printf '0x%x' "$base")}+$size, driver (debugfs ring) $kbase+$ksize"
+if [ -z "$base" ] || [ -z "$size" ]; then
+	t_fail dma-window-arena "no memory-region of $node in the device tree"
+elif [ -z "$kbase" ] || [ $((kbase)) != "$base" ] || [ "$ksize" != "$size" ]; then
+	t_fail dma-window-arena "the driver's arena $kbase+$ksize is not the DT region $(printf '0x%x' "$base")+$size"
+else
+	t_pass dma-window-arena
+fi
+window=
+[ -z "$base" ] || window=$(printf '0x%x+0x%x' "$base" "$size")
+
+# ---- the check can fail ----------------------------------------------------
+if [ -n "$window" ]; then
+	echo "E1VM: RUN e1npu-proof dma-selftest $base $size"
+	proof dma-selftest "$base" "$size"
 fi
 
-echo "E1VM: RUN e1npu-proof guard-selftest"
-proof guard-selftest
+# ---- from here on, the window is the arena; the counters start at 0 --------
+if [ -z "$window" ]; then
+	t_fail dma-window-set "no arena to set the window to"
+elif ! t_dev_set dma-window "$window"; then
+	t_fail dma-window-set "cannot set dma-window $window"
+	window=
+elif [ "$(t_dev_get dma-window-misses)" != 0 ]; then
+	t_fail dma-window-set "dma-window-misses not 0 after writing dma-window"
+else
+	t_pass dma-window-set
+fi
+
+# a victim in its own file, with canaries among everyone else's buffers
+rm -f /tmp/e1p-victim-ready
+"$P" victim /tmp/e1p-victim-ready &
+victim=$!
+_i=0
+while [ ! -e /tmp/e1p-victim-ready ] && kill -0 "$victim" 2>/dev/null && [ $_i -lt 200 ]; do
+	sleep 0.1
+	_i=$((_i + 1))
+done
+[ -e /tmp/e1p-victim-ready ] || echo "E1VM-LOG: proof-canary: the victim is not ready"
 
 echo "E1VM: RUN e1npu-proof perf"
 # slub_debug sends every allocation through the slow debug path: a submit
@@ -69,13 +124,29 @@ secs=$(e1vm_param fuzz_secs || { [ $debug = 1 ] && echo 600 || echo 300; })
 echo "E1VM: RUN e1npu-proof fuzz $seed 4 $calls $secs"
 proof fuzz "$seed" 4 "$calls" "$secs"
 
-# every device access was checked and none left its job's buffers
-checked=$(cat "$SIM/guard_checked" 2>/dev/null)
-viol=$(cat "$SIM/guard_violations" 2>/dev/null)
-echo "E1VM-LOG: sim-guard: $checked device accesses checked; $viol violations counted (the guard-selftest's own, under guard=1)"
-if [ -z "$checked" ] || [ "$checked" -lt 1000 ]; then
-	t_fail sim-guard-checked "only '${checked}' device accesses checked"
-else
-	t_pass sim-guard-checked
+# the victim checks its canaries now
+kill -USR1 "$victim" 2>/dev/null
+wait "$victim"
+rc=$?
+case "$rc" in
+0 | 1) ;;
+*) t_fail proof-canary "e1npu-proof victim exited with status $rc" ;;
+esac
+
+# every device access was counted and none left the arena
+if [ -n "$window" ]; then
+	acc=$(t_dev_get dma-accesses)
+	miss=$(t_dev_get dma-window-misses)
+	echo "E1VM-LOG: dma-window: $window: $acc device memory accesses, $miss outside"
+	if [ -z "$acc" ] || [ -z "$miss" ]; then
+		t_fail dma-window-clean "cannot read dma-accesses ('$acc') or dma-window-misses ('$miss')"
+	elif [ "$miss" != 0 ]; then
+		t_fail dma-window-clean "$miss device accesses outside the arena $window, the last: $(t_dev_get dma-last-miss)"
+	elif [ "$acc" -lt 1000 ]; then
+		t_fail dma-window-clean "only $acc device memory accesses counted"
+	else
+		t_pass dma-window-clean
+	fi
 fi
+t_dev_set dma-window "" || t_fail dma-window-cleared "cannot clear dma-window"
 exit 0

@@ -182,16 +182,77 @@ t_summary() {
 	echo "E1VM-SUMMARY: $_p passed, $_f failed (uptime $(cut -d' ' -f1 /proc/uptime) s)"
 }
 
-# t_accel_node: the /dev/accel node of the e1npu-sim device once the
-# driver bound to it (the bind may be asynchronous; 5 s at most), or "".
+# ---- the e1 NPU of the QEMU board ------------------------------------------
+# A device of QEMU's virt machine (wrapper window 0x1002_0000, datapath
+# 0x1002_1000, PLIC lines 40-42) described by board.md's device tree node
+# /soc/npu@10020000; e1npu.ko binds to it. Its fault injection and DMA
+# isolation counters are QOM properties of /machine/e1npu, set and read at
+# run time through QEMU's QMP monitor by /tests/e1vm-qmp.
+E1VM_NPU=10020000.npu
+E1VM_NPU_DRV=/sys/bus/platform/drivers/e1npu
+E1VM_QMP=${E1VM_QMP:-/tests/e1vm-qmp}
+export E1VM_NPU E1VM_NPU_DRV E1VM_QMP
+
+#   t_npu_sys [DEV]         sysfs directory of the platform device DEV
+#                           (default $E1VM_NPU, /sys/devices/platform/soc/...)
+#   t_accel_node [DEV]      its /dev/accel node once e1npu bound it (the bind
+#                           may be asynchronous; 5 s at most), or ""
+#   t_npu_debugfs [DEV]     the driver's debugfs directory for it (regs, ring)
+#   t_dev_set NAME VALUE    set a device property (e1vm-qmp set); on failure
+#                           an E1VM-LOG line and status 1
+#   t_dev_get NAME          print a device property (e1vm-qmp get)
+#   t_dev_defaults          every run-time fault property back to its
+#                           default (not gemmini-present, which needs the
+#                           driver unbound); status 1 if one failed
+t_npu_sys() {
+	echo "/sys/bus/platform/devices/${1:-$E1VM_NPU}"
+}
+
 t_accel_node() {
 	_i=0
+	_s=$(t_npu_sys "${1:-}")
 	while [ $_i -lt 50 ]; do
-		for _d in /sys/devices/platform/e1npu-sim/accel/accel*; do
+		for _d in "$_s"/accel/accel*; do
 			[ -d "$_d" ] && { echo "/dev/accel/${_d##*/}"; return 0; }
 		done
 		sleep 0.1
 		_i=$((_i + 1))
 	done
 	echo ""
+}
+
+# 6.12 names an accel device's debugfs directory after its parent device
+# (drm_device.unique); older kernels after the minor
+t_npu_debugfs() {
+	_n=${1:-$E1VM_NPU}
+	if [ -d "/sys/kernel/debug/accel/$_n" ]; then
+		echo "/sys/kernel/debug/accel/$_n"
+		return 0
+	fi
+	for _d in "$(t_npu_sys "$_n")"/accel/accel*; do
+		[ -d "$_d" ] && { echo "/sys/kernel/debug/accel/${_d##*/accel}"; return 0; }
+	done
+	echo ""
+}
+
+t_dev_set() {
+	if _out=$("$E1VM_QMP" set "$1" "$2" 2>&1); then
+		return 0
+	fi
+	echo "E1VM-LOG: e1vm-qmp set $1 '$2': $_out"
+	return 1
+}
+
+t_dev_get() {
+	"$E1VM_QMP" get "$1"
+}
+
+t_dev_defaults() {
+	_bad=0
+	for _p in inject-hang inject-bus-error inject-drop-irq inject-overflow-after \
+		inject-bad-id exec-delay-ms flush-drain-ms inject-stuck-busy; do
+		t_dev_set "$_p" 0 || _bad=1
+	done
+	t_dev_set dma-window "" || _bad=1
+	return $_bad
 }

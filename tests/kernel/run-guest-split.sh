@@ -1,0 +1,112 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# /tests/run-guest-split.sh: the e1npu system tests of the second, short
+# riscv64 boot (kernel command line e1vm.dt=split; /init runs this script
+# instead of run-guest.sh and the t-*.sh scripts). The same QEMU NPU is
+# described by two device tree nodes instead of board.md's one:
+#   npu@10020000  reg-names "wrapper" only (interrupts npu, fallback), a
+#                 3 MiB no-map shared-dma-pool as its memory-region
+#   npu@10021000  reg-names "datapath" only (interrupt datapath)
+# insmod e1npu binds a driver instance to each: a wrapper-only and a
+# datapath-only device (what e1npu_sim's wrapper=0 / datapath=0 loads
+# were). Each runs its engine checks against its own accel node; the
+# wrapper node's arena is a DT region that is not a power of two in pages
+# (768 pages), used whole and reachable by the device, mmap and quota
+# again on it. The module is loaded with arena_size=3145728: a node
+# without a memory-region gets a 3 MiB coherent arena instead.
+. /tests/lib.sh
+
+ST=/tests/e1npu-systest
+WR=10020000.npu
+DP=10021000.npu
+ARENA_PARAM=3145728
+
+systest() {
+	"$ST" "$@"
+	_rc=$?
+	case "$_rc" in
+	0 | 1) ;;
+	*) t_fail "systest-$1" "e1npu-systest $* exited with status $_rc" ;;
+	esac
+}
+
+strs() { tr '\0' ' ' <"$1" 2>/dev/null | sed 's/ $//'; }
+hexb() { od -An -tx1 "$1" 2>/dev/null | tr -d ' \n'; }
+
+# arena_bytes DT-NODE: the size of the node's memory-region (the device
+# tree is the test's input), or the arena_size the module was given
+arena_bytes() {
+	_ph=$(hexb "$1/memory-region")
+	if [ -n "$_ph" ]; then
+		for _n in /proc/device-tree/reserved-memory/*; do
+			[ -f "$_n/phandle" ] && [ "$(hexb "$_n/phandle")" = "$_ph" ] || continue
+			printf '%d\n' "0x$(hexb "$_n/reg" | cut -c17-32)"
+			return 0
+		done
+		echo 0
+		return 0
+	fi
+	echo "$ARENA_PARAM"
+}
+
+# arena_check ACCEL BYTES: the whole arena in three buffers, not a page
+# more, its last bytes reachable by the device ("arena-not-pow2" when
+# BYTES is not a power of two in pages, else "arena-whole")
+arena_check() {
+	echo "E1VM: RUN e1npu-systest harden arena $2 on $1"
+	E1T_DEV=$1 systest harden arena "$2"
+}
+
+if [ ! -x "$ST" ] || [ ! -f "$E1VM_MODDIR/e1npu.ko" ]; then
+	t_fail e1npu-split "no $ST or $E1VM_MODDIR/e1npu.ko in the guest"
+	exit 0
+fi
+wn=/proc/device-tree/soc/npu@10020000
+dn=/proc/device-tree/soc/npu@10021000
+if [ "$(strs $wn/reg-names)" = wrapper ] && [ "$(strs $dn/reg-names)" = datapath ]; then
+	t_pass split-dt
+else
+	t_fail split-dt "reg-names '$(strs $wn/reg-names)' and '$(strs $dn/reg-names)', want 'wrapper' and 'datapath'"
+	exit 0
+fi
+t_dev_defaults || t_fail dev-defaults "cannot reset the device's fault properties"
+
+t_insmod e1npu arena_size=$ARENA_PARAM || exit 0
+wr=$(t_accel_node $WR)
+dp=$(t_accel_node $DP)
+if [ -n "$wr" ]; then t_pass probe-wrapper-only; else t_fail probe-wrapper-only "no accel node under $(t_npu_sys $WR)"; fi
+if [ -n "$dp" ]; then t_pass probe-datapath-only; else t_fail probe-datapath-only "no accel node under $(t_npu_sys $DP)"; fi
+[ -n "$wr" ] && [ -n "$dp" ] || dmesg | tail -n 20 | sed 's/^/E1VM-LOG: probe-split: /'
+
+# ---- the wrapper alone ------------------------------------------------------
+if [ -n "$wr" ]; then
+	E1T_DEV=$wr systest engines 0x1
+	arena_check "$wr" "$(arena_bytes $wn)"
+	E1T_DEV=$wr systest harden mmap
+	E1T_DEV=$wr systest harden quota
+fi
+
+# ---- the datapath alone -----------------------------------------------------
+if [ -n "$dp" ]; then
+	E1T_DEV=$dp systest engines 0x2
+	E1T_DEV=$dp systest dp
+	[ ! -f /tests/guest-lib-tests.sh ] ||
+		E1NPU_GUEST_DEV=$dp sh /tests/guest-lib-tests.sh datapath-only ops-test-fallback lib-test-ops:test_engine_absent
+	arena_check "$dp" "$(arena_bytes $dn)"
+fi
+
+t_rmmod e1npu
+for d in $WR $DP; do
+	[ ! -e "$(t_npu_sys $d)/driver" ] || t_fail unbind "$d still bound after rmmod e1npu"
+done
+
+hits=$(dmesg | grep -E "$E1VM_DMESG_BAD" || true)
+if [ -z "$hits" ]; then
+	t_pass e1npu-dmesg-clean
+else
+	dmesg | grep -E -B 5 -A 30 "$E1VM_DMESG_BAD" |
+		head -n 120 | sed 's/^/E1VM-LOG: e1npu-dmesg: /'
+	t_fail e1npu-dmesg-clean "$(echo "$hits" | head -n 1)"
+fi
+exit 0
