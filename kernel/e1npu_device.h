@@ -84,10 +84,6 @@ void e1npu_show_fdinfo(struct drm_printer *p, struct drm_file *file);
  * @arena_vaddr: CPU address of the tensor arena
  * @arena_dma: device address of the tensor arena
  * @arena_size: bytes of the arena
- * @arena_rmem: the arena comes from a reserved-memory region
- * @arena_direct: the arena is a no-map reserved region mapped by the driver
- *	(memremap + dma_map_resource), not a DMA API allocation
- * @arena_phys: CPU physical address of the arena when @arena_direct
  * @mm_lock: guards @mm
  * @mm: sub-allocator of the arena
  * @ring_vaddr: CPU address of the wrapper descriptor ring
@@ -136,9 +132,6 @@ struct e1npu_device {
 	void *arena_vaddr;
 	dma_addr_t arena_dma;
 	u64 arena_size;
-	bool arena_rmem;
-	bool arena_direct;
-	phys_addr_t arena_phys;
 	/* Guards mm: BO creation and destruction. */
 	struct mutex mm_lock;
 	struct drm_mm mm;

@@ -6,13 +6,14 @@
  * the hardware's TENSOR_MEM window.
  */
 #include <linux/dma-mapping.h>
-#include <linux/io.h>
 #include <linux/jiffies.h>
 #include <linux/dma-resv.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/of.h>
 #include <linux/of_reserved_mem.h>
 #include <linux/wait_bit.h>
+#include <linux/xarray.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
@@ -29,99 +30,126 @@ static void e1npu_gem_arena_release(struct drm_device *ddev, void *data)
 	struct e1npu_device *edev = to_e1npu_device(ddev);
 
 	drm_mm_takedown(&edev->mm);
-	if (edev->arena_direct) {
-		dma_unmap_resource(ddev->dev, edev->arena_dma, edev->arena_size,
-				   DMA_BIDIRECTIONAL, 0);
-		memunmap(edev->arena_vaddr);
-		return;
-	}
 	dma_free_coherent(ddev->dev, edev->arena_size, edev->arena_vaddr,
 			  edev->arena_dma);
-	if (edev->arena_rmem)
-		of_reserved_mem_device_release(ddev->dev);
 }
 
 /*
- * A no-map region is the arena as it is. It is not allocated from the
- * region's coherent pool: that allocator hands out power-of-two page
- * counts only, so a region of, say, 3 MiB could never be allocated whole.
- * Mapped write-combined like coherent memory of a non-coherent device.
+ * Devices whose memory-region holds an arena, from probe until the DRM
+ * device is released, which may be long after unbind (open files). A
+ * rebind meanwhile must not attach the region again: the new binding's
+ * failure would detach it (of_reserved_mem_device_release() drops every
+ * assignment of the device) under the old arena, whose free would then
+ * miss the region's pool or CMA area.
  */
-static int e1npu_gem_arena_map_region(struct e1npu_device *edev,
-				      const struct reserved_mem *rmem)
+static DEFINE_XARRAY(e1npu_regions);
+
+/*
+ * The memory-region is given back after the arena was freed from it
+ * (drmm actions run in reverse order of registration). Not at unbind: the
+ * arena lives as long as the DRM device, which open files keep after
+ * unbind, and dma_free_coherent() must still find the region's pool then.
+ */
+static void e1npu_gem_region_release(struct drm_device *ddev, void *data)
+{
+	of_reserved_mem_device_release(ddev->dev);
+	xa_erase(&e1npu_regions, (unsigned long)ddev->dev);
+}
+
+/*
+ * Make the node's memory-region, if any, the device's DMA memory: a
+ * "shared-dma-pool" with no-map becomes its coherent pool, a reusable one
+ * its CMA area, and dma_alloc_coherent() allocates from it from now on.
+ * Returns the arena size to allocate (0 when there is no region), or a
+ * negative errno.
+ */
+static s64 e1npu_gem_arena_region(struct e1npu_device *edev)
 {
 	struct device *dev = edev->drm.dev;
-	u64 size = rmem->size & PAGE_MASK;
+	struct reserved_mem *rmem;
+	struct device_node *np;
+	bool cma;
+	u64 size;
+	int ret;
 
-	if (!PAGE_ALIGNED(rmem->base) || !size || size > (U32_MAX & PAGE_MASK)) {
-		dev_err(dev, "memory-region %pa size 0x%llx: not page aligned or above 4 GiB\n",
-			&rmem->base, (u64)rmem->size);
-		return -EINVAL;
+	if (!IS_ENABLED(CONFIG_OF_RESERVED_MEM) || !dev->of_node)
+		return 0;
+	np = of_parse_phandle(dev->of_node, "memory-region", 0);
+	if (!np)
+		return 0;
+	rmem = of_reserved_mem_lookup(np);
+	cma = of_property_read_bool(np, "reusable");
+	of_node_put(np);
+	if (!rmem) {
+		dev_err(dev, "memory-region is not a reserved-memory region\n");
+		return -ENODEV;
 	}
-	edev->arena_vaddr = memremap(rmem->base, size, MEMREMAP_WC);
-	if (!edev->arena_vaddr)
-		return -ENOMEM;
-	edev->arena_dma = dma_map_resource(dev, rmem->base, size,
-					   DMA_BIDIRECTIONAL, 0);
-	if (dma_mapping_error(dev, edev->arena_dma)) {
-		memunmap(edev->arena_vaddr);
-		return -ENOMEM;
+	ret = xa_insert(&e1npu_regions, (unsigned long)dev, dev, GFP_KERNEL);
+	if (ret == -EBUSY)
+		dev_err(dev, "memory-region %pa still holds the arena of an earlier binding (a file of it is open)\n",
+			&rmem->base);
+	if (ret)
+		return ret;
+	ret = of_reserved_mem_device_init(dev);
+	if (ret) {
+		xa_erase(&e1npu_regions, (unsigned long)dev);
+		dev_err(dev, "memory-region %pa: not usable for DMA (%d)\n",
+			&rmem->base, ret);
+		return ret;
 	}
-	edev->arena_direct = true;
-	edev->arena_rmem = true;
-	edev->arena_phys = rmem->base;
-	edev->arena_size = size;
-	drm_mm_init(&edev->mm, 0, size);
-	return drmm_add_action_or_reset(&edev->drm, e1npu_gem_arena_release,
-					NULL);
+	ret = drmm_add_action_or_reset(&edev->drm, e1npu_gem_region_release,
+				       NULL);
+	if (ret)
+		return ret;
+
+	size = min_t(u64, rmem->size, U32_MAX) & PAGE_MASK;
+	/*
+	 * A CMA area allocates any page count. A coherent pool hands out
+	 * power-of-two page counts only (its allocation of N pages takes
+	 * the next power of two), so the largest arena a pool can give is
+	 * the largest power of two it holds.
+	 */
+	if (!cma && size) {
+		size = PAGE_SIZE << ilog2(size >> PAGE_SHIFT);
+		if (size != rmem->size)
+			dev_warn(dev, "memory-region of %llu KiB: the arena is its first %llu KiB (a no-map pool allocates powers of two)\n",
+				 (u64)rmem->size >> 10, size >> 10);
+	}
+	return size ? size : -EINVAL;
 }
 
 /**
  * e1npu_gem_arena_init() - allocate the tensor arena and its allocator
- * @edev: the device
+ * @edev: the device, DMA mask set
  *
- * The arena lives as long as the DRM device (drmm), so buffers still
- * mapped by a process after unbind keep valid memory behind them. Its size
- * need not be a power of two: drm_mm takes any size.
+ * The arena is one dma_alloc_coherent() allocation: from the node's
+ * memory-region when it has one (e1npu_gem_arena_region()), else
+ * arena_size bytes from the default (CMA or the page allocator). It is a
+ * coherent allocation whatever the device's coherence: the CPU reads what
+ * the engine wrote (and the reverse) without cache maintenance. It lives
+ * as long as the DRM device (drmm), so buffers still mapped by a process
+ * after unbind keep valid memory behind them.
  *
  * Return: 0 or a negative errno.
  */
 int e1npu_gem_arena_init(struct e1npu_device *edev)
 {
 	struct device *dev = edev->drm.dev;
-	u64 size = e1npu_arena_size_param;
-	int ret;
+	s64 region;
+	u64 size;
 
-	if (IS_ENABLED(CONFIG_OF_RESERVED_MEM) && dev->of_node &&
-	    of_property_present(dev->of_node, "memory-region")) {
-		struct device_node *np = of_parse_phandle(dev->of_node,
-							  "memory-region", 0);
-		struct reserved_mem *rmem = np ? of_reserved_mem_lookup(np) : NULL;
-		bool no_map = np && of_property_read_bool(np, "no-map");
-
-		of_node_put(np);
-		if (!rmem)
-			return -ENODEV;
-		if (no_map)
-			return e1npu_gem_arena_map_region(edev, rmem);
-		/* A reusable (CMA) pool allocates any page count. */
-		ret = of_reserved_mem_device_init(dev);
-		if (ret)
-			return ret;
-		edev->arena_rmem = true;
-		size = rmem->size;
-	}
-	size = min_t(u64, PAGE_ALIGN(size), U32_MAX & PAGE_MASK);
+	region = e1npu_gem_arena_region(edev);
+	if (region < 0)
+		return region;
+	size = region ? region : min_t(u64, PAGE_ALIGN((u64)e1npu_arena_size_param),
+				       U32_MAX & PAGE_MASK);
 	if (!size)
 		return -EINVAL;
 
 	edev->arena_vaddr = dma_alloc_coherent(dev, size, &edev->arena_dma,
 					       GFP_KERNEL);
-	if (!edev->arena_vaddr) {
-		if (edev->arena_rmem)
-			of_reserved_mem_device_release(dev);
+	if (!edev->arena_vaddr)
 		return -ENOMEM;
-	}
 	edev->arena_size = size;
 	drm_mm_init(&edev->mm, 0, size);
 	return drmm_add_action_or_reset(&edev->drm, e1npu_gem_arena_release,
@@ -171,13 +199,6 @@ static int e1npu_gem_mmap(struct drm_gem_object *obj,
 	 * vma, and the mm does not call vm_ops->close for a vma whose mmap
 	 * failed: putting it here too would free the BO under its handle.
 	 */
-	if (edev->arena_direct) {
-		vma->vm_page_prot = pgprot_writecombine(vma->vm_page_prot);
-		return remap_pfn_range(vma, vma->vm_start,
-				       PHYS_PFN(edev->arena_phys) + pgoff,
-				       vma->vm_end - vma->vm_start,
-				       vma->vm_page_prot);
-	}
 	vma->vm_pgoff = pgoff;
 	return dma_mmap_coherent(obj->dev->dev, vma, edev->arena_vaddr,
 				 edev->arena_dma, edev->arena_size);
