@@ -84,38 +84,3 @@ check-models-tflite: $(DELEGATE_TEST)
 
 check-models: check-models-tflite
 CHECK_TARGETS += check-delegate
-
-
-# ---- the x86_64 guest: the delegate on e1npu.ko's accel node ---------------
-# tests/delegate/t-delegate.sh runs test-delegate there with -d
-# /dev/accel/accelN (the delegate and the interpreter on the driver, on
-# e1npu_sim.ko): the same binary, the delegate, TFLite 2.2 and every
-# library ldd lists, packed into guest-delegate-x86.tar. Without TFLite
-# the tar holds no-tflite (the reason) and the guest reports a skip.
-ifeq ($(CROSS_COMPILE)$(TARGET_MACHINE),x86_64)
-
-GUEST_DELEGATE_TAR := $(O)/tests/delegate/guest-delegate-x86.tar
-
-$(GUEST_DELEGATE_TAR): $(DELEGATE_TEST) $(DELEGATE_SO) $(DELEGATE_PARTIAL) \
-		tests/data/mobilenet_v1_0.25_128_quant.tflite tests/data/grace_hopper_128.bmp
-	@rm -rf $@.d && mkdir -p $@.d/lib
-	@set -e; cp $(DELEGATE_TEST) $(DELEGATE_PARTIAL) tests/data/mobilenet_v1_0.25_128_quant.tflite \
-		tests/data/grace_hopper_128.bmp $@.d/; \
-	cp $(DELEGATE_SO) $@.d/lib/; \
-	libs="$(DELEGATE_TEST) $(DELEGATE_SO)"; \
-	if tfl=$$($(FETCH_TFLITE) 2>$@.d/no-tflite); then \
-		rm $@.d/no-tflite; cp $$tfl/lib/libtensorflowlite_c.so $@.d/lib/; \
-		libs="$$libs $$tfl/lib/libtensorflowlite_c.so"; fi; \
-	for b in $$libs; do ldd $$b | awk '$$2 == "=>" && $$3 ~ /^\// { print $$3 } \
-		$$1 ~ /^\/.*ld-linux/ { print $$1 }'; done | sort -u | \
-		while read -r l; do cp -L $$l $@.d/lib/; done
-	@strip --strip-debug $@.d/lib/* $@.d/test-delegate
-	@test -e $@.d/lib/ld-linux-x86-64.so.2 || \
-		{ echo "guest-delegate: no ld-linux-x86-64.so.2 in ldd's output"; exit 1; }
-	tar -C $@.d -cf $@ .
-	@rm -rf $@.d
-
-VM_X86_GUEST_FILES += $(GUEST_DELEGATE_TAR) tests/delegate/t-delegate.sh
-ALL_TARGETS        += $(GUEST_DELEGATE_TAR)
-
-endif

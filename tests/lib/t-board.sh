@@ -4,14 +4,16 @@
 # /tests/t-board.sh: Documentation/board.md on the riscv64 guest (the tests
 # harness runs every /tests/t-*.sh after run-guest.sh; busybox sh).
 #  1. the root file system of tests/lib/board-host.sh (the cross build,
-#     installed with make install DESTDIR=, plus the C library) at /;
-#     e1npu_sim.ko stands in for the NPU the board's device tree describes,
-#     the modules go where `make modules_install` puts them (depmod);
+#     installed with make install DESTDIR=, plus the C library) at /; the
+#     NPU is the QEMU board's (a device of QEMU's virt machine at the
+#     addresses board.md's device tree node gives, which the guest boots
+#     with); the modules go where `make modules_install` puts them (depmod);
 #  2. every command of board.md's ```sh board blocks (board-blocks.sh),
 #     one test each, as written;
 #  3. checks: npu-smoke info|ping|smoke|bench|perf|ops --json parsed; the
 #     sysfs counters against the MACs of known matmuls; e1npu-classify's
-#     output bytes against the host's (guest-classify.sh); the udev rule.
+#     output bytes against the host's (guest-classify.sh); the udev rule;
+#     the device tree node, its arena, and that the driver bound to it.
 . /tests/lib.sh
 
 T=/tests
@@ -40,9 +42,25 @@ jget() {
 want() {
 	if [ "$3" = "$4" ]; then t_pass "$1"; else t_fail "$1" "$2: got '$3', expected '$4'"; fi
 }
+# strs FILE: a DT string list, space separated; hexb FILE: its bytes in hex
+strs() { tr '\0' ' ' <"$1" 2>/dev/null | sed 's/ $//'; }
+hexb() { od -An -tx1 "$1" 2>/dev/null | tr -d ' \n'; }
+
+# board.md's NPU node and its memory-region (the reserved-memory node whose
+# phandle it names): the arena, as the device tree gives it
+dt=/proc/device-tree/soc/npu@10020000
+rm=
+if [ -d "$dt" ]; then
+	ph=$(hexb $dt/memory-region)
+	for _n in /proc/device-tree/reserved-memory/*; do
+		[ -f "$_n/phandle" ] && [ "$(hexb "$_n/phandle")" = "$ph" ] && rm=$_n
+	done
+fi
+reg=$(hexb "$rm/reg")
+dt_size=
+[ -z "$reg" ] || dt_size=$(printf '%d' "0x$(echo "$reg" | cut -c17-32)")
 
 # ---- 1. the board: modules where modules_install puts them -----------------
-t_insmod e1npu_sim || exit 0
 kr=$(uname -r)
 mkdir -p "/lib/modules/$kr"
 cp "$E1VM_MODDIR"/*.ko "/lib/modules/$kr/"
@@ -70,7 +88,6 @@ for _d in /sys/class/accel/accel*; do
 done
 if [ -z "$acc" ]; then
 	t_fail board-accel "no accel device driven by e1npu after modprobe"
-	t_rmmod e1npu_sim
 	exit 0
 fi
 dev=/dev/accel/$acc
@@ -86,8 +103,8 @@ npu-smoke --json info >"$W/info.json" 2>&1
 want board-json-info-device "info device" "$(jget device "$W/info.json")" "$dev"
 want board-json-info-backend "info backend" "$(jget backend "$W/info.json")" kernel
 want board-json-info-driver "info driver" "$(jget driver "$W/info.json")" e1npu
-want board-json-info-arena "info arena_size vs the module parameter" \
-	"$(jget arena_size "$W/info.json")" "$(cat /sys/module/e1npu/parameters/arena_size)"
+want board-json-info-arena "info arena_size vs the node's memory-region" \
+	"$(jget arena_size "$W/info.json")" "$dt_size"
 want board-json-info-ring "info ring_len vs the module parameter" \
 	"$(jget ring_len "$W/info.json")" "$(cat /sys/module/e1npu/parameters/ring_len)"
 
@@ -175,23 +192,18 @@ else
 	t_fail board-udev-rule "rule '$rule' vs subsystem '$subsys', name '$acc', drivers '$drivers'"
 fi
 
-# ---- 3e. board.md's device tree node (run-vm.sh boots with it, disabled) ---
-# strs FILE: a DT string list, space separated; hexb FILE: its bytes in hex
-strs() { tr '\0' ' ' <"$1" 2>/dev/null | sed 's/ $//'; }
-hexb() { od -An -tx1 "$1" 2>/dev/null | tr -d ' \n'; }
-dt=/proc/device-tree/soc/npu@10020000
+# ---- 3e. board.md's device tree node (run-vm.sh boots with it) -------------
 if [ -d "$dt" ]; then
 	want board-dt-npu "npu node: compatible; reg-names; interrupt-names" \
 		"$(strs $dt/compatible); $(strs $dt/reg-names); $(strs $dt/interrupt-names)" \
 		"eliza,e1-npu; wrapper datapath; npu fallback datapath"
-	ph=$(hexb $dt/memory-region)
-	rm=
-	for _n in /proc/device-tree/reserved-memory/*; do
-		[ -f "$_n/phandle" ] && [ "$(hexb "$_n/phandle")" = "$ph" ] && rm=$_n
-	done
-	reg=$(hexb "$rm/reg")
+	# the accel device is the node's platform device, driven by e1npu
+	pdev=$(cd "/sys/class/accel/$acc/device" && pwd -P)
+	want board-dt-npu-bound "the accel device's platform device, its of_node, its driver" \
+		"${pdev##*/} $(cd "$pdev/of_node" 2>/dev/null && pwd -P) $(basename "$(readlink "$pdev/driver")")" \
+		"10020000.npu $(cd $dt && pwd -P) e1npu"
 	base=$(printf '0x%s' "$(echo "$reg" | cut -c1-16)")
-	mib=$(($(printf '0x%s' "$(echo "$reg" | cut -c17-32)") / 1048576))
+	mib=$((${dt_size:-0} / 1048576))
 	want board-dt-arena "memory-region: compatible, no-map" \
 		"$(strs "$rm/compatible") $([ -e "$rm/no-map" ] && echo no-map)" "shared-dma-pool no-map"
 	line="Reserved memory: created DMA memory pool at $base, size $mib MiB"
@@ -206,5 +218,4 @@ else
 fi
 
 t_rmmod e1npu
-t_rmmod e1npu_sim
 exit 0

@@ -5,8 +5,10 @@
  * naive references written here; CPU fallback; job splitting; timeouts on
  * a hung engine and bus errors (fault injection: in-process only); perf
  * counters (the driver's are per device, so deltas are compared). On the
- * kernel backend the engine-shape tests run when the loaded e1npu_sim has
- * that shape (tests/lib/guest-lib-tests.sh runs them one by one).
+ * kernel backend the engine-shape tests run when the device has that
+ * shape: the QEMU board's NPU with gemmini-present=0, or the datapath-only
+ * node of the split device tree (tests/kernel/run-guest.sh and
+ * run-guest-split.sh run them one by one through guest-lib-tests.sh).
  */
 #include <stdio.h>
 #include <time.h>
