@@ -2,13 +2,13 @@
 # SPDX-License-Identifier: MIT
 #
 # /tests/harden-guest.sh: the driver-hardening checks (issue 9), sourced by
-# run-guest.sh (its load/unload/probed/systest helpers): bounded SUBMIT and
+# run-guest.sh (its load/unload/bind_npu/systest helpers): bounded SUBMIT and
 # DEV_QUERY sizes, capped unread results, mmap of buffers at arena
 # offsets, the per-file arena quota, fdinfo, runtime PM, arena space of
 # finished jobs reusable at once, reset-then-verify at probe, and a probe
 # that defers on an interrupt controller without a driver. The arena that
-# is not a power of two in pages (a 3 MiB memory-region) is the wrapper
-# node's of the split device tree: run-guest-split.sh.
+# is not a power of two in pages, and the arena from a memory-region other
+# than board.md's, are run-guest-split.sh's (the split device tree).
 
 if load harden; then
 	for c in sizes results mmap quota fdinfo rpm reuse; do
@@ -33,7 +33,7 @@ if load harden; then
 		t_fail probe-bad-id-after-reset "no '$E1VM_NPU: wrapper ID ... after reset' message"
 	fi
 	t_dev_set inject-bad-id 0
-	if echo "$E1VM_NPU" >"$E1VM_NPU_DRV/bind" && [ -n "$(t_accel_node)" ]; then
+	if bind_npu && [ -n "$(t_accel_node)" ]; then
 		t_pass probe-rebind-after-bad-id
 		systest engines 0x3
 	else

@@ -67,6 +67,22 @@ unload() {
 	t_dev_defaults || t_fail dev-defaults "cannot reset the device's fault properties"
 }
 
+# bind_npu: bind the NPU to e1npu again. A rebind fails with -EBUSY while
+# the earlier binding's arena still holds the memory-region (until the last
+# reference to that DRM device is gone): retried for 10 s
+bind_npu() {
+	_i=0
+	until echo "$E1VM_NPU" 2>/tmp/e1t-bind.log >"$E1VM_NPU_DRV/bind"; do
+		_i=$((_i + 1))
+		if [ $_i -ge 100 ]; then
+			sed 's/^/E1VM-LOG: bind: /' /tmp/e1t-bind.log
+			return 1
+		fi
+		sleep 0.1
+	done
+	[ $_i = 0 ] || echo "E1VM-LOG: bind: $E1VM_NPU bound after $_i retries"
+}
+
 # wait_file FILE SECONDS
 wait_file() {
 	_i=0
@@ -212,7 +228,7 @@ unbind_under_holder() {
 	fi
 	t_dev_defaults || t_fail dev-defaults "cannot reset the device's fault properties"
 	# bound again: probes, and runs a job
-	if echo "$E1VM_NPU" >"$E1VM_NPU_DRV/bind" && probed "rebind-$_name"; then
+	if bind_npu && probed "rebind-$_name"; then
 		systest job "rebind-$_name-job"
 	else
 		t_fail "rebind-$_name" "bind $E1VM_NPU failed"

@@ -13,8 +13,8 @@
 # (dma-accesses) and every one outside the window (dma-window-misses, the
 # last in dma-last-miss); its own descriptor ring always counts as inside.
 # The arena's base and size come from the device tree (the node's
-# memory-region, an input of the test), checked against the driver's
-# debugfs ring file.
+# memory-region, an input of the test, read as the binding says:
+# t_dt_arena), checked against the driver's debugfs ring file.
 #
 # Kernel command line knobs (tests/vm: VM_APPEND):
 #   e1vm.fuzz_seed=N     replay a fuzzer run (default: a fresh seed, printed)
@@ -46,21 +46,13 @@ proof() {
 debug=0
 [ "$(e1vm_param kvariant)" != debug ] || debug=1
 
-# hexb FILE: a DT property's bytes in hex
-hexb() { od -An -tx1 "$1" 2>/dev/null | tr -d ' \n'; }
-
 # ---- the arena: the memory-region of the NPU's DT node ---------------------
 node=/proc/device-tree/soc/npu@10020000
 base=
 size=
-if [ -f "$node/memory-region" ]; then
-	ph=$(hexb "$node/memory-region")
-	for _n in /proc/device-tree/reserved-memory/*; do
-		[ -f "$_n/phandle" ] && [ "$(hexb "$_n/phandle")" = "$ph" ] || continue
-		reg=$(hexb "$_n/reg")
-		base=$(printf '%d' "0x$(echo "$reg" | cut -c1-16)")
-		size=$(printf '%d' "0x$(echo "$reg" | cut -c17-32)")
-	done
+if a=$(t_dt_arena "$node"); then
+	base=${a% *}
+	size=${a#* }
 fi
 ring=$(t_npu_debugfs)/ring
 # "ring_dma 0x... arena_dma 0x... arena_size N"
@@ -70,7 +62,7 @@ echo "E1VM-LOG: arena: device tree ${base:+$(printf '0x%x' "$base")}+$size, driv
 if [ -z "$base" ] || [ -z "$size" ]; then
 	t_fail dma-window-arena "no memory-region of $node in the device tree"
 elif [ -z "$kbase" ] || [ $((kbase)) != "$base" ] || [ "$ksize" != "$size" ]; then
-	t_fail dma-window-arena "the driver's arena $kbase+$ksize is not the DT region $(printf '0x%x' "$base")+$size"
+	t_fail dma-window-arena "the driver's arena $kbase+$ksize is not the DT region's $(printf '0x%x' "$base")+$size"
 else
 	t_pass dma-window-arena
 fi

@@ -59,6 +59,9 @@ fi
 reg=$(hexb "$rm/reg")
 dt_size=
 [ -z "$reg" ] || dt_size=$(printf '%d' "0x$(echo "$reg" | cut -c17-32)")
+# the arena the binding gives that region
+dt_arena=$(t_dt_arena "$dt")
+dt_arena=${dt_arena#* }
 
 # ---- 1. the board: modules where modules_install puts them -----------------
 kr=$(uname -r)
@@ -104,7 +107,7 @@ want board-json-info-device "info device" "$(jget device "$W/info.json")" "$dev"
 want board-json-info-backend "info backend" "$(jget backend "$W/info.json")" kernel
 want board-json-info-driver "info driver" "$(jget driver "$W/info.json")" e1npu
 want board-json-info-arena "info arena_size vs the node's memory-region" \
-	"$(jget arena_size "$W/info.json")" "$dt_size"
+	"$(jget arena_size "$W/info.json")" "$dt_arena"
 want board-json-info-ring "info ring_len vs the module parameter" \
 	"$(jget ring_len "$W/info.json")" "$(cat /sys/module/e1npu/parameters/ring_len)"
 

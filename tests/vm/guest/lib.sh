@@ -204,6 +204,8 @@ export E1VM_NPU E1VM_NPU_DRV E1VM_QMP
 #   t_dev_defaults          every run-time fault property back to its
 #                           default (not gemmini-present, which needs the
 #                           driver unbound); status 1 if one failed
+#   t_dt_arena DT-NODE      "BASE SIZE" of the tensor arena the binding gives
+#                           a node with a memory-region; status 1 without
 t_npu_sys() {
 	echo "/sys/bus/platform/devices/${1:-$E1VM_NPU}"
 }
@@ -255,4 +257,30 @@ t_dev_defaults() {
 	done
 	t_dev_set dma-window "" || _bad=1
 	return $_bad
+}
+
+# The binding (Documentation/devicetree/bindings/accel/eliza,e1-npu.yaml):
+# the arena is allocated from the node's shared-dma-pool region, at its
+# base; a no-map region is a coherent pool, which hands out power-of-two
+# page counts, so the arena is the largest power of two of pages it holds;
+# a reusable (CMA) region is used whole. Regions with #address-cells and
+# #size-cells 2, as board.md's.
+t_dt_arena() {
+	_ph=$(od -An -tx1 "$1/memory-region" 2>/dev/null | tr -d ' \n')
+	[ -n "$_ph" ] || return 1
+	for _n in /proc/device-tree/reserved-memory/*; do
+		[ "$(od -An -tx1 "$_n/phandle" 2>/dev/null | tr -d ' \n')" = "$_ph" ] || continue
+		_reg=$(od -An -tx1 "$_n/reg" 2>/dev/null | tr -d ' \n')
+		[ ${#_reg} = 32 ] || return 1
+		_b=$(printf '%d' "0x$(echo "$_reg" | cut -c1-16)")
+		_s=$(printf '%d' "0x$(echo "$_reg" | cut -c17-32)")
+		if [ -e "$_n/no-map" ]; then
+			_p=4096
+			while [ $((_p * 2)) -le "$_s" ]; do _p=$((_p * 2)); done
+			_s=$_p
+		fi
+		echo "$_b $_s"
+		return 0
+	done
+	return 1
 }
