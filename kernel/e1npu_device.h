@@ -23,6 +23,15 @@ struct reset_control;
 
 #define E1NPU_DRIVER_NAME	"e1npu"
 
+/*
+ * Address bits the NPU drives as a bus master (descriptor fetch, tensors).
+ * ASSUMPTION (Documentation/hardware-contract.md, 1.1): 32 on the
+ * reference SoC, although every address register and descriptor field is
+ * a LO/HI pair; the HI halves are written (0 under this mask). Widen here
+ * once RTL confirms a wider master.
+ */
+#define E1NPU_DMA_BITS		32
+
 /* Register windows (reg-names) and interrupt lines (interrupt-names). */
 #define E1NPU_WIN_NAME_WRAPPER	"wrapper"
 #define E1NPU_WIN_NAME_DATAPATH	"datapath"

@@ -268,9 +268,15 @@ static int e1npu_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
-	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
+	/*
+	 * The NPU's address width, not the CPU's: the ring and the arena
+	 * must lie where its master can reach them. Set before any DMA
+	 * memory is allocated or a memory-region attached.
+	 */
+	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(E1NPU_DMA_BITS));
 	if (ret)
-		return dev_err_probe(dev, ret, "no usable DMA mask\n");
+		return dev_err_probe(dev, ret, "no usable %u-bit DMA mask\n",
+				     E1NPU_DMA_BITS);
 
 	if (edev->wrap) {
 		edev->ring_len = e1npu_ring_len_param;

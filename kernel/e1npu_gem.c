@@ -137,6 +137,7 @@ int e1npu_gem_arena_init(struct e1npu_device *edev)
 	struct device *dev = edev->drm.dev;
 	s64 region;
 	u64 size;
+	int ret;
 
 	region = e1npu_gem_arena_region(edev);
 	if (region < 0)
@@ -152,8 +153,21 @@ int e1npu_gem_arena_init(struct e1npu_device *edev)
 		return -ENOMEM;
 	edev->arena_size = size;
 	drm_mm_init(&edev->mm, 0, size);
-	return drmm_add_action_or_reset(&edev->drm, e1npu_gem_arena_release,
-					NULL);
+	ret = drmm_add_action_or_reset(&edev->drm, e1npu_gem_arena_release,
+				       NULL);
+	if (ret)
+		return ret;
+	/*
+	 * dma-direct and CMA honour the coherent mask; a no-map region's
+	 * pool is used where the device tree put it, so check it here: the
+	 * NPU cannot reach an arena beyond its address width.
+	 */
+	if (edev->arena_dma + size - 1 > dev->coherent_dma_mask) {
+		dev_err(dev, "arena at %pad + 0x%llx beyond the NPU's %u address bits\n",
+			&edev->arena_dma, size, E1NPU_DMA_BITS);
+		return -ERANGE;
+	}
+	return 0;
 }
 
 static void e1npu_gem_free(struct drm_gem_object *obj)
