@@ -71,6 +71,7 @@ LDLIBS   +=
 # Lists the fragments append to.
 ALL_TARGETS   :=
 CHECK_TARGETS :=
+CHECK_EARLY :=
 BENCH_TARGETS :=
 INSTALL_TARGETS :=
 CLEAN_DIRS    := $(O) $(SAN_O)
@@ -119,8 +120,11 @@ else
 all: $(ALL_TARGETS)
 endif
 
-# Unit tests first (fast), then whatever the fragments add (VM, lint).
+# Unit tests first (fast), then whatever the fragments add (VM, lint);
+# CHECK_EARLY starts long builds in the background first (the virtual
+# board's kernels and QEMU) so they overlap the unit tests.
 check: deps-check
+	$(if $(CHECK_EARLY),$(MAKE) --no-print-directory $(CHECK_EARLY))
 	$(MAKE) --no-print-directory all
 	$(MAKE) --no-print-directory $(CHECK_TARGETS)
 

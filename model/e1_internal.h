@@ -36,6 +36,7 @@ bool e1_v0_pending(const struct e1_model *m);
 enum e1_step e1_v0_step_begin(struct e1_model *m);
 void e1_v0_step_compute(struct e1_model *m);
 bool e1_v0_step_end(struct e1_model *m);
+u64 e1_v0_step_cycles(const struct e1_model *m);
 bool e1_v0_irq_npu(const struct e1_model *m);
 bool e1_v0_irq_fallback(const struct e1_model *m);
 

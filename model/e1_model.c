@@ -138,6 +138,11 @@ bool e1_model_step_end(struct e1_model *m)
 	return retired;
 }
 
+u64 e1_model_step_cycles(const struct e1_model *m)
+{
+	return m->cfg.wrapper_present ? e1_v0_step_cycles(m) : 0;
+}
+
 void e1_model_set_yield(struct e1_model *m, void (*yield)(void *ctx))
 {
 	m->yield = yield;

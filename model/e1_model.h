@@ -176,6 +176,14 @@ void e1_model_step_compute(struct e1_model *m);
 bool e1_model_step_end(struct e1_model *m);
 
 /*
+ * The cycles e1_model_step_end() will charge the executing descriptor when
+ * it retires (its fetch was charged at the begin), 0 when none executes:
+ * a host that runs the engine on a virtual clock retires it that long
+ * after it began (the QEMU device, model/qemu/e1npu.c).
+ */
+u64 e1_model_step_cycles(const struct e1_model *m);
+
+/*
  * Optional: called between blocks of a long computation (a few hundred
  * thousand MACs apart) with the host's ctx, e.g. to reschedule. Set after
  * e1_model_init().

@@ -1245,6 +1245,18 @@ void e1_v0_step_compute(struct e1_model *m)
 		v0_compute(m, &v->cur);
 }
 
+u64 e1_v0_step_cycles(const struct e1_model *m)
+{
+	const struct e1_v0 *v = &m->v0;
+	struct e1_timing_cost gc;
+	u64 macs, c;
+
+	if (!v->executing)
+		return 0;
+	c = op_cycles(m, &v->cur, &macs, &gc);
+	return c - v0_hidden(m, &v->cur, &gc);
+}
+
 bool e1_v0_step_end(struct e1_model *m)
 {
 	struct e1_v0 *v = to_v0(m);

@@ -57,29 +57,30 @@ busybox_riscv64() {
 	BUSYBOX="$dir/busybox"
 }
 
-# riscv64_board_dtb OUT QEMU-ARGS...: the device tree of QEMU's virt
-# machine (dumped with the same memory and CPUs) plus the ```dts block of
-# Documentation/board.md, i.e. the NPU node and its reserved-memory tensor
-# arena as a board has them; compiled with the kernel tree's dtc. The node
-# is disabled here: nothing answers at 0x1002_0000 in QEMU, so the driver
-# must not probe it (e1npu_sim.ko stands in for the NPU). The guest checks
-# the node and that the kernel set the region aside (t-board.sh). The
-# test nodes of riscv64-dtb.sh are appended too.
+# riscv64_board_dtb OUT MODE QEMU-ARGS...: the device tree of QEMU's virt
+# machine (dumped with the same memory and CPUs) plus riscv64-dtb.sh MODE:
+# board.md's NPU node and its reserved-memory tensor arena, enabled, as a
+# board has them (board), or the two-node variant (split); compiled with
+# the kernel tree's dtc. The virtual board's QEMU has the e1 NPU at those
+# addresses (model/qemu/), so the driver binds to the node as on a board.
 riscv64_board_dtb() {
-	local out=$1 dtc="$KDIR/scripts/dtc/dtc"
-	shift
+	local out=$1 mode=$2 dtc="$KDIR/scripts/dtc/dtc"
+	shift 2
 	[ -x "$dtc" ] || die "riscv64: no dtc in $KDIR/scripts/dtc"
 	run_logged "$out.log" "$@" -nographic -machine dumpdtb="$out.virt" ||
 		die "riscv64: cannot dump QEMU's virt device tree"
 	{
 		"$dtc" -q -I dtb -O dts "$out.virt" |
 			sed 's/^\(\t*\)plic@c000000 {/\1plic: plic@c000000 {/'
-		awk '/^```dts$/ { on = 1; next } /^```/ { on = 0 } on' "$TOP/Documentation/board.md"
-		printf '&{/soc/npu@10020000} {\n\tstatus = "disabled";\n};\n'
-		# the driver-hardening tests' nodes (e1npu_sim of_node=PATH)
-		"$VM_DIR/riscv64-dtb.sh" "${VM_MEM:-512M}"
+		"$VM_DIR/riscv64-dtb.sh" "$mode" "${VM_MEM:-512M}"
 	} >"$out.dts"
 	grep -q 'plic: plic@' "$out.dts" || die "riscv64: no plic node in QEMU's device tree"
 	run_logged "$out.log" "$dtc" -q -I dts -O dtb -o "$out" "$out.dts" ||
-		die "riscv64: board.md's device tree node does not compile ($out.dts)"
+		die "riscv64: the board's device tree does not compile ($out.dts)"
+}
+
+# qemu_riscv64: sets QEMU_RISCV64 to the virtual board's QEMU (Debian's
+# qemu source with the e1 NPU, tests/vm/qemu-build.sh; cached)
+qemu_riscv64() {
+	QEMU_RISCV64=$("$VM_DIR/qemu-build.sh") || die "the virtual board's QEMU did not build"
 }

@@ -1,52 +1,96 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 #
-# riscv64-dtb.sh MEM: prints the device-tree source fragment of the test
-# nodes for e1npu_sim of_node=PATH (tests/kernel/harden-guest.sh), which
-# riscv64_board_dtb (kernel-riscv64.sh) appends to QEMU virt's tree and
-# board.md's node:
-#   /e1npu-dt-arena  names a 3 MiB no-map "shared-dma-pool" region 32 MiB
-#                    below the end of RAM: a memory-region whose size is
-#                    not a power of two in pages
-#   /e1npu-dt-defer  its "fallback" interrupt on a controller that never
-#                    probes: the driver's probe must defer
+# riscv64-dtb.sh board|split MEM: prints the device-tree source that
+# riscv64_board_dtb (kernel-riscv64.sh) puts beside QEMU virt's own tree.
+#   board  the ```dts block of Documentation/board.md (the NPU node and its
+#          reserved-memory tensor arena, as a board has them), plus the
+#          driver-hardening tests' node: npu@10030000, a second e1 NPU
+#          whose interrupts sit on a controller that never probes, so its
+#          probe must defer before it touches a register
+#   split  the same NPU described as two nodes, one window each, as a SoC
+#          that integrates only one of the engines would describe it:
+#          npu@10020000 (wrapper; a 3 MiB arena, not a power of two in
+#          pages) and npu@10021000 (datapath; its own 2 MiB arena)
+# The arenas sit 32 MiB (split: 32 and 40 MiB) below the end of RAM.
 set -e
-mem=$1
+mode=$1
+mem=$2
+top=$(cd "$(dirname "$0")/../.." && pwd)
 case "$mem" in
 *G) mb=$((${mem%G} * 1024)) ;;
 *M) mb=${mem%M} ;;
 *) echo "riscv64-dtb.sh: memory size '$mem' is not NNNM or NG" >&2; exit 1 ;;
 esac
-base=$((0x80000000 + (mb - 32) * 1024 * 1024))
-cat <<DTS
+hex() { printf 0x%x "$1"; }
+case "$mode" in
+board)
+	awk '/^```dts$/ { on = 1; next } /^```/ { on = 0 } on' "$top/Documentation/board.md"
+	cat <<DTS
 / {
-	reserved-memory {
-		#address-cells = <2>;
-		#size-cells = <2>;
-		ranges;
-		e1npu_arena: e1npu-arena@$(printf %x "$base") {
-			compatible = "shared-dma-pool";
-			reg = <0x0 $(printf 0x%x "$base") 0x0 0x300000>;
-			no-map;
-		};
-	};
-	/* disabled: no platform devices of their own, e1npu_sim uses them */
-	e1npu-dt-arena {
-		compatible = "eliza,e1npu-sim";
-		memory-region = <&e1npu_arena>;
-		status = "disabled";
-	};
 	/* an interrupt controller without a driver: its lines defer */
 	e1npu_nointc: e1npu-dt-nointc {
 		interrupt-controller;
 		#interrupt-cells = <1>;
 		status = "disabled";
 	};
-	e1npu-dt-defer {
-		compatible = "eliza,e1npu-sim";
-		interrupts-extended = <&e1npu_nointc 1>;
-		interrupt-names = "fallback";
-		status = "disabled";
+	soc {
+		npu@10030000 {
+			compatible = "eliza,e1-npu";
+			reg = <0x0 0x10030000 0x0 0x1000>;
+			reg-names = "wrapper";
+			interrupts-extended = <&e1npu_nointc 1>, <&e1npu_nointc 2>;
+			interrupt-names = "npu", "fallback";
+		};
 	};
 };
 DTS
+	;;
+split)
+	w=$((0x80000000 + (mb - 32) * 1024 * 1024))
+	d=$((0x80000000 + (mb - 40) * 1024 * 1024))
+	cat <<DTS
+/ {
+	reserved-memory {
+		#address-cells = <2>;
+		#size-cells = <2>;
+		ranges;
+		npu_wrapper_mem: npu-tensor@$(printf %x $w) {
+			compatible = "shared-dma-pool";
+			reg = <0x0 $(hex $w) 0x0 0x300000>;
+			no-map;
+		};
+		npu_datapath_mem: npu-tensor@$(printf %x $d) {
+			compatible = "shared-dma-pool";
+			reg = <0x0 $(hex $d) 0x0 0x200000>;
+			no-map;
+		};
+	};
+	soc {
+		npu@10020000 {
+			compatible = "eliza,e1-npu";
+			reg = <0x0 0x10020000 0x0 0x1000>;
+			reg-names = "wrapper";
+			interrupt-parent = <&plic>;
+			interrupts = <40>, <41>;
+			interrupt-names = "npu", "fallback";
+			memory-region = <&npu_wrapper_mem>;
+		};
+		npu@10021000 {
+			compatible = "eliza,e1-npu";
+			reg = <0x0 0x10021000 0x0 0x1000>;
+			reg-names = "datapath";
+			interrupt-parent = <&plic>;
+			interrupts = <42>;
+			interrupt-names = "datapath";
+			memory-region = <&npu_datapath_mem>;
+		};
+	};
+};
+DTS
+	;;
+*)
+	echo "riscv64-dtb.sh: mode '$mode' is not board or split" >&2
+	exit 1
+	;;
+esac

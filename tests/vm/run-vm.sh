@@ -1,51 +1,55 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 #
-# run-vm.sh ARCH [debug]: build the project's kernel modules against the
-# ARCH kernel, pack an initramfs (busybox, modules + DRM deps, tests), boot
-# it in QEMU (TCG), print the guest's results and exit non-zero on any
+# run-vm.sh riscv64 [debug|split]: build the project's kernel module against
+# the riscv64 test kernel, pack an initramfs (busybox, modules + DRM deps,
+# tests), boot it on the virtual board -- QEMU's riscv64 `virt` with the e1
+# NPU at 0x1002_0000 (tests/vm/qemu-build.sh, model/qemu/) and board.md's
+# device tree node -- print the guest's results and exit non-zero on any
 # failure, a missing summary (crash/hang) or a timeout.
-#   ARCH: x86_64 (Debian's 6.12 amd64 kernel) | riscv64 (our trimmed 6.12)
-#   debug: riscv64 only, the debug kernel (lockdep, KASAN, kmemleak, UBSAN,
-#          DEBUG_OBJECTS, DMA_API_DEBUG, DEBUG_LIST, KUnit); work in
-#          $O/vm/riscv64-debug
+#   debug: the debug kernel (lockdep, KASAN, kmemleak, UBSAN, DEBUG_OBJECTS,
+#          DMA_API_DEBUG, DEBUG_LIST, KUnit); work in $O/vm/riscv64-debug
+#   board: `make board`: the base kernel, the board's userspace at /, the
+#          driver loaded, then $VM_BOARD_CMD or a shell on this terminal
+#   split: the base kernel on the two-node device tree (riscv64-dtb.sh
+#          split: a wrapper-only and a datapath-only node); the guest runs
+#          /tests/run-guest-split.sh only; work in $O/vm/riscv64-split
+# The guest reaches QEMU's QMP monitor through a virtio console (/dev/hvc0,
+# /tests/e1vm-qmp) to inject faults at run time; the host can use the
+# monitor socket $W/monitor.sock too (qom-set /machine/e1npu ...).
 #
 # Environment (vm.mk passes these):
 #   O                    build dir (default build); work goes to $O/vm/ARCH
-#   E1NPU_CACHE          download/kernel cache (default /var/cache/e1npu)
+#   E1NPU_CACHE          download/kernel/QEMU cache (default /var/cache/e1npu)
 #   VM_GUEST_FILES       host files copied to /tests/ in every guest
-#   VM_X86_GUEST_FILES   ... only in the x86_64 guest (static binaries)
-#   VM_RISCV_GUEST_FILES ... only in the riscv64 guest (static binaries)
+#   VM_RISCV_GUEST_FILES riscv64 files for /tests/ (static binaries, the
+#                        cross-built userspace)
 #   VM_APPEND            extra kernel command line (e.g. e1vm.selftest_warn=1)
-#   VM_SLUB_DEBUG        x86_64 slub_debug flags (default FZPU; empty: off)
 #   VM_TIMEOUT           seconds before the VM is killed (300; 1200 debug)
 #   VM_BANNER_TIMEOUT    seconds for /init's first line before QEMU is
 #                        restarted, once (150)
-#   VM_SMP, VM_MEM       guest CPUs (2) and memory (512M)
+#   VM_SMP, VM_MEM       guest CPUs (2) and memory (512M; 1G debug)
 #   VM_OOPS_PANIC=0      do not pass oops=panic (default: an oops ends the run)
 #   VM_NO_PROJECT=1      only the self-test module, even if kernel/Kbuild exists
-#   VM_BOARD_DTB=0       riscv64: QEMU's own device tree, without board.md's node
+#   VM_QEMU_ARGS         extra QEMU arguments (e.g. -global e1npu.clock-mhz=1000)
+#   VM_BOARD_CMD         board variant (make board): run this shell command
+#                        on the board and exit with its status; empty: a
+#                        shell on this terminal
 . "$(dirname "$0")/common.sh"
 
 ARCH=${1:-}
 VARIANT=${2:-}
+[ "$ARCH" = riscv64 ] ||
+	die "usage: run-vm.sh riscv64 [debug|split] (the x86_64 guest of the simulator module is retired: Documentation/testing-vm.md)"
+DT=board
 case "$VARIANT" in
-"") ;;
-debug) [ "$ARCH" = riscv64 ] || die "the debug kernel exists for riscv64 only" ;;
-*) die "usage: run-vm.sh x86_64|riscv64 [debug]" ;;
+"" | board) export VM_KVARIANT= ;;
+debug) export VM_KVARIANT=debug ;;
+split) export VM_KVARIANT= ; DT=split ;;
+*) die "usage: run-vm.sh riscv64 [debug|split|board]" ;;
 esac
-export VM_KVARIANT=$VARIANT
-case "$ARCH" in
-x86_64)
-	. "$VM_DIR/kernel-x86_64.sh"
-	EXTRA_FILES=${VM_X86_GUEST_FILES:-}
-	;;
-riscv64)
-	. "$VM_DIR/kernel-riscv64.sh"
-	EXTRA_FILES=${VM_RISCV_GUEST_FILES:-}
-	;;
-*) die "usage: run-vm.sh x86_64|riscv64" ;;
-esac
+. "$VM_DIR/kernel-riscv64.sh"
+EXTRA_FILES=${VM_RISCV_GUEST_FILES:-}
 
 W="$VM_OUT/$ARCH${VARIANT:+-$VARIANT}"
 mkdir -p "$W"
@@ -53,7 +57,8 @@ T_START=$(now)
 
 # ---- 1. kernel ------------------------------------------------------------
 t0=$(now)
-"${ARCH}_kernel"
+riscv64_kernel
+qemu_riscv64
 T_KERNEL=$(elapsed "$t0")
 
 # ---- 2. modules -----------------------------------------------------------
@@ -115,6 +120,10 @@ guest_cc "$ARCH"		# sets GUEST_CC
 run_logged "$W/e1vm-ioctl.log" $GUEST_CC -static -O2 -Wall -Wextra -Werror \
 	-o "$R/tests/e1vm-ioctl" "$VM_DIR/guest/e1vm-ioctl.c" ||
 	die "$ARCH: cannot build the static guest test e1vm-ioctl"
+# the guest's end of the QMP channel (fault injection at run time)
+run_logged "$W/e1vm-qmp.log" $GUEST_CC -static -O2 -std=c11 -Wall -Wextra -Werror \
+	-o "$R/tests/e1vm-qmp" "$VM_DIR/guest/e1vm-qmp.c" ||
+	die "$ARCH: cannot build the static guest tool e1vm-qmp"
 # shellcheck disable=SC2086
 for f in ${VM_GUEST_FILES:-} $EXTRA_FILES; do
 	[ -e "$f" ] || die "$ARCH: guest file $f does not exist (VM_GUEST_FILES / VM_*_GUEST_FILES)"
@@ -122,6 +131,7 @@ for f in ${VM_GUEST_FILES:-} $EXTRA_FILES; do
 	msg "$ARCH: + /tests/$(basename "$f")"
 done
 chmod +x "$R"/tests/*.sh 2>/dev/null || true
+[ -z "${VM_BOARD_CMD:-}" ] || printf '%s\n' "$VM_BOARD_CMD" >"$R/tests/board-cmd"
 CPIO="$W/initramfs.cpio"
 (cd "$R" && find . | LC_ALL=C sort | cpio -o -H newc --owner 0:0 --quiet) >"$CPIO"
 msg "$ARCH: initramfs $(du -h "$CPIO" | cut -f1) in $(elapsed "$t0") s"
@@ -132,42 +142,52 @@ LOG="$W/serial.log"
 # of leaving a stuck task and waiting for the timeout; VM_OOPS_PANIC=0 off
 APPEND="console=ttyS0 panic=-1 loglevel=5"
 [ "${VM_OOPS_PANIC:-1}" = 0 ] || APPEND="$APPEND oops=panic"
-# SLUB red zones, poisoning and free checks (Debian's kernel has
-# SLUB_DEBUG): a use-after-free in the driver fails the first run instead
-# of corrupting memory silently; VM_SLUB_DEBUG= turns it off.
-[ "$ARCH" != x86_64 ] || [ -z "${VM_SLUB_DEBUG-FZPU}" ] ||
-	APPEND="$APPEND slub_debug=${VM_SLUB_DEBUG-FZPU}"
 # the debug kernel: kmemleak needs no option; e1vm.kvariant tells the guest
-[ -z "$VARIANT" ] || APPEND="$APPEND e1vm.kvariant=$VARIANT"
+[ -z "$VM_KVARIANT" ] || APPEND="$APPEND e1vm.kvariant=$VM_KVARIANT"
 APPEND="$APPEND ${VM_APPEND:-}"
-case "$ARCH" in
-x86_64)
-	# thread=single: one host thread runs both vCPUs. Multi-threaded TCG
-	# occasionally oopses (int3) while the guest patches kernel text
-	# (jump labels) early in boot; single-threaded TCG does not race.
-	QEMU=(qemu-system-x86_64 -M pc -accel tcg,thread=single -cpu max
-	      -m "${VM_MEM:-512M}" -smp "${VM_SMP:-2}")
-	TIMEOUT=${VM_TIMEOUT:-300}
-	;;
-riscv64)
-	# KASAN's shadow (1/8), lockdep and kmemleak need more memory
-	mem=512M
-	[ -z "$VARIANT" ] || mem=1G
-	VM_MEM=${VM_MEM:-$mem}
-	QEMU=(qemu-system-riscv64 -M virt -bios default
-	      -m "$VM_MEM" -smp "${VM_SMP:-2}")
-	APPEND="$APPEND earlycon"
-	TIMEOUT=${VM_TIMEOUT:-$([ -n "$VARIANT" ] && echo 1200 || echo 300)}
-	# board.md's device tree node + reserved-memory (VM_BOARD_DTB=0: off)
-	if [ "${VM_BOARD_DTB:-1}" = 1 ]; then
-		riscv64_board_dtb "$W/board.dtb" "${QEMU[@]}"
-		QEMU+=(-dtb "$W/board.dtb")
-	fi
-	;;
-esac
+# KASAN's shadow (1/8), lockdep and kmemleak need more memory
+mem=512M
+[ "$VARIANT" != debug ] || mem=1G
+VM_MEM=${VM_MEM:-$mem}
+[ "$DT" = board ] || APPEND="$APPEND e1vm.dt=$DT"
+[ "$VARIANT" != board ] || APPEND="$APPEND e1vm.board=1"
+QEMU=("$QEMU_RISCV64" -M virt -L /usr/share/qemu -bios default
+      -m "$VM_MEM" -smp "${VM_SMP:-2}")
+APPEND="$APPEND earlycon"
+TIMEOUT=${VM_TIMEOUT:-$([ "$VARIANT" = debug ] && echo 1200 || echo 300)}
+riscv64_board_dtb "$W/board.dtb" "$DT" "${QEMU[@]}"
+QEMU+=(-dtb "$W/board.dtb")
+# The QMP monitor: a socket for the host, and the same monitor's second
+# instance on a socket QEMU itself connects to, carried into the guest
+# as a virtio console (/dev/hvc0): QMP commands from /tests/e1vm-qmp.
+# (short paths: a Unix socket's path has at most 107 bytes)
+SOCKS=$(mktemp -d /tmp/e1vm.XXXXXX)
+trap 'rm -rf "$SOCKS"' EXIT
+QEMU+=(-chardev "socket,id=hostqmp,path=$SOCKS/monitor.sock,server=on,wait=off"
+       -mon chardev=hostqmp,mode=control
+       -chardev "socket,id=guestqmp,path=$SOCKS/guest-qmp.sock,server=on,wait=off"
+       -mon chardev=guestqmp,mode=control
+       -chardev "socket,id=guestend,path=$SOCKS/guest-qmp.sock"
+       -device virtio-serial-device -device virtconsole,chardev=guestend)
+# shellcheck disable=SC2206
+QEMU+=(${VM_QEMU_ARGS:-})
 QEMU+=(-nographic -no-reboot -nic none -kernel "$KIMAGE" -initrd "$CPIO" -append "$APPEND")
-msg "$ARCH: booting (timeout ${TIMEOUT}s, serial log $LOG)"
 echo "${QEMU[*]}" >"$W/qemu.cmd"
+if [ "$VARIANT" = board ]; then
+	if [ -z "${VM_BOARD_CMD:-}" ]; then
+		msg "board: the virtual board's console is this terminal (Ctrl-A X ends QEMU); host QMP monitor: $SOCKS/monitor.sock"
+		"${QEMU[@]}"
+		exit $?
+	fi
+	msg "board: booting, then: $VM_BOARD_CMD (serial log $LOG)"
+	timeout -k 5 "$TIMEOUT" "${QEMU[@]}" </dev/null 2>&1 | tr -d '\r' | tee "$LOG" |
+		sed -u -n '/^board: /,/^E1VM-BOARD-STATUS: /p' | grep -v '^E1VM-BOARD-STATUS: '
+	st=$(sed -n 's/^E1VM-BOARD-STATUS: \([0-9]*\).*/\1/p' "$LOG" | tail -n 1)
+	[ -n "$st" ] || die "board: the command did not finish (serial log $LOG)"
+	msg "board: exit status $st"
+	exit "$st"
+fi
+msg "$ARCH: booting (timeout ${TIMEOUT}s, serial log $LOG)"
 t0=$(now)
 RAW="$W/serial.raw"
 # boot_once: one QEMU run into $RAW; sets rc, panicked and nobanner (the
