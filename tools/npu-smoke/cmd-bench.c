@@ -2,7 +2,10 @@
 /*
  * npu-smoke bench: submit+wait latency (p50/p99) of a NOP job and of a
  * 64x64x64 int8 matmul, MACs, modelled cycles, utilization of the systolic
- * array, bytes moved, and batched NOP throughput.
+ * array, bytes moved, and batched NOP throughput; with --matmul N, an
+ * NxNxN int8 matmul's wall time against its modelled cycles at the
+ * device's clock (on the virtual board: how closely the device keeps its
+ * timing model on QEMU's virtual clock).
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -12,25 +15,48 @@
 
 struct bench_cfg {
 	unsigned long iters;
+	unsigned long matmul;
+	unsigned long clock_mhz;
 };
+
+/* Rows of the big matmul per descriptor: its int32 output block. */
+#define BIG_ROWS 256
 
 static void print_help(void)
 {
-	printf("Usage: %s [OPTIONS] bench [-n N]\n\n"
-	       "  -n, --iterations=N  round trips per measurement (default 200)\n",
-	       prog_name);
+	printf("Usage: %s [OPTIONS] bench [-n N] [--matmul N [--clock-mhz F]]\n\n"
+	       "  -n, --iterations=N  round trips per measurement (default 200)\n"
+	       "  -m, --matmul=N      also time an NxNxN int8 matmul (N <= the device's\n"
+	       "                      max_matmul_mn and max_matmul_k; %d-row descriptors\n"
+	       "                      into one reused output block) against its modelled\n"
+	       "                      cycles\n"
+	       "  -f, --clock-mhz=F   the NPU clock the modelled cycles are timed at\n"
+	       "                      (default 100, the driver's and the virtual board's)\n",
+	       prog_name, BIG_ROWS);
 }
 
 static int handle(int c, const char *arg, void *ctx)
 {
 	struct bench_cfg *cfg = ctx;
 
-	if (c != 'n')
-		return -1;
-	cfg->iters = parse_uint_or_die("iteration count", arg, 1000000);
-	if (!cfg->iters)
-		die("iteration count must be at least 1");
-	return 0;
+	switch (c) {
+	case 'n':
+		cfg->iters = parse_uint_or_die("iteration count", arg, 1000000);
+		if (!cfg->iters)
+			die("iteration count must be at least 1");
+		return 0;
+	case 'm':
+		cfg->matmul = parse_uint_or_die("--matmul size", arg, 65536);
+		if (!cfg->matmul)
+			die("--matmul size must be at least 1");
+		return 0;
+	case 'f':
+		cfg->clock_mhz = parse_uint_or_die("--clock-mhz", arg, 100000);
+		if (!cfg->clock_mhz)
+			die("--clock-mhz must be at least 1");
+		return 0;
+	}
+	return -1;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -64,13 +90,81 @@ static void measure(struct e1npu_cmdbuf *cb, unsigned long iters, double *t,
 	l->mean = sum / iters;
 }
 
+/* One NxNxN matmul: its wall time (best of 3) and modelled cycles. */
+struct big {
+	double us;
+	uint64_t cycles, macs;
+	unsigned int descs;
+};
+
+static void bench_big(struct e1npu_device *dev, const struct e1npu_device_info *info,
+		      unsigned long n, struct big *r)
+{
+	struct e1npu_buffer *a, *b, *c;
+	struct e1npu_tensor ta, tb, tc;
+	struct e1npu_perf p0, p1;
+	struct e1npu_op_desc d;
+	struct e1npu_cmdbuf *cb;
+	unsigned long r0, rows;
+	unsigned int i;
+	double t0, t;
+
+	if (n > info->max_matmul_mn || n > info->max_matmul_k)
+		die("--matmul %lu: the device's limits are M, N <= %u and K <= %u",
+		    n, info->max_matmul_mn, info->max_matmul_k);
+	if (info->align > 1 && n % info->align)
+		die("--matmul %lu: the row strides must be multiples of the device's alignment, %u bytes",
+		    n, info->align);
+	rows = n < BIG_ROWS ? n : BIG_ROWS;
+	if (e1npu_buffer_alloc(dev, n * n, &a) || e1npu_buffer_alloc(dev, n * n, &b) ||
+	    e1npu_buffer_alloc(dev, rows * n * 4, &c) || e1npu_cmdbuf_new(dev, &cb))
+		die("bench --matmul %lu: %s", n, e1npu_device_last_error(dev));
+	memset(&ta, 0, sizeof(ta));
+	tb = tc = ta;
+	ta.buf = a;
+	ta.stride = n;
+	tb.buf = b;
+	tb.stride = n;
+	tc.buf = c;
+	tc.stride = n * 4;
+	r->descs = 0;
+	for (r0 = 0; r0 < n; r0 += rows) {
+		ta.offset = r0 * n;
+		e1npu_op_desc_matmul(&d, ta, tb, tc, r0 + rows <= n ? rows : n - r0,
+				     n, n, 0);
+		if (e1npu_cmdbuf_add_op(cb, &d) < 0)
+			die("bench --matmul %lu: %s", n, e1npu_device_last_error(dev));
+		r->descs++;
+	}
+	r->us = 0;
+	for (i = 0; i < 3; i++) {
+		e1npu_device_read_perf(dev, &p0);
+		t0 = now_us();
+		if (e1npu_cmdbuf_run(cb))
+			die("bench --matmul %lu: %s", n, e1npu_device_last_error(dev));
+		t = now_us() - t0;
+		e1npu_device_read_perf(dev, &p1);
+		if (!i || t < r->us)
+			r->us = t;
+	}
+	r->cycles = p1.wrapper_cycles - p0.wrapper_cycles;
+	r->macs = p1.wrapper_macs - p0.wrapper_macs;
+	e1npu_cmdbuf_free(cb);
+	e1npu_buffer_free(a);
+	e1npu_buffer_free(b);
+	e1npu_buffer_free(c);
+}
+
 int cmd_bench(int argc, char **argv, struct common_opts *o)
 {
 	static const struct option extra[] = {
 		{ "iterations", required_argument, NULL, 'n' },
+		{ "matmul", required_argument, NULL, 'm' },
+		{ "clock-mhz", required_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct bench_cfg cfg = { 200 };
+	struct bench_cfg cfg = { 200, 0, 100 };
+	struct big big = { 0 };
 	struct e1npu_device_info info;
 	struct e1npu_buffer *a, *b, *c;
 	struct e1npu_perf p0, p1;
@@ -84,7 +178,7 @@ int cmd_bench(int argc, char **argv, struct common_opts *o)
 	unsigned int i, nbatch = 1000;
 
 	no_operands(argc, argv,
-		    parse_common(argc, argv, o, "n:", extra, handle, &cfg, print_help));
+		    parse_common(argc, argv, o, "n:m:f:", extra, handle, &cfg, print_help));
 	dev = open_device_or_die(o);
 	e1npu_device_get_info(dev, &info);
 	t = calloc(cfg.iters, sizeof(*t));
@@ -124,6 +218,10 @@ int cmd_bench(int argc, char **argv, struct common_opts *o)
 		if (e1npu_cmdbuf_run(batch))
 			die("bench: %s", e1npu_device_last_error(dev));
 	batch_s = (now_us() - t0) / 1e6;
+	if (cfg.matmul) {
+		progress(o, 3, 3, "big matmul");
+		bench_big(dev, &info, cfg.matmul, &big);
+	}
 	progress_done(o);
 
 	macs = (p1.wrapper_macs - p0.wrapper_macs) / cfg.iters;
@@ -138,11 +236,19 @@ int cmd_bench(int argc, char **argv, struct common_opts *o)
 		       "\"matmul64_us\":{\"p50\":%.2f,\"p99\":%.2f,\"mean\":%.2f},"
 		       "\"matmul64_macs\":%llu,\"matmul64_cycles\":%llu,"
 		       "\"matmul64_ideal_cycles\":%llu,\"utilization_pct\":%.1f,"
-		       "\"matmul64_bytes\":%llu,\"batched_nop_ops_per_s\":%.0f}\n",
+		       "\"matmul64_bytes\":%llu,\"batched_nop_ops_per_s\":%.0f",
 		       cfg.iters, lnop.p50, lnop.p99, lnop.mean, lmm.p50, lmm.p99,
 		       lmm.mean, (unsigned long long)macs, (unsigned long long)cycles,
 		       (unsigned long long)(info.array_rows ? macs / (info.array_rows * info.array_cols) : 0),
 		       util, (unsigned long long)bytes, 10.0 * nbatch / batch_s);
+		if (cfg.matmul)
+			printf(",\"matmul\":{\"n\":%lu,\"descriptors\":%u,\"wall_us\":%.1f,"
+			       "\"macs\":%llu,\"cycles\":%llu,\"clock_mhz\":%lu,"
+			       "\"modelled_us\":%.1f}",
+			       cfg.matmul, big.descs, big.us, (unsigned long long)big.macs,
+			       (unsigned long long)big.cycles, cfg.clock_mhz,
+			       (double)big.cycles / cfg.clock_mhz);
+		printf("}\n");
 	} else {
 		printf("npu-smoke bench: %s, %lu iterations\n", info.path, cfg.iters);
 		printf("nop job submit+wait:        p50 %8.2f us  p99 %8.2f us\n",
@@ -155,6 +261,14 @@ int cmd_bench(int argc, char **argv, struct common_opts *o)
 		       util, (unsigned long long)bytes);
 		printf("batched nops (%u per command buffer): %.0f ops/s\n", nbatch,
 		       10.0 * nbatch / batch_s);
+		if (cfg.matmul)
+			printf("matmul %lux%lux%lu (%u descriptors): %.1f us wall (best of 3), "
+			       "%llu MACs, %llu modelled cycles = %.1f us at %lu MHz, "
+			       "wall/modelled %.2f\n",
+			       cfg.matmul, cfg.matmul, cfg.matmul, big.descs, big.us,
+			       (unsigned long long)big.macs, (unsigned long long)big.cycles,
+			       (double)big.cycles / cfg.clock_mhz, cfg.clock_mhz,
+			       big.cycles ? big.us * cfg.clock_mhz / (double)big.cycles : 0);
 	}
 	free(t);
 	/* Each object holds the device open. */
