@@ -14,7 +14,8 @@
 #   board         the virtual board with the driver and the userspace: a
 #                 shell on this terminal, or CMD='npu-smoke smoke' run there
 #                 (exit status: the command's)
-#   vm-qemu       the board's QEMU alone (cached; ~3 min the first time)
+#   bench-board   (make bench) NOP and 1024^3 matmul timing on the board
+#   vm-qemu       the board's QEMU alone (cached; ~6 min the first time)
 # Other fragments may append (host paths, relative to the top or absolute):
 #   VM_GUEST_FILES        files for /tests/ in every guest (e.g. the
 #                         driver team's run-guest.sh, modules.conf, t-*.sh)
@@ -35,7 +36,7 @@ vm_guest_goals = $(if $(strip $(1)),$(MAKE) --no-print-directory $(1))
 
 .PHONY: vm-deps vm-riscv64 vm-riscv64-kernel vm-riscv64-kernel-bg \
 	vm-riscv64-debug vm-riscv64-debug-kernel vm-riscv64-debug-kernel-bg \
-	vm-riscv64-split vm-qemu vm-qemu-bg lint-kernel check-vm board
+	vm-riscv64-split vm-qemu vm-qemu-bg lint-kernel check-vm board bench-board
 
 vm-deps:
 	@$(DEPS) vm
@@ -59,6 +60,14 @@ vm-riscv64-split: vm-deps
 board: vm-deps
 	@$(call vm_guest_goals,$(VM_GUEST_FILES) $(VM_RISCV_GUEST_FILES))
 	@$(vm_env) VM_BOARD_CMD="$(CMD)" $(VM_SCRIPTS)/run-vm.sh riscv64 board
+
+# make bench: the virtual board's own numbers (the driver's NOP SUBMIT +
+# wait against DRM_IOCTL_VERSION, a 1024^3 int8 matmul's wall time against
+# its modelled cycles at the device's 100 MHz)
+bench-board: vm-deps
+	@echo "== bench-board: latency and timing on the virtual board"
+	@$(MAKE) --no-print-directory board \
+		CMD='npu-smoke bench -n 500 --matmul 1024 && /tests/e1npu-proof perf 2000'
 
 vm-qemu: vm-deps
 	@$(vm_env) $(VM_SCRIPTS)/qemu-build.sh
@@ -98,4 +107,5 @@ check-vm: vm-deps
 	echo "== check-vm: all passed (vm-riscv64 vm-riscv64-split vm-riscv64-debug lint-kernel)"
 
 CHECK_TARGETS += check-vm
+BENCH_TARGETS += bench-board
 CHECK_EARLY += vm-qemu-bg vm-riscv64-kernel-bg vm-riscv64-debug-kernel-bg
