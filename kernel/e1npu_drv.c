@@ -262,6 +262,9 @@ static int e1npu_probe(struct platform_device *pdev)
 	ret = e1npu_probe_regs(edev, pdev);
 	if (ret)
 		return ret;
+	ret = e1npu_job_irq_get(edev);
+	if (ret)
+		return dev_err_probe(dev, ret, "interrupts\n");
 
 	/* Clocks on and reset pulsed before any register is read. */
 	ret = e1npu_pm_init(edev);

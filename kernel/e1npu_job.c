@@ -604,20 +604,19 @@ static irqreturn_t e1npu_irq_datapath(int irq, void *arg)
 }
 
 /**
- * e1npu_job_irq_init() - request the interrupts
- * @edev: the device
+ * e1npu_job_irq_get() - look the interrupts up
+ * @edev: the device, its windows mapped
  *
- * "npu" is required with the wrapper; without a "fallback" line the
- * unsupported_op bit is routed to "npu". "datapath" is requested but left
- * disabled: direct-mode commands complete in a few cycles and are polled.
+ * Called before the hardware is touched: a line whose controller has not
+ * probed yet defers the probe (-EPROBE_DEFER), and a deferred probe must
+ * not have accessed a register. "npu" is required with the wrapper;
+ * without a "fallback" line the unsupported_op bit is routed to "npu".
  *
  * Return: 0 or a negative errno.
  */
-int e1npu_job_irq_init(struct e1npu_device *edev)
+int e1npu_job_irq_get(struct e1npu_device *edev)
 {
 	struct platform_device *pdev = to_platform_device(edev->drm.dev);
-	struct device *dev = edev->drm.dev;
-	int ret;
 
 	edev->irq_npu = -ENXIO;
 	edev->irq_fallback = -ENXIO;
@@ -636,6 +635,32 @@ int e1npu_job_irq_init(struct e1npu_device *edev)
 			return edev->irq_fallback;
 		if (edev->irq_fallback < 0)
 			edev->irq_mask |= E1_V0_IRQ_UNSUPPORTED_OP;
+	}
+	if (edev->dp) {
+		edev->irq_dp =
+			platform_get_irq_byname_optional(pdev,
+							 E1NPU_IRQ_NAME_DATAPATH);
+		if (edev->irq_dp < 0 && edev->irq_dp != -ENXIO)
+			return edev->irq_dp;
+	}
+	return 0;
+}
+
+/**
+ * e1npu_job_irq_init() - request the interrupts e1npu_job_irq_get() found
+ * @edev: the device
+ *
+ * "datapath" is requested but left disabled: direct-mode commands complete
+ * in a few cycles and are polled.
+ *
+ * Return: 0 or a negative errno.
+ */
+int e1npu_job_irq_init(struct e1npu_device *edev)
+{
+	struct device *dev = edev->drm.dev;
+	int ret;
+
+	if (edev->irq_npu >= 0) {
 		ret = devm_request_threaded_irq(dev, edev->irq_npu, e1npu_irq_npu,
 						e1npu_irq_thread, IRQF_ONESHOT,
 						"e1npu-npu", edev);
@@ -651,19 +676,11 @@ int e1npu_job_irq_init(struct e1npu_device *edev)
 				return ret;
 		}
 	}
-	if (edev->dp) {
-		edev->irq_dp =
-			platform_get_irq_byname_optional(pdev,
-							 E1NPU_IRQ_NAME_DATAPATH);
-		if (edev->irq_dp < 0 && edev->irq_dp != -ENXIO)
-			return edev->irq_dp;
-		if (edev->irq_dp >= 0) {
-			ret = devm_request_irq(dev, edev->irq_dp,
-					       e1npu_irq_datapath, IRQF_NO_AUTOEN,
-					       "e1npu-datapath", edev);
-			if (ret)
-				return ret;
-		}
+	if (edev->irq_dp >= 0) {
+		ret = devm_request_irq(dev, edev->irq_dp, e1npu_irq_datapath,
+				       IRQF_NO_AUTOEN, "e1npu-datapath", edev);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }

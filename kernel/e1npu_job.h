@@ -40,6 +40,7 @@ int e1npu_job_init(struct e1npu_device *edev);
 void e1npu_job_fini(struct e1npu_device *edev);
 int e1npu_job_open(struct e1npu_file *efile);
 void e1npu_job_close(struct e1npu_file *efile);
+int e1npu_job_irq_get(struct e1npu_device *edev);
 int e1npu_job_irq_init(struct e1npu_device *edev);
 
 int e1npu_ioctl_submit(struct drm_device *ddev, void *data,
