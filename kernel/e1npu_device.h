@@ -84,6 +84,20 @@ struct e1npu_client *e1npu_client_get(struct e1npu_client *client);
 void e1npu_client_put(struct e1npu_client *client);
 void e1npu_show_fdinfo(struct drm_printer *p, struct drm_file *file);
 
+/* Hardware perf counters of the perf/ sysfs group (e1npu_sysfs.c). */
+enum e1npu_perf {
+	E1NPU_PERF_CYCLES,
+	E1NPU_PERF_MACS,
+	E1NPU_PERF_FALLBACKS,
+	E1NPU_PERF_DP_CYCLES,
+	E1NPU_PERF_DP_MACS,
+	E1NPU_PERF_DP_OPS,
+	E1NPU_PERF_DP_ERRORS,
+	E1NPU_PERF_DP_UNSUPPORTED_OPS,
+	E1NPU_PERF_DP_SCRATCH_BYTES,
+	E1NPU_PERF_COUNT
+};
+
 /**
  * struct e1npu_device - one e1 NPU
  * @drm: the DRM (accel) device
@@ -117,6 +131,11 @@ void e1npu_show_fdinfo(struct drm_printer *p, struct drm_file *file);
  * @clks: the clocks of the binding, if any (enabled while resumed)
  * @num_clks: entries of @clks
  * @rst: the reset line of the binding, or NULL
+ * @dp_lock: held around each datapath operation, so that a reset-line
+ *	pulse never falls inside one (its registers would read reset values)
+ * @perf_lock: guards @perf_base and orders perf/ reads against a pulse
+ * @perf_base: per enum e1npu_perf, what the counters held before the last
+ *	reset-line pulses cleared them
  * @pm_probe_ref: probe still holds its runtime-PM usage reference
  * @wrapper: the wrapper engine's scheduler and counters
  * @datapath: the datapath engine's scheduler and counters
@@ -166,6 +185,11 @@ struct e1npu_device {
 	int num_clks;
 	struct reset_control *rst;
 	bool pm_probe_ref;
+	/* Around each datapath operation; before perf_lock. */
+	struct mutex dp_lock;
+	/* Guards perf_base. */
+	struct mutex perf_lock;
+	u64 perf_base[E1NPU_PERF_COUNT];
 
 	struct e1npu_engine wrapper;
 	struct e1npu_engine datapath;
@@ -233,14 +257,19 @@ static inline void e1npu_dp_write(struct e1npu_device *edev, u32 off, u32 v)
 
 void e1npu_hw_ring_program(struct e1npu_device *edev);
 int e1npu_hw_reset(struct e1npu_device *edev);
+void e1npu_hw_resume(struct e1npu_device *edev);
+int e1npu_hw_suspend(struct e1npu_device *edev);
+void e1npu_dp_idle(struct e1npu_device *edev);
 
 int e1npu_pm_init(struct e1npu_device *edev);
+bool e1npu_pm_reset_pulse(struct e1npu_device *edev);
 void e1npu_pm_probe_done(struct e1npu_device *edev);
 int e1npu_pm_get(struct e1npu_device *edev);
 void e1npu_pm_put(struct e1npu_device *edev);
 extern const struct dev_pm_ops e1npu_pm_ops;
 
 extern const struct attribute_group *e1npu_sysfs_groups[];
+void e1npu_perf_save(struct e1npu_device *edev);
 void e1npu_debugfs_init(struct drm_minor *minor);
 
 #endif /* __E1NPU_DEVICE_H__ */

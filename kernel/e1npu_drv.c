@@ -222,8 +222,7 @@ static int e1npu_probe_hw(struct e1npu_device *edev)
 					     "datapath ID 0x%08x, expected 0x%08x\n",
 					     dp_id, E1_DP_ID_VALUE);
 		/* Idle, done/error clear, perf counters zeroed. */
-		e1npu_dp_write(edev, E1_DP_CMD_PARAM, 0);
-		e1npu_dp_write(edev, E1_DP_CTRL_STATUS, E1_DP_STATUS_DONE);
+		e1npu_dp_idle(edev);
 		e1npu_dp_write(edev, E1_DP_PERF_ERRORS, E1_DP_PERF_CLEAR);
 		dp_id = e1npu_dp_read(edev, E1_DP_ID);
 		if (dp_id != E1_DP_ID_VALUE)
@@ -256,6 +255,12 @@ static int e1npu_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 	ret = drmm_mutex_init(&edev->drm, &edev->mm_lock);
+	if (ret)
+		return ret;
+	ret = drmm_mutex_init(&edev->drm, &edev->dp_lock);
+	if (ret)
+		return ret;
+	ret = drmm_mutex_init(&edev->drm, &edev->perf_lock);
 	if (ret)
 		return ret;
 

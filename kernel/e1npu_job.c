@@ -366,6 +366,73 @@ static void e1npu_wedge(struct e1npu_device *edev, struct list_head *jobs,
 		e1npu_job_pin(edev, extra);
 }
 
+/**
+ * e1npu_hw_resume() - the engines from scratch after a power-up
+ * @edev: the device, powered (and its reset line pulsed, if it has one)
+ *
+ * The wrapper is flushed, waited for and its ring programmed; the ring is
+ * empty (no job holds the device while it is suspended). A wrapper that
+ * stays busy wedges the device. The datapath is left idle.
+ */
+void e1npu_hw_resume(struct e1npu_device *edev)
+{
+	if (edev->dp)
+		e1npu_dp_idle(edev);
+	if (!edev->wrap)
+		return;
+	mutex_lock(&edev->ring_lock);
+	drm_WARN_ON_ONCE(&edev->drm, !list_empty(&edev->inflight));
+	if (!edev->unplugged && !edev->wedged && e1npu_hw_reset(edev))
+		e1npu_wedge(edev, &edev->inflight, NULL);
+	mutex_unlock(&edev->ring_lock);
+}
+
+/**
+ * e1npu_hw_suspend() - quiesce the engines before a power-down
+ * @edev: the device
+ *
+ * Only an idle wrapper (no job in the ring, nothing queued or executing)
+ * is quiesced: its interrupt lines are silenced (CTRL and IRQ_MASK 0;
+ * resume programs both again), then every handler still running on any
+ * line is waited for. A wedged or removed device's registers are left
+ * alone.
+ *
+ * Return: 0, or -EBUSY when the wrapper is not idle.
+ */
+int e1npu_hw_suspend(struct e1npu_device *edev)
+{
+	int ret = 0;
+	u32 st;
+
+	if (edev->wrap) {
+		mutex_lock(&edev->ring_lock);
+		if (!list_empty(&edev->inflight)) {
+			ret = -EBUSY;
+		} else if (!edev->unplugged && !edev->wedged) {
+			st = e1npu_wr_read_relaxed(edev, E1_V0_STATUS);
+			if ((st & E1_V0_STATUS_BUSY) ||
+			    !(st & E1_V0_STATUS_QUEUE_EMPTY)) {
+				ret = -EBUSY;
+			} else {
+				e1npu_wr_write_relaxed(edev, E1_V0_IRQ_MASK, 0);
+				e1npu_wr_write_relaxed(edev, E1_V0_CTRL, 0);
+				/* Reads after the writes: they have landed. */
+				e1npu_wr_read_relaxed(edev, E1_V0_CTRL);
+			}
+		}
+		mutex_unlock(&edev->ring_lock);
+		if (ret)
+			return ret;
+	}
+	if (edev->irq_npu >= 0)
+		synchronize_irq(edev->irq_npu);
+	if (edev->irq_fallback >= 0)
+		synchronize_irq(edev->irq_fallback);
+	if (edev->irq_dp >= 0)
+		synchronize_irq(edev->irq_dp);
+	return 0;
+}
+
 static void e1npu_ring_push(struct e1npu_device *edev, struct e1npu_job *job)
 {
 	u32 mask = edev->ring_len - 1, slot = edev->ring_head, i;
@@ -689,6 +756,16 @@ int e1npu_job_irq_init(struct e1npu_device *edev)
 /* Datapath                                                               */
 /* ---------------------------------------------------------------------- */
 
+/**
+ * e1npu_dp_idle() - datapath idle: descriptor mode off, done/error clear
+ * @edev: the device, datapath present
+ */
+void e1npu_dp_idle(struct e1npu_device *edev)
+{
+	e1npu_dp_write(edev, E1_DP_CMD_PARAM, 0);
+	e1npu_dp_write(edev, E1_DP_CTRL_STATUS, E1_DP_STATUS_DONE);
+}
+
 static u32 e1npu_dp_io_read(void *ctx, u32 off)
 {
 	return e1npu_dp_read(ctx, off);
@@ -740,9 +817,15 @@ static void e1npu_dp_job_run(struct e1npu_job *job)
 	for (i = 0; i < job->op_count; i++) {
 		/* run_job is a work item: up to 255 ops of 4096 records. */
 		cond_resched();
+		/*
+		 * Each operation programs every register it uses: a reset
+		 * line pulse may fall between two, not inside one.
+		 */
+		mutex_lock(&edev->dp_lock);
 		ret = e1npu_dp_exec(&io, &job->ops[i], job->dp_ptr[i][E1NPU_T_A],
 				    job->dp_ptr[i][E1NPU_T_B],
 				    job->dp_ptr[i][E1NPU_T_C], &st);
+		mutex_unlock(&edev->dp_lock);
 		if (ret) {
 			e1npu_job_complete(job, ret, st, i, i);
 			goto out_dev_exit;
@@ -832,6 +915,12 @@ static void e1npu_ring_timeout(struct e1npu_device *edev,
 		pos = (edev->ring_tail - bad->first) & (edev->ring_len - 1);
 	list_splice_init(&edev->inflight, &jobs);
 	atomic64_inc(&edev->resets);
+	/*
+	 * A hung engine may not stop at a flush; its reset line (where the
+	 * binding has one) stops it for certain. Both engines are reset: the
+	 * datapath between two operations (dp_lock).
+	 */
+	e1npu_pm_reset_pulse(edev);
 	if (e1npu_hw_reset(edev))
 		e1npu_wedge(edev, &jobs, NULL);
 	if (bad->hw_fence_init && !dma_fence_is_signaled(bad->hw_fence)) {

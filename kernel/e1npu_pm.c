@@ -27,6 +27,47 @@ static void e1npu_power_off(struct e1npu_device *edev)
 	clk_bulk_disable_unprepare(edev->num_clks, edev->clks);
 }
 
+/* Assert, then release, the reset line (there is one). */
+static int e1npu_reset_line_pulse(struct e1npu_device *edev)
+{
+	int ret;
+
+	ret = reset_control_assert(edev->rst);
+	if (ret)
+		return ret;
+	udelay(1);
+	return reset_control_deassert(edev->rst);
+}
+
+/**
+ * e1npu_pm_reset_pulse() - reset the whole NPU through its reset line
+ * @edev: the device, powered; ring_lock held or the ring idle
+ *
+ * Both engines return to their reset state. No datapath operation is cut
+ * in half (dp_lock), and the perf counters' totals in sysfs run on across
+ * the reset (e1npu_perf_save()). The caller re-programs the wrapper.
+ *
+ * Return: true when a reset line exists and was pulsed.
+ */
+bool e1npu_pm_reset_pulse(struct e1npu_device *edev)
+{
+	int ret;
+
+	if (!edev->rst)
+		return false;
+	mutex_lock(&edev->dp_lock);
+	mutex_lock(&edev->perf_lock);
+	e1npu_perf_save(edev);
+	ret = e1npu_reset_line_pulse(edev);
+	mutex_unlock(&edev->perf_lock);
+	mutex_unlock(&edev->dp_lock);
+	if (ret) {
+		dev_err(edev->drm.dev, "reset line pulse failed (%d)\n", ret);
+		return false;
+	}
+	return true;
+}
+
 /* devm action: runtime PM off and the device powered down, once. */
 static void e1npu_pm_fini(void *data)
 {
@@ -70,11 +111,7 @@ int e1npu_pm_init(struct e1npu_device *edev)
 	if (ret)
 		return dev_err_probe(dev, ret, "enabling clocks\n");
 	/* A clean block: pulse the reset line (no-op without one). */
-	ret = reset_control_assert(edev->rst);
-	if (!ret) {
-		udelay(1);
-		ret = reset_control_deassert(edev->rst);
-	}
+	ret = edev->rst ? e1npu_reset_line_pulse(edev) : 0;
 	if (ret) {
 		e1npu_power_off(edev);
 		return dev_err_probe(dev, ret, "reset pulse\n");
@@ -125,18 +162,29 @@ void e1npu_pm_put(struct e1npu_device *edev)
 	pm_runtime_put_autosuspend(edev->drm.dev);
 }
 
+/*
+ * Only an idle device powers down (the PM core retries a -EBUSY later):
+ * e1npu_hw_suspend() checks the wrapper, silences its interrupt lines and
+ * waits for any handler still running, which would otherwise read
+ * registers of an unclocked block.
+ */
 static int e1npu_rpm_suspend(struct device *dev)
 {
 	struct e1npu_device *edev = dev_get_drvdata(dev);
+	int ret;
 
+	ret = e1npu_hw_suspend(edev);
+	if (ret)
+		return ret;
 	e1npu_power_off(edev);
 	return 0;
 }
 
 /*
- * Clocks back on. A power domain may have dropped the wrapper's state:
- * CTRL.enable reads 0 then, and the ring (empty: no job holds the device
- * while it is suspended) is programmed again.
+ * Clocks back on, then the whole NPU from scratch, whatever a power
+ * domain kept: the reset line if the binding has one, the wrapper flushed,
+ * waited for and its ring programmed again (it is empty: no job holds the
+ * device while it is suspended), the datapath idle.
  */
 static int e1npu_rpm_resume(struct device *dev)
 {
@@ -146,13 +194,8 @@ static int e1npu_rpm_resume(struct device *dev)
 	ret = e1npu_power_on(edev);
 	if (ret)
 		return ret;
-	if (edev->wrap) {
-		mutex_lock(&edev->ring_lock);
-		if (!edev->unplugged &&
-		    !(e1npu_wr_read(edev, E1_V0_CTRL) & E1_V0_CTRL_ENABLE))
-			e1npu_hw_reset(edev);
-		mutex_unlock(&edev->ring_lock);
-	}
+	e1npu_pm_reset_pulse(edev);
+	e1npu_hw_resume(edev);
 	return 0;
 }
 

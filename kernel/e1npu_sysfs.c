@@ -2,7 +2,8 @@
 /*
  * e1 NPU perf counters in sysfs, on the platform device (see
  * Documentation/ABI/testing/sysfs-driver-e1npu). Hardware counters read 0
- * when their engine is absent or the device is gone.
+ * when their engine is absent or the device is gone, and run on across
+ * the resets of a reset line (e1npu_perf_save()).
  */
 #include <linux/device.h>
 #include <linux/math64.h>
@@ -16,8 +17,56 @@ static struct e1npu_device *e1npu_sysfs_edev(struct device *dev)
 	return dev_get_drvdata(dev);
 }
 
-/* Read a hardware register, 0 when the window is absent or unplugged. */
-static u64 e1npu_sysfs_reg(struct e1npu_device *edev, bool dp, u32 off)
+/* The hardware perf counters of the perf/ group (enum e1npu_perf). */
+static const struct {
+	bool dp;
+	u16 lo;
+	u16 hi;		/* 0: a 32-bit counter */
+} e1npu_perf_regs[E1NPU_PERF_COUNT] = {
+	[E1NPU_PERF_CYCLES] = { false, E1_V0_PERF_CYCLES, 0 },
+	[E1NPU_PERF_MACS] = { false, E1_V0_PERF_MACS_LO, E1_V0_PERF_MACS_HI },
+	[E1NPU_PERF_FALLBACKS] = { false, E1_V0_PERF_FALLBACKS, 0 },
+	[E1NPU_PERF_DP_CYCLES] = { true, E1_DP_PERF_CYCLES, 0 },
+	[E1NPU_PERF_DP_MACS] = { true, E1_DP_PERF_MACS, 0 },
+	[E1NPU_PERF_DP_OPS] = { true, E1_DP_PERF_OPS, 0 },
+	[E1NPU_PERF_DP_ERRORS] = { true, E1_DP_PERF_ERRORS, 0 },
+	[E1NPU_PERF_DP_UNSUPPORTED_OPS] = { true, E1_DP_PERF_UNSUPPORTED_OPS, 0 },
+	[E1NPU_PERF_DP_SCRATCH_BYTES] = { true, E1_DP_PERF_SCRATCH_BYTES, 0 },
+};
+
+/* Counter @i as the hardware holds it; 0 when its window is absent. */
+static u64 e1npu_perf_hw(struct e1npu_device *edev, unsigned int i)
+{
+	u16 lo = e1npu_perf_regs[i].lo, hi = e1npu_perf_regs[i].hi;
+
+	if (e1npu_perf_regs[i].dp)
+		return edev->dp ? e1npu_dp_read(edev, lo) : 0;
+	if (!edev->wrap)
+		return 0;
+	if (!hi)
+		return e1npu_wr_read_relaxed(edev, lo);
+	return (u64)e1npu_wr_read_relaxed(edev, hi) << 32 |
+	       e1npu_wr_read_relaxed(edev, lo);
+}
+
+/**
+ * e1npu_perf_save() - fold the hardware counters into the software totals
+ * @edev: the device, powered, perf_lock held
+ *
+ * Called right before a reset line clears them, so that what perf/ reports
+ * (total + hardware) runs on across the reset.
+ */
+void e1npu_perf_save(struct e1npu_device *edev)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&edev->perf_lock);
+	for (i = 0; i < E1NPU_PERF_COUNT; i++)
+		edev->perf_base[i] += e1npu_perf_hw(edev, i);
+}
+
+/* Counter @i: total before the last reset + hardware; 0 when unplugged. */
+static u64 e1npu_sysfs_perf(struct e1npu_device *edev, unsigned int i)
 {
 	u64 v = 0;
 	int idx;
@@ -26,22 +75,21 @@ static u64 e1npu_sysfs_reg(struct e1npu_device *edev, bool dp, u32 off)
 		return 0;
 	/* The registers are clocked only while the device is resumed. */
 	if (!e1npu_pm_get(edev)) {
-		if (dp && edev->dp)
-			v = e1npu_dp_read(edev, off);
-		else if (!dp && edev->wrap)
-			v = e1npu_wr_read_relaxed(edev, off);
+		mutex_lock(&edev->perf_lock);
+		v = edev->perf_base[i] + e1npu_perf_hw(edev, i);
+		mutex_unlock(&edev->perf_lock);
 		e1npu_pm_put(edev);
 	}
 	drm_dev_exit(idx);
 	return v;
 }
 
-#define E1NPU_REG_ATTR(name, dp, off)					\
+#define E1NPU_REG_ATTR(name, i)						\
 static ssize_t name##_show(struct device *dev,				\
 			   struct device_attribute *attr, char *buf)	\
 {									\
 	return sysfs_emit(buf, "%llu\n",				\
-			  e1npu_sysfs_reg(e1npu_sysfs_edev(dev), dp, off)); \
+			  e1npu_sysfs_perf(e1npu_sysfs_edev(dev), i));	\
 }									\
 static DEVICE_ATTR_RO(name)
 
@@ -59,33 +107,22 @@ static ssize_t name##_show(struct device *dev,				\
 }									\
 static DEVICE_ATTR_RO(name)
 
-E1NPU_REG_ATTR(cycles, false, E1_V0_PERF_CYCLES);
-E1NPU_REG_ATTR(fallbacks, false, E1_V0_PERF_FALLBACKS);
+E1NPU_REG_ATTR(cycles, E1NPU_PERF_CYCLES);
+E1NPU_REG_ATTR(macs, E1NPU_PERF_MACS);
+E1NPU_REG_ATTR(fallbacks, E1NPU_PERF_FALLBACKS);
 E1NPU_CNT_ATTR(jobs_completed, wrapper.jobs_completed);
 E1NPU_CNT_ATTR(jobs_failed, wrapper.jobs_failed);
 E1NPU_CNT_ATTR(resets, resets);
 E1NPU_CNT_ATTR(driver_fallbacks, fallbacks);
 E1NPU_CNT_ATTR(hard_errors, hard_errors);
-E1NPU_REG_ATTR(dp_cycles, true, E1_DP_PERF_CYCLES);
-E1NPU_REG_ATTR(dp_macs, true, E1_DP_PERF_MACS);
-E1NPU_REG_ATTR(dp_ops, true, E1_DP_PERF_OPS);
-E1NPU_REG_ATTR(dp_errors, true, E1_DP_PERF_ERRORS);
-E1NPU_REG_ATTR(dp_unsupported_ops, true, E1_DP_PERF_UNSUPPORTED_OPS);
-E1NPU_REG_ATTR(dp_scratch_bytes, true, E1_DP_PERF_SCRATCH_BYTES);
+E1NPU_REG_ATTR(dp_cycles, E1NPU_PERF_DP_CYCLES);
+E1NPU_REG_ATTR(dp_macs, E1NPU_PERF_DP_MACS);
+E1NPU_REG_ATTR(dp_ops, E1NPU_PERF_DP_OPS);
+E1NPU_REG_ATTR(dp_errors, E1NPU_PERF_DP_ERRORS);
+E1NPU_REG_ATTR(dp_unsupported_ops, E1NPU_PERF_DP_UNSUPPORTED_OPS);
+E1NPU_REG_ATTR(dp_scratch_bytes, E1NPU_PERF_DP_SCRATCH_BYTES);
 E1NPU_CNT_ATTR(dp_jobs_completed, datapath.jobs_completed);
 E1NPU_CNT_ATTR(dp_jobs_failed, datapath.jobs_failed);
-
-static ssize_t macs_show(struct device *dev, struct device_attribute *attr,
-			 char *buf)
-{
-	struct e1npu_device *edev = e1npu_sysfs_edev(dev);
-	u64 lo, hi;
-
-	hi = e1npu_sysfs_reg(edev, false, E1_V0_PERF_MACS_HI);
-	lo = e1npu_sysfs_reg(edev, false, E1_V0_PERF_MACS_LO);
-	return sysfs_emit(buf, "%llu\n", hi << 32 | lo);
-}
-static DEVICE_ATTR_RO(macs);
 
 static u64 e1npu_cycles_to_us(u64 cycles)
 {
@@ -97,7 +134,7 @@ static u64 e1npu_cycles_to_us(u64 cycles)
 static ssize_t busy_us_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
 {
-	u64 c = e1npu_sysfs_reg(e1npu_sysfs_edev(dev), false, E1_V0_PERF_CYCLES);
+	u64 c = e1npu_sysfs_perf(e1npu_sysfs_edev(dev), E1NPU_PERF_CYCLES);
 
 	return sysfs_emit(buf, "%llu\n", e1npu_cycles_to_us(c));
 }
@@ -106,7 +143,7 @@ static DEVICE_ATTR_RO(busy_us);
 static ssize_t dp_busy_us_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
 {
-	u64 c = e1npu_sysfs_reg(e1npu_sysfs_edev(dev), true, E1_DP_PERF_CYCLES);
+	u64 c = e1npu_sysfs_perf(e1npu_sysfs_edev(dev), E1NPU_PERF_DP_CYCLES);
 
 	return sysfs_emit(buf, "%llu\n", e1npu_cycles_to_us(c));
 }
