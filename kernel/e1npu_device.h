@@ -10,6 +10,7 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 #include <drm/drm_device.h>
 #include <drm/drm_file.h>
 #include <drm/drm_print.h>
@@ -124,6 +125,7 @@ enum e1npu_perf {
  * @pinned: &struct e1npu_pin records: buffers of the jobs in flight when the
  *	device wedged, kept allocated (never reused) until the device is
  *	released
+ * @wedged_work: sends the WEDGED=rebind uevent, outside the fence paths
  * @irq_npu: the wrapper's main interrupt
  * @irq_fallback: the wrapper's fallback interrupt, or -ENXIO
  * @irq_dp: the datapath interrupt, or -ENXIO
@@ -175,6 +177,7 @@ struct e1npu_device {
 	bool unplugged;
 	bool wedged;
 	struct list_head pinned;
+	struct work_struct wedged_work;
 
 	int irq_npu;
 	int irq_fallback;

@@ -317,8 +317,12 @@ static int e1npu_probe(struct platform_device *pdev)
 
 	if (edev->wrap) {
 		mutex_lock(&edev->ring_lock);
-		e1npu_hw_reset(edev);
+		ret = e1npu_hw_reset(edev);
 		mutex_unlock(&edev->ring_lock);
+		/* Busy after a flush, before any job: not a usable engine. */
+		if (ret)
+			return dev_err_probe(dev, ret,
+					     "wrapper still busy after its reset\n");
 	}
 
 	ret = e1npu_job_init(edev);

@@ -18,6 +18,7 @@
 #include <linux/dma-resv.h>
 #include <linux/interrupt.h>
 #include <linux/iopoll.h>
+#include <linux/kobject.h>
 #include <linux/ktime.h>
 #include <linux/moduleparam.h>
 #include <linux/platform_device.h>
@@ -25,6 +26,7 @@
 #include <linux/sort.h>
 #include <linux/uaccess.h>
 #include <linux/wait_bit.h>
+#include <linux/workqueue.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
@@ -356,14 +358,44 @@ static void e1npu_wedge(struct e1npu_device *edev, struct list_head *jobs,
 	struct e1npu_job *job;
 
 	lockdep_assert_held(&edev->ring_lock);
-	if (!edev->wedged)
+	if (!edev->wedged) {
 		drm_err(&edev->drm,
 			"device wedged: submissions fail with -EIO until it is rebound\n");
+		schedule_work(&edev->wedged_work);
+	}
 	WRITE_ONCE(edev->wedged, true);
 	list_for_each_entry(job, jobs, node)
 		e1npu_job_pin(edev, job);
 	if (extra)
 		e1npu_job_pin(edev, extra);
+}
+
+/*
+ * Tell userspace the device needs recovery: a uevent on the accel node with
+ * WEDGED=rebind, the key and value the DRM core's drm_dev_wedged_event()
+ * sends for DRM_WEDGE_RECOVERY_REBIND (Documentation/gpu/drm-uapi.rst,
+ * "Device Wedging"); rebinding the driver is what clears the state.
+ * drm_dev_wedged_event() itself is not used: Debian's 6.12 does not have
+ * it, and where it exists it sends on the primary minor, which an
+ * accel-only device does not have (dev->primary is NULL). Switch to it
+ * once it handles accel devices. A work item, because the wedge is found
+ * on fence-signalling paths (IRQ thread, timeout handler) where the
+ * uevent's GFP_KERNEL allocations must not run.
+ */
+static char *e1npu_wedged_envp[] = { "WEDGED=rebind", NULL };
+
+static void e1npu_wedged_work(struct work_struct *work)
+{
+	struct e1npu_device *edev = container_of(work, struct e1npu_device,
+						 wedged_work);
+	int idx;
+
+	/* Not after unplug: the accel node is gone from sysfs then. */
+	if (!drm_dev_enter(&edev->drm, &idx))
+		return;
+	kobject_uevent_env(&edev->drm.accel->kdev->kobj, KOBJ_CHANGE,
+			   e1npu_wedged_envp);
+	drm_dev_exit(idx);
 }
 
 /**
@@ -1092,6 +1124,7 @@ static void e1npu_job_release(struct drm_device *ddev, void *data)
 	u32 i;
 
 	wait_var_event(&edev->jobs_alive, !atomic_read(&edev->jobs_alive));
+	cancel_work_sync(&edev->wedged_work);
 	/* The arena goes with the device: the pinned ranges go back first. */
 	list_for_each_entry_safe(pin, tmp, &edev->pinned, node) {
 		for (i = 0; i < pin->count; i++)
@@ -1112,6 +1145,7 @@ int e1npu_job_init(struct e1npu_device *edev)
 	int ret;
 
 	INIT_LIST_HEAD(&edev->pinned);
+	INIT_WORK(&edev->wedged_work, e1npu_wedged_work);
 	edev->fence_context = dma_fence_context_alloc(2);
 	if (edev->wrap) {
 		ret = e1npu_engine_init(edev, &edev->wrapper, "e1npu-wrapper",
