@@ -45,16 +45,20 @@ static int e1npu_debugfs_ring(struct seq_file *m, void *data)
 	struct e1npu_device *edev = to_e1npu_device(entry->dev);
 	struct list_head *pos;
 	unsigned int n = 0;
+	u32 tail;
 
 	if (!edev->wrap) {
 		seq_puts(m, "no wrapper\n");
 		return 0;
 	}
 	mutex_lock(&edev->ring_lock);
+	spin_lock_irq(&edev->retire_lock);
 	list_for_each(pos, &edev->inflight)
 		n++;
+	tail = edev->ring_tail;
+	spin_unlock_irq(&edev->retire_lock);
 	seq_printf(m, "ring_len %u head %u tail %u inflight_jobs %u\n",
-		   edev->ring_len, edev->ring_head, edev->ring_tail, n);
+		   edev->ring_len, edev->ring_head, tail, n);
 	seq_printf(m, "ring_dma %pad arena_dma %pad arena_size %llu\n",
 		   &edev->ring_dma, &edev->arena_dma, edev->arena_size);
 	seq_printf(m, "resets %lld fallbacks %lld hard_errors %lld\n",

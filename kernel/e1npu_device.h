@@ -113,8 +113,10 @@ enum e1npu_perf {
  * @ring_vaddr: CPU address of the wrapper descriptor ring
  * @ring_dma: device address of the ring
  * @ring_len: descriptors in the ring (power of two)
- * @ring_lock: for the ring state below, the hardware ring registers and the
- *	in-flight list; taken by run_job, the IRQ threads and recovery
+ * @ring_lock: for the ring state below and the hardware ring registers;
+ *	taken by run_job, the IRQ threads, recovery, suspend and resume
+ * @retire_lock: for @ring_tail and @inflight, which the hard IRQ handler
+ *	also uses (it retires jobs); inside @ring_lock where both are taken
  * @ring_head: next free slot (software producer index)
  * @ring_tail: first slot not yet seen retired
  * @inflight: wrapper jobs written to the ring, oldest first
@@ -169,8 +171,10 @@ struct e1npu_device {
 	void *ring_vaddr;
 	dma_addr_t ring_dma;
 	u32 ring_len;
-	/* For ring_head/tail, inflight, unplugged and the ring registers. */
+	/* For ring_head, unplugged, wedged and the ring registers. */
 	struct mutex ring_lock;
+	/* For ring_tail and inflight; taken in hard IRQ context. */
+	spinlock_t retire_lock;
 	u32 ring_head;
 	u32 ring_tail;
 	struct list_head inflight;

@@ -250,6 +250,7 @@ static int e1npu_probe(struct platform_device *pdev)
 		return PTR_ERR(edev);
 	platform_set_drvdata(pdev, edev);
 	INIT_LIST_HEAD(&edev->inflight);
+	spin_lock_init(&edev->retire_lock);
 	spin_lock_init(&edev->fence_lock);
 	ret = drmm_mutex_init(&edev->drm, &edev->ring_lock);
 	if (ret)

@@ -321,7 +321,9 @@ int e1npu_hw_reset(struct e1npu_device *edev)
 		return ret;
 	e1npu_wr_write_relaxed(edev, E1_V0_IRQ_STATUS, E1_V0_IRQ_ALL);
 	edev->ring_head = 0;
+	spin_lock_irq(&edev->retire_lock);
 	edev->ring_tail = 0;
+	spin_unlock_irq(&edev->retire_lock);
 	e1npu_hw_ring_program(edev);
 	return 0;
 }
@@ -408,6 +410,8 @@ static void e1npu_wedged_work(struct work_struct *work)
  */
 void e1npu_hw_resume(struct e1npu_device *edev)
 {
+	LIST_HEAD(none);
+
 	if (edev->dp)
 		e1npu_dp_idle(edev);
 	if (!edev->wrap)
@@ -415,7 +419,7 @@ void e1npu_hw_resume(struct e1npu_device *edev)
 	mutex_lock(&edev->ring_lock);
 	drm_WARN_ON_ONCE(&edev->drm, !list_empty(&edev->inflight));
 	if (!edev->unplugged && !edev->wedged && e1npu_hw_reset(edev))
-		e1npu_wedge(edev, &edev->inflight, NULL);
+		e1npu_wedge(edev, &none, NULL);
 	mutex_unlock(&edev->ring_lock);
 }
 
@@ -476,7 +480,10 @@ static void e1npu_ring_push(struct e1npu_device *edev, struct e1npu_job *job)
 		slot = (slot + 1) & mask;
 	}
 	edev->ring_head = slot;
+	/* Before the doorbell: the hard handler may retire it at once. */
+	spin_lock_irq(&edev->retire_lock);
 	list_add_tail(&job->node, &edev->inflight);
+	spin_unlock_irq(&edev->retire_lock);
 	/*
 	 * The engine fetches the descriptors written above (plain stores to
 	 * the coherent ring) once it sees the doorbell. The doorbell is a
@@ -489,13 +496,20 @@ static void e1npu_ring_push(struct e1npu_device *edev, struct e1npu_job *job)
 	e1npu_wr_write(edev, E1_V0_DESC_DOORBELL, slot);
 }
 
-/* Retire the jobs DESC_TAIL has passed. */
-static void e1npu_ring_retire(struct e1npu_device *edev)
+/*
+ * Retire the jobs DESC_TAIL has passed and signal their fences. Runs in
+ * the hard IRQ handler too (e1npu_irq_npu()), hence retire_lock, not
+ * ring_lock: DESC_TAIL only ever moves past retired descriptors, so this
+ * is right in any hardware state but one, a flushed ring (DESC_TAIL reads
+ * 0). Every path that flushes takes the jobs out of @inflight first, under
+ * retire_lock, and resets @ring_tail before it pushes any again.
+ */
+static void e1npu_ring_retire_locked(struct e1npu_device *edev)
 {
 	u32 mask = edev->ring_len - 1, tail, avail;
 	struct e1npu_job *job;
 
-	lockdep_assert_held(&edev->ring_lock);
+	lockdep_assert_held(&edev->retire_lock);
 	/*
 	 * Ordered read: the jobs it retires signal their fences, after which
 	 * their outputs are read; those reads must not pass this one.
@@ -521,6 +535,22 @@ static void e1npu_ring_retire(struct e1npu_device *edev)
 	}
 }
 
+static void e1npu_ring_retire(struct e1npu_device *edev)
+{
+	spin_lock_irq(&edev->retire_lock);
+	e1npu_ring_retire_locked(edev);
+	spin_unlock_irq(&edev->retire_lock);
+}
+
+/* Take every job out of the ring's list (the hard handler's view). */
+static void e1npu_ring_take_all(struct e1npu_device *edev,
+				struct list_head *jobs)
+{
+	spin_lock_irq(&edev->retire_lock);
+	list_splice_init(&edev->inflight, jobs);
+	spin_unlock_irq(&edev->retire_lock);
+}
+
 /*
  * Flush the engine and re-issue every job still in flight from its first
  * descriptor: the ring stalled before reaching them.
@@ -531,7 +561,7 @@ static void e1npu_ring_reissue(struct e1npu_device *edev,
 	struct e1npu_job *job, *tmp;
 	LIST_HEAD(jobs);
 
-	list_splice_init(&edev->inflight, &jobs);
+	e1npu_ring_take_all(edev, &jobs);
 	atomic64_inc(&edev->resets);
 	if (e1npu_hw_reset(edev))
 		e1npu_wedge(edev, &jobs, failed);
@@ -550,6 +580,7 @@ static struct e1npu_job *e1npu_ring_owner(struct e1npu_device *edev, u32 idx,
 	u32 mask = edev->ring_len - 1;
 	struct e1npu_job *job;
 
+	lockdep_assert_held(&edev->retire_lock);
 	list_for_each_entry(job, &edev->inflight, node)
 		if (e1npu_ring_holds(job->first, job->op_count, idx, mask, pos))
 			return job;
@@ -569,6 +600,7 @@ static void e1npu_ring_hard_error(struct e1npu_device *edev, u32 idx, u32 code)
 	addr = (u64)e1npu_wr_read(edev, E1_V0_ERR_FAULT_ADDR_HI) << 32 |
 	       e1npu_wr_read(edev, E1_V0_ERR_FAULT_ADDR_LO);
 	atomic64_inc(&edev->hard_errors);
+	spin_lock_irq(&edev->retire_lock);
 	job = e1npu_ring_owner(edev, idx, &pos);
 	if (!job) {
 		/*
@@ -582,10 +614,11 @@ static void e1npu_ring_hard_error(struct e1npu_device *edev, u32 idx, u32 code)
 			pos = (edev->ring_tail - job->first) &
 			      (edev->ring_len - 1);
 	}
-	drm_dbg(&edev->drm, "wrapper error 0x%02x at slot %u addr 0x%llx\n",
-		code, idx, addr);
 	if (job)
 		list_del_init(&job->node);
+	spin_unlock_irq(&edev->retire_lock);
+	drm_dbg(&edev->drm, "wrapper error 0x%02x at slot %u addr 0x%llx\n",
+		code, idx, addr);
 	e1npu_ring_reissue(edev, job);
 	if (job)
 		e1npu_job_complete(job, code == E1_V0_ERR_OVERFLOW ? -EIO : -EFAULT,
@@ -603,12 +636,17 @@ static bool e1npu_ring_fallback(struct e1npu_device *edev, u32 idx, u32 code)
 	u32 mask = edev->ring_len - 1, pos, i;
 	struct e1npu_job *job;
 
+	/*
+	 * retire_lock throughout: once DESC_TAIL moves, the hard handler may
+	 * retire the job's NOPs on another CPU, and must see its outcome.
+	 */
+	spin_lock_irq(&edev->retire_lock);
 	job = list_first_entry_or_null(&edev->inflight, struct e1npu_job, node);
-	if (!job)
+	pos = job ? (idx - job->first) & mask : 0;
+	if (!job || pos >= job->op_count) {
+		spin_unlock_irq(&edev->retire_lock);
 		return false;
-	pos = (idx - job->first) & mask;
-	if (pos >= job->op_count)
-		return false;
+	}
 
 	if (!job->failed) {
 		job->failed = true;
@@ -630,6 +668,7 @@ static bool e1npu_ring_fallback(struct e1npu_device *edev, u32 idx, u32 code)
 	e1npu_wr_write(edev, E1_V0_IRQ_STATUS,
 		       E1_V0_IRQ_UNSUPPORTED_OP | E1_V0_IRQ_ERROR);
 	e1npu_wr_write(edev, E1_V0_DESC_TAIL, (idx + 1) & mask);
+	spin_unlock_irq(&edev->retire_lock);
 	return true;
 }
 
@@ -655,6 +694,13 @@ static void e1npu_ring_service(struct e1npu_device *edev)
 	}
 }
 
+/*
+ * The wrapper's main line. A completion alone (IRQ_STATUS.done, nothing
+ * else) is handled here: the jobs DESC_TAIL passed are retired and their
+ * fences signalled at once, without waking the thread (one scheduling hop
+ * less per job). Anything else (an error, a fallback without its own
+ * line) needs the ring lock and wakes the thread, which retires too.
+ */
 static irqreturn_t e1npu_irq_npu(int irq, void *arg)
 {
 	struct e1npu_device *edev = arg;
@@ -666,7 +712,13 @@ static irqreturn_t e1npu_irq_npu(int irq, void *arg)
 	/* unsupported_op is cleared by the thread, after the NOP rewrite. */
 	e1npu_wr_write_relaxed(edev, E1_V0_IRQ_STATUS,
 			       st & ~E1_V0_IRQ_UNSUPPORTED_OP);
-	return IRQ_WAKE_THREAD;
+	if (st != E1_V0_IRQ_DONE)
+		return IRQ_WAKE_THREAD;
+	/* An error latched since rises the line again with its own bits. */
+	spin_lock(&edev->retire_lock);
+	e1npu_ring_retire_locked(edev);
+	spin_unlock(&edev->retire_lock);
+	return IRQ_HANDLED;
 }
 
 static irqreturn_t e1npu_irq_fallback(int irq, void *arg)
@@ -925,12 +977,27 @@ static void e1npu_ring_timeout(struct e1npu_device *edev,
 	struct e1npu_job *j, *tmp;
 	LIST_HEAD(jobs);
 	u32 pos = 0, st;
+	bool done, own_bad;
 
 	lockdep_assert_held(&edev->ring_lock);
 	if (edev->unplugged || edev->wedged)
 		return;
-	e1npu_ring_retire(edev);
-	if (bad->hw_fence_init && dma_fence_is_signaled(bad->hw_fence)) {
+	/*
+	 * Retire, decide and take the ring's jobs in one retire_lock section:
+	 * the hard handler completes jobs under that lock, so @bad is either
+	 * completely done (signalled) or still in the ring, and once taken the
+	 * jobs are ours alone.
+	 */
+	spin_lock_irq(&edev->retire_lock);
+	e1npu_ring_retire_locked(edev);
+	done = bad->hw_fence_init && dma_fence_is_signaled(bad->hw_fence);
+	own_bad = !done && !list_empty(&bad->node);
+	if (own_bad)
+		pos = (edev->ring_tail - bad->first) & (edev->ring_len - 1);
+	if (!done)
+		list_splice_init(&edev->inflight, &jobs);
+	spin_unlock_irq(&edev->retire_lock);
+	if (done) {
 		/*
 		 * Nothing hung: its interrupt was lost (or raced the timer).
 		 * Ack as the hard handler would, so that the line can rise
@@ -943,9 +1010,6 @@ static void e1npu_ring_timeout(struct e1npu_device *edev,
 		e1npu_ring_service(edev);
 		return;
 	}
-	if (!list_empty(&bad->node))
-		pos = (edev->ring_tail - bad->first) & (edev->ring_len - 1);
-	list_splice_init(&edev->inflight, &jobs);
 	atomic64_inc(&edev->resets);
 	/*
 	 * A hung engine may not stop at a flush; its reset line (where the
@@ -955,7 +1019,7 @@ static void e1npu_ring_timeout(struct e1npu_device *edev,
 	e1npu_pm_reset_pulse(edev);
 	if (e1npu_hw_reset(edev))
 		e1npu_wedge(edev, &jobs, NULL);
-	if (bad->hw_fence_init && !dma_fence_is_signaled(bad->hw_fence)) {
+	if (own_bad) {
 		drm_dbg(&edev->drm, "job timed out at op %u, reset\n", pos);
 		e1npu_job_complete(bad, -ETIMEDOUT, 0, pos, pos);
 	}
@@ -1177,16 +1241,20 @@ int e1npu_job_init(struct e1npu_device *edev)
 void e1npu_job_fini(struct e1npu_device *edev)
 {
 	struct e1npu_job *job, *tmp;
+	LIST_HEAD(jobs);
 
 	mutex_lock(&edev->ring_lock);
 	edev->unplugged = true;
 	if (edev->wrap) {
 		e1npu_wr_write(edev, E1_V0_IRQ_MASK, 0);
+		/* What finished, finished; the rest is ours before the flush. */
+		e1npu_ring_retire(edev);
+		e1npu_ring_take_all(edev, &jobs);
 		/* Fences signal below: only once the engine is idle. */
 		if (e1npu_hw_flush(edev))
-			e1npu_wedge(edev, &edev->inflight, NULL);
+			e1npu_wedge(edev, &jobs, NULL);
 	}
-	list_for_each_entry_safe(job, tmp, &edev->inflight, node) {
+	list_for_each_entry_safe(job, tmp, &jobs, node) {
 		list_del_init(&job->node);
 		e1npu_job_complete(job, -ENODEV, 0, 0, 0);
 	}
