@@ -9,9 +9,11 @@
  * write of CTRL_STATUS.start. Decisions the contract leaves open are listed
  * in Documentation/device-model.md, "Datapath".
  *
+ * Its only surroundings are its bus (e1_bus.h): memory for the descriptor
+ * engine, the interrupt update after a start, the timing parameters.
  * Freestanding: integer arithmetic only, no allocation, small frames.
  */
-#include "e1_internal.h"
+#include "e1_dp.h"
 
 /* Implemented bits of the RW configuration registers; the rest read 0. */
 #define DP_GEMM_CFG_BITS	(E1_DP_GEMM_CFG_M | E1_DP_GEMM_CFG_N | E1_DP_GEMM_CFG_K | \
@@ -369,16 +371,17 @@ static bool dp_exec(struct e1_dp *dp, const struct dp_launch *l, const struct dp
  * dp_mem_latency cycles for the response (dp_timeout when none comes), then
  * one cycle to move the data if the response is OKAY.
  */
-static enum e1_mem_status dp_beat(struct e1_model *m, const struct dp_launch *l,
+static enum e1_mem_status dp_beat(struct e1_dp *dp, const struct dp_launch *l,
 				  u64 addr, bool write, u8 *buf)
 {
-	struct e1_dp *dp = &m->dp;
+	const struct e1_timing *t = dp->bus->timing;
 	enum e1_mem_status st;
 	void *p = NULL;
+	u64 fault;
 	u32 wait;
 
-	st = e1_model_mem_map(m, addr, DP_BEAT_BYTES, write, &p);
-	wait = st == E1_MEM_NORESP ? m->cfg.timing.dp_timeout : m->cfg.timing.dp_mem_latency;
+	st = e1_bus_map(dp->bus, addr, DP_BEAT_BYTES, write, &p, &fault);
+	wait = st == E1_MEM_NORESP ? t->dp_timeout : t->dp_mem_latency;
 	dp->perf.stall_cycles += wait;
 	dp_tick(dp, l, wait);
 	if (st != E1_MEM_OK)
@@ -404,7 +407,7 @@ static bool dp_is_gemm(u32 op)
 }
 
 /* Stream word-1 bytes into the scratchpad; all or nothing. 0 or a DS bit. */
-static u32 dp_stream(struct e1_model *m, const struct dp_launch *l, u32 w0, u32 src)
+static u32 dp_stream(struct e1_dp *dp, const struct dp_launch *l, u32 w0, u32 src)
 {
 	u32 off = E1_FIELD_GET(E1_DP_DW0_SCRATCH_OFF, w0);
 	u32 count = E1_FIELD_GET(E1_DP_DW0_BYTE_COUNT, w0);
@@ -413,21 +416,20 @@ static u32 dp_stream(struct e1_model *m, const struct dp_launch *l, u32 w0, u32 
 	u32 i;
 
 	for (i = 0; i < count; i += DP_BEAT_BYTES) {
-		st = dp_beat(m, l, (u64)src + i, false, &stage[i]);
+		st = dp_beat(dp, l, (u64)src + i, false, &stage[i]);
 		if (st == E1_MEM_NORESP)
 			return E1_DP_DS_TIMEOUT;
 		if (st != E1_MEM_OK)
 			return E1_DP_DS_STREAM_ERR;
 	}
-	memcpy(&m->dp.scratch[off], stage, count);
-	m->dp.perf.scratch_bytes += count;
+	memcpy(&dp->scratch[off], stage, count);
+	dp->perf.scratch_bytes += count;
 	return 0;
 }
 
 /* Write the M x N int32 tile at C_BASE, row-compacted, to @dst. */
-static u32 dp_writeback(struct e1_model *m, const struct dp_launch *l, u32 dst)
+static u32 dp_writeback(struct e1_dp *dp, const struct dp_launch *l, u32 dst)
 {
-	struct e1_dp *dp = &m->dp;
 	u32 mm = E1_FIELD_GET(E1_DP_GEMM_CFG_M, l->cfg);
 	u32 nn = E1_FIELD_GET(E1_DP_GEMM_CFG_N, l->cfg);
 	u32 cb = E1_FIELD_GET(E1_DP_GEMM_BASE_C, l->base);
@@ -439,7 +441,7 @@ static u32 dp_writeback(struct e1_model *m, const struct dp_launch *l, u32 dst)
 		for (j = 0; j < nn; j++) {
 			u64 addr = (u64)dst + 4 * (i * nn + j);
 
-			st = dp_beat(m, l, addr, true, &dp->scratch[cb + i * cs + 4 * j]);
+			st = dp_beat(dp, l, addr, true, &dp->scratch[cb + i * cs + 4 * j]);
 			if (st == E1_MEM_NORESP)
 				return E1_DP_DS_TIMEOUT;
 			if (st != E1_MEM_OK)
@@ -451,9 +453,9 @@ static u32 dp_writeback(struct e1_model *m, const struct dp_launch *l, u32 dst)
 }
 
 /* Fetch, check, stream, execute and write back the descriptor in @slot. */
-static u32 dp_run_desc(struct e1_model *m, const struct dp_launch *l, u32 slot)
+static u32 dp_run_desc(struct e1_dp *dp, const struct dp_launch *l, u32 slot)
 {
-	u64 addr = (u64)m->dp.desc_base + (u64)slot * E1_DP_DESC_SIZE;
+	u64 addr = (u64)dp->desc_base + (u64)slot * E1_DP_DESC_SIZE;
 	u8 raw[E1_DP_DESC_SIZE];
 	enum e1_mem_status st;
 	struct dp_cmd c;
@@ -461,7 +463,7 @@ static u32 dp_run_desc(struct e1_model *m, const struct dp_launch *l, u32 slot)
 	u32 i, fail, op, off, count;
 
 	for (i = 0; i < E1_DP_DESC_WORDS; i++) {
-		st = dp_beat(m, l, addr + 4 * i, false, &raw[4 * i]);
+		st = dp_beat(dp, l, addr + 4 * i, false, &raw[4 * i]);
 		if (st == E1_MEM_NORESP)
 			return E1_DP_DS_TIMEOUT;
 		if (st != E1_MEM_OK)
@@ -486,7 +488,7 @@ static u32 dp_run_desc(struct e1_model *m, const struct dp_launch *l, u32 slot)
 		return E1_DP_DS_BAD_WRITEBACK;
 
 	if (w[0] & E1_DP_DW0_STREAM) {
-		fail = dp_stream(m, l, w[0], w[1]);
+		fail = dp_stream(dp, l, w[0], w[1]);
 		if (fail)
 			return fail;
 	}
@@ -495,18 +497,17 @@ static u32 dp_run_desc(struct e1_model *m, const struct dp_launch *l, u32 slot)
 	c.a = w[1];
 	c.b = w[2];
 	c.acc = w[3];
-	if (!dp_exec(&m->dp, l, &c))
+	if (!dp_exec(dp, l, &c))
 		return E1_DP_DS_ERROR;
 
 	if (w[0] & E1_DP_DW0_WRITEBACK)
-		return dp_writeback(m, l, w[2]);
+		return dp_writeback(dp, l, w[2]);
 	return 0;
 }
 
 /* Descriptor mode (contract 3.7): run DESC_TAIL..DESC_HEAD. */
-static bool dp_run_ring(struct e1_model *m, const struct dp_launch *l)
+static bool dp_run_ring(struct e1_dp *dp, const struct dp_launch *l)
 {
-	struct e1_dp *dp = &m->dp;
 	u32 fail = 0, slot = dp->desc_tail;
 
 	dp->desc_status = E1_DP_DS_BUSY;
@@ -519,7 +520,7 @@ static bool dp_run_ring(struct e1_model *m, const struct dp_launch *l)
 
 		while (dp->desc_tail != dp->desc_head) {
 			slot = dp->desc_tail;
-			fail = dp_run_desc(m, l, slot);
+			fail = dp_run_desc(dp, l, slot);
 			if (fail)
 				break;
 			last = slot;
@@ -537,9 +538,8 @@ static bool dp_run_ring(struct e1_model *m, const struct dp_launch *l)
 	return !fail;
 }
 
-static void dp_start(struct e1_model *m)
+static void dp_start(struct e1_dp *dp)
 {
-	struct e1_dp *dp = &m->dp;
 	struct dp_launch l;
 	bool ok;
 
@@ -554,7 +554,7 @@ static void dp_start(struct e1_model *m)
 	l.desc = dp->cmd_param & E1_DP_CMD_DESC_MODE;
 
 	if (l.desc) {
-		ok = dp_run_ring(m, &l);
+		ok = dp_run_ring(dp, &l);
 	} else {
 		struct dp_cmd c = {
 			.opcode = dp->opcode,
@@ -573,9 +573,10 @@ static void dp_start(struct e1_model *m)
 	}
 }
 
-void e1_dp_reset(struct e1_model *m)
+void e1_dp_reset(struct e1_dp *dp, const struct e1_bus *bus)
 {
-	memset(&m->dp, 0, sizeof(m->dp));
+	memset(dp, 0, sizeof(*dp));
+	dp->bus = bus;
 }
 
 static bool dp_is_scratch(u32 off, u32 *idx)
@@ -586,9 +587,8 @@ static bool dp_is_scratch(u32 off, u32 *idx)
 	return true;
 }
 
-u32 e1_dp_read(struct e1_model *m, u32 off)
+u32 e1_dp_read(const struct e1_dp *dp, u32 off)
 {
-	const struct e1_dp *dp = &m->dp;
 	u32 idx;
 
 	if (dp_is_scratch(off, &idx))
@@ -660,9 +660,8 @@ u32 e1_dp_read(struct e1_model *m, u32 off)
 	}
 }
 
-void e1_dp_write(struct e1_model *m, u32 off, u32 val)
+void e1_dp_write(struct e1_dp *dp, u32 off, u32 val)
 {
-	struct e1_dp *dp = &m->dp;
 	u32 idx;
 
 	/*
@@ -682,8 +681,8 @@ void e1_dp_write(struct e1_model *m, u32 off, u32 val)
 		if (val & E1_DP_STATUS_DONE)
 			dp->status &= ~(E1_DP_STATUS_DONE | E1_DP_STATUS_ERROR);
 		if (val & E1_DP_CTRL_START)
-			dp_start(m);
-		e1_model_irq_update(m);
+			dp_start(dp);
+		e1_bus_irq_update(dp->bus);
 		break;
 	case E1_DP_OPCODE:
 		dp->opcode = val & E1_DP_OPCODE_MASK;
@@ -730,7 +729,7 @@ void e1_dp_write(struct e1_model *m, u32 off, u32 val)
 	}
 }
 
-bool e1_dp_irq(const struct e1_model *m)
+bool e1_dp_irq(const struct e1_dp *dp)
 {
-	return m->dp.status & E1_DP_STATUS_DONE;
+	return dp->status & E1_DP_STATUS_DONE;
 }

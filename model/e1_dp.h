@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR MIT) */
 /*
- * e1 NPU device model: state of the datapath engine (e1_npu.sv small-op
- * block). Semantics: Documentation/hardware-contract.md section 3 and
- * Documentation/device-model.md, "Datapath". Only e1_dp.c touches it; hosts
- * go through e1_model_read()/e1_model_write().
+ * e1 NPU device model: the datapath engine (e1_npu.sv small-op block), its
+ * state and its interface to the core. Semantics:
+ * Documentation/hardware-contract.md section 3 and
+ * Documentation/device-model.md, "Datapath". Only e1_dp.c touches the state
+ * and only the core (e1_model.c) calls the engine; hosts go through
+ * e1_model_read()/e1_model_write().
  */
 #ifndef __E1_DP_H__
 #define __E1_DP_H__
 
 #include "e1_model_shim.h"
 #include "e1npu_hw.h"
+#include "e1_bus.h"
 
 /**
  * struct e1_dp_perf - the datapath performance counters (all 32-bit, wrap).
@@ -45,6 +48,7 @@ struct e1_dp_perf {
 
 /**
  * struct e1_dp - datapath register file and internal state.
+ * @bus: memory, interrupts and timing (set by e1_dp_reset()).
  * @status: CTRL_STATUS as read (busy, done, error).
  * @opcode: OPCODE, low 4 bits.
  * @op_a: OP_A.
@@ -66,6 +70,7 @@ struct e1_dp_perf {
  *	(the global clock's measure of the engine's work).
  */
 struct e1_dp {
+	const struct e1_bus *bus;
 	u32 status;
 	u32 opcode;
 	u32 op_a;
@@ -85,5 +90,14 @@ struct e1_dp {
 	u8 scratch[E1_DP_SCRATCH_BYTES];
 	u64 cycles;
 };
+
+/*
+ * The engine, called by the core only (e1_model.c). Reset wires it to @bus,
+ * which must outlive it.
+ */
+void e1_dp_reset(struct e1_dp *dp, const struct e1_bus *bus);
+u32 e1_dp_read(const struct e1_dp *dp, u32 off);
+void e1_dp_write(struct e1_dp *dp, u32 off, u32 val);
+bool e1_dp_irq(const struct e1_dp *dp);
 
 #endif /* __E1_DP_H__ */

@@ -1,11 +1,92 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR MIT)
 /*
- * e1 NPU device model: the core. Flat MMIO dispatch by register window,
- * reset, the host memory path with injected faults, the interrupt lines
- * (edges reported to the host, with the dropped-interrupt fault) and the
- * fault-injection API. The engines live in e1_v0.c and e1_dp.c.
+ * e1 NPU device model: the core. It owns the two engines (e1_v0.c,
+ * e1_dp.c) and is their bus (e1_bus.h): the host memory path with injected
+ * faults, the interrupt lines (edges reported to the host, with the
+ * dropped-interrupt fault), the yield hook and the timing parameters. Also
+ * flat MMIO dispatch by register window, reset, the injected hang, the
+ * shared clock and the fault-injection API.
  */
-#include "e1_internal.h"
+#include "e1_model.h"
+
+/* ---- the engines' bus ---- */
+
+/*
+ * The bus's memory path: injected faults first, then the host's map. The
+ * fault is the first byte inside an injected range, or @addr when the host
+ * cannot map the range.
+ */
+static enum e1_mem_status bus_map(void *ctx, u64 addr, u64 len, bool write,
+				  void **ptr, u64 *fault)
+{
+	struct e1_model *m = ctx;
+	u64 last;
+	int i;
+
+	*ptr = NULL;
+	*fault = addr;
+	if (!len || check_add_overflow(addr, len - 1, &last))
+		return E1_MEM_ERROR;
+	for (i = 0; i < E1_MODEL_MAX_FAULTS; i++) {
+		const struct e1_fault_range *f = &m->faults[i];
+
+		if (!f->active || f->hi < addr || f->lo > last)
+			continue;
+		*fault = f->lo > addr ? f->lo : addr;
+		return f->status;
+	}
+	if (!m->host.map)
+		return E1_MEM_ERROR;
+	*ptr = m->host.map(m->host.ctx, addr, len, write);
+	return *ptr ? E1_MEM_OK : E1_MEM_ERROR;
+}
+
+/* Recompute every interrupt line and tell the host about changes. */
+static void irq_update(struct e1_model *m)
+{
+	bool level[E1_IRQ_COUNT];
+	unsigned int line;
+
+	level[E1_IRQ_NPU] = m->cfg.wrapper_present && e1_v0_irq_npu(&m->v0);
+	level[E1_IRQ_FALLBACK] = m->cfg.wrapper_present &&
+				 e1_v0_irq_fallback(&m->v0);
+	level[E1_IRQ_DATAPATH] = m->cfg.datapath_present && e1_dp_irq(&m->dp);
+
+	for (line = 0; line < E1_IRQ_COUNT; line++) {
+		u32 bit = 1U << line;
+
+		if (level[line] == m->irq_level[line])
+			continue;
+		m->irq_level[line] = level[line];
+		if (level[line] && m->drop_irqs) {
+			/* Lost on the wire: the host never sees this pulse. */
+			m->drop_irqs--;
+			m->irq_dropped |= bit;
+			continue;
+		}
+		if (!level[line] && (m->irq_dropped & bit)) {
+			m->irq_dropped &= ~bit;
+			continue;
+		}
+		if (m->host.irq)
+			m->host.irq(m->host.ctx, line, level[line]);
+	}
+}
+
+static void bus_irq_update(void *ctx)
+{
+	irq_update(ctx);
+}
+
+static void bus_yield(void *ctx)
+{
+	struct e1_model *m = ctx;
+
+	if (m->yield)
+		m->yield(m->host.ctx);
+}
+
+/* ---- the host interface ---- */
 
 void e1_model_default_config(struct e1_model_config *cfg)
 {
@@ -28,8 +109,14 @@ void e1_model_init(struct e1_model *m, const struct e1_model_config *cfg,
 		e1_model_default_config(&m->cfg);
 	if (host)
 		m->host = *host;
-	e1_v0_reset(m);
-	e1_dp_reset(m);
+	m->bus.map = bus_map;
+	m->bus.irq_update = bus_irq_update;
+	m->bus.yield = bus_yield;
+	m->bus.timing = &m->cfg.timing;
+	m->bus.ctx = m;
+	e1_v0_reset(&m->v0, &m->bus, m->cfg.rows, m->cfg.cols,
+		    m->cfg.gemmini_present);
+	e1_dp_reset(&m->dp, &m->bus);
 }
 
 static bool window_present(const struct e1_model *m, u32 win)
@@ -61,8 +148,8 @@ u32 e1_model_read(struct e1_model *m, u32 offset)
 	if ((offset & 3) || !window_present(m, win))
 		return 0;
 	if (win == E1_WIN_WRAPPER)
-		return e1_v0_read(m, reg);
-	return e1_dp_read(m, reg);
+		return e1_v0_read(&m->v0, reg);
+	return e1_dp_read(&m->dp, reg);
 }
 
 void e1_model_write(struct e1_model *m, u32 offset, u32 value)
@@ -72,14 +159,19 @@ void e1_model_write(struct e1_model *m, u32 offset, u32 value)
 	if ((offset & 3) || !window_present(m, win))
 		return;
 	if (win == E1_WIN_WRAPPER) {
-		e1_v0_write(m, reg, value);
+		u32 gen = m->v0.flush_gen;
+
+		e1_v0_write(&m->v0, reg, value);
+		/* A flush recovers an injected hang. */
+		if (m->v0.flush_gen != gen)
+			m->hang = false;
 	} else {
 		u64 c0 = m->dp.cycles;
 
-		e1_dp_write(m, reg, value);
+		e1_dp_write(&m->dp, reg, value);
 		clock_advance(m, E1_ENGINE_DATAPATH, m->dp.cycles - c0);
 	}
-	e1_model_irq_update(m);
+	irq_update(m);
 }
 
 unsigned int e1_model_run_budget(struct e1_model *m, unsigned int max)
@@ -89,9 +181,9 @@ unsigned int e1_model_run_budget(struct e1_model *m, unsigned int max)
 
 	if (!m->cfg.wrapper_present || !max)
 		return 0;
-	n = e1_v0_run(m, max);
+	n = m->hang ? 0 : e1_v0_run(&m->v0, max);
 	clock_advance(m, E1_ENGINE_WRAPPER, m->v0.cycles - c0);
-	e1_model_irq_update(m);
+	irq_update(m);
 	return n;
 }
 
@@ -102,7 +194,7 @@ unsigned int e1_model_run(struct e1_model *m)
 
 bool e1_model_pending(const struct e1_model *m)
 {
-	return m->cfg.wrapper_present && e1_v0_pending(m);
+	return m->cfg.wrapper_present && !m->hang && e1_v0_pending(&m->v0);
 }
 
 enum e1_step e1_model_step_begin(struct e1_model *m)
@@ -110,19 +202,19 @@ enum e1_step e1_model_step_begin(struct e1_model *m)
 	enum e1_step st;
 	u64 c0 = m->v0.cycles;
 
-	if (!m->cfg.wrapper_present)
+	if (!m->cfg.wrapper_present || m->hang)
 		return E1_STEP_IDLE;
-	st = e1_v0_step_begin(m);
+	st = e1_v0_step_begin(&m->v0);
 	clock_advance(m, E1_ENGINE_WRAPPER, m->v0.cycles - c0);
 	if (st == E1_STEP_DONE)
-		e1_model_irq_update(m);
+		irq_update(m);
 	return st;
 }
 
 void e1_model_step_compute(struct e1_model *m)
 {
 	if (m->cfg.wrapper_present)
-		e1_v0_step_compute(m);
+		e1_v0_step_compute(&m->v0);
 }
 
 bool e1_model_step_end(struct e1_model *m)
@@ -132,15 +224,15 @@ bool e1_model_step_end(struct e1_model *m)
 
 	if (!m->cfg.wrapper_present)
 		return false;
-	retired = e1_v0_step_end(m);
+	retired = e1_v0_step_end(&m->v0);
 	clock_advance(m, E1_ENGINE_WRAPPER, m->v0.cycles - c0);
-	e1_model_irq_update(m);
+	irq_update(m);
 	return retired;
 }
 
 u64 e1_model_step_cycles(const struct e1_model *m)
 {
-	return m->cfg.wrapper_present ? e1_v0_step_cycles(m) : 0;
+	return m->cfg.wrapper_present ? e1_v0_step_cycles(&m->v0) : 0;
 }
 
 void e1_model_set_yield(struct e1_model *m, void (*yield)(void *ctx))
@@ -178,69 +270,6 @@ u64 e1_model_makespan(const struct e1_model *m)
 		if (m->clock.busy_until[e] > end)
 			end = m->clock.busy_until[e];
 	return end;
-}
-
-enum e1_mem_status e1_model_mem_map_fault(struct e1_model *m, u64 addr,
-					  u64 len, bool write, void **ptr,
-					  u64 *fault)
-{
-	u64 last;
-	int i;
-
-	*ptr = NULL;
-	*fault = addr;
-	if (!len || check_add_overflow(addr, len - 1, &last))
-		return E1_MEM_ERROR;
-	for (i = 0; i < E1_MODEL_MAX_FAULTS; i++) {
-		const struct e1_fault_range *f = &m->faults[i];
-
-		if (!f->active || f->hi < addr || f->lo > last)
-			continue;
-		*fault = f->lo > addr ? f->lo : addr;
-		return f->status;
-	}
-	if (!m->host.map)
-		return E1_MEM_ERROR;
-	*ptr = m->host.map(m->host.ctx, addr, len, write);
-	return *ptr ? E1_MEM_OK : E1_MEM_ERROR;
-}
-
-enum e1_mem_status e1_model_mem_map(struct e1_model *m, u64 addr, u64 len,
-				    bool write, void **ptr)
-{
-	u64 fault;
-
-	return e1_model_mem_map_fault(m, addr, len, write, ptr, &fault);
-}
-
-void e1_model_irq_update(struct e1_model *m)
-{
-	bool level[E1_IRQ_COUNT];
-	unsigned int line;
-
-	level[E1_IRQ_NPU] = m->cfg.wrapper_present && e1_v0_irq_npu(m);
-	level[E1_IRQ_FALLBACK] = m->cfg.wrapper_present && e1_v0_irq_fallback(m);
-	level[E1_IRQ_DATAPATH] = m->cfg.datapath_present && e1_dp_irq(m);
-
-	for (line = 0; line < E1_IRQ_COUNT; line++) {
-		u32 bit = 1U << line;
-
-		if (level[line] == m->irq_level[line])
-			continue;
-		m->irq_level[line] = level[line];
-		if (level[line] && m->drop_irqs) {
-			/* Lost on the wire: the host never sees this pulse. */
-			m->drop_irqs--;
-			m->irq_dropped |= bit;
-			continue;
-		}
-		if (!level[line] && (m->irq_dropped & bit)) {
-			m->irq_dropped &= ~bit;
-			continue;
-		}
-		if (m->host.irq)
-			m->host.irq(m->host.ctx, line, level[line]);
-	}
 }
 
 int e1_model_inject_fault(struct e1_model *m, u64 lo, u64 hi,

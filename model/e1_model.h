@@ -7,7 +7,7 @@
  * into the e1npu_sim kernel module, and into the unit tests. It depends on
  * nothing but e1_model_shim.h, uses no floating point and never allocates:
  * the host owns the struct e1_model (it is large: allocate it, do not put
- * it on a kernel stack).
+ * it on a kernel stack; do not copy it: its engines point at its bus).
  *
  * Addressing: one flat MMIO space, window * E1_WIN_SIZE + register offset
  * (E1_WIN_WRAPPER, E1_WIN_DATAPATH from e1npu_hw.h). All accesses are 32-bit.
@@ -25,7 +25,8 @@
 #include "e1_model_shim.h"
 #include "e1npu_hw.h"
 #include "e1_timing.h"
-#include "e1_v0.h"
+#include "e1_bus.h"	/* enum e1_mem_status */
+#include "e1_v0.h"	/* enum e1_step */
 #include "e1_dp.h"
 
 /* Interrupt lines the model drives (level). */
@@ -34,13 +35,6 @@ enum e1_irq_line {
 	E1_IRQ_FALLBACK = 1,	/* wrapper secondary irq_fallback */
 	E1_IRQ_DATAPATH = 2,	/* datapath done */
 	E1_IRQ_COUNT
-};
-
-/* Result of a memory access, as the bus would answer it. */
-enum e1_mem_status {
-	E1_MEM_OK = 0,
-	E1_MEM_ERROR = 1,	/* bus error response (SLVERR/DECERR) */
-	E1_MEM_NORESP = 2,	/* no response: the requester times out */
 };
 
 /**
@@ -112,6 +106,7 @@ struct e1_clock {
 struct e1_model {
 	struct e1_model_config cfg;
 	struct e1_model_host host;
+	struct e1_bus bus;		/* what the engines see (e1_model.c) */
 	struct e1_v0 v0;
 	struct e1_dp dp;
 	struct e1_fault_range faults[E1_MODEL_MAX_FAULTS];
@@ -164,13 +159,9 @@ bool e1_model_pending(const struct e1_model *m);
  *   its next block (outputs partly written).
  * - e1_model_step_end(), lock held: retire the descriptor, unless a flush
  *   came since its begin. Returns true when it retired.
+ *
+ * enum e1_step (E1_STEP_IDLE, E1_STEP_DONE, E1_STEP_COMPUTE): e1_v0.h.
  */
-enum e1_step {
-	E1_STEP_IDLE = 0,
-	E1_STEP_DONE,
-	E1_STEP_COMPUTE,
-};
-
 enum e1_step e1_model_step_begin(struct e1_model *m);
 void e1_model_step_compute(struct e1_model *m);
 bool e1_model_step_end(struct e1_model *m);

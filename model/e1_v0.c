@@ -6,9 +6,10 @@
  * hardware contract (section 2.4), every op of the v0 set executed
  * bit-exactly, the CPU-fallback contract (2.6), perf counters and the
  * timing model. The ring only executes inside e1_v0_run(); MMIO writes
- * just change registers and commit descriptors.
+ * just change registers and commit descriptors. Its only surroundings are
+ * its bus (e1_bus.h): memory, the yield hook, the timing parameters.
  */
-#include "e1_internal.h"
+#include "e1_v0.h"
 #include "e1_matmul.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -19,15 +20,9 @@
 
 /* What the GEMM kernel's callbacks need. */
 struct v0_exec {
-	struct e1_model *m;
 	const struct e1_v0 *v;
 	const struct v0_op *op;
 };
-
-static struct e1_v0 *to_v0(struct e1_model *m)
-{
-	return &m->v0;
-}
 
 static bool ring_len_valid(u32 len)
 {
@@ -80,23 +75,24 @@ static void v0_latch_bus(struct e1_v0 *v, u32 code, u32 index, u64 addr)
 	v0_latch(v, code, index, E1_V0_IRQ_BUS_ERROR, E1_V0_STALL_HARD);
 }
 
-void e1_v0_reset(struct e1_model *m)
+void e1_v0_reset(struct e1_v0 *v, const struct e1_bus *bus, u8 rows, u8 cols,
+		 bool gemmini)
 {
-	struct e1_v0 *v = to_v0(m);
-	u32 rows = m->cfg.rows, cols = m->cfg.cols;
-
 	memset(v, 0, sizeof(*v));
+	v->bus = bus;
+	v->rows = rows;
+	v->cols = cols;
+	v->gemmini = gemmini;
 	v->caps = E1_V0_CAPS_INT8 | E1_V0_CAPS_INT32_ACCUM | E1_V0_CAPS_RELU |
-		  E1_FIELD_PREP(E1_V0_CAPS_ROWS, rows) |
-		  E1_FIELD_PREP(E1_V0_CAPS_COLS, cols);
-	if (m->cfg.gemmini_present)
+		  E1_FIELD_PREP(E1_V0_CAPS_ROWS, (u32)rows) |
+		  E1_FIELD_PREP(E1_V0_CAPS_COLS, (u32)cols);
+	if (gemmini)
 		v->caps |= E1_V0_CAPS_GEMMINI;
 }
 
-static void v0_flush(struct e1_model *m)
+/* The core sees the flush in @flush_gen (it clears an injected hang). */
+static void v0_flush(struct e1_v0 *v)
 {
-	struct e1_v0 *v = to_v0(m);
-
 	v->head = 0;
 	v->tail = 0;
 	v->armed = false;
@@ -108,7 +104,6 @@ static void v0_flush(struct e1_model *m)
 	v->status_done = false;
 	v->err_desc_index = 0;
 	v->err_fault_addr = 0;
-	m->hang = false;
 	/* A descriptor being computed stops at its next block, unretired. */
 	v->flush_gen++;
 	if (v->executing)
@@ -134,10 +129,8 @@ static u32 v0_status(const struct e1_v0 *v)
 	return s;
 }
 
-u32 e1_v0_read(struct e1_model *m, u32 off)
+u32 e1_v0_read(const struct e1_v0 *v, u32 off)
 {
-	const struct e1_v0 *v = to_v0(m);
-
 	switch (off) {
 	case E1_V0_ID:
 		return E1_V0_ID_VALUE;
@@ -246,15 +239,13 @@ static void v0_write_tail(struct e1_v0 *v, u32 val)
 		v->stall = E1_V0_RUNNING;
 }
 
-void e1_v0_write(struct e1_model *m, u32 off, u32 val)
+void e1_v0_write(struct e1_v0 *v, u32 off, u32 val)
 {
-	struct e1_v0 *v = to_v0(m);
-
 	switch (off) {
 	case E1_V0_CTRL:
 		v->ctrl = val & E1_V0_CTRL_MASK & ~E1_V0_CTRL_FLUSH;
 		if (val & E1_V0_CTRL_FLUSH)
-			v0_flush(m);
+			v0_flush(v);
 		break;
 	case E1_V0_IRQ_STATUS:
 		v0_write_irq_status(v, val);
@@ -295,25 +286,20 @@ void e1_v0_write(struct e1_model *m, u32 off, u32 val)
 	}
 }
 
-bool e1_v0_pending(const struct e1_model *m)
+/* An injected hang is the core's: it does not run a hung engine. */
+bool e1_v0_pending(const struct e1_v0 *v)
 {
-	const struct e1_v0 *v = &m->v0;
-
-	return (v->ctrl & E1_V0_CTRL_ENABLE) && !m->hang && v0_busy(v);
+	return (v->ctrl & E1_V0_CTRL_ENABLE) && v0_busy(v);
 }
 
-bool e1_v0_irq_npu(const struct e1_model *m)
+bool e1_v0_irq_npu(const struct e1_v0 *v)
 {
-	const struct e1_v0 *v = &m->v0;
-
 	return (v->ctrl & E1_V0_CTRL_IRQ_ENABLE) &&
 	       (v->irq_status & v->irq_mask & E1_V0_IRQ_ALL);
 }
 
-bool e1_v0_irq_fallback(const struct e1_model *m)
+bool e1_v0_irq_fallback(const struct e1_v0 *v)
 {
-	const struct e1_v0 *v = &m->v0;
-
 	return (v->ctrl & E1_V0_CTRL_CPU_FALLBACK) &&
 	       (v->irq_status & E1_V0_IRQ_UNSUPPORTED_OP);
 }
@@ -344,7 +330,7 @@ static bool in_range(u32 v, u32 lo, u32 hi)
 }
 
 /* Step 1: the op set. */
-static u32 check_opcode(const struct e1_model *m, struct v0_op *d)
+static u32 check_opcode(const struct e1_v0 *v, struct v0_op *d)
 {
 	switch (d->op) {
 	case E1_V0_OP_NOP:
@@ -357,7 +343,7 @@ static u32 check_opcode(const struct e1_model *m, struct v0_op *d)
 	case E1_V0_OP_RELU:
 	case E1_V0_OP_MAXPOOL_S8:
 		/* Gemmini-backed: without Gemmini, the CPU runs them. */
-		return m->cfg.gemmini_present ? 0 : E1_V0_ERR_UNKNOWN_OP;
+		return v->gemmini ? 0 : E1_V0_ERR_UNKNOWN_OP;
 	default:
 		/* FALLBACK and every opcode outside the v0 set. */
 		return E1_V0_ERR_UNKNOWN_OP;
@@ -581,7 +567,7 @@ static u32 check_window(const struct e1_v0 *v, const struct v0_op *d, u64 *fault
  * Map every row of @t, one contiguous range when the rows are packed, else
  * one range per row, so the host sees exactly the bytes the op touches.
  */
-static enum e1_mem_status map_rows(struct e1_model *m, const struct v0_tensor *t,
+static enum e1_mem_status map_rows(const struct e1_v0 *v, const struct v0_tensor *t,
 				   u8 **table, u64 *fault)
 {
 	enum e1_mem_status st;
@@ -589,8 +575,8 @@ static enum e1_mem_status map_rows(struct e1_model *m, const struct v0_tensor *t
 	u32 r;
 
 	if (t->stride == t->row_bytes) {
-		st = e1_model_mem_map_fault(m, t->addr, (u64)t->rows * t->row_bytes,
-					    t->write, &p, fault);
+		st = e1_bus_map(v->bus, t->addr, (u64)t->rows * t->row_bytes,
+				t->write, &p, fault);
 		if (st != E1_MEM_OK)
 			return st;
 		for (r = 0; r < t->rows; r++)
@@ -598,8 +584,8 @@ static enum e1_mem_status map_rows(struct e1_model *m, const struct v0_tensor *t
 		return E1_MEM_OK;
 	}
 	for (r = 0; r < t->rows; r++) {
-		st = e1_model_mem_map_fault(m, t->addr + (u64)r * t->stride,
-					    t->row_bytes, t->write, &p, fault);
+		st = e1_bus_map(v->bus, t->addr + (u64)r * t->stride,
+				t->row_bytes, t->write, &p, fault);
 		if (st != E1_MEM_OK)
 			return st;
 		table[r] = p;
@@ -686,20 +672,19 @@ static u8 *c_row_conv(const struct e1_mm_job *job, u32 i)
 
 /*
  * Between blocks of a long computation: let the host run others and stop
- * when a flush came meanwhile (split execution, e1_model_step_compute()).
+ * when a flush came meanwhile (split execution, e1_v0_step_compute()).
  */
-static bool v0_stop(struct e1_model *m)
+static bool v0_stop(const struct e1_v0 *v)
 {
-	if (m->yield)
-		m->yield(m->host.ctx);
-	return E1_READ_ONCE(m->v0.abort);
+	e1_bus_yield(v->bus);
+	return E1_READ_ONCE(v->abort);
 }
 
 static bool mm_stop(const struct e1_mm_job *job)
 {
 	const struct v0_exec *x = job->priv;
 
-	return v0_stop(x->m);
+	return v0_stop(x->v);
 }
 
 /*
@@ -869,24 +854,22 @@ static void diag_row(const struct v0_op *d, const s16 *const *e,
 		diag_row_n(d, e, ws, crow, d->c_out);
 }
 
-static void exec_conv_diag(struct e1_model *m, const struct v0_op *d, u32 nrun)
+static void exec_conv_diag(struct e1_v0 *v, const struct v0_op *d, u32 nrun)
 {
-	struct e1_v0 *v = to_v0(m);
 	const s16 *e[E1_MM_DIAG_KMAX];
 	u32 oy;
 
 	for (oy = 0; oy < d->out_h; oy++) {
-		if (v0_stop(m))
+		if (v0_stop(v))
 			return;
 		diag_rows(d, v->rows_a, oy, &v->mm, nrun, e);
 		diag_row(d, e, &v->mm, v->rows_c[oy]);
 	}
 }
 
-static void exec_gemm(struct e1_model *m, const struct v0_op *d)
+static void exec_gemm(struct e1_v0 *v, const struct v0_op *d)
 {
-	struct e1_v0 *v = to_v0(m);
-	struct v0_exec x = { .m = m, .v = v, .op = d };
+	struct v0_exec x = { .v = v, .op = d };
 	struct e1_mm_job job = {
 		.b_rows = v->rows_b,
 		.relu = d->relu,
@@ -905,7 +888,7 @@ static void exec_gemm(struct e1_model *m, const struct v0_op *d)
 		u32 nrun;
 
 		if (conv_diag_plan(d, v->rows_b, &v->mm, &nrun)) {
-			exec_conv_diag(m, d, nrun);
+			exec_conv_diag(v, d, nrun);
 			return;
 		}
 		job.m = d->out_h * d->out_w;
@@ -917,13 +900,12 @@ static void exec_gemm(struct e1_model *m, const struct v0_op *d)
 	e1_mm_run(&job, &v->mm);
 }
 
-static void exec_relu(struct e1_model *m, const struct v0_op *d)
+static void exec_relu(struct e1_v0 *v, const struct v0_op *d)
 {
-	struct e1_v0 *v = to_v0(m);
 	u32 i, j;
 
 	for (i = 0; i < d->m; i++) {
-		if (!(i % 64) && v0_stop(m))
+		if (!(i % 64) && v0_stop(v))
 			return;
 		const s8 *a = v->rows_a[i];
 		s8 *c = (s8 *)v->rows_c[i];
@@ -953,13 +935,12 @@ static s8 pool_window_max(const struct e1_v0 *v, const struct v0_op *d,
 	return best;
 }
 
-static void exec_maxpool(struct e1_model *m, const struct v0_op *d)
+static void exec_maxpool(struct e1_v0 *v, const struct v0_op *d)
 {
-	struct e1_v0 *v = to_v0(m);
 	u32 oy, ox, ch, c = d->c_in;
 
 	for (oy = 0; oy < d->out_h; oy++) {
-		if (v0_stop(m))
+		if (v0_stop(v))
 			return;
 		s8 *out = (s8 *)v->rows_c[oy];
 
@@ -973,12 +954,12 @@ static void exec_maxpool(struct e1_model *m, const struct v0_op *d)
  * Modelled cycles of a validated descriptor, without the fetch; @gc gets
  * the parts of a MATMUL/CONV2D charge (all 0 for other ops).
  */
-static u64 op_cycles(const struct e1_model *m, const struct v0_op *d, u64 *macs,
+static u64 op_cycles(const struct e1_v0 *v, const struct v0_op *d, u64 *macs,
 		     struct e1_timing_cost *gc)
 {
-	const struct e1_timing *t = &m->cfg.timing;
-	u32 rows = m->cfg.rows ? m->cfg.rows : 16;
-	u32 cols = m->cfg.cols ? m->cfg.cols : 16;
+	const struct e1_timing *t = v->bus->timing;
+	u32 rows = v->rows ? v->rows : 16;
+	u32 cols = v->cols ? v->cols : 16;
 	u64 c = 0;
 
 	*macs = 0;
@@ -1016,11 +997,10 @@ static u64 tensor_end(const struct v0_tensor *t)
  * barrier, and never for an input that overlaps the previous output (not
  * written yet): those bytes stay exposed.
  */
-static u64 v0_hidden(const struct e1_model *m, const struct v0_op *d,
+static u64 v0_hidden(const struct e1_v0 *v, const struct v0_op *d,
 		     const struct e1_timing_cost *gc)
 {
-	const struct e1_timing *t = &m->cfg.timing;
-	const struct e1_v0 *v = &m->v0;
+	const struct e1_timing *t = v->bus->timing;
 	u64 bytes = 0, all = gc->first_a + gc->first_b, lat, hid;
 	u32 bw = t->dma_bytes_per_cycle ? t->dma_bytes_per_cycle : 1;
 	int i;
@@ -1041,19 +1021,18 @@ static u64 v0_hidden(const struct e1_model *m, const struct v0_op *d,
 }
 
 /* Fetch descriptor @idx into @d; false after latching a bus error. */
-static bool v0_fetch(struct e1_model *m, u32 idx, struct v0_op *d)
+static bool v0_fetch(struct e1_v0 *v, u32 idx, struct v0_op *d)
 {
-	struct e1_v0 *v = to_v0(m);
 	u64 addr = v->desc_base + (u64)idx * E1_V0_DESC_SIZE, fault;
 	enum e1_mem_status st;
 	const u8 *p;
 	void *ptr;
 	int i;
 
-	st = e1_model_mem_map_fault(m, addr, E1_V0_DESC_SIZE, false, &ptr, &fault);
+	st = e1_bus_map(v->bus, addr, E1_V0_DESC_SIZE, false, &ptr, &fault);
 	if (st != E1_MEM_OK) {
 		if (st == E1_MEM_NORESP)
-			v0_add_cycles(v, m->cfg.timing.v0_bus_timeout);
+			v0_add_cycles(v, v->bus->timing->v0_bus_timeout);
 		v0_latch_bus(v, E1_V0_ERR_BUS, idx, addr);
 		return false;
 	}
@@ -1082,9 +1061,8 @@ static void v0_retire(struct e1_v0 *v, const struct v0_op *d)
  * Validate a fetched descriptor and map its tensors; true when it may
  * execute, false after latching its error.
  */
-static bool v0_prepare(struct e1_model *m, u32 idx, struct v0_op *d)
+static bool v0_prepare(struct e1_v0 *v, u32 idx, struct v0_op *d)
 {
-	struct e1_v0 *v = to_v0(m);
 	u8 **tables[NTENSORS] = {
 		(u8 **)v->rows_a, (u8 **)v->rows_b, v->rows_c,
 	};
@@ -1093,7 +1071,7 @@ static bool v0_prepare(struct e1_model *m, u32 idx, struct v0_op *d)
 	u32 err;
 	int i;
 
-	err = check_opcode(m, d);
+	err = check_opcode(v, d);
 	if (!err)
 		err = check_flags(d);
 	if (!err)
@@ -1123,10 +1101,10 @@ static bool v0_prepare(struct e1_model *m, u32 idx, struct v0_op *d)
 	for (i = 0; i < NTENSORS; i++) {
 		if (!d->t[i].used)
 			continue;
-		st = map_rows(m, &d->t[i], tables[i], &fault);
+		st = map_rows(v, &d->t[i], tables[i], &fault);
 		if (st != E1_MEM_OK) {
 			if (st == E1_MEM_NORESP)
-				v0_add_cycles(v, m->cfg.timing.v0_bus_timeout);
+				v0_add_cycles(v, v->bus->timing->v0_bus_timeout);
 			v0_latch_bus(v, E1_V0_ERR_BUS, idx, fault);
 			return false;
 		}
@@ -1135,24 +1113,23 @@ static bool v0_prepare(struct e1_model *m, u32 idx, struct v0_op *d)
 }
 
 /* The computation: touches only the mapped tensors and the workspace. */
-static void v0_compute(struct e1_model *m, const struct v0_op *d)
+static void v0_compute(struct e1_v0 *v, const struct v0_op *d)
 {
 	if (is_matmul(d->op) || is_conv(d->op))
-		exec_gemm(m, d);
+		exec_gemm(v, d);
 	else if (d->op == E1_V0_OP_RELU)
-		exec_relu(m, d);
+		exec_relu(v, d);
 	else if (d->op == E1_V0_OP_MAXPOOL_S8)
-		exec_maxpool(m, d);
+		exec_maxpool(v, d);
 }
 
-static void v0_complete(struct e1_model *m, const struct v0_op *d)
+static void v0_complete(struct e1_v0 *v, const struct v0_op *d)
 {
-	struct e1_v0 *v = to_v0(m);
 	struct e1_timing_cost gc;
 	u64 macs, c;
 
-	c = op_cycles(m, d, &macs, &gc);
-	c -= v0_hidden(m, d, &gc);
+	c = op_cycles(v, d, &macs, &gc);
+	c -= v0_hidden(v, d, &gc);
 	v0_add_cycles(v, c);
 	v->perf_macs += macs;
 	v->ov_idle = gc.idle;
@@ -1171,9 +1148,8 @@ static void v0_drained(struct e1_v0 *v)
 }
 
 /* Fetch and prepare the descriptor at the tail; true when it may execute. */
-static bool v0_begin(struct e1_model *m, struct v0_op *d)
+static bool v0_begin(struct e1_v0 *v, struct v0_op *d)
 {
-	struct e1_v0 *v = to_v0(m);
 	u32 idx = v->tail;
 
 	/* Ring reprogrammed behind a doorbell: same checks as there. */
@@ -1193,26 +1169,25 @@ static bool v0_begin(struct e1_model *m, struct v0_op *d)
 	}
 	memset(d, 0, sizeof(*d));
 	v->fb_pending = false;
-	v0_add_cycles(v, m->cfg.timing.desc_fetch_cycles);
-	if (v0_fetch(m, idx, d) && v0_prepare(m, idx, d))
+	v0_add_cycles(v, v->bus->timing->desc_fetch_cycles);
+	if (v0_fetch(v, idx, d) && v0_prepare(v, idx, d))
 		return true;
 	v->ov_idle = 0;
 	return false;
 }
 
-unsigned int e1_v0_run(struct e1_model *m, unsigned int max)
+unsigned int e1_v0_run(struct e1_v0 *v, unsigned int max)
 {
-	struct e1_v0 *v = to_v0(m);
 	unsigned int retired = 0;
 	struct v0_op d;
 
-	if (!(v->ctrl & E1_V0_CTRL_ENABLE) || m->hang || v->executing)
+	if (!(v->ctrl & E1_V0_CTRL_ENABLE) || v->executing)
 		return 0;
 	while (retired < max && v0_busy(v)) {
-		if (!v0_begin(m, &d))
+		if (!v0_begin(v, &d))
 			break;
-		v0_compute(m, &d);
-		v0_complete(m, &d);
+		v0_compute(v, &d);
+		v0_complete(v, &d);
 		retired++;
 	}
 	if (!q_level(v))
@@ -1220,13 +1195,11 @@ unsigned int e1_v0_run(struct e1_model *m, unsigned int max)
 	return retired;
 }
 
-enum e1_step e1_v0_step_begin(struct e1_model *m)
+enum e1_step e1_v0_step_begin(struct e1_v0 *v)
 {
-	struct e1_v0 *v = to_v0(m);
-
-	if (v->executing || !e1_v0_pending(m))
+	if (v->executing || !e1_v0_pending(v))
 		return E1_STEP_IDLE;
-	if (!v0_begin(m, &v->cur)) {
+	if (!v0_begin(v, &v->cur)) {
 		if (!q_level(v))
 			v0_drained(v);
 		return E1_STEP_DONE;
@@ -1237,30 +1210,25 @@ enum e1_step e1_v0_step_begin(struct e1_model *m)
 	return E1_STEP_COMPUTE;
 }
 
-void e1_v0_step_compute(struct e1_model *m)
+void e1_v0_step_compute(struct e1_v0 *v)
 {
-	struct e1_v0 *v = to_v0(m);
-
 	if (v->executing)
-		v0_compute(m, &v->cur);
+		v0_compute(v, &v->cur);
 }
 
-u64 e1_v0_step_cycles(const struct e1_model *m)
+u64 e1_v0_step_cycles(const struct e1_v0 *v)
 {
-	const struct e1_v0 *v = &m->v0;
 	struct e1_timing_cost gc;
 	u64 macs, c;
 
 	if (!v->executing)
 		return 0;
-	c = op_cycles(m, &v->cur, &macs, &gc);
-	return c - v0_hidden(m, &v->cur, &gc);
+	c = op_cycles(v, &v->cur, &macs, &gc);
+	return c - v0_hidden(v, &v->cur, &gc);
 }
 
-bool e1_v0_step_end(struct e1_model *m)
+bool e1_v0_step_end(struct e1_v0 *v)
 {
-	struct e1_v0 *v = to_v0(m);
-
 	if (!v->executing)
 		return false;
 	v->executing = false;
@@ -1268,7 +1236,7 @@ bool e1_v0_step_end(struct e1_model *m)
 	/* Flushed meanwhile: the descriptor is dropped, not retired. */
 	if (v->exec_gen != v->flush_gen)
 		return false;
-	v0_complete(m, &v->cur);
+	v0_complete(v, &v->cur);
 	if (!q_level(v))
 		v0_drained(v);
 	return true;

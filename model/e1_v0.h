@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR MIT) */
 /*
- * e1 NPU device model: state of the v0 wrapper (the Gemmini command-queue
- * front door). Semantics: Documentation/hardware-contract.md section 2 and
- * Documentation/device-model.md. Only e1_v0.c touches it; hosts go through
+ * e1 NPU device model: the v0 wrapper engine (the Gemmini command-queue
+ * front door), its state and its interface to the core. Semantics:
+ * Documentation/hardware-contract.md section 2 and
+ * Documentation/device-model.md. Only e1_v0.c touches the state and only
+ * the core (e1_model.c) calls the engine; hosts go through
  * e1_model_read()/e1_model_write()/e1_model_run().
  */
 #ifndef __E1_V0_H__
@@ -10,6 +12,7 @@
 
 #include "e1_model_shim.h"
 #include "e1npu_hw.h"
+#include "e1_bus.h"
 #include "e1_matmul.h"
 
 /* Most rows any tensor of the validated envelope has (CONV2D weights). */
@@ -59,6 +62,10 @@ enum e1_v0_stall {
 
 /**
  * struct e1_v0 - wrapper registers, ring state and execution workspace.
+ * @bus: memory, interrupts, yield and timing (set by e1_v0_reset()).
+ * @rows: systolic array rows (0: 16 for the timing model).
+ * @cols: systolic array columns (0: 16 for the timing model).
+ * @gemmini: the Gemmini ops are present (CAPS.gemmini_present).
  * @caps: CAPS as configured.
  * @ctrl: CTRL without the self-clearing flush bit.
  * @irq_status: IRQ_STATUS (RW1C).
@@ -103,6 +110,10 @@ enum e1_v0_stall {
  * @ov_hi: one past its last byte.
  */
 struct e1_v0 {
+	const struct e1_bus *bus;
+	u8 rows;
+	u8 cols;
+	bool gemmini;
 	u32 caps;
 	u32 ctrl;
 	u32 irq_status;
@@ -140,5 +151,30 @@ struct e1_v0 {
 	u64 ov_lo;
 	u64 ov_hi;
 };
+
+/* Outcome of e1_v0_step_begin() (and of e1_model_step_begin()). */
+enum e1_step {
+	E1_STEP_IDLE = 0,
+	E1_STEP_DONE,
+	E1_STEP_COMPUTE,
+};
+
+/*
+ * The engine, called by the core only (e1_model.c, which keeps the window,
+ * hang and clock bookkeeping). Reset wires it to @bus, which must outlive
+ * it.
+ */
+void e1_v0_reset(struct e1_v0 *v, const struct e1_bus *bus, u8 rows, u8 cols,
+		 bool gemmini);
+u32 e1_v0_read(const struct e1_v0 *v, u32 off);
+void e1_v0_write(struct e1_v0 *v, u32 off, u32 val);
+unsigned int e1_v0_run(struct e1_v0 *v, unsigned int max);
+bool e1_v0_pending(const struct e1_v0 *v);
+enum e1_step e1_v0_step_begin(struct e1_v0 *v);
+void e1_v0_step_compute(struct e1_v0 *v);
+bool e1_v0_step_end(struct e1_v0 *v);
+u64 e1_v0_step_cycles(const struct e1_v0 *v);
+bool e1_v0_irq_npu(const struct e1_v0 *v);
+bool e1_v0_irq_fallback(const struct e1_v0 *v);
 
 #endif /* __E1_V0_H__ */
