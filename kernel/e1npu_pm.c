@@ -163,10 +163,10 @@ void e1npu_pm_put(struct e1npu_device *edev)
 }
 
 /*
- * Only an idle device powers down (the PM core retries a -EBUSY later):
- * e1npu_hw_suspend() checks the wrapper, silences its interrupt lines and
- * waits for any handler still running, which would otherwise read
- * registers of an unclocked block.
+ * Only an idle device powers down (after a -EBUSY the PM core tries again
+ * one autosuspend delay later): e1npu_hw_suspend() checks the wrapper,
+ * silences its interrupt lines and waits for any handler still running,
+ * which would otherwise read registers of an unclocked block.
  */
 static int e1npu_rpm_suspend(struct device *dev)
 {
@@ -174,8 +174,11 @@ static int e1npu_rpm_suspend(struct device *dev)
 	int ret;
 
 	ret = e1npu_hw_suspend(edev);
-	if (ret)
+	if (ret) {
+		/* A fresh last_busy: the PM core schedules another attempt. */
+		pm_runtime_mark_last_busy(dev);
 		return ret;
+	}
 	e1npu_power_off(edev);
 	return 0;
 }
