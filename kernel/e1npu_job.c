@@ -7,7 +7,8 @@
  * scheduler credits as it has operations and the scheduler's credit limit
  * is the ring's usable slots, so the ring never overflows. run_job copies
  * the job's pre-encoded descriptors into the ring and rings the doorbell;
- * the threaded interrupt handler retires jobs as DESC_TAIL passes them.
+ * jobs retire as DESC_TAIL passes them, in the hard interrupt handler for
+ * a plain completion, in its thread when an error needs handling.
  *
  * Datapath: run_job drives each operation in direct mode through
  * e1npu_dp_exec() (shared with libe1npu) and signals the job at once.
