@@ -61,6 +61,8 @@ ksize=$(sed -n 's/.*arena_size \([0-9]*\).*/\1/p' "$ring" 2>/dev/null)
 echo "E1VM-LOG: arena: device tree ${base:+$(printf '0x%x' "$base")}+$size, driver (debugfs ring) $kbase+$ksize"
 if [ -z "$base" ] || [ -z "$size" ]; then
 	t_fail dma-window-arena "no memory-region of $node in the device tree"
+elif [ ! -f "$ring" ]; then
+	t_fail dma-window-arena "no $ring: the driver's debugfs files are missing"
 elif [ -z "$kbase" ] || [ $((kbase)) != "$base" ] || [ "$ksize" != "$size" ]; then
 	t_fail dma-window-arena "the driver's arena $kbase+$ksize is not the DT region's $(printf '0x%x' "$base")+$size"
 else
