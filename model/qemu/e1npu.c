@@ -80,6 +80,7 @@ struct E1NpuState {
     uint32_t clock_mhz;
 
     /* Faults and timing knobs (run time). */
+    bool hang_armed;            /* inject-hang: hang at the next descriptor */
     bool bus_error;
     bool bad_id;
     bool bad_id_armed;          /* CTRL.flush written since inject-bad-id */
@@ -203,6 +204,7 @@ static void e1npu_model_init(E1NpuState *s)
     }
     s->run = E1NPU_IDLE;
     s->bad_id_armed = false;
+    s->hang_armed = false;
 }
 
 /* The descriptor leaves the engine: retired, or dropped after a flush. */
@@ -313,6 +315,10 @@ static void e1npu_kick(E1NpuState *s)
 
     /* descriptors that fail their checks retire at once: bounded loop */
     for (n = 0; n < E1_V0_RING_LEN_MAX && s->run == E1NPU_IDLE; n++) {
+        if (s->hang_armed && e1_model_pending(s->model)) {
+            s->hang_armed = false;
+            e1_model_inject_hang(s->model, true);
+        }
         if (!e1_model_pending(s->model)) {
             return;
         }
@@ -418,7 +424,7 @@ static const struct {
     const char *desc;
 } e1npu_knobs[] = {
     [KNOB_HANG] = { "inject-hang", true,
-        "the wrapper engine hangs until a flush (reads back the model's state)" },
+        "the wrapper engine hangs when it next has work, until a flush (reads 0 once a flush recovered it)" },
     [KNOB_BUS_ERROR] = { "inject-bus-error", true,
         "every device memory access gets a bus error response" },
     [KNOB_BAD_ID] = { "inject-bad-id", true,
@@ -444,7 +450,7 @@ static uint32_t e1npu_knob_get(E1NpuState *s, enum e1npu_knob k)
     }
     switch (k) {
     case KNOB_HANG:
-        return s->model->hang;
+        return s->hang_armed || s->model->hang;
     case KNOB_BUS_ERROR:
         return s->bus_error;
     case KNOB_BAD_ID:
@@ -470,7 +476,16 @@ static void e1npu_knob_set(E1NpuState *s, enum e1npu_knob k, uint32_t v,
 {
     switch (k) {
     case KNOB_HANG:
-        e1_model_inject_hang(s->model, v);
+        /*
+         * The engine hangs when it next has work, so a flush before that
+         * (the driver's runtime resume resets the NPU) does not undo the
+         * fault; a flush after it recovers the engine, as the contract
+         * says.
+         */
+        s->hang_armed = v;
+        if (!v) {
+            e1_model_inject_hang(s->model, false);
+        }
         break;
     case KNOB_BUS_ERROR:
         s->bus_error = v;
