@@ -4,10 +4,11 @@
  *
  * One freestanding implementation of both e1 NPU register interfaces (the v0
  * wrapper and the datapath), compiled into libe1npu (in-process backend),
- * into the e1npu_sim kernel module, and into the unit tests. It depends on
- * nothing but e1_model_shim.h, uses no floating point and never allocates:
- * the host owns the struct e1_model (it is large: allocate it, do not put
- * it on a kernel stack; do not copy it: its engines point at its bus).
+ * into the virtual board's QEMU device (model/qemu/e1npu.c), and into the
+ * unit tests. It depends on nothing but e1_model_shim.h, uses no floating
+ * point and never allocates: the host owns the struct e1_model (it is
+ * large: allocate it, do not put it on a stack; do not copy it: its
+ * engines point at its bus).
  *
  * Addressing: one flat MMIO space, window * E1_WIN_SIZE + register offset
  * (E1_WIN_WRAPPER, E1_WIN_DATAPATH from e1npu_hw.h). All accesses are 32-bit.
@@ -16,8 +17,8 @@
  * completion inside the e1_model_write() that starts them; they are bounded
  * and tiny. The wrapper ring only runs inside e1_model_run() or the split
  * e1_model_step_*() calls, so a host can execute big jobs outside its MMIO
- * path and outside its register lock (the kernel simulator computes from a
- * work item while register accesses go on).
+ * path and outside its register lock (the QEMU device computes on a worker
+ * thread while register accesses go on).
  */
 #ifndef __E1_MODEL_H__
 #define __E1_MODEL_H__
@@ -138,7 +139,7 @@ unsigned int e1_model_run(struct e1_model *m);
 /*
  * As e1_model_run(), but retire at most @max descriptors, so a host that
  * serialises register access with a spinlock can release it between
- * descriptors (the kernel simulator does).
+ * descriptors.
  */
 unsigned int e1_model_run_budget(struct e1_model *m, unsigned int max);
 

@@ -121,7 +121,7 @@ static void test_gate_rules(void **state)
 	th_free(h);
 }
 
-/* The split-execution path (kernel simulator) advances the clock too. */
+/* The split-execution path (the QEMU device's) advances the clock too. */
 static void test_step_path(void **state)
 {
 	struct th *h = th_first_pin();

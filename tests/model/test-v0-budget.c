@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR MIT)
 /*
  * e1_model_run_budget(): a host retires a bounded number of descriptors per
- * call (the kernel simulator runs one per lock hold) and the ring state in
- * between is exactly that of a half-drained queue.
+ * call (e.g. one per lock hold) and the ring state in between is exactly
+ * that of a half-drained queue.
  */
 #include "model-tests-helpers.h"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR MIT)
 /*
  * v0 wrapper: the CPU-fallback contract driven the way a driver on real
- * hardware drives it. The engine runs after *every* MMIO write, as in the
- * e1npu_sim kernel module (its work item may run between any two register
+ * hardware drives it. The engine runs after *every* MMIO write (as on
+ * hardware, or the QEMU device, it may run between any two register
  * writes), and the driver does not rewrite the failing descriptor: it
  * follows the seed's steps a-d (read the descriptor at ERR_DESC_INDEX, run
  * it on the CPU, clear IRQ_STATUS.unsupported_op | error, write DESC_TAIL).
@@ -14,7 +14,7 @@
 #define CTRL_FB (E1_V0_CTRL_ENABLE | E1_V0_CTRL_IRQ_ENABLE | E1_V0_CTRL_CPU_FALLBACK)
 #define DIM 8
 
-/* A register write followed by an engine run, like the kernel simulator. */
+/* A register write followed by an engine run, as hardware may do. */
 static void wr_run(struct th *h, u32 off, u32 val)
 {
 	th_wr(h, off, val);

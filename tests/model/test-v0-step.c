@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR MIT)
 /*
- * Split execution (e1_model_step_begin/compute/end): what the kernel
- * simulator relies on to compute outside its register lock. The engine
+ * Split execution (e1_model_step_begin/compute/end): what the QEMU device
+ * relies on to compute outside its register lock. The engine
  * reads busy from begin to end, even after a flush; a flush during the
  * computation stops it before it writes and the descriptor is not
  * retired; the yield hook runs during long computations.

@@ -8,7 +8,8 @@
  *
  * On the kernel backend (E1NPU_DEVICE=/dev/accel/...) the environment
  * cannot shape the device: a group runs when the driver's device has that
- * shape (e1npu_sim gemmini_present=0, wrapper=0) and skips otherwise.
+ * shape (on the virtual board: the QEMU device's gemmini-present=0, or the
+ * split device tree's datapath-only node) and skips otherwise.
  */
 #include "ops-test.h"
 #include "ref.h"
