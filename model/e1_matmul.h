@@ -18,7 +18,7 @@
 /*
  * User space only: let the loader pick an AVX2 or AVX-512 build of the
  * micro-kernel at run time. The source stays portable C and the default
- * clone is the baseline build; the kernel module never takes this path.
+ * clone is the baseline build (other architectures build only that).
  */
 #define E1_MM_CLONES __attribute__((target_clones("default", "avx2", "arch=icelake-server", \
 						    "arch=x86-64-v4")))

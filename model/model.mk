@@ -13,7 +13,8 @@ MODEL_SAN_LIB := $(SAN_O)/libe1model.a
 # -march: the user-space build picks AVX2/AVX-512 clones at run time.
 MODEL_OPT := -O3 -g
 $(call objs,$(MODEL_SRCS)): OPT := $(MODEL_OPT)
-# Kernel-style limits: the same code runs in the simulator module.
+# Freestanding limits (Documentation/device-model.md): the same code runs in
+# the library, the unit tests and the QEMU device.
 $(call objs,$(MODEL_SRCS)) $(call sanobjs,$(MODEL_SRCS)): CFLAGS += -Wvla
 $(call objs,$(MODEL_SRCS)): CFLAGS += -Wframe-larger-than=512
 

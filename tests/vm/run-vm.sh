@@ -16,7 +16,8 @@
 #          /tests/run-guest-split.sh only; work in $O/vm/riscv64-split
 # The guest reaches QEMU's QMP monitor through a virtio console (/dev/hvc0,
 # /tests/e1vm-qmp) to inject faults at run time; the host can use the
-# monitor socket $W/monitor.sock too (qom-set /machine/e1npu ...).
+# monitor socket /tmp/e1vm.XXXXXX/monitor.sock too (qom-set /machine/e1npu
+# ...; make board prints its path).
 #
 # Environment (vm.mk passes these):
 #   O                    build dir (default build); work goes to $O/vm/ARCH
@@ -88,7 +89,7 @@ build_modules "$SRC/selftest" selftest
 KOS=("$SRC/selftest/e1vm_selftest.ko")
 
 if [ -f "$TOP/kernel/Kbuild" ] && [ "${VM_NO_PROJECT:-0}" != 1 ]; then
-	for d in kernel model include; do
+	for d in kernel include; do
 		[ -d "$TOP/$d" ] && rsync -a --delete "${RSYNC_EXCL[@]}" "$TOP/$d/" "$SRC/$d/"
 	done
 	build_modules "$SRC/kernel" kernel

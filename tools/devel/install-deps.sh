@@ -16,7 +16,8 @@ fuzz="clang libclang-rt-14-dev"
 # meson, ninja-build, cmake: the riscv64 libdrm and cmocka (tests/vm/cross-deps.sh).
 # libglib2.0-dev, libpixman-1-dev, libfdt-dev: the virtual board's QEMU
 # (tests/vm/qemu-build.sh, built from Debian's qemu source with the e1 NPU).
-vm="libglib2.0-dev libpixman-1-dev libfdt-dev xz-utils zstd cpio kmod qemu-system-x86 qemu-system-misc busybox-static \
+# qemu-system-data: OpenSBI for the board (-L /usr/share/qemu).
+vm="libglib2.0-dev libpixman-1-dev libfdt-dev xz-utils zstd cpio kmod qemu-system-data \
     gcc-riscv64-linux-gnu libc6-dev-riscv64-cross bc bison flex libelf-dev \
     libssl-dev sparse rsync python3 file patch dpkg-dev meson ninja-build cmake"
 bench="libdnnl-dev"

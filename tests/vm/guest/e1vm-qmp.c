@@ -6,7 +6,7 @@
  * fault at run time exactly as a person would from the monitor:
  *   e1vm-qmp set inject-hang 1      qom-set /machine/e1npu inject-hang true
  *   e1vm-qmp get dma-window-misses
- * '_' in NAME reads as '-' (the simulator module's parameter names).
+ * '_' in NAME reads as '-' (so module-parameter style names work too).
  * Bools take 1/0/y/n/true/false and print as 1/0. Exit 0 done, 1 QEMU
  * refused (its message on stderr), 2 usage or channel error.
  */

@@ -23,7 +23,7 @@
 #   t_summary               "E1VM-SUMMARY: N passed, M failed"
 #
 # Results live in $E1VM_RESULTS so subshells and child scripts count too.
-# $E1VM_ARCH is x86_64 or riscv64; $E1VM_CMDLINE the kernel command line.
+# $E1VM_ARCH is riscv64 (uname -m); $E1VM_CMDLINE the kernel command line.
 
 E1VM_MODDIR=/lib/modules/e1vm
 E1VM_RESULTS=/tmp/e1vm-results
