@@ -74,11 +74,16 @@ static const struct drm_debugfs_info e1npu_debugfs_list[] = {
 };
 
 /**
- * e1npu_debugfs_init() - debugfs files of the accel minor
- * @minor: the minor
+ * e1npu_debugfs_init() - the device's debugfs files
+ * @edev: the device, before drm_dev_register()
+ *
+ * The DRM core never calls &drm_driver.debugfs_init for an accel minor
+ * (6.12), so the driver adds its files to the device's debugfs directory
+ * (/sys/kernel/debug/accel/<device>/) itself, as ivpu does; the core
+ * removes them with the device.
  */
-void e1npu_debugfs_init(struct drm_minor *minor)
+void e1npu_debugfs_init(struct e1npu_device *edev)
 {
-	drm_debugfs_add_files(minor->dev, e1npu_debugfs_list,
+	drm_debugfs_add_files(&edev->drm, e1npu_debugfs_list,
 			      ARRAY_SIZE(e1npu_debugfs_list));
 }

@@ -277,6 +277,6 @@ extern const struct dev_pm_ops e1npu_pm_ops;
 
 extern const struct attribute_group *e1npu_sysfs_groups[];
 void e1npu_perf_save(struct e1npu_device *edev);
-void e1npu_debugfs_init(struct drm_minor *minor);
+void e1npu_debugfs_init(struct e1npu_device *edev);
 
 #endif /* __E1NPU_DEVICE_H__ */

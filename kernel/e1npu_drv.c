@@ -147,7 +147,6 @@ static const struct drm_driver e1npu_drm_driver = {
 	.ioctls = e1npu_drm_ioctls,
 	.num_ioctls = ARRAY_SIZE(e1npu_drm_ioctls),
 	.fops = &e1npu_drm_fops,
-	.debugfs_init = e1npu_debugfs_init,
 	.show_fdinfo = e1npu_show_fdinfo,
 	.name = E1NPU_DRIVER_NAME,
 	.desc = "e1 NPU accelerator",
@@ -330,6 +329,7 @@ static int e1npu_probe(struct platform_device *pdev)
 	if (ret)
 		goto err_hw_stop;
 
+	e1npu_debugfs_init(edev);
 	ret = drm_dev_register(&edev->drm, 0);
 	if (ret)
 		goto err_job_fini;
