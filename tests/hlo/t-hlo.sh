@@ -25,11 +25,13 @@ if t_insmod e1npu; then
 		n=$(basename "$f" .mlir)
 		args=$(sed -n 's|^// E1-ARGS: ||p' "$f")
 		want=$(sed -n 's|^// E1-NPU: ||p' "$f")
+		t0=$(cut -d' ' -f1 /proc/uptime)
 		# shellcheck disable=SC2086
 		t_run "$n" "$bin" run --device "$dev" $args "$f"
 		# shellcheck disable=SC2086
 		got=$("$bin" run --device "$dev" --json --report $args "$f" 2>/dev/null |
 			grep -o '"ran_engine": "\(wrapper\|datapath\)"' | wc -l)
+		echo "E1VM-LOG: $n: $(echo "$t0 $(cut -d' ' -f1 /proc/uptime)" | awk '{ printf "%.2f", $2 - $1 }') s (two runs)"
 		if [ -n "$want" ] && [ "$got" -eq "$want" ]; then
 			t_pass "$n-npu-engine"
 		else
