@@ -7,10 +7,11 @@
 # described by two device tree nodes instead of board.md's one:
 #   npu@10020000  reg-names "wrapper" only (interrupts npu, fallback), a
 #                 3 MiB no-map shared-dma-pool as its memory-region
-#   npu@10021000  reg-names "datapath" only (interrupt datapath)
+#   npu@10021000  reg-names "datapath" only (interrupt datapath), its own
+#                 2 MiB region
 # insmod e1npu binds a driver instance to each: a wrapper-only and a
-# datapath-only device (what e1npu_sim's wrapper=0 / datapath=0 loads
-# were). Each runs its engine checks against its own accel node, and the
+# datapath-only device, as a SoC with only one of the engines has. Each
+# runs its engine checks against its own accel node, and the
 # arena check: the size the binding gives its memory-region (a no-map
 # region: the largest power of two of pages it holds; a reusable one:
 # whole), all of it allocatable and its end reachable by the device; mmap
