@@ -407,7 +407,7 @@ static void test_fallback_no_gemmini(void **state)
 
 	(void)state;
 	if (!t_on_sim())
-		skip_unless_shape(true, "needs a wrapper without Gemmini (e1npu_sim gemmini_present=0)");
+		skip_unless_shape(true, "needs a wrapper without Gemmini (the virtual board with gemmini-present off)");
 	setenv("E1NPU_SIM_GEMMINI", "0", 1);
 	fix_init(&f, 1 << 16, 1 << 16, 1 << 16);
 	unsetenv("E1NPU_SIM_GEMMINI");
@@ -435,7 +435,7 @@ static void test_engine_absent(void **state)
 
 	(void)state;
 	if (!t_on_sim())
-		skip_unless_shape(false, "needs a device without wrapper (e1npu_sim wrapper=0)");
+		skip_unless_shape(false, "needs a device without wrapper (the virtual board's split device tree, datapath node)");
 	setenv("E1NPU_SIM_ENGINES", "2", 1);
 	fix_init(&f, 4096, 4096, 4096);
 	unsetenv("E1NPU_SIM_ENGINES");

@@ -37,14 +37,14 @@ static int shape(void **state, bool want_wrapper, const char *why)
 static int setup_nogemmini(void **state)
 {
 	setenv("E1NPU_SIM_GEMMINI", "0", 1);
-	return shape(state, true, "needs a wrapper without Gemmini (e1npu_sim gemmini_present=0)");
+	return shape(state, true, "needs a wrapper without Gemmini (the virtual board with gemmini-present off)");
 }
 
 static int setup_dponly(void **state)
 {
 	unsetenv("E1NPU_SIM_GEMMINI");
 	setenv("E1NPU_SIM_ENGINES", "2", 1);
-	return shape(state, false, "needs a datapath-only device (e1npu_sim wrapper=0)");
+	return shape(state, false, "needs a datapath-only device (the virtual board's split device tree, datapath node)");
 }
 
 static int teardown(void **state)

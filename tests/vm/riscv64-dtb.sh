@@ -10,9 +10,12 @@
 #          probe must defer before it touches a register
 #   split  the same NPU described as two nodes, one window each, as a SoC
 #          that integrates only one of the engines would describe it:
-#          npu@10020000 (wrapper; a 3 MiB arena, not a power of two in
-#          pages) and npu@10021000 (datapath; its own 2 MiB arena)
-# The arenas sit 32 MiB (split: 32 and 40 MiB) below the end of RAM.
+#          npu@10020000 (wrapper; a 3 MiB no-map region, of which the
+#          binding's pool gives the largest power of two, 2 MiB) and
+#          npu@10021000 (datapath; no memory-region: the driver's
+#          arena_size from CMA, which run-guest-split.sh sets to 3 MiB,
+#          not a power of two in pages)
+# The split wrapper's region sits 32 MiB below the end of RAM.
 set -e
 mode=$1
 mem=$2
@@ -48,7 +51,6 @@ DTS
 	;;
 split)
 	w=$((0x80000000 + (mb - 32) * 1024 * 1024))
-	d=$((0x80000000 + (mb - 40) * 1024 * 1024))
 	cat <<DTS
 / {
 	reserved-memory {
@@ -58,11 +60,6 @@ split)
 		npu_wrapper_mem: npu-tensor@$(printf %x $w) {
 			compatible = "shared-dma-pool";
 			reg = <0x0 $(hex $w) 0x0 0x300000>;
-			no-map;
-		};
-		npu_datapath_mem: npu-tensor@$(printf %x $d) {
-			compatible = "shared-dma-pool";
-			reg = <0x0 $(hex $d) 0x0 0x200000>;
 			no-map;
 		};
 	};
@@ -83,7 +80,6 @@ split)
 			interrupt-parent = <&plic>;
 			interrupts = <42>;
 			interrupt-names = "datapath";
-			memory-region = <&npu_datapath_mem>;
 		};
 	};
 };

@@ -26,7 +26,7 @@
 #   VM_RISCV_GUEST_FILES riscv64 files for /tests/ (static binaries, the
 #                        cross-built userspace)
 #   VM_APPEND            extra kernel command line (e.g. e1vm.selftest_warn=1)
-#   VM_TIMEOUT           seconds before the VM is killed (300; 1200 debug)
+#   VM_TIMEOUT           seconds before the VM is killed (300; 1800 debug)
 #   VM_BANNER_TIMEOUT    seconds for /init's first line before QEMU is
 #                        restarted, once (150)
 #   VM_SMP, VM_MEM       guest CPUs (2) and memory (512M; 1G debug)
@@ -155,7 +155,9 @@ VM_MEM=${VM_MEM:-$mem}
 QEMU=("$QEMU_RISCV64" -M virt -L /usr/share/qemu -bios default
       -m "$VM_MEM" -smp "${VM_SMP:-2}")
 APPEND="$APPEND earlycon"
-TIMEOUT=${VM_TIMEOUT:-$([ "$VARIANT" = debug ] && echo 1200 || echo 300)}
+# the debug guest took 791-1064 s on 2 cores, the longer with builds
+# running beside it
+TIMEOUT=${VM_TIMEOUT:-$([ "$VARIANT" = debug ] && echo 1800 || echo 300)}
 riscv64_board_dtb "$W/board.dtb" "$DT" "${QEMU[@]}"
 QEMU+=(-dtb "$W/board.dtb")
 # The QMP monitor: a socket for the host, and the same monitor's second
