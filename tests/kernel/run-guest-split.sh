@@ -99,12 +99,5 @@ for d in $WR $DP; do
 	[ ! -e "$(t_npu_sys $d)/driver" ] || t_fail unbind "$d still bound after rmmod e1npu"
 done
 
-hits=$(dmesg | grep -E "$E1VM_DMESG_BAD" || true)
-if [ -z "$hits" ]; then
-	t_pass e1npu-dmesg-clean
-else
-	dmesg | grep -E -B 5 -A 30 "$E1VM_DMESG_BAD" |
-		head -n 120 | sed 's/^/E1VM-LOG: e1npu-dmesg: /'
-	t_fail e1npu-dmesg-clean "$(echo "$hits" | head -n 1)"
-fi
+t_dmesg_check e1npu-dmesg-clean
 exit 0

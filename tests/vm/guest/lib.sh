@@ -14,7 +14,8 @@
 #                           depend on ($E1VM_MODDIR/deps.order), in order
 #   t_script FILE           run FILE with sh; a non-zero exit is a failure
 #                           "script-<name>" (results it records still count)
-#   t_dmesg_check           fail on WARNING:/BUG:/Oops/Call Trace and the
+#   t_dmesg_check [NAME]    test NAME (default dmesg-clean): fail on
+#                           WARNING:/BUG:/Oops/Call Trace and the
 #                           reports of the debug kernel's tools
 #                           ($E1VM_DMESG_BAD: KASAN, UBSAN, lockdep,
 #                           DMA-API, kmemleak)
@@ -130,13 +131,15 @@ t_script() {
 }
 
 t_dmesg_check() {
+	_name=${1:-dmesg-clean}
 	_hits=$(dmesg | grep -E "$E1VM_DMESG_BAD" || true)
 	if [ -z "$_hits" ]; then
-		t_pass dmesg-clean
+		t_pass "$_name"
 	else
-		echo "E1VM-LOG: dmesg-clean: ---- dmesg ----"
-		dmesg | tail -n 80 | sed 's/^/E1VM-LOG: dmesg: /'
-		t_fail dmesg-clean "$(echo "$_hits" | head -n 1)"
+		echo "E1VM-LOG: $_name: ---- dmesg around the first report ----"
+		dmesg | grep -E -B 5 -A 30 "$E1VM_DMESG_BAD" | head -n 120 |
+			sed "s/^/E1VM-LOG: $_name: /"
+		t_fail "$_name" "$(echo "$_hits" | head -n 1)"
 	fi
 }
 
