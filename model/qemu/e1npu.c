@@ -685,10 +685,12 @@ static void e1npu_realize(DeviceState *dev, Error **errp)
 static void e1npu_reset(DeviceState *dev)
 {
     E1NpuState *s = E1NPU(dev);
+    /* a draining descriptor either waits for its timer or computes */
+    bool computing = s->run == E1NPU_COMPUTE ||
+                     (s->run == E1NPU_DRAIN && !timer_pending(s->timer));
 
     timer_del(s->timer);
-    if (s->run == E1NPU_COMPUTE || (s->run == E1NPU_DRAIN &&
-                                    !timer_pending(s->timer))) {
+    if (computing) {
         /* the worker still uses the model: start again when it is done */
         E1_WRITE_ONCE(s->model->v0.abort, true);
         s->reset_pending = true;
