@@ -26,15 +26,6 @@ WR=10020000.npu
 DP=10021000.npu
 ARENA_PARAM=3145728
 
-systest() {
-	"$ST" "$@"
-	_rc=$?
-	case "$_rc" in
-	0 | 1) ;;
-	*) t_fail "systest-$1" "e1npu-systest $* exited with status $_rc" ;;
-	esac
-}
-
 strs() { tr '\0' ' ' <"$1" 2>/dev/null | sed 's/ $//'; }
 
 # arena_bytes DT-NODE: the arena the binding gives the node's

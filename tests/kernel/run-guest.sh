@@ -16,17 +16,6 @@
 ST=/tests/e1npu-systest
 NPU_SYS=$(t_npu_sys)
 
-# systest GROUP [ARGS]: run one group; it reports its own results, exit 1
-# means "some failed" (already reported), anything else is a crash
-systest() {
-	"$ST" "$@"
-	_rc=$?
-	case "$_rc" in
-	0 | 1) ;;
-	*) t_fail "systest-$1" "e1npu-systest $* exited with status $_rc" ;;
-	esac
-}
-
 # probed NAME: the driver bound the board's NPU (its accel node appeared);
 # E1T_DEV names that node for the test programs
 probed() {

@@ -196,6 +196,7 @@ E1VM_NPU_DRV=/sys/bus/platform/drivers/e1npu
 E1VM_QMP=${E1VM_QMP:-/tests/e1vm-qmp}
 export E1VM_NPU E1VM_NPU_DRV E1VM_QMP
 
+#   systest GROUP [ARGS]    one e1npu-systest group (exit 0/1 expected, else a failure)
 #   t_npu_sys [DEV]         sysfs directory of the platform device DEV
 #                           (default $E1VM_NPU, /sys/devices/platform/soc/...)
 #   t_accel_node [DEV]      its /dev/accel node once e1npu bound it (the bind
@@ -209,6 +210,18 @@ export E1VM_NPU E1VM_NPU_DRV E1VM_QMP
 #                           driver unbound); status 1 if one failed
 #   t_dt_arena DT-NODE      "BASE SIZE" of the tensor arena the binding gives
 #                           a node with a memory-region; status 1 without
+# systest GROUP [ARGS]: one group of /tests/e1npu-systest; it reports its
+# own results: exit 1 means "some failed" (already reported), anything else
+# is a crash
+systest() {
+	/tests/e1npu-systest "$@"
+	_rc=$?
+	case "$_rc" in
+	0 | 1) ;;
+	*) t_fail "systest-$1" "e1npu-systest $* exited with status $_rc" ;;
+	esac
+}
+
 t_npu_sys() {
 	echo "/sys/bus/platform/devices/${1:-$E1VM_NPU}"
 }
