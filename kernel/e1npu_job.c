@@ -70,7 +70,7 @@ struct e1npu_pin {
  * struct e1npu_result - the outcome of a job, shared by the job and its file
  * @ref: one for the file's xarray, one for the job
  * @lock: guards the fields below
- * @state: enum drm_e1npu_job_state
+ * @state: enum e1npu_hw_job_state
  * @error: 0 or negative errno
  * @err_code: wrapper err_code or datapath CTRL_STATUS
  * @fail_index: first failing operation
@@ -121,7 +121,7 @@ struct e1npu_job {
 	struct e1npu_device *edev;
 	u32 engine;
 	u32 op_count;
-	struct drm_e1npu_op *ops;
+	struct e1npu_hw_op *ops;
 	u32 (*desc)[E1_V0_DESC_WORDS];
 	u8 *(*dp_ptr)[E1NPU_T_COUNT];
 	struct drm_gem_object **bos;
@@ -219,13 +219,13 @@ static void e1npu_job_complete(struct e1npu_job *job, int error, u32 err_code,
 	}
 	spin_lock_irqsave(&res->lock, flags);
 	if (job->failed) {
-		res->state = DRM_E1NPU_JOB_FAILED;
+		res->state = E1NPU_HWJOB_FAILED;
 		res->error = job->error;
 		res->err_code = job->err_code;
 		res->fail_index = job->fail_index;
 		res->ops_done = job->fail_index;
 	} else {
-		res->state = DRM_E1NPU_JOB_DONE;
+		res->state = E1NPU_HWJOB_DONE;
 		res->ops_done = ops_done;
 	}
 	spin_unlock_irqrestore(&res->lock, flags);
@@ -1374,7 +1374,7 @@ static int e1npu_job_prepare_ops(struct e1npu_job *job, struct drm_file *file)
 	int ret;
 
 	for (i = 0; i < job->op_count; i++) {
-		const struct drm_e1npu_op *op = &job->ops[i];
+		const struct e1npu_hw_op *op = &job->ops[i];
 		struct e1npu_extent ext[E1NPU_T_COUNT];
 		u64 addr[E1NPU_T_COUNT] = { 0 };
 		struct e1npu_op_err err = { 0 };
@@ -1383,7 +1383,7 @@ static int e1npu_job_prepare_ops(struct e1npu_job *job, struct drm_file *file)
 		if (ret)
 			return ret;
 		for (t = 0; t < E1NPU_T_COUNT; t++) {
-			const struct drm_e1npu_tensor *tn =
+			const struct e1npu_hw_tensor *tn =
 				t == E1NPU_T_A ? &op->a :
 				t == E1NPU_T_B ? &op->b : &op->c;
 			struct e1npu_bo *bo;
@@ -1429,7 +1429,7 @@ static struct e1npu_job *e1npu_job_alloc(u32 engine, u32 op_count)
 	u8 *p;
 
 	/* Arrays in decreasing alignment: no padding between them. */
-	ops_off = ALIGN(sizeof(*job), __alignof__(struct drm_e1npu_op));
+	ops_off = ALIGN(sizeof(*job), __alignof__(struct e1npu_hw_op));
 	bos_off = size_add(ops_off, size_mul(op_count, sizeof(*job->ops)));
 	eng_off = size_add(bos_off, size_mul(slots, sizeof(*job->bos)));
 	handles_off = size_add(eng_off, size_mul(op_count, eng_size));
@@ -1442,7 +1442,7 @@ static struct e1npu_job *e1npu_job_alloc(u32 engine, u32 op_count)
 	job = (struct e1npu_job *)p;
 	job->engine = engine;
 	job->op_count = op_count;
-	job->ops = (struct drm_e1npu_op *)(p + ops_off);
+	job->ops = (struct e1npu_hw_op *)(p + ops_off);
 	job->bos = (struct drm_gem_object **)(p + bos_off);
 	if (engine == DRM_E1NPU_ENGINE_WRAPPER)
 		job->desc = (u32 (*)[E1_V0_DESC_WORDS])(p + eng_off);
@@ -1573,7 +1573,7 @@ static int e1npu_job_create(struct e1npu_file *efile, struct drm_file *file,
 	}
 	kref_init(&res->ref);
 	spin_lock_init(&res->lock);
-	res->state = DRM_E1NPU_JOB_PENDING;
+	res->state = E1NPU_HWJOB_PENDING;
 	ret = xa_alloc_cyclic(&efile->results, &id, res, XA_LIMIT(1, INT_MAX),
 			      &efile->next_id, GFP_KERNEL_ACCOUNT);
 	if (ret < 0) {
@@ -1826,11 +1826,11 @@ out_free:
 /**
  * e1npu_ioctl_job_result() - DRM_IOCTL_E1NPU_JOB_RESULT
  * @ddev: DRM device
- * @data: struct drm_e1npu_job_result
+ * @data: struct e1npu_hw_result
  * @file: the caller
  *
  * A finished job's outcome is returned once and forgotten; a pending job
- * reports DRM_E1NPU_JOB_PENDING and stays.
+ * reports E1NPU_HWJOB_PENDING and stays.
  *
  * Return: 0, or -ENOENT for an unknown or already read job id.
  */
@@ -1838,7 +1838,7 @@ int e1npu_ioctl_job_result(struct drm_device *ddev, void *data,
 			   struct drm_file *file)
 {
 	struct e1npu_file *efile = file->driver_priv;
-	struct drm_e1npu_job_result *args = data;
+	struct e1npu_hw_result *args = data;
 	struct e1npu_result *res;
 	unsigned long flags;
 
@@ -1855,7 +1855,7 @@ int e1npu_ioctl_job_result(struct drm_device *ddev, void *data,
 	args->fail_index = res->fail_index;
 	args->ops_done = res->ops_done;
 	spin_unlock_irqrestore(&res->lock, flags);
-	if (args->state != DRM_E1NPU_JOB_PENDING) {
+	if (args->state != E1NPU_HWJOB_PENDING) {
 		__xa_erase(&efile->results, args->job_id);
 		atomic_dec(&efile->result_count);
 	} else {

@@ -45,7 +45,7 @@ static inline bool e1npu_submit_header_ok(const struct drm_e1npu_submit *args)
 	       args->job_count <= E1NPU_MAX_JOBS_PER_SUBMIT &&
 	       args->job_size >= sizeof(struct drm_e1npu_job) &&
 	       args->job_size <= E1NPU_MAX_STRUCT_SIZE &&
-	       args->op_size >= sizeof(struct drm_e1npu_op) &&
+	       args->op_size >= sizeof(struct e1npu_hw_op) &&
 	       args->op_size <= E1NPU_MAX_STRUCT_SIZE;
 }
 

@@ -37,19 +37,19 @@ static void kt_limits(struct e1npu_limits *lim)
  * MATMUL_S8 3x4x5: a [3][5] stride 16 at 32, b [5][4] stride 16, c int32
  * [3][4] stride 16 at 64.
  */
-static void kt_matmul(struct drm_e1npu_op *op)
+static void kt_matmul(struct e1npu_hw_op *op)
 {
 	memset(op, 0, sizeof(*op));
-	op->opcode = DRM_E1NPU_OP_MATMUL_S8;
+	op->opcode = E1NPU_HWOP_MATMUL_S8;
 	op->m = 3;
 	op->n = 4;
 	op->k = 5;
-	op->a = (struct drm_e1npu_tensor){ H_A, 16, 32 };
-	op->b = (struct drm_e1npu_tensor){ H_B, 16, 0 };
-	op->c = (struct drm_e1npu_tensor){ H_C, 16, 64 };
+	op->a = (struct e1npu_hw_tensor){ H_A, 16, 32 };
+	op->b = (struct e1npu_hw_tensor){ H_B, 16, 0 };
+	op->c = (struct e1npu_hw_tensor){ H_C, 16, 64 };
 }
 
-static int kt_check(const struct drm_e1npu_op *op, u32 engine)
+static int kt_check(const struct e1npu_hw_op *op, u32 engine)
 {
 	struct e1npu_limits lim;
 	struct e1npu_op_err err;
@@ -80,13 +80,13 @@ static void e1npu_kt_limits(struct kunit *test)
 static void e1npu_kt_op_engine(struct kunit *test)
 {
 	static const u32 wrapper_ops[] = {
-		DRM_E1NPU_OP_NOP, DRM_E1NPU_OP_BARRIER, DRM_E1NPU_OP_MATMUL_S8,
-		DRM_E1NPU_OP_CONV2D_S8, DRM_E1NPU_OP_RELU_S8,
-		DRM_E1NPU_OP_MAXPOOL_S8, DRM_E1NPU_OP_FALLBACK,
+		E1NPU_HWOP_NOP, E1NPU_HWOP_BARRIER, E1NPU_HWOP_MATMUL_S8,
+		E1NPU_HWOP_CONV2D_S8, E1NPU_HWOP_RELU_S8,
+		E1NPU_HWOP_MAXPOOL_S8, E1NPU_HWOP_FALLBACK,
 	};
 	static const u32 dp_ops[] = {
-		DRM_E1NPU_OP_DP_SCALAR, DRM_E1NPU_OP_DP_GEMM_S8,
-		DRM_E1NPU_OP_DP_GEMM_S4, DRM_E1NPU_OP_DP_VRELU_S8,
+		E1NPU_HWOP_DP_SCALAR, E1NPU_HWOP_DP_GEMM_S8,
+		E1NPU_HWOP_DP_GEMM_S4, E1NPU_HWOP_DP_VRELU_S8,
 	};
 	unsigned int i;
 
@@ -103,11 +103,11 @@ static void e1npu_kt_op_engine(struct kunit *test)
 
 static void e1npu_kt_valid(struct kunit *test)
 {
-	struct drm_e1npu_op op;
+	struct e1npu_hw_op op;
 
 	kt_matmul(&op);
 	KUNIT_EXPECT_EQ(test, kt_check(&op, DRM_E1NPU_ENGINE_WRAPPER), 0);
-	op.flags = DRM_E1NPU_OP_FLAG_RELU;
+	op.flags = E1NPU_HWOP_FLAG_RELU;
 	KUNIT_EXPECT_EQ(test, kt_check(&op, DRM_E1NPU_ENGINE_WRAPPER), 0);
 	memset(&op, 0, sizeof(op));
 	KUNIT_EXPECT_EQ(test, kt_check(&op, DRM_E1NPU_ENGINE_WRAPPER), 0);
@@ -116,7 +116,7 @@ static void e1npu_kt_valid(struct kunit *test)
 static void e1npu_kt_engine(struct kunit *test)
 {
 	struct e1npu_limits lim;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_op op;
 
 	kt_matmul(&op);
 	/* a wrapper op in a datapath job */
@@ -129,7 +129,7 @@ static void e1npu_kt_engine(struct kunit *test)
 
 static void e1npu_kt_fields_flags(struct kunit *test)
 {
-	struct drm_e1npu_op op;
+	struct e1npu_hw_op op;
 
 	kt_matmul(&op);
 	op.c_in = 1;		/* not a matmul field */
@@ -138,15 +138,15 @@ static void e1npu_kt_fields_flags(struct kunit *test)
 	op.flags = 1u << 7;	/* unknown flag */
 	KUNIT_EXPECT_EQ(test, kt_check(&op, DRM_E1NPU_ENGINE_WRAPPER), -EINVAL);
 	kt_matmul(&op);
-	op.flags = DRM_E1NPU_OP_FLAG_TERNARY;	/* known, not for matmul */
+	op.flags = E1NPU_HWOP_FLAG_TERNARY;	/* known, not for matmul */
 	KUNIT_EXPECT_EQ(test, kt_check(&op, DRM_E1NPU_ENGINE_WRAPPER), -EINVAL);
 	/* RELU takes no b: its handle, offset and stride must be zero */
 	memset(&op, 0, sizeof(op));
-	op.opcode = DRM_E1NPU_OP_RELU_S8;
+	op.opcode = E1NPU_HWOP_RELU_S8;
 	op.m = 2;
 	op.n = 16;
-	op.a = (struct drm_e1npu_tensor){ H_A, 16, 0 };
-	op.c = (struct drm_e1npu_tensor){ H_C, 16, 0 };
+	op.a = (struct e1npu_hw_tensor){ H_A, 16, 0 };
+	op.c = (struct e1npu_hw_tensor){ H_C, 16, 0 };
 	KUNIT_EXPECT_EQ(test, kt_check(&op, DRM_E1NPU_ENGINE_WRAPPER), 0);
 	op.b.handle = H_B;
 	KUNIT_EXPECT_EQ(test, kt_check(&op, DRM_E1NPU_ENGINE_WRAPPER), -EINVAL);
@@ -155,10 +155,10 @@ static void e1npu_kt_fields_flags(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kt_check(&op, DRM_E1NPU_ENGINE_WRAPPER), -EINVAL);
 	/* DP_VRELU packs its bytes: a stride is an error */
 	memset(&op, 0, sizeof(op));
-	op.opcode = DRM_E1NPU_OP_DP_VRELU_S8;
+	op.opcode = E1NPU_HWOP_DP_VRELU_S8;
 	op.n = 64;
-	op.a = (struct drm_e1npu_tensor){ H_A, 0, 3 };
-	op.c = (struct drm_e1npu_tensor){ H_C, 0, 8 };
+	op.a = (struct e1npu_hw_tensor){ H_A, 0, 3 };
+	op.c = (struct e1npu_hw_tensor){ H_C, 0, 8 };
 	KUNIT_EXPECT_EQ(test, kt_check(&op, DRM_E1NPU_ENGINE_DATAPATH), 0);
 	op.a.stride = 64;
 	KUNIT_EXPECT_EQ(test, kt_check(&op, DRM_E1NPU_ENGINE_DATAPATH), -EINVAL);
@@ -167,7 +167,7 @@ static void e1npu_kt_fields_flags(struct kunit *test)
 static void e1npu_kt_envelope(struct kunit *test)
 {
 	struct e1npu_limits lim;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_op op;
 
 	kt_limits(&lim);
 	kt_matmul(&op);
@@ -181,26 +181,26 @@ static void e1npu_kt_envelope(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kt_check(&op, DRM_E1NPU_ENGINE_WRAPPER), -ERANGE);
 	/* maxpool: window 4 is not in pool_windows (2, 3) */
 	memset(&op, 0, sizeof(op));
-	op.opcode = DRM_E1NPU_OP_MAXPOOL_S8;
+	op.opcode = E1NPU_HWOP_MAXPOOL_S8;
 	op.m = 8;
 	op.n = 8;
 	op.c_in = 2;
 	op.k = 4;
 	op.stride_h = 2;
-	op.a = (struct drm_e1npu_tensor){ H_A, 16, 0 };
-	op.c = (struct drm_e1npu_tensor){ H_C, 16, 0 };
+	op.a = (struct e1npu_hw_tensor){ H_A, 16, 0 };
+	op.c = (struct e1npu_hw_tensor){ H_C, 16, 0 };
 	KUNIT_EXPECT_EQ(test, kt_check(&op, DRM_E1NPU_ENGINE_WRAPPER), -ERANGE);
 	op.k = 2;
 	KUNIT_EXPECT_EQ(test, kt_check(&op, DRM_E1NPU_ENGINE_WRAPPER), 0);
 	/* datapath GEMM tile: m <= 3, n <= 3, k <= 7 */
 	memset(&op, 0, sizeof(op));
-	op.opcode = DRM_E1NPU_OP_DP_GEMM_S8;
+	op.opcode = E1NPU_HWOP_DP_GEMM_S8;
 	op.m = 3;
 	op.n = 3;
 	op.k = 7;
-	op.a = (struct drm_e1npu_tensor){ H_A, 8, 0 };
-	op.b = (struct drm_e1npu_tensor){ H_B, 4, 0 };
-	op.c = (struct drm_e1npu_tensor){ H_C, 16, 0 };
+	op.a = (struct e1npu_hw_tensor){ H_A, 8, 0 };
+	op.b = (struct e1npu_hw_tensor){ H_B, 4, 0 };
+	op.c = (struct e1npu_hw_tensor){ H_C, 16, 0 };
 	KUNIT_EXPECT_EQ(test, kt_check(&op, DRM_E1NPU_ENGINE_DATAPATH), 0);
 	op.k = 8;
 	KUNIT_EXPECT_EQ(test, kt_check(&op, DRM_E1NPU_ENGINE_DATAPATH), -ERANGE);
@@ -209,7 +209,7 @@ static void e1npu_kt_envelope(struct kunit *test)
 static void e1npu_kt_align_stride(struct kunit *test)
 {
 	struct e1npu_limits lim;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_op op;
 
 	kt_limits(&lim);
 	kt_matmul(&op);
@@ -227,7 +227,7 @@ static void e1npu_kt_align_stride(struct kunit *test)
 
 static void e1npu_kt_handles(struct kunit *test)
 {
-	struct drm_e1npu_op op;
+	struct e1npu_hw_op op;
 
 	kt_matmul(&op);
 	op.b.handle = 0;	/* used tensor without a buffer */
@@ -240,7 +240,7 @@ static void e1npu_kt_handles(struct kunit *test)
 static void e1npu_kt_extents(struct kunit *test)
 {
 	struct e1npu_extent ext[E1NPU_T_COUNT];
-	struct drm_e1npu_op op;
+	struct e1npu_hw_op op;
 
 	kt_matmul(&op);
 	KUNIT_ASSERT_EQ(test, e1npu_op_extents(&op, ext, NULL), 0);
@@ -257,13 +257,13 @@ static void e1npu_kt_extents(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ext[E1NPU_T_C].end, 112ull);
 	/* DP_GEMM_S4 counts int4: 3 rows of 5 nibbles, stride 8 nibbles */
 	memset(&op, 0, sizeof(op));
-	op.opcode = DRM_E1NPU_OP_DP_GEMM_S4;
+	op.opcode = E1NPU_HWOP_DP_GEMM_S4;
 	op.m = 3;
 	op.n = 1;
 	op.k = 5;
-	op.a = (struct drm_e1npu_tensor){ H_A, 8, 0 };
-	op.b = (struct drm_e1npu_tensor){ H_B, 2, 0 };
-	op.c = (struct drm_e1npu_tensor){ H_C, 4, 0 };
+	op.a = (struct e1npu_hw_tensor){ H_A, 8, 0 };
+	op.b = (struct e1npu_hw_tensor){ H_B, 2, 0 };
+	op.c = (struct e1npu_hw_tensor){ H_C, 4, 0 };
 	KUNIT_ASSERT_EQ(test, e1npu_op_extents(&op, ext, NULL), 0);
 	/* (2 * 8 + 5) nibbles = 21 -> 11 bytes */
 	KUNIT_EXPECT_EQ(test, ext[E1NPU_T_A].end, 11ull);
@@ -273,7 +273,7 @@ static void e1npu_kt_overflow(struct kunit *test)
 {
 	struct e1npu_extent ext[E1NPU_T_COUNT];
 	struct e1npu_limits lim;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_op op;
 	u64 huge = U64_MAX;
 
 	/* offset + span wraps 64 bits */
@@ -286,17 +286,17 @@ static void e1npu_kt_overflow(struct kunit *test)
 					     kt_lookup, &huge, NULL), -EOVERFLOW);
 	/* DP_SCALAR: m records of 12 bytes at an offset near the top */
 	memset(&op, 0, sizeof(op));
-	op.opcode = DRM_E1NPU_OP_DP_SCALAR;
+	op.opcode = E1NPU_HWOP_DP_SCALAR;
 	op.m = E1NPU_DP_MAX_SCALARS;
 	op.k = E1_DP_OP_ADD;
-	op.a = (struct drm_e1npu_tensor){ H_A, 0, U64_MAX - 4 * 12 + 1 };
-	op.c = (struct drm_e1npu_tensor){ H_C, 0, 0 };
+	op.a = (struct e1npu_hw_tensor){ H_A, 0, U64_MAX - 4 * 12 + 1 };
+	op.c = (struct e1npu_hw_tensor){ H_C, 0, 0 };
 	KUNIT_EXPECT_EQ(test, e1npu_op_extents(&op, ext, NULL), -EOVERFLOW);
 }
 
 static void e1npu_kt_buffer_end(struct kunit *test)
 {
-	struct drm_e1npu_op op;
+	struct e1npu_hw_op op;
 
 	/* c ends exactly at the end of its 4 KiB buffer: accepted */
 	kt_matmul(&op);
@@ -315,7 +315,7 @@ static void e1npu_kt_desc(struct kunit *test)
 {
 	u64 addr[E1NPU_T_COUNT] = { 0x1000, 0x2000, 0x3000 };
 	u32 desc[E1_V0_DESC_WORDS];
-	struct drm_e1npu_op op;
+	struct e1npu_hw_op op;
 
 	kt_matmul(&op);
 	KUNIT_ASSERT_EQ(test, e1npu_op_encode(&op, addr, 0x55, desc), 0);
@@ -358,11 +358,11 @@ static void e1npu_kt_dp_exec(struct kunit *test)
 	struct kt_dp d = { .status = 0 };
 	const struct e1npu_dp_io io = { kt_dp_read, kt_dp_write, &d };
 	u8 a[64] = { 0 }, c[64] = { 0 };
-	struct drm_e1npu_op op;
+	struct e1npu_hw_op op;
 	u32 st = 0;
 
 	memset(&op, 0, sizeof(op));
-	op.opcode = DRM_E1NPU_OP_DP_VRELU_S8;
+	op.opcode = E1NPU_HWOP_DP_VRELU_S8;
 	op.n = 16;
 	/* never done: bounded polling, then -ETIMEDOUT */
 	KUNIT_EXPECT_EQ(test, e1npu_dp_exec(&io, &op, a, NULL, c, &st), -ETIMEDOUT);

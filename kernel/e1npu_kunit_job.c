@@ -4,7 +4,7 @@
  * e1npu_job.c): SUBMIT header bounds, handle and buffer de-duplication,
  * the buffer locking order, and which job owns a ring slot across the
  * wrap. Expected values are written out from the UAPI (struct drm_e1npu_job
- * is 40 bytes, struct drm_e1npu_op 104) and the ring contract.
+ * is 40 bytes, struct e1npu_hw_op 104) and the ring contract.
  */
 #include <kunit/test.h>
 #include <linux/sort.h>

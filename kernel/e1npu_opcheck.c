@@ -93,7 +93,7 @@ void e1npu_limits_to_dev_info(const struct e1npu_limits *lim,
 	info->ring_len = lim->ring_len;
 	info->datapath_slots = lim->datapath_slots;
 	info->arena_size = lim->arena_size;
-	info->max_ops_per_job = lim->max_ops_per_job;
+	info->max_cmds_per_job = lim->max_ops_per_job;
 	info->align = lim->align;
 	info->max_matmul_mn = lim->max_matmul_mn;
 	info->max_matmul_k = lim->max_matmul_k;
@@ -111,32 +111,32 @@ void e1npu_limits_to_dev_info(const struct e1npu_limits *lim,
 
 /**
  * e1npu_op_engine() - the engine an opcode runs on
- * @opcode: enum drm_e1npu_opcode
+ * @opcode: enum e1npu_hw_opcode
  *
  * Return: enum drm_e1npu_engine, or -EINVAL for an unknown opcode.
  */
 int e1npu_op_engine(u32 opcode)
 {
 	switch (opcode) {
-	case DRM_E1NPU_OP_NOP:
-	case DRM_E1NPU_OP_BARRIER:
-	case DRM_E1NPU_OP_MATMUL_S8:
-	case DRM_E1NPU_OP_CONV2D_S8:
-	case DRM_E1NPU_OP_RELU_S8:
-	case DRM_E1NPU_OP_MAXPOOL_S8:
-	case DRM_E1NPU_OP_FALLBACK:
+	case E1NPU_HWOP_NOP:
+	case E1NPU_HWOP_BARRIER:
+	case E1NPU_HWOP_MATMUL_S8:
+	case E1NPU_HWOP_CONV2D_S8:
+	case E1NPU_HWOP_RELU_S8:
+	case E1NPU_HWOP_MAXPOOL_S8:
+	case E1NPU_HWOP_FALLBACK:
 		return DRM_E1NPU_ENGINE_WRAPPER;
-	case DRM_E1NPU_OP_DP_SCALAR:
-	case DRM_E1NPU_OP_DP_GEMM_S8:
-	case DRM_E1NPU_OP_DP_GEMM_S4:
-	case DRM_E1NPU_OP_DP_VRELU_S8:
+	case E1NPU_HWOP_DP_SCALAR:
+	case E1NPU_HWOP_DP_GEMM_S8:
+	case E1NPU_HWOP_DP_GEMM_S4:
+	case E1NPU_HWOP_DP_VRELU_S8:
 		return DRM_E1NPU_ENGINE_DATAPATH;
 	default:
 		return -EINVAL;
 	}
 }
 
-/* Scalar fields of struct drm_e1npu_op, by bit in a "used" mask. */
+/* Scalar fields of struct e1npu_hw_op, by bit in a "used" mask. */
 enum {
 	E1NPU_F_M, E1NPU_F_N, E1NPU_F_K, E1NPU_F_C_IN, E1NPU_F_C_OUT,
 	E1NPU_F_OUT_H, E1NPU_F_OUT_W, E1NPU_F_STRIDE_H, E1NPU_F_STRIDE_W,
@@ -154,7 +154,7 @@ static const char * const e1npu_tensor_names[E1NPU_T_COUNT][4] = {
 	{ "c", "c.handle", "c.stride", "c.offset" },
 };
 
-static void e1npu_op_fields(const struct drm_e1npu_op *op,
+static void e1npu_op_fields(const struct e1npu_hw_op *op,
 			    u32 v[E1NPU_F_COUNT])
 {
 	v[E1NPU_F_M] = op->m;
@@ -171,8 +171,8 @@ static void e1npu_op_fields(const struct drm_e1npu_op *op,
 	v[E1NPU_F_DILATION] = op->dilation;
 }
 
-static const struct drm_e1npu_tensor *
-e1npu_op_tensor(const struct drm_e1npu_op *op, unsigned int t)
+static const struct e1npu_hw_tensor *
+e1npu_op_tensor(const struct e1npu_hw_op *op, unsigned int t)
 {
 	return t == E1NPU_T_A ? &op->a : t == E1NPU_T_B ? &op->b : &op->c;
 }
@@ -183,7 +183,7 @@ struct e1npu_op_shape {
 	u32 tensors;	/* E1NPU_T_* used */
 	u32 strided;	/* E1NPU_T_* whose stride is used */
 	u32 written;	/* E1NPU_T_* written */
-	u32 flags;	/* DRM_E1NPU_OP_FLAG_* accepted */
+	u32 flags;	/* E1NPU_HWOP_FLAG_* accepted */
 };
 
 #define F(x)	E1NPU_BIT(E1NPU_F_##x)
@@ -193,39 +193,39 @@ static int e1npu_op_shape(u32 opcode, struct e1npu_op_shape *s)
 {
 	memset(s, 0, sizeof(*s));
 	switch (opcode) {
-	case DRM_E1NPU_OP_NOP:
-	case DRM_E1NPU_OP_BARRIER:
-	case DRM_E1NPU_OP_FALLBACK:
+	case E1NPU_HWOP_NOP:
+	case E1NPU_HWOP_BARRIER:
+	case E1NPU_HWOP_FALLBACK:
 		break;
-	case DRM_E1NPU_OP_MATMUL_S8:
+	case E1NPU_HWOP_MATMUL_S8:
 		s->fields = F(M) | F(N) | F(K);
 		s->tensors = T(A) | T(B) | T(C);
-		s->flags = DRM_E1NPU_OP_FLAG_RELU;
+		s->flags = E1NPU_HWOP_FLAG_RELU;
 		break;
-	case DRM_E1NPU_OP_CONV2D_S8:
+	case E1NPU_HWOP_CONV2D_S8:
 		s->fields = E1NPU_BIT(E1NPU_F_COUNT) - 1;
 		s->tensors = T(A) | T(B) | T(C);
-		s->flags = DRM_E1NPU_OP_FLAG_RELU;
+		s->flags = E1NPU_HWOP_FLAG_RELU;
 		break;
-	case DRM_E1NPU_OP_RELU_S8:
+	case E1NPU_HWOP_RELU_S8:
 		s->fields = F(M) | F(N);
 		s->tensors = T(A) | T(C);
 		break;
-	case DRM_E1NPU_OP_MAXPOOL_S8:
+	case E1NPU_HWOP_MAXPOOL_S8:
 		s->fields = F(M) | F(N) | F(K) | F(C_IN) | F(STRIDE_H);
 		s->tensors = T(A) | T(C);
 		break;
-	case DRM_E1NPU_OP_DP_SCALAR:
+	case E1NPU_HWOP_DP_SCALAR:
 		s->fields = F(M) | F(K);
 		s->tensors = T(A) | T(C);
-		s->flags = DRM_E1NPU_OP_FLAG_TERNARY;
+		s->flags = E1NPU_HWOP_FLAG_TERNARY;
 		break;
-	case DRM_E1NPU_OP_DP_GEMM_S8:
-	case DRM_E1NPU_OP_DP_GEMM_S4:
+	case E1NPU_HWOP_DP_GEMM_S8:
+	case E1NPU_HWOP_DP_GEMM_S4:
 		s->fields = F(M) | F(N) | F(K);
 		s->tensors = T(A) | T(B) | T(C);
 		break;
-	case DRM_E1NPU_OP_DP_VRELU_S8:
+	case E1NPU_HWOP_DP_VRELU_S8:
 		s->fields = F(N);
 		s->tensors = T(A) | T(C);
 		break;
@@ -233,8 +233,8 @@ static int e1npu_op_shape(u32 opcode, struct e1npu_op_shape *s)
 		return -EINVAL;
 	}
 	s->strided = s->tensors;
-	if (opcode == DRM_E1NPU_OP_DP_SCALAR ||
-	    opcode == DRM_E1NPU_OP_DP_VRELU_S8)
+	if (opcode == E1NPU_HWOP_DP_SCALAR ||
+	    opcode == E1NPU_HWOP_DP_VRELU_S8)
 		s->strided = 0;
 	s->written = s->tensors & T(C);
 	return 0;
@@ -250,28 +250,28 @@ struct e1npu_geom {
 	bool nibbles[E1NPU_T_COUNT];	/* stride/row_len count int4 */
 };
 
-static int e1npu_op_geom(const struct drm_e1npu_op *op, struct e1npu_geom *g,
+static int e1npu_op_geom(const struct e1npu_hw_op *op, struct e1npu_geom *g,
 			 struct e1npu_op_err *err)
 {
 	u64 kk;
 
 	memset(g, 0, sizeof(*g));
 	switch (op->opcode) {
-	case DRM_E1NPU_OP_MATMUL_S8:
-	case DRM_E1NPU_OP_DP_GEMM_S8:
-	case DRM_E1NPU_OP_DP_GEMM_S4:
+	case E1NPU_HWOP_MATMUL_S8:
+	case E1NPU_HWOP_DP_GEMM_S8:
+	case E1NPU_HWOP_DP_GEMM_S4:
 		g->rows[E1NPU_T_A] = op->m;
 		g->row_len[E1NPU_T_A] = op->k;
 		g->rows[E1NPU_T_B] = op->k;
 		g->row_len[E1NPU_T_B] = op->n;
 		g->rows[E1NPU_T_C] = op->m;
 		g->row_len[E1NPU_T_C] = 4ULL * op->n;
-		if (op->opcode == DRM_E1NPU_OP_DP_GEMM_S4) {
+		if (op->opcode == E1NPU_HWOP_DP_GEMM_S4) {
 			g->nibbles[E1NPU_T_A] = true;
 			g->nibbles[E1NPU_T_B] = true;
 		}
 		break;
-	case DRM_E1NPU_OP_CONV2D_S8:
+	case E1NPU_HWOP_CONV2D_S8:
 		/*
 		 * k * k * c_in and 4 * out_w * c_out can pass 64 bits when the
 		 * shape is not validated yet (e1npu_op_extents() alone).
@@ -289,13 +289,13 @@ static int e1npu_op_geom(const struct drm_e1npu_op *op, struct e1npu_geom *g,
 			return e1npu_fail(err, -EOVERFLOW, "c_out", op->c_out,
 					  "tensor extent overflows");
 		break;
-	case DRM_E1NPU_OP_RELU_S8:
+	case E1NPU_HWOP_RELU_S8:
 		g->rows[E1NPU_T_A] = op->m;
 		g->row_len[E1NPU_T_A] = op->n;
 		g->rows[E1NPU_T_C] = op->m;
 		g->row_len[E1NPU_T_C] = op->n;
 		break;
-	case DRM_E1NPU_OP_MAXPOOL_S8:
+	case E1NPU_HWOP_MAXPOOL_S8:
 		if (!op->stride_h || !op->k)
 			return e1npu_fail(err, -EINVAL, !op->k ? "k" : "stride_h",
 					  0, "zero dimension");
@@ -309,13 +309,13 @@ static int e1npu_op_geom(const struct drm_e1npu_op *op, struct e1npu_geom *g,
 		g->row_len[E1NPU_T_C] = (u64)((op->n - op->k) / op->stride_h + 1) *
 					op->c_in;
 		break;
-	case DRM_E1NPU_OP_DP_SCALAR:
+	case E1NPU_HWOP_DP_SCALAR:
 		g->rows[E1NPU_T_A] = 1;
 		g->row_len[E1NPU_T_A] = (u64)op->m * E1NPU_DP_SCALAR_IN_BYTES;
 		g->rows[E1NPU_T_C] = 1;
 		g->row_len[E1NPU_T_C] = (u64)op->m * E1NPU_DP_SCALAR_OUT_BYTES;
 		break;
-	case DRM_E1NPU_OP_DP_VRELU_S8:
+	case E1NPU_HWOP_DP_VRELU_S8:
 		g->rows[E1NPU_T_A] = 1;
 		g->row_len[E1NPU_T_A] = op->n;
 		g->rows[E1NPU_T_C] = 1;
@@ -340,7 +340,7 @@ static int e1npu_op_geom(const struct drm_e1npu_op *op, struct e1npu_geom *g,
  * Return: 0, -EINVAL for an unknown opcode or zero dimension, or
  * -EOVERFLOW when an extent does not fit in 64 bits.
  */
-int e1npu_op_extents(const struct drm_e1npu_op *op,
+int e1npu_op_extents(const struct e1npu_hw_op *op,
 		     struct e1npu_extent ext[E1NPU_T_COUNT],
 		     struct e1npu_op_err *err)
 {
@@ -357,7 +357,7 @@ int e1npu_op_extents(const struct drm_e1npu_op *op,
 		return ret;
 
 	for (t = 0; t < E1NPU_T_COUNT; t++) {
-		const struct drm_e1npu_tensor *tn = e1npu_op_tensor(op, t);
+		const struct e1npu_hw_tensor *tn = e1npu_op_tensor(op, t);
 		u64 span, stride, end;
 
 		ext[t].used = (s.tensors & E1NPU_BIT(t)) != 0;
@@ -410,7 +410,7 @@ static int e1npu_check_set(u32 v, u32 set, const char *field,
 	return 0;
 }
 
-static int e1npu_check_wrapper_shape(const struct drm_e1npu_op *op,
+static int e1npu_check_wrapper_shape(const struct e1npu_hw_op *op,
 				     const struct e1npu_limits *lim,
 				     struct e1npu_op_err *err)
 {
@@ -418,12 +418,12 @@ static int e1npu_check_wrapper_shape(const struct drm_e1npu_op *op,
 	u64 reach;
 
 	switch (op->opcode) {
-	case DRM_E1NPU_OP_MATMUL_S8:
+	case E1NPU_HWOP_MATMUL_S8:
 		ret = e1npu_check_range(op->m, 1, lim->max_matmul_mn, "m", err) ?:
 		      e1npu_check_range(op->n, 1, lim->max_matmul_mn, "n", err) ?:
 		      e1npu_check_range(op->k, 1, lim->max_matmul_k, "k", err);
 		break;
-	case DRM_E1NPU_OP_CONV2D_S8:
+	case E1NPU_HWOP_CONV2D_S8:
 		ret = e1npu_check_range(op->m, 1, lim->max_conv_hw, "m", err) ?:
 		      e1npu_check_range(op->n, 1, lim->max_conv_hw, "n", err) ?:
 		      e1npu_check_range(op->c_in, 1, lim->max_conv_c, "c_in", err) ?:
@@ -449,11 +449,11 @@ static int e1npu_check_wrapper_shape(const struct drm_e1npu_op *op,
 			return e1npu_fail(err, -ERANGE, "out_w", op->out_w,
 					  "output columns start past the input");
 		break;
-	case DRM_E1NPU_OP_RELU_S8:
+	case E1NPU_HWOP_RELU_S8:
 		ret = e1npu_check_range(op->m, 1, lim->max_relu_mn, "m", err) ?:
 		      e1npu_check_range(op->n, 1, lim->max_relu_mn, "n", err);
 		break;
-	case DRM_E1NPU_OP_MAXPOOL_S8:
+	case E1NPU_HWOP_MAXPOOL_S8:
 		ret = e1npu_check_range(op->m, 1, lim->max_conv_hw, "m", err) ?:
 		      e1npu_check_range(op->n, 1, lim->max_conv_hw, "n", err) ?:
 		      e1npu_check_range(op->c_in, 1, lim->max_conv_c, "c_in", err) ?:
@@ -472,13 +472,13 @@ static int e1npu_check_wrapper_shape(const struct drm_e1npu_op *op,
 	return ret;
 }
 
-static int e1npu_check_dp_shape(const struct drm_e1npu_op *op,
+static int e1npu_check_dp_shape(const struct e1npu_hw_op *op,
 				struct e1npu_op_err *err)
 {
 	int ret = 0;
 
 	switch (op->opcode) {
-	case DRM_E1NPU_OP_DP_SCALAR:
+	case E1NPU_HWOP_DP_SCALAR:
 		ret = e1npu_check_range(op->m, 1, E1NPU_DP_MAX_SCALARS, "m", err);
 		if (ret)
 			break;
@@ -486,18 +486,18 @@ static int e1npu_check_dp_shape(const struct drm_e1npu_op *op,
 		    op->k == E1_DP_OP_GEMM_S4 || op->k == E1_DP_OP_VRELU_S8)
 			return e1npu_fail(err, -EINVAL, "k", op->k,
 					  "not a scalar datapath opcode");
-		if ((op->flags & DRM_E1NPU_OP_FLAG_TERNARY) &&
+		if ((op->flags & E1NPU_HWOP_FLAG_TERNARY) &&
 		    op->k != E1_DP_OP_DOT16_S2)
 			return e1npu_fail(err, -EINVAL, "flags", op->flags,
 					  "ternary is only valid with DOT16_S2");
 		break;
-	case DRM_E1NPU_OP_DP_GEMM_S8:
-	case DRM_E1NPU_OP_DP_GEMM_S4:
+	case E1NPU_HWOP_DP_GEMM_S8:
+	case E1NPU_HWOP_DP_GEMM_S4:
 		ret = e1npu_check_range(op->m, 1, E1_DP_GEMM_MAX_M, "m", err) ?:
 		      e1npu_check_range(op->n, 1, E1_DP_GEMM_MAX_N, "n", err) ?:
 		      e1npu_check_range(op->k, 1, E1_DP_GEMM_MAX_K, "k", err);
 		break;
-	case DRM_E1NPU_OP_DP_VRELU_S8:
+	case E1NPU_HWOP_DP_VRELU_S8:
 		ret = e1npu_check_range(op->n, 1, E1NPU_DP_VRELU_MAX, "n", err);
 		break;
 	default:
@@ -521,7 +521,7 @@ static int e1npu_check_dp_shape(const struct drm_e1npu_op *op,
  *
  * Return: 0 or a negative errno (see the top of this file).
  */
-int e1npu_op_check(const struct drm_e1npu_op *op, u32 engine,
+int e1npu_op_check(const struct e1npu_hw_op *op, u32 engine,
 		   const struct e1npu_limits *lim, e1npu_lookup_fn lookup,
 		   void *ctx, struct e1npu_op_err *err)
 {
@@ -542,7 +542,7 @@ int e1npu_op_check(const struct drm_e1npu_op *op, u32 engine,
 	if (engine >= 32 || !(lim->engines & E1NPU_BIT(engine)))
 		return e1npu_fail(err, -ENODEV, "engine", engine,
 				  "engine not present");
-	if (op->flags & ~(u32)DRM_E1NPU_OP_FLAGS_ALL)
+	if (op->flags & ~(u32)E1NPU_HWOP_FLAGS_ALL)
 		return e1npu_fail(err, -EINVAL, "flags", op->flags,
 				  "unknown flag");
 	if (op->flags & ~s.flags)
@@ -555,7 +555,7 @@ int e1npu_op_check(const struct drm_e1npu_op *op, u32 engine,
 			return e1npu_fail(err, -EINVAL, e1npu_field_names[i],
 					  v[i], "must be zero for this opcode");
 	for (t = 0; t < E1NPU_T_COUNT; t++) {
-		const struct drm_e1npu_tensor *tn = e1npu_op_tensor(op, t);
+		const struct e1npu_hw_tensor *tn = e1npu_op_tensor(op, t);
 
 		if (!(s.tensors & E1NPU_BIT(t))) {
 			if (tn->handle)
@@ -588,7 +588,7 @@ int e1npu_op_check(const struct drm_e1npu_op *op, u32 engine,
 
 	/* Strides and alignment. */
 	for (t = 0; t < E1NPU_T_COUNT; t++) {
-		const struct drm_e1npu_tensor *tn = e1npu_op_tensor(op, t);
+		const struct e1npu_hw_tensor *tn = e1npu_op_tensor(op, t);
 		u32 align;
 
 		if (!(s.tensors & E1NPU_BIT(t)))
@@ -609,9 +609,9 @@ int e1npu_op_check(const struct drm_e1npu_op *op, u32 engine,
 			 * are read/written as words; int8 data (GEMM inputs,
 			 * VRELU) is staged byte by byte.
 			 */
-			bool words = op->opcode == DRM_E1NPU_OP_DP_SCALAR ||
+			bool words = op->opcode == E1NPU_HWOP_DP_SCALAR ||
 				     (t == E1NPU_T_C &&
-				      op->opcode != DRM_E1NPU_OP_DP_VRELU_S8);
+				      op->opcode != E1NPU_HWOP_DP_VRELU_S8);
 
 			align = words ? E1NPU_DP_ALIGN : 1;
 			if ((s.strided & E1NPU_BIT(t)) && words &&
@@ -632,7 +632,7 @@ int e1npu_op_check(const struct drm_e1npu_op *op, u32 engine,
 		return ret;
 
 	for (t = 0; t < E1NPU_T_COUNT; t++) {
-		const struct drm_e1npu_tensor *tn = e1npu_op_tensor(op, t);
+		const struct e1npu_hw_tensor *tn = e1npu_op_tensor(op, t);
 		u64 size = 0;
 
 		if (!ext[t].used)
@@ -669,33 +669,33 @@ static void e1npu_desc_tensor(u32 desc[E1_V0_DESC_WORDS], unsigned int lo,
  *
  * Return: 0, or -EINVAL when @op is not a wrapper operation.
  */
-int e1npu_op_encode(const struct drm_e1npu_op *op, const u64 dev_addr[E1NPU_T_COUNT],
+int e1npu_op_encode(const struct e1npu_hw_op *op, const u64 dev_addr[E1NPU_T_COUNT],
 		    u32 tag, u32 desc[E1_V0_DESC_WORDS])
 {
-	bool relu = (op->flags & DRM_E1NPU_OP_FLAG_RELU) != 0;
+	bool relu = (op->flags & E1NPU_HWOP_FLAG_RELU) != 0;
 	u32 opc, flags = E1_V0_FLAG_SIGNED_INPUT;
 
 	memset(desc, 0, E1_V0_DESC_SIZE);
 	switch (op->opcode) {
-	case DRM_E1NPU_OP_NOP:
+	case E1NPU_HWOP_NOP:
 		opc = E1_V0_OP_NOP;
 		flags = 0;
 		break;
-	case DRM_E1NPU_OP_BARRIER:
+	case E1NPU_HWOP_BARRIER:
 		opc = E1_V0_OP_BARRIER;
 		flags = 0;
 		break;
-	case DRM_E1NPU_OP_FALLBACK:
+	case E1NPU_HWOP_FALLBACK:
 		opc = E1_V0_OP_FALLBACK;
 		flags = 0;
 		break;
-	case DRM_E1NPU_OP_MATMUL_S8:
+	case E1NPU_HWOP_MATMUL_S8:
 		opc = relu ? E1_V0_OP_MATMUL_S8_RELU : E1_V0_OP_MATMUL_S8;
 		desc[E1_V0_DW_SHAPE_M] = op->m;
 		desc[E1_V0_DW_SHAPE_N] = op->n;
 		desc[E1_V0_DW_SHAPE_K] = op->k;
 		break;
-	case DRM_E1NPU_OP_CONV2D_S8:
+	case E1NPU_HWOP_CONV2D_S8:
 		opc = relu ? E1_V0_OP_CONV2D_S8_RELU : E1_V0_OP_CONV2D_S8;
 		desc[E1_V0_DW_SHAPE_M] = E1_FIELD_PREP(E1_V0_SHAPE_LO, op->m) |
 					 E1_FIELD_PREP(E1_V0_SHAPE_HI, op->n);
@@ -712,12 +712,12 @@ int e1npu_op_encode(const struct drm_e1npu_op *op, const u64 dev_addr[E1NPU_T_CO
 			E1_FIELD_PREP(E1_V0_SHAPE_LO, op->out_h) |
 			E1_FIELD_PREP(E1_V0_SHAPE_HI, op->out_w);
 		break;
-	case DRM_E1NPU_OP_RELU_S8:
+	case E1NPU_HWOP_RELU_S8:
 		opc = E1_V0_OP_RELU;
 		desc[E1_V0_DW_SHAPE_M] = op->m;
 		desc[E1_V0_DW_SHAPE_N] = op->n;
 		break;
-	case DRM_E1NPU_OP_MAXPOOL_S8:
+	case E1NPU_HWOP_MAXPOOL_S8:
 		opc = E1_V0_OP_MAXPOOL_S8;
 		desc[E1_V0_DW_SHAPE_M] = E1_FIELD_PREP(E1_V0_SHAPE_LO, op->m) |
 					 E1_FIELD_PREP(E1_V0_SHAPE_HI, op->n);
@@ -731,8 +731,8 @@ int e1npu_op_encode(const struct drm_e1npu_op *op, const u64 dev_addr[E1NPU_T_CO
 		return -EINVAL;
 	}
 
-	if (op->opcode == DRM_E1NPU_OP_MATMUL_S8 ||
-	    op->opcode == DRM_E1NPU_OP_CONV2D_S8)
+	if (op->opcode == E1NPU_HWOP_MATMUL_S8 ||
+	    op->opcode == E1NPU_HWOP_CONV2D_S8)
 		e1npu_desc_tensor(desc, E1_V0_DW_B_LO, E1_V0_DW_B_STRIDE,
 				  dev_addr[E1NPU_T_B], op->b.stride);
 	if (flags) {
@@ -776,6 +776,344 @@ void e1npu_desc_make_nop(u32 desc[E1_V0_DESC_WORDS], bool irq_on_complete)
 /* ---------------------------------------------------------------------- */
 /* Datapath execution                                                     */
 /* ---------------------------------------------------------------------- */
+
+/* ---------------------------------------------------------------------- */
+/* Commands: the hardware formats userspace submits                       */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * e1npu_cmd_size() - bytes of one command of an engine
+ * @engine: enum drm_e1npu_engine
+ *
+ * Return: the size, or -EINVAL for an unknown engine.
+ */
+int e1npu_cmd_size(u32 engine)
+{
+	switch (engine) {
+	case DRM_E1NPU_ENGINE_WRAPPER:
+		return DRM_E1NPU_WRAPPER_CMD_SIZE;
+	case DRM_E1NPU_ENGINE_DATAPATH:
+		return sizeof(struct drm_e1npu_dp_cmd);
+	default:
+		return -EINVAL;
+	}
+}
+
+/**
+ * e1npu_op_tensors() - the tensors an opcode uses
+ * @opcode: enum e1npu_hw_opcode
+ *
+ * Return: BIT(E1NPU_T_*) of each tensor used, 0 for none or an unknown
+ * opcode.
+ */
+u32 e1npu_op_tensors(u32 opcode)
+{
+	struct e1npu_op_shape s;
+
+	if (e1npu_op_shape(opcode, &s))
+		return 0;
+	return s.tensors;
+}
+
+/* The datapath command of a validated datapath operation. */
+static void e1npu_dp_cmd_encode(const struct e1npu_hw_op *op,
+				struct drm_e1npu_dp_cmd *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->count = 1;
+	switch (op->opcode) {
+	case E1NPU_HWOP_DP_SCALAR:
+		c->opcode = op->k;
+		c->count = op->m;
+		if (op->flags & E1NPU_HWOP_FLAG_TERNARY)
+			c->param = E1_DP_CMD_TERNARY;
+		break;
+	case E1NPU_HWOP_DP_GEMM_S8:
+	case E1NPU_HWOP_DP_GEMM_S4:
+		c->opcode = op->opcode == E1NPU_HWOP_DP_GEMM_S8 ?
+			    E1_DP_OP_GEMM_S8 : E1_DP_OP_GEMM_S4;
+		c->cfg = E1_FIELD_PREP(E1_DP_GEMM_CFG_M, op->m) |
+			 E1_FIELD_PREP(E1_DP_GEMM_CFG_N, op->n) |
+			 E1_FIELD_PREP(E1_DP_GEMM_CFG_K, op->k);
+		break;
+	case E1NPU_HWOP_DP_VRELU_S8:
+		c->opcode = E1_DP_OP_VRELU_S8;
+		c->cfg = E1_FIELD_PREP(E1_DP_VRELU_LEN, op->n);
+		break;
+	}
+	c->stride[E1NPU_T_A] = op->a.stride;
+	c->stride[E1NPU_T_B] = op->b.stride;
+	c->stride[E1NPU_T_C] = op->c.stride;
+}
+
+static int e1npu_wrapper_decode(const u32 *w, struct e1npu_hw_op *op,
+				struct e1npu_op_err *err)
+{
+	u32 desc[E1_V0_DESC_WORDS];
+	const u64 zero[E1NPU_T_COUNT] = { 0 };
+	unsigned int i;
+	u32 opc = E1_FIELD_GET(E1_V0_DESC_OP, w[E1_V0_DW_OP]);
+
+	memset(op, 0, sizeof(*op));
+	switch (opc) {
+	case E1_V0_OP_NOP:
+		op->opcode = E1NPU_HWOP_NOP;
+		break;
+	case E1_V0_OP_BARRIER:
+		op->opcode = E1NPU_HWOP_BARRIER;
+		break;
+	case E1_V0_OP_FALLBACK:
+		op->opcode = E1NPU_HWOP_FALLBACK;
+		break;
+	case E1_V0_OP_MATMUL_S8:
+	case E1_V0_OP_MATMUL_S8_RELU:
+		if (opc == E1_V0_OP_MATMUL_S8_RELU)
+			op->flags = E1NPU_HWOP_FLAG_RELU;
+		op->opcode = E1NPU_HWOP_MATMUL_S8;
+		op->m = w[E1_V0_DW_SHAPE_M];
+		op->n = w[E1_V0_DW_SHAPE_N];
+		op->k = w[E1_V0_DW_SHAPE_K];
+		break;
+	case E1_V0_OP_CONV2D_S8:
+	case E1_V0_OP_CONV2D_S8_RELU:
+		if (opc == E1_V0_OP_CONV2D_S8_RELU)
+			op->flags = E1NPU_HWOP_FLAG_RELU;
+		op->opcode = E1NPU_HWOP_CONV2D_S8;
+		op->m = E1_FIELD_GET(E1_V0_SHAPE_LO, w[E1_V0_DW_SHAPE_M]);
+		op->n = E1_FIELD_GET(E1_V0_SHAPE_HI, w[E1_V0_DW_SHAPE_M]);
+		op->c_in = E1_FIELD_GET(E1_V0_SHAPE_LO, w[E1_V0_DW_SHAPE_N]);
+		op->c_out = E1_FIELD_GET(E1_V0_SHAPE_HI, w[E1_V0_DW_SHAPE_N]);
+		op->k = w[E1_V0_DW_SHAPE_K];
+		op->stride_h = E1_FIELD_GET(E1_V0_CONV_STRIDE_H,
+					    w[E1_V0_DW_CONV_PARAMS]);
+		op->stride_w = E1_FIELD_GET(E1_V0_CONV_STRIDE_W,
+					    w[E1_V0_DW_CONV_PARAMS]);
+		op->pad_top = E1_FIELD_GET(E1_V0_CONV_PAD_H,
+					   w[E1_V0_DW_CONV_PARAMS]);
+		op->pad_left = E1_FIELD_GET(E1_V0_CONV_PAD_W,
+					    w[E1_V0_DW_CONV_PARAMS]);
+		op->dilation = E1_FIELD_GET(E1_V0_CONV_DILATION,
+					    w[E1_V0_DW_CONV_PARAMS]);
+		op->out_h = E1_FIELD_GET(E1_V0_SHAPE_LO, w[E1_V0_DW_POOL_PARAMS]);
+		op->out_w = E1_FIELD_GET(E1_V0_SHAPE_HI, w[E1_V0_DW_POOL_PARAMS]);
+		break;
+	case E1_V0_OP_RELU:
+		op->opcode = E1NPU_HWOP_RELU_S8;
+		op->m = w[E1_V0_DW_SHAPE_M];
+		op->n = w[E1_V0_DW_SHAPE_N];
+		break;
+	case E1_V0_OP_MAXPOOL_S8:
+		op->opcode = E1NPU_HWOP_MAXPOOL_S8;
+		op->m = E1_FIELD_GET(E1_V0_SHAPE_LO, w[E1_V0_DW_SHAPE_M]);
+		op->n = E1_FIELD_GET(E1_V0_SHAPE_HI, w[E1_V0_DW_SHAPE_M]);
+		op->c_in = E1_FIELD_GET(E1_V0_SHAPE_LO, w[E1_V0_DW_SHAPE_N]);
+		op->k = E1_FIELD_GET(E1_V0_POOL_WIN_H, w[E1_V0_DW_POOL_PARAMS]);
+		op->stride_h = E1_FIELD_GET(E1_V0_POOL_STRIDE,
+					    w[E1_V0_DW_POOL_PARAMS]);
+		break;
+	default:
+		return e1npu_fail(err, -EINVAL, "word 0 (op)", opc,
+				  "not a v0 descriptor opcode");
+	}
+	if (e1npu_op_tensors(op->opcode) & E1NPU_BIT(E1NPU_T_A))
+		op->a.stride = w[E1_V0_DW_A_STRIDE];
+	if (e1npu_op_tensors(op->opcode) & E1NPU_BIT(E1NPU_T_B))
+		op->b.stride = w[E1_V0_DW_B_STRIDE];
+	if (e1npu_op_tensors(op->opcode) & E1NPU_BIT(E1NPU_T_C))
+		op->c.stride = w[E1_V0_DW_C_STRIDE];
+
+	/*
+	 * Only the canonical encoding is accepted: a bit the rules do not
+	 * know (reserved, a flag, an address, the tag, irq_on_complete) is
+	 * refused rather than passed to the hardware.
+	 */
+	e1npu_op_encode(op, zero, 0, desc);
+	for (i = 0; i < E1_V0_DESC_WORDS; i++) {
+		static const char * const names[E1_V0_DESC_WORDS] = {
+			"word 0 (op, flags)", "word 1 (shape m)",
+			"word 2 (shape n)", "word 3 (shape k)",
+			"word 4 (a address, kernel-owned)",
+			"word 5 (a address, kernel-owned)",
+			"word 6 (b address, kernel-owned)",
+			"word 7 (b address, kernel-owned)",
+			"word 8 (c address, kernel-owned)",
+			"word 9 (c address, kernel-owned)",
+			"word 10 (a stride)", "word 11 (b stride)",
+			"word 12 (c stride)", "word 13 (conv params)",
+			"word 14 (pool params)", "word 15 (tag, kernel-owned)",
+		};
+
+		if (w[i] != desc[i])
+			return e1npu_fail(err, -EINVAL, names[i], w[i],
+					  "bits the opcode does not define, or the kernel owns, are set");
+	}
+	return 0;
+}
+
+static int e1npu_dp_decode(const struct drm_e1npu_dp_cmd *c,
+			   struct e1npu_hw_op *op, struct e1npu_op_err *err)
+{
+	struct drm_e1npu_dp_cmd canon;
+
+	memset(op, 0, sizeof(*op));
+	if (c->pad)
+		return e1npu_fail(err, -EINVAL, "pad", c->pad, "must be zero");
+	if (c->param & ~(u32)E1_DP_CMD_TERNARY)
+		return e1npu_fail(err, -EINVAL, "param", c->param,
+				  "only the ternary bit may be set");
+	switch (c->opcode) {
+	case E1_DP_OP_GEMM_S8:
+	case E1_DP_OP_GEMM_S4:
+		op->opcode = c->opcode == E1_DP_OP_GEMM_S8 ?
+			     E1NPU_HWOP_DP_GEMM_S8 : E1NPU_HWOP_DP_GEMM_S4;
+		op->m = E1_FIELD_GET(E1_DP_GEMM_CFG_M, c->cfg);
+		op->n = E1_FIELD_GET(E1_DP_GEMM_CFG_N, c->cfg);
+		op->k = E1_FIELD_GET(E1_DP_GEMM_CFG_K, c->cfg);
+		break;
+	case E1_DP_OP_VRELU_S8:
+		op->opcode = E1NPU_HWOP_DP_VRELU_S8;
+		op->n = E1_FIELD_GET(E1_DP_VRELU_LEN, c->cfg);
+		if (!op->n)
+			op->n = E1_DP_SCRATCH_BYTES;
+		break;
+	default:
+		if (c->opcode >= E1_DP_OP_COUNT)
+			return e1npu_fail(err, -EINVAL, "opcode", c->opcode,
+					  "not a datapath opcode");
+		op->opcode = E1NPU_HWOP_DP_SCALAR;
+		op->k = c->opcode;
+		op->m = c->count;
+		if (c->param & E1_DP_CMD_TERNARY)
+			op->flags = E1NPU_HWOP_FLAG_TERNARY;
+		break;
+	}
+	op->a.stride = c->stride[E1NPU_T_A];
+	op->b.stride = c->stride[E1NPU_T_B];
+	op->c.stride = c->stride[E1NPU_T_C];
+	e1npu_dp_cmd_encode(op, &canon);
+	/* VRELU: a length field of 0 and of 64 are the same command. */
+	if (op->opcode == E1NPU_HWOP_DP_VRELU_S8)
+		canon.cfg = c->cfg;
+	if (canon.cfg != c->cfg)
+		return e1npu_fail(err, -EINVAL, "cfg", c->cfg,
+				  "bits outside the opcode's GEMM_CFG fields are set");
+	if (canon.count != c->count)
+		return e1npu_fail(err, -EINVAL, "count", c->count,
+				  "must be 1 for a GEMM or VRELU command");
+	if (canon.param != c->param)
+		return e1npu_fail(err, -EINVAL, "param", c->param,
+				  "ternary is only valid for a scalar command");
+	return 0;
+}
+
+/**
+ * e1npu_cmd_decode() - the operation a command of @engine holds
+ * @engine: enum drm_e1npu_engine
+ * @cmd: the command: 16 u32 words (wrapper) or struct drm_e1npu_dp_cmd
+ * @op: filled; tensor handles and offsets are 0 (see e1npu_cmd_reloc())
+ * @err: why it was rejected
+ *
+ * Only what a command encodes is checked here (its format, reserved and
+ * kernel-owned bits); e1npu_op_check() checks the operation once its
+ * relocations are applied.
+ *
+ * Return: 0, or -EINVAL.
+ */
+int e1npu_cmd_decode(u32 engine, const void *cmd, struct e1npu_hw_op *op,
+		     struct e1npu_op_err *err)
+{
+	if (engine == DRM_E1NPU_ENGINE_WRAPPER)
+		return e1npu_wrapper_decode(cmd, op, err);
+	if (engine == DRM_E1NPU_ENGINE_DATAPATH)
+		return e1npu_dp_decode(cmd, op, err);
+	return e1npu_fail(err, -EINVAL, "engine", engine, "unknown engine");
+}
+
+/**
+ * e1npu_cmd_reloc() - apply one relocation to its decoded command
+ * @op: the command @r names, decoded
+ * @seen: per command, BIT(field) of the relocations applied so far
+ * @r: the relocation, copied from userspace
+ * @cmd_count: commands in the job (@r->cmd was checked against it by the
+ *	caller, which indexes @op and @seen with it)
+ * @err: why it was rejected
+ *
+ * Return: 0, or -EINVAL for a field out of range, one the command does
+ * not use, one given twice, a zero handle or a non-zero pad.
+ */
+int e1npu_cmd_reloc(struct e1npu_hw_op *op, u32 *seen,
+		    const struct drm_e1npu_reloc *r, u32 cmd_count,
+		    struct e1npu_op_err *err)
+{
+	struct e1npu_hw_tensor *t;
+
+	if (r->cmd >= cmd_count)
+		return e1npu_fail(err, -EINVAL, "reloc.cmd", r->cmd,
+				  "past the job's last command");
+	if (r->pad)
+		return e1npu_fail(err, -EINVAL, "reloc.pad", r->pad,
+				  "must be zero");
+	if (r->field >= E1NPU_T_COUNT)
+		return e1npu_fail(err, -EINVAL, "reloc.field", r->field,
+				  "not a relocation field");
+	if (!(e1npu_op_tensors(op->opcode) & E1NPU_BIT(r->field)))
+		return e1npu_fail(err, -EINVAL, "reloc.field", r->field,
+				  "the command has no such tensor");
+	if (*seen & E1NPU_BIT(r->field))
+		return e1npu_fail(err, -EINVAL, "reloc.field", r->field,
+				  "relocated twice");
+	if (!r->handle)
+		return e1npu_fail(err, -ENOENT, "reloc.handle", 0,
+				  "handle 0 names no buffer");
+	*seen |= E1NPU_BIT(r->field);
+	t = r->field == E1NPU_T_A ? &op->a :
+	    r->field == E1NPU_T_B ? &op->b : &op->c;
+	t->handle = r->handle;
+	t->offset = r->offset;
+	return 0;
+}
+
+/**
+ * e1npu_cmd_encode() - the command and relocations of an operation
+ * @engine: enum drm_e1npu_engine of @op
+ * @op: the operation (libe1npu's side of e1npu_cmd_decode())
+ * @cmd: receives e1npu_cmd_size(@engine) bytes
+ * @relocs: receives up to E1NPU_T_COUNT relocations for @op's tensors
+ * @index: the command's index in its job
+ * @nrelocs: receives the number of relocations written
+ *
+ * Return: 0, or -EINVAL when @op is not an operation of @engine.
+ */
+int e1npu_cmd_encode(u32 engine, const struct e1npu_hw_op *op, void *cmd,
+		     struct drm_e1npu_reloc *relocs, u32 index, u32 *nrelocs)
+{
+	const u64 zero[E1NPU_T_COUNT] = { 0 };
+	u32 used = e1npu_op_tensors(op->opcode), t, n = 0;
+	int ret = 0;
+
+	if (e1npu_op_engine(op->opcode) != (int)engine)
+		return -EINVAL;
+	if (engine == DRM_E1NPU_ENGINE_WRAPPER)
+		ret = e1npu_op_encode(op, zero, 0, cmd);
+	else
+		e1npu_dp_cmd_encode(op, cmd);
+	if (ret)
+		return ret;
+	for (t = 0; t < E1NPU_T_COUNT; t++) {
+		const struct e1npu_hw_tensor *tn = e1npu_op_tensor(op, t);
+
+		if (!(used & E1NPU_BIT(t)))
+			continue;
+		memset(&relocs[n], 0, sizeof(relocs[n]));
+		relocs[n].cmd = index;
+		relocs[n].field = t;
+		relocs[n].handle = tn->handle;
+		relocs[n].offset = tn->offset;
+		n++;
+	}
+	*nrelocs = n;
+	return 0;
+}
 
 static u32 e1npu_get_le32(const u8 *p)
 {
@@ -853,14 +1191,14 @@ static void e1npu_dp_read_scratch(const struct e1npu_dp_io *io,
 }
 
 static int e1npu_dp_scalar(const struct e1npu_dp_io *io,
-			   const struct drm_e1npu_op *op, const u8 *a, u8 *c,
+			   const struct e1npu_hw_op *op, const u8 *a, u8 *c,
 			   u32 *hw_status)
 {
 	u32 param = 0;
 	u32 i;
 	int ret;
 
-	if (op->flags & DRM_E1NPU_OP_FLAG_TERNARY)
+	if (op->flags & E1NPU_HWOP_FLAG_TERNARY)
 		param |= E1_DP_CMD_TERNARY;
 	io->write(io->ctx, E1_DP_CMD_PARAM, param);
 	io->write(io->ctx, E1_DP_OPCODE, op->k);
@@ -889,10 +1227,10 @@ static int e1npu_dp_scalar(const struct e1npu_dp_io *io,
  * tile (3x3x7) fits in the 64-byte scratchpad.
  */
 static int e1npu_dp_gemm(const struct e1npu_dp_io *io,
-			 const struct drm_e1npu_op *op, const u8 *a,
+			 const struct e1npu_hw_op *op, const u8 *a,
 			 const u8 *b, u8 *c, u32 *hw_status)
 {
-	bool s4 = op->opcode == DRM_E1NPU_OP_DP_GEMM_S4;
+	bool s4 = op->opcode == E1NPU_HWOP_DP_GEMM_S4;
 	u8 scr[E1_DP_SCRATCH_BYTES];
 	u32 i, j, kk, boff = op->m * op->k;
 	int ret;
@@ -946,7 +1284,7 @@ static int e1npu_dp_gemm(const struct e1npu_dp_io *io,
 }
 
 static int e1npu_dp_vrelu(const struct e1npu_dp_io *io,
-			  const struct drm_e1npu_op *op, const u8 *a, u8 *c,
+			  const struct e1npu_hw_op *op, const u8 *a, u8 *c,
 			  u32 *hw_status)
 {
 	u8 scr[E1_DP_SCRATCH_BYTES];
@@ -987,18 +1325,18 @@ static int e1npu_dp_vrelu(const struct e1npu_dp_io *io,
  * @hw_status; outputs of the failing command are not written),
  * -ETIMEDOUT when a command never completed, -EINVAL for a non-datapath op.
  */
-int e1npu_dp_exec(const struct e1npu_dp_io *io, const struct drm_e1npu_op *op,
+int e1npu_dp_exec(const struct e1npu_dp_io *io, const struct e1npu_hw_op *op,
 		  const u8 *a, const u8 *b, u8 *c, u32 *hw_status)
 {
 	if (hw_status)
 		*hw_status = 0;
 	switch (op->opcode) {
-	case DRM_E1NPU_OP_DP_SCALAR:
+	case E1NPU_HWOP_DP_SCALAR:
 		return e1npu_dp_scalar(io, op, a, c, hw_status);
-	case DRM_E1NPU_OP_DP_GEMM_S8:
-	case DRM_E1NPU_OP_DP_GEMM_S4:
+	case E1NPU_HWOP_DP_GEMM_S8:
+	case E1NPU_HWOP_DP_GEMM_S4:
 		return e1npu_dp_gemm(io, op, a, b, c, hw_status);
-	case DRM_E1NPU_OP_DP_VRELU_S8:
+	case E1NPU_HWOP_DP_VRELU_S8:
 		return e1npu_dp_vrelu(io, op, a, c, hw_status);
 	default:
 		return -EINVAL;

@@ -24,8 +24,108 @@
 #include "e1npu_hw.h"
 #include "e1npu_accel.h"
 
+/*
+ * The operations the shared rules know, decoded from a command of either
+ * engine (e1npu_cmd_decode()). Not UAPI: userspace submits hardware
+ * commands (include/uapi/drm/e1npu_accel.h); libe1npu builds these and
+ * encodes them with e1npu_cmd_encode().
+ */
+
+/**
+ * enum e1npu_hw_opcode - operations a command can hold
+ * @E1NPU_HWOP_NOP: no operation (wrapper)
+ * @E1NPU_HWOP_BARRIER: drain earlier operations (wrapper)
+ * @E1NPU_HWOP_MATMUL_S8: C[m][n] int32 = A[m][k] int8 x B[k][n] int8
+ * @E1NPU_HWOP_CONV2D_S8: NHWC convolution, int32 out; @m, @n input height
+ *	and width, @k kernel size, b the [k*k*c_in][c_out] weights
+ * @E1NPU_HWOP_RELU_S8: int8 ReLU of @m rows of @n bytes
+ * @E1NPU_HWOP_MAXPOOL_S8: NHWC int8 max pool, VALID; @k window
+ * @E1NPU_HWOP_FALLBACK: the contract's opcode 0xFF, which the hardware
+ *	always hands to the CPU-fallback path (wrapper)
+ * @E1NPU_HWOP_DP_SCALAR: @m scalar datapath commands of opcode @k; a holds
+ *	@m records {op_a, op_b, acc}, c receives @m records {result, hi}
+ * @E1NPU_HWOP_DP_GEMM_S8: datapath GEMM tile, @m <= 3, @n <= 3, @k <= 7
+ * @E1NPU_HWOP_DP_GEMM_S4: as DP_GEMM_S8 with packed int4 a and b
+ * @E1NPU_HWOP_DP_VRELU_S8: int8 ReLU of @n <= 64 bytes from a to c
+ */
+enum e1npu_hw_opcode {
+	E1NPU_HWOP_NOP = 0,
+	E1NPU_HWOP_BARRIER = 1,
+	E1NPU_HWOP_MATMUL_S8 = 2,
+	E1NPU_HWOP_CONV2D_S8 = 3,
+	E1NPU_HWOP_RELU_S8 = 4,
+	E1NPU_HWOP_MAXPOOL_S8 = 5,
+	E1NPU_HWOP_FALLBACK = 6,
+	E1NPU_HWOP_DP_SCALAR = 0x100,
+	E1NPU_HWOP_DP_GEMM_S8 = 0x101,
+	E1NPU_HWOP_DP_GEMM_S4 = 0x102,
+	E1NPU_HWOP_DP_VRELU_S8 = 0x103,
+};
+
+/* Fuse a ReLU into MATMUL_S8 or CONV2D_S8. */
+#define E1NPU_HWOP_FLAG_RELU		(1u << 0)
+/* DP_SCALAR DOT16_S2: ternary lanes instead of two's-complement INT2. */
+#define E1NPU_HWOP_FLAG_TERNARY		(1u << 1)
+#define E1NPU_HWOP_FLAGS_ALL		(E1NPU_HWOP_FLAG_RELU | \
+					 E1NPU_HWOP_FLAG_TERNARY)
+
+/**
+ * struct e1npu_hw_tensor - where an operation's tensor lives
+ * @handle: buffer handle (0: none)
+ * @stride: bytes between consecutive rows
+ * @offset: byte offset of row 0 in the buffer
+ */
+struct e1npu_hw_tensor {
+	u32 handle;
+	u32 stride;
+	u64 offset;
+};
+
+/**
+ * struct e1npu_hw_op - one decoded command
+ * @opcode: enum e1npu_hw_opcode
+ * @flags: E1NPU_HWOP_FLAG_*
+ * @m: matmul M, rows, conv/pool input height, scalar count
+ * @n: matmul N, row bytes, conv/pool input width
+ * @k: matmul K, kernel size, pool window, datapath scalar opcode
+ * @c_in: conv input channels, pool channels
+ * @c_out: conv output channels
+ * @out_h: conv output height
+ * @out_w: conv output width
+ * @stride_h: conv vertical stride, pool stride
+ * @stride_w: conv horizontal stride
+ * @pad_top: conv top padding
+ * @pad_left: conv left padding
+ * @dilation: conv dilation, >= 1
+ * @a: input
+ * @b: weights
+ * @c: output
+ */
+struct e1npu_hw_op {
+	u32 opcode;
+	u32 flags;
+	u32 m;
+	u32 n;
+	u32 k;
+	u32 c_in;
+	u32 c_out;
+	u32 out_h;
+	u32 out_w;
+	u32 stride_h;
+	u32 stride_w;
+	u32 pad_top;
+	u32 pad_left;
+	u32 dilation;
+	struct e1npu_hw_tensor a;
+	struct e1npu_hw_tensor b;
+	struct e1npu_hw_tensor c;
+};
+
+/* Largest command of either engine, bytes. */
+#define E1NPU_CMD_MAX_SIZE		E1_V0_DESC_SIZE
+
 /* Driver version reported by DEV_QUERY. */
-#define E1NPU_DRIVER_MAJOR		1
+#define E1NPU_DRIVER_MAJOR		2
 #define E1NPU_DRIVER_MINOR		0
 
 /* Most operations one job may hold (also bounded by the ring, see below). */
@@ -134,14 +234,24 @@ void e1npu_limits_to_dev_info(const struct e1npu_limits *lim,
 			      struct drm_e1npu_dev_info *info);
 
 int e1npu_op_engine(u32 opcode);
-int e1npu_op_extents(const struct drm_e1npu_op *op,
+int e1npu_op_extents(const struct e1npu_hw_op *op,
 		     struct e1npu_extent ext[E1NPU_T_COUNT],
 		     struct e1npu_op_err *err);
-int e1npu_op_check(const struct drm_e1npu_op *op, u32 engine,
+int e1npu_op_check(const struct e1npu_hw_op *op, u32 engine,
 		   const struct e1npu_limits *lim, e1npu_lookup_fn lookup,
 		   void *ctx, struct e1npu_op_err *err);
 
-int e1npu_op_encode(const struct drm_e1npu_op *op, const u64 dev_addr[E1NPU_T_COUNT],
+int e1npu_cmd_size(u32 engine);
+u32 e1npu_op_tensors(u32 opcode);
+int e1npu_cmd_decode(u32 engine, const void *cmd, struct e1npu_hw_op *op,
+		     struct e1npu_op_err *err);
+int e1npu_cmd_reloc(struct e1npu_hw_op *op, u32 *seen,
+		    const struct drm_e1npu_reloc *r, u32 cmd_count,
+		    struct e1npu_op_err *err);
+int e1npu_cmd_encode(u32 engine, const struct e1npu_hw_op *op, void *cmd,
+		     struct drm_e1npu_reloc *relocs, u32 index, u32 *nrelocs);
+
+int e1npu_op_encode(const struct e1npu_hw_op *op, const u64 dev_addr[E1NPU_T_COUNT],
 		    u32 tag, u32 desc[E1_V0_DESC_WORDS]);
 void e1npu_desc_set_irq(u32 desc[E1_V0_DESC_WORDS]);
 void e1npu_desc_make_nop(u32 desc[E1_V0_DESC_WORDS], bool irq_on_complete);
@@ -172,7 +282,7 @@ struct e1npu_dp_io {
 /* Polls of CTRL_STATUS before a datapath command counts as hung. */
 #define E1NPU_DP_POLL_MAX		100000
 
-int e1npu_dp_exec(const struct e1npu_dp_io *io, const struct drm_e1npu_op *op,
+int e1npu_dp_exec(const struct e1npu_dp_io *io, const struct e1npu_hw_op *op,
 		  const u8 *a, const u8 *b, u8 *c, u32 *hw_status);
 
 #endif /* __E1NPU_OPCHECK_H__ */

@@ -2,13 +2,15 @@
 /*
  * The kernel backend: e1npu.ko through /dev/accel/accelN and libdrm.
  *
- * Buffers are GEM objects (BO_CREATE, mmap through BO_MMAP_OFFSET), a job
- * is one DRM_IOCTL_E1NPU_SUBMIT with an out syncobj waited for with
- * drmSyncobjWait(), its outcome comes from JOB_RESULT, perf counters from
- * the device's sysfs attributes (Documentation/ABI/testing/sysfs-driver-e1npu).
- * A job the driver cancels with -ECANCELED (it was queued behind a job
- * that hung; it never started) is resubmitted here, up to KDRV_RETRIES
- * times, under the caller's job id.
+ * Buffers are GEM objects (BO_CREATE, mmap through BO_MMAP_OFFSET). A job
+ * is one DRM_IOCTL_E1NPU_SUBMIT of hardware commands with relocations
+ * (e1npu_cmd_encode(), shared with the kernel's decoder), signalling the
+ * next point of the handle's one timeline syncobj, waited for with
+ * drmSyncobjTimelineWait(): two ioctls per job. Its outcome (which
+ * command failed, the hardware's code) is read from the job's status
+ * record in a buffer the handle keeps mapped; the kernel writes it before
+ * the fence signals. Perf counters come from the device's sysfs attributes
+ * (Documentation/ABI/testing/sysfs-driver-e1npu).
  *
  * Discovery: libudev when built with E1NPU_WITH_UDEV=1 (the default),
  * otherwise a scan of /dev/accel/accel* checking the driver name with
@@ -36,33 +38,28 @@
 #include "backend.h"
 
 #define KDRV_NAME		"e1npu"
-#define KDRV_SYNCS		64	/* jobs in flight per device handle */
-#define KDRV_RETRIES		3	/* resubmissions of a cancelled job */
+#define KDRV_JOBS		64	/* jobs in flight per device handle */
 
-/*
- * One submitted job. @job_id is the id the caller knows (the first
- * submission's); @kid the kernel's id of the latest submission. The ops are
- * kept to resubmit a cancelled job; its final outcome waits in @res.
- */
 struct kjob {
-	uint32_t job_id;
-	uint32_t kid;
-	uint32_t syncobj;
 	bool used;
 	bool have_res;
-	uint32_t engine;
-	uint32_t count;
-	unsigned int retries;
-	struct drm_e1npu_op *ops;
-	struct drm_e1npu_job_result res;
+	uint64_t point;
+	struct e1npu_hw_result res;
 };
 
 struct kdev {
 	int fd;
 	char sysfs[128];	/* /sys/dev/char/M:m/device, "" if unknown */
-	struct kjob jobs[KDRV_SYNCS];
-	uint32_t free_sync[KDRV_SYNCS];
-	unsigned int nfree;
+	uint32_t timeline;	/* syncobj: point n = the handle's job n */
+	uint64_t last_point;
+	uint32_t status_bo;	/* KDRV_JOBS struct drm_e1npu_job_status */
+	uint64_t status_size;
+	struct drm_e1npu_job_status *status;
+	struct kjob jobs[KDRV_JOBS];
+	/* SUBMIT staging, reused: commands and relocations of one job. */
+	uint8_t *cmds;
+	struct drm_e1npu_reloc *relocs;
+	uint32_t staged_max;
 };
 
 static struct kdev *to_kdev(struct e1npu_device *dev)
@@ -224,8 +221,8 @@ static int kdrv_open(struct e1npu_device *dev, const char *path)
 	dp = info.engines & (1u << DRM_E1NPU_ENGINE_DATAPATH);
 	e1npu_limits_init(&dev->lim, wr, info.wrapper_id, info.wrapper_caps, dp,
 			  info.datapath_id, info.ring_len, info.arena_size);
-	if (info.max_ops_per_job && info.max_ops_per_job < dev->lim.max_ops_per_job)
-		dev->lim.max_ops_per_job = info.max_ops_per_job;
+	if (info.max_cmds_per_job && info.max_cmds_per_job < dev->lim.max_ops_per_job)
+		dev->lim.max_ops_per_job = info.max_cmds_per_job;
 	if (info.datapath_slots)
 		dev->lim.datapath_slots = info.datapath_slots;
 	snprintf(dev->info.path, sizeof(dev->info.path), "%s", path);
@@ -238,15 +235,17 @@ static int kdrv_open(struct e1npu_device *dev, const char *path)
 static void kdrv_close(struct e1npu_device *dev)
 {
 	struct kdev *k = to_kdev(dev);
-	unsigned int i;
+	struct drm_gem_close c;
 
-	for (i = 0; i < KDRV_SYNCS; i++)
-		if (k->jobs[i].used) {
-			drmSyncobjDestroy(k->fd, k->jobs[i].syncobj);
-			free(k->jobs[i].ops);
-		}
-	for (i = 0; i < k->nfree; i++)
-		drmSyncobjDestroy(k->fd, k->free_sync[i]);
+	if (k->status) {
+		munmap(k->status, k->status_size);
+		memset(&c, 0, sizeof(c));
+		c.handle = k->status_bo;
+		kioctl(k->fd, DRM_IOCTL_GEM_CLOSE, &c);
+		drmSyncobjDestroy(k->fd, k->timeline);
+	}
+	free(k->cmds);
+	free(k->relocs);
 	close(k->fd);
 	free(k);
 	dev->priv = NULL;
@@ -308,152 +307,161 @@ static struct kjob *kjob_find(struct kdev *k, uint32_t job_id)
 {
 	unsigned int i;
 
-	for (i = 0; i < KDRV_SYNCS; i++)
-		if (k->jobs[i].used && k->jobs[i].job_id == job_id)
+	for (i = 0; i < KDRV_JOBS; i++)
+		if (k->jobs[i].used && (uint32_t)k->jobs[i].point == job_id)
 			return &k->jobs[i];
 	return NULL;
 }
 
-static void kjob_put(struct kdev *k, struct kjob *j)
+/* First submit of a handle: the timeline and the mapped status records. */
+static int kdev_jobs_init(struct e1npu_device *dev)
 {
-	if (k->nfree < KDRV_SYNCS)
-		k->free_sync[k->nfree++] = j->syncobj;
-	else
-		drmSyncobjDestroy(k->fd, j->syncobj);
-	free(j->ops);
-	j->ops = NULL;
-	j->used = false;
-}
-
-/*
- * SUBMIT of one job waiting for the @nin syncobjs @in and signalling
- * @sync; the kernel's job id in *@kid.
- */
-static int kjob_submit(struct kdev *k, const struct drm_e1npu_op *ops,
-		       uint32_t count, uint32_t engine, const uint32_t *in,
-		       uint32_t nin, uint32_t sync, uint32_t *kid)
-{
-	struct drm_e1npu_submit s;
-	struct drm_e1npu_job job;
+	struct kdev *k = to_kdev(dev);
+	void *map;
 	int ret;
 
-	memset(&job, 0, sizeof(job));
-	job.ops = (uintptr_t)ops;
-	job.op_count = count;
-	job.engine = engine;
-	job.in_syncs = (uintptr_t)in;
-	job.in_sync_count = nin;
-	job.out_sync = sync;
-	memset(&s, 0, sizeof(s));
-	s.jobs = (uintptr_t)&job;
-	s.job_count = 1;
-	s.job_size = sizeof(job);
-	s.op_size = sizeof(*ops);
-	ret = kioctl(k->fd, DRM_IOCTL_E1NPU_SUBMIT, &s);
-	if (!ret)
-		*kid = job.job_id;
-	return ret;
+	ret = drmSyncobjCreate(k->fd, 0, &k->timeline);
+	if (ret)
+		return ret;
+	ret = kdrv_bo_create(dev, KDRV_JOBS * sizeof(*k->status), &k->status_bo,
+			     &k->status_size);
+	if (!ret) {
+		ret = kdrv_bo_map(dev, k->status_bo, k->status_size, &map);
+		if (ret)
+			kdrv_bo_free(dev, k->status_bo, NULL, k->status_size);
+	}
+	if (ret) {
+		drmSyncobjDestroy(k->fd, k->timeline);
+		k->timeline = 0;
+		return ret;
+	}
+	k->status = map;
+	return 0;
 }
 
-static int kdrv_submit(struct e1npu_device *dev, const struct drm_e1npu_op *ops,
+/* Staging arrays for @count commands: the largest job so far. */
+static int kdev_stage(struct kdev *k, uint32_t count)
+{
+	uint8_t *cmds;
+	struct drm_e1npu_reloc *relocs;
+
+	if (count <= k->staged_max)
+		return 0;
+	cmds = realloc(k->cmds, (size_t)count * E1NPU_CMD_MAX_SIZE);
+	if (!cmds)
+		return -ENOMEM;
+	k->cmds = cmds;
+	relocs = realloc(k->relocs, (size_t)count * E1NPU_T_COUNT *
+				    sizeof(*relocs));
+	if (!relocs)
+		return -ENOMEM;
+	k->relocs = relocs;
+	k->staged_max = count;
+	return 0;
+}
+
+static int kdrv_submit(struct e1npu_device *dev, const struct e1npu_hw_op *ops,
 		       uint32_t count, uint32_t engine, const uint32_t *deps,
 		       uint32_t ndeps, uint32_t *job_id)
 {
 	struct kdev *k = to_kdev(dev);
-	struct drm_e1npu_op *copy;
+	struct drm_e1npu_sync in[KDRV_JOBS], out;
+	struct drm_e1npu_submit s;
+	struct drm_e1npu_job job;
+	uint32_t nin = 0, nrel = 0, n, i;
 	struct kjob *j = NULL, *d;
-	uint32_t sync, kid, in[KDRV_SYNCS], nin = 0;
-	unsigned int i;
-	int ret;
+	int size = e1npu_cmd_size(engine), ret;
 
-	if (ndeps > KDRV_SYNCS)
+	if (ndeps > KDRV_JOBS || size < 0 || !count)
 		return -EINVAL;
-	/* Dependencies still tracked wait on their syncobjs; others are done. */
-	for (i = 0; i < ndeps; i++) {
-		d = kjob_find(k, deps[i]);
-		if (d && !d->have_res)
-			in[nin++] = d->syncobj;
+	if (!k->status) {
+		ret = kdev_jobs_init(dev);
+		if (ret)
+			return ret;
 	}
-
-	for (i = 0; i < KDRV_SYNCS && !j; i++)
+	for (i = 0; i < KDRV_JOBS && !j; i++)
 		if (!k->jobs[i].used)
 			j = &k->jobs[i];
 	if (!j)
 		return -EBUSY;
-	copy = malloc((size_t)count * sizeof(*ops));
-	if (!copy)
-		return -ENOMEM;
-	memcpy(copy, ops, (size_t)count * sizeof(*ops));
-	if (k->nfree) {
-		sync = k->free_sync[--k->nfree];
-		ret = drmSyncobjReset(k->fd, &sync, 1);
-		if (ret) {
-			drmSyncobjDestroy(k->fd, sync);
-			free(copy);
-			return ret;
-		}
-	} else {
-		ret = drmSyncobjCreate(k->fd, 0, &sync);
-		if (ret) {
-			free(copy);
-			return ret;
-		}
-	}
-
-	ret = kjob_submit(k, copy, count, engine, in, nin, sync, &kid);
-	if (ret) {
-		if (k->nfree < KDRV_SYNCS)
-			k->free_sync[k->nfree++] = sync;
-		else
-			drmSyncobjDestroy(k->fd, sync);
-		free(copy);
+	ret = kdev_stage(k, count);
+	if (ret)
 		return ret;
+	for (i = 0; i < count; i++) {
+		ret = e1npu_cmd_encode(engine, &ops[i], k->cmds + (size_t)i * size,
+				       &k->relocs[nrel], i, &n);
+		if (ret)
+			return ret;
+		nrel += n;
 	}
+	/* Dependencies still tracked wait on their points; others are done. */
+	memset(in, 0, sizeof(in));
+	for (i = 0; i < ndeps; i++) {
+		d = kjob_find(k, deps[i]);
+		if (d && !d->have_res) {
+			in[nin].handle = k->timeline;
+			in[nin++].point = d->point;
+		}
+	}
+	memset(&out, 0, sizeof(out));
+	out.handle = k->timeline;
+	out.point = k->last_point + 1;
+
+	memset(&job, 0, sizeof(job));
+	job.cmds = (uintptr_t)k->cmds;
+	job.cmd_count = count;
+	job.relocs = (uintptr_t)k->relocs;
+	job.reloc_count = nrel;
+	job.in_syncs = (uintptr_t)in;
+	job.in_sync_count = nin;
+	job.out_syncs = (uintptr_t)&out;
+	job.out_sync_count = 1;
+	job.engine = engine;
+	job.status_handle = k->status_bo;
+	job.status_offset = (uint64_t)(j - k->jobs) * sizeof(*k->status);
+	memset(&s, 0, sizeof(s));
+	s.jobs = (uintptr_t)&job;
+	s.job_count = 1;
+	s.job_size = sizeof(job);
+	s.reloc_size = sizeof(struct drm_e1npu_reloc);
+	s.sync_size = sizeof(struct drm_e1npu_sync);
+	ret = kioctl(k->fd, DRM_IOCTL_E1NPU_SUBMIT, &s);
+	if (ret)
+		return ret;
+	k->last_point = out.point;
 	memset(j, 0, sizeof(*j));
 	j->used = true;
-	j->job_id = kid;
-	j->kid = kid;
-	j->syncobj = sync;
-	j->engine = engine;
-	j->count = count;
-	j->ops = copy;
-	*job_id = kid;
+	j->point = out.point;
+	*job_id = (uint32_t)out.point;
 	return 0;
 }
 
-/*
- * The job's fence signalled: fetch its outcome. Cancelled (-ECANCELED: it
- * sat behind a job that hung and never started): submit it again and
- * report 1 (wait again); otherwise keep the outcome for job_result.
- */
+/* The job's fence signalled: its status record is final. */
 static int kjob_settle(struct kdev *k, struct kjob *j)
 {
-	int ret;
+	const volatile struct drm_e1npu_job_status *st =
+		&k->status[j - k->jobs];
 
 	memset(&j->res, 0, sizeof(j->res));
-	j->res.job_id = j->kid;
-	ret = kioctl(k->fd, DRM_IOCTL_E1NPU_JOB_RESULT, &j->res);
-	if (ret)
-		return ret;
-	if (j->res.state == DRM_E1NPU_JOB_PENDING)
-		return 1;
-	if (j->res.state == DRM_E1NPU_JOB_FAILED &&
-	    j->res.error == -ECANCELED && j->retries < KDRV_RETRIES) {
-		j->retries++;
-		ret = drmSyncobjReset(k->fd, &j->syncobj, 1);
-		if (!ret)
-			/*
-			 * Without its dependencies: they completed before it
-			 * was cancelled (it was queued on its engine, past them).
-			 */
-			ret = kjob_submit(k, j->ops, j->count, j->engine,
-					  NULL, 0, j->syncobj, &j->kid);
-		if (!ret)
-			return 1;
-		/* Resubmission refused (device wedged, ...): report it. */
-		j->res.error = ret;
+	j->res.job_id = (uint32_t)j->point;
+	switch (st->state) {
+	case DRM_E1NPU_JOB_STATE_DONE:
+		j->res.state = E1NPU_HWJOB_DONE;
+		j->res.ops_done = st->cmds_done;
+		break;
+	case DRM_E1NPU_JOB_STATE_FAILED:
+		j->res.state = E1NPU_HWJOB_FAILED;
+		j->res.error = st->error ? st->error : -EIO;
+		j->res.err_code = st->err_code;
+		j->res.fail_index = st->fail_index;
+		j->res.ops_done = st->cmds_done;
+		break;
+	default:
+		/* Signalled without an outcome: the kernel broke its word. */
+		j->res.state = E1NPU_HWJOB_FAILED;
+		j->res.error = -EIO;
+		break;
 	}
-	j->res.job_id = j->job_id;
 	j->have_res = true;
 	return 0;
 }
@@ -467,40 +475,45 @@ static int kdrv_wait(struct e1npu_device *dev, uint32_t job_id,
 
 	if (!j)
 		return -ENOENT;
-	while (!j->have_res) {
-		ret = drmSyncobjWait(k->fd, &j->syncobj, 1,
+	if (j->have_res)
+		return 0;
+	ret = drmSyncobjTimelineWait(k->fd, &k->timeline, &j->point, 1,
 				     deadline_ns < 0 ? INT64_MAX : deadline_ns,
-				     DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, NULL);
-		if (ret == -ETIME || ret == -ETIMEDOUT)
-			return -ETIME;
-		if (ret)
-			return ret;
-		ret = kjob_settle(k, j);
-		if (ret < 0)
-			return ret;
-	}
-	return 0;
+				     DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT,
+				     NULL);
+	if (ret)
+		ret = errno ? -errno : -EIO;
+	if (ret == -ETIME || ret == -ETIMEDOUT)
+		return -ETIME;
+	if (ret)
+		return ret;
+	return kjob_settle(k, j);
 }
 
 static int kdrv_job_result(struct e1npu_device *dev, uint32_t job_id,
-			   struct drm_e1npu_job_result *res)
+			   struct e1npu_hw_result *res)
 {
 	struct kdev *k = to_kdev(dev);
 	struct kjob *j = kjob_find(k, job_id);
-	int ret;
 
-	if (j && j->have_res) {
-		*res = j->res;
-		kjob_put(k, j);
-		return 0;
-	}
 	memset(res, 0, sizeof(*res));
-	res->job_id = j ? j->kid : job_id;
-	ret = kioctl(k->fd, DRM_IOCTL_E1NPU_JOB_RESULT, res);
 	res->job_id = job_id;
-	if (j && (ret || res->state != DRM_E1NPU_JOB_PENDING))
-		kjob_put(k, j);
-	return ret;
+	if (!j)
+		return -ENOENT;
+	if (!j->have_res) {
+		uint64_t point = j->point;
+
+		/* Not waited for: done only if its point has signalled. */
+		if (drmSyncobjTimelineWait(k->fd, &k->timeline, &point, 1, 0,
+					   0, NULL)) {
+			res->state = E1NPU_HWJOB_PENDING;
+			return 0;
+		}
+		kjob_settle(k, j);
+	}
+	*res = j->res;
+	j->used = false;
+	return 0;
 }
 
 /* One sysfs counter; missing attributes read as 0. */

@@ -69,7 +69,7 @@ struct sim_job {
 	uint32_t start_idx;	/* ring index of its first descriptor */
 	uint32_t count;
 	uint64_t end;		/* global cycle its engine finished it */
-	struct drm_e1npu_job_result res;
+	struct e1npu_hw_result res;
 };
 
 struct sim {
@@ -418,7 +418,7 @@ static int sim_lookup(void *ctx, u32 handle, u64 *size)
 	return 0;
 }
 
-static uint64_t tensor_bus(struct sim *s, const struct drm_e1npu_tensor *t)
+static uint64_t tensor_bus(struct sim *s, const struct e1npu_hw_tensor *t)
 {
 	struct sim_bo *bo = sim_bo_get(s, t->handle);
 
@@ -427,7 +427,7 @@ static uint64_t tensor_bus(struct sim *s, const struct drm_e1npu_tensor *t)
 	return SIM_BUS_BASE + SIM_RING_AREA + bo->off + t->offset;
 }
 
-static uint8_t *tensor_host(struct sim *s, const struct drm_e1npu_tensor *t)
+static uint8_t *tensor_host(struct sim *s, const struct e1npu_hw_tensor *t)
 {
 	struct sim_bo *bo = sim_bo_get(s, t->handle);
 
@@ -463,7 +463,7 @@ static void sim_wrapper_complete(struct sim *s, struct sim_job *j)
 	u32 st = wr_read(s, E1_V0_STATUS), len = SIM_RING_LEN;
 	u32 code, idx, fail, i;
 
-	j->res.state = DRM_E1NPU_JOB_DONE;
+	j->res.state = E1NPU_HWJOB_DONE;
 	j->res.ops_done = j->count;
 	if (st & E1_V0_STATUS_ERROR) {
 		code = E1_FIELD_GET(E1_V0_STATUS_ERR_CODE, st);
@@ -471,7 +471,7 @@ static void sim_wrapper_complete(struct sim *s, struct sim_job *j)
 		fail = (idx - j->start_idx) & (len - 1);
 		if (fail >= j->count)
 			fail = 0;
-		j->res.state = DRM_E1NPU_JOB_FAILED;
+		j->res.state = E1NPU_HWJOB_FAILED;
 		j->res.err_code = code;
 		j->res.fail_index = fail;
 		j->res.ops_done = fail;
@@ -508,7 +508,7 @@ static void sim_wrapper_complete(struct sim *s, struct sim_job *j)
 		/* Not retiring: hung. Reset after the job timeout. */
 		j->hung = true;
 		j->hang_deadline = e1npu_now_ns() + s->hang_ns;
-		j->res.state = DRM_E1NPU_JOB_PENDING;
+		j->res.state = E1NPU_HWJOB_PENDING;
 		return;
 	}
 	wr_write(s, E1_V0_IRQ_STATUS, E1_V0_IRQ_DONE);
@@ -524,7 +524,7 @@ static void sim_reset_hung(struct sim *s, struct sim_job *j)
 		fail = 0;
 	sim_flush(s);
 	j->hung = false;
-	j->res.state = DRM_E1NPU_JOB_FAILED;
+	j->res.state = E1NPU_HWJOB_FAILED;
 	j->res.error = -ETIMEDOUT;
 	j->res.err_code = 0;
 	j->res.fail_index = fail;
@@ -552,17 +552,17 @@ static void dp_job_write(void *ctx, u32 reg, u32 v)
 }
 
 static void sim_run_datapath(struct sim *s, struct sim_job *j,
-			     const struct drm_e1npu_op *ops)
+			     const struct e1npu_hw_op *ops)
 {
 	struct e1npu_dp_io io = { .read = dp_job_read, .write = dp_job_write, .ctx = s };
 	uint32_t i, hw = 0;
 	int64_t t0;
 	int ret = 0;
 
-	j->res.state = DRM_E1NPU_JOB_DONE;
+	j->res.state = E1NPU_HWJOB_DONE;
 	j->res.ops_done = j->count;
 	for (i = 0; i < j->count; i++) {
-		const struct drm_e1npu_op *op = &ops[i];
+		const struct e1npu_hw_op *op = &ops[i];
 
 		t0 = e1npu_now_ns();
 		ret = e1npu_dp_exec(&io, op, tensor_host(s, &op->a),
@@ -574,7 +574,7 @@ static void sim_run_datapath(struct sim *s, struct sim_job *j,
 	}
 	if (!ret)
 		return;
-	j->res.state = DRM_E1NPU_JOB_FAILED;
+	j->res.state = E1NPU_HWJOB_FAILED;
 	j->res.error = ret == -EIO ? -EIO : ret;
 	j->res.err_code = hw;
 	j->res.fail_index = i;
@@ -602,7 +602,7 @@ static uint64_t sim_ready(const struct sim *s, const uint32_t *deps,
 	return t;
 }
 
-static int sim_submit(struct e1npu_device *dev, const struct drm_e1npu_op *ops,
+static int sim_submit(struct e1npu_device *dev, const struct e1npu_hw_op *ops,
 		      uint32_t count, uint32_t engine, const uint32_t *deps,
 		      uint32_t ndeps, uint32_t *job_id)
 {
@@ -714,7 +714,7 @@ static int sim_wait(struct e1npu_device *dev, uint32_t job_id,
 }
 
 static int sim_job_result(struct e1npu_device *dev, uint32_t job_id,
-			  struct drm_e1npu_job_result *res)
+			  struct e1npu_hw_result *res)
 {
 	struct sim *s = to_sim(dev);
 	struct sim_job *j = sim_find_job(s, job_id);
@@ -722,7 +722,7 @@ static int sim_job_result(struct e1npu_device *dev, uint32_t job_id,
 	if (!j)
 		return -ENOENT;
 	*res = j->res;
-	if (j->res.state != DRM_E1NPU_JOB_PENDING)
+	if (j->res.state != E1NPU_HWJOB_PENDING)
 		j->valid = false;	/* read once, like JOB_RESULT */
 	return 0;
 }

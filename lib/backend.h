@@ -39,13 +39,13 @@ struct e1npu_backend_funcs {
 			uint64_t bo_size);
 	int (*bo_map)(struct e1npu_device *dev, uint32_t handle,
 		      uint64_t bo_size, void **ptr);
-	int (*submit)(struct e1npu_device *dev, const struct drm_e1npu_op *ops,
+	int (*submit)(struct e1npu_device *dev, const struct e1npu_hw_op *ops,
 		      uint32_t count, uint32_t engine, const uint32_t *deps,
 		      uint32_t ndeps, uint32_t *job_id);
 	int (*wait)(struct e1npu_device *dev, uint32_t job_id,
 		    int64_t deadline_ns);
 	int (*job_result)(struct e1npu_device *dev, uint32_t job_id,
-			  struct drm_e1npu_job_result *res);
+			  struct e1npu_hw_result *res);
 	int (*read_perf)(struct e1npu_device *dev, struct e1npu_perf *perf);
 };
 

@@ -58,7 +58,7 @@ struct cb_job {
 
 struct e1npu_cmdbuf {
 	struct e1npu_device *dev;
-	struct drm_e1npu_op *ops;
+	struct e1npu_hw_op *ops;
 	struct cb_meta *meta;
 	struct e1npu_op_outcome *out;
 	unsigned int n, cap;
@@ -108,7 +108,7 @@ static void cb_release_buffers(struct e1npu_cmdbuf *cb)
 static void cb_abandon(struct e1npu_cmdbuf *cb)
 {
 	struct e1npu_device *dev = cb->dev;
-	struct drm_e1npu_job_result res;
+	struct e1npu_hw_result res;
 	unsigned int i;
 
 	for (i = 0; i < cb->nfl; i++)
@@ -180,7 +180,7 @@ E1NPU_API int e1npu_cmdbuf_add_op(struct e1npu_cmdbuf *cb,
 	struct e1npu_extent ext[E1NPU_T_COUNT];
 	struct e1npu_buffer *bufs[E1NPU_T_COUNT];
 	struct e1npu_device *dev;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_op op;
 	struct cb_meta *meta;
 	unsigned int idx, t;
 	uint32_t engine;
@@ -434,14 +434,14 @@ static int cb_fill(struct e1npu_cmdbuf *cb)
 
 /* Job @job finished: record outcomes, fall back, move on. */
 static void cb_finish_job(struct e1npu_cmdbuf *cb, const struct cb_job *job,
-			  const struct drm_e1npu_job_result *res)
+			  const struct e1npu_hw_result *res)
 {
 	unsigned int s = job->start, i, done;
 	enum e1npu_engine eng = pub_engine(job->engine);
 
 	for (i = s; i < s + job->len; i++)
 		cb->meta[i].inflight = false;
-	if (res->state == DRM_E1NPU_JOB_DONE) {
+	if (res->state == E1NPU_HWJOB_DONE) {
 		for (i = s; i < s + job->len; i++)
 			op_done(cb, i, eng);
 		return;
@@ -510,7 +510,7 @@ E1NPU_API int e1npu_cmdbuf_submit(struct e1npu_cmdbuf *cb)
 E1NPU_API int e1npu_cmdbuf_wait(struct e1npu_cmdbuf *cb, int64_t timeout_ns)
 {
 	struct e1npu_device *dev;
-	struct drm_e1npu_job_result res;
+	struct e1npu_hw_result res;
 	int64_t deadline;
 	int ret;
 

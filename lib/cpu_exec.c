@@ -11,10 +11,10 @@
 #include "backend.h"
 #include "hw_exec.h"
 
-int e1npu_cpu_exec(const struct drm_e1npu_op *op,
+int e1npu_cpu_exec(const struct e1npu_hw_op *op,
 		   struct e1npu_buffer *bufs[E1NPU_T_COUNT])
 {
-	const struct drm_e1npu_tensor *u[E1NPU_T_COUNT] = { &op->a, &op->b, &op->c };
+	const struct e1npu_hw_tensor *u[E1NPU_T_COUNT] = { &op->a, &op->b, &op->c };
 	uint8_t *p[E1NPU_T_COUNT];
 	unsigned int t;
 	int ret;
@@ -37,7 +37,7 @@ E1NPU_API int e1npu_op_desc_run_cpu(const struct e1npu_op_desc *d)
 {
 	struct e1npu_buffer *bufs[E1NPU_T_COUNT];
 	struct e1npu_device *dev;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_op op;
 	int ret;
 
 	if (!d)

@@ -8,7 +8,7 @@
  * CPU-only lowering context. lib/ref/ is the tests' independent oracle,
  * not this.
  *
- * Tensors are addressed as in struct drm_e1npu_tensor: row r of a tensor
+ * Tensors are addressed as in struct e1npu_hw_tensor: row r of a tensor
  * starts at the tensor's base pointer + r * stride. Multi-byte values are
  * little-endian, as the hardware writes them.
  */
@@ -37,10 +37,10 @@ static int32_t relu32(int32_t v, bool relu)
 	return relu && v < 0 ? 0 : v;
 }
 
-static void ref_matmul(const struct drm_e1npu_op *op, const uint8_t *a,
+static void ref_matmul(const struct e1npu_hw_op *op, const uint8_t *a,
 		       const uint8_t *b, uint8_t *c)
 {
-	bool relu = op->flags & DRM_E1NPU_OP_FLAG_RELU;
+	bool relu = op->flags & E1NPU_HWOP_FLAG_RELU;
 	uint32_t i, j, k;
 
 	for (i = 0; i < op->m; i++) {
@@ -60,10 +60,10 @@ static void ref_matmul(const struct drm_e1npu_op *op, const uint8_t *a,
 	}
 }
 
-static void ref_conv2d(const struct drm_e1npu_op *op, const uint8_t *a,
+static void ref_conv2d(const struct e1npu_hw_op *op, const uint8_t *a,
 		       const uint8_t *b, uint8_t *c)
 {
-	bool relu = op->flags & DRM_E1NPU_OP_FLAG_RELU;
+	bool relu = op->flags & E1NPU_HWOP_FLAG_RELU;
 	uint32_t in_h = op->m, in_w = op->n, ks = op->k;
 	uint32_t oh, ow, co, kh, kw, ci;
 
@@ -107,7 +107,7 @@ static void ref_conv2d(const struct drm_e1npu_op *op, const uint8_t *a,
 	}
 }
 
-static void ref_relu(const struct drm_e1npu_op *op, const uint8_t *a,
+static void ref_relu(const struct e1npu_hw_op *op, const uint8_t *a,
 		     uint8_t *c)
 {
 	uint32_t i, j;
@@ -121,7 +121,7 @@ static void ref_relu(const struct drm_e1npu_op *op, const uint8_t *a,
 	}
 }
 
-static void ref_maxpool(const struct drm_e1npu_op *op, const uint8_t *a,
+static void ref_maxpool(const struct e1npu_hw_op *op, const uint8_t *a,
 			uint8_t *c)
 {
 	uint32_t win = op->k, s = op->stride_h, ch = op->c_in;
@@ -313,10 +313,10 @@ bool e1npu_dp_scalar_exec(uint32_t opcode, uint32_t a, uint32_t b,
 	return true;
 }
 
-static int ref_dp_scalar_op(const struct drm_e1npu_op *op, const uint8_t *a,
+static int ref_dp_scalar_op(const struct e1npu_hw_op *op, const uint8_t *a,
 			    uint8_t *c)
 {
-	bool ternary = op->flags & DRM_E1NPU_OP_FLAG_TERNARY;
+	bool ternary = op->flags & E1NPU_HWOP_FLAG_TERNARY;
 	uint32_t i;
 
 	for (i = 0; i < op->m; i++) {
@@ -341,7 +341,7 @@ static int32_t s4_at(const uint8_t *base, uint64_t idx)
 	return sext(idx & 1 ? byte >> 4 : byte & 0xf, 4);
 }
 
-static void ref_dp_gemm(const struct drm_e1npu_op *op, const uint8_t *a,
+static void ref_dp_gemm(const struct e1npu_hw_op *op, const uint8_t *a,
 			const uint8_t *b, uint8_t *c, bool int4)
 {
 	uint32_t i, j, k;
@@ -366,37 +366,37 @@ static void ref_dp_gemm(const struct drm_e1npu_op *op, const uint8_t *a,
 		}
 }
 
-int e1npu_hw_exec(const struct drm_e1npu_op *op, const uint8_t *a,
+int e1npu_hw_exec(const struct e1npu_hw_op *op, const uint8_t *a,
 		      const uint8_t *b, uint8_t *c)
 {
 	uint8_t tmp[E1_DP_SCRATCH_BYTES];
 	uint32_t i;
 
 	switch (op->opcode) {
-	case DRM_E1NPU_OP_NOP:
-	case DRM_E1NPU_OP_BARRIER:
-	case DRM_E1NPU_OP_FALLBACK:
+	case E1NPU_HWOP_NOP:
+	case E1NPU_HWOP_BARRIER:
+	case E1NPU_HWOP_FALLBACK:
 		return 0;
-	case DRM_E1NPU_OP_MATMUL_S8:
+	case E1NPU_HWOP_MATMUL_S8:
 		ref_matmul(op, a, b, c);
 		return 0;
-	case DRM_E1NPU_OP_CONV2D_S8:
+	case E1NPU_HWOP_CONV2D_S8:
 		ref_conv2d(op, a, b, c);
 		return 0;
-	case DRM_E1NPU_OP_RELU_S8:
+	case E1NPU_HWOP_RELU_S8:
 		ref_relu(op, a, c);
 		return 0;
-	case DRM_E1NPU_OP_MAXPOOL_S8:
+	case E1NPU_HWOP_MAXPOOL_S8:
 		ref_maxpool(op, a, c);
 		return 0;
-	case DRM_E1NPU_OP_DP_SCALAR:
+	case E1NPU_HWOP_DP_SCALAR:
 		return ref_dp_scalar_op(op, a, c);
-	case DRM_E1NPU_OP_DP_GEMM_S8:
-	case DRM_E1NPU_OP_DP_GEMM_S4:
+	case E1NPU_HWOP_DP_GEMM_S8:
+	case E1NPU_HWOP_DP_GEMM_S4:
 		ref_dp_gemm(op, a, b, c,
-			    op->opcode == DRM_E1NPU_OP_DP_GEMM_S4);
+			    op->opcode == E1NPU_HWOP_DP_GEMM_S4);
 		return 0;
-	case DRM_E1NPU_OP_DP_VRELU_S8:
+	case E1NPU_HWOP_DP_VRELU_S8:
 		/* Overlapping ranges see the pre-command values. */
 		if (op->n > sizeof(tmp))
 			return -EINVAL;

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "e1npu_accel.h"
+#include "e1npu_opcheck.h"
 
 /*
  * Run @op over host memory: @a, @b and @c point at the first byte of each
@@ -18,7 +18,7 @@
  * tensor's stride. Returns 0, or -EINVAL for an unknown opcode or operands
  * outside the opcode's domain (the hardware fails such an op closed).
  */
-int e1npu_hw_exec(const struct drm_e1npu_op *op, const uint8_t *a,
+int e1npu_hw_exec(const struct e1npu_hw_op *op, const uint8_t *a,
 		  const uint8_t *b, uint8_t *c);
 
 /* One datapath scalar command; false when the hardware would fail closed. */

@@ -16,6 +16,31 @@
 #include "e1npu_opcheck.h"		/* kernel/: shared submission rules + UAPI */
 #include "e1_timing.h"			/* model/: the cost model's parameters */
 
+/* The outcome of one job, as every backend reports it. */
+enum e1npu_hw_job_state {
+	E1NPU_HWJOB_PENDING = 0,
+	E1NPU_HWJOB_DONE = 1,
+	E1NPU_HWJOB_FAILED = 2,
+};
+
+/**
+ * struct e1npu_hw_result - the outcome of a job
+ * @job_id: the backend's job id
+ * @state: enum e1npu_hw_job_state
+ * @error: 0 or a negative errno (-EOPNOTSUPP: CPU fallback at @fail_index)
+ * @err_code: wrapper STATUS.err_code or datapath CTRL_STATUS
+ * @fail_index: the first failing operation
+ * @ops_done: operations that completed
+ */
+struct e1npu_hw_result {
+	uint32_t job_id;
+	uint32_t state;
+	int32_t error;
+	uint32_t err_code;
+	uint32_t fail_index;
+	uint32_t ops_done;
+};
+
 #define E1NPU_API	__attribute__((visibility("default")))
 #define E1NPU_PRINTF(a, b)	__attribute__((format(printf, a, b)))
 
@@ -87,7 +112,7 @@ void e1npu_hw_reason(char *buf, size_t len, uint32_t engine, int error,
 
 /* op.c: the UAPI form of a public description (no checks). */
 int e1npu_op_desc_to_uapi(const struct e1npu_op_desc *d,
-			  struct drm_e1npu_op *op);
+			  struct e1npu_hw_op *op);
 
 /*
  * op_check.c: check @d as the kernel would (its rules, verbatim); on
@@ -95,7 +120,7 @@ int e1npu_op_desc_to_uapi(const struct e1npu_op_desc *d,
  * @idx and the field, through the device's last error.
  */
 int e1npu_op_validate(struct e1npu_device *dev, unsigned int idx,
-		      const struct e1npu_op_desc *d, struct drm_e1npu_op *op,
+		      const struct e1npu_op_desc *d, struct e1npu_hw_op *op,
 		      struct e1npu_buffer *bufs[E1NPU_T_COUNT]);
 
 /*
@@ -103,11 +128,11 @@ int e1npu_op_validate(struct e1npu_device *dev, unsigned int idx,
  * executor. 0; -ENOMEM when a buffer cannot be mapped; -EDOM when the
  * operands are outside the opcode's domain (the hardware fails it closed).
  */
-int e1npu_cpu_exec(const struct drm_e1npu_op *op,
+int e1npu_cpu_exec(const struct e1npu_hw_op *op,
 		   struct e1npu_buffer *bufs[E1NPU_T_COUNT]);
 
 /* Bytes an operation reads and writes, for the library counters. */
-void e1npu_op_bytes(const struct drm_e1npu_op *op, uint64_t *in,
+void e1npu_op_bytes(const struct e1npu_hw_op *op, uint64_t *in,
 		    uint64_t *out);
 
 /* device.c */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Public operation descriptions: builders, names, and the mapping to the
- * kernel's struct drm_e1npu_op opcodes.
+ * kernel's struct e1npu_hw_op opcodes.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,17 +17,17 @@ struct opmap {
 };
 
 static const struct opmap opmap[] = {
-	{ E1NPU_OP_NOP, DRM_E1NPU_OP_NOP, "nop", E1NPU_ENGINE_WRAPPER },
-	{ E1NPU_OP_BARRIER, DRM_E1NPU_OP_BARRIER, "barrier", E1NPU_ENGINE_WRAPPER },
-	{ E1NPU_OP_MATMUL_S8, DRM_E1NPU_OP_MATMUL_S8, "matmul_s8", E1NPU_ENGINE_WRAPPER },
-	{ E1NPU_OP_CONV2D_S8, DRM_E1NPU_OP_CONV2D_S8, "conv2d_s8", E1NPU_ENGINE_WRAPPER },
-	{ E1NPU_OP_RELU_S8, DRM_E1NPU_OP_RELU_S8, "relu_s8", E1NPU_ENGINE_WRAPPER },
-	{ E1NPU_OP_MAXPOOL_S8, DRM_E1NPU_OP_MAXPOOL_S8, "maxpool_s8", E1NPU_ENGINE_WRAPPER },
-	{ E1NPU_OP_FALLBACK, DRM_E1NPU_OP_FALLBACK, "fallback", E1NPU_ENGINE_WRAPPER },
-	{ E1NPU_OP_DP_SCALAR, DRM_E1NPU_OP_DP_SCALAR, "dp_scalar", E1NPU_ENGINE_DATAPATH },
-	{ E1NPU_OP_DP_GEMM_S8, DRM_E1NPU_OP_DP_GEMM_S8, "dp_gemm_s8", E1NPU_ENGINE_DATAPATH },
-	{ E1NPU_OP_DP_GEMM_S4, DRM_E1NPU_OP_DP_GEMM_S4, "dp_gemm_s4", E1NPU_ENGINE_DATAPATH },
-	{ E1NPU_OP_DP_VRELU_S8, DRM_E1NPU_OP_DP_VRELU_S8, "dp_vrelu_s8", E1NPU_ENGINE_DATAPATH },
+	{ E1NPU_OP_NOP, E1NPU_HWOP_NOP, "nop", E1NPU_ENGINE_WRAPPER },
+	{ E1NPU_OP_BARRIER, E1NPU_HWOP_BARRIER, "barrier", E1NPU_ENGINE_WRAPPER },
+	{ E1NPU_OP_MATMUL_S8, E1NPU_HWOP_MATMUL_S8, "matmul_s8", E1NPU_ENGINE_WRAPPER },
+	{ E1NPU_OP_CONV2D_S8, E1NPU_HWOP_CONV2D_S8, "conv2d_s8", E1NPU_ENGINE_WRAPPER },
+	{ E1NPU_OP_RELU_S8, E1NPU_HWOP_RELU_S8, "relu_s8", E1NPU_ENGINE_WRAPPER },
+	{ E1NPU_OP_MAXPOOL_S8, E1NPU_HWOP_MAXPOOL_S8, "maxpool_s8", E1NPU_ENGINE_WRAPPER },
+	{ E1NPU_OP_FALLBACK, E1NPU_HWOP_FALLBACK, "fallback", E1NPU_ENGINE_WRAPPER },
+	{ E1NPU_OP_DP_SCALAR, E1NPU_HWOP_DP_SCALAR, "dp_scalar", E1NPU_ENGINE_DATAPATH },
+	{ E1NPU_OP_DP_GEMM_S8, E1NPU_HWOP_DP_GEMM_S8, "dp_gemm_s8", E1NPU_ENGINE_DATAPATH },
+	{ E1NPU_OP_DP_GEMM_S4, E1NPU_HWOP_DP_GEMM_S4, "dp_gemm_s4", E1NPU_ENGINE_DATAPATH },
+	{ E1NPU_OP_DP_VRELU_S8, E1NPU_HWOP_DP_VRELU_S8, "dp_vrelu_s8", E1NPU_ENGINE_DATAPATH },
 };
 
 #define N_OPMAP (sizeof(opmap) / sizeof(opmap[0]))
@@ -63,7 +63,7 @@ uint32_t e1npu_opcode_from_uapi(uint32_t uapi)
 }
 
 static void tensor_to_uapi(const struct e1npu_tensor *t,
-			   struct drm_e1npu_tensor *u)
+			   struct e1npu_hw_tensor *u)
 {
 	u->handle = t->buf ? t->buf->handle : 0;
 	u->stride = t->stride;
@@ -71,7 +71,7 @@ static void tensor_to_uapi(const struct e1npu_tensor *t,
 }
 
 int e1npu_op_desc_to_uapi(const struct e1npu_op_desc *d,
-			  struct drm_e1npu_op *op)
+			  struct e1npu_hw_op *op)
 {
 	memset(op, 0, sizeof(*op));
 	if (e1npu_opcode_to_uapi(d->opcode, &op->opcode))

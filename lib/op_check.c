@@ -29,14 +29,14 @@ static int op_lookup_fn(void *ctx, uint32_t handle, uint64_t *size)
 }
 
 int e1npu_op_validate(struct e1npu_device *dev, unsigned int idx,
-		      const struct e1npu_op_desc *d, struct drm_e1npu_op *opp,
+		      const struct e1npu_op_desc *d, struct e1npu_hw_op *opp,
 		      struct e1npu_buffer *bufs[E1NPU_T_COUNT])
 {
 	static const char *const tnames[E1NPU_T_COUNT] = { "a", "b", "c" };
 	const struct e1npu_tensor *pt[E1NPU_T_COUNT];
 	struct e1npu_op_err err = { 0 };
 	struct e1npu_limits lim;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_op op;
 	struct op_lookup lk;
 	unsigned int t, i;
 	uint32_t engine;

@@ -13,7 +13,7 @@
 
 int ops_cpu_hw_exec(const struct e1npu_op_desc *d, uint8_t *ar)
 {
-	struct drm_e1npu_op op;
+	struct e1npu_hw_op op;
 
 	/* Tensors are offsets into the context's host arena. */
 	if (e1npu_op_desc_to_uapi(d, &op))

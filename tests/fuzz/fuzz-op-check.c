@@ -42,7 +42,7 @@ struct ctx {
 	u8 *host[NBUF];
 	u64 base[NBUF];
 	u8 ring[2 * E1_V0_DESC_SIZE];
-	const struct drm_e1npu_op *op;
+	const struct e1npu_hw_op *op;
 	struct e1npu_extent ext[E1NPU_T_COUNT];
 	bool in_dp;
 	unsigned int maps;
@@ -61,7 +61,7 @@ static int lookup(void *p, u32 handle, u64 *size)
 	return 0;
 }
 
-static const struct drm_e1npu_tensor *tensor(const struct drm_e1npu_op *op,
+static const struct e1npu_hw_tensor *tensor(const struct e1npu_hw_op *op,
 					     int t)
 {
 	return t == 0 ? &op->a : t == 1 ? &op->b : &op->c;
@@ -80,17 +80,17 @@ struct rgeom {
 	int err;	/* expected error from the geometry alone, 0 if none */
 };
 
-static void ref_geom(const struct drm_e1npu_op *op, struct rgeom *g)
+static void ref_geom(const struct e1npu_hw_op *op, struct rgeom *g)
 {
 	memset(g, 0, sizeof(*g));
 	switch (op->opcode) {
-	case DRM_E1NPU_OP_NOP:
-	case DRM_E1NPU_OP_BARRIER:
-	case DRM_E1NPU_OP_FALLBACK:
+	case E1NPU_HWOP_NOP:
+	case E1NPU_HWOP_BARRIER:
+	case E1NPU_HWOP_FALLBACK:
 		break;
-	case DRM_E1NPU_OP_MATMUL_S8:
-	case DRM_E1NPU_OP_DP_GEMM_S8:
-	case DRM_E1NPU_OP_DP_GEMM_S4:
+	case E1NPU_HWOP_MATMUL_S8:
+	case E1NPU_HWOP_DP_GEMM_S8:
+	case E1NPU_HWOP_DP_GEMM_S4:
 		g->used[0] = g->used[1] = g->used[2] = true;
 		g->rows[0] = op->m;
 		g->len[0] = op->k;
@@ -98,10 +98,10 @@ static void ref_geom(const struct drm_e1npu_op *op, struct rgeom *g)
 		g->len[1] = op->n;
 		g->rows[2] = op->m;
 		g->len[2] = (u128)4 * op->n;
-		g->nib[0] = g->nib[1] = op->opcode == DRM_E1NPU_OP_DP_GEMM_S4;
+		g->nib[0] = g->nib[1] = op->opcode == E1NPU_HWOP_DP_GEMM_S4;
 		g->strided[0] = g->strided[1] = g->strided[2] = true;
 		break;
-	case DRM_E1NPU_OP_CONV2D_S8:
+	case E1NPU_HWOP_CONV2D_S8:
 		g->used[0] = g->used[1] = g->used[2] = true;
 		g->strided[0] = g->strided[1] = g->strided[2] = true;
 		g->rows[0] = op->m;
@@ -111,13 +111,13 @@ static void ref_geom(const struct drm_e1npu_op *op, struct rgeom *g)
 		g->rows[2] = op->out_h;
 		g->len[2] = (u128)4 * op->out_w * op->c_out;
 		break;
-	case DRM_E1NPU_OP_RELU_S8:
+	case E1NPU_HWOP_RELU_S8:
 		g->used[0] = g->used[2] = true;
 		g->strided[0] = g->strided[2] = true;
 		g->rows[0] = g->rows[2] = op->m;
 		g->len[0] = g->len[2] = op->n;
 		break;
-	case DRM_E1NPU_OP_MAXPOOL_S8:
+	case E1NPU_HWOP_MAXPOOL_S8:
 		g->used[0] = g->used[2] = true;
 		g->strided[0] = g->strided[2] = true;
 		if (!op->k || !op->stride_h) {
@@ -133,13 +133,13 @@ static void ref_geom(const struct drm_e1npu_op *op, struct rgeom *g)
 		g->rows[2] = (op->m - op->k) / op->stride_h + 1;
 		g->len[2] = (u128)((op->n - op->k) / op->stride_h + 1) * op->c_in;
 		break;
-	case DRM_E1NPU_OP_DP_SCALAR:
+	case E1NPU_HWOP_DP_SCALAR:
 		g->used[0] = g->used[2] = true;
 		g->rows[0] = g->rows[2] = 1;
 		g->len[0] = (u128)12 * op->m;
 		g->len[2] = (u128)8 * op->m;
 		break;
-	case DRM_E1NPU_OP_DP_VRELU_S8:
+	case E1NPU_HWOP_DP_VRELU_S8:
 		g->used[0] = g->used[2] = true;
 		g->rows[0] = g->rows[2] = 1;
 		g->len[0] = g->len[2] = op->n;
@@ -151,7 +151,7 @@ static void ref_geom(const struct drm_e1npu_op *op, struct rgeom *g)
 }
 
 /* Byte range [*lo, *hi) of row r of tensor t, in 128 bits. */
-static void ref_row(const struct rgeom *g, const struct drm_e1npu_tensor *tn,
+static void ref_row(const struct rgeom *g, const struct e1npu_hw_tensor *tn,
 		    int t, u128 r, u128 *lo, u128 *hi)
 {
 	u128 stride = g->strided[t] ? tn->stride : 0;
@@ -176,7 +176,7 @@ static const char *u128s(u128 v, char *buf)
 }
 
 /* P1: e1npu_op_extents() against the reference, on any op. */
-static void check_extents(const struct drm_e1npu_op *op, const struct rgeom *g)
+static void check_extents(const struct e1npu_hw_op *op, const struct rgeom *g)
 {
 	struct e1npu_extent ext[E1NPU_T_COUNT];
 	struct e1npu_op_err err = { 0 };
@@ -231,7 +231,7 @@ static void check_extents(const struct drm_e1npu_op *op, const struct rgeom *g)
 }
 
 /* P2: every row of every used tensor inside its buffer. */
-static void check_accepted(const struct drm_e1npu_op *op, const struct rgeom *g,
+static void check_accepted(const struct e1npu_hw_op *op, const struct rgeom *g,
 			   const struct ctx *c)
 {
 	char b1[40], b2[40];
@@ -241,7 +241,7 @@ static void check_accepted(const struct drm_e1npu_op *op, const struct rgeom *g,
 		fz_fail("check accepted opcode 0x%x the reference rejects (%d)",
 			op->opcode, g->err);
 	for (t = 0; t < 3; t++) {
-		const struct drm_e1npu_tensor *tn = tensor(op, t);
+		const struct e1npu_hw_tensor *tn = tensor(op, t);
 		u128 r, lo, hi, size;
 
 		if (!g->used[t])
@@ -287,7 +287,7 @@ static void *host_map(void *p, u64 addr, u64 len, bool write)
 	}
 	/* P4: inside the extent of a tensor of the op (write: c only). */
 	for (t = 0; t < 3; t++) {
-		const struct drm_e1npu_tensor *tn = tensor(c->op, t);
+		const struct e1npu_hw_tensor *tn = tensor(c->op, t);
 		u64 b, lo, hi;
 
 		if (!c->ext[t].used || (write && t != 2))
@@ -303,7 +303,7 @@ static void *host_map(void *p, u64 addr, u64 len, bool write)
 		write ? "for write" : "for read", c->op->opcode);
 }
 
-static void run_wrapper(struct ctx *c, const struct drm_e1npu_op *op,
+static void run_wrapper(struct ctx *c, const struct e1npu_hw_op *op,
 			bool gemmini)
 {
 	u64 dev_addr[E1NPU_T_COUNT] = { 0 };
@@ -343,9 +343,9 @@ static void run_wrapper(struct ctx *c, const struct drm_e1npu_op *op,
 	e1_model_run(model);
 	st = e1_model_read(model, E1_V0_STATUS);
 	code = E1_FIELD_GET(E1_V0_STATUS_ERR_CODE, st);
-	if (op->opcode == DRM_E1NPU_OP_FALLBACK ||
-	    (!gemmini && op->opcode != DRM_E1NPU_OP_NOP &&
-	     op->opcode != DRM_E1NPU_OP_BARRIER))
+	if (op->opcode == E1NPU_HWOP_FALLBACK ||
+	    (!gemmini && op->opcode != E1NPU_HWOP_NOP &&
+	     op->opcode != E1NPU_HWOP_BARRIER))
 		want = E1_V0_ERR_UNKNOWN_OP;
 	if (code != want || (!want && (e1_model_read(model, E1_V0_DESC_TAIL) != 1 ||
 				       e1_model_read(model, E1_V0_COMPLETION_TAG) != 0xC0DE)))
@@ -367,7 +367,7 @@ static void dp_wr(void *p, u32 off, u32 v)
 	e1_model_write(model, E1_WIN_DATAPATH * E1_WIN_SIZE + off, v);
 }
 
-static void run_datapath(struct ctx *c, const struct drm_e1npu_op *op)
+static void run_datapath(struct ctx *c, const struct e1npu_hw_op *op)
 {
 	struct e1_model_host host = { .map = host_map, .ctx = c };
 	struct e1npu_dp_io io = { .read = dp_rd, .write = dp_wr };
@@ -389,7 +389,7 @@ static void run_datapath(struct ctx *c, const struct drm_e1npu_op *op)
 	if (!ret)
 		return;
 	/* Data-dependent fail-closed scalar opcodes (contract 3.2 - 3.5). */
-	if (ret == -EIO && op->opcode == DRM_E1NPU_OP_DP_SCALAR &&
+	if (ret == -EIO && op->opcode == E1NPU_HWOP_DP_SCALAR &&
 	    (op->k == E1_DP_OP_SDOT4_S4_2_4 || op->k == E1_DP_OP_DOT16_S2 ||
 	     op->k == E1_DP_OP_DOT4_FP8_E4M3 || op->k == E1_DP_OP_EXP2_NEG_Q0_8))
 		return;
@@ -441,10 +441,10 @@ static u32 tighten(struct fz *f, u32 v)
 }
 
 static const u32 opcodes[] = {
-	DRM_E1NPU_OP_NOP, DRM_E1NPU_OP_BARRIER, DRM_E1NPU_OP_MATMUL_S8,
-	DRM_E1NPU_OP_CONV2D_S8, DRM_E1NPU_OP_RELU_S8, DRM_E1NPU_OP_MAXPOOL_S8,
-	DRM_E1NPU_OP_FALLBACK, DRM_E1NPU_OP_DP_SCALAR, DRM_E1NPU_OP_DP_GEMM_S8,
-	DRM_E1NPU_OP_DP_GEMM_S4, DRM_E1NPU_OP_DP_VRELU_S8,
+	E1NPU_HWOP_NOP, E1NPU_HWOP_BARRIER, E1NPU_HWOP_MATMUL_S8,
+	E1NPU_HWOP_CONV2D_S8, E1NPU_HWOP_RELU_S8, E1NPU_HWOP_MAXPOOL_S8,
+	E1NPU_HWOP_FALLBACK, E1NPU_HWOP_DP_SCALAR, E1NPU_HWOP_DP_GEMM_S8,
+	E1NPU_HWOP_DP_GEMM_S4, E1NPU_HWOP_DP_VRELU_S8,
 };
 
 #define ARRAY_LEN_OPS	(sizeof(opcodes) / sizeof(opcodes[0]))
@@ -454,7 +454,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fz f = { data, size };
-	struct drm_e1npu_op op;
+	struct e1npu_hw_op op;
 	struct e1npu_limits lim;
 	struct e1npu_op_err err = { 0 };
 	struct ctx c;
@@ -527,7 +527,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	op.pad_left = fz_val(&f);
 	op.dilation = fz_val(&f);
 	for (t = 0; t < 3; t++) {
-		struct drm_e1npu_tensor *tn = (struct drm_e1npu_tensor *)tensor(&op, t);
+		struct e1npu_hw_tensor *tn = (struct e1npu_hw_tensor *)tensor(&op, t);
 		u8 h = fz_u8(&f);
 
 		tn->handle = h < 0xf0 ? h % 4 : fz_u32(&f);
@@ -556,9 +556,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Run it, when small enough and every buffer is host backed. */
 	if (!can_run)
 		return 0;
-	if (op.opcode == DRM_E1NPU_OP_MATMUL_S8)
+	if (op.opcode == E1NPU_HWOP_MATMUL_S8)
 		macs = (u64)op.m * op.n * op.k;
-	else if (op.opcode == DRM_E1NPU_OP_CONV2D_S8)
+	else if (op.opcode == E1NPU_HWOP_CONV2D_S8)
 		macs = (u64)op.out_h * op.out_w * op.c_out * op.k * op.k * op.c_in;
 	if (macs > MAC_MAX)
 		return 0;

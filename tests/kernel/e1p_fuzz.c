@@ -242,10 +242,10 @@ static void act_bo_wait(struct fz *f)
 }
 
 /* A tensor in buffer @b at a small aligned offset. */
-static struct drm_e1npu_tensor tensor(struct fz *f, struct fz_bo *b,
+static struct e1npu_hw_tensor tensor(struct fz *f, struct fz_bo *b,
 				      uint32_t stride, uint32_t align)
 {
-	struct drm_e1npu_tensor t;
+	struct e1npu_hw_tensor t;
 
 	t.handle = b->handle;
 	t.stride = stride;
@@ -254,7 +254,7 @@ static struct drm_e1npu_tensor tensor(struct fz *f, struct fz_bo *b,
 }
 
 /* A plausible operation of @engine, often valid. */
-static void gen_op(struct fz *f, uint32_t engine, struct drm_e1npu_op *op)
+static void gen_op(struct fz *f, uint32_t engine, struct e1npu_hw_op *op)
 {
 	uint32_t al = f->info.align ? f->info.align : 16, kind = rnd(f, 8);
 	uint32_t m = 1 + rnd(f, 16), n = 1 + rnd(f, 16), k = 1 + rnd(f, 16);
@@ -264,7 +264,7 @@ static void gen_op(struct fz *f, uint32_t engine, struct drm_e1npu_op *op)
 	if (engine == DRM_E1NPU_ENGINE_DATAPATH) {
 		switch (kind % 4) {
 		case 0:
-			op->opcode = DRM_E1NPU_OP_DP_GEMM_S8 + (kind & 4 ? 1 : 0);
+			op->opcode = E1NPU_HWOP_DP_GEMM_S8 + (kind & 4 ? 1 : 0);
 			op->m = 1 + m % 3;
 			op->n = 1 + n % 3;
 			op->k = 1 + k % 7;
@@ -273,13 +273,13 @@ static void gen_op(struct fz *f, uint32_t engine, struct drm_e1npu_op *op)
 			op->c = tensor(f, c, 16, 4);
 			break;
 		case 1:
-			op->opcode = DRM_E1NPU_OP_DP_VRELU_S8;
+			op->opcode = E1NPU_HWOP_DP_VRELU_S8;
 			op->n = 1 + (m * n) % 64;
 			op->a = tensor(f, a, 0, 1);
 			op->c = tensor(f, c, 0, 4);
 			break;
 		default:
-			op->opcode = DRM_E1NPU_OP_DP_SCALAR;
+			op->opcode = E1NPU_HWOP_DP_SCALAR;
 			op->m = m;
 			op->k = k % 12;
 			op->a = tensor(f, a, 0, 4);
@@ -290,15 +290,15 @@ static void gen_op(struct fz *f, uint32_t engine, struct drm_e1npu_op *op)
 	}
 	switch (kind) {
 	case 0:
-		op->opcode = DRM_E1NPU_OP_NOP;
+		op->opcode = E1NPU_HWOP_NOP;
 		break;
 	case 1:
-		op->opcode = DRM_E1NPU_OP_BARRIER;
+		op->opcode = E1NPU_HWOP_BARRIER;
 		break;
 	case 2:
 	case 3:
-		op->opcode = DRM_E1NPU_OP_MATMUL_S8;
-		op->flags = kind == 3 ? DRM_E1NPU_OP_FLAG_RELU : 0;
+		op->opcode = E1NPU_HWOP_MATMUL_S8;
+		op->flags = kind == 3 ? E1NPU_HWOP_FLAG_RELU : 0;
 		op->m = m;
 		op->n = n;
 		op->k = k;
@@ -307,14 +307,14 @@ static void gen_op(struct fz *f, uint32_t engine, struct drm_e1npu_op *op)
 		op->c = tensor(f, c, (4 * n + al - 1) / al * al, al);
 		break;
 	case 4:
-		op->opcode = DRM_E1NPU_OP_RELU_S8;
+		op->opcode = E1NPU_HWOP_RELU_S8;
 		op->m = m;
 		op->n = n;
 		op->a = tensor(f, a, (n + al - 1) / al * al, al);
 		op->c = tensor(f, c, (n + al - 1) / al * al, al);
 		break;
 	case 5:
-		op->opcode = DRM_E1NPU_OP_MAXPOOL_S8;
+		op->opcode = E1NPU_HWOP_MAXPOOL_S8;
 		op->m = 2 + m % 6;
 		op->n = 2 + n % 6;
 		op->c_in = 1 + k % 4;
@@ -324,7 +324,7 @@ static void gen_op(struct fz *f, uint32_t engine, struct drm_e1npu_op *op)
 		op->c = tensor(f, c, (op->n * op->c_in + al - 1) / al * al, al);
 		break;
 	case 6:
-		op->opcode = DRM_E1NPU_OP_CONV2D_S8;
+		op->opcode = E1NPU_HWOP_CONV2D_S8;
 		op->m = 3 + m % 4;
 		op->n = 3 + n % 4;
 		op->c_in = 1 + k % 3;
@@ -340,13 +340,13 @@ static void gen_op(struct fz *f, uint32_t engine, struct drm_e1npu_op *op)
 		op->c = tensor(f, c, (op->out_w * op->c_out * 4 + al - 1) / al * al, al);
 		break;
 	default:
-		op->opcode = DRM_E1NPU_OP_FALLBACK;
+		op->opcode = E1NPU_HWOP_FALLBACK;
 		break;
 	}
 }
 
 /* Replace 1-3 words of @op with edge values. */
-static void mutate_op(struct fz *f, struct drm_e1npu_op *op)
+static void mutate_op(struct fz *f, struct e1npu_hw_op *op)
 {
 	uint32_t w[sizeof(*op) / 4], i, n = 1 + rnd(f, 3);
 
@@ -361,7 +361,7 @@ static void mutate_op(struct fz *f, struct drm_e1npu_op *op)
 
 static void act_submit(struct fz *f)
 {
-	struct drm_e1npu_op ops[3][6];
+	struct e1npu_hw_op ops[3][6];
 	struct drm_e1npu_job jobs[3];
 	struct drm_e1npu_submit s;
 	uint32_t in[3][3], nj = 1 + rnd(f, 2) + !rnd(f, 4), j, i, sel = rnd(f, 32);
@@ -424,7 +424,7 @@ static void act_submit(struct fz *f)
 
 static void act_job_result(struct fz *f)
 {
-	struct drm_e1npu_job_result r;
+	struct e1npu_hw_result r;
 	uint32_t sel = rnd(f, 8), at = rnd(f, FZ_IDS);
 
 	memset(&r, 0, sizeof(r));
@@ -432,7 +432,7 @@ static void act_job_result(struct fz *f)
 	if (sel == 1)
 		r.state = 1;
 	if (fz_ioctl(f, DRM_IOCTL_E1NPU_JOB_RESULT, &r) == 0 &&
-	    r.state != DRM_E1NPU_JOB_PENDING)
+	    r.state != E1NPU_HWJOB_PENDING)
 		__atomic_add_fetch(&f->sh->done, 1, __ATOMIC_RELAXED);
 }
 
@@ -512,7 +512,7 @@ static void act_misc(struct fz *f)
 		memset(&v, 0, sizeof(v));
 		fz_ioctl(f, DRM_IOCTL_VERSION, &v);
 	} else if (sel == 1) {
-		fz_ioctl(f, DRM_IOWR(DRM_COMMAND_BASE + nr, struct drm_e1npu_op), junk);
+		fz_ioctl(f, DRM_IOWR(DRM_COMMAND_BASE + nr, struct e1npu_hw_op), junk);
 	} else {
 		/* a known command with a short or long argument */
 		fz_ioctl(f, DRM_IOWR(DRM_COMMAND_BASE + DRM_E1NPU_SUBMIT, uint32_t) +

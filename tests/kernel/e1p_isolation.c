@@ -42,8 +42,8 @@ int e1p_dma_selftest(int argc, char **argv)
 	struct e1t_bo pad = { 0 }, a = { 0 }, c = { 0 };
 	long long acc0, miss0, acc1, miss1, miss2;
 	unsigned long long base, size, maddr = 0, mlen = 0;
-	struct drm_e1npu_job_result r;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_result r;
+	struct e1npu_hw_op op;
 	char win[64], last[64], *end;
 	uint8_t *want = NULL;
 	uint32_t seed = 1234;
@@ -77,7 +77,7 @@ int e1p_dma_selftest(int argc, char **argv)
 	e1t_fill_s8(a.map, M * N, &seed);
 	e1t_ref_relu((int8_t *)a.map, N, (int8_t *)want, N, M, N);
 	memset(&op, 0, sizeof(op));
-	op.opcode = DRM_E1NPU_OP_RELU_S8;
+	op.opcode = E1NPU_HWOP_RELU_S8;
 	op.m = M;
 	op.n = N;
 	op.a = e1t_t(&a, 0, N);

@@ -33,9 +33,9 @@ int e1p_perf(int argc, char **argv)
 	unsigned int n = argc > 0 ? strtoul(argv[0], NULL, 0) : 1000, i;
 	uint64_t *tv = calloc(n, sizeof(*tv)), *ts = calloc(n, sizeof(*ts));
 	uint64_t *tsub = calloc(n, sizeof(*tsub)), t1;
-	struct drm_e1npu_job_result r;
+	struct e1npu_hw_result r;
 	struct drm_e1npu_job job;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_op op;
 	struct drm_version ver;
 	struct e1t_dev d;
 	uint64_t t0, mv, ms;
@@ -47,7 +47,7 @@ int e1p_perf(int argc, char **argv)
 		return 1;
 	}
 	memset(&op, 0, sizeof(op));
-	op.opcode = DRM_E1NPU_OP_NOP;
+	op.opcode = E1NPU_HWOP_NOP;
 	for (i = 0; i < n + n / 10; i++) {
 		memset(&ver, 0, sizeof(ver));
 		t0 = e1t_now_ns();
@@ -77,7 +77,7 @@ int e1p_perf(int argc, char **argv)
 		memset(&r, 0, sizeof(r));
 		r.job_id = job.job_id;
 		ret = e1t_ioctl(d.fd, DRM_IOCTL_E1NPU_JOB_RESULT, &r);
-		if (!ret && r.state != DRM_E1NPU_JOB_DONE)
+		if (!ret && r.state != E1NPU_HWJOB_DONE)
 			ret = -EIO;
 		if (ret)
 			break;

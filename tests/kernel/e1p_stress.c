@@ -33,7 +33,7 @@ struct slot {
 
 /* Build job @j of engine @eng into @s; returns the op (ops in @op). */
 static void make_wrapper(struct slot *s, uint32_t align, uint32_t *rng,
-			 struct drm_e1npu_op *op)
+			 struct e1npu_hw_op *op)
 {
 	uint32_t kind = e1t_rand(rng) % 4;
 	uint32_t m = 1 + e1t_rand(rng) % 16, n = 1 + e1t_rand(rng) % 16;
@@ -47,8 +47,8 @@ static void make_wrapper(struct slot *s, uint32_t align, uint32_t *rng,
 		cs = e1t_align(4 * n, align);
 		e1t_ref_matmul((int8_t *)s->a.map, as, (int8_t *)s->b.map, bs,
 			       (int32_t *)s->want, cs / 4, m, n, k, kind == 1);
-		op->opcode = DRM_E1NPU_OP_MATMUL_S8;
-		op->flags = kind == 1 ? DRM_E1NPU_OP_FLAG_RELU : 0;
+		op->opcode = E1NPU_HWOP_MATMUL_S8;
+		op->flags = kind == 1 ? E1NPU_HWOP_FLAG_RELU : 0;
 		op->m = m;
 		op->n = n;
 		op->k = k;
@@ -60,7 +60,7 @@ static void make_wrapper(struct slot *s, uint32_t align, uint32_t *rng,
 	} else if (kind == 2) {	/* RELU_S8 */
 		as = e1t_align(n, align);
 		e1t_ref_relu((int8_t *)s->a.map, as, (int8_t *)s->want, as, m, n);
-		op->opcode = DRM_E1NPU_OP_RELU_S8;
+		op->opcode = E1NPU_HWOP_RELU_S8;
 		op->m = m;
 		op->n = n;
 		op->a = e1t_t(&s->a, 0, as);
@@ -73,7 +73,7 @@ static void make_wrapper(struct slot *s, uint32_t align, uint32_t *rng,
 		cs = e1t_align(w / 2 * 4, align);
 		e1t_ref_maxpool((int8_t *)s->a.map, as, h, w, 4, 2, 2,
 				(int8_t *)s->want, cs);
-		op->opcode = DRM_E1NPU_OP_MAXPOOL_S8;
+		op->opcode = E1NPU_HWOP_MAXPOOL_S8;
 		op->m = h;
 		op->n = w;
 		op->c_in = 4;
@@ -86,7 +86,7 @@ static void make_wrapper(struct slot *s, uint32_t align, uint32_t *rng,
 }
 
 static void make_datapath(struct slot *s, uint32_t *rng,
-			  struct drm_e1npu_op *op)
+			  struct e1npu_hw_op *op)
 {
 	uint32_t kind = e1t_rand(rng) % 3, i, j, l;
 
@@ -104,7 +104,7 @@ static void make_datapath(struct slot *s, uint32_t *rng,
 					       (int8_t)s->b.map[l * 4 + j];
 				memcpy(s->want + i * 16 + 4 * j, &acc, 4);
 			}
-		op->opcode = DRM_E1NPU_OP_DP_GEMM_S8;
+		op->opcode = E1NPU_HWOP_DP_GEMM_S8;
 		op->m = m;
 		op->n = n;
 		op->k = k;
@@ -116,7 +116,7 @@ static void make_datapath(struct slot *s, uint32_t *rng,
 		uint32_t n = 1 + e1t_rand(rng) % 64;
 
 		e1t_ref_relu((int8_t *)s->a.map, 0, (int8_t *)s->want, 0, 1, n);
-		op->opcode = DRM_E1NPU_OP_DP_VRELU_S8;
+		op->opcode = E1NPU_HWOP_DP_VRELU_S8;
 		op->n = n;
 		op->a = e1t_t(&s->a, 0, 0);
 		op->c = e1t_t(&s->c, 0, 0);
@@ -130,7 +130,7 @@ static void make_datapath(struct slot *s, uint32_t *rng,
 			out[1] = 0;
 			memcpy(s->want + 8 * i, out, 8);
 		}
-		op->opcode = DRM_E1NPU_OP_DP_SCALAR;
+		op->opcode = E1NPU_HWOP_DP_SCALAR;
 		op->m = cnt;
 		op->k = E1_DP_OP_ADD;
 		op->a = e1t_t(&s->a, 0, 0);
@@ -144,7 +144,7 @@ static int drain(struct e1t_dev *d, struct slot *slots, uint32_t n,
 		 const char *name)
 {
 	uint32_t syncs[E1P_DEPTH] = { 0 }, i;
-	struct drm_e1npu_job_result r;
+	struct e1npu_hw_result r;
 	int ret, bad = 0;
 
 	for (i = 0; i < n; i++)
@@ -160,7 +160,7 @@ static int drain(struct e1t_dev *d, struct slot *slots, uint32_t n,
 		memset(&r, 0, sizeof(r));
 		r.job_id = s->job_id;
 		ret = e1t_ioctl(d->fd, DRM_IOCTL_E1NPU_JOB_RESULT, &r);
-		if (ret || r.state != DRM_E1NPU_JOB_DONE || r.error) {
+		if (ret || r.state != E1NPU_HWJOB_DONE || r.error) {
 			e1t_log("%s: %s: result ret %d state %u error %d", name,
 				s->what, ret, r.state, r.error);
 			bad++;
@@ -182,7 +182,7 @@ static int stress_proc(unsigned int p, uint32_t jobs, uint32_t seed)
 {
 	struct slot *slots = calloc(E1P_DEPTH, sizeof(*slots));
 	uint32_t rng = seed * 2654435761u + p + 1, j, n = 0, done = 0;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_op op;
 	struct drm_e1npu_job job;
 	bool dp;
 	struct e1t_dev d;

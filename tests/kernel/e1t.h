@@ -69,23 +69,23 @@ int e1t_bo_wait(struct e1t_dev *d, uint32_t handle, int64_t timeout_ns);
 
 /* Submit one job of @n ops on @engine; job id in *@job_id. 0 or -errno. */
 int e1t_submit(struct e1t_dev *d, uint32_t engine,
-	       const struct drm_e1npu_op *ops, uint32_t n, uint32_t *job_id);
+	       const struct e1npu_hw_op *ops, uint32_t n, uint32_t *job_id);
 /* Submit @njobs jobs at once (ids written back into jobs[].job_id). */
 int e1t_submit_jobs(struct e1t_dev *d, struct drm_e1npu_job *jobs,
 		    uint32_t njobs);
 /* Poll JOB_RESULT until the job is no longer pending or @timeout_ms passed.
  * Returns 0 (result in *r) or -errno (-ETIMEDOUT: still pending). */
 int e1t_job_wait(struct e1t_dev *d, uint32_t job_id, int timeout_ms,
-		 struct drm_e1npu_job_result *r);
+		 struct e1npu_hw_result *r);
 /* submit + wait; 0 when the job completed with state DONE; otherwise a
  * negative errno of the submit, or a positive value (see *r) */
-int e1t_run(struct e1t_dev *d, uint32_t engine, const struct drm_e1npu_op *ops,
-	    uint32_t n, struct drm_e1npu_job_result *r);
+int e1t_run(struct e1t_dev *d, uint32_t engine, const struct e1npu_hw_op *ops,
+	    uint32_t n, struct e1npu_hw_result *r);
 
-static inline struct drm_e1npu_tensor e1t_t(const struct e1t_bo *bo,
+static inline struct e1npu_hw_tensor e1t_t(const struct e1t_bo *bo,
 					    uint64_t offset, uint32_t stride)
 {
-	struct drm_e1npu_tensor t = { bo->handle, stride, offset };
+	struct e1npu_hw_tensor t = { bo->handle, stride, offset };
 
 	return t;
 }

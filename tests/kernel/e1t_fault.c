@@ -58,10 +58,10 @@ static int mm_new(struct e1t_dev *d, struct mm *x, uint32_t m, uint32_t n,
 	return 0;
 }
 
-static void mm_op(const struct mm *x, struct drm_e1npu_op *op)
+static void mm_op(const struct mm *x, struct e1npu_hw_op *op)
 {
 	memset(op, 0, sizeof(*op));
-	op->opcode = DRM_E1NPU_OP_MATMUL_S8;
+	op->opcode = E1NPU_HWOP_MATMUL_S8;
 	op->m = x->m;
 	op->n = x->n;
 	op->k = x->k;
@@ -97,8 +97,8 @@ static void mm_free(struct e1t_dev *d, struct mm *x)
 /* a fresh matmul must pass after a fault */
 static void next_job_passes(struct e1t_dev *d, const char *name, uint32_t seed)
 {
-	struct drm_e1npu_job_result r;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_result r;
+	struct e1npu_hw_op op;
 	struct mm x;
 	int ret;
 
@@ -146,8 +146,8 @@ int e1t_group_job(int argc, char **argv)
 
 static int multi_child(int idx)
 {
-	struct drm_e1npu_job_result r;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_result r;
+	struct e1npu_hw_op op;
 	struct mm x[MULTI_JOBS];
 	uint32_t ids[MULTI_JOBS], seed = 1000 + 77 * (uint32_t)idx, i;
 	struct e1t_dev d;
@@ -184,7 +184,7 @@ static int multi_child(int idx)
 	}
 	for (i = 0; i < MULTI_JOBS; i++) {
 		ret = e1t_job_wait(&d, ids[i], E1T_JOB_TIMEOUT_MS, &r);
-		if (ret || r.state != DRM_E1NPU_JOB_DONE) {
+		if (ret || r.state != E1NPU_HWJOB_DONE) {
 			e1t_fail(name, "job %u: ret %d state %u error %d", i, ret,
 				 r.state, r.error);
 			bad = 1;
@@ -256,8 +256,8 @@ static int fault_setup(struct e1t_dev *d, struct mm *x, const char *name)
 int e1t_group_fault_bus(void)
 {
 	const char *name = "fault-bus-error";
-	struct drm_e1npu_job_result r;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_result r;
+	struct e1npu_hw_op op;
 	struct e1t_dev d;
 	struct mm x;
 	int ret;
@@ -274,7 +274,7 @@ int e1t_group_fault_bus(void)
 	e1t_dev_set("inject-bus-error", "0");
 	if (ret < 0)
 		e1t_fail(name, "submit/wait: %s", strerror(-ret));
-	else if (r.state != DRM_E1NPU_JOB_FAILED || r.error != -EFAULT)
+	else if (r.state != E1NPU_HWJOB_FAILED || r.error != -EFAULT)
 		e1t_fail(name, "state %u error %d err_code 0x%x, want FAILED/-EFAULT",
 			 r.state, r.error, r.err_code);
 	else if (r.err_code != E1_V0_ERR_BUS || r.fail_index != 0 ||
@@ -295,8 +295,8 @@ out:
 int e1t_group_fault_hang(void)
 {
 	const char *name = "fault-hang-timeout";
-	struct drm_e1npu_job_result r;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_result r;
+	struct e1npu_hw_op op;
 	struct e1t_dev d;
 	uint64_t t0;
 	uint32_t id;
@@ -333,7 +333,7 @@ int e1t_group_fault_hang(void)
 	e1t_log("%s: job ended after %.2f s: state %u error %d err_code 0x%x",
 		name, (double)(e1t_now_ns() - t0) / 1e9, r.state, r.error,
 		r.err_code);
-	if (r.state != DRM_E1NPU_JOB_FAILED || r.error != -ETIMEDOUT)
+	if (r.state != E1NPU_HWJOB_FAILED || r.error != -ETIMEDOUT)
 		e1t_fail(name, "state %u error %d, want FAILED/-ETIMEDOUT", r.state,
 			 r.error);
 	else if (r.ops_done != r.fail_index || r.fail_index != 0)
@@ -363,8 +363,8 @@ out:
 int e1t_group_fault_irq(void)
 {
 	const char *name = "fault-dropped-irq";
-	struct drm_e1npu_job_result r;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_result r;
+	struct e1npu_hw_op op;
 	struct e1t_dev d;
 	struct mm x;
 	uint64_t t0;
@@ -388,7 +388,7 @@ int e1t_group_fault_irq(void)
 		e1t_fail(name, "submit/wait: %s", strerror(-ret));
 	else if (ret == 0 && !mm_ok(&x))
 		e1t_fail(name, "job done but wrong output");
-	else if (ret > 0 && (r.state != DRM_E1NPU_JOB_FAILED ||
+	else if (ret > 0 && (r.state != E1NPU_HWJOB_FAILED ||
 			     r.error != -ETIMEDOUT))
 		e1t_fail(name, "state %u error %d", r.state, r.error);
 	else
@@ -404,8 +404,8 @@ out:
 int e1t_group_fallback(void)
 {
 	const char *name = "fallback-index";
-	struct drm_e1npu_job_result r;
-	struct drm_e1npu_op ops[3];
+	struct e1npu_hw_result r;
+	struct e1npu_hw_op ops[3];
 	struct e1t_dev d;
 	struct mm x, y;
 	int ret;
@@ -419,12 +419,12 @@ int e1t_group_fallback(void)
 	}
 	mm_op(&x, &ops[0]);
 	memset(&ops[1], 0, sizeof(ops[1]));
-	ops[1].opcode = DRM_E1NPU_OP_FALLBACK;
+	ops[1].opcode = E1NPU_HWOP_FALLBACK;
 	mm_op(&y, &ops[2]);
 	ret = e1t_run(&d, DRM_E1NPU_ENGINE_WRAPPER, ops, 3, &r);
 	if (ret < 0)
 		e1t_fail(name, "submit/wait: %s", strerror(-ret));
-	else if (r.state != DRM_E1NPU_JOB_FAILED || r.error != -EOPNOTSUPP ||
+	else if (r.state != E1NPU_HWJOB_FAILED || r.error != -EOPNOTSUPP ||
 		 r.fail_index != 1)
 		e1t_fail(name, "state %u error %d fail_index %u, want FAILED/-EOPNOTSUPP/1",
 			 r.state, r.error, r.fail_index);
@@ -449,8 +449,8 @@ out:
 int e1t_group_nogemmini(void)
 {
 	const char *name = "nogemmini-fallback";
-	struct drm_e1npu_job_result r;
-	struct drm_e1npu_op ops[2];
+	struct e1npu_hw_result r;
+	struct e1npu_hw_op ops[2];
 	struct e1t_dev d;
 	struct mm x;
 	int ret;
@@ -465,7 +465,7 @@ int e1t_group_nogemmini(void)
 	ret = e1t_run(&d, DRM_E1NPU_ENGINE_WRAPPER, ops, 1, &r);
 	if (ret < 0)
 		e1t_fail(name, "submit/wait: %s", strerror(-ret));
-	else if (r.state != DRM_E1NPU_JOB_FAILED || r.error != -EOPNOTSUPP ||
+	else if (r.state != E1NPU_HWJOB_FAILED || r.error != -EOPNOTSUPP ||
 		 r.fail_index != 0 || r.ops_done != 0)
 		e1t_fail(name, "state %u error %d fail_index %u ops_done %u",
 			 r.state, r.error, r.fail_index, r.ops_done);
@@ -476,12 +476,12 @@ int e1t_group_nogemmini(void)
 
 	/* NOP retires without Gemmini; the MATMUL after it falls back */
 	memset(&ops[0], 0, sizeof(ops[0]));
-	ops[0].opcode = DRM_E1NPU_OP_NOP;
+	ops[0].opcode = E1NPU_HWOP_NOP;
 	mm_op(&x, &ops[1]);
 	ret = e1t_run(&d, DRM_E1NPU_ENGINE_WRAPPER, ops, 2, &r);
 	if (ret < 0)
 		e1t_fail("nogemmini-nop-then-matmul", "submit/wait: %s", strerror(-ret));
-	else if (r.state != DRM_E1NPU_JOB_FAILED || r.error != -EOPNOTSUPP ||
+	else if (r.state != E1NPU_HWJOB_FAILED || r.error != -EOPNOTSUPP ||
 		 r.fail_index != 1 || r.ops_done != 1)
 		e1t_fail("nogemmini-nop-then-matmul",
 			 "state %u error %d fail_index %u ops_done %u", r.state,
@@ -511,7 +511,7 @@ out:
  */
 int e1t_group_inflight(int argc, char **argv)
 {
-	struct drm_e1npu_op *ops;
+	struct e1npu_hw_op *ops;
 	struct e1t_dev d;
 	struct mm x;
 	uint32_t i, n, id;

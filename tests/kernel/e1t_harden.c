@@ -37,10 +37,10 @@ static long pagesz(void)
 	return sysconf(_SC_PAGESIZE);
 }
 
-static int nop_job(struct drm_e1npu_job *j, struct drm_e1npu_op *op)
+static int nop_job(struct drm_e1npu_job *j, struct e1npu_hw_op *op)
 {
 	memset(op, 0, sizeof(*op));
-	op->opcode = DRM_E1NPU_OP_NOP;
+	op->opcode = E1NPU_HWOP_NOP;
 	memset(j, 0, sizeof(*j));
 	j->ops = (uintptr_t)op;
 	j->op_count = 1;
@@ -64,10 +64,10 @@ static int submit_raw(struct e1t_dev *d, void *jobs, uint32_t count,
 /* Wait for and consume the result of @id; true when it is DONE. */
 static bool job_done(struct e1t_dev *d, uint32_t id)
 {
-	struct drm_e1npu_job_result r;
+	struct e1npu_hw_result r;
 
 	return !e1t_job_wait(d, id, E1T_JOB_TIMEOUT_MS, &r) &&
-	       r.state == DRM_E1NPU_JOB_DONE && !r.error;
+	       r.state == E1NPU_HWJOB_DONE && !r.error;
 }
 
 /* ---- sizes --------------------------------------------------------------- */
@@ -85,7 +85,7 @@ static void check_sizes(struct e1t_dev *d)
 	long pg = pagesz();
 	struct drm_e1npu_dev_query q;
 	struct drm_e1npu_job *j;
-	struct drm_e1npu_op *op;
+	struct e1npu_hw_op *op;
 	uint8_t *buf;
 	size_t i;
 	int ret;
@@ -98,7 +98,7 @@ static void check_sizes(struct e1t_dev *d)
 		return;
 	}
 	j = (struct drm_e1npu_job *)buf;
-	op = (struct drm_e1npu_op *)(buf + pg);
+	op = (struct e1npu_hw_op *)(buf + pg);
 	nop_job(j, op);
 
 	/* a page is the largest struct size accepted */
@@ -159,7 +159,7 @@ static void check_results(struct e1t_dev *d)
 {
 	const char *name = "job-results-capped";
 	struct drm_e1npu_job jobs[2];
-	struct drm_e1npu_op op;
+	struct e1npu_hw_op op;
 	uint32_t *ids, cap, i, n = 0, extra;
 	char val[32];
 	int ret;
@@ -267,8 +267,8 @@ static void check_mmap(struct e1t_dev *d)
 	const char *name = "mmap-own-pages";
 	long pg = pagesz();
 	struct e1t_bo a = { 0 }, b = { 0 }, c = { 0 };
-	struct drm_e1npu_job_result r;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_result r;
+	struct e1npu_hw_op op;
 	uint8_t *b2 = MAP_FAILED, *want = NULL;
 	uint32_t seed = 9, m = 4, n = 64;
 	int ret;
@@ -302,7 +302,7 @@ static void check_mmap(struct e1t_dev *d)
 		goto out;
 	e1t_ref_relu((int8_t *)b.map + pg, n, (int8_t *)want, n, m, n);
 	memset(&op, 0, sizeof(op));
-	op.opcode = DRM_E1NPU_OP_RELU_S8;
+	op.opcode = E1NPU_HWOP_RELU_S8;
 	op.m = m;
 	op.n = n;
 	op.a = e1t_t(&b, pg, n);
@@ -476,10 +476,10 @@ static int64_t fdinfo_bytes(int fd, const char *key)
 /* Run @op on @engine; check that only that engine's busy time grew, by at
  * most the wall time around the job. */
 static void check_busy(struct e1t_dev *d, uint32_t engine,
-		       const struct drm_e1npu_op *op, const char *name)
+		       const struct e1npu_hw_op *op, const char *name)
 {
 	const char *keys[2] = { "drm-engine-wrapper", "drm-engine-datapath" };
-	struct drm_e1npu_job_result r;
+	struct e1npu_hw_result r;
 	int64_t before[2], after[2];
 	uint64_t t0, t1;
 	int e, ret;
@@ -517,7 +517,7 @@ static void check_fdinfo(struct e1t_dev *d)
 	long pg = pagesz();
 	struct e1t_dev d2 = { .fd = -1 };
 	struct e1t_bo a = { 0 }, b = { 0 };
-	struct drm_e1npu_op op;
+	struct e1npu_hw_op op;
 	char v1[64], v2[64];
 	int64_t total, res;
 	int ret;
@@ -557,7 +557,7 @@ static void check_fdinfo(struct e1t_dev *d)
 
 		e1t_fill_s8(a.map, 64 * 32, &seed);
 		memset(&op, 0, sizeof(op));
-		op.opcode = DRM_E1NPU_OP_RELU_S8;
+		op.opcode = E1NPU_HWOP_RELU_S8;
 		op.m = 32;
 		op.n = 64;
 		op.a = e1t_t(&a, 0, 64);
@@ -566,7 +566,7 @@ static void check_fdinfo(struct e1t_dev *d)
 	}
 	if (d->info.engines & (1u << DRM_E1NPU_ENGINE_DATAPATH)) {
 		memset(&op, 0, sizeof(op));
-		op.opcode = DRM_E1NPU_OP_DP_VRELU_S8;
+		op.opcode = E1NPU_HWOP_DP_VRELU_S8;
 		op.n = 64;
 		op.a = e1t_t(&a, 0, 0);
 		op.c = e1t_t(&b, 0, 0);
@@ -607,9 +607,9 @@ static bool rpm_wait(const char *want, char *got, size_t len)
 
 static void check_rpm(struct e1t_dev *d)
 {
-	struct drm_e1npu_job_result r;
+	struct e1npu_hw_result r;
 	struct drm_e1npu_job j;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_op op;
 	char st[32], sys[128];
 	int ret;
 
@@ -653,7 +653,7 @@ static void check_rpm(struct e1t_dev *d)
 	/* the timeout ends the job; the device suspends after it */
 	ret = e1t_job_wait(d, j.job_id, E1T_JOB_TIMEOUT_MS, &r);
 	e1t_dev_set("inject-hang", "0");
-	if (ret || r.state == DRM_E1NPU_JOB_PENDING) {
+	if (ret || r.state == E1NPU_HWJOB_PENDING) {
 		e1t_fail("rpm-done-suspended", "job %u still pending: %d",
 			 j.job_id, ret);
 		return;
@@ -673,8 +673,8 @@ static void check_arena(struct e1t_dev *d, uint64_t want)
 	/* the case issue 9 is about, or the same check on an ordinary arena */
 	const char *name = pages & (pages - 1) ? "arena-not-pow2" : "arena-whole";
 	struct e1t_bo x[3] = { 0 }, extra = { 0 };
-	struct drm_e1npu_job_result r;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_result r;
+	struct e1npu_hw_op op;
 	uint64_t size[3], last;
 	uint8_t ref[64];
 	uint32_t seed = 77, engine;
@@ -714,14 +714,14 @@ static void check_arena(struct e1t_dev *d, uint64_t want)
 	memset(&op, 0, sizeof(op));
 	if (d->info.engines & (1u << DRM_E1NPU_ENGINE_WRAPPER)) {
 		engine = DRM_E1NPU_ENGINE_WRAPPER;
-		op.opcode = DRM_E1NPU_OP_RELU_S8;
+		op.opcode = E1NPU_HWOP_RELU_S8;
 		op.m = 1;
 		op.n = 64;
 		op.a = e1t_t(&x[2], last, 64);
 		op.c = e1t_t(&x[0], 0, 64);
 	} else {
 		engine = DRM_E1NPU_ENGINE_DATAPATH;
-		op.opcode = DRM_E1NPU_OP_DP_VRELU_S8;
+		op.opcode = E1NPU_HWOP_DP_VRELU_S8;
 		op.n = 64;
 		op.a = e1t_t(&x[2], last, 0);
 		op.c = e1t_t(&x[0], 0, 0);
@@ -750,8 +750,8 @@ static void check_reuse(struct e1t_dev *d)
 {
 	const char *name = "arena-reuse-after-job";
 	uint64_t size = (d->info.arena_size / 2 + pagesz()) & ~(uint64_t)(pagesz() - 1);
-	struct drm_e1npu_job_result r;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_result r;
+	struct e1npu_hw_op op;
 	struct e1t_bo b = { 0 };
 	int i, ret;
 
@@ -767,7 +767,7 @@ static void check_reuse(struct e1t_dev *d)
 			return;
 		}
 		memset(&op, 0, sizeof(op));
-		op.opcode = DRM_E1NPU_OP_RELU_S8;
+		op.opcode = E1NPU_HWOP_RELU_S8;
 		op.m = 1;
 		op.n = 64;
 		op.a = e1t_t(&b, 0, 64);

@@ -239,12 +239,12 @@ int e1t_submit_jobs(struct e1t_dev *d, struct drm_e1npu_job *jobs,
 	s.jobs = (uintptr_t)jobs;
 	s.job_count = njobs;
 	s.job_size = sizeof(*jobs);
-	s.op_size = sizeof(struct drm_e1npu_op);
+	s.op_size = sizeof(struct e1npu_hw_op);
 	return e1t_ioctl(d->fd, DRM_IOCTL_E1NPU_SUBMIT, &s);
 }
 
 int e1t_submit(struct e1t_dev *d, uint32_t engine,
-	       const struct drm_e1npu_op *ops, uint32_t n, uint32_t *job_id)
+	       const struct e1npu_hw_op *ops, uint32_t n, uint32_t *job_id)
 {
 	struct drm_e1npu_job j;
 	int ret;
@@ -260,7 +260,7 @@ int e1t_submit(struct e1t_dev *d, uint32_t engine,
 }
 
 int e1t_job_wait(struct e1t_dev *d, uint32_t job_id, int timeout_ms,
-		 struct drm_e1npu_job_result *r)
+		 struct e1npu_hw_result *r)
 {
 	uint64_t end = e1t_now_ns() + (uint64_t)timeout_ms * 1000000ull;
 	int delay = 1, ret;
@@ -271,7 +271,7 @@ int e1t_job_wait(struct e1t_dev *d, uint32_t job_id, int timeout_ms,
 		ret = e1t_ioctl(d->fd, DRM_IOCTL_E1NPU_JOB_RESULT, r);
 		if (ret)
 			return ret;
-		if (r->state != DRM_E1NPU_JOB_PENDING)
+		if (r->state != E1NPU_HWJOB_PENDING)
 			return 0;
 		if (e1t_now_ns() > end)
 			return -ETIMEDOUT;
@@ -281,8 +281,8 @@ int e1t_job_wait(struct e1t_dev *d, uint32_t job_id, int timeout_ms,
 	}
 }
 
-int e1t_run(struct e1t_dev *d, uint32_t engine, const struct drm_e1npu_op *ops,
-	    uint32_t n, struct drm_e1npu_job_result *r)
+int e1t_run(struct e1t_dev *d, uint32_t engine, const struct e1npu_hw_op *ops,
+	    uint32_t n, struct e1npu_hw_result *r)
 {
 	uint32_t id;
 	int ret;
@@ -294,7 +294,7 @@ int e1t_run(struct e1t_dev *d, uint32_t engine, const struct drm_e1npu_op *ops,
 	ret = e1t_job_wait(d, id, E1T_JOB_TIMEOUT_MS, r);
 	if (ret)
 		return ret;
-	return r->state == DRM_E1NPU_JOB_DONE && r->error == 0 ? 0 : 1;
+	return r->state == E1NPU_HWJOB_DONE && r->error == 0 ? 0 : 1;
 }
 
 int e1t_write_file(const char *path, const char *val)

@@ -34,12 +34,12 @@ static int group_engines(int argc, char **argv)
 		e1t_fail(name, "DEV_QUERY engines 0x%x", d.info.engines);
 	} else if (want != 0x3) {
 		/* a job for the absent engine: -ENODEV */
-		struct drm_e1npu_op op;
+		struct e1npu_hw_op op;
 		uint32_t id;
 
 		memset(&op, 0, sizeof(op));
-		op.opcode = want & 1 ? DRM_E1NPU_OP_DP_VRELU_S8 :
-				       DRM_E1NPU_OP_NOP;
+		op.opcode = want & 1 ? E1NPU_HWOP_DP_VRELU_S8 :
+				       E1NPU_HWOP_NOP;
 		ret = e1t_submit(&d, want & 1 ? DRM_E1NPU_ENGINE_DATAPATH :
 				 DRM_E1NPU_ENGINE_WRAPPER, &op, 1, &id);
 		if (ret != -ENODEV)

@@ -23,11 +23,11 @@ struct neg_ctx {
 	struct e1t_bo foreign;		/* owned by the other file */
 };
 
-static void good_matmul(const struct neg_ctx *x, struct drm_e1npu_op *op,
+static void good_matmul(const struct neg_ctx *x, struct e1npu_hw_op *op,
 			const struct e1t_bo *out)
 {
 	memset(op, 0, sizeof(*op));
-	op->opcode = DRM_E1NPU_OP_MATMUL_S8;
+	op->opcode = E1NPU_HWOP_MATMUL_S8;
 	op->m = 16;
 	op->n = 16;
 	op->k = 16;
@@ -41,11 +41,11 @@ static void good_matmul(const struct neg_ctx *x, struct drm_e1npu_op *op,
  * and @submit_pad tweak the second job / the submit header.
  */
 static void expect_reject(struct neg_ctx *x, const char *name,
-			  const struct drm_e1npu_op *bad, uint32_t nbad,
+			  const struct e1npu_hw_op *bad, uint32_t nbad,
 			  uint32_t engine, int want,
 			  void (*job_patch)(struct drm_e1npu_job *j))
 {
-	struct drm_e1npu_op good;
+	struct e1npu_hw_op good;
 	struct drm_e1npu_job jobs[2];
 	int ret;
 
@@ -67,7 +67,7 @@ static void expect_reject(struct neg_ctx *x, const char *name,
 		e1t_pass(name);
 }
 
-static void bad_op(const struct neg_ctx *x, struct drm_e1npu_op *op)
+static void bad_op(const struct neg_ctx *x, struct e1npu_hw_op *op)
 {
 	good_matmul(x, op, &x->c);
 }
@@ -97,7 +97,7 @@ static void patch_bad_ops_ptr(struct drm_e1npu_job *j)
 
 static void run_cases(struct neg_ctx *x)
 {
-	struct drm_e1npu_op op, two[2];
+	struct e1npu_hw_op op, two[2];
 	uint64_t csz = x->c.size;
 
 	/* bad handle */
@@ -166,7 +166,7 @@ static void run_cases(struct neg_ctx *x)
 	op.a.handle = x->c.handle;
 	expect_reject(x, "neg-shape-k-1025", &op, 1, 0, ERANGE, NULL);
 	memset(&op, 0, sizeof(op));
-	op.opcode = DRM_E1NPU_OP_CONV2D_S8;
+	op.opcode = E1NPU_HWOP_CONV2D_S8;
 	op.m = 8;
 	op.n = 8;
 	op.c_in = 1;
@@ -187,7 +187,7 @@ static void run_cases(struct neg_ctx *x)
 	op.stride_h = 3;
 	expect_reject(x, "neg-conv-stride-3", &op, 1, 0, ERANGE, NULL);
 	memset(&op, 0, sizeof(op));
-	op.opcode = DRM_E1NPU_OP_MAXPOOL_S8;
+	op.opcode = E1NPU_HWOP_MAXPOOL_S8;
 	op.m = 8;
 	op.n = 8;
 	op.c_in = 1;
@@ -220,11 +220,11 @@ static void run_cases(struct neg_ctx *x)
 	/* more ops than a job may hold */
 	{
 		uint32_t nmax = x->d.info.max_ops_per_job + 1, i;
-		struct drm_e1npu_op *many = calloc(nmax, sizeof(*many));
+		struct e1npu_hw_op *many = calloc(nmax, sizeof(*many));
 
 		if (many) {
 			for (i = 0; i < nmax; i++)
-				many[i].opcode = DRM_E1NPU_OP_NOP;
+				many[i].opcode = E1NPU_HWOP_NOP;
 			expect_reject(x, "neg-too-many-ops", many, nmax, 0, EINVAL,
 				      NULL);
 			free(many);
@@ -242,7 +242,7 @@ static void submit_header_cases(struct neg_ctx *x)
 {
 	struct drm_e1npu_submit s;
 	struct drm_e1npu_job j;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_op op;
 	int ret;
 
 	good_matmul(x, &op, &x->guard);
@@ -302,8 +302,8 @@ static void pad_cases(struct neg_ctx *x)
 
 int e1t_group_neg(void)
 {
-	struct drm_e1npu_job_result r;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_result r;
+	struct e1npu_hw_op op;
 	struct neg_ctx x;
 	struct e1t_bo extra[8];
 	uint32_t seed = 99, i;

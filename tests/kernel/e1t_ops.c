@@ -256,9 +256,9 @@ static void bufs_free(struct e1t_dev *d, struct bufs *s)
 
 /* run @op, compare all of C with the expected image */
 static void run_and_check(struct e1t_dev *d, const char *name,
-			  const struct drm_e1npu_op *op, struct bufs *s)
+			  const struct e1npu_hw_op *op, struct bufs *s)
 {
-	struct drm_e1npu_job_result r;
+	struct e1npu_hw_result r;
 	int ret;
 
 	ret = e1t_run(d, DRM_E1NPU_ENGINE_WRAPPER, op, 1, &r);
@@ -285,7 +285,7 @@ static void t_matmul(struct e1t_dev *d, uint32_t m, uint32_t n, uint32_t k,
 	uint32_t as = e1t_align(k, 16) + 16, bs = e1t_align(n, 16);
 	uint32_t cs = e1t_align(n * 4, 16) + 16;
 	uint64_t ao = 32, bo = 16, co = 48;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_op op;
 	struct bufs s;
 	char name[64];
 	int ret;
@@ -304,8 +304,8 @@ static void t_matmul(struct e1t_dev *d, uint32_t m, uint32_t n, uint32_t k,
 	e1t_ref_matmul((int8_t *)s.a.map + ao, as, (int8_t *)s.b.map + bo, bs,
 		       (int32_t *)(s.want + co), cs / 4, m, n, k, relu);
 	memset(&op, 0, sizeof(op));
-	op.opcode = DRM_E1NPU_OP_MATMUL_S8;
-	op.flags = relu ? DRM_E1NPU_OP_FLAG_RELU : 0;
+	op.opcode = E1NPU_HWOP_MATMUL_S8;
+	op.flags = relu ? E1NPU_HWOP_FLAG_RELU : 0;
 	op.m = m;
 	op.n = n;
 	op.k = k;
@@ -322,7 +322,7 @@ static void t_conv2d(struct e1t_dev *d, const struct e1t_conv *p, uint32_t seed)
 	uint32_t ws = e1t_align(p->c_out, 16);
 	uint32_t cs = e1t_align(p->out_w * p->c_out * 4, 16);
 	uint32_t wrows = p->k * p->k * p->c_in;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_op op;
 	struct bufs s;
 	char name[96];
 	int ret;
@@ -341,8 +341,8 @@ static void t_conv2d(struct e1t_dev *d, const struct e1t_conv *p, uint32_t seed)
 	e1t_fill_s8(s.b.map, s.b.size, &seed);
 	e1t_ref_conv2d(p, (int8_t *)s.a.map, as, (int8_t *)s.b.map, ws, s.want, cs);
 	memset(&op, 0, sizeof(op));
-	op.opcode = DRM_E1NPU_OP_CONV2D_S8;
-	op.flags = p->relu ? DRM_E1NPU_OP_FLAG_RELU : 0;
+	op.opcode = E1NPU_HWOP_CONV2D_S8;
+	op.flags = p->relu ? E1NPU_HWOP_FLAG_RELU : 0;
 	op.m = p->in_h;
 	op.n = p->in_w;
 	op.c_in = p->c_in;
@@ -369,7 +369,7 @@ static void t_maxpool(struct e1t_dev *d, uint32_t in_h, uint32_t in_w,
 	uint32_t out_w = (in_w - win) / stride + 1;
 	uint32_t as = e1t_align(in_w * ch, 16) + 16;
 	uint32_t cs = e1t_align(out_w * ch, 16);
-	struct drm_e1npu_op op;
+	struct e1npu_hw_op op;
 	struct bufs s;
 	char name[64];
 	int ret;
@@ -386,7 +386,7 @@ static void t_maxpool(struct e1t_dev *d, uint32_t in_h, uint32_t in_w,
 	e1t_ref_maxpool((int8_t *)s.a.map, as, in_h, in_w, ch, win, stride,
 			(int8_t *)s.want + 16, cs);
 	memset(&op, 0, sizeof(op));
-	op.opcode = DRM_E1NPU_OP_MAXPOOL_S8;
+	op.opcode = E1NPU_HWOP_MAXPOOL_S8;
 	op.m = in_h;
 	op.n = in_w;
 	op.c_in = ch;
@@ -401,7 +401,7 @@ static void t_maxpool(struct e1t_dev *d, uint32_t in_h, uint32_t in_w,
 static void t_relu(struct e1t_dev *d, uint32_t m, uint32_t n, uint32_t seed)
 {
 	uint32_t as = e1t_align(n, 16) + 32, cs = e1t_align(n, 16);
-	struct drm_e1npu_op op;
+	struct e1npu_hw_op op;
 	struct bufs s;
 	char name[64];
 	int ret;
@@ -416,7 +416,7 @@ static void t_relu(struct e1t_dev *d, uint32_t m, uint32_t n, uint32_t seed)
 	e1t_fill_s8(s.a.map, s.a.size, &seed);
 	e1t_ref_relu((int8_t *)s.a.map + 16, as, (int8_t *)s.want + 32, cs, m, n);
 	memset(&op, 0, sizeof(op));
-	op.opcode = DRM_E1NPU_OP_RELU_S8;
+	op.opcode = E1NPU_HWOP_RELU_S8;
 	op.m = m;
 	op.n = n;
 	op.a = e1t_t(&s.a, 16, as);
@@ -429,8 +429,8 @@ static void t_relu(struct e1t_dev *d, uint32_t m, uint32_t n, uint32_t seed)
 static void t_chain(struct e1t_dev *d, uint32_t seed)
 {
 	const char *name = "job-chain-relu-maxpool-barrier";
-	struct drm_e1npu_op ops[4];
-	struct drm_e1npu_job_result r;
+	struct e1npu_hw_op ops[4];
+	struct e1npu_hw_result r;
 	uint32_t in = 8, ch = 16, as = in * ch, out = 4, cs = out * ch;
 	int8_t *mid;
 	struct bufs s;
@@ -452,13 +452,13 @@ static void t_chain(struct e1t_dev *d, uint32_t seed)
 	e1t_ref_relu((int8_t *)s.a.map, as, mid, as, in, as);
 	e1t_ref_maxpool(mid, as, in, in, ch, 2, 2, (int8_t *)s.want, cs);
 	memset(ops, 0, sizeof(ops));
-	ops[0].opcode = DRM_E1NPU_OP_RELU_S8;
+	ops[0].opcode = E1NPU_HWOP_RELU_S8;
 	ops[0].m = in;
 	ops[0].n = as;
 	ops[0].a = e1t_t(&s.a, 0, as);
 	ops[0].c = e1t_t(&s.b, 0, as);
-	ops[1].opcode = DRM_E1NPU_OP_BARRIER;
-	ops[2].opcode = DRM_E1NPU_OP_MAXPOOL_S8;
+	ops[1].opcode = E1NPU_HWOP_BARRIER;
+	ops[2].opcode = E1NPU_HWOP_MAXPOOL_S8;
 	ops[2].m = in;
 	ops[2].n = in;
 	ops[2].c_in = ch;
@@ -466,7 +466,7 @@ static void t_chain(struct e1t_dev *d, uint32_t seed)
 	ops[2].stride_h = 2;
 	ops[2].a = e1t_t(&s.b, 0, as);
 	ops[2].c = e1t_t(&s.c, 0, cs);
-	ops[3].opcode = DRM_E1NPU_OP_NOP;
+	ops[3].opcode = E1NPU_HWOP_NOP;
 	ret = e1t_run(d, DRM_E1NPU_ENGINE_WRAPPER, ops, 4, &r);
 	if (ret)
 		e1t_fail(name, "ret %d state %u error %d err_code 0x%x", ret,
@@ -521,8 +521,8 @@ int e1t_group_ops(void)
 int e1t_group_ring(void)
 {
 	const char *name = "ring-wrap-256";
-	struct drm_e1npu_job_result r;
-	struct drm_e1npu_op *ops;
+	struct e1npu_hw_result r;
+	struct e1npu_hw_op *ops;
 	uint32_t per_job, njobs, total, i, j, seed = 77;
 	uint32_t ids[16];
 	struct e1t_dev d;
@@ -553,7 +553,7 @@ int e1t_group_ring(void)
 	e1t_fill_s8(s.a.map, s.a.size, &seed);
 	e1t_ref_relu((int8_t *)s.a.map, 16, (int8_t *)s.want, 16, total, 16);
 	for (i = 0; i < total; i++) {
-		ops[i].opcode = DRM_E1NPU_OP_RELU_S8;
+		ops[i].opcode = E1NPU_HWOP_RELU_S8;
 		ops[i].m = 1;
 		ops[i].n = 16;
 		ops[i].a = e1t_t(&s.a, 16ull * i, 16);
@@ -570,7 +570,7 @@ int e1t_group_ring(void)
 	}
 	for (j = 0; j < njobs; j++) {
 		ret = e1t_job_wait(&d, ids[j], E1T_JOB_TIMEOUT_MS, &r);
-		if (ret || r.state != DRM_E1NPU_JOB_DONE || r.ops_done != per_job) {
+		if (ret || r.state != E1NPU_HWJOB_DONE || r.ops_done != per_job) {
 			e1t_fail(name, "job %u: ret %d state %u error %d ops_done %u",
 				 j, ret, r.state, r.error, r.ops_done);
 			goto out_bufs;
@@ -655,8 +655,8 @@ static void ref_scalar(uint32_t op, uint32_t a, uint32_t b, uint32_t acc,
 static void t_dp_scalar(struct e1t_dev *d, uint32_t opcode, uint32_t seed)
 {
 	enum { N = 32 };
-	struct drm_e1npu_job_result r;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_result r;
+	struct e1npu_hw_op op;
 	uint32_t in[N * 3], i;
 	struct bufs s;
 	char name[48];
@@ -680,7 +680,7 @@ static void t_dp_scalar(struct e1t_dev *d, uint32_t opcode, uint32_t seed)
 		memcpy(s.want + 8 + 8 * i, out, 8);
 	}
 	memset(&op, 0, sizeof(op));
-	op.opcode = DRM_E1NPU_OP_DP_SCALAR;
+	op.opcode = E1NPU_HWOP_DP_SCALAR;
 	op.m = N;
 	op.k = opcode;
 	op.a = e1t_t(&s.a, 4, 0);
@@ -705,8 +705,8 @@ static void t_dp_gemm(struct e1t_dev *d, bool s4, uint32_t m, uint32_t n,
 		      uint32_t k, uint32_t seed)
 {
 	uint32_t as = k + 1, bs = n + 2, cs = 4 * n + 4, i, j, l;
-	struct drm_e1npu_job_result r;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_result r;
+	struct e1npu_hw_op op;
 	struct bufs s;
 	char name[48];
 	int ret;
@@ -737,7 +737,7 @@ static void t_dp_gemm(struct e1t_dev *d, bool s4, uint32_t m, uint32_t n,
 		}
 	}
 	memset(&op, 0, sizeof(op));
-	op.opcode = s4 ? DRM_E1NPU_OP_DP_GEMM_S4 : DRM_E1NPU_OP_DP_GEMM_S8;
+	op.opcode = s4 ? E1NPU_HWOP_DP_GEMM_S4 : E1NPU_HWOP_DP_GEMM_S8;
 	op.m = m;
 	op.n = n;
 	op.k = k;
@@ -755,8 +755,8 @@ static void t_dp_gemm(struct e1t_dev *d, bool s4, uint32_t m, uint32_t n,
 
 static void t_dp_vrelu(struct e1t_dev *d, uint32_t n, uint32_t seed)
 {
-	struct drm_e1npu_job_result r;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_result r;
+	struct e1npu_hw_op op;
 	struct bufs s;
 	char name[48];
 	int ret;
@@ -774,7 +774,7 @@ static void t_dp_vrelu(struct e1t_dev *d, uint32_t n, uint32_t seed)
 	 * int32 outputs */
 	e1t_ref_relu((int8_t *)s.a.map + 3, 0, (int8_t *)s.want + 8, 0, 1, n);
 	memset(&op, 0, sizeof(op));
-	op.opcode = DRM_E1NPU_OP_DP_VRELU_S8;
+	op.opcode = E1NPU_HWOP_DP_VRELU_S8;
 	op.n = n;
 	op.a = e1t_t(&s.a, 3, 0);
 	op.c = e1t_t(&s.c, 8, 0);

@@ -84,11 +84,11 @@ static int bo_new_retry(struct e1t_dev *d, uint64_t size, struct e1t_bo *bo)
 }
 
 /* A relu op over rows [16 * row, 16 * row + rows) of a and c (16 bytes). */
-static void relu_op(struct drm_e1npu_op *op, const struct e1t_bo *a,
+static void relu_op(struct e1npu_hw_op *op, const struct e1t_bo *a,
 		    const struct e1t_bo *c, uint32_t row, uint32_t rows)
 {
 	memset(op, 0, sizeof(*op));
-	op->opcode = DRM_E1NPU_OP_RELU_S8;
+	op->opcode = E1NPU_HWOP_RELU_S8;
 	op->m = rows;
 	op->n = 16;
 	op->a = e1t_t(a, 16ull * row, 16);
@@ -124,8 +124,8 @@ static bool rows_are(const struct e1t_bo *c, uint32_t row, uint32_t rows,
 /* a fresh relu job passes (the device recovered) */
 static void next_job_passes(struct e1t_dev *d, const char *name)
 {
-	struct drm_e1npu_job_result r;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_result r;
+	struct e1npu_hw_op op;
 	struct e1t_bo a = { 0 }, c = { 0 };
 	uint32_t seed = 99;
 	int ret;
@@ -159,8 +159,8 @@ out:
 static void t_overflow_attribution(struct e1t_dev *d)
 {
 	const char *name = "recover-overflow-attribution";
-	struct drm_e1npu_job_result r;
-	struct drm_e1npu_op ops[3];
+	struct e1npu_hw_result r;
+	struct e1npu_hw_op ops[3];
 	struct e1t_bo a = { 0 }, c = { 0 };
 	uint32_t seed = 5, i;
 	int ret;
@@ -185,7 +185,7 @@ static void t_overflow_attribution(struct e1t_dev *d)
 	e1t_dev_set("inject-overflow-after", "0");
 	if (ret < 0)
 		e1t_fail(name, "submit/wait: %s", strerror(-ret));
-	else if (r.state != DRM_E1NPU_JOB_FAILED || r.error != -EIO ||
+	else if (r.state != E1NPU_HWJOB_FAILED || r.error != -EIO ||
 		 r.err_code != E1_V0_ERR_OVERFLOW)
 		e1t_fail(name, "state %u error %d err_code 0x%x, want FAILED/-EIO/0x%x",
 			 r.state, r.error, r.err_code, E1_V0_ERR_OVERFLOW);
@@ -210,8 +210,8 @@ out:
 static void t_lost_irq(struct e1t_dev *d)
 {
 	const char *name = "recover-lost-irq-line-rearmed";
-	struct drm_e1npu_job_result r;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_result r;
+	struct e1npu_hw_op op;
 	struct e1t_bo a = { 0 }, c = { 0 };
 	uint32_t seed = 61, i;
 	double worst = 0;
@@ -270,8 +270,8 @@ out:
 static void t_cancel_behind_hang(struct e1t_dev *d)
 {
 	const char *name = "recover-cancel-behind-hang";
-	struct drm_e1npu_job_result ra, rb;
-	struct drm_e1npu_op oa, ob;
+	struct e1npu_hw_result ra, rb;
+	struct e1npu_hw_op oa, ob;
 	struct e1t_bo a = { 0 }, ca = { 0 }, cb = { 0 };
 	uint32_t seed = 11, ida, idb;
 	int ret;
@@ -311,10 +311,10 @@ static void t_cancel_behind_hang(struct e1t_dev *d)
 	}
 	e1t_log("%s: A state %u error %d, B state %u error %d ops_done %u",
 		name, ra.state, ra.error, rb.state, rb.error, rb.ops_done);
-	if (ra.state != DRM_E1NPU_JOB_FAILED || ra.error != -ETIMEDOUT)
+	if (ra.state != E1NPU_HWJOB_FAILED || ra.error != -ETIMEDOUT)
 		e1t_fail(name, "hung job: state %u error %d, want FAILED/-ETIMEDOUT",
 			 ra.state, ra.error);
-	else if (rb.state != DRM_E1NPU_JOB_FAILED || rb.error != -ECANCELED ||
+	else if (rb.state != E1NPU_HWJOB_FAILED || rb.error != -ECANCELED ||
 		 rb.ops_done != 0)
 		e1t_fail(name, "job behind it: state %u error %d ops_done %u, want FAILED/-ECANCELED/0",
 			 rb.state, rb.error, rb.ops_done);
@@ -344,8 +344,8 @@ static void t_flush_ordering(struct e1t_dev *d)
 {
 	const char *name = "recover-flush-waits-for-idle";
 	char old_timeout[32] = "1000";
-	struct drm_e1npu_job_result r;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_result r;
+	struct e1npu_hw_op op;
 	struct e1t_bo a = { 0 }, c = { 0 };
 	uint32_t seed = 21, id;
 	uint64_t t0;
@@ -385,7 +385,7 @@ static void t_flush_ordering(struct e1t_dev *d)
 	e1t_log("%s: result after %.2f s: state %u error %d", name,
 		(double)(e1t_now_ns() - t0) / 1e9, r.state, r.error);
 	e1t_sleep_ms(1500);
-	if (r.state != DRM_E1NPU_JOB_FAILED || r.error != -ETIMEDOUT)
+	if (r.state != E1NPU_HWJOB_FAILED || r.error != -ETIMEDOUT)
 		e1t_fail(name, "state %u error %d, want FAILED/-ETIMEDOUT", r.state,
 			 r.error);
 	else if (!rows_are(&c, 0, 256, CANARY))
@@ -413,8 +413,8 @@ static void t_large_matmul(struct e1t_dev *d)
 {
 	const char *name = "recover-large-matmul-no-lockup";
 	const uint32_t dim = 1024, nops = 8;
-	struct drm_e1npu_job_result r;
-	struct drm_e1npu_op ops[8];
+	struct e1npu_hw_result r;
+	struct e1npu_hw_op ops[8];
 	struct e1t_bo buf = { 0 };
 	uint32_t seed = 31, i;
 	int before, after, ret;
@@ -432,7 +432,7 @@ static void t_large_matmul(struct e1t_dev *d)
 	e1t_fill_s8(buf.map, buf.size, &seed);
 	for (i = 0; i < nops; i++) {
 		memset(&ops[i], 0, sizeof(ops[i]));
-		ops[i].opcode = DRM_E1NPU_OP_MATMUL_S8;
+		ops[i].opcode = E1NPU_HWOP_MATMUL_S8;
 		ops[i].m = dim;
 		ops[i].n = dim;
 		ops[i].k = dim;
@@ -455,8 +455,8 @@ static void t_large_matmul(struct e1t_dev *d)
 	e1t_write_file("/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout", "21");
 	if (ret < 0)
 		e1t_fail(name, "submit/wait: %s", strerror(-ret));
-	else if (r.state != DRM_E1NPU_JOB_DONE &&
-		 !(r.state == DRM_E1NPU_JOB_FAILED && r.error == -ETIMEDOUT))
+	else if (r.state != E1NPU_HWJOB_DONE &&
+		 !(r.state == E1NPU_HWJOB_FAILED && r.error == -ETIMEDOUT))
 		e1t_fail(name, "state %u error %d: neither done nor timed out",
 			 r.state, r.error);
 	else if (before < 0 || after != before)
@@ -480,8 +480,8 @@ static void t_long_datapath(struct e1t_dev *d)
 	const char *name = "recover-long-datapath-job";
 	enum { REC = 4096 };
 	uint32_t nops = d->info.max_ops_per_job < 255 ? d->info.max_ops_per_job : 255;
-	struct drm_e1npu_job_result r;
-	struct drm_e1npu_op *ops;
+	struct e1npu_hw_result r;
+	struct e1npu_hw_op *ops;
 	struct e1t_bo in = { 0 }, out = { 0 };
 	uint32_t seed = 41, i, *rec;
 	int before, after, ret;
@@ -506,7 +506,7 @@ static void t_long_datapath(struct e1t_dev *d)
 		rec[i] = e1t_rand(&seed);
 	memset(out.map, FILL, out.size);
 	for (i = 0; i < nops; i++) {
-		ops[i].opcode = DRM_E1NPU_OP_DP_SCALAR;
+		ops[i].opcode = E1NPU_HWOP_DP_SCALAR;
 		ops[i].m = REC;
 		ops[i].k = E1_DP_OP_ADD;
 		ops[i].a = e1t_t(&in, 0, 0);
@@ -565,8 +565,8 @@ out:
 static void t_wedged(struct e1t_dev *d)
 {
 	const char *name = "recover-wedged";
-	struct drm_e1npu_job_result r;
-	struct drm_e1npu_op op;
+	struct e1npu_hw_result r;
+	struct e1npu_hw_op op;
 	struct e1t_bo a = { 0 }, c = { 0 }, big = { 0 };
 	uint32_t seed = 51, id;
 	int ret;
@@ -600,7 +600,7 @@ static void t_wedged(struct e1t_dev *d)
 		e1t_fail(name, "submit/wait: %s", strerror(-ret));
 		goto out_clear;
 	}
-	if (r.state != DRM_E1NPU_JOB_FAILED || r.error != -ETIMEDOUT) {
+	if (r.state != E1NPU_HWJOB_FAILED || r.error != -ETIMEDOUT) {
 		e1t_fail(name, "state %u error %d, want FAILED/-ETIMEDOUT", r.state,
 			 r.error);
 		goto out_clear;

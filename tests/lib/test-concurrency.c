@@ -332,7 +332,7 @@ static uint32_t be_submit(struct fx *f, const struct e1npu_op_desc *d,
 			  uint32_t engine, const uint32_t *deps, uint32_t ndeps)
 {
 	struct e1npu_buffer *bufs[E1NPU_T_COUNT];
-	struct drm_e1npu_op op;
+	struct e1npu_hw_op op;
 	uint32_t id = 0;
 
 	assert_int_equal(e1npu_op_validate(f->dev, 0, d, &op, bufs), 0);
@@ -342,11 +342,11 @@ static uint32_t be_submit(struct fx *f, const struct e1npu_op_desc *d,
 
 static void be_finish(struct fx *f, uint32_t id)
 {
-	struct drm_e1npu_job_result res;
+	struct e1npu_hw_result res;
 
 	assert_int_equal(f->dev->be->wait(f->dev, id, -1), 0);
 	assert_int_equal(f->dev->be->job_result(f->dev, id, &res), 0);
-	assert_int_equal(res.state, DRM_E1NPU_JOB_DONE);
+	assert_int_equal(res.state, E1NPU_HWJOB_DONE);
 }
 
 /*

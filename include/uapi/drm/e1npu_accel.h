@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: (GPL-2.0-only WITH Linux-syscall-note) OR MIT */
 /*
- * UAPI of the e1 NPU DRM accel driver (e1npu.ko).
+ * UAPI of the e1 NPU DRM accel driver (e1npu.ko), version 2.
  *
- * Userspace never sees a device address: tensors are named as a buffer
- * object handle plus a byte offset and a row stride, and the kernel checks
- * every byte an operation touches against the buffers the calling file owns
- * before it writes a hardware descriptor.
+ * Userspace submits the hardware's own command formats: 64-byte wrapper
+ * descriptors and datapath commands, with their address fields left zero
+ * and a relocation list that names, for each address field, a buffer
+ * object handle and a byte offset. The kernel copies the stream once,
+ * resolves every relocation, checks every byte the command touches against
+ * the buffers the calling file owns and writes the device addresses itself:
+ * userspace never sees one.
  */
 #ifndef _UAPI_E1NPU_ACCEL_H_
 #define _UAPI_E1NPU_ACCEL_H_
@@ -17,8 +20,11 @@ extern "C" {
 #endif
 
 /**
- * DOC: e1npu ioctls
+ * DOC: e1npu UAPI versions
  *
+ * DRM_IOCTL_VERSION reports major 2. Version 1 (operation-level structs,
+ * a JOB_RESULT ioctl, job ids) was never merged anywhere and is gone:
+ * ioctl 0x05 stays unused so that an old binary fails with -EINVAL.
  * Place new ioctls at the end, don't re-order, don't renumber.
  * Every struct has explicit padding; padding and reserved fields must be
  * zero (-EINVAL otherwise), unknown flags are rejected with -EINVAL.
@@ -27,42 +33,59 @@ extern "C" {
 /**
  * DOC: e1npu submission errors
  *
- * DRM_IOCTL_E1NPU_SUBMIT copies every job and operation, then validates
- * each operation before anything is queued (kernel/e1npu_opcheck.c, shared
- * with libe1npu). The first failure is returned:
+ * DRM_IOCTL_E1NPU_SUBMIT copies every job, command and relocation, then
+ * validates each command before anything is queued (the rules are shared
+ * with libe1npu). The first failure is returned; nothing of the SUBMIT is
+ * queued then:
  *
- * - -EINVAL: unknown opcode or flag, a field the opcode does not use is
- *   non-zero, a zero dimension, a stride shorter than its row, an offset
- *   or stride not a multiple of the alignment (dev_info.align for wrapper
- *   ops; 4 bytes for datapath records and int32 outputs), an operation not
- *   of the job's engine, a bad job/submit header (@op_count 0 or above
- *   max_ops_per_job, non-zero flags or pad, @job_size or @op_size smaller
- *   than the structs or larger than the page size);
- * - -ERANGE: a shape outside the validated envelope reported by
- *   DRM_E1NPU_DEV_QUERY_INFO (or the datapath tile limits);
- * - -ENOENT: a buffer handle unknown to the submitting file (handles of
- *   other files are unknown), or handle 0 for a tensor the op uses;
- * - -EOVERFLOW: a tensor extent that overflows 64 bits or passes the end of
- *   its buffer;
+ * - -EINVAL: a bad header (zero or too many commands, a size smaller than
+ *   the struct or larger than the page size, non-zero flags or pad); a
+ *   command the hardware contract does not define, a reserved bit or a
+ *   word the kernel owns (addresses, tag, irq_on_complete) set; a
+ *   relocation naming a command or field out of range, a field the
+ *   command does not use, or a field twice; a tensor the command uses
+ *   without its relocation; a zero dimension, a stride shorter than its
+ *   row, an offset or stride not a multiple of the alignment;
+ * - -ERANGE: a shape outside the envelope of DRM_E1NPU_DEV_QUERY_INFO;
+ * - -ENOENT: a buffer, syncobj or perfmon handle unknown to the file;
+ * - -EOVERFLOW: a tensor extent that overflows 64 bits or passes the end
+ *   of its buffer, or a status record past the end of its buffer;
  * - -ENODEV: the job's engine is not present;
- * - -EBUSY: the file already holds as many unread job results as the
- *   driver keeps per file (module parameter max_results, default 1024):
- *   read finished jobs with DRM_IOCTL_E1NPU_JOB_RESULT first; nothing of
- *   the SUBMIT was queued;
  * - -EFAULT: copying from userspace failed;
- * - -EIO: the device is wedged: after a reset the engine never went idle
- *   (it may still be writing memory), so it takes no more work until the
- *   driver is rebound.
- *
- * Datapath operations use no tensor stride for DP_SCALAR and DP_VRELU_S8
- * (records and bytes are packed; the stride must be 0).
+ * - -EIO: the device is wedged (after a reset the engine never went idle,
+ *   so it may still write memory): it takes no work until rebound.
  */
+
+/**
+ * DOC: e1npu job completion
+ *
+ * A job's outcome is the error of its fence (its out-syncobjs and the
+ * implicit fences on its buffers), 0 on success:
+ *
+ * - -EOPNOTSUPP: the hardware rejected one command under the CPU-fallback
+ *   contract; the commands before it completed, none after it ran;
+ * - -EFAULT: a bus error or a tensor outside the tensor window;
+ * - -EIO: a wrapper queue overflow, a datapath command error, or the
+ *   device wedged while the job was queued or running;
+ * - -ETIMEDOUT: the job ran past the scheduler timeout; the engine was
+ *   reset. Jobs queued on the engine behind it are run again by the kernel
+ *   from their first command (none of them had started);
+ * - -ENODEV: the device was removed.
+ *
+ * Which command failed and the hardware's code are written, when the job
+ * names one, into its status record (struct drm_e1npu_job_status) before
+ * the fence signals.
+ */
+
 #define DRM_E1NPU_DEV_QUERY		0x00
 #define DRM_E1NPU_BO_CREATE		0x01
 #define DRM_E1NPU_BO_MMAP_OFFSET	0x02
 #define DRM_E1NPU_BO_WAIT		0x03
 #define DRM_E1NPU_SUBMIT		0x04
-#define DRM_E1NPU_JOB_RESULT		0x05
+/* 0x05 was v1's JOB_RESULT: unused. */
+#define DRM_E1NPU_PERFMON_CREATE	0x06
+#define DRM_E1NPU_PERFMON_DESTROY	0x07
+#define DRM_E1NPU_PERFMON_GET_VALUES	0x08
 
 /**
  * enum drm_e1npu_dev_query_type - what DRM_IOCTL_E1NPU_DEV_QUERY returns
@@ -92,8 +115,9 @@ struct drm_e1npu_dev_query {
 /**
  * enum drm_e1npu_engine - the engines a job can run on
  * @DRM_E1NPU_ENGINE_WRAPPER: the v0 descriptor ring (Gemmini systolic
- *	array when CAPS.gemmini_present)
- * @DRM_E1NPU_ENGINE_DATAPATH: the e1 datapath small-op engine
+ *	array when CAPS.gemmini_present); commands are 64-byte descriptors
+ * @DRM_E1NPU_ENGINE_DATAPATH: the e1 datapath small-op engine; commands
+ *	are struct drm_e1npu_dp_cmd
  */
 enum drm_e1npu_engine {
 	DRM_E1NPU_ENGINE_WRAPPER = 0,
@@ -116,15 +140,15 @@ struct drm_e1npu_dev_info {
 	__u32 datapath_id;
 	/** @ring_len: wrapper descriptor ring length used by the driver */
 	__u32 ring_len;
-	/** @datapath_slots: usable datapath descriptor slots per batch */
+	/** @datapath_slots: most datapath commands of one job */
 	__u32 datapath_slots;
 	/** @arena_size: bytes of tensor memory all buffers come from */
 	__u64 arena_size;
-	/** @max_ops_per_job: most operations one job may hold */
-	__u32 max_ops_per_job;
+	/** @max_cmds_per_job: most commands one job may hold */
+	__u32 max_cmds_per_job;
 	/** @align: required alignment of tensor offsets and strides, bytes */
 	__u32 align;
-	/** @max_matmul_mn: largest matmul M and N one operation may use */
+	/** @max_matmul_mn: largest matmul M and N one descriptor may use */
 	__u32 max_matmul_mn;
 	/** @max_matmul_k: largest matmul K */
 	__u32 max_matmul_k;
@@ -144,7 +168,7 @@ struct drm_e1npu_dev_info {
 	__u32 pool_strides;
 	/** @max_relu_mn: largest RELU rows and row length */
 	__u32 max_relu_mn;
-	/** @driver_major: driver version, major */
+	/** @driver_major: driver version, major (2) */
 	__u32 driver_major;
 	/** @driver_minor: driver version, minor */
 	__u32 driver_minor;
@@ -156,11 +180,9 @@ struct drm_e1npu_dev_info {
  * Buffers are physically contiguous sub-allocations of the device's tensor
  * arena (the NPU has no IOMMU) and start zeroed. -ENOMEM when the arena
  * has no free range of the size, after waiting up to two seconds for jobs
- * that already finished to be freed (a job holds its buffers until then,
- * which trails its completion slightly); -ENOSPC when the buffers created through
- * this file would exceed the per-file quota (module parameter file_quota,
- * bytes, 0 = no limit below the arena size); freeing a buffer (once no job
- * uses it) gives its pages back to the quota.
+ * that already finished to be freed; -ENOSPC when the buffers created
+ * through this file would exceed the per-file quota (module parameter
+ * file_quota, bytes, 0 = no limit below the arena size).
  */
 struct drm_e1npu_bo_create {
 	/** @size: in: bytes, > 0; the kernel rounds up to a page */
@@ -198,210 +220,265 @@ struct drm_e1npu_bo_wait {
 };
 
 /**
- * struct drm_e1npu_tensor - where an operation's tensor lives
+ * DOC: e1npu wrapper commands
  *
- * The tensor occupies rows of bytes inside one buffer the calling file
- * owns: row r starts at @offset + r * @stride. Handle 0 means "no tensor"
- * and is only valid where the operation takes none.
+ * A wrapper job's commands are v0 descriptors exactly as the hardware
+ * fetches them: 16 32-bit words in CPU byte order (the hardware contract,
+ * "Descriptor format"). The kernel owns words 4-9 (the A, B and C
+ * addresses, filled from the relocations), word 15 (the completion tag)
+ * and the irq_on_complete flag: userspace leaves them zero. Every other
+ * bit is checked against the contract, CAPS and the envelope of
+ * struct drm_e1npu_dev_info; a descriptor whose reserved bits are set is
+ * rejected, so a feature of new hardware needs no new UAPI, only a new
+ * rule. Relocation fields: DRM_E1NPU_RELOC_A, _B, _C for the descriptor's
+ * A, B and C operands; the row strides are the descriptor's own words.
  */
-struct drm_e1npu_tensor {
-	/** @handle: GEM handle of the buffer */
-	__u32 handle;
-	/** @stride: bytes between consecutive rows */
-	__u32 stride;
-	/** @offset: byte offset of row 0 in the buffer */
-	__u64 offset;
-};
+
+/* Bytes of one wrapper command (a v0 descriptor). */
+#define DRM_E1NPU_WRAPPER_CMD_SIZE	64
 
 /**
- * enum drm_e1npu_opcode - operations a job can hold
- * @DRM_E1NPU_OP_NOP: no operation (wrapper)
- * @DRM_E1NPU_OP_BARRIER: drain earlier operations (wrapper)
- * @DRM_E1NPU_OP_MATMUL_S8: C[m][n] int32 = A[m][k] int8 x B[k][n] int8
- *	(wrapper); @m, @n, @k
- * @DRM_E1NPU_OP_CONV2D_S8: NHWC convolution, int32 out (wrapper); @m = in
- *	height, @n = in width, @c_in, @c_out, @k = kernel size, @out_h,
- *	@out_w, @stride_h, @stride_w, @pad_top, @pad_left, @dilation; b is the
- *	[k*k*c_in][c_out] weight matrix
- * @DRM_E1NPU_OP_RELU_S8: int8 ReLU of @m rows of @n bytes (wrapper)
- * @DRM_E1NPU_OP_MAXPOOL_S8: NHWC int8 max pool, VALID (wrapper); @m, @n in
- *	height/width, @c_in channels, @k window, @stride_h stride
- * @DRM_E1NPU_OP_FALLBACK: always rejected by the hardware: a test hook for
- *	the CPU-fallback path (wrapper)
- * @DRM_E1NPU_OP_DP_SCALAR: @m scalar datapath commands of opcode @k
- *	(E1_DP_OP_*, not GEMM/VRELU); a holds @m records of three __u32
- *	{op_a, op_b, acc}, c receives @m records of two __u32
- *	{result, result_hi} (datapath)
- * @DRM_E1NPU_OP_DP_GEMM_S8: datapath GEMM tile, @m <= 3, @n <= 3, @k <= 7;
- *	a int8 [m][k], b int8 [k][n], c int32 [m][n] (datapath)
- * @DRM_E1NPU_OP_DP_GEMM_S4: as DP_GEMM_S8 with packed int4 a and b, low
- *	nibble first; their strides count int4 elements (datapath)
- * @DRM_E1NPU_OP_DP_VRELU_S8: int8 ReLU of @n <= 64 bytes from a to c
- *	(datapath)
- */
-enum drm_e1npu_opcode {
-	DRM_E1NPU_OP_NOP = 0,
-	DRM_E1NPU_OP_BARRIER = 1,
-	DRM_E1NPU_OP_MATMUL_S8 = 2,
-	DRM_E1NPU_OP_CONV2D_S8 = 3,
-	DRM_E1NPU_OP_RELU_S8 = 4,
-	DRM_E1NPU_OP_MAXPOOL_S8 = 5,
-	DRM_E1NPU_OP_FALLBACK = 6,
-	DRM_E1NPU_OP_DP_SCALAR = 0x100,
-	DRM_E1NPU_OP_DP_GEMM_S8 = 0x101,
-	DRM_E1NPU_OP_DP_GEMM_S4 = 0x102,
-	DRM_E1NPU_OP_DP_VRELU_S8 = 0x103,
-};
-
-/* Fuse a ReLU into MATMUL_S8 or CONV2D_S8. */
-#define DRM_E1NPU_OP_FLAG_RELU		(1u << 0)
-/* DP_SCALAR DOT16_S2: ternary lanes instead of two's-complement INT2. */
-#define DRM_E1NPU_OP_FLAG_TERNARY	(1u << 1)
-#define DRM_E1NPU_OP_FLAGS_ALL		(DRM_E1NPU_OP_FLAG_RELU | \
-					 DRM_E1NPU_OP_FLAG_TERNARY)
-
-/**
- * struct drm_e1npu_op - one operation of a job
+ * struct drm_e1npu_dp_cmd - one datapath command
  *
- * Fields an opcode does not use must be zero (see enum drm_e1npu_opcode).
+ * The datapath has no DMA for its operands: the kernel programs its
+ * registers from the buffers the relocations name and reads the results
+ * back into them. The fields are the register values of the hardware
+ * contract ("The e1 datapath"): a new opcode needs no new UAPI.
+ *
+ * - Scalar opcodes (not GEMM_S8, GEMM_S4, VRELU_S8): @count commands; the
+ *   input (DRM_E1NPU_RELOC_A) holds @count records of three __u32
+ *   {OP_A, OP_B, ACC}, the output (DRM_E1NPU_RELOC_C) receives @count
+ *   records of two __u32 {RESULT, RESULT_HI}; strides are 0.
+ * - GEMM_S8 / GEMM_S4: @cfg is the GEMM_CFG register (M <= 3, N <= 3,
+ *   K <= 7); A int8 [M][K] (or packed int4, low nibble first, strides in
+ *   int4 elements), B [K][N], C int32 [M][N]; @count is 1.
+ * - VRELU_S8: @cfg is the VRELU length field (1..64 bytes, 0 encodes 64),
+ *   from A to C; @count is 1, strides 0.
  */
-struct drm_e1npu_op {
-	/** @opcode: enum drm_e1npu_opcode */
+struct drm_e1npu_dp_cmd {
+	/** @opcode: the OPCODE register (E1_DP_OP_*) */
 	__u32 opcode;
-	/** @flags: DRM_E1NPU_OP_FLAG_* */
-	__u32 flags;
-	/** @m: matmul M, rows, conv/pool input height, scalar count */
-	__u32 m;
-	/** @n: matmul N, row bytes, conv/pool input width */
-	__u32 n;
-	/** @k: matmul K, kernel size, pool window, datapath scalar opcode */
-	__u32 k;
-	/** @c_in: conv input channels, pool channels */
-	__u32 c_in;
-	/** @c_out: conv output channels */
-	__u32 c_out;
-	/** @out_h: conv output height */
-	__u32 out_h;
-	/** @out_w: conv output width */
-	__u32 out_w;
-	/** @stride_h: conv vertical stride, pool stride */
-	__u32 stride_h;
-	/** @stride_w: conv horizontal stride */
-	__u32 stride_w;
-	/** @pad_top: conv top padding (bottom follows from @out_h) */
-	__u32 pad_top;
-	/** @pad_left: conv left padding (right follows from @out_w) */
-	__u32 pad_left;
-	/** @dilation: conv dilation, >= 1 */
-	__u32 dilation;
-	/** @a: input, activations */
-	struct drm_e1npu_tensor a;
-	/** @b: weights */
-	struct drm_e1npu_tensor b;
-	/** @c: output */
-	struct drm_e1npu_tensor c;
-};
-
-/**
- * struct drm_e1npu_job - a list of operations for one engine
- *
- * Operations run in order; a job completes when all have, or at the first
- * that fails (see struct drm_e1npu_job_result).
- */
-struct drm_e1npu_job {
-	/** @ops: user pointer to @op_count operations of the submit's op_size */
-	__u64 ops;
-	/** @op_count: number of operations, 1..max_ops_per_job */
-	__u32 op_count;
-	/** @engine: enum drm_e1npu_engine; every op must belong to it */
-	__u32 engine;
-	/** @in_syncs: user pointer to @in_sync_count __u32 syncobj handles */
-	__u64 in_syncs;
-	/** @in_sync_count: syncobjs to wait for before the job runs */
-	__u32 in_sync_count;
-	/** @out_sync: syncobj handle to signal on completion, or 0 */
-	__u32 out_sync;
-	/** @flags: must be 0 */
-	__u32 flags;
-	/** @job_id: out: id for DRM_IOCTL_E1NPU_JOB_RESULT */
-	__u32 job_id;
-};
-
-/**
- * struct drm_e1npu_submit - queue jobs
- *
- * @job_size and @op_size are the sizes of struct drm_e1npu_job and struct
- * drm_e1npu_op as userspace was built with, so both can grow (at most to
- * the page size). Jobs are validated before any is queued: on error nothing
- * runs.
- */
-struct drm_e1npu_submit {
-	/** @jobs: user pointer to @job_count jobs of @job_size bytes */
-	__u64 jobs;
-	/** @job_count: number of jobs, >= 1 */
-	__u32 job_count;
-	/** @job_size: sizeof(struct drm_e1npu_job) */
-	__u32 job_size;
-	/** @op_size: sizeof(struct drm_e1npu_op) */
-	__u32 op_size;
+	/** @param: CMD_PARAM bits: only ternary (bit 1, DOT16_S2) */
+	__u32 param;
+	/** @cfg: GEMM_CFG (GEMM) or the VRELU length, 0 for scalar ops */
+	__u32 cfg;
+	/** @count: scalar commands in the input; 1 otherwise */
+	__u32 count;
+	/** @stride: row strides of A, B, C in their buffers, bytes */
+	__u32 stride[3];
 	/** @pad: must be 0 */
 	__u32 pad;
 };
 
 /**
- * enum drm_e1npu_job_state - where a job is
- * @DRM_E1NPU_JOB_PENDING: queued or running
- * @DRM_E1NPU_JOB_DONE: every operation completed
- * @DRM_E1NPU_JOB_FAILED: stopped at @fail_index, see @error
+ * enum drm_e1npu_reloc_field - the address field a relocation fills
+ * @DRM_E1NPU_RELOC_A: input (wrapper words 4-5)
+ * @DRM_E1NPU_RELOC_B: weights (wrapper words 6-7)
+ * @DRM_E1NPU_RELOC_C: output (wrapper words 8-9)
  */
-enum drm_e1npu_job_state {
-	DRM_E1NPU_JOB_PENDING = 0,
-	DRM_E1NPU_JOB_DONE = 1,
-	DRM_E1NPU_JOB_FAILED = 2,
+enum drm_e1npu_reloc_field {
+	DRM_E1NPU_RELOC_A = 0,
+	DRM_E1NPU_RELOC_B = 1,
+	DRM_E1NPU_RELOC_C = 2,
 };
 
 /**
- * struct drm_e1npu_job_result - the outcome of a job
+ * struct drm_e1npu_reloc - where one address field of a command points
  *
- * @error is 0 or a negative errno:
- *
- * - -EOPNOTSUPP: the hardware rejected operation @fail_index under the
- *   CPU-fallback contract (run it on the CPU, then the rest of the job);
- * - -EFAULT: a bus error or a tensor outside the tensor window;
- * - -EIO: a wrapper queue overflow, a datapath command error, or the
- *   device wedged (the engine never went idle after a reset) while the
- *   job was queued or running;
- * - -ETIMEDOUT: the job ran past the scheduler timeout; the engine was
- *   flushed and reset (or a datapath command never completed);
- * - -ECANCELED: the job never started: it was queued on the engine behind
- *   a job that timed out, and the reset dropped it (nothing of it ran, its
- *   buffers are as before). Submit it again; libe1npu does so itself;
- * - -ENODEV: the device was removed.
- *
- * On failure @ops_done == @fail_index: operations before it completed,
- * none after it ran.
- * Outcomes of the jobs of each file (pending ones too) are kept until read
- * or until the file closes, at most max_results of them (SUBMIT fails with
- * -EBUSY beyond); a job id that is unknown or was already read gives
- * -ENOENT.
+ * Each tensor a command uses needs exactly one relocation; the command's
+ * extent from @offset must lie inside the buffer.
  */
-struct drm_e1npu_job_result {
-	/** @job_id: in: from struct drm_e1npu_job */
-	__u32 job_id;
-	/** @state: out: enum drm_e1npu_job_state */
+struct drm_e1npu_reloc {
+	/** @cmd: index of the command in the job */
+	__u32 cmd;
+	/** @field: enum drm_e1npu_reloc_field */
+	__u32 field;
+	/** @handle: GEM handle of a buffer of the calling file */
+	__u32 handle;
+	/** @pad: must be 0 */
+	__u32 pad;
+	/** @offset: byte offset of the tensor in the buffer */
+	__u64 offset;
+};
+
+/**
+ * struct drm_e1npu_sync - a syncobj and, for a timeline, its point
+ */
+struct drm_e1npu_sync {
+	/** @handle: syncobj handle */
+	__u32 handle;
+	/** @flags: must be 0 */
+	__u32 flags;
+	/** @point: timeline point, 0 for a binary syncobj */
+	__u64 point;
+};
+
+/**
+ * enum drm_e1npu_job_state - state word of struct drm_e1npu_job_status
+ * @DRM_E1NPU_JOB_STATE_QUEUED: written at SUBMIT: not finished
+ * @DRM_E1NPU_JOB_STATE_DONE: every command completed
+ * @DRM_E1NPU_JOB_STATE_FAILED: stopped at @fail_index (see @error)
+ */
+enum drm_e1npu_job_state {
+	DRM_E1NPU_JOB_STATE_QUEUED = 0,
+	DRM_E1NPU_JOB_STATE_DONE = 1,
+	DRM_E1NPU_JOB_STATE_FAILED = 2,
+};
+
+/**
+ * struct drm_e1npu_job_status - per-command outcome, in a buffer
+ *
+ * Written by the kernel into the buffer struct drm_e1npu_job names, once
+ * at SUBMIT (@state QUEUED) and once before the job's fence signals.
+ */
+struct drm_e1npu_job_status {
+	/** @state: enum drm_e1npu_job_state */
 	__u32 state;
-	/** @error: out: 0 or negative errno */
+	/** @error: 0 or the fence's negative errno */
 	__s32 error;
+	/** @cmds_done: commands that completed */
+	__u32 cmds_done;
+	/** @fail_index: the failing command when FAILED (== @cmds_done) */
+	__u32 fail_index;
 	/**
-	 * @err_code: out: wrapper STATUS.err_code (0x01-0x07), or for the
-	 * datapath the CTRL_STATUS of the failing command (direct mode)
+	 * @err_code: wrapper STATUS.err_code (0x01-0x07), or the datapath's
+	 * CTRL_STATUS of the failing command
 	 */
 	__u32 err_code;
-	/** @fail_index: out: index of the first failing operation */
-	__u32 fail_index;
-	/** @ops_done: out: operations that completed */
-	__u32 ops_done;
+	/** @pad: written as 0 */
+	__u32 pad;
 };
+
+/**
+ * struct drm_e1npu_job - commands for one engine
+ *
+ * Commands run in order; a job completes when all have, or at the first
+ * that fails (see "e1npu job completion").
+ */
+struct drm_e1npu_job {
+	/** @cmds: user pointer to @cmd_count commands of the engine's format */
+	__u64 cmds;
+	/** @relocs: user pointer to @reloc_count struct drm_e1npu_reloc */
+	__u64 relocs;
+	/** @in_syncs: user pointer to @in_sync_count struct drm_e1npu_sync */
+	__u64 in_syncs;
+	/** @out_syncs: user pointer to @out_sync_count struct drm_e1npu_sync */
+	__u64 out_syncs;
+	/** @cmd_count: commands, 1..max_cmds_per_job */
+	__u32 cmd_count;
+	/** @reloc_count: relocations, at most 3 per command */
+	__u32 reloc_count;
+	/** @in_sync_count: syncobj points to wait for, at most 64 */
+	__u32 in_sync_count;
+	/** @out_sync_count: syncobj points to signal, at most 64 */
+	__u32 out_sync_count;
+	/** @engine: enum drm_e1npu_engine */
+	__u32 engine;
+	/** @flags: must be 0 */
+	__u32 flags;
+	/**
+	 * @status_handle: buffer receiving a struct drm_e1npu_job_status at
+	 * @status_offset (8-byte aligned), or 0 for none
+	 */
+	__u32 status_handle;
+	/** @perfmon_id: perfmon to count the job's work in, or 0 */
+	__u32 perfmon_id;
+	/** @status_offset: byte offset of the status record */
+	__u64 status_offset;
+};
+
+/**
+ * struct drm_e1npu_submit - queue jobs
+ *
+ * The sizes are those of the structs userspace was built with, so they
+ * can grow (at most to the page size; a larger kernel struct reads the
+ * missing tail as zero). Jobs are validated before any is queued.
+ */
+struct drm_e1npu_submit {
+	/** @jobs: user pointer to @job_count jobs of @job_size bytes */
+	__u64 jobs;
+	/** @job_count: number of jobs, 1..64 */
+	__u32 job_count;
+	/** @job_size: sizeof(struct drm_e1npu_job) */
+	__u32 job_size;
+	/** @reloc_size: sizeof(struct drm_e1npu_reloc) */
+	__u32 reloc_size;
+	/** @sync_size: sizeof(struct drm_e1npu_sync) */
+	__u32 sync_size;
+};
+
+/**
+ * enum drm_e1npu_perf_counter - counters a perfmon can count
+ * @DRM_E1NPU_PERF_WRAPPER_CYCLES: wrapper PERF_CYCLES
+ * @DRM_E1NPU_PERF_WRAPPER_MACS: wrapper PERF_MACS
+ * @DRM_E1NPU_PERF_WRAPPER_FALLBACKS: wrapper PERF_FALLBACKS
+ * @DRM_E1NPU_PERF_DP_CYCLES: datapath PERF_CYCLES
+ * @DRM_E1NPU_PERF_DP_MACS: datapath PERF_MACS
+ * @DRM_E1NPU_PERF_DP_OPS: datapath PERF_OPS
+ * @DRM_E1NPU_PERF_DP_ERRORS: datapath PERF_ERRORS
+ * @DRM_E1NPU_PERF_DP_UNSUPPORTED_OPS: datapath PERF_UNSUPPORTED_OPS
+ * @DRM_E1NPU_PERF_DP_SCRATCH_BYTES: datapath PERF_SCRATCH_BYTES
+ * @DRM_E1NPU_PERF_COUNT: number of counters
+ */
+enum drm_e1npu_perf_counter {
+	DRM_E1NPU_PERF_WRAPPER_CYCLES = 0,
+	DRM_E1NPU_PERF_WRAPPER_MACS = 1,
+	DRM_E1NPU_PERF_WRAPPER_FALLBACKS = 2,
+	DRM_E1NPU_PERF_DP_CYCLES = 3,
+	DRM_E1NPU_PERF_DP_MACS = 4,
+	DRM_E1NPU_PERF_DP_OPS = 5,
+	DRM_E1NPU_PERF_DP_ERRORS = 6,
+	DRM_E1NPU_PERF_DP_UNSUPPORTED_OPS = 7,
+	DRM_E1NPU_PERF_DP_SCRATCH_BYTES = 8,
+	DRM_E1NPU_PERF_COUNT,
+};
+
+/* Most counters one perfmon holds. */
+#define DRM_E1NPU_MAX_PERF_COUNTERS	16
+
+/**
+ * struct drm_e1npu_perfmon_create - a set of counters to count jobs in
+ *
+ * A job naming the perfmon runs alone on its engine (no other job shares
+ * the ring with it), and what its engine's counters advanced by while it
+ * ran is added to the perfmon's values. Perfmons belong to the file.
+ */
+struct drm_e1npu_perfmon_create {
+	/** @id: out: perfmon id, > 0 */
+	__u32 id;
+	/** @ncounters: counters in @counters, 1..DRM_E1NPU_MAX_PERF_COUNTERS */
+	__u32 ncounters;
+	/** @counters: enum drm_e1npu_perf_counter values, in order */
+	__u8 counters[DRM_E1NPU_MAX_PERF_COUNTERS];
+};
+
+/**
+ * struct drm_e1npu_perfmon_destroy - drop a perfmon
+ *
+ * Jobs already queued with it keep it until they finish.
+ */
+struct drm_e1npu_perfmon_destroy {
+	/** @id: perfmon id */
+	__u32 id;
+	/** @pad: must be 0 */
+	__u32 pad;
+};
+
+/**
+ * struct drm_e1npu_perfmon_get_values - read (and optionally reset) values
+ *
+ * Values include only jobs whose fences have signalled.
+ */
+struct drm_e1npu_perfmon_get_values {
+	/** @id: perfmon id */
+	__u32 id;
+	/** @flags: DRM_E1NPU_PERFMON_RESET: zero the values after reading */
+	__u32 flags;
+	/** @values_ptr: user pointer to ncounters __u64 values */
+	__u64 values_ptr;
+};
+
+#define DRM_E1NPU_PERFMON_RESET		(1u << 0)
 
 #define DRM_IOCTL_E1NPU_DEV_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_E1NPU_DEV_QUERY, struct drm_e1npu_dev_query)
@@ -413,10 +490,16 @@ struct drm_e1npu_job_result {
 #define DRM_IOCTL_E1NPU_BO_WAIT \
 	DRM_IOW(DRM_COMMAND_BASE + DRM_E1NPU_BO_WAIT, struct drm_e1npu_bo_wait)
 #define DRM_IOCTL_E1NPU_SUBMIT \
-	DRM_IOWR(DRM_COMMAND_BASE + DRM_E1NPU_SUBMIT, struct drm_e1npu_submit)
-#define DRM_IOCTL_E1NPU_JOB_RESULT \
-	DRM_IOWR(DRM_COMMAND_BASE + DRM_E1NPU_JOB_RESULT, \
-		 struct drm_e1npu_job_result)
+	DRM_IOW(DRM_COMMAND_BASE + DRM_E1NPU_SUBMIT, struct drm_e1npu_submit)
+#define DRM_IOCTL_E1NPU_PERFMON_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_E1NPU_PERFMON_CREATE, \
+		 struct drm_e1npu_perfmon_create)
+#define DRM_IOCTL_E1NPU_PERFMON_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_E1NPU_PERFMON_DESTROY, \
+		struct drm_e1npu_perfmon_destroy)
+#define DRM_IOCTL_E1NPU_PERFMON_GET_VALUES \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_E1NPU_PERFMON_GET_VALUES, \
+		struct drm_e1npu_perfmon_get_values)
 
 #if defined(__cplusplus)
 }
