@@ -18,3 +18,14 @@ kernel-tree-riscv64: vm-riscv64-debug-kernel-bg vm-riscv64-kernel
 	@KTREE_O=$(abspath $(KTREE_O)) E1NPU_CACHE=$(E1NPU_CACHE) tests/kernel-tree/kernel-tree.sh
 
 CHECK_TARGETS += kernel-tree-riscv64
+
+# check-dt-binding: the binding (Documentation/devicetree/bindings/npu/)
+# through dt_binding_check's steps with Debian's dt-schema, and the
+# virtual board's device trees validated against it (~3 s).
+.PHONY: check-dt-binding
+check-dt-binding:
+	@$(DEPS) dt
+	@echo "== check-dt-binding: eliza,e1-npu.yaml (yamllint, dt-doc-validate, example, board and split trees)"
+	@O=$(abspath $(O)) E1NPU_CACHE=$(E1NPU_CACHE) tests/kernel-tree/dt-binding-check.sh
+
+CHECK_TARGETS += check-dt-binding

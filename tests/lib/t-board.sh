@@ -199,7 +199,7 @@ fi
 if [ -d "$dt" ]; then
 	want board-dt-npu "npu node: compatible; reg-names; interrupt-names" \
 		"$(strs $dt/compatible); $(strs $dt/reg-names); $(strs $dt/interrupt-names)" \
-		"eliza,e1-npu; wrapper datapath; npu fallback datapath"
+		"eliza,e1-npu-ref eliza,e1-npu; wrapper datapath; npu fallback datapath"
 	# the accel device is the node's platform device, driven by e1npu
 	pdev=$(cd "/sys/class/accel/$acc/device" && pwd -P)
 	want board-dt-npu-bound "the accel device's platform device, its of_node, its driver" \

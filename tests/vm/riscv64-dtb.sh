@@ -39,7 +39,7 @@ board)
 	};
 	soc {
 		npu@10030000 {
-			compatible = "eliza,e1-npu";
+			compatible = "eliza,e1-npu-ref", "eliza,e1-npu";
 			reg = <0x0 0x10030000 0x0 0x1000>;
 			reg-names = "wrapper";
 			interrupts-extended = <&e1npu_nointc 1>, <&e1npu_nointc 2>;
@@ -65,7 +65,7 @@ split)
 	};
 	soc {
 		npu@10020000 {
-			compatible = "eliza,e1-npu";
+			compatible = "eliza,e1-npu-ref", "eliza,e1-npu";
 			reg = <0x0 0x10020000 0x0 0x1000>;
 			reg-names = "wrapper";
 			interrupt-parent = <&plic>;
@@ -74,7 +74,7 @@ split)
 			memory-region = <&npu_wrapper_mem>;
 		};
 		npu@10021000 {
-			compatible = "eliza,e1-npu";
+			compatible = "eliza,e1-npu-ref", "eliza,e1-npu";
 			reg = <0x0 0x10021000 0x0 0x1000>;
 			reg-names = "datapath";
 			interrupt-parent = <&plic>;

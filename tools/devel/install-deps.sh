@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 #
 # Install the Debian 12 packages a make target needs, only if some are
-# missing. Usage: install-deps.sh build|check|bench|vm|lint
+# missing. Usage: install-deps.sh build|check|bench|vm|lint|dt
 # Set E1NPU_NO_APT=1 to only report what is missing.
 set -eu
 
@@ -21,13 +21,17 @@ vm="libglib2.0-dev libpixman-1-dev libfdt-dev xz-utils zstd cpio kmod qemu-syste
     gcc-riscv64-linux-gnu libc6-dev-riscv64-cross bc bison flex libelf-dev \
     libssl-dev sparse rsync python3 file patch dpkg-dev meson ninja-build cmake"
 bench="libdnnl-dev"
+# The device tree binding's check (tests/kernel-tree/dt-binding-check.sh):
+# the dt-schema tools, dtc, yamllint.
+dt="dt-schema device-tree-compiler yamllint"
 
 case "${1:-build}" in
 build) pkgs="$build" ;;
 bench) pkgs="$build $bench" ;;
 vm|lint) pkgs="$build $vm" ;;
-check) pkgs="$build $vm $fuzz" ;;
-*) echo "install-deps.sh: unknown profile '$1' (build|check|bench|vm|lint)" >&2; exit 2 ;;
+dt) pkgs="$dt" ;;
+check) pkgs="$build $vm $fuzz $dt" ;;
+*) echo "install-deps.sh: unknown profile '$1' (build|check|bench|vm|lint|dt)" >&2; exit 2 ;;
 esac
 
 missing=""

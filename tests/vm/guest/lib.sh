@@ -275,7 +275,7 @@ t_dev_defaults() {
 	return $_bad
 }
 
-# The binding (Documentation/devicetree/bindings/accel/eliza,e1-npu.yaml):
+# The binding (Documentation/devicetree/bindings/npu/eliza,e1-npu.yaml):
 # the arena is allocated from the node's shared-dma-pool region, at its
 # base; a no-map region is a coherent pool, which hands out power-of-two
 # page counts, so the arena is the largest power of two of pages it holds;
