@@ -1,21 +1,33 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 #
-# kernel-tree-drop.sh KTREE: drop the e1 NPU driver (e1npu.ko, and its
-# KUnit suite) into the kernel source tree KTREE as drivers/accel/e1npu/,
-# the way it would be merged upstream:
+# kernel-tree-drop.sh [--part P[,P...]] KTREE: drop the e1 NPU driver
+# (e1npu.ko, and its KUnit suite), its binding, documentation and
+# MAINTAINERS entry into the kernel source tree KTREE, the way they would
+# be merged upstream. Parts (default: all, in this order, which is also
+# the order of `make kernel-series`, tests/kernel-tree/kernel-series.sh):
 #
-#   kernel/*.c *.h Kconfig Kbuild            -> drivers/accel/e1npu/
-#   include/hw/e1npu_hw.h                    -> drivers/accel/e1npu/
-#   include/uapi/drm/e1npu_accel.h           -> include/uapi/drm/
+#   vendor-prefix  "^eliza,.*" in Documentation/devicetree/bindings/
+#                  vendor-prefixes.yaml (sorted in)
+#   binding        Documentation/devicetree/bindings/npu/eliza,e1-npu.yaml
+#   driver         the files kernel/Kbuild builds, kernel/*.h, Kconfig,
+#                  Kbuild (and any .c those #include),
+#                  include/hw/e1npu_hw.h -> drivers/accel/e1npu/;
+#                  include/uapi/drm/e1npu_accel.h -> include/uapi/drm/;
+#                  'source "drivers/accel/e1npu/Kconfig"' in
+#                  drivers/accel/Kconfig, 'obj-$(CONFIG_DRM_ACCEL_E1NPU)
+#                  += e1npu/' in drivers/accel/Makefile
+#   docs           Documentation/accel/e1npu/*.rst, listed in
+#                  Documentation/accel/index.rst
+#   maintainers    the entry of the repository's MAINTAINERS, sorted into
+#                  the tree's MAINTAINERS
 #
-# and hooks it in: 'source "drivers/accel/e1npu/Kconfig"' in
-# drivers/accel/Kconfig, 'obj-$(CONFIG_DRM_ACCEL_E1NPU) += e1npu/' in
-# drivers/accel/Makefile. Sources are copied unchanged; kernel/Kbuild finds
-# the headers in either layout. Only the driver goes in: no device model,
-# no simulator (a file of kernel/ named e1npu_sim* is refused). Idempotent
-# (an earlier drop is replaced). Enable it with CONFIG_DRM_ACCEL_E1NPU in
-# .config.
+# Sources are copied unchanged; kernel/Kbuild finds the headers in either
+# layout. The driver's .c files are the ones kernel/Kbuild names
+# (e1npu-y, e1npu_kunit_test-y), read at run time. Only the driver goes
+# in: no device model, no simulator (a file of kernel/ named e1npu_sim*
+# is refused). Idempotent (an earlier drop is replaced). Enable it with
+# CONFIG_DRM_ACCEL_E1NPU in .config.
 #
 # Files are never written in place: edited/replaced files are written
 # beside and renamed, so KTREE may be a hard-linked copy (cp -al) of a
@@ -24,51 +36,167 @@ set -euo pipefail
 
 die() { echo "kernel-tree-drop: $*" >&2; exit 1; }
 
-[ $# = 1 ] || die "usage: $0 <kernel source tree>"
+PARTS=vendor-prefix,binding,driver,docs,maintainers
+if [ "${1:-}" = --part ]; then
+	[ $# -ge 2 ] || die "usage: $0 [--part P[,P...]] <kernel source tree>"
+	PARTS=$2
+	shift 2
+fi
+[ $# = 1 ] || die "usage: $0 [--part P[,P...]] <kernel source tree>"
 KTREE=$(cd "$1" && pwd) || die "no such directory: $1"
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-ACCEL="$KTREE/drivers/accel"
-DEST="$ACCEL/e1npu"
-
-[ -f "$ACCEL/Kconfig" ] && [ -f "$ACCEL/Makefile" ] ||
-	die "$KTREE has no drivers/accel/{Kconfig,Makefile} (not a Linux >= 6.2 tree?)"
-[ -d "$KTREE/include/uapi/drm" ] || die "$KTREE has no include/uapi/drm"
+BINDINGS="$KTREE/Documentation/devicetree/bindings"
 
 # put SRC DST: copy SRC to DST as a new file (never through an old inode)
 put() {
 	rm -f "$2"
 	cp "$1" "$2"
 }
+# replace FILE: FILE.e1npu-tmp (written by the caller) becomes FILE
+replace() {
+	mv "$1.e1npu-tmp" "$1"
+}
 
-for f in "$TOP"/kernel/*; do
-	case "$(basename "$f")" in
-	e1npu_sim*|Kbuild.sim) die "kernel/ holds a simulator file ($(basename "$f")): the drop is the board's driver only" ;;
+# the driver's C files: every object kernel/Kbuild names in a *-y list
+kbuild_sources() {
+	sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$TOP/kernel/Kbuild" |
+		sed -n 's/^[a-z0-9_]*-y[ \t]*[:+]\?=//p' | tr ' \t' '\n\n' |
+		sed -n 's/\.o$/.c/p' | sort -u
+}
+
+part_vendor_prefix() {
+	local f="$BINDINGS/vendor-prefixes.yaml"
+	[ -f "$f" ] || die "$KTREE has no $f"
+	grep -q '^  "\^eliza,\.\*":' "$f" && return 0
+	# before the first prefix that sorts after ours
+	LC_ALL=C awk '
+		!done && /^  "\^[^"]*":$/ {
+			p = $0; sub(/^  "\^/, "", p); sub(/,\.\*":$/, "", p)
+			if (p > "eliza") {
+				print "  \"^eliza,.*\":"
+				print "    description: Eliza"
+				done = 1
+			}
+		}
+		{ print }
+	' "$f" >"$f.e1npu-tmp"
+	grep -q '^  "\^eliza,\.\*":' "$f.e1npu-tmp" || die "no place for eliza in $f"
+	replace "$f"
+}
+
+part_binding() {
+	mkdir -p "$BINDINGS/npu"
+	put "$TOP/Documentation/devicetree/bindings/npu/eliza,e1-npu.yaml" \
+		"$BINDINGS/npu/eliza,e1-npu.yaml"
+}
+
+part_driver() {
+	local accel="$KTREE/drivers/accel" dest="$KTREE/drivers/accel/e1npu" f
+	[ -f "$accel/Kconfig" ] && [ -f "$accel/Makefile" ] ||
+		die "$KTREE has no drivers/accel/{Kconfig,Makefile} (not a Linux >= 6.2 tree?)"
+	[ -d "$KTREE/include/uapi/drm" ] || die "$KTREE has no include/uapi/drm"
+	for f in "$TOP"/kernel/*; do
+		case "$(basename "$f")" in
+		e1npu_sim*|Kbuild.sim) die "kernel/ holds a simulator file ($(basename "$f")): the drop is the board's driver only" ;;
+		esac
+	done
+	rm -rf "$dest"
+	mkdir -p "$dest"
+	for f in $(kbuild_sources); do
+		[ -f "$TOP/kernel/$f" ] || die "kernel/Kbuild names $f, which kernel/ does not hold"
+		put "$TOP/kernel/$f" "$dest/$f"
+	done
+	# and the .c files those include (a KUnit suite may #include its unit)
+	for f in $(sed -n 's/^#include "\([a-z0-9_]*\.c\)"$/\1/p' "$dest"/*.c | sort -u); do
+		[ -f "$TOP/kernel/$f" ] || die "a driver source includes $f, which kernel/ does not hold"
+		[ -f "$dest/$f" ] || put "$TOP/kernel/$f" "$dest/$f"
+	done
+	for f in "$TOP"/kernel/*.h "$TOP"/kernel/Kconfig "$TOP"/kernel/Kbuild \
+		 "$TOP"/include/hw/e1npu_hw.h; do
+		put "$f" "$dest/$(basename "$f")"
+	done
+	put "$TOP/include/uapi/drm/e1npu_accel.h" "$KTREE/include/uapi/drm/e1npu_accel.h"
+
+	# Kconfig: after the last 'source "drivers/accel/..."' (inside if DRM_ACCEL)
+	if ! grep -q '^source "drivers/accel/e1npu/Kconfig"' "$accel/Kconfig"; then
+		awk -v last="$(grep -n '^source "drivers/accel/' "$accel/Kconfig" | tail -n 1 | cut -d: -f1)" '
+			{ print }
+			NR == last { print "source \"drivers/accel/e1npu/Kconfig\"" }
+			END { if (last == "") print "source \"drivers/accel/e1npu/Kconfig\"" }
+		' "$accel/Kconfig" >"$accel/Kconfig.e1npu-tmp"
+		replace "$accel/Kconfig"
+	fi
+	if ! grep -q 'e1npu/' "$accel/Makefile"; then
+		{ cat "$accel/Makefile"; printf 'obj-$(CONFIG_DRM_ACCEL_E1NPU)\t\t+= e1npu/\n'; } \
+			>"$accel/Makefile.e1npu-tmp"
+		replace "$accel/Makefile"
+	fi
+}
+
+part_docs() {
+	local d="$KTREE/Documentation/accel" f
+	[ -f "$d/index.rst" ] || die "$KTREE has no Documentation/accel/index.rst"
+	rm -rf "$d/e1npu"
+	mkdir -p "$d/e1npu"
+	for f in "$TOP"/Documentation/accel/e1npu/*.rst; do
+		put "$f" "$d/e1npu/$(basename "$f")"
+	done
+	grep -q '^   e1npu/index$' "$d/index.rst" && return 0
+	# into the toctree: before the first driver entry that sorts after it
+	LC_ALL=C awk '
+		/^\.\. toctree::/ { intoc = 1 }
+		intoc && !done && /^   [a-z0-9_-]+\/index$/ {
+			e = $0; sub(/^   /, "", e)
+			if (e > "e1npu/index") { print "   e1npu/index"; done = 1 }
+		}
+		intoc && !done && /^$/ && seen { print "   e1npu/index"; done = 1 }
+		intoc && /^   [a-z]/ { seen = 1 }
+		{ print }
+		END { if (!done) print "   e1npu/index" }
+	' "$d/index.rst" >"$d/index.rst.e1npu-tmp"
+	replace "$d/index.rst"
+}
+
+part_maintainers() {
+	local m="$KTREE/MAINTAINERS" title
+	[ -f "$m" ] || die "$KTREE has no MAINTAINERS"
+	title=$(head -n 1 "$TOP/MAINTAINERS")
+	grep -qxF "$title" "$m" && return 0
+	# after the entry whose title is the greatest one sorting before ours
+	# (the file is not sorted throughout: an ordered insertion point
+	# would land inside an unsorted run)
+	LC_ALL=C awk -v title="$title" -v entry="$TOP/MAINTAINERS" '
+		function is_title(i) {
+			return i > 1 && line[i - 1] == "" && line[i] ~ /^[0-9A-Z]/ &&
+			       line[i] !~ /^[A-Z]:\t/ && line[i + 1] ~ /^[A-Z]:\t/
+		}
+		{ line[NR] = $0 }
+		END {
+			for (i = 1; i <= NR; i++)
+				if (is_title(i) && line[i] < title && (best == "" || line[i] > line[best]))
+					best = i
+			for (i = 1; i <= NR; i++) {
+				print line[i]
+				if (best != "" && i > best && !done && line[i] == "") {
+					while ((getline l < entry) > 0) print l
+					print ""
+					done = 1
+				}
+			}
+			if (!done) {
+				print ""
+				while ((getline l < entry) > 0) print l
+			}
+		}
+	' "$m" >"$m.e1npu-tmp"
+	replace "$m"
+}
+
+for p in ${PARTS//,/ }; do
+	case "$p" in
+	vendor-prefix|binding|driver|docs|maintainers) "part_${p//-/_}" ;;
+	*) die "unknown part '$p' (vendor-prefix, binding, driver, docs, maintainers)" ;;
 	esac
 done
 
-rm -rf "$DEST"
-mkdir -p "$DEST"
-for f in "$TOP"/kernel/*.c "$TOP"/kernel/*.h "$TOP"/kernel/Kconfig \
-	 "$TOP"/kernel/Kbuild "$TOP"/include/hw/e1npu_hw.h; do
-	# an in-place 'make kernel-modules' leaves generated *.mod.c behind
-	case "$f" in *.mod.c) continue ;; esac
-	put "$f" "$DEST/$(basename "$f")"
-done
-put "$TOP/include/uapi/drm/e1npu_accel.h" "$KTREE/include/uapi/drm/e1npu_accel.h"
-
-# Kconfig: after the last 'source "drivers/accel/..."' (inside if DRM_ACCEL)
-if ! grep -q '^source "drivers/accel/e1npu/Kconfig"' "$ACCEL/Kconfig"; then
-	awk -v last="$(grep -n '^source "drivers/accel/' "$ACCEL/Kconfig" | tail -n 1 | cut -d: -f1)" '
-		{ print }
-		NR == last { print "source \"drivers/accel/e1npu/Kconfig\"" }
-		END { if (last == "") print "source \"drivers/accel/e1npu/Kconfig\"" }
-	' "$ACCEL/Kconfig" >"$ACCEL/Kconfig.e1npu-tmp"
-	mv "$ACCEL/Kconfig.e1npu-tmp" "$ACCEL/Kconfig"
-fi
-if ! grep -q 'e1npu/' "$ACCEL/Makefile"; then
-	{ cat "$ACCEL/Makefile"; printf 'obj-$(CONFIG_DRM_ACCEL_E1NPU)\t\t+= e1npu/\n'; } \
-		>"$ACCEL/Makefile.e1npu-tmp"
-	mv "$ACCEL/Makefile.e1npu-tmp" "$ACCEL/Makefile"
-fi
-
-echo "kernel-tree-drop: e1npu dropped into $DEST (enable CONFIG_DRM_ACCEL_E1NPU)"
+echo "kernel-tree-drop: e1npu ($PARTS) dropped into $KTREE (enable CONFIG_DRM_ACCEL_E1NPU)"
