@@ -45,7 +45,6 @@ extern unsigned int e1npu_arena_size_param;
 extern unsigned int e1npu_timeout_ms;
 extern unsigned int e1npu_clock_mhz;
 extern unsigned int e1npu_ring_len_param;
-extern unsigned int e1npu_max_results;
 extern unsigned long e1npu_file_quota;
 extern unsigned int e1npu_flush_timeout_ms;
 
@@ -53,6 +52,7 @@ extern unsigned int e1npu_flush_timeout_ms;
  * struct e1npu_engine - one drm_sched instance and its software counters
  * @sched: the scheduler feeding this engine
  * @wq: ordered workqueue the scheduler submits from
+ * @exec_wq: datapath: ordered workqueue its jobs execute on
  * @present: the engine's register window exists
  * @jobs_completed: jobs that finished without error
  * @jobs_failed: jobs that finished with an error
@@ -62,6 +62,7 @@ extern unsigned int e1npu_flush_timeout_ms;
 struct e1npu_engine {
 	struct drm_gpu_scheduler sched;
 	struct workqueue_struct *wq;
+	struct workqueue_struct *exec_wq;
 	bool present;
 	atomic64_t jobs_completed;
 	atomic64_t jobs_failed;
@@ -262,14 +263,7 @@ static inline void e1npu_dp_write(struct e1npu_device *edev, u32 off, u32 v)
 	writel_relaxed(v, edev->dp + off);
 }
 
-void e1npu_hw_ring_program(struct e1npu_device *edev);
-int e1npu_hw_reset(struct e1npu_device *edev);
-void e1npu_hw_resume(struct e1npu_device *edev);
-int e1npu_hw_suspend(struct e1npu_device *edev);
-void e1npu_dp_idle(struct e1npu_device *edev);
-
 int e1npu_pm_init(struct e1npu_device *edev);
-bool e1npu_pm_reset_pulse(struct e1npu_device *edev);
 void e1npu_pm_probe_done(struct e1npu_device *edev);
 int e1npu_pm_get(struct e1npu_device *edev);
 void e1npu_pm_put(struct e1npu_device *edev);
@@ -277,6 +271,7 @@ extern const struct dev_pm_ops e1npu_pm_ops;
 
 extern const struct attribute_group *e1npu_sysfs_groups[];
 void e1npu_perf_save(struct e1npu_device *edev);
+u64 e1npu_perf_hw(struct e1npu_device *edev, unsigned int i);
 void e1npu_debugfs_init(struct e1npu_device *edev);
 
 #endif /* __E1NPU_DEVICE_H__ */

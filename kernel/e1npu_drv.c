@@ -24,6 +24,8 @@
 #include "e1npu_device.h"
 #include "e1npu_gem.h"
 #include "e1npu_job.h"
+#include "e1npu_perfmon.h"
+#include "e1npu_ring.h"
 
 unsigned int e1npu_arena_size_param = 4 << 20;
 module_param_named(arena_size, e1npu_arena_size_param, uint, 0444);
@@ -41,11 +43,6 @@ MODULE_PARM_DESC(clock_mhz, "NPU clock for busy_us in sysfs, MHz (default 100)")
 unsigned int e1npu_ring_len_param = E1_V0_RING_LEN_MAX;
 module_param_named(ring_len, e1npu_ring_len_param, uint, 0444);
 MODULE_PARM_DESC(ring_len, "Wrapper descriptor ring length, power of two 2..256 (default 256)");
-
-unsigned int e1npu_max_results = 1024;
-module_param_named(max_results, e1npu_max_results, uint, 0644);
-MODULE_PARM_DESC(max_results,
-		 "Unread job results one file may hold; SUBMIT fails with -EBUSY beyond (default 1024)");
 
 unsigned long e1npu_file_quota;
 module_param_named(file_quota, e1npu_file_quota, ulong, 0644);
@@ -131,7 +128,9 @@ static const struct drm_ioctl_desc e1npu_drm_ioctls[] = {
 	E1NPU_IOCTL(BO_MMAP_OFFSET, bo_mmap_offset, 0),
 	E1NPU_IOCTL(BO_WAIT, bo_wait, 0),
 	E1NPU_IOCTL(SUBMIT, submit, 0),
-	E1NPU_IOCTL(JOB_RESULT, job_result, 0),
+	E1NPU_IOCTL(PERFMON_CREATE, perfmon_create, 0),
+	E1NPU_IOCTL(PERFMON_DESTROY, perfmon_destroy, 0),
+	E1NPU_IOCTL(PERFMON_GET_VALUES, perfmon_get_values, 0),
 };
 
 static const struct file_operations e1npu_drm_fops = {
@@ -141,7 +140,8 @@ static const struct file_operations e1npu_drm_fops = {
 };
 
 static const struct drm_driver e1npu_drm_driver = {
-	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM | DRIVER_SYNCOBJ,
+	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM | DRIVER_SYNCOBJ |
+			   DRIVER_SYNCOBJ_TIMELINE,
 	.open = e1npu_open,
 	.postclose = e1npu_postclose,
 	.ioctls = e1npu_drm_ioctls,

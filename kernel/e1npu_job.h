@@ -1,16 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* e1 NPU jobs: submission, scheduling, interrupts and recovery. */
+/*
+ * e1 NPU jobs: what the SUBMIT path (e1npu_submit.c), the scheduler
+ * backend (e1npu_sched.c), the wrapper ring (e1npu_ring.c) and the
+ * datapath (e1npu_dp.c) share.
+ */
 #ifndef __E1NPU_JOB_H__
 #define __E1NPU_JOB_H__
 
 #include <linux/atomic.h>
+#include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <drm/gpu_scheduler.h>
 
+#include "e1npu_opcheck.h"
+
+struct dma_fence;
 struct drm_device;
 struct drm_file;
+struct drm_gem_object;
+struct e1npu_client;
 struct e1npu_device;
+struct e1npu_engine;
+struct e1npu_perfmon;
 
 /**
  * struct e1npu_file - per-open-file state
@@ -18,9 +31,7 @@ struct e1npu_device;
  * @entity: one scheduler entity per engine, valid when @entity_ok
  * @entity_ok: the entity of that engine was initialised
  * @submit_lock: serialises arm + push on this file's entities
- * @results: job id -> struct e1npu_result, until read or close
- * @next_id: cyclic allocation hint for @results
- * @result_count: entries of @results (capped by the max_results parameter)
+ * @perfmons: perfmon id -> struct e1npu_perfmon
  * @client: accounting shared with the file's jobs and buffers (fdinfo,
  *	arena quota)
  */
@@ -30,22 +41,102 @@ struct e1npu_file {
 	bool entity_ok[2];
 	/* Serialises drm_sched_job_arm() and push on this file's entities. */
 	struct mutex submit_lock;
-	struct xarray results;
-	u32 next_id;
-	atomic_t result_count;
+	struct xarray perfmons;
 	struct e1npu_client *client;
 };
 
+/**
+ * struct e1npu_job - one job of one engine
+ * @base: the scheduler job
+ * @edev: the device
+ * @engine: enum drm_e1npu_engine
+ * @op_count: commands
+ * @ops: the decoded, validated commands (the datapath executes them)
+ * @desc: wrapper: the descriptors written into the ring, addresses filled
+ * @dp_ptr: datapath: CPU addresses of tensors a, b, c per command
+ * @bos: the buffers the job's relocations name, referenced
+ * @bo_write: per buffer: the job writes it
+ * @bo_count: entries of @bos
+ * @status_bo: buffer of the status record, referenced, or NULL
+ * @status: CPU address of the status record in @status_bo
+ * @perfmon: perfmon the job counts in, referenced, or NULL
+ * @perf_start: counters of the job's engine when it started (@perfmon)
+ * @hw_fence: signalled when the engine is done with the job
+ * @hw_fence_init: @hw_fence was initialised by run_job
+ * @out_syncs: syncobjs to signal; @out_chains the timeline links
+ * @out_chains: preallocated chain nodes for timeline points (or NULL)
+ * @out_points: the points of @out_syncs, 0 for a binary syncobj
+ * @out_count: entries of @out_syncs
+ * @node: in edev->inflight while the job's descriptors are in the ring
+ * @dp_work: runs a datapath job outside the scheduler's run_job
+ * @first: ring slot of the job's first descriptor
+ * @failed: the outcome below is final (fallback or error seen)
+ * @error: negative errno when @failed
+ * @err_code: hardware code when @failed
+ * @fail_index: failing command when @failed
+ * @client: the submitting file's accounting (fdinfo busy time)
+ * @start_ns: ktime (ns) run_job handed the job to its engine, 0 before
+ * @pm_ref: the job holds a runtime-PM reference on the device
+ * @retired: counted in &e1npu_device.jobs_retired (set once)
+ */
+struct e1npu_job {
+	struct drm_sched_job base;
+	struct e1npu_device *edev;
+	u32 engine;
+	u32 op_count;
+	struct e1npu_hw_op *ops;
+	u32 (*desc)[E1_V0_DESC_WORDS];
+	u8 *(*dp_ptr)[E1NPU_T_COUNT];
+	struct drm_gem_object **bos;
+	bool *bo_write;
+	u32 bo_count;
+	struct drm_gem_object *status_bo;
+	struct drm_e1npu_job_status *status;
+	struct e1npu_perfmon *perfmon;
+	u64 perf_start[DRM_E1NPU_PERF_COUNT];
+	struct dma_fence *hw_fence;
+	bool hw_fence_init;
+	struct drm_syncobj **out_syncs;
+	struct dma_fence_chain **out_chains;
+	u64 *out_points;
+	u32 out_count;
+	struct list_head node;
+	struct work_struct dp_work;
+	u32 first;
+	bool failed;
+	int error;
+	u32 err_code;
+	u32 fail_index;
+	struct e1npu_client *client;
+	u64 start_ns;
+	bool pm_ref;
+	atomic_t retired;
+};
+
+#define to_e1npu_job(j)	container_of(j, struct e1npu_job, base)
+
+/* e1npu_sched.c */
 int e1npu_job_init(struct e1npu_device *edev);
 void e1npu_job_fini(struct e1npu_device *edev);
 int e1npu_job_open(struct e1npu_file *efile);
 void e1npu_job_close(struct e1npu_file *efile);
-int e1npu_job_irq_get(struct e1npu_device *edev);
-int e1npu_job_irq_init(struct e1npu_device *edev);
+void e1npu_job_complete(struct e1npu_job *job, int error, u32 err_code,
+			u32 fail_index, u32 ops_done);
+void e1npu_job_cleanup(struct e1npu_job *job);
+struct e1npu_engine *e1npu_job_engine(struct e1npu_job *job);
 
+/* e1npu_submit.c */
 int e1npu_ioctl_submit(struct drm_device *ddev, void *data,
 		       struct drm_file *file);
-int e1npu_ioctl_job_result(struct drm_device *ddev, void *data,
-			   struct drm_file *file);
+
+/* e1npu_dp.c */
+void e1npu_dp_idle(struct e1npu_device *edev);
+void e1npu_dp_job_queue(struct e1npu_job *job);
+void e1npu_dp_job_flush(struct e1npu_job *job);
+int e1npu_dp_init(struct e1npu_device *edev);
+
+/* e1npu_irq.c */
+int e1npu_job_irq_get(struct e1npu_device *edev);
+int e1npu_job_irq_init(struct e1npu_device *edev);
 
 #endif /* __E1NPU_JOB_H__ */

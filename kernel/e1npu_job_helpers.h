@@ -18,7 +18,7 @@ struct drm_gem_object;
 
 /* Most jobs one SUBMIT may hold. */
 #define E1NPU_MAX_JOBS_PER_SUBMIT	64
-/* Largest job_size and op_size SUBMIT accepts. */
+/* Largest job_size, reloc_size and sync_size SUBMIT accepts. */
 #define E1NPU_MAX_STRUCT_SIZE		PAGE_SIZE
 
 /**
@@ -35,18 +35,20 @@ struct e1npu_job_handle {
  * e1npu_submit_header_ok() - the SUBMIT header is within the driver's limits
  * @args: the copied header
  *
- * Return: true when pad is zero, 1..E1NPU_MAX_JOBS_PER_SUBMIT jobs, and
- * job_size and op_size at least the structures this kernel knows and at
- * most E1NPU_MAX_STRUCT_SIZE.
+ * Return: true for 1..E1NPU_MAX_JOBS_PER_SUBMIT jobs, and job_size,
+ * reloc_size and sync_size at least the structures this kernel knows and
+ * at most E1NPU_MAX_STRUCT_SIZE.
  */
 static inline bool e1npu_submit_header_ok(const struct drm_e1npu_submit *args)
 {
-	return !args->pad && args->job_count &&
+	return args->job_count &&
 	       args->job_count <= E1NPU_MAX_JOBS_PER_SUBMIT &&
 	       args->job_size >= sizeof(struct drm_e1npu_job) &&
 	       args->job_size <= E1NPU_MAX_STRUCT_SIZE &&
-	       args->op_size >= sizeof(struct e1npu_hw_op) &&
-	       args->op_size <= E1NPU_MAX_STRUCT_SIZE;
+	       args->reloc_size >= sizeof(struct drm_e1npu_reloc) &&
+	       args->reloc_size <= E1NPU_MAX_STRUCT_SIZE &&
+	       args->sync_size >= sizeof(struct drm_e1npu_sync) &&
+	       args->sync_size <= E1NPU_MAX_STRUCT_SIZE;
 }
 
 /**

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit suite of the job helpers (e1npu_job_helpers.h, used by
- * e1npu_job.c): SUBMIT header bounds, handle and buffer de-duplication,
+ * e1npu_submit.c): SUBMIT header bounds, handle and buffer de-duplication,
  * the buffer locking order, and which job owns a ring slot across the
  * wrap. Expected values are written out from the UAPI (struct drm_e1npu_job
- * is 40 bytes, struct e1npu_hw_op 104) and the ring contract.
+ * is 72 bytes, struct drm_e1npu_reloc 24, struct drm_e1npu_sync 16) and the ring contract.
  */
 #include <kunit/test.h>
 #include <linux/sort.h>
@@ -15,8 +15,9 @@ static void kt_submit_ok(struct drm_e1npu_submit *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->job_count = 1;
-	s->job_size = 40;
-	s->op_size = 104;
+	s->job_size = 72;
+	s->reloc_size = 24;
+	s->sync_size = 16;
 }
 
 static void e1npu_kt_submit_header(struct kunit *test)
@@ -25,8 +26,6 @@ static void e1npu_kt_submit_header(struct kunit *test)
 
 	kt_submit_ok(&s);
 	KUNIT_EXPECT_TRUE(test, e1npu_submit_header_ok(&s));
-	s.pad = 1;
-	KUNIT_EXPECT_FALSE(test, e1npu_submit_header_ok(&s));
 
 	/* job_count: 1..64 */
 	kt_submit_ok(&s);
@@ -39,11 +38,11 @@ static void e1npu_kt_submit_header(struct kunit *test)
 	s.job_count = U32_MAX;
 	KUNIT_EXPECT_FALSE(test, e1npu_submit_header_ok(&s));
 
-	/* job_size: 40..PAGE_SIZE (a newer userspace's larger job is fine) */
+	/* job_size: 72..PAGE_SIZE (a newer userspace's larger job is fine) */
 	kt_submit_ok(&s);
-	s.job_size = 39;
+	s.job_size = 71;
 	KUNIT_EXPECT_FALSE(test, e1npu_submit_header_ok(&s));
-	s.job_size = 48;
+	s.job_size = 80;
 	KUNIT_EXPECT_TRUE(test, e1npu_submit_header_ok(&s));
 	s.job_size = PAGE_SIZE;
 	KUNIT_EXPECT_TRUE(test, e1npu_submit_header_ok(&s));
@@ -52,17 +51,22 @@ static void e1npu_kt_submit_header(struct kunit *test)
 	s.job_size = 0;
 	KUNIT_EXPECT_FALSE(test, e1npu_submit_header_ok(&s));
 
-	/* op_size: 104..PAGE_SIZE */
+	/* reloc_size: 24..PAGE_SIZE */
 	kt_submit_ok(&s);
-	s.op_size = 103;
+	s.reloc_size = 23;
 	KUNIT_EXPECT_FALSE(test, e1npu_submit_header_ok(&s));
-	s.op_size = 105;
+	s.reloc_size = 32;
 	KUNIT_EXPECT_TRUE(test, e1npu_submit_header_ok(&s));
-	s.op_size = PAGE_SIZE;
-	KUNIT_EXPECT_TRUE(test, e1npu_submit_header_ok(&s));
-	s.op_size = PAGE_SIZE + 1;
+	s.reloc_size = PAGE_SIZE + 1;
 	KUNIT_EXPECT_FALSE(test, e1npu_submit_header_ok(&s));
-	s.op_size = U32_MAX;
+
+	/* sync_size: 16..PAGE_SIZE */
+	kt_submit_ok(&s);
+	s.sync_size = 15;
+	KUNIT_EXPECT_FALSE(test, e1npu_submit_header_ok(&s));
+	s.sync_size = PAGE_SIZE;
+	KUNIT_EXPECT_TRUE(test, e1npu_submit_header_ok(&s));
+	s.sync_size = U32_MAX;
 	KUNIT_EXPECT_FALSE(test, e1npu_submit_header_ok(&s));
 }
 

@@ -63,9 +63,9 @@ enum e1npu_hw_opcode {
 };
 
 /* Fuse a ReLU into MATMUL_S8 or CONV2D_S8. */
-#define E1NPU_HWOP_FLAG_RELU		(1u << 0)
+#define E1NPU_HWOP_FLAG_RELU		E1_BIT(0)
 /* DP_SCALAR DOT16_S2: ternary lanes instead of two's-complement INT2. */
-#define E1NPU_HWOP_FLAG_TERNARY		(1u << 1)
+#define E1NPU_HWOP_FLAG_TERNARY		E1_BIT(1)
 #define E1NPU_HWOP_FLAGS_ALL		(E1NPU_HWOP_FLAG_RELU | \
 					 E1NPU_HWOP_FLAG_TERNARY)
 

@@ -14,6 +14,7 @@
 #include <linux/reset.h>
 
 #include "e1npu_device.h"
+#include "e1npu_ring.h"
 
 #define E1NPU_AUTOSUSPEND_MS	50
 
@@ -37,35 +38,6 @@ static int e1npu_reset_line_pulse(struct e1npu_device *edev)
 		return ret;
 	udelay(1);
 	return reset_control_deassert(edev->rst);
-}
-
-/**
- * e1npu_pm_reset_pulse() - reset the whole NPU through its reset line
- * @edev: the device, powered; ring_lock held or the ring idle
- *
- * Both engines return to their reset state. No datapath operation is cut
- * in half (dp_lock), and the perf counters' totals in sysfs run on across
- * the reset (e1npu_perf_save()). The caller re-programs the wrapper.
- *
- * Return: true when a reset line exists and was pulsed.
- */
-bool e1npu_pm_reset_pulse(struct e1npu_device *edev)
-{
-	int ret;
-
-	if (!edev->rst)
-		return false;
-	mutex_lock(&edev->dp_lock);
-	mutex_lock(&edev->perf_lock);
-	e1npu_perf_save(edev);
-	ret = e1npu_reset_line_pulse(edev);
-	mutex_unlock(&edev->perf_lock);
-	mutex_unlock(&edev->dp_lock);
-	if (ret) {
-		dev_err(edev->drm.dev, "reset line pulse failed (%d)\n", ret);
-		return false;
-	}
-	return true;
 }
 
 /* devm action: runtime PM off and the device powered down, once. */
@@ -197,7 +169,7 @@ static int e1npu_rpm_resume(struct device *dev)
 	ret = e1npu_power_on(edev);
 	if (ret)
 		return ret;
-	e1npu_pm_reset_pulse(edev);
+	e1npu_hw_reset_pulse(edev);
 	e1npu_hw_resume(edev);
 	return 0;
 }

@@ -34,8 +34,14 @@ static const struct {
 	[E1NPU_PERF_DP_SCRATCH_BYTES] = { true, E1_DP_PERF_SCRATCH_BYTES, 0 },
 };
 
-/* Counter @i as the hardware holds it; 0 when its window is absent. */
-static u64 e1npu_perf_hw(struct e1npu_device *edev, unsigned int i)
+/**
+ * e1npu_perf_hw() - a perf counter as the hardware holds it
+ * @edev: the device, powered
+ * @i: enum e1npu_perf
+ *
+ * Return: the counter, 0 when its window is absent.
+ */
+u64 e1npu_perf_hw(struct e1npu_device *edev, unsigned int i)
 {
 	u16 lo = e1npu_perf_regs[i].lo, hi = e1npu_perf_regs[i].hi;
 

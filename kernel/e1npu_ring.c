@@ -1,0 +1,655 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * e1 NPU wrapper ring: programming, the descriptor ring the driver owns,
+ * retirement, the CPU-fallback contract, hard errors, timeout recovery
+ * and wedging.
+ *
+ * Every command is one 64-byte descriptor. A job owns the ring while it
+ * runs (its scheduler credits are the ring's, see e1npu_sched.c): innocent
+ * jobs never sit in the hardware queue behind one that hangs. Jobs retire
+ * as DESC_TAIL passes them, in the hard interrupt handler for a plain
+ * completion, in its thread when an error needs handling.
+ */
+#include <linux/bitfield.h>
+#include <linux/delay.h>
+#include <linux/dma-fence.h>
+#include <linux/interrupt.h>
+#include <linux/iopoll.h>
+#include <linux/kobject.h>
+#include <linux/moduleparam.h>
+#include <linux/reset.h>
+#include <linux/slab.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_print.h>
+
+#include "e1npu_device.h"
+#include "e1npu_job.h"
+#include "e1npu_job_helpers.h"
+#include "e1npu_ring.h"
+
+unsigned int e1npu_flush_timeout_ms = 1000;
+module_param_named(flush_timeout_ms, e1npu_flush_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(flush_timeout_ms,
+		 "How long the wrapper may stay busy after CTRL.flush before the device is declared wedged (default 1000)");
+
+/**
+ * struct e1npu_pin - buffers a wedged device may still write
+ * @node: in &e1npu_device.pinned
+ * @count: entries of @objs
+ * @objs: referenced until the device is released
+ */
+struct e1npu_pin {
+	struct list_head node;
+	u32 count;
+	struct drm_gem_object *objs[] __counted_by(count);
+};
+
+static void e1npu_ring_write_desc(struct e1npu_device *edev, u32 slot,
+				  const u32 desc[E1_V0_DESC_WORDS])
+{
+	__le32 *d = edev->ring_vaddr + (size_t)slot * E1_V0_DESC_SIZE;
+	unsigned int w;
+
+	for (w = 0; w < E1_V0_DESC_WORDS; w++)
+		d[w] = cpu_to_le32(desc[w]);
+}
+
+/**
+ * e1npu_hw_ring_program() - program ring, window, interrupts and CTRL
+ * @edev: the device, wrapper present
+ *
+ * Runs with CTRL.cpu_fallback_select set: unsupported descriptors raise the
+ * fallback line and wait for the driver.
+ */
+void e1npu_hw_ring_program(struct e1npu_device *edev)
+{
+	/* Configuration only: no memory the engine reads is involved. */
+	e1npu_wr_write_relaxed(edev, E1_V0_DESC_BASE_LO,
+			       lower_32_bits(edev->ring_dma));
+	e1npu_wr_write_relaxed(edev, E1_V0_DESC_BASE_HI,
+			       upper_32_bits(edev->ring_dma));
+	e1npu_wr_write_relaxed(edev, E1_V0_DESC_RING_LEN, edev->ring_len);
+	e1npu_wr_write_relaxed(edev, E1_V0_TENSOR_MEM_BASE_LO,
+			       lower_32_bits(edev->arena_dma));
+	e1npu_wr_write_relaxed(edev, E1_V0_TENSOR_MEM_BASE_HI,
+			       upper_32_bits(edev->arena_dma));
+	e1npu_wr_write_relaxed(edev, E1_V0_TENSOR_MEM_LEN,
+			       (u32)edev->arena_size);
+	e1npu_wr_write_relaxed(edev, E1_V0_IRQ_MASK, edev->irq_mask);
+	e1npu_wr_write_relaxed(edev, E1_V0_CTRL, E1_V0_CTRL_ENABLE |
+			       E1_V0_CTRL_IRQ_ENABLE | E1_V0_CTRL_CPU_FALLBACK);
+}
+
+/*
+ * CTRL.flush, then wait until STATUS.busy reads 0: a flush stops fetching,
+ * but the descriptor in execution may still be writing its outputs. Only
+ * then may the fences of its job signal (and its buffers be reused).
+ */
+static int e1npu_hw_flush(struct e1npu_device *edev)
+{
+	u32 st;
+	int ret;
+
+	e1npu_wr_write_relaxed(edev, E1_V0_CTRL, E1_V0_CTRL_FLUSH);
+	/*
+	 * Ordered reads: fences signal after the read that saw the engine
+	 * idle, and what their waiters read of its outputs must not be read
+	 * before it.
+	 */
+	ret = readl_poll_timeout(edev->wrap + E1_V0_STATUS, st,
+				 !(st & E1_V0_STATUS_BUSY), 1000,
+				 (u64)e1npu_flush_timeout_ms * 1000);
+	if (ret)
+		drm_err(&edev->drm,
+			"wrapper still busy %u ms after a flush (STATUS 0x%08x)\n",
+			e1npu_flush_timeout_ms, st);
+	return ret;
+}
+
+/**
+ * e1npu_hw_reset() - flush the wrapper and program it from scratch
+ * @edev: the device, wrapper present; ring_lock held or not yet shared
+ *
+ * Return: 0, or -ETIMEDOUT when the engine did not go idle after the flush
+ * (nothing is programmed then: the caller wedges the device).
+ */
+int e1npu_hw_reset(struct e1npu_device *edev)
+{
+	int ret;
+
+	ret = e1npu_hw_flush(edev);
+	if (ret)
+		return ret;
+	e1npu_wr_write_relaxed(edev, E1_V0_IRQ_STATUS, E1_V0_IRQ_ALL);
+	edev->ring_head = 0;
+	spin_lock_irq(&edev->retire_lock);
+	edev->ring_tail = 0;
+	spin_unlock_irq(&edev->retire_lock);
+	e1npu_hw_ring_program(edev);
+	return 0;
+}
+
+/* Keep @job's buffers allocated for as long as the device exists. */
+static void e1npu_job_pin(struct e1npu_device *edev, struct e1npu_job *job)
+{
+	struct e1npu_pin *pin;
+	u32 i;
+
+	/* A fence-signalling path (timeout, IRQ thread): no reclaim. */
+	pin = kzalloc(struct_size(pin, objs, job->bo_count),
+		      GFP_NOWAIT | __GFP_NOWARN);
+	for (i = 0; i < job->bo_count; i++) {
+		/* Without a record the references are leaked: still safe. */
+		drm_gem_object_get(job->bos[i]);
+		if (pin)
+			pin->objs[i] = job->bos[i];
+	}
+	if (pin) {
+		pin->count = job->bo_count;
+		list_add_tail(&pin->node, &edev->pinned);
+	}
+}
+
+/*
+ * The wrapper did not go idle after a flush: it may still write the
+ * buffers of @jobs (and of @extra). Refuse all further work and never let
+ * those buffers be freed and handed out again while the device exists.
+ */
+static void e1npu_wedge(struct e1npu_device *edev, struct list_head *jobs,
+			struct e1npu_job *extra)
+{
+	struct e1npu_job *job;
+
+	lockdep_assert_held(&edev->ring_lock);
+	if (!edev->wedged) {
+		drm_err(&edev->drm,
+			"device wedged: submissions fail with -EIO until it is rebound\n");
+		schedule_work(&edev->wedged_work);
+	}
+	WRITE_ONCE(edev->wedged, true);
+	list_for_each_entry(job, jobs, node)
+		e1npu_job_pin(edev, job);
+	if (extra)
+		e1npu_job_pin(edev, extra);
+}
+
+/*
+ * Tell userspace the device needs recovery: a uevent on the accel node with
+ * WEDGED=rebind, the key and value the DRM core's drm_dev_wedged_event()
+ * sends for DRM_WEDGE_RECOVERY_REBIND (Documentation/gpu/drm-uapi.rst,
+ * "Device Wedging"); rebinding the driver is what clears the state.
+ * drm_dev_wedged_event() itself is not used: Debian's 6.12 does not have
+ * it, and where it exists it sends on the primary minor, which an
+ * accel-only device does not have (dev->primary is NULL). Switch to it
+ * once it handles accel devices. A work item, because the wedge is found
+ * on fence-signalling paths (IRQ thread, timeout handler) where the
+ * uevent's GFP_KERNEL allocations must not run.
+ */
+static char *e1npu_wedged_envp[] = { "WEDGED=rebind", NULL };
+
+static void e1npu_wedged_work(struct work_struct *work)
+{
+	struct e1npu_device *edev = container_of(work, struct e1npu_device,
+						 wedged_work);
+	int idx;
+
+	/* Not after unplug: the accel node is gone from sysfs then. */
+	if (!drm_dev_enter(&edev->drm, &idx))
+		return;
+	kobject_uevent_env(&edev->drm.accel->kdev->kobj, KOBJ_CHANGE,
+			   e1npu_wedged_envp);
+	drm_dev_exit(idx);
+}
+
+/**
+ * e1npu_ring_init() - the ring's software state
+ * @edev: the device
+ */
+void e1npu_ring_init(struct e1npu_device *edev)
+{
+	INIT_LIST_HEAD(&edev->pinned);
+	INIT_WORK(&edev->wedged_work, e1npu_wedged_work);
+}
+
+/**
+ * e1npu_hw_resume() - the engines from scratch after a power-up
+ * @edev: the device, powered (and its reset line pulsed, if it has one)
+ *
+ * The wrapper is flushed, waited for and its ring programmed; the ring is
+ * empty (no job holds the device while it is suspended). A wrapper that
+ * stays busy wedges the device. The datapath is left idle.
+ */
+void e1npu_hw_resume(struct e1npu_device *edev)
+{
+	LIST_HEAD(none);
+
+	if (edev->dp)
+		e1npu_dp_idle(edev);
+	if (!edev->wrap)
+		return;
+	mutex_lock(&edev->ring_lock);
+	drm_WARN_ON_ONCE(&edev->drm, !list_empty(&edev->inflight));
+	if (!edev->unplugged && !edev->wedged && e1npu_hw_reset(edev))
+		e1npu_wedge(edev, &none, NULL);
+	mutex_unlock(&edev->ring_lock);
+}
+
+/**
+ * e1npu_hw_suspend() - quiesce the engines before a power-down
+ * @edev: the device
+ *
+ * Only an idle wrapper (no job in the ring, nothing queued or executing)
+ * is quiesced: its interrupt lines are silenced (CTRL and IRQ_MASK 0;
+ * resume programs both again), then every handler still running on any
+ * line is waited for. A wedged or removed device's registers are left
+ * alone.
+ *
+ * Return: 0, or -EBUSY when the wrapper is not idle.
+ */
+int e1npu_hw_suspend(struct e1npu_device *edev)
+{
+	int ret = 0;
+	u32 st;
+
+	if (edev->wrap) {
+		mutex_lock(&edev->ring_lock);
+		if (!list_empty(&edev->inflight)) {
+			ret = -EBUSY;
+		} else if (!edev->unplugged && !edev->wedged) {
+			st = e1npu_wr_read_relaxed(edev, E1_V0_STATUS);
+			if ((st & E1_V0_STATUS_BUSY) ||
+			    !(st & E1_V0_STATUS_QUEUE_EMPTY)) {
+				ret = -EBUSY;
+			} else {
+				e1npu_wr_write_relaxed(edev, E1_V0_IRQ_MASK, 0);
+				e1npu_wr_write_relaxed(edev, E1_V0_CTRL, 0);
+				/* Reads after the writes: they have landed. */
+				e1npu_wr_read_relaxed(edev, E1_V0_CTRL);
+			}
+		}
+		mutex_unlock(&edev->ring_lock);
+		if (ret)
+			return ret;
+	}
+	if (edev->irq_npu >= 0)
+		synchronize_irq(edev->irq_npu);
+	if (edev->irq_fallback >= 0)
+		synchronize_irq(edev->irq_fallback);
+	if (edev->irq_dp >= 0)
+		synchronize_irq(edev->irq_dp);
+	return 0;
+}
+
+void e1npu_ring_push(struct e1npu_device *edev, struct e1npu_job *job)
+{
+	u32 mask = edev->ring_len - 1, slot = edev->ring_head, i;
+
+	lockdep_assert_held(&edev->ring_lock);
+	job->first = slot;
+	for (i = 0; i < job->op_count; i++) {
+		e1npu_ring_write_desc(edev, slot, job->desc[i]);
+		slot = (slot + 1) & mask;
+	}
+	edev->ring_head = slot;
+	/* Before the doorbell: the hard handler may retire it at once. */
+	spin_lock_irq(&edev->retire_lock);
+	list_add_tail(&job->node, &edev->inflight);
+	spin_unlock_irq(&edev->retire_lock);
+	/*
+	 * The engine fetches the descriptors written above (plain stores to
+	 * the coherent ring) once it sees the doorbell. The doorbell is a
+	 * writel(), not writel_relaxed(): writel() orders every earlier
+	 * write to memory before the MMIO write (a wmb() ahead of the store,
+	 * "fence w,o" on RISC-V), so no separate barrier is needed and the
+	 * engine cannot fetch a slot before its contents are in memory. A
+	 * relaxed write could reach the device first.
+	 */
+	e1npu_wr_write(edev, E1_V0_DESC_DOORBELL, slot);
+}
+
+/*
+ * Retire the jobs DESC_TAIL has passed and signal their fences. Runs in
+ * the hard IRQ handler too (e1npu_irq_npu()), hence retire_lock, not
+ * ring_lock: DESC_TAIL only ever moves past retired descriptors, so this
+ * is right in any hardware state but one, a flushed ring (DESC_TAIL reads
+ * 0). Every path that flushes takes the jobs out of @inflight first, under
+ * retire_lock, and resets @ring_tail before it pushes any again.
+ */
+void e1npu_ring_retire_locked(struct e1npu_device *edev)
+{
+	u32 mask = edev->ring_len - 1, tail, avail;
+	struct e1npu_job *job;
+
+	lockdep_assert_held(&edev->retire_lock);
+	/*
+	 * Ordered read: the jobs it retires signal their fences, after which
+	 * their outputs are read; those reads must not pass this one.
+	 */
+	tail = e1npu_wr_read(edev, E1_V0_DESC_TAIL) & mask;
+	avail = e1npu_ring_dist(edev->ring_tail, tail, mask);
+	while (avail) {
+		u32 done, left, step;
+
+		job = list_first_entry_or_null(&edev->inflight,
+					       struct e1npu_job, node);
+		if (!job)
+			break;
+		done = e1npu_ring_dist(job->first, edev->ring_tail, mask);
+		left = job->op_count - done;
+		step = min(left, avail);
+		edev->ring_tail = (edev->ring_tail + step) & mask;
+		avail -= step;
+		if (step == left) {
+			list_del_init(&job->node);
+			e1npu_job_complete(job, 0, 0, 0, job->op_count);
+		}
+	}
+}
+
+void e1npu_ring_retire(struct e1npu_device *edev)
+{
+	spin_lock_irq(&edev->retire_lock);
+	e1npu_ring_retire_locked(edev);
+	spin_unlock_irq(&edev->retire_lock);
+}
+
+/* Take every job out of the ring's list (the hard handler's view). */
+void e1npu_ring_take_all(struct e1npu_device *edev, struct list_head *jobs)
+{
+	spin_lock_irq(&edev->retire_lock);
+	list_splice_init(&edev->inflight, jobs);
+	spin_unlock_irq(&edev->retire_lock);
+}
+
+/*
+ * Flush the engine and re-issue every job still in flight from its first
+ * descriptor: the ring stalled before reaching them.
+ */
+static void e1npu_ring_reissue(struct e1npu_device *edev,
+			       struct e1npu_job *failed)
+{
+	struct e1npu_job *job, *tmp;
+	LIST_HEAD(jobs);
+
+	e1npu_ring_take_all(edev, &jobs);
+	atomic64_inc(&edev->resets);
+	if (e1npu_hw_reset(edev))
+		e1npu_wedge(edev, &jobs, failed);
+	list_for_each_entry_safe(job, tmp, &jobs, node) {
+		list_del_init(&job->node);
+		if (edev->wedged)
+			e1npu_job_complete(job, -EIO, 0, 0, 0);
+		else
+			e1npu_ring_push(edev, job);
+	}
+}
+
+static struct e1npu_job *e1npu_ring_owner(struct e1npu_device *edev, u32 idx,
+					  u32 *pos)
+{
+	u32 mask = edev->ring_len - 1;
+	struct e1npu_job *job;
+
+	lockdep_assert_held(&edev->retire_lock);
+	list_for_each_entry(job, &edev->inflight, node)
+		if (e1npu_ring_holds(job->first, job->op_count, idx, mask, pos))
+			return job;
+	return NULL;
+}
+
+/*
+ * Hard error (window, bus, overflow): fail the job owning the faulting
+ * descriptor, flush, and re-issue the jobs queued behind it.
+ */
+static void e1npu_ring_hard_error(struct e1npu_device *edev, u32 idx, u32 code)
+{
+	struct e1npu_job *job;
+	u32 pos = 0;
+	u64 addr;
+
+	addr = (u64)e1npu_wr_read(edev, E1_V0_ERR_FAULT_ADDR_HI) << 32 |
+	       e1npu_wr_read(edev, E1_V0_ERR_FAULT_ADDR_LO);
+	atomic64_inc(&edev->hard_errors);
+	spin_lock_irq(&edev->retire_lock);
+	job = e1npu_ring_owner(edev, idx, &pos);
+	if (!job) {
+		/*
+		 * No job owns the slot (an overflow latched at DESC_HEAD):
+		 * the ring stopped in the oldest job, after the operations
+		 * DESC_TAIL retired (e1npu_ring_service() retired them).
+		 */
+		job = list_first_entry_or_null(&edev->inflight,
+					       struct e1npu_job, node);
+		if (job)
+			pos = (edev->ring_tail - job->first) &
+			      (edev->ring_len - 1);
+	}
+	if (job)
+		list_del_init(&job->node);
+	spin_unlock_irq(&edev->retire_lock);
+	drm_dbg(&edev->drm, "wrapper error 0x%02x at slot %u addr 0x%llx\n",
+		code, idx, addr);
+	e1npu_ring_reissue(edev, job);
+	if (job)
+		e1npu_job_complete(job, code == E1_V0_ERR_OVERFLOW ? -EIO : -EFAULT,
+				   code, pos, pos);
+}
+
+/*
+ * CPU-fallback contract: the engine stalled on descriptor @idx. Record the
+ * failure, turn the rest of the job (including @idx) into NOPs keeping
+ * irq_on_complete on its last, clear unsupported_op|error and retire @idx
+ * through DESC_TAIL so the ring resumes with the next job.
+ */
+static bool e1npu_ring_fallback(struct e1npu_device *edev, u32 idx, u32 code)
+{
+	u32 mask = edev->ring_len - 1, pos, i;
+	struct e1npu_job *job;
+
+	/*
+	 * retire_lock throughout: once DESC_TAIL moves, the hard handler may
+	 * retire the job's NOPs on another CPU, and must see its outcome.
+	 */
+	spin_lock_irq(&edev->retire_lock);
+	job = list_first_entry_or_null(&edev->inflight, struct e1npu_job, node);
+	pos = job ? (idx - job->first) & mask : 0;
+	if (!job || pos >= job->op_count) {
+		spin_unlock_irq(&edev->retire_lock);
+		return false;
+	}
+
+	if (!job->failed) {
+		job->failed = true;
+		job->error = -EOPNOTSUPP;
+		job->err_code = code;
+		job->fail_index = pos;
+	}
+	for (i = pos; i < job->op_count; i++) {
+		e1npu_desc_make_nop(job->desc[i], i == job->op_count - 1);
+		e1npu_ring_write_desc(edev, (job->first + i) & mask,
+				      job->desc[i]);
+	}
+	atomic64_inc(&edev->fallbacks);
+	/*
+	 * Ordered writes, as the doorbell: the engine fetches the rewritten
+	 * NOPs once the stall ends (at the IRQ_STATUS clear or at the tail
+	 * write), so the ring stores must reach memory first.
+	 */
+	e1npu_wr_write(edev, E1_V0_IRQ_STATUS,
+		       E1_V0_IRQ_UNSUPPORTED_OP | E1_V0_IRQ_ERROR);
+	e1npu_wr_write(edev, E1_V0_DESC_TAIL, (idx + 1) & mask);
+	spin_unlock_irq(&edev->retire_lock);
+	return true;
+}
+
+/* Retire, then handle a stalled engine, until nothing is left to do. */
+void e1npu_ring_service(struct e1npu_device *edev)
+{
+	u32 status, code, idx;
+	unsigned int loops;
+
+	lockdep_assert_held(&edev->ring_lock);
+	for (loops = 0; loops <= edev->ring_len; loops++) {
+		e1npu_ring_retire(edev);
+		status = e1npu_wr_read(edev, E1_V0_STATUS);
+		if (!(status & E1_V0_STATUS_ERROR))
+			return;
+		code = FIELD_GET(E1_V0_STATUS_ERR_CODE, status);
+		idx = e1npu_wr_read(edev, E1_V0_ERR_DESC_INDEX) &
+		      (edev->ring_len - 1);
+		if (code >= E1_V0_ERR_UNKNOWN_OP && code <= E1_V0_ERR_ALIGN &&
+		    e1npu_ring_fallback(edev, idx, code))
+			continue;
+		e1npu_ring_hard_error(edev, idx, code);
+	}
+}
+
+/**
+ * e1npu_hw_reset_pulse() - pulse the block's reset line, if it has one
+ * @edev: the device, powered
+ *
+ * The perf counters are folded into the software totals first (the pulse
+ * clears them); the datapath is reset between two commands (dp_lock).
+ *
+ * Return: true when the line was pulsed.
+ */
+bool e1npu_hw_reset_pulse(struct e1npu_device *edev)
+{
+	int ret;
+
+	if (!edev->rst)
+		return false;
+	mutex_lock(&edev->dp_lock);
+	mutex_lock(&edev->perf_lock);
+	e1npu_perf_save(edev);
+	ret = reset_control_assert(edev->rst);
+	if (!ret) {
+		udelay(1);
+		ret = reset_control_deassert(edev->rst);
+	}
+	mutex_unlock(&edev->perf_lock);
+	mutex_unlock(&edev->dp_lock);
+	if (ret) {
+		dev_err(edev->drm.dev, "reset line pulse failed (%d)\n", ret);
+		return false;
+	}
+	return true;
+}
+
+/**
+ * e1npu_hw_pinned_release() - give back the buffers a wedge pinned
+ * @edev: the device, being released
+ */
+void e1npu_hw_pinned_release(struct e1npu_device *edev)
+{
+	struct e1npu_pin *pin, *tmp;
+	u32 i;
+
+	list_for_each_entry_safe(pin, tmp, &edev->pinned, node) {
+		for (i = 0; i < pin->count; i++)
+			drm_gem_object_put(pin->objs[i]);
+		list_del(&pin->node);
+		kfree(pin);
+	}
+}
+
+/**
+ * e1npu_ring_timeout() - recover from a wrapper job that ran too long
+ * @edev: the device; ring_lock held, the scheduler's queue stopped
+ * @bad: the job
+ *
+ * Flush and wait for the engine to go idle (pulsing the reset line where
+ * the binding has one), then fail @bad with -ETIMEDOUT (fail_index = the
+ * commands it retired). @bad owned the ring, so no other job was in it.
+ * If the engine does not go idle the device is wedged. A job that
+ * finished meanwhile (a lost interrupt) is only retired.
+ */
+void e1npu_ring_timeout(struct e1npu_device *edev, struct e1npu_job *bad)
+{
+	struct e1npu_job *j, *tmp;
+	LIST_HEAD(jobs);
+	u32 pos = 0, st;
+	bool done, own_bad;
+
+	lockdep_assert_held(&edev->ring_lock);
+	if (edev->unplugged || edev->wedged)
+		return;
+	/*
+	 * Retire, decide and take the ring's jobs in one retire_lock section:
+	 * the hard handler completes jobs under that lock, so @bad is either
+	 * completely done (signalled) or still in the ring, and once taken the
+	 * jobs are ours alone.
+	 */
+	spin_lock_irq(&edev->retire_lock);
+	e1npu_ring_retire_locked(edev);
+	done = bad->hw_fence_init && dma_fence_is_signaled(bad->hw_fence);
+	own_bad = !done && !list_empty(&bad->node);
+	if (own_bad)
+		pos = (edev->ring_tail - bad->first) & (edev->ring_len - 1);
+	if (!done)
+		list_splice_init(&edev->inflight, &jobs);
+	spin_unlock_irq(&edev->retire_lock);
+	if (done) {
+		/*
+		 * Nothing hung: its interrupt was lost (or raced the timer).
+		 * Ack as the hard handler would, so that the line can rise
+		 * again for the next job, and service the ring.
+		 */
+		st = e1npu_wr_read_relaxed(edev, E1_V0_IRQ_STATUS) &
+		     edev->irq_mask & ~E1_V0_IRQ_UNSUPPORTED_OP;
+		if (st)
+			e1npu_wr_write_relaxed(edev, E1_V0_IRQ_STATUS, st);
+		e1npu_ring_service(edev);
+		return;
+	}
+	atomic64_inc(&edev->resets);
+	/* A hung engine may not stop at a flush; its reset line does. */
+	e1npu_hw_reset_pulse(edev);
+	if (e1npu_hw_reset(edev))
+		e1npu_wedge(edev, &jobs, NULL);
+	if (own_bad) {
+		drm_dbg(&edev->drm, "job timed out at command %u, reset\n", pos);
+		e1npu_job_complete(bad, -ETIMEDOUT, 0, pos, pos);
+	}
+	list_for_each_entry_safe(j, tmp, &jobs, node) {
+		list_del_init(&j->node);
+		if (j == bad)
+			continue;
+		/* Not reachable while a job owns the ring: never lose one. */
+		drm_WARN_ON_ONCE(&edev->drm, 1);
+		e1npu_job_complete(j, -EIO, 0, 0, 0);
+	}
+}
+
+/**
+ * e1npu_ring_fini() - stop the wrapper at removal
+ * @edev: the device, unplugged
+ *
+ * Masks and flushes the wrapper, waits until it is idle (else the device is
+ * wedged and the buffers of the jobs in the ring stay allocated), then
+ * fails every job still in the ring with -ENODEV so its fences signal; the
+ * registers are not touched again.
+ */
+void e1npu_ring_fini(struct e1npu_device *edev)
+{
+	struct e1npu_job *job, *tmp;
+	LIST_HEAD(jobs);
+
+	mutex_lock(&edev->ring_lock);
+	edev->unplugged = true;
+	if (edev->wrap) {
+		e1npu_wr_write(edev, E1_V0_IRQ_MASK, 0);
+		/* What finished, finished; the rest is ours before the flush. */
+		e1npu_ring_retire(edev);
+		e1npu_ring_take_all(edev, &jobs);
+		/* Fences signal below: only once the engine is idle. */
+		if (e1npu_hw_flush(edev))
+			e1npu_wedge(edev, &jobs, NULL);
+	}
+	list_for_each_entry_safe(job, tmp, &jobs, node) {
+		list_del_init(&job->node);
+		e1npu_job_complete(job, -ENODEV, 0, 0, 0);
+	}
+	mutex_unlock(&edev->ring_lock);
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* e1 NPU wrapper ring and hardware recovery (e1npu_ring.c). */
+#ifndef __E1NPU_RING_H__
+#define __E1NPU_RING_H__
+
+#include <linux/types.h>
+
+struct e1npu_device;
+struct e1npu_job;
+struct list_head;
+
+void e1npu_ring_init(struct e1npu_device *edev);
+void e1npu_hw_ring_program(struct e1npu_device *edev);
+int e1npu_hw_reset(struct e1npu_device *edev);
+bool e1npu_hw_reset_pulse(struct e1npu_device *edev);
+void e1npu_hw_resume(struct e1npu_device *edev);
+int e1npu_hw_suspend(struct e1npu_device *edev);
+void e1npu_hw_pinned_release(struct e1npu_device *edev);
+
+void e1npu_ring_push(struct e1npu_device *edev, struct e1npu_job *job);
+void e1npu_ring_retire_locked(struct e1npu_device *edev);
+void e1npu_ring_retire(struct e1npu_device *edev);
+void e1npu_ring_take_all(struct e1npu_device *edev, struct list_head *jobs);
+void e1npu_ring_service(struct e1npu_device *edev);
+void e1npu_ring_timeout(struct e1npu_device *edev, struct e1npu_job *bad);
+void e1npu_ring_fini(struct e1npu_device *edev);
+
+#endif /* __E1NPU_RING_H__ */

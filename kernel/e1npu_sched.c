@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * e1 NPU scheduler backend: one drm_sched per engine, a job's life from
+ * run_job to free_job, its completion (status record, perfmon, hardware
+ * fence), timeout recovery and the per-file entities.
+ *
+ * Each engine runs one job at a time (a credit limit of 1): a job owns
+ * the wrapper ring or the datapath while it runs, so no innocent job ever
+ * sits in the hardware queue behind one that hangs, and a perfmon counts
+ * exactly its job's work.
+ */
+#include <linux/dma-fence.h>
+#include <linux/dma-fence-chain.h>
+#include <linux/ktime.h>
+#include <linux/slab.h>
+#include <linux/version.h>
+#include <linux/wait_bit.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_managed.h>
+#include <drm/drm_print.h>
+#include <drm/drm_syncobj.h>
+
+#include "e1npu_device.h"
+#include "e1npu_job.h"
+#include "e1npu_perfmon.h"
+#include "e1npu_ring.h"
+
+/*
+ * drm_sched_start() took the error of the jobs it cancels in 6.13, and
+ * DRM_GPU_SCHED_STAT_NOMINAL became DRM_GPU_SCHED_STAT_RESET in 6.17.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define e1npu_sched_start(s)		drm_sched_start(s, 0)
+#else
+#define e1npu_sched_start(s)		drm_sched_start(s)
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+#define E1NPU_SCHED_STAT_RESET		DRM_GPU_SCHED_STAT_RESET
+#else
+#define E1NPU_SCHED_STAT_RESET		DRM_GPU_SCHED_STAT_NOMINAL
+#endif
+
+static const char *e1npu_fence_driver_name(struct dma_fence *fence)
+{
+	return E1NPU_DRIVER_NAME;
+}
+
+static const char *e1npu_fence_timeline_name(struct dma_fence *fence)
+{
+	return "e1npu-engine";
+}
+
+static const struct dma_fence_ops e1npu_fence_ops = {
+	.get_driver_name = e1npu_fence_driver_name,
+	.get_timeline_name = e1npu_fence_timeline_name,
+};
+
+/**
+ * e1npu_job_engine() - the engine a job runs on
+ * @job: the job
+ *
+ * Return: the engine's scheduler and counters.
+ */
+struct e1npu_engine *e1npu_job_engine(struct e1npu_job *job)
+{
+	return job->engine == DRM_E1NPU_ENGINE_WRAPPER ? &job->edev->wrapper :
+							 &job->edev->datapath;
+}
+
+/*
+ * fdinfo busy time: from when the job reached the engine, or when the
+ * engine finished the job before it if that is later (jobs queued in the
+ * ring run one after the other), until now.
+ */
+static void e1npu_job_account(struct e1npu_job *job, struct e1npu_engine *eng)
+{
+	u64 now, prev, start;
+
+	/* A job that never reached the engine did not end its work. */
+	if (!job->start_ns)
+		return;
+	now = ktime_get_ns();
+	prev = atomic64_xchg(&eng->last_end_ns, now);
+	start = max(job->start_ns, prev);
+	if (now > start)
+		atomic64_add(now - start, &job->client->busy_ns[job->engine]);
+}
+
+/* The job's status record, written before its fence signals. */
+static void e1npu_job_write_status(struct e1npu_job *job, u32 ops_done)
+{
+	struct drm_e1npu_job_status st = {
+		.state = DRM_E1NPU_JOB_STATE_DONE,
+		.cmds_done = ops_done,
+	};
+
+	if (!job->status)
+		return;
+	if (job->failed) {
+		st.state = DRM_E1NPU_JOB_STATE_FAILED;
+		st.error = job->error;
+		st.cmds_done = job->fail_index;
+		st.fail_index = job->fail_index;
+		st.err_code = job->err_code;
+	}
+	memcpy(job->status, &st, sizeof(st));
+}
+
+/**
+ * e1npu_job_complete() - record a job's outcome and signal its hardware fence
+ * @job: the job
+ * @error: 0 or a negative errno; a failure recorded earlier (fallback) wins
+ * @err_code: the hardware's code for @error
+ * @fail_index: the failing command for @error
+ * @ops_done: the commands that completed, without @error
+ *
+ * May run in hard interrupt context.
+ */
+void e1npu_job_complete(struct e1npu_job *job, int error, u32 err_code,
+			u32 fail_index, u32 ops_done)
+{
+	struct e1npu_engine *eng = e1npu_job_engine(job);
+
+	/* Before the fence: BO_CREATE then waits for the free. */
+	if (!atomic_xchg(&job->retired, 1))
+		atomic_inc(&job->edev->jobs_retired);
+	if (!job->failed && error) {
+		job->failed = true;
+		job->error = error;
+		job->err_code = err_code;
+		job->fail_index = fail_index;
+	}
+	e1npu_job_write_status(job, ops_done);
+	e1npu_perfmon_job_end(job);
+	e1npu_job_account(job, eng);
+	if (job->failed) {
+		atomic64_inc(&eng->jobs_failed);
+		dma_fence_set_error(job->hw_fence, job->error);
+	} else {
+		atomic64_inc(&eng->jobs_completed);
+	}
+	dma_fence_signal(job->hw_fence);
+}
+
+static struct dma_fence *e1npu_job_run(struct drm_sched_job *sched_job)
+{
+	struct e1npu_job *job = to_e1npu_job(sched_job);
+	struct e1npu_device *edev = job->edev;
+	int error;
+
+	if (!job->hw_fence_init) {
+		dma_fence_init(job->hw_fence, &e1npu_fence_ops,
+			       &edev->fence_lock,
+			       edev->fence_context + job->engine,
+			       atomic64_inc_return(&edev->seqno));
+		job->hw_fence_init = true;
+	}
+	if (dma_fence_is_signaled(job->hw_fence))
+		return dma_fence_get(job->hw_fence);
+
+	/* The file's entity was killed: the job never reaches the engine. */
+	error = sched_job->s_fence->finished.error;
+	if (error) {
+		e1npu_job_complete(job, error, 0, 0, 0);
+		return dma_fence_get(job->hw_fence);
+	}
+
+	job->start_ns = ktime_get_ns();
+	if (job->engine == DRM_E1NPU_ENGINE_DATAPATH) {
+		e1npu_dp_job_queue(job);
+		return dma_fence_get(job->hw_fence);
+	}
+
+	mutex_lock(&edev->ring_lock);
+	if (edev->unplugged) {
+		e1npu_job_complete(job, -ENODEV, 0, 0, 0);
+	} else if (edev->wedged) {
+		e1npu_job_complete(job, -EIO, 0, 0, 0);
+	} else {
+		e1npu_perfmon_job_start(job);
+		e1npu_ring_push(edev, job);
+	}
+	mutex_unlock(&edev->ring_lock);
+	return dma_fence_get(job->hw_fence);
+}
+
+/*
+ * The job did not finish in time. With the scheduler's queue stopped (no
+ * job reaches run_job meanwhile) the engine is recovered and the job gets
+ * its outcome (-ETIMEDOUT, or what it finished with if its interrupt was
+ * only lost; a datapath job's register traffic is bounded and is waited
+ * for). drm_sched_stop() then finds its hardware fence signalled and
+ * frees it as a finished job; no other job was on the engine (credit
+ * limit 1), so drm_sched_start() cancels nothing.
+ */
+static enum drm_gpu_sched_stat e1npu_job_timedout(struct drm_sched_job *sched_job)
+{
+	struct e1npu_job *job = to_e1npu_job(sched_job);
+	struct e1npu_device *edev = job->edev;
+	struct drm_gpu_scheduler *sched = sched_job->sched;
+
+	drm_sched_wqueue_stop(sched);
+	if (job->engine == DRM_E1NPU_ENGINE_WRAPPER) {
+		mutex_lock(&edev->ring_lock);
+		e1npu_ring_timeout(edev, job);
+		mutex_unlock(&edev->ring_lock);
+	} else {
+		e1npu_dp_job_flush(job);
+	}
+	drm_sched_stop(sched, sched_job);
+	e1npu_sched_start(sched);
+	return E1NPU_SCHED_STAT_RESET;
+}
+
+/**
+ * e1npu_job_cleanup() - drop everything a job holds and free it
+ * @job: the job, out of the scheduler's hands (or never given to it)
+ */
+void e1npu_job_cleanup(struct e1npu_job *job)
+{
+	struct e1npu_device *edev = job->edev;
+	u32 i;
+
+	if (job->hw_fence) {
+		if (job->hw_fence_init)
+			dma_fence_put(job->hw_fence);
+		else
+			kfree(job->hw_fence);
+	}
+	for (i = 0; i < job->bo_count; i++)
+		drm_gem_object_put(job->bos[i]);
+	if (job->status_bo)
+		drm_gem_object_put(job->status_bo);
+	for (i = 0; i < job->out_count; i++) {
+		if (job->out_syncs[i])
+			drm_syncobj_put(job->out_syncs[i]);
+		dma_fence_chain_free(job->out_chains[i]);
+	}
+	e1npu_perfmon_put(job->perfmon);
+	e1npu_client_put(job->client);
+	if (job->pm_ref)
+		e1npu_pm_put(edev);
+	/* Its buffers' arena space is back (unless still referenced). */
+	if (atomic_read(&job->retired)) {
+		atomic_dec(&edev->jobs_retired);
+		wake_up_var(&edev->jobs_retired);
+	}
+	kvfree(job);
+	/* The device may be released once this reaches 0: edev not touched. */
+	if (atomic_dec_and_test(&edev->jobs_alive))
+		wake_up_var(&edev->jobs_alive);
+}
+
+static void e1npu_job_free(struct drm_sched_job *sched_job)
+{
+	struct e1npu_job *job = to_e1npu_job(sched_job);
+
+	drm_sched_job_cleanup(sched_job);
+	e1npu_job_cleanup(job);
+}
+
+static const struct drm_sched_backend_ops e1npu_sched_ops = {
+	.run_job = e1npu_job_run,
+	.timedout_job = e1npu_job_timedout,
+	.free_job = e1npu_job_free,
+};
+
+static void e1npu_engine_wq_release(struct drm_device *ddev, void *data)
+{
+	destroy_workqueue(data);
+}
+
+/*
+ * The DRM device is released: every file is closed, so every entity is
+ * destroyed (drm_sched_entity_destroy() dereferences the scheduler's run
+ * queues, which drm_sched_fini() frees) and every job has run or failed.
+ * Let the scheduler free the jobs whose fences signaled, then tear it down.
+ * Runs before e1npu_engine_wq_release() (drmm actions run in reverse).
+ */
+static void e1npu_engine_release(struct drm_device *ddev, void *data)
+{
+	struct e1npu_engine *eng = data;
+
+	drain_workqueue(eng->wq);
+	drm_sched_fini(&eng->sched);
+	eng->present = false;
+}
+
+/* One job on the engine at a time: see the comment at the top. */
+static int e1npu_engine_init(struct e1npu_device *edev,
+			     struct e1npu_engine *eng, const char *name)
+{
+	struct drm_sched_init_args args = {
+		.ops = &e1npu_sched_ops,
+		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
+		.credit_limit = 1,
+		.hang_limit = 0,
+		.timeout = msecs_to_jiffies(e1npu_timeout_ms),
+		.name = name,
+		.dev = edev->drm.dev,
+	};
+
+	int ret;
+
+	eng->wq = alloc_ordered_workqueue("%s", WQ_MEM_RECLAIM, name);
+	if (!eng->wq)
+		return -ENOMEM;
+	/* Files may outlive removal: the queue goes with the DRM device. */
+	ret = drmm_add_action_or_reset(&edev->drm, e1npu_engine_wq_release,
+				       eng->wq);
+	if (ret) {
+		eng->wq = NULL;
+		return ret;
+	}
+	args.submit_wq = eng->wq;
+	ret = drm_sched_init(&eng->sched, &args);
+	if (ret)
+		return ret;
+	eng->present = true;
+	/* Open files keep using the scheduler after removal: see above. */
+	return drmm_add_action_or_reset(&edev->drm, e1npu_engine_release, eng);
+}
+
+/*
+ * Runs first at release (registered last). A job killed with its file's
+ * entity (drm_sched_entity_kill()) is freed from the system workqueue,
+ * possibly after the last close; it still puts its buffers (arena, mm)
+ * and runs this module's code. Wait for every job to be freed.
+ */
+static void e1npu_job_release(struct drm_device *ddev, void *data)
+{
+	struct e1npu_device *edev = to_e1npu_device(ddev);
+
+	wait_var_event(&edev->jobs_alive, !atomic_read(&edev->jobs_alive));
+	cancel_work_sync(&edev->wedged_work);
+	/* The arena goes with the device: the pinned ranges go back first. */
+	e1npu_hw_pinned_release(edev);
+}
+
+/**
+ * e1npu_job_init() - create a scheduler per present engine
+ * @edev: the device
+ *
+ * Return: 0 or a negative errno.
+ */
+int e1npu_job_init(struct e1npu_device *edev)
+{
+	int ret;
+
+	e1npu_ring_init(edev);
+	edev->fence_context = dma_fence_context_alloc(2);
+	if (edev->wrap) {
+		ret = e1npu_engine_init(edev, &edev->wrapper, "e1npu-wrapper");
+		if (ret)
+			return ret;
+	}
+	if (edev->dp) {
+		ret = e1npu_dp_init(edev);
+		if (ret)
+			return ret;
+		ret = e1npu_engine_init(edev, &edev->datapath, "e1npu-datapath");
+		if (ret)
+			return ret;
+	}
+	return drmm_add_action_or_reset(&edev->drm, e1npu_job_release, NULL);
+}
+
+/**
+ * e1npu_job_fini() - stop the hardware side of the engines at removal
+ * @edev: the device, already unplugged (or never registered)
+ *
+ * The schedulers keep running for the files still open: jobs that reach
+ * run_job from now on fail with -ENODEV. They are torn down when the DRM
+ * device is released (e1npu_engine_release()), after the last close.
+ */
+void e1npu_job_fini(struct e1npu_device *edev)
+{
+	e1npu_ring_fini(edev);
+}
+
+/**
+ * e1npu_job_open() - per-file entities
+ * @efile: the new file
+ *
+ * Return: 0 or a negative errno.
+ */
+int e1npu_job_open(struct e1npu_file *efile)
+{
+	struct e1npu_device *edev = efile->edev;
+	struct e1npu_engine *engs[2] = { &edev->wrapper, &edev->datapath };
+	struct drm_gpu_scheduler *sched;
+	int e, ret;
+
+	mutex_init(&efile->submit_lock);
+	e1npu_perfmon_open(efile);
+	for (e = 0; e < 2; e++) {
+		if (!engs[e]->present)
+			continue;
+		sched = &engs[e]->sched;
+		ret = drm_sched_entity_init(&efile->entity[e],
+					    DRM_SCHED_PRIORITY_NORMAL, &sched,
+					    1, NULL);
+		if (ret) {
+			e1npu_job_close(efile);
+			return ret;
+		}
+		efile->entity_ok[e] = true;
+	}
+	return 0;
+}
+
+/**
+ * e1npu_job_close() - tear down a file's entities and perfmons
+ * @efile: the file
+ */
+void e1npu_job_close(struct e1npu_file *efile)
+{
+	int e;
+
+	for (e = 0; e < 2; e++) {
+		if (efile->entity_ok[e])
+			drm_sched_entity_destroy(&efile->entity[e]);
+		efile->entity_ok[e] = false;
+	}
+	e1npu_perfmon_close(efile);
+	mutex_destroy(&efile->submit_lock);
+}

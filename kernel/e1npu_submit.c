@@ -1,0 +1,657 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * DRM_IOCTL_E1NPU_SUBMIT: copy each job's command stream and relocations
+ * once, decode every command, apply its relocations, validate it with the
+ * rules shared with libe1npu (e1npu_opcheck.c) against the buffers of the
+ * calling file, and only then write the device addresses into the
+ * descriptors the ring will hold. Then syncobjs, status records,
+ * perfmons, implicit fences, and the push to the engine's scheduler.
+ */
+#include <linux/dma-fence-chain.h>
+#include <linux/dma-resv.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/uaccess.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_print.h>
+#include <drm/drm_syncobj.h>
+
+#include "e1npu_device.h"
+#include "e1npu_gem.h"
+#include "e1npu_job.h"
+#include "e1npu_job_helpers.h"
+#include "e1npu_perfmon.h"
+
+/* Most syncobj points one job may wait for, and signal. */
+#define E1NPU_MAX_SYNCS			64
+/* Jobs per submit whose bookkeeping array lives on the stack. */
+#define E1NPU_SUBMIT_SMALL		4
+
+/*
+ * One allocation holds the job and its per-command arrays: a submit is on
+ * the latency path, and every allocation there costs (more so under
+ * slub_debug). @op_count is at most max_cmds_per_job (<= 255), @out_count
+ * at most E1NPU_MAX_SYNCS; the sizes are still computed with
+ * overflow-saturating helpers.
+ */
+static struct e1npu_job *e1npu_job_alloc(u32 engine, u32 op_count,
+					 u32 out_count)
+{
+	size_t slots = size_mul(op_count, E1NPU_T_COUNT);
+	size_t ops_off, bos_off, outs_off, eng_off, handles_off, write_off;
+	size_t size;
+	struct e1npu_job *job;
+	size_t eng_size = engine == DRM_E1NPU_ENGINE_WRAPPER ?
+			  sizeof(*job->desc) : sizeof(*job->dp_ptr);
+	u8 *p;
+
+	/* Arrays in decreasing alignment: no padding between them. */
+	ops_off = ALIGN(sizeof(*job), __alignof__(struct e1npu_hw_op));
+	bos_off = size_add(ops_off, size_mul(op_count, sizeof(*job->ops)));
+	outs_off = size_add(bos_off, size_mul(slots, sizeof(*job->bos)));
+	eng_off = size_add(outs_off, size_mul(out_count,
+					      sizeof(*job->out_syncs) +
+					      sizeof(*job->out_chains) +
+					      sizeof(*job->out_points)));
+	handles_off = size_add(eng_off, size_mul(op_count, eng_size));
+	write_off = size_add(handles_off,
+			     size_mul(slots, sizeof(struct e1npu_job_handle)));
+	size = size_add(write_off, size_mul(slots, sizeof(*job->bo_write)));
+	p = kvzalloc(size, GFP_KERNEL_ACCOUNT);
+	if (!p)
+		return NULL;
+	job = (struct e1npu_job *)p;
+	job->engine = engine;
+	job->op_count = op_count;
+	job->ops = (struct e1npu_hw_op *)(p + ops_off);
+	job->bos = (struct drm_gem_object **)(p + bos_off);
+	job->out_points = (u64 *)(p + outs_off);
+	job->out_syncs = (struct drm_syncobj **)(job->out_points + out_count);
+	job->out_chains = (struct dma_fence_chain **)(job->out_syncs +
+						      out_count);
+	if (engine == DRM_E1NPU_ENGINE_WRAPPER)
+		job->desc = (u32 (*)[E1_V0_DESC_WORDS])(p + eng_off);
+	else
+		job->dp_ptr = (u8 *(*)[E1NPU_T_COUNT])(p + eng_off);
+	job->bo_write = (bool *)(p + write_off);
+	return job;
+}
+
+/* Per-job SUBMIT state that does not outlive the ioctl. */
+struct e1npu_job_ctx {
+	struct e1npu_job *job;
+	struct drm_file *file;
+	struct e1npu_job_handle *handles;
+	u32 handle_count;
+};
+
+/*
+ * The buffer of @handle, referenced once in the job: its index in job->bos.
+ * A handle is resolved once per job, so the buffer whose size
+ * e1npu_op_check() validated is the one the job uses even if the file
+ * closes and reuses the handle meanwhile. Two handles of one object share
+ * an entry (its reservation is locked once).
+ */
+static int e1npu_job_bo_index(struct e1npu_job_ctx *jc, u32 handle)
+{
+	struct e1npu_job *job = jc->job;
+	struct drm_gem_object *obj;
+	int known;
+	u32 i;
+
+	known = e1npu_job_handle_find(jc->handles, jc->handle_count, handle);
+	if (known >= 0)
+		return known;
+	obj = drm_gem_object_lookup(jc->file, handle);
+	if (!obj)
+		return -ENOENT;
+	i = e1npu_bo_find(job->bos, job->bo_count, obj);
+	if (i < job->bo_count)
+		drm_gem_object_put(obj);
+	else
+		job->bos[job->bo_count++] = obj;
+	jc->handles[jc->handle_count].handle = handle;
+	jc->handles[jc->handle_count].index = i;
+	jc->handle_count++;
+	return i;
+}
+
+static int e1npu_job_lookup(void *ctx, u32 handle, u64 *size)
+{
+	struct e1npu_job_ctx *jc = ctx;
+	int b;
+
+	b = e1npu_job_bo_index(jc, handle);
+	if (b < 0)
+		return b;
+	*size = jc->job->bos[b]->size;
+	return 0;
+}
+
+static int e1npu_job_prepare_ops(struct e1npu_job_ctx *jc)
+{
+	struct e1npu_job *job = jc->job;
+	struct e1npu_device *edev = job->edev;
+	u64 seq = atomic64_read(&edev->seqno);
+	u32 i, t;
+	int ret;
+
+	for (i = 0; i < job->op_count; i++) {
+		const struct e1npu_hw_op *op = &job->ops[i];
+		struct e1npu_extent ext[E1NPU_T_COUNT];
+		u64 addr[E1NPU_T_COUNT] = { 0 };
+		struct e1npu_op_err err = { 0 };
+
+		ret = e1npu_op_extents(op, ext, &err);
+		if (ret)
+			return ret;
+		for (t = 0; t < E1NPU_T_COUNT; t++) {
+			const struct e1npu_hw_tensor *tn =
+				t == E1NPU_T_A ? &op->a :
+				t == E1NPU_T_B ? &op->b : &op->c;
+			struct e1npu_bo *bo;
+			int b;
+
+			if (!ext[t].used)
+				continue;
+			b = e1npu_job_bo_index(jc, tn->handle);
+			if (b < 0)
+				return b;
+			job->bo_write[b] |= ext[t].write;
+			bo = to_e1npu_bo(job->bos[b]);
+			addr[t] = bo->dma + tn->offset;
+			if (job->dp_ptr)
+				job->dp_ptr[i][t] = bo->vaddr + tn->offset;
+		}
+		if (job->engine != DRM_E1NPU_ENGINE_WRAPPER)
+			continue;
+		ret = e1npu_op_encode(op, addr, (u32)(seq << 8) | (i & 0xff),
+				      job->desc[i]);
+		if (ret)
+			return ret;
+		if (i == job->op_count - 1)
+			e1npu_desc_set_irq(job->desc[i]);
+	}
+	return 0;
+}
+
+/*
+ * Copy the command stream once, decode each command, apply the
+ * relocations, and validate every command with its buffers resolved.
+ */
+static int e1npu_job_copy_cmds(struct e1npu_job_ctx *jc,
+			       const struct drm_e1npu_submit *args,
+			       const struct drm_e1npu_job *uj, u32 index)
+{
+	struct e1npu_job *job = jc->job;
+	struct e1npu_device *edev = job->edev;
+	struct drm_device *ddev = &edev->drm;
+	u32 size = e1npu_cmd_size(uj->engine), i;
+	struct e1npu_op_err err = { 0 };
+	u32 seen[E1NPU_MAX_OPS_PER_JOB] = { 0 };
+	u8 *cmds;
+	int ret = 0;
+
+	cmds = kvmalloc_array(uj->cmd_count, size, GFP_KERNEL);
+	if (!cmds)
+		return -ENOMEM;
+	if (copy_from_user(cmds, u64_to_user_ptr(uj->cmds),
+			   (size_t)uj->cmd_count * size)) {
+		ret = -EFAULT;
+		goto out;
+	}
+	for (i = 0; i < uj->cmd_count; i++) {
+		ret = e1npu_cmd_decode(uj->engine, cmds + (size_t)i * size,
+				       &job->ops[i], &err);
+		if (ret) {
+			drm_dbg(ddev, "job %u command %u: %s=0x%llx: %s (%d)\n",
+				index, i, err.field, err.value, err.reason, ret);
+			goto out;
+		}
+	}
+	for (i = 0; i < uj->reloc_count; i++) {
+		struct drm_e1npu_reloc r;
+
+		ret = copy_struct_from_user(&r, sizeof(r),
+					    u64_to_user_ptr(uj->relocs +
+							    (u64)i * args->reloc_size),
+					    args->reloc_size);
+		if (ret) {
+			ret = ret == -E2BIG ? -EINVAL : ret;
+			goto out;
+		}
+		/* r.cmd indexes ops and seen: checked before both. */
+		if (r.cmd >= uj->cmd_count) {
+			drm_dbg(ddev, "job %u reloc %u: cmd %u past the last command\n",
+				index, i, r.cmd);
+			ret = -EINVAL;
+			goto out;
+		}
+		ret = e1npu_cmd_reloc(&job->ops[r.cmd], &seen[r.cmd], &r,
+				      uj->cmd_count, &err);
+		if (ret) {
+			drm_dbg(ddev, "job %u reloc %u: %s=%llu: %s (%d)\n",
+				index, i, err.field, err.value, err.reason, ret);
+			goto out;
+		}
+	}
+	for (i = 0; i < uj->cmd_count; i++) {
+		u32 need = e1npu_op_tensors(job->ops[i].opcode);
+
+		if (seen[i] != need) {
+			drm_dbg(ddev, "job %u command %u: tensors 0x%x used, 0x%x relocated\n",
+				index, i, need, seen[i]);
+			ret = -EINVAL;
+			goto out;
+		}
+		ret = e1npu_op_check(&job->ops[i], uj->engine, &edev->lim,
+				     e1npu_job_lookup, jc, &err);
+		if (ret) {
+			drm_dbg(ddev, "job %u command %u: %s=%llu: %s (%d)\n",
+				index, i, err.field, err.value, err.reason, ret);
+			goto out;
+		}
+	}
+	ret = e1npu_job_prepare_ops(jc);
+out:
+	kvfree(cmds);
+	return ret;
+}
+
+/* The status record: a buffer of the file, 8-byte aligned, inside it. */
+static int e1npu_job_status(struct e1npu_job *job, struct drm_file *file,
+			    const struct drm_e1npu_job *uj)
+{
+	u64 end;
+
+	if (!uj->status_handle)
+		return uj->status_offset ? -EINVAL : 0;
+	if (!IS_ALIGNED(uj->status_offset, 8))
+		return -EINVAL;
+	job->status_bo = drm_gem_object_lookup(file, uj->status_handle);
+	if (!job->status_bo)
+		return -ENOENT;
+	if (check_add_overflow(uj->status_offset,
+			       (u64)sizeof(struct drm_e1npu_job_status), &end) ||
+	    end > job->status_bo->size)
+		return -EOVERFLOW;
+	job->status = to_e1npu_bo(job->status_bo)->vaddr + uj->status_offset;
+	return 0;
+}
+
+static int e1npu_job_copy_sync(const struct drm_e1npu_submit *args, u64 ptr,
+			       u32 i, struct drm_e1npu_sync *s)
+{
+	int ret;
+
+	ret = copy_struct_from_user(s, sizeof(*s),
+				    u64_to_user_ptr(ptr + (u64)i * args->sync_size),
+				    args->sync_size);
+	if (ret)
+		return ret == -E2BIG ? -EINVAL : ret;
+	return s->flags ? -EINVAL : 0;
+}
+
+/* In-syncs become scheduler dependencies; out-syncs are looked up. */
+static int e1npu_job_syncs(struct e1npu_job *job, struct drm_file *file,
+			   const struct drm_e1npu_submit *args,
+			   const struct drm_e1npu_job *uj)
+{
+	struct drm_e1npu_sync s;
+	u32 i;
+	int ret;
+
+	for (i = 0; i < uj->in_sync_count; i++) {
+		ret = e1npu_job_copy_sync(args, uj->in_syncs, i, &s);
+		if (ret)
+			return ret;
+		ret = drm_sched_job_add_syncobj_dependency(&job->base, file,
+							   s.handle, s.point);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < uj->out_sync_count; i++) {
+		ret = e1npu_job_copy_sync(args, uj->out_syncs, i, &s);
+		if (ret)
+			return ret;
+		job->out_syncs[i] = drm_syncobj_find(file, s.handle);
+		job->out_count = i + 1;
+		if (!job->out_syncs[i])
+			return -ENOENT;
+		job->out_points[i] = s.point;
+		if (s.point) {
+			job->out_chains[i] = dma_fence_chain_alloc();
+			if (!job->out_chains[i])
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* Copy one job, its commands and relocations from userspace; validate. */
+static int e1npu_job_create(struct e1npu_file *efile, struct drm_file *file,
+			    const struct drm_e1npu_submit *args, u32 index,
+			    struct e1npu_job **out)
+{
+	struct e1npu_device *edev = efile->edev;
+	struct drm_device *ddev = &edev->drm;
+	struct e1npu_job_handle handles[E1NPU_T_COUNT * 8], *hp = handles;
+	struct e1npu_job_ctx jc = { .file = file };
+	struct drm_e1npu_job uj;
+	struct e1npu_job *job;
+	u32 max_cmds;
+	int ret;
+
+	ret = copy_struct_from_user(&uj, sizeof(uj),
+				    u64_to_user_ptr(args->jobs +
+						    (u64)index * args->job_size),
+				    args->job_size);
+	if (ret)
+		return ret == -E2BIG ? -EINVAL : ret;
+	if (uj.flags || uj.engine > DRM_E1NPU_ENGINE_DATAPATH) {
+		drm_dbg(ddev, "job %u: flags 0x%x engine %u\n", index,
+			uj.flags, uj.engine);
+		return -EINVAL;
+	}
+	if (!(edev->lim.engines & BIT(uj.engine)))
+		return -ENODEV;
+	max_cmds = uj.engine == DRM_E1NPU_ENGINE_WRAPPER ?
+		   edev->lim.max_ops_per_job : edev->lim.datapath_slots;
+	if (!uj.cmd_count || uj.cmd_count > max_cmds ||
+	    uj.reloc_count > uj.cmd_count * E1NPU_T_COUNT ||
+	    uj.in_sync_count > E1NPU_MAX_SYNCS ||
+	    uj.out_sync_count > E1NPU_MAX_SYNCS) {
+		drm_dbg(ddev, "job %u: cmd_count %u (1..%u) reloc_count %u in %u out %u syncs\n",
+			index, uj.cmd_count, max_cmds, uj.reloc_count,
+			uj.in_sync_count, uj.out_sync_count);
+		return -EINVAL;
+	}
+
+	job = e1npu_job_alloc(uj.engine, uj.cmd_count, uj.out_sync_count);
+	if (!job)
+		return -ENOMEM;
+	job->edev = edev;
+	atomic_inc(&edev->jobs_alive);
+	job->client = e1npu_client_get(efile->client);
+	INIT_LIST_HEAD(&job->node);
+	/* The device stays resumed while the job exists (until free_job). */
+	ret = e1npu_pm_get(edev);
+	if (ret)
+		goto err_cleanup;
+	job->pm_ref = true;
+	job->hw_fence = kzalloc(sizeof(*job->hw_fence), GFP_KERNEL_ACCOUNT);
+	if (!job->hw_fence) {
+		ret = -ENOMEM;
+		goto err_cleanup;
+	}
+
+	/* Most jobs name a few handles: no allocation for them then. */
+	if (uj.cmd_count > ARRAY_SIZE(handles) / E1NPU_T_COUNT) {
+		hp = kvmalloc_array(uj.cmd_count * E1NPU_T_COUNT, sizeof(*hp),
+				    GFP_KERNEL);
+		if (!hp) {
+			ret = -ENOMEM;
+			goto err_cleanup;
+		}
+	}
+	jc.job = job;
+	jc.handles = hp;
+	ret = e1npu_job_copy_cmds(&jc, args, &uj, index);
+	if (hp != handles)
+		kvfree(hp);
+	if (ret)
+		goto err_cleanup;
+	ret = e1npu_job_status(job, file, &uj);
+	if (ret) {
+		drm_dbg(ddev, "job %u: status handle %u offset %llu (%d)\n",
+			index, uj.status_handle, uj.status_offset, ret);
+		goto err_cleanup;
+	}
+	if (uj.perfmon_id) {
+		job->perfmon = e1npu_perfmon_find(efile, uj.perfmon_id);
+		if (!job->perfmon) {
+			ret = -ENOENT;
+			goto err_cleanup;
+		}
+	}
+
+	ret = drm_sched_job_init(&job->base, &efile->entity[job->engine], 1,
+				 NULL, file->client_id);
+	if (ret)
+		goto err_cleanup;
+	ret = e1npu_job_syncs(job, file, args, &uj);
+	if (ret) {
+		drm_dbg(ddev, "job %u: syncobjs (%d)\n", index, ret);
+		goto err_sched_cleanup;
+	}
+	*out = job;
+	return 0;
+
+err_sched_cleanup:
+	drm_sched_job_cleanup(&job->base);
+err_cleanup:
+	e1npu_job_cleanup(job);
+	return ret;
+}
+
+static void e1npu_job_drop(struct e1npu_job *job)
+{
+	drm_sched_job_cleanup(&job->base);
+	e1npu_job_cleanup(job);
+}
+
+/*
+ * The buffers of every job of one SUBMIT, each once and referenced, with
+ * the number of jobs using it. They are locked together and their fence
+ * slots reserved before the first job is queued, so that nothing after a
+ * push can fail on a signal (-ERESTARTSYS would restart the ioctl and
+ * queue the jobs before it twice) or on a reservation.
+ */
+struct e1npu_submit_bos {
+	struct drm_gem_object **objs;
+	u32 *uses;
+	u32 count;
+	struct ww_acquire_ctx ctx;
+};
+
+static void e1npu_submit_bos_put(struct e1npu_submit_bos *sb)
+{
+	u32 i;
+
+	for (i = 0; i < sb->count; i++)
+		drm_gem_object_put(sb->objs[i]);
+	kvfree(sb->objs);
+}
+
+/* Collect, lock and reserve; on error nothing is left locked. */
+static int e1npu_submit_bos_lock(struct e1npu_submit_bos *sb,
+				 struct e1npu_job **jobs, u32 n)
+{
+	u32 total = 0, i, b, k = 0;
+	int ret;
+
+	memset(sb, 0, sizeof(*sb));
+	for (i = 0; i < n; i++)
+		total += jobs[i]->bo_count;
+	/* One allocation: the objects, then their use counts. */
+	sb->objs = kvcalloc(total, sizeof(*sb->objs) + sizeof(*sb->uses),
+			    GFP_KERNEL);
+	if (!sb->objs)
+		return -ENOMEM;
+	sb->uses = (u32 *)(sb->objs + total);
+	for (i = 0; i < n; i++)
+		for (b = 0; b < jobs[i]->bo_count; b++)
+			sb->objs[k++] = jobs[i]->bos[b];
+	/* A job names each object once: duplicates are other jobs. */
+	sort(sb->objs, total, sizeof(*sb->objs), e1npu_obj_cmp, NULL);
+	for (i = 0; i < total; i++) {
+		if (sb->count && sb->objs[sb->count - 1] == sb->objs[i]) {
+			sb->uses[sb->count - 1]++;
+			continue;
+		}
+		drm_gem_object_get(sb->objs[i]);
+		sb->objs[sb->count] = sb->objs[i];
+		sb->uses[sb->count++] = 1;
+	}
+
+	ret = drm_gem_lock_reservations(sb->objs, sb->count, &sb->ctx);
+	if (ret)
+		goto err_put;
+	for (i = 0; i < sb->count; i++) {
+		ret = dma_resv_reserve_fences(sb->objs[i]->resv, sb->uses[i]);
+		if (ret)
+			goto err_unlock;
+	}
+	return 0;
+
+err_unlock:
+	drm_gem_unlock_reservations(sb->objs, sb->count, &sb->ctx);
+err_put:
+	e1npu_submit_bos_put(sb);
+	return ret;
+}
+
+static void e1npu_submit_bos_unlock(struct e1npu_submit_bos *sb)
+{
+	drm_gem_unlock_reservations(sb->objs, sb->count, &sb->ctx);
+	e1npu_submit_bos_put(sb);
+}
+
+/*
+ * Implicit sync of one job, its buffers locked: depend on their fences,
+ * including those of the jobs of the same SUBMIT queued before it.
+ */
+static int e1npu_job_add_deps(struct e1npu_job *job)
+{
+	u32 i;
+	int ret;
+
+	for (i = 0; i < job->bo_count; i++) {
+		ret = drm_sched_job_add_implicit_dependencies(&job->base,
+							      job->bos[i],
+							      job->bo_write[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * Arm, publish the job's fence on its buffers (locked, slots reserved) and
+ * out-syncs, mark its status record queued, then push. Once pushed the job
+ * belongs to the scheduler: it may run, complete and be freed (free_job)
+ * before drm_sched_entity_push_job() returns, so nothing of @job is
+ * touched after the push.
+ */
+static void e1npu_job_push(struct e1npu_file *efile, struct e1npu_job *job)
+{
+	static const struct drm_e1npu_job_status queued = {
+		.state = DRM_E1NPU_JOB_STATE_QUEUED,
+	};
+	struct dma_fence *fence;
+	u32 i;
+
+	if (job->status)
+		memcpy(job->status, &queued, sizeof(queued));
+	mutex_lock(&efile->submit_lock);
+	drm_sched_job_arm(&job->base);
+	fence = &job->base.s_fence->finished;
+	for (i = 0; i < job->bo_count; i++)
+		dma_resv_add_fence(job->bos[i]->resv, fence,
+				   job->bo_write[i] ? DMA_RESV_USAGE_WRITE :
+						      DMA_RESV_USAGE_READ);
+	for (i = 0; i < job->out_count; i++) {
+		if (job->out_chains[i]) {
+			drm_syncobj_add_point(job->out_syncs[i],
+					      job->out_chains[i], fence,
+					      job->out_points[i]);
+			job->out_chains[i] = NULL;	/* the syncobj's now */
+		} else {
+			drm_syncobj_replace_fence(job->out_syncs[i], fence);
+		}
+	}
+	/* The job is the scheduler's (free_job) from here on. */
+	drm_sched_entity_push_job(&job->base);
+	mutex_unlock(&efile->submit_lock);
+}
+
+/**
+ * e1npu_ioctl_submit() - DRM_IOCTL_E1NPU_SUBMIT
+ * @ddev: DRM device
+ * @data: struct drm_e1npu_submit
+ * @file: the caller
+ *
+ * Every job, command and relocation is copied and validated before any job
+ * is queued; on a validation error nothing runs.
+ *
+ * Return: 0 or a negative errno (see the UAPI DOC "e1npu submission
+ * errors").
+ */
+int e1npu_ioctl_submit(struct drm_device *ddev, void *data,
+		       struct drm_file *file)
+{
+	struct e1npu_file *efile = file->driver_priv;
+	struct drm_e1npu_submit *args = data;
+	struct e1npu_job *jobs_small[E1NPU_SUBMIT_SMALL], **jobs = jobs_small;
+	struct e1npu_submit_bos sb;
+	u32 i, n = 0;
+	int ret = 0, idx;
+
+	/* Struct sizes may grow (zero tails), but not beyond a page. */
+	if (!e1npu_submit_header_ok(args)) {
+		drm_dbg(ddev, "submit: job_count %u job_size %u reloc_size %u sync_size %u: bad header (-EINVAL)\n",
+			args->job_count, args->job_size, args->reloc_size,
+			args->sync_size);
+		return -EINVAL;
+	}
+	/* The engine may still write memory: no more work (until rebind). */
+	if (READ_ONCE(efile->edev->wedged))
+		return -EIO;
+	if (!drm_dev_enter(ddev, &idx))
+		return -ENODEV;
+
+	/* Most submits carry one job: no allocation for the array then. */
+	if (args->job_count > E1NPU_SUBMIT_SMALL) {
+		jobs = kcalloc(args->job_count, sizeof(*jobs), GFP_KERNEL);
+		if (!jobs) {
+			ret = -ENOMEM;
+			goto out_free;
+		}
+	}
+	for (n = 0; n < args->job_count; n++) {
+		ret = e1npu_job_create(efile, file, args, n, &jobs[n]);
+		if (ret)
+			goto out_drop;
+	}
+	ret = e1npu_submit_bos_lock(&sb, jobs, n);
+	if (ret)
+		goto out_drop;
+	for (i = 0; i < n; i++) {
+		ret = e1npu_job_add_deps(jobs[i]);
+		if (ret) {
+			/*
+			 * -ENOMEM with the caller being killed: the jobs
+			 * before i were queued; drop the rest.
+			 */
+			for (; i < n; i++)
+				e1npu_job_drop(jobs[i]);
+			break;
+		}
+		e1npu_job_push(efile, jobs[i]);
+	}
+	e1npu_submit_bos_unlock(&sb);
+	n = 0;
+	goto out_free;
+
+out_drop:
+	for (i = 0; i < n; i++)
+		e1npu_job_drop(jobs[i]);
+out_free:
+	if (jobs != jobs_small)
+		kfree(jobs);
+	drm_dev_exit(idx);
+	return ret;
+}
