@@ -173,6 +173,8 @@ int e1npu_kernel_find_node(char *path, size_t len)
 }
 #endif
 
+static int kdev_jobs_init(struct e1npu_device *dev);
+
 static int kdrv_query_info(int fd, struct drm_e1npu_dev_info *info)
 {
 	struct drm_e1npu_dev_query q;
@@ -201,6 +203,9 @@ static int kdrv_open(struct e1npu_device *dev, const char *path)
 		return -ENODEV;
 	}
 	ret = kdrv_query_info(fd, &info);
+	/* This library speaks the driver's UAPI version 2 only. */
+	if (!ret && info.driver_major != E1NPU_DRIVER_MAJOR)
+		ret = -EPROTONOSUPPORT;
 	if (ret) {
 		close(fd);
 		return ret;
@@ -229,7 +234,18 @@ static int kdrv_open(struct e1npu_device *dev, const char *path)
 	snprintf(dev->info.driver, sizeof(dev->info.driver), KDRV_NAME);
 	dev->info.driver_major = info.driver_major;
 	dev->info.driver_minor = info.driver_minor;
-	return 0;
+	/*
+	 * The status records' page now, first in this file's share of the
+	 * arena: created at the first submit it would split the arena
+	 * between the caller's own buffers.
+	 */
+	ret = kdev_jobs_init(dev);
+	if (ret) {
+		close(fd);
+		free(k);
+		dev->priv = NULL;
+	}
+	return ret;
 }
 
 static void kdrv_close(struct e1npu_device *dev)
@@ -374,11 +390,6 @@ static int kdrv_submit(struct e1npu_device *dev, const struct e1npu_hw_op *ops,
 
 	if (ndeps > KDRV_JOBS || size < 0 || !count)
 		return -EINVAL;
-	if (!k->status) {
-		ret = kdev_jobs_init(dev);
-		if (ret)
-			return ret;
-	}
 	for (i = 0; i < KDRV_JOBS && !j; i++)
 		if (!k->jobs[i].used)
 			j = &k->jobs[i];
