@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * libe1npu on the kernel backend: a job the driver cancels (-ECANCELED:
- * it sat in the ring behind a job that hung, and never started) is
- * resubmitted by the library, so its command buffer completes normally.
+ * libe1npu on the kernel backend: a job submitted behind one that hangs
+ * the engine completes normally, with its results: the driver runs one
+ * job per engine at a time, so it never sat in the hardware queue behind
+ * the hung one (UAPI v2: no -ECANCELED, nothing for userspace to redo).
  * Needs e1npu.ko on the QEMU board's NPU (the riscv64 guest): the hang is
  * injected through the device's inject-hang property, set with the guest
  * tool e1vm-qmp ($E1VM_QMP, default /tests/e1vm-qmp: QMP qom-set).
@@ -52,7 +53,7 @@ static void relu_cb(struct e1npu_device *dev, struct e1npu_buffer *in,
 	assert_int_equal(e1npu_cmdbuf_add_op(*cbp, &d), 0);
 }
 
-static void test_cancelled_job_resubmitted(void **state)
+static void test_job_behind_hang_completes(void **state)
 {
 	struct e1npu_buffer *in, *out1, *out2;
 	struct e1npu_cmdbuf *cb1, *cb2;
@@ -77,7 +78,7 @@ static void test_cancelled_job_resubmitted(void **state)
 	relu_cb(dev, in, out1, &cb1);
 	relu_cb(dev, in, out2, &cb2);
 
-	/* cb1's job hangs the engine; cb2's waits in the ring behind it. */
+	/* cb1's job hangs the engine; cb2's is queued behind it. */
 	assert_int_equal(dev_set("inject-hang", "1"), 0);
 	assert_int_equal(e1npu_cmdbuf_submit(cb1), 0);
 	assert_int_equal(e1npu_cmdbuf_submit(cb2), 0);
@@ -87,7 +88,7 @@ static void test_cancelled_job_resubmitted(void **state)
 	assert_int_equal(o.status, E1NPU_OP_STATUS_FAILED);
 	assert_int_equal(o.error, -ETIMEDOUT);
 
-	/* The driver cancelled cb2's job; the library ran it again. */
+	/* cb2's job ran once the engine was reset. */
 	assert_int_equal(e1npu_cmdbuf_wait(cb2, -1), 0);
 	assert_int_equal(e1npu_cmdbuf_get_outcome(cb2, 0, &o), 0);
 	assert_int_equal(o.status, E1NPU_OP_STATUS_DONE);
@@ -106,7 +107,7 @@ static void test_cancelled_job_resubmitted(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cancelled_job_resubmitted),
+		cmocka_unit_test(test_job_behind_hang_completes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
