@@ -13,7 +13,6 @@
 #include <linux/dma-fence-chain.h>
 #include <linux/ktime.h>
 #include <linux/slab.h>
-#include <linux/version.h>
 #include <linux/wait_bit.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
@@ -28,15 +27,18 @@
 #include "e1npu_ring.h"
 
 /*
- * drm_sched_start() took the error of the jobs it cancels in 6.13, and
- * DRM_GPU_SCHED_STAT_NOMINAL became DRM_GPU_SCHED_STAT_RESET in 6.17.
+ * drm_sched_start() takes the error of the jobs it cancels since 6.13 and
+ * DRM_GPU_SCHED_STAT_NOMINAL is DRM_GPU_SCHED_STAT_RESET since 6.17;
+ * kernel/Kbuild probes the scheduler header of the kernel built against
+ * (out-of-tree builds for Debian's 6.12 only: in a kernel tree neither
+ * macro below is needed).
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#ifdef E1NPU_SCHED_START_ERRNO
 #define e1npu_sched_start(s)		drm_sched_start(s, 0)
 #else
 #define e1npu_sched_start(s)		drm_sched_start(s)
 #endif
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+#ifdef E1NPU_SCHED_STAT_RESET_NAME
 #define E1NPU_SCHED_STAT_RESET		DRM_GPU_SCHED_STAT_RESET
 #else
 #define E1NPU_SCHED_STAT_RESET		DRM_GPU_SCHED_STAT_NOMINAL
