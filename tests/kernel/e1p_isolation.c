@@ -42,7 +42,7 @@ int e1p_dma_selftest(int argc, char **argv)
 	struct e1t_bo pad = { 0 }, a = { 0 }, c = { 0 };
 	long long acc0, miss0, acc1, miss1, miss2;
 	unsigned long long base, size, maddr = 0, mlen = 0;
-	struct e1npu_hw_result r;
+	struct e1t_result r;
 	struct e1npu_hw_op op;
 	char win[64], last[64], *end;
 	uint8_t *want = NULL;

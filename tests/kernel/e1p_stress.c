@@ -24,8 +24,7 @@
 
 struct slot {
 	struct e1t_bo a, b, c;
-	uint32_t sync;
-	uint32_t job_id;
+	struct e1t_job job;
 	uint32_t engine;
 	char what[48];
 	uint8_t want[E1P_BUF];
@@ -143,26 +142,18 @@ static void make_datapath(struct slot *s, uint32_t *rng,
 static int drain(struct e1t_dev *d, struct slot *slots, uint32_t n,
 		 const char *name)
 {
-	uint32_t syncs[E1P_DEPTH] = { 0 }, i;
-	struct e1npu_hw_result r;
+	struct e1t_result r;
+	uint32_t i;
 	int ret, bad = 0;
 
-	for (i = 0; i < n; i++)
-		syncs[i] = slots[i].sync;
-	ret = e1p_syncobj_wait(d->fd, syncs, n, E1T_JOB_TIMEOUT_MS);
-	if (ret) {
-		e1t_log("%s: SYNCOBJ_WAIT: %s", name, strerror(-ret));
-		return 1;
-	}
 	for (i = 0; i < n; i++) {
 		struct slot *s = &slots[i];
 
-		memset(&r, 0, sizeof(r));
-		r.job_id = s->job_id;
-		ret = e1t_ioctl(d->fd, DRM_IOCTL_E1NPU_JOB_RESULT, &r);
-		if (ret || r.state != E1NPU_HWJOB_DONE || r.error) {
-			e1t_log("%s: %s: result ret %d state %u error %d", name,
-				s->what, ret, r.state, r.error);
+		ret = e1t_job_wait(d, &s->job, E1T_JOB_TIMEOUT_MS, &r);
+		if (ret || r.state != DRM_E1NPU_JOB_STATE_DONE || r.error ||
+		    r.cmds_done != 1) {
+			e1t_log("%s: %s: wait %d state %u error %d cmds_done %u",
+				name, s->what, ret, r.state, r.error, r.cmds_done);
 			bad++;
 			continue;
 		}
@@ -183,7 +174,6 @@ static int stress_proc(unsigned int p, uint32_t jobs, uint32_t seed)
 	struct slot *slots = calloc(E1P_DEPTH, sizeof(*slots));
 	uint32_t rng = seed * 2654435761u + p + 1, j, n = 0, done = 0;
 	struct e1npu_hw_op op;
-	struct drm_e1npu_job job;
 	bool dp;
 	struct e1t_dev d;
 	char name[32];
@@ -198,8 +188,7 @@ static int stress_proc(unsigned int p, uint32_t jobs, uint32_t seed)
 	for (j = 0; j < E1P_DEPTH; j++) {
 		if (e1t_bo_new(&d, E1P_BUF, &slots[j].a) ||
 		    e1t_bo_new(&d, E1P_BUF, &slots[j].b) ||
-		    e1t_bo_new(&d, E1P_BUF, &slots[j].c) ||
-		    e1p_syncobj_create(d.fd, &slots[j].sync)) {
+		    e1t_bo_new(&d, E1P_BUF, &slots[j].c)) {
 			e1t_fail(name, "buffers/syncobjs");
 			return 1;
 		}
@@ -217,19 +206,13 @@ static int stress_proc(unsigned int p, uint32_t jobs, uint32_t seed)
 			make_datapath(s, &rng, &op);
 		else
 			make_wrapper(s, d.info.align, &rng, &op);
-		memset(&job, 0, sizeof(job));
-		job.ops = (uintptr_t)&op;
-		job.op_count = 1;
-		job.engine = s->engine;
-		job.out_sync = s->sync;
-		ret = e1t_submit_jobs(&d, &job, 1);
+		ret = e1t_submit(&d, s->engine, &op, 1, &s->job);
 		if (ret) {
 			e1t_log("%s: job %u %s: SUBMIT %s", name, j, s->what,
 				strerror(-ret));
 			bad++;
 			continue;
 		}
-		s->job_id = job.job_id;
 		if (++n == E1P_DEPTH) {
 			bad += drain(&d, slots, n, name);
 			done += n;

@@ -3,8 +3,10 @@
  * e1npu system tests (guest side): helpers shared by the test groups.
  *
  * Everything goes through raw ioctl() on the accel node with the project's
- * UAPI header; nothing here links libdrm or libe1npu. Expected values come
- * from the naive CPU references in e1t_ref.c, never from the driver or the
+ * UAPI header; nothing here links libdrm or libe1npu. Operations become
+ * hardware commands through the shared encoder (e1npu_cmd_encode() of
+ * kernel/e1npu_opcheck.c, what libe1npu uses); expected values come from
+ * the naive CPU references in e1t_ref.c, never from the driver or the
  * device model.
  */
 #ifndef E1T_H
@@ -15,6 +17,7 @@
 #include <stdint.h>
 
 #include "e1npu_accel.h"
+#include "e1npu_opcheck.h"
 
 #define E1T_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -38,15 +41,40 @@ extern int e1t_failures;
 
 /* ---- device ------------------------------------------------------------- */
 
+/*
+ * Jobs submitted through e1t_submit*() get a status record in a buffer of
+ * the helper (E1T_SLOTS records of E1T_STATUS_STRIDE bytes, one page,
+ * created at the first such submit), signal a point of the helper's
+ * timeline syncobj, and signal the binary syncobj of their record's slot,
+ * whose fence gives the job's fence error (sync_file status). At most
+ * E1T_SLOTS such jobs may be waiting to be waited for at once.
+ */
+#define E1T_SLOTS		128
+#define E1T_STATUS_STRIDE	32
+#define E1T_STATUS_BO_SIZE	4096
+
 struct e1t_dev {
 	int fd;
 	struct drm_e1npu_dev_info info;
+	/* job tracking (e1t_submit*()), set up at the first tracked submit */
+	uint32_t timeline;
+	uint64_t last_point;
+	uint32_t status_handle;
+	uint8_t *status_map;
+	uint32_t slot_sync[E1T_SLOTS];
+	uint64_t slot_point[E1T_SLOTS];
 };
 
 /* The accel node: $E1T_DEV, else the first /dev/accel/accel* of "e1npu". */
 const char *e1t_dev_path(void);
 int e1t_open(struct e1t_dev *d);
+/* closes the file (and with it everything the helper created) */
 void e1t_close(struct e1t_dev *d);
+/* Set up job tracking now (status buffer, syncobjs); 0 or -errno. */
+int e1t_jobs_init(struct e1t_dev *d);
+/* Give the status buffer and syncobjs back (jobs in flight keep their
+ * references); the next tracked submit sets them up again. */
+void e1t_jobs_release(struct e1t_dev *d);
 
 /* ioctl() retried on EINTR; returns 0 or -errno */
 int e1t_ioctl(int fd, unsigned long req, void *arg);
@@ -65,22 +93,105 @@ int e1t_bo_free(struct e1t_dev *d, struct e1t_bo *bo);
 /* BO_WAIT with a relative timeout; returns 0 or -errno */
 int e1t_bo_wait(struct e1t_dev *d, uint32_t handle, int64_t timeout_ns);
 
+/* ---- syncobjs ----------------------------------------------------------- */
+
+/* 0 or -errno; @signaled: created signalled */
+int e1t_syncobj_create(struct e1t_dev *d, uint32_t *handle, bool signaled);
+int e1t_syncobj_destroy(struct e1t_dev *d, uint32_t handle);
+/* DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT for all points (flags WAIT_ALL plus
+ * @flags); relative timeout; 0, -ETIME or -errno */
+int e1t_timeline_wait(struct e1t_dev *d, const uint32_t *handles,
+		      const uint64_t *points, uint32_t n, uint32_t flags,
+		      int timeout_ms);
+/* signal @point of timeline @handle from the CPU */
+int e1t_timeline_signal(struct e1t_dev *d, uint32_t handle, uint64_t point);
+/* the timeline's last signalled point into *@point */
+int e1t_timeline_query(struct e1t_dev *d, uint32_t handle, uint64_t *point);
+/*
+ * The status of the fence in binary syncobj @handle, from a sync_file
+ * exported from it: 1 signalled, 0 not yet, < 0 signalled with that
+ * error; -errno of the export otherwise (in *@status, return 0 or -errno).
+ */
+int e1t_syncobj_fence_status(struct e1t_dev *d, uint32_t handle,
+			     int *status);
+
 /* ---- jobs --------------------------------------------------------------- */
 
-/* Submit one job of @n ops on @engine; job id in *@job_id. 0 or -errno. */
+/*
+ * Operations to commands: e1npu_cmd_encode() of each op into *@cmds
+ * (malloc'ed, e1npu_cmd_size(@engine) bytes each) and its relocations into
+ * *@relocs (malloc'ed, *@nrelocs of them). 0 or -EINVAL/-ENOMEM.
+ */
+int e1t_encode(uint32_t engine, const struct e1npu_hw_op *ops, uint32_t n,
+	       void **cmds, struct drm_e1npu_reloc **relocs, uint32_t *nrelocs);
+
+/* What one tracked job is. */
+struct e1t_submit_args {
+	uint32_t engine;
+	/* either operations, encoded by the helper (e1t_encode()) ... */
+	const struct e1npu_hw_op *ops;
+	uint32_t nops;
+	/* ... or commands and relocations as the caller built them */
+	const void *cmds;
+	uint32_t cmd_count;
+	const struct drm_e1npu_reloc *relocs;
+	uint32_t reloc_count;
+	/* points to wait for, and more to signal besides the helper's */
+	const struct drm_e1npu_sync *in_syncs;
+	uint32_t in_sync_count;
+	const struct drm_e1npu_sync *out_syncs;
+	uint32_t out_sync_count;
+	uint32_t perfmon_id;
+};
+
+/* A tracked job: its timeline point and status slot. */
+struct e1t_job {
+	uint64_t point;
+	uint32_t slot;
+};
+
+/* The outcome of a tracked job. */
+struct e1t_result {
+	uint32_t state;		/* status record: DRM_E1NPU_JOB_STATE_* */
+	int32_t error;		/* status record: 0 or -errno */
+	uint32_t cmds_done;
+	uint32_t fail_index;
+	uint32_t err_code;
+	int32_t fence_error;	/* the fence's: 0 or -errno */
+};
+
+/* One tracked job; 0 or the SUBMIT's -errno. */
+int e1t_submit_ex(struct e1t_dev *d, const struct e1t_submit_args *a,
+		  struct e1t_job *job);
+/* One tracked job of @n ops on @engine. 0 or -errno. */
 int e1t_submit(struct e1t_dev *d, uint32_t engine,
-	       const struct e1npu_hw_op *ops, uint32_t n, uint32_t *job_id);
-/* Submit @njobs jobs at once (ids written back into jobs[].job_id). */
-int e1t_submit_jobs(struct e1t_dev *d, struct drm_e1npu_job *jobs,
-		    uint32_t njobs);
-/* Poll JOB_RESULT until the job is no longer pending or @timeout_ms passed.
- * Returns 0 (result in *r) or -errno (-ETIMEDOUT: still pending). */
-int e1t_job_wait(struct e1t_dev *d, uint32_t job_id, int timeout_ms,
-		 struct e1npu_hw_result *r);
-/* submit + wait; 0 when the job completed with state DONE; otherwise a
- * negative errno of the submit, or a positive value (see *r) */
+	       const struct e1npu_hw_op *ops, uint32_t n, struct e1t_job *job);
+/* One tracked job of caller-built commands and relocations. */
+int e1t_submit_cmds(struct e1t_dev *d, uint32_t engine, const void *cmds,
+		    uint32_t cmd_count, const struct drm_e1npu_reloc *relocs,
+		    uint32_t reloc_count, struct e1t_job *job);
+/*
+ * Untracked: DRM_IOCTL_E1NPU_SUBMIT of @njobs jobs exactly as given, with
+ * the given struct sizes (0: the sizes of this build). 0 or -errno.
+ */
+int e1t_submit_jobs(struct e1t_dev *d, const void *jobs, uint32_t njobs,
+		    uint32_t job_size, uint32_t reloc_size, uint32_t sync_size);
+/* A copy of a tracked job's status record as it is now. */
+void e1t_job_status(const struct e1t_dev *d, const struct e1t_job *job,
+		    struct drm_e1npu_job_status *st);
+/*
+ * Wait for the job's timeline point (at most @timeout_ms), then read its
+ * status record and its fence's error into *@r. 0; -ETIMEDOUT (not
+ * signalled); -EBADMSG when the record and the fence disagree (a record
+ * still QUEUED, errors that differ, DONE with an error or FAILED without
+ * one: logged); -errno.
+ */
+int e1t_job_wait(struct e1t_dev *d, const struct e1t_job *job, int timeout_ms,
+		 struct e1t_result *r);
+/* submit + wait; 0 when the job completed with state DONE and no error;
+ * otherwise a negative errno of the submit or the wait, or 1 (see *r) */
 int e1t_run(struct e1t_dev *d, uint32_t engine, const struct e1npu_hw_op *ops,
-	    uint32_t n, struct e1npu_hw_result *r);
+	    uint32_t n, struct e1t_result *r);
 
 static inline struct e1npu_hw_tensor e1t_t(const struct e1t_bo *bo,
 					    uint64_t offset, uint32_t stride)
@@ -168,5 +279,7 @@ int e1t_group_inflight(int argc, char **argv);
 int e1t_group_job(int argc, char **argv);	/* one job after a rebind */
 int e1t_group_harden(int argc, char **argv);	/* issue 9 checks */
 int e1t_group_recover(void);	/* timeout, flush, wedge, long jobs */
+int e1t_group_sync(void);	/* timeline syncs, status records */
+int e1t_group_perfmon(void);	/* perfmon counters */
 
 #endif /* E1T_H */

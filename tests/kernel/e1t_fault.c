@@ -97,7 +97,7 @@ static void mm_free(struct e1t_dev *d, struct mm *x)
 /* a fresh matmul must pass after a fault */
 static void next_job_passes(struct e1t_dev *d, const char *name, uint32_t seed)
 {
-	struct e1npu_hw_result r;
+	struct e1t_result r;
 	struct e1npu_hw_op op;
 	struct mm x;
 	int ret;
@@ -146,10 +146,11 @@ int e1t_group_job(int argc, char **argv)
 
 static int multi_child(int idx)
 {
-	struct e1npu_hw_result r;
+	struct e1t_result r;
 	struct e1npu_hw_op op;
 	struct mm x[MULTI_JOBS];
-	uint32_t ids[MULTI_JOBS], seed = 1000 + 77 * (uint32_t)idx, i;
+	struct e1t_job ids[MULTI_JOBS];
+	uint32_t seed = 1000 + 77 * (uint32_t)idx, i;
 	struct e1t_dev d;
 	char name[32];
 	int ret, bad = 0;
@@ -183,8 +184,8 @@ static int multi_child(int idx)
 		}
 	}
 	for (i = 0; i < MULTI_JOBS; i++) {
-		ret = e1t_job_wait(&d, ids[i], E1T_JOB_TIMEOUT_MS, &r);
-		if (ret || r.state != E1NPU_HWJOB_DONE) {
+		ret = e1t_job_wait(&d, &ids[i], E1T_JOB_TIMEOUT_MS, &r);
+		if (ret || r.state != DRM_E1NPU_JOB_STATE_DONE) {
 			e1t_fail(name, "job %u: ret %d state %u error %d", i, ret,
 				 r.state, r.error);
 			bad = 1;
@@ -256,7 +257,7 @@ static int fault_setup(struct e1t_dev *d, struct mm *x, const char *name)
 int e1t_group_fault_bus(void)
 {
 	const char *name = "fault-bus-error";
-	struct e1npu_hw_result r;
+	struct e1t_result r;
 	struct e1npu_hw_op op;
 	struct e1t_dev d;
 	struct mm x;
@@ -274,13 +275,13 @@ int e1t_group_fault_bus(void)
 	e1t_dev_set("inject-bus-error", "0");
 	if (ret < 0)
 		e1t_fail(name, "submit/wait: %s", strerror(-ret));
-	else if (r.state != E1NPU_HWJOB_FAILED || r.error != -EFAULT)
+	else if (r.state != DRM_E1NPU_JOB_STATE_FAILED || r.error != -EFAULT)
 		e1t_fail(name, "state %u error %d err_code 0x%x, want FAILED/-EFAULT",
 			 r.state, r.error, r.err_code);
 	else if (r.err_code != E1_V0_ERR_BUS || r.fail_index != 0 ||
-		 r.ops_done != 0)
-		e1t_fail(name, "err_code 0x%x fail_index %u ops_done %u", r.err_code,
-			 r.fail_index, r.ops_done);
+		 r.cmds_done != 0)
+		e1t_fail(name, "err_code 0x%x fail_index %u cmds_done %u", r.err_code,
+			 r.fail_index, r.cmds_done);
 	else if (!mm_untouched(&x))
 		e1t_fail(name, "output written despite the bus error");
 	else
@@ -295,11 +296,11 @@ out:
 int e1t_group_fault_hang(void)
 {
 	const char *name = "fault-hang-timeout";
-	struct e1npu_hw_result r;
+	struct e1t_result r;
 	struct e1npu_hw_op op;
 	struct e1t_dev d;
 	uint64_t t0;
-	uint32_t id;
+	struct e1t_job job;
 	char val[16];
 	struct mm x;
 	int ret;
@@ -313,7 +314,7 @@ int e1t_group_fault_hang(void)
 	}
 	mm_op(&x, &op);
 	t0 = e1t_now_ns();
-	ret = e1t_submit(&d, DRM_E1NPU_ENGINE_WRAPPER, &op, 1, &id);
+	ret = e1t_submit(&d, DRM_E1NPU_ENGINE_WRAPPER, &op, 1, &job);
 	if (ret) {
 		e1t_fail(name, "submit: %s", strerror(-ret));
 		goto out_clear;
@@ -325,20 +326,20 @@ int e1t_group_fault_hang(void)
 			 ret);
 	else
 		e1t_pass("bo-wait-busy-timeout");
-	ret = e1t_job_wait(&d, id, E1T_JOB_TIMEOUT_MS, &r);
+	ret = e1t_job_wait(&d, &job, E1T_JOB_TIMEOUT_MS, &r);
 	if (ret) {
-		e1t_fail(name, "JOB_RESULT: %s", strerror(-ret));
+		e1t_fail(name, "wait: %s", strerror(-ret));
 		goto out_clear;
 	}
 	e1t_log("%s: job ended after %.2f s: state %u error %d err_code 0x%x",
 		name, (double)(e1t_now_ns() - t0) / 1e9, r.state, r.error,
 		r.err_code);
-	if (r.state != E1NPU_HWJOB_FAILED || r.error != -ETIMEDOUT)
+	if (r.state != DRM_E1NPU_JOB_STATE_FAILED || r.error != -ETIMEDOUT)
 		e1t_fail(name, "state %u error %d, want FAILED/-ETIMEDOUT", r.state,
 			 r.error);
-	else if (r.ops_done != r.fail_index || r.fail_index != 0)
-		e1t_fail(name, "fail_index %u ops_done %u", r.fail_index,
-			 r.ops_done);
+	else if (r.cmds_done != r.fail_index || r.fail_index != 0)
+		e1t_fail(name, "fail_index %u cmds_done %u", r.fail_index,
+			 r.cmds_done);
 	else if (!mm_untouched(&x))
 		e1t_fail(name, "output written by a hung job");
 	else
@@ -363,7 +364,7 @@ out:
 int e1t_group_fault_irq(void)
 {
 	const char *name = "fault-dropped-irq";
-	struct e1npu_hw_result r;
+	struct e1t_result r;
 	struct e1npu_hw_op op;
 	struct e1t_dev d;
 	struct mm x;
@@ -388,7 +389,7 @@ int e1t_group_fault_irq(void)
 		e1t_fail(name, "submit/wait: %s", strerror(-ret));
 	else if (ret == 0 && !mm_ok(&x))
 		e1t_fail(name, "job done but wrong output");
-	else if (ret > 0 && (r.state != E1NPU_HWJOB_FAILED ||
+	else if (ret > 0 && (r.state != DRM_E1NPU_JOB_STATE_FAILED ||
 			     r.error != -ETIMEDOUT))
 		e1t_fail(name, "state %u error %d", r.state, r.error);
 	else
@@ -400,11 +401,43 @@ out:
 	return e1t_failures;
 }
 
-/* [MATMUL, FALLBACK, MATMUL]: stops at index 1, asks for the CPU */
+/*
+ * A job of wrapper commands with the contract's opcode 0xFF descriptor
+ * (E1_V0_OP_FALLBACK, written here by hand, not by the encoder) at
+ * @fb: the hardware hands it to the CPU-fallback path. Returns 0 with
+ * the outcome in *@r, or -errno.
+ */
+static int run_with_fallback(struct e1t_dev *d, const struct e1npu_hw_op *ops,
+			     uint32_t n, uint32_t fb, struct e1t_result *r)
+{
+	struct drm_e1npu_reloc *relocs;
+	struct e1t_job job;
+	uint32_t nrel, *desc;
+	void *cmds;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	ret = e1t_encode(DRM_E1NPU_ENGINE_WRAPPER, ops, n, &cmds, &relocs, &nrel);
+	if (ret)
+		return ret;
+	desc = (uint32_t *)cmds + (size_t)fb * E1_V0_DESC_WORDS;
+	memset(desc, 0, E1_V0_DESC_SIZE);
+	desc[E1_V0_DW_OP] = E1_V0_OP_FALLBACK;
+	ret = e1t_submit_cmds(d, DRM_E1NPU_ENGINE_WRAPPER, cmds, n, relocs, nrel,
+			      &job);
+	if (!ret)
+		ret = e1t_job_wait(d, &job, E1T_JOB_TIMEOUT_MS, r);
+	free(cmds);
+	free(relocs);
+	return ret;
+}
+
+/* [MATMUL, 0xFF, MATMUL]: stops at index 1, asks for the CPU; the fence
+ * carries -EOPNOTSUPP */
 int e1t_group_fallback(void)
 {
 	const char *name = "fallback-index";
-	struct e1npu_hw_result r;
+	struct e1t_result r;
 	struct e1npu_hw_op ops[3];
 	struct e1t_dev d;
 	struct mm x, y;
@@ -419,23 +452,38 @@ int e1t_group_fallback(void)
 	}
 	mm_op(&x, &ops[0]);
 	memset(&ops[1], 0, sizeof(ops[1]));
-	ops[1].opcode = E1NPU_HWOP_FALLBACK;
+	ops[1].opcode = E1NPU_HWOP_NOP;	/* replaced by the 0xFF descriptor */
 	mm_op(&y, &ops[2]);
-	ret = e1t_run(&d, DRM_E1NPU_ENGINE_WRAPPER, ops, 3, &r);
+	ret = run_with_fallback(&d, ops, 3, 1, &r);
 	if (ret < 0)
 		e1t_fail(name, "submit/wait: %s", strerror(-ret));
-	else if (r.state != E1NPU_HWJOB_FAILED || r.error != -EOPNOTSUPP ||
+	else if (r.state != DRM_E1NPU_JOB_STATE_FAILED || r.error != -EOPNOTSUPP ||
 		 r.fail_index != 1)
 		e1t_fail(name, "state %u error %d fail_index %u, want FAILED/-EOPNOTSUPP/1",
 			 r.state, r.error, r.fail_index);
-	else if (r.ops_done != 1 || r.err_code != E1_V0_ERR_UNKNOWN_OP)
-		e1t_fail(name, "ops_done %u err_code 0x%x", r.ops_done, r.err_code);
+	else if (r.fence_error != -EOPNOTSUPP)
+		e1t_fail(name, "fence error %d, want -EOPNOTSUPP", r.fence_error);
+	else if (r.cmds_done != 1 || r.err_code != E1_V0_ERR_UNKNOWN_OP)
+		e1t_fail(name, "cmds_done %u err_code 0x%x, want 1 and 0x%x",
+			 r.cmds_done, r.err_code, E1_V0_ERR_UNKNOWN_OP);
 	else if (!mm_ok(&x))
 		e1t_fail(name, "op 0 output wrong");
 	else if (!mm_untouched(&y))
 		e1t_fail(name, "op 2 ran after the fallback");
 	else
 		e1t_pass(name);
+
+	/* the 0xFF descriptor alone: fails at 0, nothing done */
+	ret = run_with_fallback(&d, ops + 1, 1, 0, &r);
+	if (ret < 0)
+		e1t_fail("fallback-alone", "submit/wait: %s", strerror(-ret));
+	else if (r.state != DRM_E1NPU_JOB_STATE_FAILED || r.error != -EOPNOTSUPP ||
+		 r.fence_error != -EOPNOTSUPP || r.fail_index != 0 ||
+		 r.cmds_done != 0)
+		e1t_fail("fallback-alone", "state %u error %d fence %d fail_index %u cmds_done %u",
+			 r.state, r.error, r.fence_error, r.fail_index, r.cmds_done);
+	else
+		e1t_pass("fallback-alone");
 	next_job_passes(&d, "fallback-next-job", 8);
 	mm_free(&d, &y);
 out:
@@ -449,7 +497,7 @@ out:
 int e1t_group_nogemmini(void)
 {
 	const char *name = "nogemmini-fallback";
-	struct e1npu_hw_result r;
+	struct e1t_result r;
 	struct e1npu_hw_op ops[2];
 	struct e1t_dev d;
 	struct mm x;
@@ -465,10 +513,10 @@ int e1t_group_nogemmini(void)
 	ret = e1t_run(&d, DRM_E1NPU_ENGINE_WRAPPER, ops, 1, &r);
 	if (ret < 0)
 		e1t_fail(name, "submit/wait: %s", strerror(-ret));
-	else if (r.state != E1NPU_HWJOB_FAILED || r.error != -EOPNOTSUPP ||
-		 r.fail_index != 0 || r.ops_done != 0)
-		e1t_fail(name, "state %u error %d fail_index %u ops_done %u",
-			 r.state, r.error, r.fail_index, r.ops_done);
+	else if (r.state != DRM_E1NPU_JOB_STATE_FAILED || r.error != -EOPNOTSUPP ||
+		 r.fail_index != 0 || r.cmds_done != 0)
+		e1t_fail(name, "state %u error %d fail_index %u cmds_done %u",
+			 r.state, r.error, r.fail_index, r.cmds_done);
 	else if (!mm_untouched(&x))
 		e1t_fail(name, "output written");
 	else
@@ -481,11 +529,11 @@ int e1t_group_nogemmini(void)
 	ret = e1t_run(&d, DRM_E1NPU_ENGINE_WRAPPER, ops, 2, &r);
 	if (ret < 0)
 		e1t_fail("nogemmini-nop-then-matmul", "submit/wait: %s", strerror(-ret));
-	else if (r.state != E1NPU_HWJOB_FAILED || r.error != -EOPNOTSUPP ||
-		 r.fail_index != 1 || r.ops_done != 1)
+	else if (r.state != DRM_E1NPU_JOB_STATE_FAILED || r.error != -EOPNOTSUPP ||
+		 r.fail_index != 1 || r.cmds_done != 1)
 		e1t_fail("nogemmini-nop-then-matmul",
-			 "state %u error %d fail_index %u ops_done %u", r.state,
-			 r.error, r.fail_index, r.ops_done);
+			 "state %u error %d fail_index %u cmds_done %u", r.state,
+			 r.error, r.fail_index, r.cmds_done);
 	else
 		e1t_pass("nogemmini-nop-then-matmul");
 	ret = e1t_run(&d, DRM_E1NPU_ENGINE_WRAPPER, ops, 1, &r);
@@ -514,7 +562,8 @@ int e1t_group_inflight(int argc, char **argv)
 	struct e1npu_hw_op *ops;
 	struct e1t_dev d;
 	struct mm x;
-	uint32_t i, n, id;
+	struct e1t_job job;
+	uint32_t i, n;
 	bool hang, queued;
 	int ret, fd;
 
@@ -534,7 +583,7 @@ int e1t_group_inflight(int argc, char **argv)
 		e1t_fail("inflight", "buffers: %s", strerror(-ret));
 		return 1;
 	}
-	n = hang && !queued ? 1 : d.info.max_ops_per_job;
+	n = hang && !queued ? 1 : d.info.max_cmds_per_job;
 	if (n > d.info.ring_len - 1)
 		n = d.info.ring_len - 1;
 	ops = calloc(n, sizeof(*ops));
@@ -547,7 +596,7 @@ int e1t_group_inflight(int argc, char **argv)
 		return 1;
 	}
 	for (i = 0; i < (hang && !queued ? 1u : 4u); i++) {
-		ret = e1t_submit(&d, DRM_E1NPU_ENGINE_WRAPPER, ops, n, &id);
+		ret = e1t_submit(&d, DRM_E1NPU_ENGINE_WRAPPER, ops, n, &job);
 		if (ret) {
 			e1t_fail("inflight", "submit: %s", strerror(-ret));
 			return 1;

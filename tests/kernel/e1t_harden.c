@@ -3,8 +3,8 @@
  * e1npu-systest harden CHECK [ARGS]: the driver-hardening checks (issue 9)
  * through real ioctls, sysfs and /proc/self/fdinfo:
  *
- *   sizes    SUBMIT job_size/op_size and DEV_QUERY size bounded by a page
- *   results  unread JOB_RESULT entries capped per file (max_results)
+ *   sizes    SUBMIT job_size/reloc_size/sync_size and DEV_QUERY size
+ *            bounded by a page, and no smaller than the v2 structs
  *   mmap     two buffers at non-zero arena offsets map their own pages
  *   quota    per-file arena quota (file_quota) with -ENOSPC
  *   fdinfo   drm-driver, drm-client-id, engine busy ns, memory stats
@@ -37,37 +37,18 @@ static long pagesz(void)
 	return sysconf(_SC_PAGESIZE);
 }
 
-static int nop_job(struct drm_e1npu_job *j, struct e1npu_hw_op *op)
+/* A one-NOP wrapper job (the command in @cmd) signalling @out. */
+static void nop_job(struct drm_e1npu_job *j, uint32_t cmd[E1_V0_DESC_WORDS],
+		    struct drm_e1npu_sync *out)
 {
-	memset(op, 0, sizeof(*op));
-	op->opcode = E1NPU_HWOP_NOP;
+	memset(cmd, 0, E1_V0_DESC_SIZE);
+	cmd[E1_V0_DW_OP] = E1_V0_OP_NOP;
 	memset(j, 0, sizeof(*j));
-	j->ops = (uintptr_t)op;
-	j->op_count = 1;
+	j->cmds = (uintptr_t)cmd;
+	j->cmd_count = 1;
 	j->engine = DRM_E1NPU_ENGINE_WRAPPER;
-	return 0;
-}
-
-static int submit_raw(struct e1t_dev *d, void *jobs, uint32_t count,
-		      uint32_t job_size, uint32_t op_size)
-{
-	struct drm_e1npu_submit s;
-
-	memset(&s, 0, sizeof(s));
-	s.jobs = (uintptr_t)jobs;
-	s.job_count = count;
-	s.job_size = job_size;
-	s.op_size = op_size;
-	return e1t_ioctl(d->fd, DRM_IOCTL_E1NPU_SUBMIT, &s);
-}
-
-/* Wait for and consume the result of @id; true when it is DONE. */
-static bool job_done(struct e1t_dev *d, uint32_t id)
-{
-	struct e1npu_hw_result r;
-
-	return !e1t_job_wait(d, id, E1T_JOB_TIMEOUT_MS, &r) &&
-	       r.state == E1NPU_HWJOB_DONE && !r.error;
+	j->out_syncs = (uintptr_t)out;
+	j->out_sync_count = 1;
 }
 
 /* ---- sizes --------------------------------------------------------------- */
@@ -85,7 +66,9 @@ static void check_sizes(struct e1t_dev *d)
 	long pg = pagesz();
 	struct drm_e1npu_dev_query q;
 	struct drm_e1npu_job *j;
-	struct e1npu_hw_op *op;
+	struct drm_e1npu_sync *out;
+	uint32_t *cmd, sync = 0;
+	uint64_t pt = 0;
 	uint8_t *buf;
 	size_t i;
 	int ret;
@@ -97,27 +80,46 @@ static void check_sizes(struct e1t_dev *d)
 		e1t_fail("harden-sizes", "mmap: %s", strerror(errno));
 		return;
 	}
+	if (e1t_syncobj_create(d, &sync, false)) {
+		e1t_fail("harden-sizes", "syncobj");
+		munmap(buf, 3 * pg);
+		return;
+	}
 	j = (struct drm_e1npu_job *)buf;
-	op = (struct e1npu_hw_op *)(buf + pg);
-	nop_job(j, op);
+	/* the out sync: a page-long struct, the v2 fields first */
+	out = (struct drm_e1npu_sync *)(buf + pg);
+	cmd = (uint32_t *)(buf + 2 * pg);
+	nop_job(j, cmd, out);
+	out->handle = sync;
 
-	/* a page is the largest struct size accepted */
-	ret = submit_raw(d, j, 1, pg, sizeof(*op));
+	/* a page is the largest struct size accepted, the tail read as 0 */
+	ret = e1t_submit_jobs(d, j, 1, pg, 0, pg);
+	if (!ret)
+		ret = e1t_timeline_wait(d, &sync, &pt, 1, 0, E1T_JOB_TIMEOUT_MS);
 	if (ret)
-		e1t_fail("submit-job_size-page", "job_size %ld: %d", pg, ret);
-	else if (!job_done(d, j->job_id))
-		e1t_fail("submit-job_size-page", "job %u did not complete",
-			 j->job_id);
+		e1t_fail("submit-sizes-page", "job_size and sync_size %ld: %d", pg,
+			 ret);
 	else
-		e1t_pass("submit-job_size-page");
+		e1t_pass("submit-sizes-page");
 	expect_einval("submit-job_size-above-page",
-		      submit_raw(d, j, 1, pg + 8, sizeof(*op)));
-	expect_einval("submit-op_size-above-page",
-		      submit_raw(d, j, 1, sizeof(*j), pg + 8));
-	expect_einval("submit-op_size-4g",
-		      submit_raw(d, j, 1, sizeof(*j), 0xffffffffu));
+		      e1t_submit_jobs(d, j, 1, pg + 8, 0, 0));
+	expect_einval("submit-reloc_size-above-page",
+		      e1t_submit_jobs(d, j, 1, 0, pg + 8, 0));
+	expect_einval("submit-sync_size-above-page",
+		      e1t_submit_jobs(d, j, 1, 0, 0, pg + 8));
 	expect_einval("submit-job_size-4g",
-		      submit_raw(d, j, 1, 0xffffffffu, sizeof(*op)));
+		      e1t_submit_jobs(d, j, 1, 0xffffffffu, 0, 0));
+	expect_einval("submit-reloc_size-4g",
+		      e1t_submit_jobs(d, j, 1, 0, 0xffffffffu, 0));
+	expect_einval("submit-sync_size-4g",
+		      e1t_submit_jobs(d, j, 1, 0, 0, 0xffffffffu));
+	/* smaller than the v2 structs */
+	expect_einval("submit-job_size-small",
+		      e1t_submit_jobs(d, j, 1, sizeof(*j) - 8, 0, 0));
+	expect_einval("submit-reloc_size-small",
+		      e1t_submit_jobs(d, j, 1, 0, sizeof(struct drm_e1npu_reloc) - 8, 0));
+	expect_einval("submit-sync_size-small",
+		      e1t_submit_jobs(d, j, 1, 0, 0, sizeof(struct drm_e1npu_sync) - 8));
 
 	/* DEV_QUERY: a size above a page is refused, nothing written */
 	memset(buf, 0xaa, 3 * pg);
@@ -150,89 +152,8 @@ static void check_sizes(struct e1t_dev *d)
 			 i);
 	else
 		e1t_pass("dev_query-size-page");
+	e1t_syncobj_destroy(d, sync);
 	munmap(buf, 3 * pg);
-}
-
-/* ---- results ------------------------------------------------------------- */
-
-static void check_results(struct e1t_dev *d)
-{
-	const char *name = "job-results-capped";
-	struct drm_e1npu_job jobs[2];
-	struct e1npu_hw_op op;
-	uint32_t *ids, cap, i, n = 0, extra;
-	char val[32];
-	int ret;
-
-	if (e1t_read_file(E1T_MOD_PARAMS "max_results", val, sizeof(val))) {
-		e1t_fail(name, "no max_results parameter");
-		return;
-	}
-	cap = (uint32_t)strtoul(val, NULL, 0);
-	if (!cap || cap > 100000) {
-		e1t_fail(name, "max_results %u", cap);
-		return;
-	}
-	ids = calloc(cap + 2, sizeof(*ids));
-	if (!ids)
-		return;
-	nop_job(&jobs[0], &op);
-	for (n = 0; n < cap; n++) {
-		ret = e1t_submit(d, DRM_E1NPU_ENGINE_WRAPPER, &op, 1, &ids[n]);
-		if (ret) {
-			e1t_fail(name, "submit %u of %u: %d", n + 1, cap, ret);
-			goto out;
-		}
-	}
-	ret = e1t_submit(d, DRM_E1NPU_ENGINE_WRAPPER, &op, 1, &extra);
-	if (ret != -EBUSY) {
-		e1t_fail(name, "submit %u with %u results unread: %d, want -EBUSY",
-			 cap + 1, cap, ret);
-		if (!ret)
-			ids[n++] = extra;
-		goto out;
-	}
-	e1t_log("%s: %u unread results held, submit %u: -EBUSY", name, cap,
-		cap + 1);
-	/* reading one frees one slot: one job fits, two in one SUBMIT not */
-	if (!job_done(d, ids[0])) {
-		e1t_fail(name, "job %u did not complete", ids[0]);
-		goto out;
-	}
-	ids[0] = 0;
-	nop_job(&jobs[0], &op);
-	nop_job(&jobs[1], &op);
-	ret = e1t_submit_jobs(d, jobs, 2);
-	if (ret != -EBUSY) {
-		e1t_fail(name, "2 jobs with 1 free slot: %d, want -EBUSY", ret);
-		if (!ret) {
-			ids[0] = jobs[0].job_id;
-			ids[n++] = jobs[1].job_id;
-		}
-		goto out;
-	}
-	ret = e1t_submit(d, DRM_E1NPU_ENGINE_WRAPPER, &op, 1, &ids[0]);
-	if (ret) {
-		e1t_fail(name, "1 job with 1 free slot: %d", ret);
-		ids[0] = 0;
-		goto out;
-	}
-	e1t_pass(name);
-out:
-	/* every result read: the file holds nothing again */
-	for (i = 0; i < n; i++) {
-		if (ids[i] && !job_done(d, ids[i])) {
-			e1t_fail("job-results-drained", "job %u", ids[i]);
-			free(ids);
-			return;
-		}
-	}
-	ret = e1t_submit(d, DRM_E1NPU_ENGINE_WRAPPER, &op, 1, &extra);
-	if (ret || !job_done(d, extra))
-		e1t_fail("job-results-drained", "submit after draining: %d", ret);
-	else
-		e1t_pass("job-results-drained");
-	free(ids);
 }
 
 /* ---- mmap ---------------------------------------------------------------- */
@@ -267,7 +188,7 @@ static void check_mmap(struct e1t_dev *d)
 	const char *name = "mmap-own-pages";
 	long pg = pagesz();
 	struct e1t_bo a = { 0 }, b = { 0 }, c = { 0 };
-	struct e1npu_hw_result r;
+	struct e1t_result r;
 	struct e1npu_hw_op op;
 	uint8_t *b2 = MAP_FAILED, *want = NULL;
 	uint32_t seed = 9, m = 4, n = 64;
@@ -479,7 +400,7 @@ static void check_busy(struct e1t_dev *d, uint32_t engine,
 		       const struct e1npu_hw_op *op, const char *name)
 {
 	const char *keys[2] = { "drm-engine-wrapper", "drm-engine-datapath" };
-	struct e1npu_hw_result r;
+	struct e1t_result r;
 	int64_t before[2], after[2];
 	uint64_t t0, t1;
 	int e, ret;
@@ -573,6 +494,8 @@ static void check_fdinfo(struct e1t_dev *d)
 		check_busy(d, DRM_E1NPU_ENGINE_DATAPATH, &op, "fdinfo-busy-datapath");
 	}
 
+	/* the helper's status buffer of the jobs above goes too */
+	e1t_jobs_release(d);
 	e1t_bo_free(d, &b);
 	total = fdinfo_bytes(d->fd, "drm-total-memory");
 	if (total != pg)
@@ -607,8 +530,8 @@ static bool rpm_wait(const char *want, char *got, size_t len)
 
 static void check_rpm(struct e1t_dev *d)
 {
-	struct e1npu_hw_result r;
-	struct drm_e1npu_job j;
+	struct e1t_result r;
+	struct e1t_job job;
 	struct e1npu_hw_op op;
 	char st[32], sys[128];
 	int ret;
@@ -637,8 +560,9 @@ static void check_rpm(struct e1t_dev *d)
 		e1t_fail("rpm-job-active", "set inject-hang: %d", ret);
 		return;
 	}
-	nop_job(&j, &op);
-	ret = e1t_submit_jobs(d, &j, 1);
+	memset(&op, 0, sizeof(op));
+	op.opcode = E1NPU_HWOP_NOP;
+	ret = e1t_submit(d, DRM_E1NPU_ENGINE_WRAPPER, &op, 1, &job);
 	if (ret) {
 		e1t_fail("rpm-job-active", "submit: %d", ret);
 		e1t_dev_set("inject-hang", "0");
@@ -651,11 +575,12 @@ static void check_rpm(struct e1t_dev *d)
 	else
 		e1t_pass("rpm-job-active");
 	/* the timeout ends the job; the device suspends after it */
-	ret = e1t_job_wait(d, j.job_id, E1T_JOB_TIMEOUT_MS, &r);
+	ret = e1t_job_wait(d, &job, E1T_JOB_TIMEOUT_MS, &r);
 	e1t_dev_set("inject-hang", "0");
-	if (ret || r.state == E1NPU_HWJOB_PENDING) {
-		e1t_fail("rpm-done-suspended", "job %u still pending: %d",
-			 j.job_id, ret);
+	if (ret || r.state != DRM_E1NPU_JOB_STATE_FAILED ||
+	    r.error != -ETIMEDOUT) {
+		e1t_fail("rpm-done-suspended", "hung job: wait %d state %u error %d, want FAILED/-ETIMEDOUT",
+			 ret, r.state, r.error);
 		return;
 	}
 	if (!rpm_wait("suspended", st, sizeof(st)))
@@ -673,9 +598,9 @@ static void check_arena(struct e1t_dev *d, uint64_t want)
 	/* the case issue 9 is about, or the same check on an ordinary arena */
 	const char *name = pages & (pages - 1) ? "arena-not-pow2" : "arena-whole";
 	struct e1t_bo x[3] = { 0 }, extra = { 0 };
-	struct e1npu_hw_result r;
+	struct e1t_result r;
 	struct e1npu_hw_op op;
-	uint64_t size[3], last;
+	uint64_t size[3], last, stsz;
 	uint8_t ref[64];
 	uint32_t seed = 77, engine;
 	int i, ret = 0;
@@ -686,14 +611,21 @@ static void check_arena(struct e1t_dev *d, uint64_t want)
 			 (unsigned long long)want);
 		return;
 	}
-	if (want % pg || want < 3ull * pg) {
-		e1t_fail(name, "arena %llu is not 3 pages or more",
+	if (want % pg || want < 4ull * pg) {
+		e1t_fail(name, "arena %llu is not 4 pages or more",
 			 (unsigned long long)want);
 		return;
 	}
-	/* all of it, in three buffers, and not a page more */
-	size[0] = size[1] = want / 3 / pg * pg;
-	size[2] = want - 2 * size[0];
+	/* all of it: the helper's status buffer for the job below, three
+	 * buffers, and not a page more */
+	ret = e1t_jobs_init(d);
+	if (ret) {
+		e1t_fail(name, "status buffer: %d", ret);
+		return;
+	}
+	stsz = e1t_align(E1T_STATUS_BO_SIZE, pg);
+	size[0] = size[1] = (want - stsz) / 3 / pg * pg;
+	size[2] = want - stsz - 2 * size[0];
 	for (i = 0; i < 3 && !ret; i++)
 		ret = e1t_bo_new(d, size[i], &x[i]);
 	if (ret) {
@@ -750,7 +682,7 @@ static void check_reuse(struct e1t_dev *d)
 {
 	const char *name = "arena-reuse-after-job";
 	uint64_t size = (d->info.arena_size / 2 + pagesz()) & ~(uint64_t)(pagesz() - 1);
-	struct e1npu_hw_result r;
+	struct e1t_result r;
 	struct e1npu_hw_op op;
 	struct e1t_bo b = { 0 };
 	int i, ret;
@@ -801,8 +733,6 @@ int e1t_group_harden(int argc, char **argv)
 	}
 	if (!strcmp(argv[0], "sizes"))
 		check_sizes(&d);
-	else if (!strcmp(argv[0], "results"))
-		check_results(&d);
 	else if (!strcmp(argv[0], "mmap"))
 		check_mmap(&d);
 	else if (!strcmp(argv[0], "fdinfo"))

@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/sync_file.h>
+
 #include "e1t.h"
 
 int e1t_failures;
@@ -148,6 +150,12 @@ int e1t_open(struct e1t_dev *d)
 
 void e1t_close(struct e1t_dev *d)
 {
+	/* closing the file drops the helper's buffer and syncobjs with it;
+	 * the mapping would keep the buffer */
+	if (d->status_map)
+		munmap(d->status_map, E1T_STATUS_BO_SIZE);
+	d->status_handle = 0;
+	d->status_map = NULL;
 	if (d->fd >= 0)
 		close(d->fd);
 	d->fd = -1;
@@ -230,71 +238,351 @@ int e1t_bo_wait(struct e1t_dev *d, uint32_t handle, int64_t timeout_ns)
 	return e1t_ioctl(d->fd, DRM_IOCTL_E1NPU_BO_WAIT, &w);
 }
 
-int e1t_submit_jobs(struct e1t_dev *d, struct drm_e1npu_job *jobs,
-		    uint32_t njobs)
+/* ---- syncobjs ------------------------------------------------------------ */
+
+int e1t_syncobj_create(struct e1t_dev *d, uint32_t *handle, bool signaled)
+{
+	struct drm_syncobj_create c;
+	int ret;
+
+	memset(&c, 0, sizeof(c));
+	c.flags = signaled ? DRM_SYNCOBJ_CREATE_SIGNALED : 0;
+	ret = e1t_ioctl(d->fd, DRM_IOCTL_SYNCOBJ_CREATE, &c);
+	*handle = ret ? 0 : c.handle;
+	return ret;
+}
+
+int e1t_syncobj_destroy(struct e1t_dev *d, uint32_t handle)
+{
+	struct drm_syncobj_destroy x;
+
+	memset(&x, 0, sizeof(x));
+	x.handle = handle;
+	return e1t_ioctl(d->fd, DRM_IOCTL_SYNCOBJ_DESTROY, &x);
+}
+
+int e1t_timeline_wait(struct e1t_dev *d, const uint32_t *handles,
+		      const uint64_t *points, uint32_t n, uint32_t flags,
+		      int timeout_ms)
+{
+	struct drm_syncobj_timeline_wait w;
+
+	memset(&w, 0, sizeof(w));
+	w.handles = (uintptr_t)handles;
+	w.points = (uintptr_t)points;
+	w.count_handles = n;
+	w.flags = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL | flags;
+	w.timeout_nsec = (int64_t)(e1t_now_ns() +
+				   (uint64_t)timeout_ms * 1000000ull);
+	return e1t_ioctl(d->fd, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT, &w);
+}
+
+int e1t_timeline_signal(struct e1t_dev *d, uint32_t handle, uint64_t point)
+{
+	struct drm_syncobj_timeline_array a;
+
+	memset(&a, 0, sizeof(a));
+	a.handles = (uintptr_t)&handle;
+	a.points = (uintptr_t)&point;
+	a.count_handles = 1;
+	return e1t_ioctl(d->fd, DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL, &a);
+}
+
+int e1t_timeline_query(struct e1t_dev *d, uint32_t handle, uint64_t *point)
+{
+	struct drm_syncobj_timeline_array a;
+
+	*point = 0;
+	memset(&a, 0, sizeof(a));
+	a.handles = (uintptr_t)&handle;
+	a.points = (uintptr_t)point;
+	a.count_handles = 1;
+	return e1t_ioctl(d->fd, DRM_IOCTL_SYNCOBJ_QUERY, &a);
+}
+
+int e1t_syncobj_fence_status(struct e1t_dev *d, uint32_t handle, int *status)
+{
+	struct drm_syncobj_handle h;
+	struct sync_file_info info;
+	int ret;
+
+	*status = 0;
+	memset(&h, 0, sizeof(h));
+	h.handle = handle;
+	h.flags = DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE;
+	h.fd = -1;
+	ret = e1t_ioctl(d->fd, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h);
+	if (ret)
+		return ret;
+	memset(&info, 0, sizeof(info));
+	ret = e1t_ioctl(h.fd, SYNC_IOC_FILE_INFO, &info);
+	close(h.fd);
+	if (!ret)
+		*status = info.status;
+	return ret;
+}
+
+/* ---- jobs --------------------------------------------------------------- */
+
+int e1t_jobs_init(struct e1t_dev *d)
+{
+	struct e1t_bo bo;
+	uint32_t i;
+	int ret;
+
+	if (d->status_handle)
+		return 0;
+	ret = e1t_syncobj_create(d, &d->timeline, false);
+	for (i = 0; !ret && i < E1T_SLOTS; i++)
+		ret = e1t_syncobj_create(d, &d->slot_sync[i], false);
+	if (!ret)
+		ret = e1t_bo_new(d, E1T_STATUS_BO_SIZE, &bo);
+	if (ret) {
+		e1t_jobs_release(d);
+		return ret;
+	}
+	d->status_handle = bo.handle;
+	d->status_map = bo.map;
+	d->last_point = 0;
+	memset(d->slot_point, 0, sizeof(d->slot_point));
+	return 0;
+}
+
+void e1t_jobs_release(struct e1t_dev *d)
+{
+	struct e1t_bo bo;
+	uint32_t i;
+
+	if (d->status_handle) {
+		bo.handle = d->status_handle;
+		bo.size = E1T_STATUS_BO_SIZE;
+		bo.map = d->status_map;
+		e1t_bo_free(d, &bo);
+	}
+	d->status_handle = 0;
+	d->status_map = NULL;
+	if (d->timeline)
+		e1t_syncobj_destroy(d, d->timeline);
+	d->timeline = 0;
+	for (i = 0; i < E1T_SLOTS; i++) {
+		if (d->slot_sync[i])
+			e1t_syncobj_destroy(d, d->slot_sync[i]);
+		d->slot_sync[i] = 0;
+	}
+}
+
+int e1t_encode(uint32_t engine, const struct e1npu_hw_op *ops, uint32_t n,
+	       void **cmds, struct drm_e1npu_reloc **relocs, uint32_t *nrelocs)
+{
+	int size = e1npu_cmd_size(engine);
+	uint32_t i, nr = 0, k;
+	uint8_t *c;
+	struct drm_e1npu_reloc *r;
+
+	*cmds = NULL;
+	*relocs = NULL;
+	*nrelocs = 0;
+	if (size <= 0)
+		return -EINVAL;
+	c = calloc(n ? n : 1, (size_t)size);
+	r = calloc(n ? 3 * (size_t)n : 1, sizeof(*r));
+	if (!c || !r) {
+		free(c);
+		free(r);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		if (e1npu_cmd_encode(engine, &ops[i], c + (size_t)i * size,
+				     &r[nr], i, &k)) {
+			free(c);
+			free(r);
+			return -EINVAL;
+		}
+		nr += k;
+	}
+	*cmds = c;
+	*relocs = r;
+	*nrelocs = nr;
+	return 0;
+}
+
+int e1t_submit_jobs(struct e1t_dev *d, const void *jobs, uint32_t njobs,
+		    uint32_t job_size, uint32_t reloc_size, uint32_t sync_size)
 {
 	struct drm_e1npu_submit s;
 
 	memset(&s, 0, sizeof(s));
 	s.jobs = (uintptr_t)jobs;
 	s.job_count = njobs;
-	s.job_size = sizeof(*jobs);
-	s.op_size = sizeof(struct e1npu_hw_op);
+	s.job_size = job_size ? job_size : sizeof(struct drm_e1npu_job);
+	s.reloc_size = reloc_size ? reloc_size : sizeof(struct drm_e1npu_reloc);
+	s.sync_size = sync_size ? sync_size : sizeof(struct drm_e1npu_sync);
 	return e1t_ioctl(d->fd, DRM_IOCTL_E1NPU_SUBMIT, &s);
 }
 
-int e1t_submit(struct e1t_dev *d, uint32_t engine,
-	       const struct e1npu_hw_op *ops, uint32_t n, uint32_t *job_id)
+int e1t_submit_ex(struct e1t_dev *d, const struct e1t_submit_args *a,
+		  struct e1t_job *job)
 {
+	struct drm_e1npu_sync out[2 + 8];
+	struct drm_e1npu_reloc *relocs = NULL;
 	struct drm_e1npu_job j;
+	void *cmds = NULL;
+	uint32_t nrel = 0, slot;
+	uint64_t point;
 	int ret;
 
-	memset(&j, 0, sizeof(j));
-	j.ops = (uintptr_t)ops;
-	j.op_count = n;
-	j.engine = engine;
-	ret = e1t_submit_jobs(d, &j, 1);
-	if (!ret && job_id)
-		*job_id = j.job_id;
-	return ret;
-}
-
-int e1t_job_wait(struct e1t_dev *d, uint32_t job_id, int timeout_ms,
-		 struct e1npu_hw_result *r)
-{
-	uint64_t end = e1t_now_ns() + (uint64_t)timeout_ms * 1000000ull;
-	int delay = 1, ret;
-
-	for (;;) {
-		memset(r, 0, sizeof(*r));
-		r->job_id = job_id;
-		ret = e1t_ioctl(d->fd, DRM_IOCTL_E1NPU_JOB_RESULT, r);
+	memset(job, 0, sizeof(*job));
+	if (a->out_sync_count > 8)
+		return -E2BIG;
+	ret = e1t_jobs_init(d);
+	if (ret)
+		return ret;
+	if (a->ops) {
+		ret = e1t_encode(a->engine, a->ops, a->nops, &cmds, &relocs,
+				 &nrel);
 		if (ret)
 			return ret;
-		if (r->state != E1NPU_HWJOB_PENDING)
-			return 0;
-		if (e1t_now_ns() > end)
-			return -ETIMEDOUT;
-		e1t_sleep_ms(delay);
-		if (delay < 50)
-			delay *= 2;
 	}
+	point = d->last_point + 1;
+	slot = (uint32_t)(point % E1T_SLOTS);
+	memset(out, 0, sizeof(out));
+	out[0].handle = d->timeline;
+	out[0].point = point;
+	out[1].handle = d->slot_sync[slot];
+	if (a->out_sync_count)
+		memcpy(&out[2], a->out_syncs, a->out_sync_count * sizeof(out[0]));
+
+	memset(&j, 0, sizeof(j));
+	j.engine = a->engine;
+	j.cmds = (uintptr_t)(a->ops ? cmds : a->cmds);
+	j.cmd_count = a->ops ? a->nops : a->cmd_count;
+	j.relocs = (uintptr_t)(a->ops ? relocs : a->relocs);
+	j.reloc_count = a->ops ? nrel : a->reloc_count;
+	j.in_syncs = (uintptr_t)a->in_syncs;
+	j.in_sync_count = a->in_sync_count;
+	j.out_syncs = (uintptr_t)out;
+	j.out_sync_count = 2 + a->out_sync_count;
+	j.status_handle = d->status_handle;
+	j.status_offset = (uint64_t)slot * E1T_STATUS_STRIDE;
+	j.perfmon_id = a->perfmon_id;
+	/* a record that still says DONE from an earlier job must not pass */
+	memset(d->status_map + j.status_offset, 0xee, E1T_STATUS_STRIDE);
+	ret = e1t_submit_jobs(d, &j, 1, 0, 0, 0);
+	free(cmds);
+	free(relocs);
+	if (ret)
+		return ret;
+	d->last_point = point;
+	d->slot_point[slot] = point;
+	job->point = point;
+	job->slot = slot;
+	return 0;
+}
+
+int e1t_submit(struct e1t_dev *d, uint32_t engine,
+	       const struct e1npu_hw_op *ops, uint32_t n, struct e1t_job *job)
+{
+	struct e1t_submit_args a;
+
+	memset(&a, 0, sizeof(a));
+	a.engine = engine;
+	a.ops = ops;
+	a.nops = n;
+	return e1t_submit_ex(d, &a, job);
+}
+
+int e1t_submit_cmds(struct e1t_dev *d, uint32_t engine, const void *cmds,
+		    uint32_t cmd_count, const struct drm_e1npu_reloc *relocs,
+		    uint32_t reloc_count, struct e1t_job *job)
+{
+	struct e1t_submit_args a;
+
+	memset(&a, 0, sizeof(a));
+	a.engine = engine;
+	a.cmds = cmds;
+	a.cmd_count = cmd_count;
+	a.relocs = relocs;
+	a.reloc_count = reloc_count;
+	return e1t_submit_ex(d, &a, job);
+}
+
+void e1t_job_status(const struct e1t_dev *d, const struct e1t_job *job,
+		    struct drm_e1npu_job_status *st)
+{
+	const volatile uint8_t *p;
+	uint8_t tmp[sizeof(*st)];
+	size_t i;
+
+	memset(st, 0, sizeof(*st));
+	if (!d->status_map)
+		return;
+	p = d->status_map + (size_t)job->slot * E1T_STATUS_STRIDE;
+	for (i = 0; i < sizeof(tmp); i++)
+		tmp[i] = p[i];
+	memcpy(st, tmp, sizeof(*st));
+}
+
+int e1t_job_wait(struct e1t_dev *d, const struct e1t_job *job, int timeout_ms,
+		 struct e1t_result *r)
+{
+	struct drm_e1npu_job_status st;
+	int ret, fs;
+
+	memset(r, 0, sizeof(*r));
+	r->state = DRM_E1NPU_JOB_STATE_QUEUED;
+	if (!job->point || !d->status_handle)
+		return -EINVAL;
+	if (d->slot_point[job->slot] != job->point)
+		return -ESTALE;	/* more than E1T_SLOTS jobs in flight */
+	ret = e1t_timeline_wait(d, &d->timeline, &job->point, 1,
+				DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT,
+				timeout_ms);
+	if (ret == -ETIME)
+		return -ETIMEDOUT;
+	if (ret)
+		return ret;
+	e1t_job_status(d, job, &st);
+	r->state = st.state;
+	r->error = st.error;
+	r->cmds_done = st.cmds_done;
+	r->fail_index = st.fail_index;
+	r->err_code = st.err_code;
+	ret = e1t_syncobj_fence_status(d, d->slot_sync[job->slot], &fs);
+	if (ret) {
+		e1t_log("job %llu: sync_file of its fence: %s",
+			(unsigned long long)job->point, strerror(-ret));
+		return ret;
+	}
+	r->fence_error = fs < 0 ? fs : 0;
+	if (fs == 0 || r->state > DRM_E1NPU_JOB_STATE_FAILED ||
+	    r->state == DRM_E1NPU_JOB_STATE_QUEUED ||
+	    r->error != r->fence_error ||
+	    (r->state == DRM_E1NPU_JOB_STATE_DONE) != !r->error ||
+	    st.pad != 0 ||
+	    (r->state == DRM_E1NPU_JOB_STATE_FAILED &&
+	     r->fail_index != r->cmds_done)) {
+		e1t_log("job %llu: timeline point signalled, fence status %d, status record state %u error %d cmds_done %u fail_index %u err_code 0x%x pad 0x%x: they disagree",
+			(unsigned long long)job->point, fs, r->state, r->error,
+			r->cmds_done, r->fail_index, r->err_code, st.pad);
+		return -EBADMSG;
+	}
+	return 0;
 }
 
 int e1t_run(struct e1t_dev *d, uint32_t engine, const struct e1npu_hw_op *ops,
-	    uint32_t n, struct e1npu_hw_result *r)
+	    uint32_t n, struct e1t_result *r)
 {
-	uint32_t id;
+	struct e1t_job job;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	ret = e1t_submit(d, engine, ops, n, &id);
+	ret = e1t_submit(d, engine, ops, n, &job);
 	if (ret)
 		return ret;
-	ret = e1t_job_wait(d, id, E1T_JOB_TIMEOUT_MS, r);
+	ret = e1t_job_wait(d, &job, E1T_JOB_TIMEOUT_MS, r);
 	if (ret)
 		return ret;
-	return r->state == E1NPU_HWJOB_DONE && r->error == 0 ? 0 : 1;
+	return r->state == DRM_E1NPU_JOB_STATE_DONE && r->error == 0 ? 0 : 1;
 }
 
 int e1t_write_file(const char *path, const char *val)

@@ -35,13 +35,13 @@ static int group_engines(int argc, char **argv)
 	} else if (want != 0x3) {
 		/* a job for the absent engine: -ENODEV */
 		struct e1npu_hw_op op;
-		uint32_t id;
+		struct e1t_job job;
 
 		memset(&op, 0, sizeof(op));
 		op.opcode = want & 1 ? E1NPU_HWOP_DP_VRELU_S8 :
 				       E1NPU_HWOP_NOP;
 		ret = e1t_submit(&d, want & 1 ? DRM_E1NPU_ENGINE_DATAPATH :
-				 DRM_E1NPU_ENGINE_WRAPPER, &op, 1, &id);
+				 DRM_E1NPU_ENGINE_WRAPPER, &op, 1, &job);
 		if (ret != -ENODEV)
 			e1t_fail(name, "job for the absent engine: %d, want -ENODEV",
 				 ret);
@@ -63,6 +63,8 @@ static const struct {
 	{ "ring", e1t_group_ring },
 	{ "dp", e1t_group_dp },
 	{ "neg", e1t_group_neg },
+	{ "sync", e1t_group_sync },
+	{ "perfmon", e1t_group_perfmon },
 	{ "multi", e1t_group_multi },
 	{ "fallback", e1t_group_fallback },
 	{ "fault-bus", e1t_group_fault_bus },
@@ -78,7 +80,7 @@ static void usage(const char *prog)
 
 	fprintf(stderr, "usage: %s GROUP\n       %s engines MASK\n"
 		"       %s inflight busy|hang|hangq READY-FILE [hold]\n"
-		"       %s harden sizes|results|mmap|quota|fdinfo|rpm|reuse|arena BYTES\n"
+		"       %s harden sizes|mmap|quota|fdinfo|rpm|reuse|arena BYTES\n"
 		"       %s job NAME\ngroups:",
 		prog, prog, prog, prog, prog);
 	for (i = 0; i < E1T_ARRAY_SIZE(groups); i++)

@@ -64,11 +64,15 @@ static void t_dev_query(void)
 		goto out;
 	}
 	info = d.info;
-	e1t_log("dev-query: engines 0x%x wrapper id 0x%08x caps 0x%08x datapath id 0x%08x ring %u slots %u arena %llu ops/job %u align %u",
+	e1t_log("dev-query: engines 0x%x wrapper id 0x%08x caps 0x%08x datapath id 0x%08x ring %u slots %u arena %llu cmds/job %u align %u driver %u.%u",
 		info.engines, info.wrapper_id, info.wrapper_caps,
 		info.datapath_id, info.ring_len, info.datapath_slots,
-		(unsigned long long)info.arena_size, info.max_ops_per_job,
-		info.align);
+		(unsigned long long)info.arena_size, info.max_cmds_per_job,
+		info.align, info.driver_major, info.driver_minor);
+	if (info.driver_major != 2) {
+		e1t_fail(n, "driver_major %u, want 2 (UAPI v2)", info.driver_major);
+		goto out;
+	}
 	if (!(info.engines & (1u << DRM_E1NPU_ENGINE_WRAPPER)) ||
 	    info.wrapper_id != E1_V0_ID_VALUE) {
 		e1t_fail(n, "wrapper missing or wrong ID 0x%08x", info.wrapper_id);
@@ -80,7 +84,7 @@ static void t_dev_query(void)
 		goto out;
 	}
 	if (info.ring_len < 2 || info.ring_len > 256 ||
-	    (info.ring_len & (info.ring_len - 1)) || !info.max_ops_per_job ||
+	    (info.ring_len & (info.ring_len - 1)) || !info.max_cmds_per_job ||
 	    info.align != E1_V0_ALIGN || info.max_matmul_mn != E1_V0_MAX_MATMUL_MN ||
 	    info.max_matmul_k != E1_V0_MAX_MATMUL_K ||
 	    info.max_conv_hw != E1_V0_MAX_CONV_HW ||
@@ -258,7 +262,7 @@ static void bufs_free(struct e1t_dev *d, struct bufs *s)
 static void run_and_check(struct e1t_dev *d, const char *name,
 			  const struct e1npu_hw_op *op, struct bufs *s)
 {
-	struct e1npu_hw_result r;
+	struct e1t_result r;
 	int ret;
 
 	ret = e1t_run(d, DRM_E1NPU_ENGINE_WRAPPER, op, 1, &r);
@@ -271,8 +275,8 @@ static void run_and_check(struct e1t_dev *d, const char *name,
 			 r.state, r.error, r.err_code, r.fail_index);
 		return;
 	}
-	if (r.ops_done != 1) {
-		e1t_fail(name, "ops_done %u", r.ops_done);
+	if (r.cmds_done != 1) {
+		e1t_fail(name, "cmds_done %u, want 1", r.cmds_done);
 		return;
 	}
 	if (e1t_expect_bytes(name, s->c.map, s->want, s->c.size))
@@ -430,7 +434,7 @@ static void t_chain(struct e1t_dev *d, uint32_t seed)
 {
 	const char *name = "job-chain-relu-maxpool-barrier";
 	struct e1npu_hw_op ops[4];
-	struct e1npu_hw_result r;
+	struct e1t_result r;
 	uint32_t in = 8, ch = 16, as = in * ch, out = 4, cs = out * ch;
 	int8_t *mid;
 	struct bufs s;
@@ -471,8 +475,8 @@ static void t_chain(struct e1t_dev *d, uint32_t seed)
 	if (ret)
 		e1t_fail(name, "ret %d state %u error %d err_code 0x%x", ret,
 			 r.state, r.error, r.err_code);
-	else if (r.ops_done != 4)
-		e1t_fail(name, "ops_done %u", r.ops_done);
+	else if (r.cmds_done != 4)
+		e1t_fail(name, "cmds_done %u", r.cmds_done);
 	else if (e1t_expect_bytes(name, s.c.map, s.want, s.c.size))
 		e1t_pass(name);
 	free(mid);
@@ -521,10 +525,10 @@ int e1t_group_ops(void)
 int e1t_group_ring(void)
 {
 	const char *name = "ring-wrap-256";
-	struct e1npu_hw_result r;
+	struct e1t_result r;
 	struct e1npu_hw_op *ops;
 	uint32_t per_job, njobs, total, i, j, seed = 77;
-	uint32_t ids[16];
+	struct e1t_job ids[16];
 	struct e1t_dev d;
 	struct bufs s;
 	int ret;
@@ -534,7 +538,7 @@ int e1t_group_ring(void)
 		e1t_fail(name, "open: %s", strerror(-ret));
 		return 1;
 	}
-	per_job = d.info.max_ops_per_job;
+	per_job = d.info.max_cmds_per_job;
 	if (per_job > d.info.ring_len - 1)
 		per_job = d.info.ring_len - 1;
 	/* at least two and a half trips around the ring */
@@ -569,10 +573,10 @@ int e1t_group_ring(void)
 		}
 	}
 	for (j = 0; j < njobs; j++) {
-		ret = e1t_job_wait(&d, ids[j], E1T_JOB_TIMEOUT_MS, &r);
-		if (ret || r.state != E1NPU_HWJOB_DONE || r.ops_done != per_job) {
-			e1t_fail(name, "job %u: ret %d state %u error %d ops_done %u",
-				 j, ret, r.state, r.error, r.ops_done);
+		ret = e1t_job_wait(&d, &ids[j], E1T_JOB_TIMEOUT_MS, &r);
+		if (ret || r.state != DRM_E1NPU_JOB_STATE_DONE || r.cmds_done != per_job) {
+			e1t_fail(name, "job %u: ret %d state %u error %d cmds_done %u",
+				 j, ret, r.state, r.error, r.cmds_done);
 			goto out_bufs;
 		}
 	}
@@ -655,7 +659,7 @@ static void ref_scalar(uint32_t op, uint32_t a, uint32_t b, uint32_t acc,
 static void t_dp_scalar(struct e1t_dev *d, uint32_t opcode, uint32_t seed)
 {
 	enum { N = 32 };
-	struct e1npu_hw_result r;
+	struct e1t_result r;
 	struct e1npu_hw_op op;
 	uint32_t in[N * 3], i;
 	struct bufs s;
@@ -705,7 +709,7 @@ static void t_dp_gemm(struct e1t_dev *d, bool s4, uint32_t m, uint32_t n,
 		      uint32_t k, uint32_t seed)
 {
 	uint32_t as = k + 1, bs = n + 2, cs = 4 * n + 4, i, j, l;
-	struct e1npu_hw_result r;
+	struct e1t_result r;
 	struct e1npu_hw_op op;
 	struct bufs s;
 	char name[48];
@@ -755,7 +759,7 @@ static void t_dp_gemm(struct e1t_dev *d, bool s4, uint32_t m, uint32_t n,
 
 static void t_dp_vrelu(struct e1t_dev *d, uint32_t n, uint32_t seed)
 {
-	struct e1npu_hw_result r;
+	struct e1t_result r;
 	struct e1npu_hw_op op;
 	struct bufs s;
 	char name[48];

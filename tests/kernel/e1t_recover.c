@@ -5,8 +5,8 @@
  *
  * - a queue overflow no job owns fails the oldest job after the ops it
  *   completed, not at op 0;
- * - a timeout fails the hung job with -ETIMEDOUT and cancels the jobs
- *   behind it (-ECANCELED, outputs untouched), no kernel resubmission;
+ * - a timeout fails the hung job with -ETIMEDOUT; the jobs queued behind
+ *   it are run again by the kernel and complete with the right output;
  * - after a flush the driver waits for the engine to go idle before the
  *   fence signals: a buffer the slow-draining engine writes is never
  *   written after its job's result is visible;
@@ -124,7 +124,7 @@ static bool rows_are(const struct e1t_bo *c, uint32_t row, uint32_t rows,
 /* a fresh relu job passes (the device recovered) */
 static void next_job_passes(struct e1t_dev *d, const char *name)
 {
-	struct e1npu_hw_result r;
+	struct e1t_result r;
 	struct e1npu_hw_op op;
 	struct e1t_bo a = { 0 }, c = { 0 };
 	uint32_t seed = 99;
@@ -154,12 +154,12 @@ out:
 /*
  * Finding 9: the device latches a queue overflow at DESC_HEAD (a slot
  * no job owns; inject-overflow-after) after op 0 of a 3-op job retired. The job fails at op 1
- * with ops_done 1 (op 0's output is there), not at op 0.
+ * with cmds_done 1 (op 0's output is there), not at op 0.
  */
 static void t_overflow_attribution(struct e1t_dev *d)
 {
 	const char *name = "recover-overflow-attribution";
-	struct e1npu_hw_result r;
+	struct e1t_result r;
 	struct e1npu_hw_op ops[3];
 	struct e1t_bo a = { 0 }, c = { 0 };
 	uint32_t seed = 5, i;
@@ -185,13 +185,13 @@ static void t_overflow_attribution(struct e1t_dev *d)
 	e1t_dev_set("inject-overflow-after", "0");
 	if (ret < 0)
 		e1t_fail(name, "submit/wait: %s", strerror(-ret));
-	else if (r.state != E1NPU_HWJOB_FAILED || r.error != -EIO ||
+	else if (r.state != DRM_E1NPU_JOB_STATE_FAILED || r.error != -EIO ||
 		 r.err_code != E1_V0_ERR_OVERFLOW)
 		e1t_fail(name, "state %u error %d err_code 0x%x, want FAILED/-EIO/0x%x",
 			 r.state, r.error, r.err_code, E1_V0_ERR_OVERFLOW);
-	else if (r.fail_index != 1 || r.ops_done != 1)
-		e1t_fail(name, "fail_index %u ops_done %u, want 1 and 1 (op 0 completed)",
-			 r.fail_index, r.ops_done);
+	else if (r.fail_index != 1 || r.cmds_done != 1)
+		e1t_fail(name, "fail_index %u cmds_done %u, want 1 and 1 (op 0 completed)",
+			 r.fail_index, r.cmds_done);
 	else if (!relu_rows_ok(&a, &c, 0, 8) || !rows_are(&c, 8, 16, FILL))
 		e1t_fail(name, "op 0 output missing or ops 1-2 ran");
 	else
@@ -210,7 +210,7 @@ out:
 static void t_lost_irq(struct e1t_dev *d)
 {
 	const char *name = "recover-lost-irq-line-rearmed";
-	struct e1npu_hw_result r;
+	struct e1t_result r;
 	struct e1npu_hw_op op;
 	struct e1t_bo a = { 0 }, c = { 0 };
 	uint32_t seed = 61, i;
@@ -263,17 +263,20 @@ out:
 }
 
 /*
- * Finding 3: job A hangs, job B waits in the ring behind it. A fails with
- * -ETIMEDOUT, B is cancelled (-ECANCELED, nothing ran, its fence
- * signalled) instead of being re-run by the kernel.
+ * Finding 3, UAPI v2: job A hangs, jobs B (one command) and C (two) wait
+ * on the engine behind it. A fails with -ETIMEDOUT and nothing of it
+ * written; the kernel resets the engine and runs B and C again from their
+ * first command: both complete (fence error 0, status DONE, every command
+ * done) with the CPU reference's output.
  */
-static void t_cancel_behind_hang(struct e1t_dev *d)
+static void t_rerun_behind_hang(struct e1t_dev *d)
 {
-	const char *name = "recover-cancel-behind-hang";
-	struct e1npu_hw_result ra, rb;
-	struct e1npu_hw_op oa, ob;
-	struct e1t_bo a = { 0 }, ca = { 0 }, cb = { 0 };
-	uint32_t seed = 11, ida, idb;
+	const char *name = "recover-rerun-behind-hang";
+	struct e1t_result ra, rb, rc;
+	struct e1npu_hw_op oa, ob, oc[2];
+	struct e1t_bo a = { 0 }, ca = { 0 }, cb = { 0 }, cc = { 0 };
+	struct e1t_job ja, jb, jc;
+	uint32_t seed = 11;
 	int ret;
 
 	ret = e1t_bo_new(d, 4096, &a);
@@ -281,6 +284,8 @@ static void t_cancel_behind_hang(struct e1t_dev *d)
 		ret = e1t_bo_new(d, 4096, &ca);
 	if (!ret)
 		ret = e1t_bo_new(d, 4096, &cb);
+	if (!ret)
+		ret = e1t_bo_new(d, 4096, &cc);
 	if (ret) {
 		e1t_fail(name, "buffers: %s", strerror(-ret));
 		goto out;
@@ -288,49 +293,69 @@ static void t_cancel_behind_hang(struct e1t_dev *d)
 	e1t_fill_s8(a.map, 4096, &seed);
 	memset(ca.map, FILL, 4096);
 	memset(cb.map, FILL, 4096);
+	memset(cc.map, FILL, 4096);
 	relu_op(&oa, &a, &ca, 0, 16);
-	relu_op(&ob, &a, &cb, 0, 16);
+	relu_op(&ob, &a, &cb, 16, 16);
+	relu_op(&oc[0], &a, &cc, 32, 8);
+	relu_op(&oc[1], &a, &cc, 40, 8);
 	ret = e1t_dev_set("inject-hang", "1");
 	if (ret) {
 		e1t_fail(name, "set inject-hang: %s", strerror(-ret));
 		goto out;
 	}
-	ret = e1t_submit(d, DRM_E1NPU_ENGINE_WRAPPER, &oa, 1, &ida);
+	ret = e1t_submit(d, DRM_E1NPU_ENGINE_WRAPPER, &oa, 1, &ja);
 	if (!ret)
-		ret = e1t_submit(d, DRM_E1NPU_ENGINE_WRAPPER, &ob, 1, &idb);
+		ret = e1t_submit(d, DRM_E1NPU_ENGINE_WRAPPER, &ob, 1, &jb);
+	if (!ret)
+		ret = e1t_submit(d, DRM_E1NPU_ENGINE_WRAPPER, oc, 2, &jc);
 	if (ret) {
 		e1t_fail(name, "submit: %s", strerror(-ret));
 		goto out_clear;
 	}
-	ret = e1t_job_wait(d, ida, E1T_JOB_TIMEOUT_MS, &ra);
+	ret = e1t_job_wait(d, &ja, E1T_JOB_TIMEOUT_MS, &ra);
 	if (!ret)
-		ret = e1t_job_wait(d, idb, E1T_JOB_TIMEOUT_MS, &rb);
+		ret = e1t_job_wait(d, &jb, E1T_JOB_TIMEOUT_MS, &rb);
+	if (!ret)
+		ret = e1t_job_wait(d, &jc, E1T_JOB_TIMEOUT_MS, &rc);
 	if (ret) {
-		e1t_fail(name, "JOB_RESULT: %s", strerror(-ret));
+		e1t_fail(name, "wait: %s", strerror(-ret));
 		goto out_clear;
 	}
-	e1t_log("%s: A state %u error %d, B state %u error %d ops_done %u",
-		name, ra.state, ra.error, rb.state, rb.error, rb.ops_done);
-	if (ra.state != E1NPU_HWJOB_FAILED || ra.error != -ETIMEDOUT)
-		e1t_fail(name, "hung job: state %u error %d, want FAILED/-ETIMEDOUT",
-			 ra.state, ra.error);
-	else if (rb.state != E1NPU_HWJOB_FAILED || rb.error != -ECANCELED ||
-		 rb.ops_done != 0)
-		e1t_fail(name, "job behind it: state %u error %d ops_done %u, want FAILED/-ECANCELED/0",
-			 rb.state, rb.error, rb.ops_done);
-	else if (!rows_are(&cb, 0, 16, FILL))
-		e1t_fail(name, "the cancelled job wrote its output");
-	else if ((ret = e1t_bo_wait(d, cb.handle, 1000000000ll)) != 0)
-		e1t_fail(name, "BO_WAIT on the cancelled job's output: %d", ret);
+	e1t_log("%s: A state %u error %d, B state %u error %d fence %d cmds_done %u, C state %u error %d fence %d cmds_done %u",
+		name, ra.state, ra.error, rb.state, rb.error, rb.fence_error,
+		rb.cmds_done, rc.state, rc.error, rc.fence_error, rc.cmds_done);
+	if (ra.state != DRM_E1NPU_JOB_STATE_FAILED || ra.error != -ETIMEDOUT ||
+	    ra.fence_error != -ETIMEDOUT)
+		e1t_fail(name, "hung job: state %u error %d fence %d, want FAILED/-ETIMEDOUT",
+			 ra.state, ra.error, ra.fence_error);
+	else if (!rows_are(&ca, 0, 256, FILL))
+		e1t_fail(name, "the hung job wrote its output");
+	else if (rb.state != DRM_E1NPU_JOB_STATE_DONE || rb.error ||
+		 rb.fence_error || rb.cmds_done != 1)
+		e1t_fail(name, "job B behind it: state %u error %d fence %d cmds_done %u, want DONE/0/0/1",
+			 rb.state, rb.error, rb.fence_error, rb.cmds_done);
+	else if (rc.state != DRM_E1NPU_JOB_STATE_DONE || rc.error ||
+		 rc.fence_error || rc.cmds_done != 2)
+		e1t_fail(name, "job C behind it: state %u error %d fence %d cmds_done %u, want DONE/0/0/2",
+			 rc.state, rc.error, rc.fence_error, rc.cmds_done);
+	else if (!relu_rows_ok(&a, &cb, 16, 16) || !rows_are(&cb, 0, 16, FILL) ||
+		 !rows_are(&cb, 32, 224, FILL))
+		e1t_fail(name, "job B's output is not relu(a) rows 16-31 (or it wrote elsewhere)");
+	else if (!relu_rows_ok(&a, &cc, 32, 16) || !rows_are(&cc, 0, 32, FILL) ||
+		 !rows_are(&cc, 48, 208, FILL))
+		e1t_fail(name, "job C's output is not relu(a) rows 32-47 (or it wrote elsewhere)");
+	else if ((ret = e1t_bo_wait(d, cc.handle, 1000000000ll)) != 0)
+		e1t_fail(name, "BO_WAIT on job C's output: %d", ret);
 	else
 		e1t_pass(name);
 out_clear:
 	e1t_dev_set("inject-hang", "0");
-	next_job_passes(d, "recover-cancel-next-job");
+	next_job_passes(d, "recover-rerun-next-job");
 out:
 	e1t_bo_free(d, &a);
 	e1t_bo_free(d, &ca);
 	e1t_bo_free(d, &cb);
+	e1t_bo_free(d, &cc);
 }
 
 /*
@@ -344,10 +369,11 @@ static void t_flush_ordering(struct e1t_dev *d)
 {
 	const char *name = "recover-flush-waits-for-idle";
 	char old_timeout[32] = "1000";
-	struct e1npu_hw_result r;
+	struct e1t_result r;
 	struct e1npu_hw_op op;
 	struct e1t_bo a = { 0 }, c = { 0 };
-	uint32_t seed = 21, id;
+	struct e1t_job job;
+	uint32_t seed = 21;
 	uint64_t t0;
 	int ret;
 
@@ -373,9 +399,9 @@ static void t_flush_ordering(struct e1t_dev *d)
 		goto out_clear;
 	}
 	t0 = e1t_now_ns();
-	ret = e1t_submit(d, DRM_E1NPU_ENGINE_WRAPPER, &op, 1, &id);
+	ret = e1t_submit(d, DRM_E1NPU_ENGINE_WRAPPER, &op, 1, &job);
 	if (!ret)
-		ret = e1t_job_wait(d, id, E1T_JOB_TIMEOUT_MS, &r);
+		ret = e1t_job_wait(d, &job, E1T_JOB_TIMEOUT_MS, &r);
 	if (ret) {
 		e1t_fail(name, "submit/wait: %s", strerror(-ret));
 		goto out_clear;
@@ -385,7 +411,7 @@ static void t_flush_ordering(struct e1t_dev *d)
 	e1t_log("%s: result after %.2f s: state %u error %d", name,
 		(double)(e1t_now_ns() - t0) / 1e9, r.state, r.error);
 	e1t_sleep_ms(1500);
-	if (r.state != E1NPU_HWJOB_FAILED || r.error != -ETIMEDOUT)
+	if (r.state != DRM_E1NPU_JOB_STATE_FAILED || r.error != -ETIMEDOUT)
 		e1t_fail(name, "state %u error %d, want FAILED/-ETIMEDOUT", r.state,
 			 r.error);
 	else if (!rows_are(&c, 0, 256, CANARY))
@@ -413,7 +439,7 @@ static void t_large_matmul(struct e1t_dev *d)
 {
 	const char *name = "recover-large-matmul-no-lockup";
 	const uint32_t dim = 1024, nops = 8;
-	struct e1npu_hw_result r;
+	struct e1t_result r;
 	struct e1npu_hw_op ops[8];
 	struct e1t_bo buf = { 0 };
 	uint32_t seed = 31, i;
@@ -445,9 +471,9 @@ static void t_large_matmul(struct e1t_dev *d)
 	before = count_stalls();
 	t0 = e1t_now_ns();
 	ret = e1t_run(d, DRM_E1NPU_ENGINE_WRAPPER, ops, nops, &r);
-	e1t_log("%s: %ux%ux%u x%u: %.2f s, ret %d state %u error %d ops_done %u",
+	e1t_log("%s: %ux%ux%u x%u: %.2f s, ret %d state %u error %d cmds_done %u",
 		name, dim, dim, dim, nops, (double)(e1t_now_ns() - t0) / 1e9, ret,
-		r.state, r.error, r.ops_done);
+		r.state, r.error, r.cmds_done);
 	/* a stall report may come a little after the fact */
 	e1t_sleep_ms(4000);
 	after = count_stalls();
@@ -455,8 +481,8 @@ static void t_large_matmul(struct e1t_dev *d)
 	e1t_write_file("/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout", "21");
 	if (ret < 0)
 		e1t_fail(name, "submit/wait: %s", strerror(-ret));
-	else if (r.state != E1NPU_HWJOB_DONE &&
-		 !(r.state == E1NPU_HWJOB_FAILED && r.error == -ETIMEDOUT))
+	else if (r.state != DRM_E1NPU_JOB_STATE_DONE &&
+		 !(r.state == DRM_E1NPU_JOB_STATE_FAILED && r.error == -ETIMEDOUT))
 		e1t_fail(name, "state %u error %d: neither done nor timed out",
 			 r.state, r.error);
 	else if (before < 0 || after != before)
@@ -479,8 +505,8 @@ static void t_long_datapath(struct e1t_dev *d)
 {
 	const char *name = "recover-long-datapath-job";
 	enum { REC = 4096 };
-	uint32_t nops = d->info.max_ops_per_job < 255 ? d->info.max_ops_per_job : 255;
-	struct e1npu_hw_result r;
+	uint32_t nops = d->info.max_cmds_per_job < 255 ? d->info.max_cmds_per_job : 255;
+	struct e1t_result r;
 	struct e1npu_hw_op *ops;
 	struct e1t_bo in = { 0 }, out = { 0 };
 	uint32_t seed = 41, i, *rec;
@@ -565,13 +591,16 @@ out:
 static void t_wedged(struct e1t_dev *d)
 {
 	const char *name = "recover-wedged";
-	struct e1npu_hw_result r;
+	struct e1t_result r;
 	struct e1npu_hw_op op;
 	struct e1t_bo a = { 0 }, c = { 0 }, big = { 0 };
-	uint32_t seed = 51, id;
+	struct e1t_job job;
+	uint32_t seed = 51;
 	int ret;
 
-	/* the whole arena fits while nothing else is allocated */
+	/* the whole arena fits while nothing else is allocated (the
+	 * helper's status buffer neither) */
+	e1t_jobs_release(d);
 	ret = bo_new_retry(d, d->info.arena_size, &big);
 	if (ret) {
 		e1t_fail(name, "arena-sized buffer before the test: %s", strerror(-ret));
@@ -593,25 +622,26 @@ static void t_wedged(struct e1t_dev *d)
 		e1t_fail(name, "cannot set exec-delay-ms/inject-stuck-busy");
 		goto out_clear;
 	}
-	ret = e1t_submit(d, DRM_E1NPU_ENGINE_WRAPPER, &op, 1, &id);
+	ret = e1t_submit(d, DRM_E1NPU_ENGINE_WRAPPER, &op, 1, &job);
 	if (!ret)
-		ret = e1t_job_wait(d, id, E1T_JOB_TIMEOUT_MS, &r);
+		ret = e1t_job_wait(d, &job, E1T_JOB_TIMEOUT_MS, &r);
 	if (ret) {
 		e1t_fail(name, "submit/wait: %s", strerror(-ret));
 		goto out_clear;
 	}
-	if (r.state != E1NPU_HWJOB_FAILED || r.error != -ETIMEDOUT) {
+	if (r.state != DRM_E1NPU_JOB_STATE_FAILED || r.error != -ETIMEDOUT) {
 		e1t_fail(name, "state %u error %d, want FAILED/-ETIMEDOUT", r.state,
 			 r.error);
 		goto out_clear;
 	}
-	ret = e1t_submit(d, DRM_E1NPU_ENGINE_WRAPPER, &op, 1, &id);
+	ret = e1t_submit(d, DRM_E1NPU_ENGINE_WRAPPER, &op, 1, &job);
 	if (ret != -EIO) {
 		e1t_fail(name, "SUBMIT on a wedged device: %d, want -EIO", ret);
 		goto out_clear;
 	}
 	e1t_bo_free(d, &a);
 	e1t_bo_free(d, &c);
+	e1t_jobs_release(d);
 	ret = bo_new_retry(d, d->info.arena_size, &big);
 	if (!ret)
 		e1t_fail(name, "an arena-sized buffer was allocated: the hung job's buffers were released");
@@ -638,7 +668,7 @@ int e1t_group_recover(void)
 	}
 	t_overflow_attribution(&d);
 	t_lost_irq(&d);
-	t_cancel_behind_hang(&d);
+	t_rerun_behind_hang(&d);
 	t_flush_ordering(&d);
 	t_long_datapath(&d);
 	t_large_matmul(&d);

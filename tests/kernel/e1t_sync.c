@@ -1,0 +1,703 @@
+// SPDX-License-Identifier: MIT
+/*
+ * e1npu system tests of UAPI v2's completion side:
+ *
+ * sync     a timeline out-sync point signals and can be waited (a later
+ *          point cannot); a job's status record reads QUEUED while it
+ *          waits for an in-sync point the test holds back, then DONE with
+ *          every command counted; jobs chained through timeline points
+ *          (wrapper -> wrapper, wrapper -> datapath) wait for each other
+ *          and compute the CPU reference of the chain; an in-sync on a
+ *          signalled binary syncobj runs at once.
+ * perfmon  PERFMON_CREATE/GET_VALUES/DESTROY: a matmul's MACs are counted
+ *          exactly (M*N*K, the hardware contract's PERF_MACS), jobs without
+ *          the perfmon are not, RESET zeroes, a 0xFF descriptor counts one
+ *          fallback, a datapath GEMM_S8 tile its M*N*K; bad arguments.
+ *
+ * Expected outputs come from the CPU references of e1t_ref.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "e1t.h"
+#include "e1npu_hw.h"
+
+#define SENTINEL 0xa5
+
+/* ---- sync ---------------------------------------------------------------- */
+
+/* a RELU_S8 of @rows rows of 64 bytes, from @a at row @row to @c */
+static void relu_op(struct e1npu_hw_op *op, const struct e1t_bo *a,
+		    const struct e1t_bo *c, uint32_t row, uint32_t rows)
+{
+	memset(op, 0, sizeof(*op));
+	op->opcode = E1NPU_HWOP_RELU_S8;
+	op->m = rows;
+	op->n = 64;
+	op->a = e1t_t(a, 64ull * row, 64);
+	op->c = e1t_t(c, 64ull * row, 64);
+}
+
+static bool all_are(const uint8_t *p, size_t n, uint8_t v)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i] != v)
+			return false;
+	return true;
+}
+
+static void t_timeline_out(struct e1t_dev *d)
+{
+	const char *name = "sync-timeline-out-point";
+	struct e1t_bo a = { 0 }, c = { 0 };
+	struct drm_e1npu_sync out;
+	struct e1t_submit_args args;
+	struct e1npu_hw_op op;
+	struct e1t_result r;
+	struct e1t_job job;
+	uint32_t tl = 0, seed = 3;
+	uint64_t pt = 5, later = 6, got = 0;
+	uint8_t want[64 * 8];
+	int ret;
+
+	if (e1t_bo_new(d, 4096, &a) || e1t_bo_new(d, 4096, &c) ||
+	    e1t_syncobj_create(d, &tl, false)) {
+		e1t_fail(name, "buffers/syncobj");
+		goto out;
+	}
+	e1t_fill_s8(a.map, 4096, &seed);
+	memset(c.map, SENTINEL, 4096);
+	e1t_ref_relu((int8_t *)a.map, 64, (int8_t *)want, 64, 8, 64);
+	relu_op(&op, &a, &c, 0, 8);
+	memset(&out, 0, sizeof(out));
+	out.handle = tl;
+	out.point = pt;
+	memset(&args, 0, sizeof(args));
+	args.engine = DRM_E1NPU_ENGINE_WRAPPER;
+	args.ops = &op;
+	args.nops = 1;
+	args.out_syncs = &out;
+	args.out_sync_count = 1;
+	ret = e1t_submit_ex(d, &args, &job);
+	if (ret) {
+		e1t_fail(name, "submit: %s", strerror(-ret));
+		goto out;
+	}
+	/* the test's own timeline, point 5: signalled when the job is done */
+	ret = e1t_timeline_wait(d, &tl, &pt, 1, 0, E1T_JOB_TIMEOUT_MS);
+	if (ret) {
+		e1t_fail(name, "TIMELINE_WAIT for point 5: %s", strerror(-ret));
+		goto out;
+	}
+	/* the job's output is there once the point signalled */
+	if (!e1t_expect_bytes(name, c.map, want, sizeof(want)))
+		goto out;
+	if (!all_are(c.map + sizeof(want), 4096 - sizeof(want), SENTINEL)) {
+		e1t_fail(name, "bytes past the output written");
+		goto out;
+	}
+	ret = e1t_timeline_query(d, tl, &got);
+	if (ret || got != pt) {
+		e1t_fail(name, "SYNCOBJ_QUERY: %d, point %llu, want 5", ret,
+			 (unsigned long long)got);
+		goto out;
+	}
+	/* point 6 was never asked for: it does not signal */
+	ret = e1t_timeline_wait(d, &tl, &later, 1,
+				DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, 100);
+	if (ret != -ETIME) {
+		e1t_fail(name, "TIMELINE_WAIT for point 6: %d, want -ETIME", ret);
+		goto out;
+	}
+	ret = e1t_job_wait(d, &job, E1T_JOB_TIMEOUT_MS, &r);
+	if (ret || r.state != DRM_E1NPU_JOB_STATE_DONE || r.cmds_done != 1)
+		e1t_fail(name, "helper's wait %d: state %u error %d cmds_done %u",
+			 ret, r.state, r.error, r.cmds_done);
+	else
+		e1t_pass(name);
+out:
+	if (tl)
+		e1t_syncobj_destroy(d, tl);
+	e1t_bo_free(d, &a);
+	e1t_bo_free(d, &c);
+}
+
+/*
+ * A job of two RELU commands held back by an in-sync point of a timeline
+ * the test signals itself: QUEUED (nothing done, nothing written, its own
+ * point unsignalled) until then, DONE with cmds_done 2 after.
+ */
+static void t_status_queued_done(struct e1t_dev *d)
+{
+	const char *name = "sync-status-queued-then-done";
+	struct e1t_bo a = { 0 }, c = { 0 };
+	struct drm_e1npu_job_status st;
+	struct e1t_submit_args args;
+	struct drm_e1npu_sync in;
+	struct e1npu_hw_op ops[2];
+	struct e1t_result r;
+	struct e1t_job job;
+	uint32_t gate = 0, seed = 4;
+	uint8_t want[64 * 16];
+	int ret;
+
+	if (e1t_bo_new(d, 4096, &a) || e1t_bo_new(d, 4096, &c) ||
+	    e1t_syncobj_create(d, &gate, false)) {
+		e1t_fail(name, "buffers/syncobj");
+		goto out;
+	}
+	e1t_fill_s8(a.map, 4096, &seed);
+	memset(c.map, SENTINEL, 4096);
+	e1t_ref_relu((int8_t *)a.map, 64, (int8_t *)want, 64, 16, 64);
+	relu_op(&ops[0], &a, &c, 0, 8);
+	relu_op(&ops[1], &a, &c, 8, 8);
+	memset(&in, 0, sizeof(in));
+	in.handle = gate;
+	in.point = 1;
+	memset(&args, 0, sizeof(args));
+	args.engine = DRM_E1NPU_ENGINE_WRAPPER;
+	args.ops = ops;
+	args.nops = 2;
+	args.in_syncs = &in;
+	args.in_sync_count = 1;
+	ret = e1t_submit_ex(d, &args, &job);
+	if (ret) {
+		e1t_fail(name, "submit: %s", strerror(-ret));
+		goto out_signal;
+	}
+	e1t_sleep_ms(300);
+	e1t_job_status(d, &job, &st);
+	ret = e1t_timeline_wait(d, &d->timeline, &job.point, 1, 0, 0);
+	if (st.state != DRM_E1NPU_JOB_STATE_QUEUED || st.cmds_done || st.error ||
+	    st.fail_index || st.err_code || st.pad) {
+		e1t_fail(name, "held back: record state %u error %d cmds_done %u fail_index %u err_code 0x%x pad 0x%x, want QUEUED and zeros",
+			 st.state, st.error, st.cmds_done, st.fail_index,
+			 st.err_code, st.pad);
+		goto out_signal;
+	}
+	if (ret != -ETIME) {
+		e1t_fail(name, "the job's point signalled before its in-sync: %d", ret);
+		goto out_signal;
+	}
+	if (!all_are(c.map, 4096, SENTINEL)) {
+		e1t_fail(name, "the output was written before the in-sync signalled");
+		goto out_signal;
+	}
+	ret = e1t_timeline_signal(d, gate, 1);
+	if (ret) {
+		e1t_fail(name, "TIMELINE_SIGNAL: %s", strerror(-ret));
+		goto out_signal;
+	}
+	ret = e1t_job_wait(d, &job, E1T_JOB_TIMEOUT_MS, &r);
+	if (ret)
+		e1t_fail(name, "wait: %s", strerror(-ret));
+	else if (r.state != DRM_E1NPU_JOB_STATE_DONE || r.error ||
+		 r.fence_error || r.cmds_done != 2)
+		e1t_fail(name, "state %u error %d fence %d cmds_done %u, want DONE/0/0/2",
+			 r.state, r.error, r.fence_error, r.cmds_done);
+	else if (!e1t_expect_bytes(name, c.map, want, sizeof(want)))
+		; /* reported */
+	else if (!all_are(c.map + sizeof(want), 4096 - sizeof(want), SENTINEL))
+		e1t_fail(name, "bytes past the output written");
+	else
+		e1t_pass(name);
+	goto out;
+out_signal:
+	/* never leave a job waiting on the gate */
+	if (gate)
+		e1t_timeline_signal(d, gate, 1);
+	if (job.point)
+		e1t_job_wait(d, &job, E1T_JOB_TIMEOUT_MS, &r);
+out:
+	if (gate)
+		e1t_syncobj_destroy(d, gate);
+	e1t_bo_free(d, &a);
+	e1t_bo_free(d, &c);
+}
+
+/*
+ * Job A (wrapper MATMUL_S8 M x 3 x K into c) waits for a gate the test
+ * holds; job B waits for A's timeline point and reads A's output: on the
+ * wrapper a RELU_S8 over its bytes, on the datapath (when present) one
+ * DP_SCALAR ADD per row of c (a row of three int32 is one {op_a, op_b,
+ * acc} record: c0 + c1). B must not run before A: its output keeps its
+ * sentinel until the gate opens, then holds the CPU's chain.
+ */
+static void t_chain(struct e1t_dev *d, bool dp)
+{
+	const char *name = dp ? "sync-chain-wrapper-to-datapath" :
+				"sync-chain-wrapper-to-wrapper";
+	enum { M = 12, N = 3, K = 20, AS = 32, BS = 16, CS = 16 };
+	struct e1t_bo a = { 0 }, b = { 0 }, c = { 0 }, o = { 0 };
+	struct drm_e1npu_job_status st;
+	struct e1t_submit_args args;
+	struct drm_e1npu_sync in;
+	struct e1npu_hw_op opa, opb;
+	struct e1t_job ja = { 0 }, jb = { 0 };
+	struct e1t_result r;
+	uint32_t gate = 0, seed = dp ? 5 : 6, i;
+	int32_t cref[M * CS / 4];
+	uint8_t want[4096];
+	int ret;
+
+	if (e1t_bo_new(d, 4096, &a) || e1t_bo_new(d, 4096, &b) ||
+	    e1t_bo_new(d, 4096, &c) || e1t_bo_new(d, 4096, &o) ||
+	    e1t_syncobj_create(d, &gate, false)) {
+		e1t_fail(name, "buffers/syncobj");
+		goto out;
+	}
+	e1t_fill_s8(a.map, 4096, &seed);
+	e1t_fill_s8(b.map, 4096, &seed);
+	memset(c.map, SENTINEL, 4096);
+	memset(o.map, SENTINEL, 4096);
+	memset(want, SENTINEL, sizeof(want));
+	memset(cref, SENTINEL, sizeof(cref));
+	e1t_ref_matmul((int8_t *)a.map, AS, (int8_t *)b.map, BS, cref, CS / 4,
+		       M, N, K, false);
+	memset(&opa, 0, sizeof(opa));
+	opa.opcode = E1NPU_HWOP_MATMUL_S8;
+	opa.m = M;
+	opa.n = N;
+	opa.k = K;
+	opa.a = e1t_t(&a, 0, AS);
+	opa.b = e1t_t(&b, 0, BS);
+	opa.c = e1t_t(&c, 0, CS);
+	memset(&opb, 0, sizeof(opb));
+	if (dp) {
+		/* four 12-byte records from the start of c, as c's bytes
+		 * lie in memory (rows 16 bytes apart, the gaps untouched):
+		 * words 3i, 3i + 1 of that image */
+		for (i = 0; i < 4; i++) {
+			const int32_t *rec = cref + 3 * i;
+			uint32_t res[2];
+
+			res[0] = (uint32_t)rec[0] + (uint32_t)rec[1];
+			res[1] = 0;
+			memcpy(want + 8 * i, res, 8);
+		}
+		opb.opcode = E1NPU_HWOP_DP_SCALAR;
+		opb.m = 4;
+		opb.k = E1_DP_OP_ADD;
+		opb.a = e1t_t(&c, 0, 0);
+		opb.c = e1t_t(&o, 0, 0);
+	} else {
+		e1t_ref_relu((int8_t *)cref, CS, (int8_t *)want, CS, M, 4 * N);
+		opb.opcode = E1NPU_HWOP_RELU_S8;
+		opb.m = M;
+		opb.n = 4 * N;
+		opb.a = e1t_t(&c, 0, CS);
+		opb.c = e1t_t(&o, 0, CS);
+	}
+	memset(&in, 0, sizeof(in));
+	in.handle = gate;
+	in.point = 1;
+	memset(&args, 0, sizeof(args));
+	args.engine = DRM_E1NPU_ENGINE_WRAPPER;
+	args.ops = &opa;
+	args.nops = 1;
+	args.in_syncs = &in;
+	args.in_sync_count = 1;
+	ret = e1t_submit_ex(d, &args, &ja);
+	if (ret) {
+		e1t_fail(name, "submit A: %s", strerror(-ret));
+		goto out_signal;
+	}
+	/* B waits for A's point of the helper's timeline */
+	in.handle = d->timeline;
+	in.point = ja.point;
+	args.engine = dp ? DRM_E1NPU_ENGINE_DATAPATH : DRM_E1NPU_ENGINE_WRAPPER;
+	args.ops = &opb;
+	ret = e1t_submit_ex(d, &args, &jb);
+	if (ret) {
+		e1t_fail(name, "submit B: %s", strerror(-ret));
+		goto out_signal;
+	}
+	e1t_sleep_ms(300);
+	e1t_job_status(d, &jb, &st);
+	if (st.state != DRM_E1NPU_JOB_STATE_QUEUED ||
+	    !all_are(o.map, 4096, SENTINEL) || !all_are(c.map, 4096, SENTINEL)) {
+		e1t_fail(name, "before the gate opened: B's record state %u, B's output %s, A's output %s",
+			 st.state, all_are(o.map, 4096, SENTINEL) ? "untouched" : "written",
+			 all_are(c.map, 4096, SENTINEL) ? "untouched" : "written");
+		goto out_signal;
+	}
+	ret = e1t_timeline_signal(d, gate, 1);
+	if (ret) {
+		e1t_fail(name, "TIMELINE_SIGNAL: %s", strerror(-ret));
+		goto out_signal;
+	}
+	ret = e1t_job_wait(d, &jb, E1T_JOB_TIMEOUT_MS, &r);
+	if (ret || r.state != DRM_E1NPU_JOB_STATE_DONE) {
+		e1t_fail(name, "B: wait %d state %u error %d", ret, r.state, r.error);
+		goto out_signal;
+	}
+	ret = e1t_job_wait(d, &ja, E1T_JOB_TIMEOUT_MS, &r);
+	if (ret || r.state != DRM_E1NPU_JOB_STATE_DONE) {
+		e1t_fail(name, "A: wait %d state %u error %d", ret, r.state, r.error);
+		goto out;
+	}
+	if (e1t_expect_i32(name, (const int32_t *)c.map, cref, M * CS / 4) &&
+	    e1t_expect_bytes(name, o.map, want, sizeof(want)))
+		e1t_pass(name);
+	goto out;
+out_signal:
+	if (gate)
+		e1t_timeline_signal(d, gate, 1);
+	if (ja.point)
+		e1t_job_wait(d, &ja, E1T_JOB_TIMEOUT_MS, &r);
+	if (jb.point)
+		e1t_job_wait(d, &jb, E1T_JOB_TIMEOUT_MS, &r);
+out:
+	if (gate)
+		e1t_syncobj_destroy(d, gate);
+	e1t_bo_free(d, &a);
+	e1t_bo_free(d, &b);
+	e1t_bo_free(d, &c);
+	e1t_bo_free(d, &o);
+}
+
+/* an in-sync on a signalled binary syncobj (point 0) does not hold a job */
+static void t_binary_in(struct e1t_dev *d)
+{
+	const char *name = "sync-binary-in-signalled";
+	struct e1t_bo a = { 0 }, c = { 0 };
+	struct e1t_submit_args args;
+	struct drm_e1npu_sync in;
+	struct e1npu_hw_op op;
+	struct e1t_result r;
+	struct e1t_job job;
+	uint32_t s = 0, seed = 7;
+	uint8_t want[64 * 4];
+	int ret;
+
+	if (e1t_bo_new(d, 4096, &a) || e1t_bo_new(d, 4096, &c) ||
+	    e1t_syncobj_create(d, &s, true)) {
+		e1t_fail(name, "buffers/syncobj");
+		goto out;
+	}
+	e1t_fill_s8(a.map, 4096, &seed);
+	e1t_ref_relu((int8_t *)a.map, 64, (int8_t *)want, 64, 4, 64);
+	relu_op(&op, &a, &c, 0, 4);
+	memset(&in, 0, sizeof(in));
+	in.handle = s;
+	memset(&args, 0, sizeof(args));
+	args.engine = DRM_E1NPU_ENGINE_WRAPPER;
+	args.ops = &op;
+	args.nops = 1;
+	args.in_syncs = &in;
+	args.in_sync_count = 1;
+	ret = e1t_submit_ex(d, &args, &job);
+	if (!ret)
+		ret = e1t_job_wait(d, &job, 10000, &r);
+	if (ret || r.state != DRM_E1NPU_JOB_STATE_DONE)
+		e1t_fail(name, "ret %d state %u error %d", ret, r.state, r.error);
+	else if (e1t_expect_bytes(name, c.map, want, sizeof(want)))
+		e1t_pass(name);
+out:
+	if (s)
+		e1t_syncobj_destroy(d, s);
+	e1t_bo_free(d, &a);
+	e1t_bo_free(d, &c);
+}
+
+int e1t_group_sync(void)
+{
+	struct e1t_dev d;
+	int ret;
+
+	ret = e1t_open(&d);
+	if (ret) {
+		e1t_fail("sync-open", "%s: %s", e1t_dev_path(), strerror(-ret));
+		return 1;
+	}
+	t_timeline_out(&d);
+	t_status_queued_done(&d);
+	t_chain(&d, false);
+	if (d.info.engines & (1u << DRM_E1NPU_ENGINE_DATAPATH))
+		t_chain(&d, true);
+	else
+		e1t_skip("sync-chain-wrapper-to-datapath", "no datapath engine");
+	t_binary_in(&d);
+	e1t_close(&d);
+	return e1t_failures;
+}
+
+/* ---- perfmon -------------------------------------------------------------- */
+
+static int pm_create(struct e1t_dev *d, const uint8_t *counters, uint32_t n,
+		     uint32_t *id)
+{
+	struct drm_e1npu_perfmon_create c;
+	int ret;
+
+	memset(&c, 0, sizeof(c));
+	c.ncounters = n;
+	memcpy(c.counters, counters, n < DRM_E1NPU_MAX_PERF_COUNTERS ? n :
+	       DRM_E1NPU_MAX_PERF_COUNTERS);
+	ret = e1t_ioctl(d->fd, DRM_IOCTL_E1NPU_PERFMON_CREATE, &c);
+	*id = ret ? 0 : c.id;
+	return ret;
+}
+
+static int pm_get(struct e1t_dev *d, uint32_t id, uint32_t flags,
+		  uint64_t *values)
+{
+	struct drm_e1npu_perfmon_get_values g;
+
+	memset(&g, 0, sizeof(g));
+	g.id = id;
+	g.flags = flags;
+	g.values_ptr = (uintptr_t)values;
+	return e1t_ioctl(d->fd, DRM_IOCTL_E1NPU_PERFMON_GET_VALUES, &g);
+}
+
+static int pm_destroy(struct e1t_dev *d, uint32_t id)
+{
+	struct drm_e1npu_perfmon_destroy x;
+
+	memset(&x, 0, sizeof(x));
+	x.id = id;
+	return e1t_ioctl(d->fd, DRM_IOCTL_E1NPU_PERFMON_DESTROY, &x);
+}
+
+/* run @ops counted in perfmon @pm (0: none); 0 or as e1t_run() */
+static int pm_run(struct e1t_dev *d, uint32_t engine,
+		  const struct e1npu_hw_op *ops, uint32_t n, uint32_t pm,
+		  struct e1t_result *r)
+{
+	struct e1t_submit_args args;
+	struct e1t_job job;
+	int ret;
+
+	memset(&args, 0, sizeof(args));
+	args.engine = engine;
+	args.ops = ops;
+	args.nops = n;
+	args.perfmon_id = pm;
+	ret = e1t_submit_ex(d, &args, &job);
+	if (!ret)
+		ret = e1t_job_wait(d, &job, E1T_JOB_TIMEOUT_MS, r);
+	if (ret)
+		return ret;
+	return r->state == DRM_E1NPU_JOB_STATE_DONE ? 0 : 1;
+}
+
+static void mm_op(struct e1npu_hw_op *op, const struct e1t_bo *a,
+		  const struct e1t_bo *b, const struct e1t_bo *c, uint32_t m,
+		  uint32_t n, uint32_t k)
+{
+	memset(op, 0, sizeof(*op));
+	op->opcode = E1NPU_HWOP_MATMUL_S8;
+	op->m = m;
+	op->n = n;
+	op->k = k;
+	op->a = e1t_t(a, 0, e1t_align(k, 16));
+	op->b = e1t_t(b, 0, e1t_align(n, 16));
+	op->c = e1t_t(c, 0, e1t_align(4 * n, 16));
+}
+
+static void expect_ret(const char *name, int ret, int want)
+{
+	if (ret != want)
+		e1t_fail(name, "returned %d, want %d", ret, want);
+	else
+		e1t_pass(name);
+}
+
+int e1t_group_perfmon(void)
+{
+	static const uint8_t wc[3] = {
+		DRM_E1NPU_PERF_WRAPPER_MACS, DRM_E1NPU_PERF_WRAPPER_CYCLES,
+		DRM_E1NPU_PERF_WRAPPER_FALLBACKS,
+	};
+	const char *name = "perfmon-matmul-macs";
+	struct e1t_bo a = { 0 }, b = { 0 }, c = { 0 };
+	struct e1t_dev d, other;
+	struct e1npu_hw_op op;
+	struct e1t_result r;
+	uint64_t v[DRM_E1NPU_MAX_PERF_COUNTERS];
+	uint64_t macs1 = 5ull * 12 * 40, macs2 = 16ull * 16 * 16;
+	uint32_t pm = 0, pm2 = 0, seed = 8;
+	uint8_t many[DRM_E1NPU_MAX_PERF_COUNTERS + 1];
+	int ret;
+
+	ret = e1t_open(&d);
+	if (ret) {
+		e1t_fail("perfmon-open", "%s: %s", e1t_dev_path(), strerror(-ret));
+		return 1;
+	}
+	if (!(d.info.engines & (1u << DRM_E1NPU_ENGINE_WRAPPER)) ||
+	    !(d.info.wrapper_caps & E1_V0_CAPS_GEMMINI)) {
+		e1t_skip("perfmon", "no wrapper with Gemmini");
+		e1t_close(&d);
+		return 0;
+	}
+	if (e1t_bo_new(&d, 4096, &a) || e1t_bo_new(&d, 4096, &b) ||
+	    e1t_bo_new(&d, 4096, &c)) {
+		e1t_fail(name, "buffers");
+		goto out;
+	}
+	e1t_fill_s8(a.map, 4096, &seed);
+	e1t_fill_s8(b.map, 4096, &seed);
+	ret = pm_create(&d, wc, 3, &pm);
+	if (ret || !pm) {
+		e1t_fail(name, "PERFMON_CREATE: %d id %u", ret, pm);
+		goto out;
+	}
+	memset(v, 0xff, sizeof(v));
+	ret = pm_get(&d, pm, 0, v);
+	if (ret || v[0] || v[1] || v[2]) {
+		e1t_fail(name, "a new perfmon: %d, values %llu %llu %llu, want zeros",
+			 ret, (unsigned long long)v[0], (unsigned long long)v[1],
+			 (unsigned long long)v[2]);
+		goto out;
+	}
+	/* one matmul counted: exactly M*N*K MACs, some cycles, no fallback */
+	mm_op(&op, &a, &b, &c, 5, 12, 40);
+	ret = pm_run(&d, DRM_E1NPU_ENGINE_WRAPPER, &op, 1, pm, &r);
+	if (!ret)
+		ret = pm_get(&d, pm, 0, v);
+	if (ret) {
+		e1t_fail(name, "job/GET_VALUES: %d state %u error %d", ret, r.state,
+			 r.error);
+		goto out;
+	}
+	e1t_log("%s: 5x12x40: macs %llu cycles %llu fallbacks %llu", name,
+		(unsigned long long)v[0], (unsigned long long)v[1],
+		(unsigned long long)v[2]);
+	if (v[0] != macs1 || !v[1] || v[2])
+		e1t_fail(name, "macs %llu (want %llu), cycles %llu (want > 0), fallbacks %llu (want 0)",
+			 (unsigned long long)v[0], (unsigned long long)macs1,
+			 (unsigned long long)v[1], (unsigned long long)v[2]);
+	else
+		e1t_pass(name);
+
+	/* a job without the perfmon adds nothing; another with it adds */
+	mm_op(&op, &a, &b, &c, 16, 16, 16);
+	ret = pm_run(&d, DRM_E1NPU_ENGINE_WRAPPER, &op, 1, 0, &r);
+	if (!ret)
+		ret = pm_get(&d, pm, 0, v);
+	if (ret || v[0] != macs1)
+		e1t_fail("perfmon-other-job-not-counted", "ret %d macs %llu, want %llu",
+			 ret, (unsigned long long)v[0], (unsigned long long)macs1);
+	else
+		e1t_pass("perfmon-other-job-not-counted");
+	ret = pm_run(&d, DRM_E1NPU_ENGINE_WRAPPER, &op, 1, pm, &r);
+	if (!ret)
+		ret = pm_get(&d, pm, 0, v);
+	if (ret || v[0] != macs1 + macs2)
+		e1t_fail("perfmon-accumulates", "ret %d macs %llu, want %llu", ret,
+			 (unsigned long long)v[0],
+			 (unsigned long long)(macs1 + macs2));
+	else
+		e1t_pass("perfmon-accumulates");
+
+	/* RESET: this read returns the values, the next one zeros */
+	ret = pm_get(&d, pm, DRM_E1NPU_PERFMON_RESET, v);
+	if (ret || v[0] != macs1 + macs2) {
+		e1t_fail("perfmon-reset", "GET_VALUES|RESET: %d macs %llu, want %llu",
+			 ret, (unsigned long long)v[0],
+			 (unsigned long long)(macs1 + macs2));
+	} else {
+		memset(v, 0xff, sizeof(v));
+		ret = pm_get(&d, pm, 0, v);
+		if (ret || v[0] || v[1] || v[2])
+			e1t_fail("perfmon-reset", "after RESET: %d values %llu %llu %llu, want zeros",
+				 ret, (unsigned long long)v[0],
+				 (unsigned long long)v[1], (unsigned long long)v[2]);
+		else
+			e1t_pass("perfmon-reset");
+	}
+
+	/* a NOP counts no MACs */
+	memset(&op, 0, sizeof(op));
+	op.opcode = E1NPU_HWOP_NOP;
+	ret = pm_run(&d, DRM_E1NPU_ENGINE_WRAPPER, &op, 1, pm, &r);
+	if (!ret)
+		ret = pm_get(&d, pm, DRM_E1NPU_PERFMON_RESET, v);
+	if (ret || v[0] || v[2])
+		e1t_fail("perfmon-nop", "ret %d macs %llu fallbacks %llu, want 0, 0",
+			 ret, (unsigned long long)v[0], (unsigned long long)v[2]);
+	else
+		e1t_pass("perfmon-nop");
+
+	/* a datapath GEMM_S8 tile: M*N*K datapath MACs (contract 3.x) */
+	if (d.info.engines & (1u << DRM_E1NPU_ENGINE_DATAPATH)) {
+		static const uint8_t dc[1] = { DRM_E1NPU_PERF_DP_MACS };
+
+		ret = pm_create(&d, dc, 1, &pm2);
+		memset(&op, 0, sizeof(op));
+		op.opcode = E1NPU_HWOP_DP_GEMM_S8;
+		op.m = 3;
+		op.n = 2;
+		op.k = 7;
+		op.a = e1t_t(&a, 0, 8);
+		op.b = e1t_t(&b, 0, 4);
+		op.c = e1t_t(&c, 0, 16);
+		if (!ret)
+			ret = pm_run(&d, DRM_E1NPU_ENGINE_DATAPATH, &op, 1, pm2, &r);
+		if (!ret)
+			ret = pm_get(&d, pm2, 0, v);
+		if (ret || v[0] != 3 * 2 * 7)
+			e1t_fail("perfmon-dp-gemm-macs", "ret %d dp macs %llu, want 42",
+				 ret, (unsigned long long)v[0]);
+		else
+			e1t_pass("perfmon-dp-gemm-macs");
+		if (pm2)
+			pm_destroy(&d, pm2);
+		pm2 = 0;
+	}
+
+	/* argument checks */
+	memset(many, DRM_E1NPU_PERF_WRAPPER_MACS, sizeof(many));
+	expect_ret("perfmon-create-0-counters", pm_create(&d, many, 0, &pm2),
+		   -EINVAL);
+	expect_ret("perfmon-create-17-counters",
+		   pm_create(&d, many, DRM_E1NPU_MAX_PERF_COUNTERS + 1, &pm2),
+		   -EINVAL);
+	many[0] = DRM_E1NPU_PERF_COUNT;
+	expect_ret("perfmon-create-unknown-counter", pm_create(&d, many, 1, &pm2),
+		   -EINVAL);
+	expect_ret("perfmon-get-unknown-flags", pm_get(&d, pm, 1u << 1, v),
+		   -EINVAL);
+	expect_ret("perfmon-get-unknown-id", pm_get(&d, pm + 1000, 0, v),
+		   -ENOENT);
+	{
+		struct drm_e1npu_perfmon_destroy x = { .id = pm, .pad = 1 };
+
+		expect_ret("perfmon-destroy-pad",
+			   e1t_ioctl(d.fd, DRM_IOCTL_E1NPU_PERFMON_DESTROY, &x),
+			   -EINVAL);
+	}
+	/* perfmons belong to their file */
+	if (!e1t_open(&other)) {
+		expect_ret("perfmon-other-file",
+			   pm_get(&other, pm, 0, v), -ENOENT);
+		e1t_close(&other);
+	}
+	/* destroyed: gone */
+	ret = pm_destroy(&d, pm);
+	if (ret) {
+		e1t_fail("perfmon-destroy", "DESTROY: %d", ret);
+	} else {
+		expect_ret("perfmon-destroy", pm_get(&d, pm, 0, v), -ENOENT);
+		expect_ret("perfmon-destroy-twice", pm_destroy(&d, pm), -ENOENT);
+		mm_op(&op, &a, &b, &c, 5, 12, 40);
+		expect_ret("perfmon-submit-destroyed",
+			   pm_run(&d, DRM_E1NPU_ENGINE_WRAPPER, &op, 1, pm, &r),
+			   -ENOENT);
+	}
+	pm = 0;
+out:
+	if (pm)
+		pm_destroy(&d, pm);
+	e1t_bo_free(&d, &a);
+	e1t_bo_free(&d, &b);
+	e1t_bo_free(&d, &c);
+	e1t_close(&d);
+	return e1t_failures;
+}
