@@ -2,12 +2,24 @@
 /*
  * e1npu-proof fuzz SEED PROCS CALLS SECONDS: PROCS processes issue random
  * sequences of every e1npu ioctl (DEV_QUERY, BO_CREATE, BO_MMAP_OFFSET,
- * BO_WAIT, SUBMIT, JOB_RESULT), GEM_CLOSE, the syncobj ioctls, VERSION and
- * unknown driver ioctls, plus mmap/munmap, close/reopen of the device, fork
- * (the child keeps calling on the inherited file) and SIGKILL of children
- * with work in flight, until CALLS calls in total or SECONDS passed.
- * SUBMIT carries valid operations (which run on the engines), operations
- * with 1-3 fields replaced by edge values, and mutated jobs and headers.
+ * BO_WAIT, SUBMIT, PERFMON_CREATE/DESTROY/GET_VALUES), GEM_CLOSE, the
+ * binary and timeline syncobj ioctls, VERSION and unknown driver ioctls
+ * (v1's JOB_RESULT among them), plus mmap/munmap, close/reopen of the
+ * device, fork (the child keeps calling on the inherited file) and SIGKILL
+ * of children with work in flight, until CALLS calls in total or SECONDS
+ * passed. SUBMIT carries hardware commands made by the shared encoder
+ * (e1npu_cmd_encode()) from plausible operations, often valid (they run on
+ * the engines), with 1-3 command words replaced by edge values, random
+ * relocations (changed, dropped, doubled, added), random binary and
+ * timeline in/out syncs, status records and perfmons, and mutated jobs and
+ * headers.
+ *
+ * Besides, each worker (not its fork children) submits jobs that are valid
+ * by construction: operations the shared rules accept (e1npu_op_check()
+ * against DEV_QUERY's limits) on buffers, a status buffer and syncobjs no
+ * random call may close (the "good" set), chained now and then on an
+ * earlier one's timeline point, some counted in a perfmon of the file.
+ * Every one must be accepted and complete: status DONE, fence error 0.
  *
  * Process i draws from its own xorshift stream seeded from SEED and i, and
  * draws the same number of values whatever a call returns, so a seed
@@ -18,8 +30,9 @@
  * checked by run-proof.sh, whose own victim, e1npu-proof victim, holds
  * canaries in another file through the stress run as well).
  *
- * Results: "fuzz-pN" (the process ran to the end), "fuzz-calls" (CALLS
- * reached within SECONDS, and some submits ran), "fuzz-canary".
+ * Results: "fuzz-N-procs" (every process ran to the end), "fuzz-calls"
+ * (CALLS reached within SECONDS, and some submits ran), "fuzz-valid-jobs"
+ * (every valid-by-construction job accepted and DONE), "fuzz-canary".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,7 +51,11 @@
 
 #define FZ_BOS		12
 #define FZ_SYNCS	6
-#define FZ_IDS		32
+#define FZ_TLS		2
+#define FZ_PMS		3
+#define FZ_GOOD		3
+#define FZ_GOOD_SIZE	16384
+#define FZ_VALID_DEPTH	16
 #define FZ_CANARY_BOS	4
 #define FZ_CANARY_SIZE	(16 * 1024)
 
@@ -48,6 +65,8 @@ struct fz_shared {
 	uint64_t submits;
 	uint64_t submits_ok;
 	uint64_t done;
+	uint64_t valid;
+	uint64_t valid_bad;
 	uint64_t forks;
 	uint64_t kills;
 	uint64_t reopens;
@@ -71,8 +90,18 @@ struct fz {
 	struct drm_e1npu_dev_info info;
 	struct fz_bo bo[FZ_BOS];
 	uint32_t sync[FZ_SYNCS];
-	uint32_t ids[FZ_IDS];
-	unsigned int nid;
+	uint32_t tl[FZ_TLS];		/* timeline syncobjs */
+	uint64_t tl_point[FZ_TLS];	/* the last point asked of each */
+	uint32_t pm[FZ_PMS];		/* perfmon ids (0: none) */
+	/* the good set: the helper's tracking (status buffer, timeline and
+	 * slot syncobjs) and buffers no random call closes */
+	struct e1t_dev dev;
+	struct e1t_bo good[FZ_GOOD];
+	struct e1npu_limits lim;
+	struct e1t_job valid[FZ_VALID_DEPTH];
+	char valid_what[FZ_VALID_DEPTH][48];
+	unsigned int nvalid;
+	bool child;
 };
 
 static uint32_t rnd(struct fz *f, uint32_t n)
@@ -123,6 +152,38 @@ static uint32_t pick_handle(struct fz *f)
 	if (r % 8 == 0)
 		return r >> 8 & 0x3f;
 	return f->bo[(r >> 8) % FZ_BOS].handle;
+}
+
+/* The good set's buffers: no random call may close or write into them
+ * as a status record; the helper's status buffer not even as a tensor. */
+static bool fz_protected_bo(const struct fz *f, uint32_t h)
+{
+	unsigned int i;
+
+	if (!h)
+		return false;
+	if (h == f->dev.status_handle)
+		return true;
+	for (i = 0; i < FZ_GOOD; i++)
+		if (h == f->good[i].handle)
+			return true;
+	return false;
+}
+
+/* The helper's syncobjs: no random call may reset, signal or destroy them
+ * or name them in a job. */
+static bool fz_protected_sync(const struct fz *f, uint32_t h)
+{
+	unsigned int i;
+
+	if (!h)
+		return false;
+	if (h == f->dev.timeline)
+		return true;
+	for (i = 0; i < E1T_SLOTS; i++)
+		if (h == f->dev.slot_sync[i])
+			return true;
+	return false;
 }
 
 static struct fz_bo *pick_bo(struct fz *f)
@@ -181,6 +242,8 @@ static void act_gem_close(struct fz *f)
 
 	memset(&gc, 0, sizeof(gc));
 	gc.handle = other ? pick_handle(f) : b->handle;
+	if (fz_protected_bo(f, gc.handle))
+		return;
 	if (fz_ioctl(f, DRM_IOCTL_GEM_CLOSE, &gc) == 0 && !other)
 		bo_drop(f, b);
 }
@@ -241,24 +304,25 @@ static void act_bo_wait(struct fz *f)
 	fz_ioctl(f, DRM_IOCTL_E1NPU_BO_WAIT, &w);
 }
 
-/* A tensor in buffer @b at a small aligned offset. */
-static struct e1npu_hw_tensor tensor(struct fz *f, struct fz_bo *b,
+/* A tensor in buffer @handle at a small aligned offset. */
+static struct e1npu_hw_tensor tensor(struct fz *f, uint32_t handle,
 				      uint32_t stride, uint32_t align)
 {
 	struct e1npu_hw_tensor t;
 
-	t.handle = b->handle;
+	t.handle = handle;
 	t.stride = stride;
 	t.offset = (uint64_t)rnd(f, 4) * align;
 	return t;
 }
 
-/* A plausible operation of @engine, often valid. */
-static void gen_op(struct fz *f, uint32_t engine, struct e1npu_hw_op *op)
+/* A plausible operation of @engine on buffers @h[0..2], often valid. */
+static void gen_op(struct fz *f, uint32_t engine, struct e1npu_hw_op *op,
+		   const uint32_t h[3])
 {
 	uint32_t al = f->info.align ? f->info.align : 16, kind = rnd(f, 8);
 	uint32_t m = 1 + rnd(f, 16), n = 1 + rnd(f, 16), k = 1 + rnd(f, 16);
-	struct fz_bo *a = pick_bo(f), *b = pick_bo(f), *c = pick_bo(f);
+	uint32_t a = h[0], b = h[1], c = h[2];
 
 	memset(op, 0, sizeof(*op));
 	if (engine == DRM_E1NPU_ENGINE_DATAPATH) {
@@ -359,44 +423,188 @@ static void mutate_op(struct fz *f, struct e1npu_hw_op *op)
 	memcpy(op, w, sizeof(w));
 }
 
+/* Replace 1-3 words of a command of @size bytes: edge values, or one bit
+ * flipped (a reserved bit, a kernel-owned word, a flag). */
+static void mutate_cmd(struct fz *f, uint8_t *cmd, int size)
+{
+	uint32_t i, n = 1 + rnd(f, 3), w;
+
+	for (i = 0; i < n; i++) {
+		uint32_t at = rnd(f, (uint32_t)size / 4);
+
+		memcpy(&w, cmd + 4 * at, 4);
+		if (rnd(f, 2))
+			w ^= 1u << rnd(f, 32);
+		else
+			w = edge32(f, 4096);
+		memcpy(cmd + 4 * at, &w, 4);
+	}
+}
+
+/* A syncobj handle for a random job: ours (binary or timeline), or any
+ * number; never one of the helper's. */
+static uint32_t fz_sync_handle(struct fz *f, int *tl)
+{
+	uint32_t r = rnd(f, 0), h;
+
+	*tl = -1;
+	if (r % 4 == 0) {
+		h = (r >> 8) & 0x3f;
+	} else if (r % 4 == 1) {
+		*tl = (int)((r >> 8) % FZ_TLS);
+		h = f->tl[*tl];
+	} else {
+		h = f->sync[(r >> 8) % FZ_SYNCS];
+	}
+	return fz_protected_sync(f, h) ? 0x7ff0 : h;
+}
+
+/* A buffer handle for a random job: never the helper's status buffer. */
+static uint32_t fz_bo_handle(struct fz *f, uint32_t h)
+{
+	return h == f->dev.status_handle && h ? 0x7ff1 : h;
+}
+
+#define FZ_MAX_OPS	6
+
+struct fz_job {
+	uint8_t cmds[FZ_MAX_OPS * E1NPU_CMD_MAX_SIZE];
+	struct drm_e1npu_reloc rel[FZ_MAX_OPS * 3 + 4];
+	struct drm_e1npu_sync in[3], out[3];
+};
+
+static void fz_syncs(struct fz *f, struct drm_e1npu_sync *s, uint32_t n,
+		     bool out)
+{
+	uint32_t i;
+	int tl;
+
+	for (i = 0; i < n; i++) {
+		memset(&s[i], 0, sizeof(s[i]));
+		s[i].handle = fz_sync_handle(f, &tl);
+		if (tl >= 0) {
+			if (out)
+				s[i].point = rnd(f, 8) ? ++f->tl_point[tl] :
+							 edge32(f, 0);
+			else
+				s[i].point = rnd(f, 8) ? rnd(f, (uint32_t)f->tl_point[tl] + 1) :
+							 edge32(f, 0);
+		} else if (!rnd(f, 16)) {
+			s[i].point = 1 + rnd(f, 4);
+		}
+		if (!rnd(f, 32))
+			s[i].flags = 1u << rnd(f, 32);
+	}
+}
+
 static void act_submit(struct fz *f)
 {
-	struct e1npu_hw_op ops[3][6];
+	struct fz_job fj[3];
 	struct drm_e1npu_job jobs[3];
 	struct drm_e1npu_submit s;
-	uint32_t in[3][3], nj = 1 + rnd(f, 2) + !rnd(f, 4), j, i, sel = rnd(f, 32);
-	/* about half the submits carry one mutated operation */
-	uint32_t mut = rnd(f, 2) ? rnd(f, 3 * 6) : UINT32_MAX;
+	uint32_t nj = 1 + rnd(f, 2) + !rnd(f, 4), j, i, sel = rnd(f, 32);
+	/* about half the submits carry one mutated command, a quarter one
+	 * mutated operation (before encoding) */
+	uint32_t mut = rnd(f, 2) ? rnd(f, 3 * FZ_MAX_OPS) : UINT32_MAX;
+	uint32_t mop = rnd(f, 4) ? UINT32_MAX : rnd(f, 3 * FZ_MAX_OPS);
 	bool dp = f->info.engines & (1u << DRM_E1NPU_ENGINE_DATAPATH);
 	int ret;
 
 	memset(jobs, 0, sizeof(jobs));
 	for (j = 0; j < nj; j++) {
 		struct drm_e1npu_job *jb = &jobs[j];
+		struct fz_job *x = &fj[j];
 		uint32_t nops = 1 + rnd(f, 4) + 2 * !rnd(f, 8), jsel = rnd(f, 64);
+		uint32_t nrel = 0, rsel = rnd(f, 16), k;
+		int size;
 
+		memset(x, 0, sizeof(*x));
 		jb->engine = dp && rnd(f, 2) ? DRM_E1NPU_ENGINE_DATAPATH :
 					       DRM_E1NPU_ENGINE_WRAPPER;
+		size = e1npu_cmd_size(jb->engine);
 		for (i = 0; i < nops; i++) {
-			gen_op(f, jb->engine, &ops[j][i]);
-			if (j * 6 + i == mut)
-				mutate_op(f, &ops[j][i]);
+			struct e1npu_hw_op op;
+			uint32_t h[3], t;
+
+			for (t = 0; t < 3; t++)
+				h[t] = fz_bo_handle(f, pick_handle(f));
+			gen_op(f, jb->engine, &op, h);
+			if (j * FZ_MAX_OPS + i == mop)
+				mutate_op(f, &op);
+			if (e1npu_cmd_encode(jb->engine, &op, x->cmds + i * size,
+					     &x->rel[nrel], i, &k)) {
+				/* not encodable: raw words */
+				for (t = 0; t < (uint32_t)size / 4; t++) {
+					uint32_t w = rnd(f, 0);
+
+					memcpy(x->cmds + i * size + 4 * t, &w, 4);
+				}
+				k = 0;
+			}
+			nrel += k;
+			if (j * FZ_MAX_OPS + i == mut)
+				mutate_cmd(f, x->cmds + i * size, size);
 		}
-		jb->ops = (uintptr_t)ops[j];
-		jb->op_count = nops;
-		for (i = 0; i < 3; i++)
-			in[j][i] = rnd(f, 4) ? f->sync[rnd(f, FZ_SYNCS)] : rnd(f, 64);
-		jb->in_syncs = (uintptr_t)in[j];
+		/* relocations: one changed, dropped, doubled or added */
+		if (nrel) {
+			struct drm_e1npu_reloc *r = &x->rel[rnd(f, nrel)];
+
+			switch (rsel) {
+			case 0: r->cmd = edge32(f, nops); break;
+			case 1: r->field = edge32(f, 3); break;
+			case 2: r->offset = rnd(f, 2) ? edge32(f, 16384) :
+					    ((uint64_t)edge32(f, 0) << 32 | rnd(f, 0)); break;
+			case 3: r->handle = edge32(f, 0); break;
+			case 4: r->pad = 1u << rnd(f, 32); break;
+			case 5: *r = x->rel[--nrel]; break;
+			case 6: x->rel[nrel++] = *r; break;
+			default: break;
+			}
+		}
+		if (rsel == 7) {
+			struct drm_e1npu_reloc *r = &x->rel[nrel++];
+
+			r->cmd = rnd(f, nops + 1);
+			r->field = rnd(f, 4);
+			r->handle = pick_handle(f);
+			r->pad = 0;
+			r->offset = (uint64_t)rnd(f, 64) * 16;
+		}
+		for (i = 0; i < nrel; i++)
+			x->rel[i].handle = fz_bo_handle(f, x->rel[i].handle);
+		jb->cmds = (uintptr_t)x->cmds;
+		jb->cmd_count = nops;
+		jb->relocs = (uintptr_t)x->rel;
+		jb->reloc_count = nrel;
 		jb->in_sync_count = rnd(f, 8) == 0 ? 1 + rnd(f, 3) : 0;
-		jb->out_sync = rnd(f, 2) ? f->sync[rnd(f, FZ_SYNCS)] : 0;
+		fz_syncs(f, x->in, jb->in_sync_count, false);
+		jb->out_sync_count = rnd(f, 2) ? 1 + rnd(f, 2) : 0;
+		fz_syncs(f, x->out, jb->out_sync_count, true);
+		jb->in_syncs = (uintptr_t)x->in;
+		jb->out_syncs = (uintptr_t)x->out;
+		/* a status record: in one of our buffers, mostly valid */
+		if (rnd(f, 4)) {
+			struct fz_bo *b = pick_bo(f);
+
+			jb->status_handle = fz_bo_handle(f, b->handle);
+			jb->status_offset = rnd(f, 8) ? (uint64_t)rnd(f, 64) * 8 :
+					    edge32(f, b->size);
+		}
+		if (!rnd(f, 8))
+			jb->perfmon_id = rnd(f, 8) ? f->pm[rnd(f, FZ_PMS)] : rnd(f, 0);
 		switch (jsel) {
 		case 0: jb->engine = rnd(f, 0); break;
 		case 1: jb->flags = 1u << rnd(f, 32); break;
-		case 2: jb->op_count = edge32(f, 0); break;
-		case 3: jb->ops = rnd(f, 2) ? 0 : 4096; break;
+		case 2: jb->cmd_count = edge32(f, 0); break;
+		case 3: jb->cmds = rnd(f, 2) ? 0 : 4096; break;
 		case 4: jb->in_sync_count = edge32(f, 0); break;
-		case 5: jb->in_syncs = 8; break;
-		case 6: jb->out_sync = rnd(f, 0); break;
+		case 5: jb->in_syncs = 8; jb->in_sync_count |= 1; break;
+		case 6: jb->out_sync_count = edge32(f, 0); break;
+		case 7: jb->out_syncs = 8; jb->out_sync_count |= 1; break;
+		case 8: jb->reloc_count = edge32(f, 0); break;
+		case 9: jb->relocs = rnd(f, 2) ? 0 : 4096; break;
+		case 10: jb->status_offset = (uint64_t)edge32(f, 0) << rnd(f, 33); break;
+		case 11: jb->status_handle = fz_bo_handle(f, edge32(f, 0)); break;
 		default: break;
 		}
 	}
@@ -404,36 +612,238 @@ static void act_submit(struct fz *f)
 	s.jobs = (uintptr_t)jobs;
 	s.job_count = nj;
 	s.job_size = sizeof(jobs[0]);
-	s.op_size = sizeof(ops[0][0]);
+	s.reloc_size = sizeof(struct drm_e1npu_reloc);
+	s.sync_size = sizeof(struct drm_e1npu_sync);
 	switch (sel) {
 	case 0: s.job_size = edge32(f, sizeof(jobs[0])); break;
-	case 1: s.op_size = edge32(f, sizeof(ops[0][0])); break;
-	case 2: s.job_count = edge32(f, 3); break;
-	case 3: s.pad = 1 + rnd(f, 0) % 7; break;
+	case 1: s.reloc_size = edge32(f, sizeof(struct drm_e1npu_reloc)); break;
+	case 2: s.sync_size = edge32(f, sizeof(struct drm_e1npu_sync)); break;
+	case 3: s.job_count = edge32(f, 3); break;
 	case 4: s.jobs = rnd(f, 2) ? 0 : 0x1000; break;
 	default: break;
 	}
+	/* a job count past our array would have the kernel read our stack */
+	if (s.job_count > nj && s.job_count <= 64 && s.job_size <= 4096)
+		s.job_count = nj;
 	__atomic_add_fetch(&f->sh->submits, 1, __ATOMIC_RELAXED);
 	ret = fz_ioctl(f, DRM_IOCTL_E1NPU_SUBMIT, &s);
 	if (ret)
 		return;
 	__atomic_add_fetch(&f->sh->submits_ok, 1, __ATOMIC_RELAXED);
-	for (j = 0; j < nj && j < s.job_count; j++)
-		f->ids[f->nid++ % FZ_IDS] = jobs[j].job_id;
 }
 
-static void act_job_result(struct fz *f)
-{
-	struct e1npu_hw_result r;
-	uint32_t sel = rnd(f, 8), at = rnd(f, FZ_IDS);
+/* ---- jobs valid by construction -------------------------------------------- */
 
-	memset(&r, 0, sizeof(r));
-	r.job_id = sel == 0 ? edge32(f, 0) : f->ids[at];
-	if (sel == 1)
-		r.state = 1;
-	if (fz_ioctl(f, DRM_IOCTL_E1NPU_JOB_RESULT, &r) == 0 &&
-	    r.state != E1NPU_HWJOB_PENDING)
-		__atomic_add_fetch(&f->sh->done, 1, __ATOMIC_RELAXED);
+static int fz_good_lookup(void *ctx, u32 handle, u64 *size)
+{
+	const struct fz *f = ctx;
+	unsigned int i;
+
+	for (i = 0; i < FZ_GOOD; i++) {
+		if (handle && handle == f->good[i].handle) {
+			*size = f->good[i].size;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* an operation the shared rules accept and the hardware completes */
+static bool fz_valid_op(struct fz *f, uint32_t engine,
+			const struct e1npu_hw_op *op)
+{
+	struct e1npu_op_err err;
+	bool gemmini = f->info.wrapper_caps & E1_V0_CAPS_GEMMINI;
+
+	if (op->opcode == E1NPU_HWOP_FALLBACK)
+		return false;
+	/* data-dependent fail-closed scalar opcodes (contract 3.2-3.5) */
+	if (op->opcode == E1NPU_HWOP_DP_SCALAR && op->k >= E1_DP_OP_SDOT4_S4_2_4)
+		return false;
+	if (!gemmini && (op->opcode == E1NPU_HWOP_MATMUL_S8 ||
+			 op->opcode == E1NPU_HWOP_CONV2D_S8))
+		return false;
+	return e1npu_op_check(op, engine, &f->lim, fz_good_lookup, f, &err) == 0;
+}
+
+static void fz_valid_drain(struct fz *f)
+{
+	struct e1t_result r;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < f->nvalid; i++) {
+		ret = e1t_job_wait(&f->dev, &f->valid[i], E1T_JOB_TIMEOUT_MS, &r);
+		__atomic_add_fetch(&f->sh->calls, 2, __ATOMIC_RELAXED);
+		if (ret || r.state != DRM_E1NPU_JOB_STATE_DONE || r.error ||
+		    r.fence_error) {
+			printf("E1VM-LOG: fuzz: valid job %s (point %llu): wait %d state %u error %d fence %d cmds_done %u fail_index %u err_code 0x%x\n",
+			       f->valid_what[i], (unsigned long long)f->valid[i].point,
+			       ret, r.state, r.error, r.fence_error, r.cmds_done,
+			       r.fail_index, r.err_code);
+			__atomic_add_fetch(&f->sh->valid_bad, 1, __ATOMIC_RELAXED);
+		} else {
+			__atomic_add_fetch(&f->sh->done, 1, __ATOMIC_RELAXED);
+		}
+	}
+	f->nvalid = 0;
+}
+
+/* one job valid by construction on the good set; accepted, later DONE */
+static void act_valid(struct fz *f)
+{
+	struct e1npu_hw_op ops[3];
+	struct e1t_submit_args args;
+	struct drm_e1npu_sync in;
+	uint32_t h[3], i, t, n = 1 + rnd(f, 3), engine;
+	bool dp = f->info.engines & (1u << DRM_E1NPU_ENGINE_DATAPATH);
+	bool wr = f->info.engines & (1u << DRM_E1NPU_ENGINE_WRAPPER);
+	char *what;
+	int ret, tries;
+
+	if (!f->dev.status_handle)
+		return;
+	engine = dp && (!wr || rnd(f, 2)) ? DRM_E1NPU_ENGINE_DATAPATH :
+					    DRM_E1NPU_ENGINE_WRAPPER;
+	for (i = 0; i < n; i++) {
+		for (tries = 0; tries < 16; tries++) {
+			for (t = 0; t < 3; t++)
+				h[t] = f->good[rnd(f, FZ_GOOD)].handle;
+			gen_op(f, engine, &ops[i], h);
+			if (fz_valid_op(f, engine, &ops[i]))
+				break;
+		}
+		if (tries == 16) {
+			memset(&ops[i], 0, sizeof(ops[i]));
+			ops[i].opcode = E1NPU_HWOP_NOP;
+			if (engine == DRM_E1NPU_ENGINE_DATAPATH) {
+				ops[i].opcode = E1NPU_HWOP_DP_VRELU_S8;
+				ops[i].n = 16;
+				ops[i].a = tensor(f, f->good[0].handle, 0, 4);
+				ops[i].c = tensor(f, f->good[1].handle, 0, 4);
+			}
+		}
+	}
+	memset(&args, 0, sizeof(args));
+	args.engine = engine;
+	args.ops = ops;
+	args.nops = n;
+	/* now and then after the previous valid job (maybe the other engine) */
+	if (f->nvalid && !rnd(f, 3)) {
+		memset(&in, 0, sizeof(in));
+		in.handle = f->dev.timeline;
+		in.point = f->valid[f->nvalid - 1].point;
+		args.in_syncs = &in;
+		args.in_sync_count = 1;
+	}
+	if (!rnd(f, 8))
+		args.perfmon_id = f->pm[0];
+	what = f->valid_what[f->nvalid];
+	snprintf(what, sizeof(f->valid_what[0]), "%s %u cmds opcode 0x%x%s%s",
+		 engine ? "datapath" : "wrapper", n, ops[0].opcode,
+		 args.in_sync_count ? " chained" : "",
+		 args.perfmon_id ? " perfmon" : "");
+	__atomic_add_fetch(&f->sh->calls, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&f->sh->valid, 1, __ATOMIC_RELAXED);
+	ret = e1t_submit_ex(&f->dev, &args, &f->valid[f->nvalid]);
+	if (ret) {
+		printf("E1VM-LOG: fuzz: valid job %s rejected: %s\n", what,
+		       strerror(-ret));
+		__atomic_add_fetch(&f->sh->valid_bad, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	if (++f->nvalid == FZ_VALID_DEPTH)
+		fz_valid_drain(f);
+}
+
+/* ---- perfmons and timelines ------------------------------------------------ */
+
+static void act_perfmon(struct fz *f)
+{
+	uint32_t sel = rnd(f, 6), at = rnd(f, FZ_PMS), i;
+	uint64_t vals[DRM_E1NPU_MAX_PERF_COUNTERS + 4];
+
+	switch (sel) {
+	case 0: {
+		struct drm_e1npu_perfmon_create c;
+
+		memset(&c, 0, sizeof(c));
+		c.ncounters = rnd(f, 4) ? 1 + rnd(f, DRM_E1NPU_MAX_PERF_COUNTERS) :
+					  edge32(f, 0);
+		for (i = 0; i < DRM_E1NPU_MAX_PERF_COUNTERS; i++)
+			c.counters[i] = rnd(f, 16) ? rnd(f, DRM_E1NPU_PERF_COUNT) :
+						     rnd(f, 256);
+		if (fz_ioctl(f, DRM_IOCTL_E1NPU_PERFMON_CREATE, &c) == 0 && at) {
+			/* slot 0 is the good one: never replaced */
+			if (f->pm[at]) {
+				struct drm_e1npu_perfmon_destroy x = { .id = f->pm[at] };
+
+				fz_ioctl(f, DRM_IOCTL_E1NPU_PERFMON_DESTROY, &x);
+			}
+			f->pm[at] = c.id;
+		}
+		break;
+	}
+	case 1:
+	case 4: {
+		struct drm_e1npu_perfmon_destroy x;
+
+		memset(&x, 0, sizeof(x));
+		x.id = rnd(f, 4) ? f->pm[at] : rnd(f, 64);
+		if (sel == 4)
+			x.pad = 1u << rnd(f, 32);
+		if (x.id == f->pm[0])
+			break;
+		if (fz_ioctl(f, DRM_IOCTL_E1NPU_PERFMON_DESTROY, &x) == 0 &&
+		    x.id == f->pm[at])
+			f->pm[at] = 0;
+		break;
+	}
+	default: {
+		struct drm_e1npu_perfmon_get_values g;
+
+		memset(&g, 0, sizeof(g));
+		g.id = rnd(f, 4) ? f->pm[at] : rnd(f, 64);
+		g.flags = rnd(f, 4) ? 0 : rnd(f, 4) ? DRM_E1NPU_PERFMON_RESET :
+						      1u << rnd(f, 32);
+		g.values_ptr = rnd(f, 16) ? (uintptr_t)vals : rnd(f, 2) ? 0 : 8;
+		fz_ioctl(f, DRM_IOCTL_E1NPU_PERFMON_GET_VALUES, &g);
+		break;
+	}
+	}
+}
+
+static void act_timeline(struct fz *f)
+{
+	uint32_t sel = rnd(f, 4), at = rnd(f, FZ_TLS);
+	uint64_t pt;
+
+	switch (sel) {
+	case 0:
+		pt = rnd(f, 4) ? ++f->tl_point[at] : edge32(f, 0);
+		__atomic_add_fetch(&f->sh->calls, 1, __ATOMIC_RELAXED);
+		e1t_timeline_signal(&f->dev, f->tl[at], pt);
+		break;
+	case 1:
+		pt = rnd(f, (uint32_t)f->tl_point[at] + 2);
+		__atomic_add_fetch(&f->sh->calls, 1, __ATOMIC_RELAXED);
+		e1t_timeline_wait(&f->dev, &f->tl[at], &pt, 1,
+				  rnd(f, 2) ? DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT : 0,
+				  (int)rnd(f, 3));
+		break;
+	case 2:
+		__atomic_add_fetch(&f->sh->calls, 1, __ATOMIC_RELAXED);
+		e1t_timeline_query(&f->dev, f->tl[at], &pt);
+		break;
+	default:
+		/* a fresh timeline */
+		__atomic_add_fetch(&f->sh->calls, 2, __ATOMIC_RELAXED);
+		if (f->tl[at])
+			e1t_syncobj_destroy(&f->dev, f->tl[at]);
+		e1t_syncobj_create(&f->dev, &f->tl[at], false);
+		f->tl_point[at] = 0;
+		break;
+	}
 }
 
 static void act_dev_query(struct fz *f)
@@ -464,6 +874,8 @@ static void act_syncobj(struct fz *f)
 
 	h[0] = f->sync[at];
 	h[1] = rnd(f, 4) ? f->sync[rnd(f, FZ_SYNCS)] : rnd(f, 64);
+	if (fz_protected_sync(f, h[1]))
+		h[1] = h[0];
 	switch (sel) {
 	case 0:
 		if (f->sync[at]) {
@@ -504,7 +916,7 @@ static void act_misc(struct fz *f)
 {
 	static uint8_t junk[256];
 	struct drm_version v;
-	uint32_t sel = rnd(f, 3), nr = 6 + rnd(f, 10), i;
+	uint32_t sel = rnd(f, 3), nr = 5 + rnd(f, 11), i;
 
 	for (i = 0; i < sizeof(junk); i += 4)
 		memcpy(junk + i, &(uint32_t){ rnd(f, 0) }, 4);
@@ -512,7 +924,8 @@ static void act_misc(struct fz *f)
 		memset(&v, 0, sizeof(v));
 		fz_ioctl(f, DRM_IOCTL_VERSION, &v);
 	} else if (sel == 1) {
-		fz_ioctl(f, DRM_IOWR(DRM_COMMAND_BASE + nr, struct e1npu_hw_op), junk);
+		/* 0x05 (v1's JOB_RESULT), the perfmon ioctls, unknown ones */
+		fz_ioctl(f, DRM_IOWR(DRM_COMMAND_BASE + nr, uint8_t[24]), junk);
 	} else {
 		/* a known command with a short or long argument */
 		fz_ioctl(f, DRM_IOWR(DRM_COMMAND_BASE + DRM_E1NPU_SUBMIT, uint32_t) +
@@ -527,22 +940,53 @@ static void act_drain(struct fz *f)
 
 	__atomic_add_fetch(&f->sh->calls, 1, __ATOMIC_RELAXED);
 	e1p_syncobj_wait(f->fd, &f->sync[at], 1, (int)ms);
+	/* and the valid jobs: waited for, checked */
+	if (!f->child && f->nvalid && !rnd(f, 4))
+		fz_valid_drain(f);
 }
 
 static void fz_open(struct fz *f)
 {
-	struct e1t_dev d;
+	static const uint8_t pmc[2] = {
+		DRM_E1NPU_PERF_WRAPPER_MACS, DRM_E1NPU_PERF_DP_MACS,
+	};
+	struct drm_e1npu_perfmon_create pc;
 	unsigned int i;
 
 	__atomic_add_fetch(&f->sh->calls, 2, __ATOMIC_RELAXED);
-	if (e1t_open(&d)) {
+	if (e1t_open(&f->dev)) {
 		fprintf(stderr, "fuzz: cannot open %s\n", e1t_dev_path());
 		exit(3);
 	}
-	f->fd = d.fd;
-	f->info = d.info;
+	f->fd = f->dev.fd;
+	f->info = f->dev.info;
+	e1npu_limits_init(&f->lim,
+			  f->info.engines & (1u << DRM_E1NPU_ENGINE_WRAPPER),
+			  f->info.wrapper_id, f->info.wrapper_caps,
+			  f->info.engines & (1u << DRM_E1NPU_ENGINE_DATAPATH),
+			  f->info.datapath_id, f->info.ring_len,
+			  f->info.arena_size);
 	for (i = 0; i < FZ_SYNCS; i++)
 		e1p_syncobj_create(f->fd, &f->sync[i]);
+	for (i = 0; i < FZ_TLS; i++) {
+		e1t_syncobj_create(&f->dev, &f->tl[i], false);
+		f->tl_point[i] = 0;
+	}
+	/* the good set: the helper's tracking, buffers, perfmon 0 */
+	memset(f->good, 0, sizeof(f->good));
+	memset(f->pm, 0, sizeof(f->pm));
+	f->nvalid = 0;
+	if (e1t_jobs_init(&f->dev))
+		f->dev.status_handle = 0;
+	for (i = 0; i < FZ_GOOD; i++)
+		if (e1t_bo_new(&f->dev, FZ_GOOD_SIZE, &f->good[i]))
+			f->dev.status_handle = 0;	/* no valid jobs then */
+	memset(&pc, 0, sizeof(pc));
+	pc.ncounters = 2;
+	memcpy(pc.counters, pmc, sizeof(pmc));
+	if (!e1t_ioctl(f->fd, DRM_IOCTL_E1NPU_PERFMON_CREATE, &pc))
+		f->pm[0] = pc.id;
+	__atomic_add_fetch(&f->sh->calls, 3 + FZ_TLS + FZ_GOOD, __ATOMIC_RELAXED);
 	/* start with buffers, so most operations name live ones */
 	for (i = 0; i < FZ_BOS; i++) {
 		struct drm_e1npu_bo_create c = { .size = 16384 };
@@ -558,10 +1002,18 @@ static void fz_close_all(struct fz *f)
 {
 	unsigned int i;
 
+	if (!f->child)
+		fz_valid_drain(f);
 	for (i = 0; i < FZ_BOS; i++)
 		bo_drop(f, &f->bo[i]);
+	for (i = 0; i < FZ_GOOD; i++)
+		if (f->good[i].map)
+			munmap(f->good[i].map, f->good[i].size);
+	memset(f->good, 0, sizeof(f->good));
 	memset(f->sync, 0, sizeof(f->sync));
-	close(f->fd);
+	memset(f->tl, 0, sizeof(f->tl));
+	memset(f->pm, 0, sizeof(f->pm));
+	e1t_close(&f->dev);	/* the helper's mapping, and the file */
 	__atomic_add_fetch(&f->sh->calls, 1, __ATOMIC_RELAXED);
 }
 
@@ -585,6 +1037,7 @@ static void act_fork(struct fz *f)
 		return;
 	if (pid == 0) {
 		f->rng = seed | 1;
+		f->child = true;
 		while (steps-- && !fz_over(f))
 			fz_step(f, true);
 		_exit(0);
@@ -611,10 +1064,16 @@ static void fz_step(struct fz *f, bool child)
 		act_mmap(f);
 	else if (a < 26)
 		act_bo_wait(f);
-	else if (a < 56)
+	else if (a < 52)
 		act_submit(f);
-	else if (a < 66)
-		act_job_result(f);
+	else if (a < 60 && !child)
+		act_valid(f);
+	else if (a < 60)
+		act_submit(f);
+	else if (a < 64)
+		act_perfmon(f);
+	else if (a < 68)
+		act_timeline(f);
 	else if (a < 71)
 		act_dev_query(f);
 	else if (a < 82)
@@ -757,10 +1216,11 @@ int e1p_fuzz(int argc, char **argv)
 	close(go[1]);	/* the victim checks now */
 	if (vst < 0)
 		waitpid(victim, &vst, 0);
-	printf("E1VM-LOG: fuzz: seed %u: %llu calls from %u processes in %.1f s: %llu submits (%llu accepted), %llu results read, %llu forks (%llu killed), %llu reopens, %llu mmaps\n",
+	printf("E1VM-LOG: fuzz: seed %u: %llu calls from %u processes in %.1f s: %llu random submits (%llu accepted), %llu valid jobs (%llu done, %llu not), %llu forks (%llu killed), %llu reopens, %llu mmaps\n",
 	       seed, (unsigned long long)sh->calls, procs, t0 / 1e9,
 	       (unsigned long long)sh->submits, (unsigned long long)sh->submits_ok,
-	       (unsigned long long)sh->done, (unsigned long long)sh->forks,
+	       (unsigned long long)sh->valid, (unsigned long long)sh->done,
+	       (unsigned long long)sh->valid_bad, (unsigned long long)sh->forks,
 	       (unsigned long long)sh->kills, (unsigned long long)sh->reopens,
 	       (unsigned long long)sh->mmaps);
 	snprintf(name, sizeof(name), "fuzz-%u-procs", procs);
@@ -773,11 +1233,17 @@ int e1p_fuzz(int argc, char **argv)
 			 (unsigned long long)sh->calls, (unsigned long long)secs,
 			 (unsigned long long)target);
 	else if (sh->submits_ok < sh->submits / 50 || !sh->done)
-		e1t_fail("fuzz-calls", "only %llu of %llu submits accepted, %llu results",
+		e1t_fail("fuzz-calls", "only %llu of %llu random submits accepted, %llu valid jobs done",
 			 (unsigned long long)sh->submits_ok,
 			 (unsigned long long)sh->submits, (unsigned long long)sh->done);
 	else
 		e1t_pass("fuzz-calls");
+	if (sh->valid_bad || !sh->valid)
+		e1t_fail("fuzz-valid-jobs", "%llu of %llu valid-by-construction jobs rejected or not DONE (E1VM-LOG lines above)",
+			 (unsigned long long)sh->valid_bad,
+			 (unsigned long long)sh->valid);
+	else
+		e1t_pass("fuzz-valid-jobs");
 	if (!WIFEXITED(vst) || WEXITSTATUS(vst))
 		e1t_fail("fuzz-canary", "victim status 0x%x", vst);
 	else

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 #
 # /tests/harden-guest.sh: the driver-hardening checks (issue 9), sourced by
-# run-guest.sh (its load/unload/bind_npu/systest helpers): bounded SUBMIT and
-# DEV_QUERY sizes, capped unread results, mmap of buffers at arena
+# run-guest.sh (its load/unload/bind_npu/systest helpers): bounded SUBMIT,
+# sync and DEV_QUERY struct sizes, mmap of buffers at arena
 # offsets, the per-file arena quota, fdinfo, runtime PM, arena space of
 # finished jobs reusable at once, reset-then-verify at probe, and a probe
 # that defers on an interrupt controller without a driver. The arena that
@@ -11,7 +11,7 @@
 # than board.md's, are run-guest-split.sh's (the split device tree).
 
 if load harden; then
-	for c in sizes results mmap quota fdinfo rpm reuse; do
+	for c in sizes mmap quota fdinfo rpm reuse; do
 		echo "E1VM: RUN e1npu-systest harden $c"
 		systest harden "$c"
 	done

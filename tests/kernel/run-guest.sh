@@ -105,7 +105,7 @@ fi
 
 # ---- the reference instance: wrapper (Gemmini 16x16) + datapath ----------
 if load default; then
-	for g in basic ops dp ring neg multi fallback fault-bus fault-hang fault-irq; do
+	for g in basic ops dp ring neg sync perfmon multi fallback fault-bus fault-hang fault-irq; do
 		echo "E1VM: RUN e1npu-systest $g"
 		systest "$g"
 	done
@@ -127,7 +127,7 @@ if load default; then
 fi
 unload
 
-# ---- hardening: sizes, results cap, mmap, quota, fdinfo, runtime PM, probe
+# ---- hardening: sizes, mmap, quota, fdinfo, runtime PM, probe
 [ ! -f /tests/harden-guest.sh ] || . /tests/harden-guest.sh
 
 # ---- no Gemmini: every MATMUL takes the CPU-fallback path -----------------
