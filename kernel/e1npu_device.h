@@ -15,6 +15,7 @@
 #include <drm/drm_file.h>
 #include <drm/drm_print.h>
 #include <drm/drm_mm.h>
+#include <drm/e1npu_accel.h>
 #include <drm/gpu_scheduler.h>
 
 #include "e1npu_opcheck.h"

@@ -20,6 +20,7 @@
 #include <drm/drm_ioctl.h>
 #include <drm/drm_managed.h>
 #include <drm/drm_print.h>
+#include <drm/e1npu_accel.h>
 
 #include "e1npu_device.h"
 #include "e1npu_gem.h"
@@ -91,7 +92,7 @@ static int e1npu_open(struct drm_device *ddev, struct drm_file *file)
 	struct e1npu_file *efile;
 	int ret;
 
-	efile = kzalloc(sizeof(*efile), GFP_KERNEL_ACCOUNT);
+	efile = kzalloc_obj(*efile, GFP_KERNEL_ACCOUNT);
 	if (!efile)
 		return -ENOMEM;
 	efile->edev = edev;

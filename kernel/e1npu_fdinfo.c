@@ -10,6 +10,7 @@
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_print.h>
+#include <drm/e1npu_accel.h>
 
 #include "e1npu_device.h"
 #include "e1npu_job.h"
@@ -23,7 +24,7 @@ struct e1npu_client *e1npu_client_alloc(void)
 {
 	struct e1npu_client *client;
 
-	client = kzalloc(sizeof(*client), GFP_KERNEL_ACCOUNT);
+	client = kzalloc_obj(*client, GFP_KERNEL_ACCOUNT);
 	if (client)
 		kref_init(&client->ref);
 	return client;

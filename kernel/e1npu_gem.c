@@ -20,6 +20,7 @@
 #include <drm/drm_managed.h>
 #include <drm/drm_print.h>
 #include <drm/drm_utils.h>
+#include <drm/e1npu_accel.h>
 
 #include "e1npu_device.h"
 #include "e1npu_gem.h"
@@ -314,7 +315,7 @@ static struct e1npu_bo *e1npu_gem_create(struct e1npu_device *edev,
 	struct e1npu_bo *bo;
 	int ret, seen;
 
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
+	bo = kzalloc_obj(*bo, GFP_KERNEL_ACCOUNT);
 	if (!bo)
 		return ERR_PTR(-ENOMEM);
 

@@ -23,6 +23,7 @@ struct drm_gem_object;
 struct e1npu_client;
 struct e1npu_device;
 struct e1npu_engine;
+struct e1npu_job_handle;
 struct e1npu_perfmon;
 
 /**
@@ -124,6 +125,25 @@ void e1npu_job_complete(struct e1npu_job *job, int error, u32 err_code,
 			u32 fail_index, u32 ops_done);
 void e1npu_job_cleanup(struct e1npu_job *job);
 struct e1npu_engine *e1npu_job_engine(struct e1npu_job *job);
+
+/**
+ * struct e1npu_job_ctx - SUBMIT state of one job that does not outlive the ioctl
+ * @job: the job being created
+ * @file: the submitting file
+ * @handles: the handles the job's relocations named so far, resolved
+ * @handle_count: entries of @handles
+ */
+struct e1npu_job_ctx {
+	struct e1npu_job *job;
+	struct drm_file *file;
+	struct e1npu_job_handle *handles;
+	u32 handle_count;
+};
+
+/* e1npu_cmdstream.c */
+int e1npu_cmdstream_copy(struct e1npu_job_ctx *jc,
+			 const struct drm_e1npu_submit *args,
+			 const struct drm_e1npu_job *uj, u32 index);
 
 /* e1npu_submit.c */
 int e1npu_ioctl_submit(struct drm_device *ddev, void *data,

@@ -351,7 +351,7 @@ int e1npu_job_init(struct e1npu_device *edev)
 {
 	int ret;
 
-	e1npu_ring_init(edev);
+	e1npu_hw_init(edev);
 	edev->fence_context = dma_fence_context_alloc(2);
 	if (edev->wrap) {
 		ret = e1npu_engine_init(edev, &edev->wrapper, "e1npu-wrapper");
