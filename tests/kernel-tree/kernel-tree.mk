@@ -29,3 +29,25 @@ check-dt-binding:
 	@O=$(abspath $(O)) E1NPU_CACHE=$(E1NPU_CACHE) tests/kernel-tree/dt-binding-check.sh
 
 CHECK_TARGETS += check-dt-binding
+
+# kernel-series: the e1 NPU as the 5-patch series an upstream submission
+# would be (vendor prefix, binding, driver, docs, MAINTAINERS), made with
+# git format-patch against Debian's newest mainline source
+# (tests/vm/linux-mainline.sh) into $(O)/kernel-series/; check-kernel-series
+# also applies it with git am to a clean tree, runs checkpatch --strict on
+# every patch, kernel-doc on the UAPI header and builds the driver
+# (M=drivers/accel/e1npu) against the mainline object tree. ~40 s warm;
+# cold adds the source download and the base repository (~1 min) and the
+# mainline build (~4 min, shared with linux-mainline.sh's other users).
+# Scratch: KSERIES_O (default $(O)-kernel-series, not under $(O)).
+KSERIES_O ?= $(O)-kernel-series
+CLEAN_DIRS += $(KSERIES_O)
+ks_env = O=$(abspath $(O)) KSERIES_O=$(abspath $(KSERIES_O)) E1NPU_CACHE=$(E1NPU_CACHE)
+
+.PHONY: kernel-series check-kernel-series
+kernel-series check-kernel-series:
+	@$(DEPS) dt
+	@echo "== $@: e1npu as a patch series against Debian's mainline kernel source ($(O)/kernel-series/)"
+	@$(ks_env) tests/kernel-tree/kernel-series.sh
+
+CHECK_TARGETS += check-kernel-series

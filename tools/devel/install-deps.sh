@@ -22,8 +22,9 @@ vm="libglib2.0-dev libpixman-1-dev libfdt-dev xz-utils zstd cpio kmod qemu-syste
     libssl-dev sparse rsync python3 file patch dpkg-dev meson ninja-build cmake"
 bench="libdnnl-dev"
 # The device tree binding's check (tests/kernel-tree/dt-binding-check.sh):
-# the dt-schema tools, dtc, yamllint.
-dt="dt-schema device-tree-compiler yamllint"
+# the dt-schema tools, dtc, yamllint; python3-ply: checkpatch's SPDX
+# check in the kernel series (tests/kernel-tree/kernel-series.sh).
+dt="dt-schema device-tree-compiler yamllint python3-ply git"
 
 case "${1:-build}" in
 build) pkgs="$build" ;;

@@ -1,0 +1,213 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# kernel-series.sh: the e1 NPU as a numbered patch series against the
+# newest mainline kernel source Debian ships (linux-source-X.Y of
+# trixie-backports), then proof that it applies and is clean:
+#
+#   1. the pristine tree (tests/vm/linux-mainline.sh's mainline_tree)
+#      becomes a git repository with one commit, cached in
+#      $E1NPU_CACHE/kernel-series/base-$VER (built once, under a lock)
+#   2. a hard-linked copy of it ($KSERIES_O/make) gets one commit per part
+#      of tools/devel/kernel-tree-drop.sh --part, in the order upstream
+#      wants them, each with the message of tests/kernel-tree/series/N-PART
+#      and a Signed-off-by of the repository's git user:
+#        1 dt-bindings: vendor-prefixes: add Eliza
+#        2 dt-bindings: npu: add Eliza e1 NPU
+#        3 accel/e1npu: add the UAPI header and driver
+#        4 accel/e1npu: add documentation
+#        5 MAINTAINERS: add e1npu
+#      The driver part takes whatever kernel/Kbuild lists at run time.
+#   3. git format-patch into $O/kernel-series/
+#   4. a second hard-linked copy of the base ($KSERIES_O/apply) takes the
+#      series with git am; the applied tree must equal the made one
+#   5. scripts/checkpatch.pl --strict on every patch: clean, apart from
+#      the exceptions listed in ALLOWED below
+#   6. scripts/kernel-doc -none on the UAPI header (what the docs include)
+#   7. the driver built from the applied tree against the configured
+#      mainline object tree (MAINLINE_OBJ of linux-mainline.sh's
+#      mainline_build, or KSERIES_KOBJ): make M=drivers/accel/e1npu, no
+#      warning allowed; skipped (and said so) with KSERIES_BUILD=0
+#
+# Prints "N passed, M failed" (.ci/summarize.awk). Scratch: KSERIES_O
+# (default $O-kernel-series: never under $O, whose *.d files the top-level
+# Makefile includes).
+. "$(dirname "$0")/../vm/common.sh"
+
+KS_DIR="$TOP/tests/kernel-tree"
+KSERIES_O=${KSERIES_O:-$O-kernel-series}
+case "$KSERIES_O" in /*) ;; *) KSERIES_O="$TOP/$KSERIES_O" ;; esac
+OUT="$O/kernel-series"
+LOG="$KSERIES_O/log"
+PARTS=(vendor-prefix binding driver docs maintainers)
+t_all=$(now)
+npass=0
+nfail=0
+pass() { npass=$((npass + 1)); msg "kernel-series: $*"; }
+fail() { nfail=$((nfail + 1)); warn "kernel-series: $*"; }
+
+# ---- 1. the pristine mainline tree -----------------------------------------
+# tests/vm/linux-mainline.sh: the pristine tree (MAINLINE_DIR,
+# MAINLINE_VER) and, for the build of step 7, its configured x86_64 object
+# tree (MAINLINE_OBJ; built once, ~2 min, cached; KSERIES_BUILD=0 skips it)
+. "$TOP/tests/vm/linux-mainline.sh"
+mainline_tree
+if [ "${KSERIES_BUILD:-1}" != 0 ] && [ -z "${KSERIES_KOBJ:-}" ]; then
+	mainline_build || warn "kernel-series: no mainline object tree (the build is skipped)"
+fi
+[ -f "${MAINLINE_DIR:-}/Makefile" ] || die "no mainline tree (MAINLINE_DIR '${MAINLINE_DIR:-}')"
+KVER=$(make -s -C "$MAINLINE_DIR" kernelversion 2>/dev/null || echo "$MAINLINE_VER")
+msg "kernel-series: against Linux $KVER ($MAINLINE_DIR)"
+
+# the base repository: the pristine tree and one commit
+BASE="$E1NPU_CACHE/kernel-series/base-$(basename "$MAINLINE_DIR")-$MAINLINE_VER"
+GIT_ID=(-c user.name="$(git -C "$TOP" config user.name)"
+	-c user.email="$(git -C "$TOP" config user.email)")
+_base_repo() {
+	local t0
+	[ -f "$BASE/.git/e1npu-base-done" ] && return 0
+	t0=$(now)
+	msg "kernel-series: base repository of $MAINLINE_VER (one time)" >&2
+	rm -rf "$BASE" "$BASE.tmp"
+	cp -a "$MAINLINE_DIR" "$BASE.tmp"
+	rm -f "$BASE.tmp/.e1npu-unpacked"
+	(
+		cd "$BASE.tmp"
+		git init -q
+		# hard-linked copies change every inode's ctime
+		git config core.trustctime false
+		git config gc.auto 0
+		git add -f .
+		git "${GIT_ID[@]}" commit -q -m "Linux $KVER ($(basename "$MAINLINE_DIR"))"
+	) >&2
+	mv "$BASE.tmp" "$BASE"
+	touch "$BASE/.git/e1npu-base-done"
+	msg "kernel-series: base repository in $(elapsed "$t0") s" >&2
+}
+with_lock kernel-series-base _base_repo
+BASE_REV=$(git -C "$BASE" rev-parse HEAD)
+
+# copy_base DIR: a hard-linked copy of the base (git replaces files, never
+# writes through them; so does kernel-tree-drop.sh)
+copy_base() {
+	rm -rf "$1"
+	cp -al "$BASE" "$1" 2>"$LOG/cp.log" || { rm -rf "$1"; cp -a "$BASE" "$1"; }
+	git -C "$1" config core.trustctime false
+}
+
+# ---- 2. the commits ------------------------------------------------------------
+mkdir -p "$KSERIES_O" "$LOG"
+t0=$(now)
+with_lock kernel-series-base copy_base "$KSERIES_O/make"
+M="$KSERIES_O/make"
+signoff="Signed-off-by: $(git -C "$TOP" config user.name) <$(git -C "$TOP" config user.email)>"
+i=0
+for p in "${PARTS[@]}"; do
+	i=$((i + 1))
+	msgf=$(ls "$KS_DIR/series/$i-$p" 2>/dev/null) || die "no commit message $KS_DIR/series/$i-$p"
+	run_logged "$LOG/drop-$p.log" "$TOP/tools/devel/kernel-tree-drop.sh" --part "$p" "$M" ||
+		die "kernel-tree-drop.sh --part $p failed"
+	# -f: Debian's linux-source .gitignore ignores every top-level path
+	git -C "$M" add -A -f . >/dev/null
+	git -C "$M" diff --cached --quiet && die "part $p changed nothing in the tree"
+	{ cat "$msgf"; echo; echo "$signoff"; } >"$LOG/msg-$p"
+	git -C "$M" "${GIT_ID[@]}" commit -q -F "$LOG/msg-$p"
+	msg "kernel-series: commit $i ($p) at $(elapsed "$t0") s"
+done
+msg "kernel-series: ${#PARTS[@]} commits in $(elapsed "$t0") s"
+
+# ---- 3. format-patch --------------------------------------------------------------
+rm -rf "$OUT"
+mkdir -p "$OUT"
+git -C "$M" format-patch -q -o "$OUT" "$BASE_REV..HEAD"
+mapfile -t PATCHES < <(ls "$OUT"/*.patch)
+[ "${#PATCHES[@]}" = "${#PARTS[@]}" ] || die "format-patch wrote ${#PATCHES[@]} patches, not ${#PARTS[@]}"
+msg "kernel-series: $(cd "$OUT" && ls *.patch | tr '\n' ' ')in $OUT"
+
+# ---- 4. git am on a clean checkout of the base --------------------------------
+t0=$(now)
+with_lock kernel-series-base copy_base "$KSERIES_O/apply"
+A="$KSERIES_O/apply"
+if run_logged "$LOG/am.log" git -C "$A" "${GIT_ID[@]}" am -q --whitespace=error-all "${PATCHES[@]}"; then
+	if [ "$(git -C "$A" rev-parse 'HEAD^{tree}')" = "$(git -C "$M" rev-parse 'HEAD^{tree}')" ]; then
+		pass "git am: ${#PATCHES[@]} patches apply to a clean $KVER, same tree ($(elapsed "$t0") s)"
+	else
+		fail "git am: the applied tree differs from the one the series was made from"
+	fi
+else
+	fail "git am failed (log $LOG/am.log)"
+	git -C "$A" am --abort >/dev/null 2>&1 || true
+fi
+
+# ---- 5. checkpatch --strict ------------------------------------------------------
+# ALLOWED: checkpatch messages that are expected, one per line,
+# "PATCH-NUMBER TYPE" (NUMBER * = every patch):
+#  - FILE_PATH_CHANGES in patches 2-4: they add files before patch 5 adds
+#    the MAINTAINERS entry that covers them.
+#  - ALLOC_WITH_SIZEOF in patch 3: kzalloc_obj() and friends are newer
+#    than Debian 12's 6.12, which the driver is built and tested on too.
+#  - LINUX_VERSION_CODE, CONSTANT_COMPARISON in patch 3: the driver's
+#    #if LINUX_VERSION_CODE >= KERNEL_VERSION() blocks for the same 6.12
+#    (drm_sched API changes); a submitted series would drop them.
+ALLOWED="2 FILE_PATH_CHANGES
+3 FILE_PATH_CHANGES
+4 FILE_PATH_CHANGES
+3 ALLOC_WITH_SIZEOF
+3 LINUX_VERSION_CODE
+3 CONSTANT_COMPARISON"
+t0=$(now)
+for f in "${PATCHES[@]}"; do
+	n=$(basename "$f" | sed 's/^0*\([0-9]*\)-.*/\1/')
+	name=$(basename "$f" .patch)
+	# Debian's python3 (python3-ply for the SPDX check), not a PATH's pyenv
+	(cd "$A" && PATH=/usr/bin:/bin:$PATH ./scripts/checkpatch.pl --strict --show-types --no-summary --color=never "$f") \
+		>"$LOG/checkpatch-$name.log" 2>&1 || true
+	# every message: "TYPE:NAME: text" after WARNING/ERROR/CHECK
+	msgs=$(sed -n 's/^\(WARNING\|ERROR\|CHECK\):\([A-Z_]*\):.*/\2/p' "$LOG/checkpatch-$name.log")
+	bad=""
+	for t in $msgs; do
+		printf '%s\n' "$ALLOWED" | grep -qx -e "$n $t" -e "\* $t" || bad="$bad $t"
+	done
+	if [ -n "$bad" ]; then
+		fail "checkpatch --strict $name:$bad"
+		sed 's/^/    | /' "$LOG/checkpatch-$name.log" >&2
+	else
+		pass "checkpatch --strict $name clean$([ -n "$msgs" ] && echo " (expected: $(echo "$msgs" | sort | uniq -c | awk '{ printf "%s%s x%d", s, $2, $1; s = ", " }'))")"
+	fi
+done
+msg "kernel-series: checkpatch in $(elapsed "$t0") s"
+
+# ---- 6. kernel-doc of the UAPI header ---------------------------------------------
+if (cd "$A" && ./scripts/kernel-doc -none -Wall include/uapi/drm/e1npu_accel.h) \
+	>"$LOG/kernel-doc.log" 2>&1 && [ ! -s "$LOG/kernel-doc.log" ]; then
+	pass "kernel-doc -Wall include/uapi/drm/e1npu_accel.h clean"
+else
+	fail "kernel-doc warns on the UAPI header:"
+	sed 's/^/    | /' "$LOG/kernel-doc.log" >&2
+fi
+
+# ---- 7. the driver built in the applied tree ------------------------------------
+KOBJ=${KSERIES_KOBJ:-${MAINLINE_OBJ:-}}
+if [ -n "$KOBJ" ] && [ -f "$KOBJ/.config" ]; then
+	t0=$(now)
+	# the object directory's source is pristine: the UAPI header comes
+	# from the applied tree
+	# shellcheck disable=SC2086
+	if run_logged "$LOG/build.log" make -C "$KOBJ" ${KSERIES_MAKE_ARGS:-} \
+		M="$A/drivers/accel/e1npu" KCFLAGS="-I$A/include/uapi -I$A/include/uapi/drm" \
+		-j"$(nproc)" modules; then
+		if grep -q -E 'warning:|error:' "$LOG/build.log"; then
+			fail "make M=drivers/accel/e1npu warns: $(grep -m 3 -E 'warning:|error:' "$LOG/build.log")"
+		else
+			pass "make M=drivers/accel/e1npu against $KOBJ in $(elapsed "$t0") s ($(cd "$A/drivers/accel/e1npu" && ls *.ko | tr '\n' ' '))"
+		fi
+	else
+		fail "make M=drivers/accel/e1npu failed (log $LOG/build.log)"
+	fi
+else
+	msg "kernel-series: build skipped: no configured $KVER object directory (MAINLINE_OBJ or KSERIES_KOBJ)"
+fi
+
+echo "$npass passed, $nfail failed"
+[ "$nfail" = 0 ] || die "kernel-series FAILED (logs $LOG, patches $OUT)"
+msg "kernel-series: PASS in $(elapsed "$t_all") s"
