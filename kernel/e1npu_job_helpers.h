@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The pure arithmetic of e1npu_job.c: SUBMIT header bounds, handle and
+ * The pure arithmetic of SUBMIT and the ring: SUBMIT header bounds, handle and
  * buffer de-duplication, the order buffers are locked in, and ring slot
- * ownership. Here, not in e1npu_job.c, so the KUnit suite
+ * ownership. Here, not in e1npu_submit.c or e1npu_ring.c, so the KUnit suite
  * (e1npu_kunit_job.c) tests the driver's own code without a device.
  */
 #ifndef E1NPU_JOB_HELPERS_H

@@ -723,7 +723,7 @@ static int sim_job_result(struct e1npu_device *dev, uint32_t job_id,
 		return -ENOENT;
 	*res = j->res;
 	if (j->res.state != E1NPU_HWJOB_PENDING)
-		j->valid = false;	/* read once, like JOB_RESULT */
+		j->valid = false;	/* read once */
 	return 0;
 }
 

@@ -25,7 +25,7 @@
  *	completed.
  * @wait: wait until job @job_id finished or @deadline_ns (CLOCK_MONOTONIC
  *	absolute, < 0 forever) passed: 0 or -ETIME.
- * @job_result: the job's outcome (JOB_RESULT semantics).
+ * @job_result: the job's outcome, read once (a pending job stays).
  * @read_perf: hardware counters into @perf (library counters are added by
  *	the core); the sim also fills @global_cycles.
  */
