@@ -6,8 +6,9 @@
  *
  * This is the only place in the project where a register offset or a field
  * position is written. The kernel driver, the device model and libe1npu all
- * include it. It is freestanding: macros and two inline field helpers, no
- * typedefs, no includes beyond the kernel's bit helpers in the kernel.
+ * include it. It is freestanding: macros and, outside the kernel, two
+ * inline field helpers; no typedefs, no includes beyond the kernel's bit
+ * and bitfield helpers in the kernel.
  *
  * Sources: e1-npu-v0-microarch.md (the "v0 wrapper", E1_V0_*) and
  * e1-npu-datapath.md (the "datapath", E1_DP_*). Everything marked
@@ -17,19 +18,24 @@
 #ifndef __E1NPU_HW_H__
 #define __E1NPU_HW_H__
 
+/*
+ * Bits and fields. In the kernel: <linux/bits.h> and <linux/bitfield.h>
+ * (compile-time checked masks; every mask here is a constant). Elsewhere
+ * (the device model, libe1npu): the same semantics for 32-bit registers,
+ * field access for a contiguous, non-zero mask through functions so that
+ * neither argument is evaluated twice.
+ */
 #ifdef __KERNEL__
+#include <linux/bitfield.h>
 #include <linux/bits.h>
 #define E1_BIT(n)		BIT(n)
 #define E1_GENMASK(h, l)	GENMASK(h, l)
+#define E1_FIELD_GET(mask, reg)	FIELD_GET(mask, reg)
+#define E1_FIELD_PREP(mask, v)	FIELD_PREP(mask, v)
 #else
 #define E1_BIT(n)		(1U << (n))
 #define E1_GENMASK(h, l)	((~0U >> (31 - (h))) & ~((1U << (l)) - 1U))
-#endif
 
-/*
- * Field access for a contiguous, non-zero mask. Functions rather than
- * macros so that neither argument is evaluated twice.
- */
 static inline unsigned int e1_field_get(unsigned int mask, unsigned int reg)
 {
 	return (reg & mask) >> __builtin_ctz(mask);
@@ -42,6 +48,7 @@ static inline unsigned int e1_field_prep(unsigned int mask, unsigned int val)
 
 #define E1_FIELD_GET(mask, reg)	e1_field_get(mask, reg)
 #define E1_FIELD_PREP(mask, v)	e1_field_prep(mask, v)
+#endif
 
 /*
  * Register windows. The device has up to two 4 KiB MMIO windows; either may
