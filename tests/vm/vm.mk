@@ -9,7 +9,10 @@
 #   vm-riscv64-split  the same NPU as two one-window nodes (short boot)
 #   vm-riscv64-debug  the board on the debug kernel (lockdep, KASAN,
 #                 kmemleak, UBSAN, DEBUG_OBJECTS, DMA_API_DEBUG, KUnit)
-#   lint-kernel   W=1 + sparse (C=2) + checkpatch --strict, both arches
+#   lint-kernel   W=1 + sparse (C=2) + checkpatch --strict, both arches and
+#                 the mainline kernel (Debian's linux-source-7.3)
+#   lint-kernel-mainline  the mainline part alone (tests/vm/linux-mainline.sh:
+#                 ~4 min the first time, then ~30 s)
 #   check-vm      all of them (appended to CHECK_TARGETS)
 #   board         the virtual board with the driver and the userspace: a
 #                 shell on this terminal, or CMD='npu-smoke smoke' run there
@@ -36,7 +39,8 @@ vm_guest_goals = $(if $(strip $(1)),$(MAKE) --no-print-directory $(1))
 
 .PHONY: vm-deps vm-riscv64 vm-riscv64-kernel vm-riscv64-kernel-bg \
 	vm-riscv64-debug vm-riscv64-debug-kernel vm-riscv64-debug-kernel-bg \
-	vm-riscv64-split vm-qemu vm-qemu-bg lint-kernel check-vm board bench-board
+	vm-riscv64-split vm-qemu vm-qemu-bg lint-kernel lint-kernel-mainline check-vm \
+	board bench-board
 
 vm-deps:
 	@$(DEPS) vm
@@ -91,8 +95,14 @@ vm-riscv64-debug-kernel-bg: vm-deps
 	@$(vm_env) $(VM_SCRIPTS)/riscv64-kernel.sh debug --background
 
 lint-kernel: vm-deps
-	@echo "== lint-kernel: W=1, sparse C=2, checkpatch --strict (x86_64 + riscv64 + riscv64 debug)"
+	@echo "== lint-kernel: W=1, sparse C=2, checkpatch --strict (x86_64 + riscv64 + riscv64 debug + mainline)"
 	@$(vm_env) $(VM_SCRIPTS)/lint-kernel.sh
+
+# today's kernel alone: W=1 + sparse against Debian's newest mainline
+# source, 6.12's and its checkpatch
+lint-kernel-mainline: vm-deps
+	@echo "== lint-kernel-mainline: W=1, sparse C=2, checkpatch --strict against Debian's newest mainline kernel"
+	@$(vm_env) $(VM_SCRIPTS)/lint-kernel.sh mainline checkpatch
 
 # All of them; runs every step and fails at the end if any failed.
 check-vm: vm-deps
