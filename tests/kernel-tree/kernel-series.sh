@@ -139,6 +139,15 @@ else
 	git -C "$A" am --abort >/dev/null 2>&1 || true
 fi
 
+# the hooks in drivers/accel/ are whole lines (the M= build of step 7
+# does not read them; kernel-tree.sh builds a drop in-tree on 6.12)
+if grep -qxF 'source "drivers/accel/e1npu/Kconfig"' "$A/drivers/accel/Kconfig" &&
+	grep -qx 'obj-$(CONFIG_DRM_ACCEL_E1NPU)[[:space:]]*+= e1npu/' "$A/drivers/accel/Makefile"; then
+	pass "drivers/accel/Kconfig and Makefile hook e1npu in"
+else
+	fail "drivers/accel/Kconfig or Makefile lacks e1npu's line: $(grep -h e1npu "$A/drivers/accel/Kconfig" "$A/drivers/accel/Makefile" | tr '\n' ' ')"
+fi
+
 # ---- 5. checkpatch --strict ------------------------------------------------------
 # ALLOWED: checkpatch messages that are expected, one per line,
 # "PATCH-NUMBER TYPE" (NUMBER * = every patch):

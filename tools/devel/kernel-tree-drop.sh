@@ -16,7 +16,8 @@
 #                  include/uapi/drm/e1npu_accel.h -> include/uapi/drm/;
 #                  'source "drivers/accel/e1npu/Kconfig"' in
 #                  drivers/accel/Kconfig, 'obj-$(CONFIG_DRM_ACCEL_E1NPU)
-#                  += e1npu/' in drivers/accel/Makefile
+#                  += e1npu/' in drivers/accel/Makefile (each sorted in
+#                  by directory name, as upstream keeps them)
 #   docs           Documentation/accel/e1npu/*.rst, listed in
 #                  Documentation/accel/index.rst
 #   maintainers    the entry of the repository's MAINTAINERS, sorted into
@@ -117,20 +118,50 @@ part_driver() {
 	done
 	put "$TOP/include/uapi/drm/e1npu_accel.h" "$KTREE/include/uapi/drm/e1npu_accel.h"
 
-	# Kconfig: after the last 'source "drivers/accel/..."' (inside if DRM_ACCEL)
+	# Kconfig and Makefile: sorted in by directory name among the other
+	# drivers' lines (inside if DRM_ACCEL); after the last one when ours
+	# sorts last (a missing newline at the end of the file supplied)
 	if ! grep -q '^source "drivers/accel/e1npu/Kconfig"' "$accel/Kconfig"; then
-		awk -v last="$(grep -n '^source "drivers/accel/' "$accel/Kconfig" | tail -n 1 | cut -d: -f1)" '
-			{ print }
-			NR == last { print "source \"drivers/accel/e1npu/Kconfig\"" }
-			END { if (last == "") print "source \"drivers/accel/e1npu/Kconfig\"" }
-		' "$accel/Kconfig" >"$accel/Kconfig.e1npu-tmp"
-		replace "$accel/Kconfig"
+		sorted_insert "$accel/Kconfig" '^source "drivers/accel/[^/]*/Kconfig"$' \
+			's/^source "drivers\/accel\/\([^/]*\)\/Kconfig"$/\1/' \
+			'source "drivers/accel/e1npu/Kconfig"'
 	fi
 	if ! grep -q 'e1npu/' "$accel/Makefile"; then
-		{ cat "$accel/Makefile"; printf 'obj-$(CONFIG_DRM_ACCEL_E1NPU)\t\t+= e1npu/\n'; } \
-			>"$accel/Makefile.e1npu-tmp"
-		replace "$accel/Makefile"
+		sorted_insert "$accel/Makefile" '^obj-\$(CONFIG_[A-Z0-9_]*)[[:space:]]*+= [a-z0-9_-]*/$' \
+			's/.*+= \([a-z0-9_-]*\)\/$/\1/' \
+			"$(printf 'obj-$(CONFIG_DRM_ACCEL_E1NPU)\t\t+= e1npu/')"
 	fi
+}
+
+# sorted_insert FILE LINE-REGEX NAME-SED NEWLINE: NEWLINE goes before the
+# first line matching LINE-REGEX whose name (NAME-SED of it) sorts after
+# "e1npu", else after the last matching line, else at the end
+sorted_insert() {
+	local f=$1 re=$2 name=$3 line=$4 at=0 last=0 n l
+	while IFS=: read -r n l; do
+		last=$n
+		if [ "$at" = 0 ] && [[ "$(sed "$name" <<<"$l")" > e1npu ]]; then
+			at=$n
+		fi
+	done < <(grep -n "$re" "$f" || true)
+	{
+		if [ "$at" != 0 ]; then
+			head -n $((at - 1)) "$f"
+			printf '%s\n' "$line"
+			tail -n +"$at" "$f"
+		elif [ "$last" != 0 ]; then
+			head -n "$last" "$f"
+			# the last line may lack its newline
+			[ -z "$(head -n "$last" "$f" | tail -c 1)" ] || echo
+			printf '%s\n' "$line"
+			tail -n +$((last + 1)) "$f"
+		else
+			cat "$f"
+			[ -z "$(tail -c 1 "$f")" ] || echo
+			printf '%s\n' "$line"
+		fi
+	} >"$f.e1npu-tmp"
+	replace "$f"
 }
 
 part_docs() {
