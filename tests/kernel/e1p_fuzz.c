@@ -503,9 +503,9 @@ static void act_submit(struct fz *f)
 	struct drm_e1npu_job jobs[3];
 	struct drm_e1npu_submit s;
 	uint32_t nj = 1 + rnd(f, 2) + !rnd(f, 4), j, i, sel = rnd(f, 32);
-	/* about half the submits carry one mutated command, a quarter one
-	 * mutated operation (before encoding) */
-	uint32_t mut = rnd(f, 2) ? rnd(f, 3 * FZ_MAX_OPS) : UINT32_MAX;
+	/* about a third of the submits carry one mutated command, a quarter
+	 * one mutated operation (before encoding) */
+	uint32_t mut = !rnd(f, 3) ? rnd(f, 3 * FZ_MAX_OPS) : UINT32_MAX;
 	uint32_t mop = rnd(f, 4) ? UINT32_MAX : rnd(f, 3 * FZ_MAX_OPS);
 	bool dp = f->info.engines & (1u << DRM_E1NPU_ENGINE_DATAPATH);
 	int ret;
@@ -515,7 +515,7 @@ static void act_submit(struct fz *f)
 		struct drm_e1npu_job *jb = &jobs[j];
 		struct fz_job *x = &fj[j];
 		uint32_t nops = 1 + rnd(f, 4) + 2 * !rnd(f, 8), jsel = rnd(f, 64);
-		uint32_t nrel = 0, rsel = rnd(f, 16), k;
+		uint32_t nrel = 0, rsel = rnd(f, 32), k;
 		int size;
 
 		memset(x, 0, sizeof(*x));

@@ -63,7 +63,13 @@ struct e1t_dev {
 	uint8_t *status_map;
 	uint32_t slot_sync[E1T_SLOTS];
 	uint64_t slot_point[E1T_SLOTS];
+	/* set before the first tracked submit: no status buffer, jobs name
+	 * none, the outcome comes from the fence alone (cmds_done,
+	 * fail_index, err_code read as E1T_UNKNOWN) */
+	bool fence_only;
 };
+
+#define E1T_UNKNOWN	0xffffffffu
 
 /* The accel node: $E1T_DEV, else the first /dev/accel/accel* of "e1npu". */
 const char *e1t_dev_path(void);

@@ -330,12 +330,13 @@ int e1t_jobs_init(struct e1t_dev *d)
 	uint32_t i;
 	int ret;
 
-	if (d->status_handle)
+	if (d->timeline)
 		return 0;
 	ret = e1t_syncobj_create(d, &d->timeline, false);
 	for (i = 0; !ret && i < E1T_SLOTS; i++)
 		ret = e1t_syncobj_create(d, &d->slot_sync[i], false);
-	if (!ret)
+	memset(&bo, 0, sizeof(bo));
+	if (!ret && !d->fence_only)
 		ret = e1t_bo_new(d, E1T_STATUS_BO_SIZE, &bo);
 	if (ret) {
 		e1t_jobs_release(d);
@@ -462,11 +463,14 @@ int e1t_submit_ex(struct e1t_dev *d, const struct e1t_submit_args *a,
 	j.in_sync_count = a->in_sync_count;
 	j.out_syncs = (uintptr_t)out;
 	j.out_sync_count = 2 + a->out_sync_count;
-	j.status_handle = d->status_handle;
-	j.status_offset = (uint64_t)slot * E1T_STATUS_STRIDE;
+	if (d->status_handle) {
+		j.status_handle = d->status_handle;
+		j.status_offset = (uint64_t)slot * E1T_STATUS_STRIDE;
+		/* a record that still says DONE from an earlier job must
+		 * not pass */
+		memset(d->status_map + j.status_offset, 0xee, E1T_STATUS_STRIDE);
+	}
 	j.perfmon_id = a->perfmon_id;
-	/* a record that still says DONE from an earlier job must not pass */
-	memset(d->status_map + j.status_offset, 0xee, E1T_STATUS_STRIDE);
 	ret = e1t_submit_jobs(d, &j, 1, 0, 0, 0);
 	free(cmds);
 	free(relocs);
@@ -530,7 +534,7 @@ int e1t_job_wait(struct e1t_dev *d, const struct e1t_job *job, int timeout_ms,
 
 	memset(r, 0, sizeof(*r));
 	r->state = DRM_E1NPU_JOB_STATE_QUEUED;
-	if (!job->point || !d->status_handle)
+	if (!job->point || !d->timeline)
 		return -EINVAL;
 	if (d->slot_point[job->slot] != job->point)
 		return -ESTALE;	/* more than E1T_SLOTS jobs in flight */
@@ -541,6 +545,17 @@ int e1t_job_wait(struct e1t_dev *d, const struct e1t_job *job, int timeout_ms,
 		return -ETIMEDOUT;
 	if (ret)
 		return ret;
+	if (!d->status_handle) {
+		ret = e1t_syncobj_fence_status(d, d->slot_sync[job->slot], &fs);
+		if (ret || fs == 0)
+			return ret ? ret : -EBADMSG;
+		r->fence_error = fs < 0 ? fs : 0;
+		r->error = r->fence_error;
+		r->state = fs < 0 ? DRM_E1NPU_JOB_STATE_FAILED :
+				    DRM_E1NPU_JOB_STATE_DONE;
+		r->cmds_done = r->fail_index = r->err_code = E1T_UNKNOWN;
+		return 0;
+	}
 	e1t_job_status(d, job, &st);
 	r->state = st.state;
 	r->error = st.error;

@@ -8,7 +8,8 @@
  *          every command counted; jobs chained through timeline points
  *          (wrapper -> wrapper, wrapper -> datapath) wait for each other
  *          and compute the CPU reference of the chain; an in-sync on a
- *          signalled binary syncobj runs at once.
+ *          signalled binary syncobj runs at once. The jobs wait for a job
+ *          made slow through the device's exec-delay-ms (QMP).
  * perfmon  PERFMON_CREATE/GET_VALUES/DESTROY: a matmul's MACs are counted
  *          exactly (M*N*K, the hardware contract's PERF_MACS), jobs without
  *          the perfmon are not, RESET zeroes, a 0xFF descriptor counts one
@@ -38,6 +39,33 @@ static void relu_op(struct e1npu_hw_op *op, const struct e1t_bo *a,
 	op->n = 64;
 	op->a = e1t_t(a, 64ull * row, 64);
 	op->c = e1t_t(c, 64ull * row, 64);
+}
+
+/*
+ * The gate: an in-sync point must exist when a job names it (an
+ * unsubmitted point is -EINVAL), so later jobs wait for a job that is
+ * slow on purpose: the device takes GATE_MS per wrapper descriptor
+ * (its exec-delay-ms), well inside the driver's 2 s job timeout; the
+ * delay goes back to 0 once the test has looked at the waiting jobs.
+ */
+#define GATE_MS "700"
+
+static int gate_start(struct e1t_dev *d, const struct e1npu_hw_op *op,
+		      struct e1t_job *job)
+{
+	int ret = e1t_dev_set("exec-delay-ms", GATE_MS);
+
+	if (ret)
+		return ret;
+	ret = e1t_submit(d, DRM_E1NPU_ENGINE_WRAPPER, op, 1, job);
+	if (ret)
+		e1t_dev_set("exec-delay-ms", "0");
+	return ret;
+}
+
+static void gate_end(void)
+{
+	e1t_dev_set("exec-delay-ms", "0");
 }
 
 static bool all_are(const uint8_t *p, size_t n, uint8_t v)
@@ -127,27 +155,28 @@ out:
 }
 
 /*
- * A job of two RELU commands held back by an in-sync point of a timeline
- * the test signals itself: QUEUED (nothing done, nothing written, its own
- * point unsignalled) until then, DONE with cmds_done 2 after.
+ * A job of two RELU commands held back by an in-sync on the point of a
+ * slow job (the gate): QUEUED (nothing done, nothing written, its own
+ * point unsignalled) while the gate runs, DONE with cmds_done 2 after.
  */
 static void t_status_queued_done(struct e1t_dev *d)
 {
 	const char *name = "sync-status-queued-then-done";
-	struct e1t_bo a = { 0 }, c = { 0 };
+	struct e1t_bo a = { 0 }, c = { 0 }, g = { 0 };
 	struct drm_e1npu_job_status st;
 	struct e1t_submit_args args;
 	struct drm_e1npu_sync in;
-	struct e1npu_hw_op ops[2];
+	struct e1npu_hw_op ops[2], gop;
 	struct e1t_result r;
-	struct e1t_job job;
-	uint32_t gate = 0, seed = 4;
+	struct e1t_job job = { 0 }, gj = { 0 };
+	uint32_t seed = 4;
 	uint8_t want[64 * 16];
+	bool gated = false;
 	int ret;
 
 	if (e1t_bo_new(d, 4096, &a) || e1t_bo_new(d, 4096, &c) ||
-	    e1t_syncobj_create(d, &gate, false)) {
-		e1t_fail(name, "buffers/syncobj");
+	    e1t_bo_new(d, 4096, &g)) {
+		e1t_fail(name, "buffers");
 		goto out;
 	}
 	e1t_fill_s8(a.map, 4096, &seed);
@@ -155,9 +184,16 @@ static void t_status_queued_done(struct e1t_dev *d)
 	e1t_ref_relu((int8_t *)a.map, 64, (int8_t *)want, 64, 16, 64);
 	relu_op(&ops[0], &a, &c, 0, 8);
 	relu_op(&ops[1], &a, &c, 8, 8);
+	relu_op(&gop, &a, &g, 0, 1);
+	ret = gate_start(d, &gop, &gj);
+	if (ret) {
+		e1t_fail(name, "the gate job: %s", strerror(-ret));
+		goto out;
+	}
+	gated = true;
 	memset(&in, 0, sizeof(in));
-	in.handle = gate;
-	in.point = 1;
+	in.handle = d->timeline;
+	in.point = gj.point;
 	memset(&args, 0, sizeof(args));
 	args.engine = DRM_E1NPU_ENGINE_WRAPPER;
 	args.ops = ops;
@@ -166,31 +202,28 @@ static void t_status_queued_done(struct e1t_dev *d)
 	args.in_sync_count = 1;
 	ret = e1t_submit_ex(d, &args, &job);
 	if (ret) {
-		e1t_fail(name, "submit: %s", strerror(-ret));
-		goto out_signal;
+		e1t_fail(name, "submit behind the gate: %s", strerror(-ret));
+		goto out_gate;
 	}
-	e1t_sleep_ms(300);
+	e1t_sleep_ms(250);
 	e1t_job_status(d, &job, &st);
 	ret = e1t_timeline_wait(d, &d->timeline, &job.point, 1, 0, 0);
+	gate_end();
+	gated = false;
 	if (st.state != DRM_E1NPU_JOB_STATE_QUEUED || st.cmds_done || st.error ||
 	    st.fail_index || st.err_code || st.pad) {
 		e1t_fail(name, "held back: record state %u error %d cmds_done %u fail_index %u err_code 0x%x pad 0x%x, want QUEUED and zeros",
 			 st.state, st.error, st.cmds_done, st.fail_index,
 			 st.err_code, st.pad);
-		goto out_signal;
+		goto out_gate;
 	}
 	if (ret != -ETIME) {
 		e1t_fail(name, "the job's point signalled before its in-sync: %d", ret);
-		goto out_signal;
+		goto out_gate;
 	}
 	if (!all_are(c.map, 4096, SENTINEL)) {
 		e1t_fail(name, "the output was written before the in-sync signalled");
-		goto out_signal;
-	}
-	ret = e1t_timeline_signal(d, gate, 1);
-	if (ret) {
-		e1t_fail(name, "TIMELINE_SIGNAL: %s", strerror(-ret));
-		goto out_signal;
+		goto out_gate;
 	}
 	ret = e1t_job_wait(d, &job, E1T_JOB_TIMEOUT_MS, &r);
 	if (ret)
@@ -205,27 +238,27 @@ static void t_status_queued_done(struct e1t_dev *d)
 		e1t_fail(name, "bytes past the output written");
 	else
 		e1t_pass(name);
-	goto out;
-out_signal:
-	/* never leave a job waiting on the gate */
-	if (gate)
-		e1t_timeline_signal(d, gate, 1);
+out_gate:
+	if (gated)
+		gate_end();
+	if (gj.point)
+		e1t_job_wait(d, &gj, E1T_JOB_TIMEOUT_MS, &r);
 	if (job.point)
 		e1t_job_wait(d, &job, E1T_JOB_TIMEOUT_MS, &r);
 out:
-	if (gate)
-		e1t_syncobj_destroy(d, gate);
 	e1t_bo_free(d, &a);
 	e1t_bo_free(d, &c);
+	e1t_bo_free(d, &g);
 }
 
 /*
- * Job A (wrapper MATMUL_S8 M x 3 x K into c) waits for a gate the test
- * holds; job B waits for A's timeline point and reads A's output: on the
+ * Job A (wrapper MATMUL_S8 M x 3 x K into c) is slow on purpose (the
+ * gate); job B waits for A's timeline point and reads A's output: on the
  * wrapper a RELU_S8 over its bytes, on the datapath (when present) one
- * DP_SCALAR ADD per row of c (a row of three int32 is one {op_a, op_b,
- * acc} record: c0 + c1). B must not run before A: its output keeps its
- * sentinel until the gate opens, then holds the CPU's chain.
+ * DP_SCALAR ADD per 12 bytes of c (a row of three int32 is one {op_a,
+ * op_b, acc} record: c0 + c1). B must not run before A: on the datapath
+ * nothing else would hold it back, so its output keeps its sentinel until
+ * A is done, then holds the CPU's chain.
  */
 static void t_chain(struct e1t_dev *d, bool dp)
 {
@@ -239,15 +272,15 @@ static void t_chain(struct e1t_dev *d, bool dp)
 	struct e1npu_hw_op opa, opb;
 	struct e1t_job ja = { 0 }, jb = { 0 };
 	struct e1t_result r;
-	uint32_t gate = 0, seed = dp ? 5 : 6, i;
+	uint32_t seed = dp ? 5 : 6, i;
 	int32_t cref[M * CS / 4];
 	uint8_t want[4096];
+	bool gated = false;
 	int ret;
 
 	if (e1t_bo_new(d, 4096, &a) || e1t_bo_new(d, 4096, &b) ||
-	    e1t_bo_new(d, 4096, &c) || e1t_bo_new(d, 4096, &o) ||
-	    e1t_syncobj_create(d, &gate, false)) {
-		e1t_fail(name, "buffers/syncobj");
+	    e1t_bo_new(d, 4096, &c) || e1t_bo_new(d, 4096, &o)) {
+		e1t_fail(name, "buffers");
 		goto out;
 	}
 	e1t_fill_s8(a.map, 4096, &seed);
@@ -292,48 +325,42 @@ static void t_chain(struct e1t_dev *d, bool dp)
 		opb.a = e1t_t(&c, 0, CS);
 		opb.c = e1t_t(&o, 0, CS);
 	}
+	ret = gate_start(d, &opa, &ja);
+	if (ret) {
+		e1t_fail(name, "submit A: %s", strerror(-ret));
+		goto out;
+	}
+	gated = true;
+	/* B waits for A's point of the helper's timeline */
 	memset(&in, 0, sizeof(in));
-	in.handle = gate;
-	in.point = 1;
+	in.handle = d->timeline;
+	in.point = ja.point;
 	memset(&args, 0, sizeof(args));
-	args.engine = DRM_E1NPU_ENGINE_WRAPPER;
-	args.ops = &opa;
+	args.engine = dp ? DRM_E1NPU_ENGINE_DATAPATH : DRM_E1NPU_ENGINE_WRAPPER;
+	args.ops = &opb;
 	args.nops = 1;
 	args.in_syncs = &in;
 	args.in_sync_count = 1;
-	ret = e1t_submit_ex(d, &args, &ja);
-	if (ret) {
-		e1t_fail(name, "submit A: %s", strerror(-ret));
-		goto out_signal;
-	}
-	/* B waits for A's point of the helper's timeline */
-	in.handle = d->timeline;
-	in.point = ja.point;
-	args.engine = dp ? DRM_E1NPU_ENGINE_DATAPATH : DRM_E1NPU_ENGINE_WRAPPER;
-	args.ops = &opb;
 	ret = e1t_submit_ex(d, &args, &jb);
 	if (ret) {
 		e1t_fail(name, "submit B: %s", strerror(-ret));
-		goto out_signal;
+		goto out_gate;
 	}
-	e1t_sleep_ms(300);
+	e1t_sleep_ms(250);
 	e1t_job_status(d, &jb, &st);
+	gate_end();
+	gated = false;
 	if (st.state != DRM_E1NPU_JOB_STATE_QUEUED ||
-	    !all_are(o.map, 4096, SENTINEL) || !all_are(c.map, 4096, SENTINEL)) {
-		e1t_fail(name, "before the gate opened: B's record state %u, B's output %s, A's output %s",
-			 st.state, all_are(o.map, 4096, SENTINEL) ? "untouched" : "written",
-			 all_are(c.map, 4096, SENTINEL) ? "untouched" : "written");
-		goto out_signal;
-	}
-	ret = e1t_timeline_signal(d, gate, 1);
-	if (ret) {
-		e1t_fail(name, "TIMELINE_SIGNAL: %s", strerror(-ret));
-		goto out_signal;
+	    !all_are(o.map, 4096, SENTINEL)) {
+		e1t_fail(name, "while A ran: B's record state %u, B's output %s",
+			 st.state, all_are(o.map, 4096, SENTINEL) ? "untouched" :
+			 "written");
+		goto out_gate;
 	}
 	ret = e1t_job_wait(d, &jb, E1T_JOB_TIMEOUT_MS, &r);
 	if (ret || r.state != DRM_E1NPU_JOB_STATE_DONE) {
 		e1t_fail(name, "B: wait %d state %u error %d", ret, r.state, r.error);
-		goto out_signal;
+		goto out_gate;
 	}
 	ret = e1t_job_wait(d, &ja, E1T_JOB_TIMEOUT_MS, &r);
 	if (ret || r.state != DRM_E1NPU_JOB_STATE_DONE) {
@@ -344,16 +371,14 @@ static void t_chain(struct e1t_dev *d, bool dp)
 	    e1t_expect_bytes(name, o.map, want, sizeof(want)))
 		e1t_pass(name);
 	goto out;
-out_signal:
-	if (gate)
-		e1t_timeline_signal(d, gate, 1);
+out_gate:
+	if (gated)
+		gate_end();
 	if (ja.point)
 		e1t_job_wait(d, &ja, E1T_JOB_TIMEOUT_MS, &r);
 	if (jb.point)
 		e1t_job_wait(d, &jb, E1T_JOB_TIMEOUT_MS, &r);
 out:
-	if (gate)
-		e1t_syncobj_destroy(d, gate);
 	e1t_bo_free(d, &a);
 	e1t_bo_free(d, &b);
 	e1t_bo_free(d, &c);
