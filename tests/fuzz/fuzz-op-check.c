@@ -6,7 +6,8 @@
  * tightened from the real envelope, so the hardware must accept whatever
  * the validator accepts), three buffers (sizes; small ones are backed by
  * host memory, huge ones only exist for the arithmetic), one struct
- * drm_e1npu_op and the job's engine.
+ * e1npu_hw_op and the job's engine, then, when the input goes on, a
+ * command tail: mutations of the op's encoded command and relocations.
  *
  * Properties, see Documentation/fuzzing.md:
  *  P1 e1npu_op_extents() agrees with an independent 128-bit computation of
@@ -21,7 +22,18 @@
  *  P5 an accepted datapath op runs through e1npu_dp_exec() without touching
  *     host bytes outside its buffers (exact-size heap copies under ASan)
  *     and without a datapath error, except the data-dependent fail-closed
- *     scalar opcodes.
+ *     scalar opcodes;
+ *  P6 an accepted op, encoded with e1npu_cmd_encode() (the command and its
+ *     relocations, what libe1npu submits), decodes with e1npu_cmd_decode()
+ *     and e1npu_cmd_reloc() back to the same op, field for field;
+ *  P7 (command tail) a command decode accepts is canonical: re-encoding
+ *     the decoded op gives the same bytes, so no reserved bit, kernel-owned
+ *     word (addresses, tag, irq_on_complete) or unused field survives a
+ *     decode; a rejection is -EINVAL with a field and a reason; each
+ *     relocation applied to it fails exactly when an independent reading of
+ *     the UAPI's rules says it must (command or field out of range, a
+ *     field the command does not use or already has, non-zero pad: -EINVAL;
+ *     handle 0: -ENOENT), and an accepted one lands in its tensor.
  */
 #include "fuzz-common.h"
 
@@ -440,6 +452,177 @@ static u32 tighten(struct fz *f, u32 v)
 	return t && t < v ? t : v;
 }
 
+/* ------------------------------------------------------------------ */
+/* Commands: encode, decode, relocations (P6, P7)                      */
+/* ------------------------------------------------------------------ */
+
+static const char *op_diff(const struct e1npu_hw_op *x,
+			   const struct e1npu_hw_op *y)
+{
+#define D(f) if (x->f != y->f) return #f
+	D(opcode); D(flags); D(m); D(n); D(k); D(c_in); D(c_out); D(out_h);
+	D(out_w); D(stride_h); D(stride_w); D(pad_top); D(pad_left);
+	D(dilation); D(a.handle); D(a.stride); D(a.offset); D(b.handle);
+	D(b.stride); D(b.offset); D(c.handle); D(c.stride); D(c.offset);
+#undef D
+	return NULL;
+}
+
+/* the tensors an opcode uses, from the reference geometry */
+static u32 ref_used(u32 opcode)
+{
+	struct e1npu_hw_op o;
+	struct rgeom g;
+	u32 t, used = 0;
+
+	memset(&o, 0, sizeof(o));
+	o.opcode = opcode;
+	o.k = o.stride_h = 1;	/* MAXPOOL: no geometry error */
+	o.m = o.n = 1;
+	ref_geom(&o, &g);
+	for (t = 0; t < 3; t++)
+		if (g.used[t])
+			used |= 1u << t;
+	return used;
+}
+
+/* P6 */
+static void check_roundtrip(const struct e1npu_hw_op *op, u32 engine)
+{
+	struct drm_e1npu_reloc rel[E1NPU_T_COUNT + 1];
+	struct e1npu_op_err err = { 0 };
+	u8 cmd[E1NPU_CMD_MAX_SIZE];
+	struct e1npu_hw_op dec;
+	u32 n = 0, seen = 0, i, used = ref_used(op->opcode);
+	const char *d;
+	int ret;
+
+	memset(cmd, 0xa5, sizeof(cmd));
+	memset(rel, 0xa5, sizeof(rel));
+	if (e1npu_cmd_encode(engine, op, cmd, rel, 5, &n))
+		fz_fail("cmd_encode refused accepted opcode 0x%x on engine %u",
+			op->opcode, engine);
+	if (n != (u32)__builtin_popcount(used))
+		fz_fail("cmd_encode: opcode 0x%x gave %u relocations, it uses tensors 0x%x",
+			op->opcode, n, used);
+	ret = e1npu_cmd_decode(engine, cmd, &dec, &err);
+	if (ret)
+		fz_fail("cmd_decode refused the encoding of accepted opcode 0x%x: %d (%s: %s)",
+			op->opcode, ret, err.field, err.reason);
+	for (i = 0; i < n; i++) {
+		if (rel[i].cmd != 5 || rel[i].pad)
+			fz_fail("cmd_encode: relocation %u cmd %u pad %u", i,
+				rel[i].cmd, rel[i].pad);
+		ret = e1npu_cmd_reloc(&dec, &seen, &rel[i], 6, &err);
+		if (ret)
+			fz_fail("cmd_reloc refused relocation %u (field %u) of accepted opcode 0x%x: %d (%s: %s)",
+				i, rel[i].field, op->opcode, ret, err.field,
+				err.reason);
+	}
+	if (seen != used)
+		fz_fail("relocations of opcode 0x%x set fields 0x%x, it uses 0x%x",
+			op->opcode, seen, used);
+	d = op_diff(op, &dec);
+	if (d)
+		fz_fail("decode(encode(op)) differs from accepted opcode 0x%x in %s",
+			op->opcode, d);
+}
+
+/* P7: the command tail of the input */
+static void check_cmd_tail(struct fz *f, const struct e1npu_hw_op *op)
+{
+	u8 cmd[E1NPU_CMD_MAX_SIZE], re[E1NPU_CMD_MAX_SIZE];
+	struct drm_e1npu_reloc rel[E1NPU_T_COUNT];
+	struct e1npu_op_err err = { 0 };
+	struct e1npu_hw_op dec;
+	u32 sel, engine, nmut, i, n, seen = 0, used;
+	int size, eng, ret;
+
+	if (!f->n)
+		return;
+	sel = fz_u8(f);
+	eng = e1npu_op_engine(op->opcode);
+	engine = eng < 0 || (sel & 0x80) ? (sel & 1) : (u32)eng;
+	size = e1npu_cmd_size(engine);
+	memset(cmd, 0, sizeof(cmd));
+	/* the op's command, or raw bytes when it has none on this engine */
+	if (e1npu_cmd_encode(engine, op, cmd, rel, 0, &n))
+		for (i = 0; i < (u32)size; i++)
+			cmd[i] = fz_u8(f);
+	/* 0-3 words xor-ed with a mask (a bit, a byte, any value) */
+	nmut = (sel >> 1) & 3;
+	for (i = 0; i < nmut; i++) {
+		u32 at = fz_u8(f) % ((u32)size / 4), m = fz_u8(f), w;
+
+		if (m < 0x40)
+			m = 1u << (m & 31);
+		else if (m < 0x80)
+			m = (m & 0xff) << (8 * (m & 3));
+		else
+			m = fz_u32(f);
+		memcpy(&w, cmd + 4 * at, 4);
+		w ^= m;
+		memcpy(cmd + 4 * at, &w, 4);
+	}
+	ret = e1npu_cmd_decode(engine, cmd, &dec, &err);
+	if (ret) {
+		if (ret != -EINVAL || !err.field || !err.reason)
+			fz_fail("cmd_decode rejected with %d without -EINVAL, a field and a reason",
+				ret);
+		return;
+	}
+	/* canonical: what decode accepted encodes to the same bytes */
+	memset(re, 0x5a, sizeof(re));
+	if (e1npu_cmd_encode(engine, &dec, re, rel, 0, &n))
+		fz_fail("cmd_encode refused what cmd_decode accepted (opcode 0x%x, engine %u)",
+			dec.opcode, engine);
+	for (i = 0; i < (u32)size; i++)
+		if (re[i] != cmd[i])
+			fz_fail("cmd_decode accepted a non-canonical command: engine %u opcode 0x%x, byte %u (word %u) 0x%02x, re-encoded 0x%02x",
+				engine, dec.opcode, i, i / 4, cmd[i], re[i]);
+	/* relocations against the reference reading of the rules */
+	used = ref_used(dec.opcode);
+	n = fz_u8(f) % 6;
+	for (i = 0; i < n; i++) {
+		struct drm_e1npu_reloc r;
+		struct e1npu_hw_op before = dec;
+		u8 b = fz_u8(f);
+		bool e_inval = false, e_noent = false;
+		const struct e1npu_hw_tensor *tn;
+
+		memset(&r, 0, sizeof(r));
+		r.cmd = b & 0x80 ? fz_u32(f) : (b >> 5) & 1;
+		r.field = b & 0x10 ? fz_u32(f) : b & 3;
+		r.handle = b & 4 ? 0 : 1 + ((b >> 3) & 1);
+		r.pad = b & 0x40 ? fz_u32(f) : 0;
+		r.offset = fz_off(f);
+		if (r.cmd >= 1 || r.pad || r.field >= 3 ||
+		    !(used & (1u << r.field)) || (seen & (1u << r.field)))
+			e_inval = true;
+		if (!r.handle)
+			e_noent = true;
+		ret = e1npu_cmd_reloc(&dec, &seen, &r, 1, &err);
+		if (!ret && (e_inval || e_noent))
+			fz_fail("cmd_reloc accepted cmd %u field %u handle %u pad %u (opcode 0x%x, fields set 0x%x)",
+				r.cmd, r.field, r.handle, r.pad, dec.opcode, seen);
+		if (ret && !((ret == -EINVAL && e_inval) ||
+			     (ret == -ENOENT && e_noent)))
+			fz_fail("cmd_reloc returned %d for cmd %u field %u handle %u pad %u (opcode 0x%x): expected %s%s",
+				ret, r.cmd, r.field, r.handle, r.pad, dec.opcode,
+				e_inval ? "-EINVAL " : "", e_noent ? "-ENOENT" : "0");
+		if (ret) {
+			if (op_diff(&before, &dec))
+				fz_fail("a refused relocation changed the op (%s)",
+					op_diff(&before, &dec));
+			continue;
+		}
+		tn = tensor(&dec, (int)r.field);
+		if (tn->handle != r.handle || tn->offset != r.offset)
+			fz_fail("relocation of field %u: tensor handle %u offset 0x%llx",
+				r.field, tn->handle, (unsigned long long)tn->offset);
+	}
+}
+
 static const u32 opcodes[] = {
 	E1NPU_HWOP_NOP, E1NPU_HWOP_BARRIER, E1NPU_HWOP_MATMUL_S8,
 	E1NPU_HWOP_CONV2D_S8, E1NPU_HWOP_RELU_S8, E1NPU_HWOP_MAXPOOL_S8,
@@ -541,6 +724,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	ref_geom(&op, &g);
 	check_extents(&op, &g);
+	check_cmd_tail(&f, &op);
 
 	ret = e1npu_op_check(&op, engine, &lim, lookup, &c, &err);
 	if (verbose)
@@ -552,6 +736,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	check_accepted(&op, &g, &c);
+	check_roundtrip(&op, engine);
 
 	/* Run it, when small enough and every buffer is host backed. */
 	if (!can_run)
