@@ -3,9 +3,11 @@
  * KUnit suite of the shared submission rules (e1npu_opcheck.c): device limits,
  * opcode to engine, the envelope, unused fields, flags, alignment, handle
  * lookup, tensor extents with their overflow checks and the end of the
- * buffer, descriptor helpers, and the datapath runner against a fake
- * register file. Expected values are written out from the UAPI and the
- * hardware contract, not computed by the code under test.
+ * buffer, descriptor helpers, the datapath runner against a fake
+ * register file, and UAPI v2's commands: encode/decode round trips, every
+ * kernel-owned word and reserved bit refused, relocation rules. Expected
+ * values are written out from the UAPI and the hardware contract, not
+ * computed by the code under test.
  */
 #include <kunit/test.h>
 #include <linux/limits.h>
@@ -373,6 +375,383 @@ static void e1npu_kt_dp_exec(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, st & E1_DP_STATUS_ERROR);
 }
 
+/* ---- UAPI v2 commands: e1npu_cmd_encode/decode/reloc --------------------- */
+
+/* decode @cmd of @engine and apply @n relocations; 0 or the first error */
+static int kt_decode(u32 engine, const void *cmd,
+		     const struct drm_e1npu_reloc *rel, u32 n,
+		     struct e1npu_hw_op *op)
+{
+	struct e1npu_op_err err;
+	u32 seen = 0, i;
+	int ret;
+
+	ret = e1npu_cmd_decode(engine, cmd, op, &err);
+	for (i = 0; !ret && i < n; i++)
+		ret = e1npu_cmd_reloc(op, &seen, &rel[i], 1, &err);
+	return ret;
+}
+
+static void e1npu_kt_cmd_wrapper_roundtrip(struct kunit *test)
+{
+	struct drm_e1npu_reloc rel[E1NPU_T_COUNT];
+	u32 desc[E1_V0_DESC_WORDS];
+	struct e1npu_hw_op op, dec;
+	u32 n = 0;
+
+	KUNIT_EXPECT_EQ(test, e1npu_cmd_size(DRM_E1NPU_ENGINE_WRAPPER), 64);
+	KUNIT_EXPECT_EQ(test, e1npu_cmd_size(DRM_E1NPU_ENGINE_DATAPATH), 32);
+	KUNIT_EXPECT_EQ(test, e1npu_cmd_size(2), -EINVAL);
+	kt_matmul(&op);
+	op.flags = E1NPU_HWOP_FLAG_RELU;
+	memset(desc, 0xa5, sizeof(desc));
+	KUNIT_ASSERT_EQ(test, e1npu_cmd_encode(DRM_E1NPU_ENGINE_WRAPPER, &op,
+					       desc, rel, 2, &n), 0);
+	/*
+	 * The contract's words: opcode 0x11 (ReLU fused), signed input,
+	 * M N K, strides; addresses and tag zero, no irq_on_complete.
+	 */
+	KUNIT_EXPECT_EQ(test, desc[0], 0x11u | (1u << 17));
+	KUNIT_EXPECT_EQ(test, desc[1], 3u);
+	KUNIT_EXPECT_EQ(test, desc[2], 4u);
+	KUNIT_EXPECT_EQ(test, desc[3], 5u);
+	KUNIT_EXPECT_EQ(test, desc[4] | desc[5] | desc[6] | desc[7] |
+			desc[8] | desc[9], 0u);
+	KUNIT_EXPECT_EQ(test, desc[10], 16u);
+	KUNIT_EXPECT_EQ(test, desc[11], 16u);
+	KUNIT_EXPECT_EQ(test, desc[12], 16u);
+	KUNIT_EXPECT_EQ(test, desc[13] | desc[14] | desc[15], 0u);
+	/* one relocation per tensor, for command 2 */
+	KUNIT_ASSERT_EQ(test, n, 3u);
+	KUNIT_EXPECT_EQ(test, rel[0].cmd, 2u);
+	KUNIT_EXPECT_EQ(test, rel[0].field, (u32)DRM_E1NPU_RELOC_A);
+	KUNIT_EXPECT_EQ(test, rel[0].handle, (u32)H_A);
+	KUNIT_EXPECT_EQ(test, rel[0].offset, 32ull);
+	KUNIT_EXPECT_EQ(test, rel[1].field, (u32)DRM_E1NPU_RELOC_B);
+	KUNIT_EXPECT_EQ(test, rel[1].handle, (u32)H_B);
+	KUNIT_EXPECT_EQ(test, rel[2].field, (u32)DRM_E1NPU_RELOC_C);
+	KUNIT_EXPECT_EQ(test, rel[2].offset, 64ull);
+	KUNIT_EXPECT_EQ(test, rel[0].pad | rel[1].pad | rel[2].pad, 0u);
+	/* decoded, the tensors have no buffer until relocated */
+	KUNIT_ASSERT_EQ(test, kt_decode(DRM_E1NPU_ENGINE_WRAPPER, desc, rel, 0,
+					&dec), 0);
+	KUNIT_EXPECT_EQ(test, dec.a.handle | dec.b.handle | dec.c.handle, 0u);
+	/* with the relocations (their cmd set to 0, a one-command job) */
+	rel[0].cmd = 0;
+	rel[1].cmd = 0;
+	rel[2].cmd = 0;
+	KUNIT_ASSERT_EQ(test, kt_decode(DRM_E1NPU_ENGINE_WRAPPER, desc, rel, 3,
+					&dec), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(&dec, &op, sizeof(op)), 0);
+	KUNIT_EXPECT_EQ(test, kt_check(&dec, DRM_E1NPU_ENGINE_WRAPPER), 0);
+
+	/* a NOP is one word; the 0xFF FALLBACK descriptor one word too */
+	memset(&op, 0, sizeof(op));
+	op.opcode = E1NPU_HWOP_FALLBACK;
+	KUNIT_ASSERT_EQ(test, e1npu_cmd_encode(DRM_E1NPU_ENGINE_WRAPPER, &op,
+					       desc, rel, 0, &n), 0);
+	KUNIT_EXPECT_EQ(test, n, 0u);
+	KUNIT_EXPECT_EQ(test, desc[0], 0xffu);
+	KUNIT_ASSERT_EQ(test, kt_decode(DRM_E1NPU_ENGINE_WRAPPER, desc, NULL, 0,
+					&dec), 0);
+	KUNIT_EXPECT_EQ(test, dec.opcode, (u32)E1NPU_HWOP_FALLBACK);
+	/* an op of the other engine is not encoded */
+	KUNIT_EXPECT_EQ(test, e1npu_cmd_encode(DRM_E1NPU_ENGINE_DATAPATH, &op,
+					       desc, rel, 0, &n), -EINVAL);
+}
+
+static void e1npu_kt_cmd_dp_roundtrip(struct kunit *test)
+{
+	struct drm_e1npu_reloc rel[E1NPU_T_COUNT];
+	struct drm_e1npu_dp_cmd c;
+	struct e1npu_hw_op op, dec;
+	u32 n = 0;
+
+	memset(&op, 0, sizeof(op));
+	op.opcode = E1NPU_HWOP_DP_GEMM_S8;
+	op.m = 3;
+	op.n = 2;
+	op.k = 7;
+	op.a = (struct e1npu_hw_tensor){ H_A, 8, 4 };
+	op.b = (struct e1npu_hw_tensor){ H_B, 4, 0 };
+	op.c = (struct e1npu_hw_tensor){ H_C, 16, 8 };
+	KUNIT_ASSERT_EQ(test, e1npu_cmd_encode(DRM_E1NPU_ENGINE_DATAPATH, &op,
+					       &c, rel, 0, &n), 0);
+	/* GEMM_CFG: M bits 1:0, N 9:8, K 18:16 */
+	KUNIT_EXPECT_EQ(test, c.opcode, (u32)E1_DP_OP_GEMM_S8);
+	KUNIT_EXPECT_EQ(test, c.cfg, 3u | (2u << 8) | (7u << 16));
+	KUNIT_EXPECT_EQ(test, c.count, 1u);
+	KUNIT_EXPECT_EQ(test, c.param | c.pad, 0u);
+	KUNIT_EXPECT_EQ(test, c.stride[0], 8u);
+	KUNIT_EXPECT_EQ(test, c.stride[2], 16u);
+	KUNIT_ASSERT_EQ(test, n, 3u);
+	KUNIT_ASSERT_EQ(test, kt_decode(DRM_E1NPU_ENGINE_DATAPATH, &c, rel, 3,
+					&dec), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(&dec, &op, sizeof(op)), 0);
+
+	/* a scalar DOT16_S2, ternary: count and param carry m and the flag */
+	memset(&op, 0, sizeof(op));
+	op.opcode = E1NPU_HWOP_DP_SCALAR;
+	op.flags = E1NPU_HWOP_FLAG_TERNARY;
+	op.m = 9;
+	op.k = E1_DP_OP_DOT16_S2;
+	op.a = (struct e1npu_hw_tensor){ H_A, 0, 0 };
+	op.c = (struct e1npu_hw_tensor){ H_C, 0, 4 };
+	KUNIT_ASSERT_EQ(test, e1npu_cmd_encode(DRM_E1NPU_ENGINE_DATAPATH, &op,
+					       &c, rel, 0, &n), 0);
+	KUNIT_EXPECT_EQ(test, c.opcode, (u32)E1_DP_OP_DOT16_S2);
+	KUNIT_EXPECT_EQ(test, c.count, 9u);
+	KUNIT_EXPECT_EQ(test, c.param, (u32)E1_DP_CMD_TERNARY);
+	KUNIT_EXPECT_EQ(test, c.cfg, 0u);
+	KUNIT_ASSERT_EQ(test, n, 2u);
+	KUNIT_ASSERT_EQ(test, kt_decode(DRM_E1NPU_ENGINE_DATAPATH, &c, rel, 2,
+					&dec), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(&dec, &op, sizeof(op)), 0);
+
+	/* VRELU of 64 bytes: the length field 0 encodes 64 */
+	memset(&op, 0, sizeof(op));
+	op.opcode = E1NPU_HWOP_DP_VRELU_S8;
+	op.n = 64;
+	op.a = (struct e1npu_hw_tensor){ H_A, 0, 3 };
+	op.c = (struct e1npu_hw_tensor){ H_C, 0, 8 };
+	KUNIT_ASSERT_EQ(test, e1npu_cmd_encode(DRM_E1NPU_ENGINE_DATAPATH, &op,
+					       &c, rel, 0, &n), 0);
+	KUNIT_EXPECT_EQ(test, c.cfg, 0u);
+	KUNIT_ASSERT_EQ(test, kt_decode(DRM_E1NPU_ENGINE_DATAPATH, &c, rel, 2,
+					&dec), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(&dec, &op, sizeof(op)), 0);
+}
+
+/* Every word the kernel owns, and reserved bits, refuse a wrapper command. */
+static void e1npu_kt_cmd_wrapper_refused(struct kunit *test)
+{
+	struct drm_e1npu_reloc rel[E1NPU_T_COUNT];
+	u32 desc[E1_V0_DESC_WORDS], bad[E1_V0_DESC_WORDS];
+	struct e1npu_hw_op op, dec;
+	unsigned int w;
+	u32 n;
+
+	kt_matmul(&op);
+	KUNIT_ASSERT_EQ(test, e1npu_cmd_encode(DRM_E1NPU_ENGINE_WRAPPER, &op,
+					       desc, rel, 0, &n), 0);
+	KUNIT_ASSERT_EQ(test, kt_decode(DRM_E1NPU_ENGINE_WRAPPER, desc, NULL, 0,
+					&dec), 0);
+	/* the address words 4-9 and the tag, word 15 */
+	for (w = 4; w <= 15; w = w == 9 ? 15 : w + 1) {
+		memcpy(bad, desc, sizeof(bad));
+		bad[w] = w == 15 ? 0x1234 : 0x1000;
+		KUNIT_EXPECT_EQ_MSG(test, kt_decode(DRM_E1NPU_ENGINE_WRAPPER, bad,
+						    NULL, 0, &dec), -EINVAL,
+				    "word %u", w);
+	}
+	/* irq_on_complete, a flag bit the contract does not define */
+	memcpy(bad, desc, sizeof(bad));
+	bad[0] |= E1_V0_FLAG_IRQ_ON_COMPLETE;
+	KUNIT_EXPECT_EQ(test, kt_decode(DRM_E1NPU_ENGINE_WRAPPER, bad, NULL, 0,
+					&dec), -EINVAL);
+	memcpy(bad, desc, sizeof(bad));
+	bad[0] |= 1u << 24;
+	KUNIT_EXPECT_EQ(test, kt_decode(DRM_E1NPU_ENGINE_WRAPPER, bad, NULL, 0,
+					&dec), -EINVAL);
+	/* a word a matmul does not use */
+	memcpy(bad, desc, sizeof(bad));
+	bad[E1_V0_DW_CONV_PARAMS] = 1;
+	KUNIT_EXPECT_EQ(test, kt_decode(DRM_E1NPU_ENGINE_WRAPPER, bad, NULL, 0,
+					&dec), -EINVAL);
+	/* opcodes the contract does not define */
+	memcpy(bad, desc, sizeof(bad));
+	bad[0] = (bad[0] & ~0xffffu) | 0x12;
+	KUNIT_EXPECT_EQ(test, kt_decode(DRM_E1NPU_ENGINE_WRAPPER, bad, NULL, 0,
+					&dec), -EINVAL);
+	/* a NOP with irq_on_complete or an address */
+	memset(bad, 0, sizeof(bad));
+	KUNIT_EXPECT_EQ(test, kt_decode(DRM_E1NPU_ENGINE_WRAPPER, bad, NULL, 0,
+					&dec), 0);
+	bad[0] = E1_V0_FLAG_IRQ_ON_COMPLETE;
+	KUNIT_EXPECT_EQ(test, kt_decode(DRM_E1NPU_ENGINE_WRAPPER, bad, NULL, 0,
+					&dec), -EINVAL);
+	bad[0] = 0;
+	bad[8] = 0x80000000u;
+	KUNIT_EXPECT_EQ(test, kt_decode(DRM_E1NPU_ENGINE_WRAPPER, bad, NULL, 0,
+					&dec), -EINVAL);
+	/* CONV_PARAMS bits 31:20 are reserved */
+	memset(&op, 0, sizeof(op));
+	op.opcode = E1NPU_HWOP_CONV2D_S8;
+	op.m = 8;
+	op.n = 8;
+	op.c_in = 1;
+	op.c_out = 1;
+	op.k = 3;
+	op.out_h = 6;
+	op.out_w = 6;
+	op.stride_h = 1;
+	op.stride_w = 1;
+	op.dilation = 1;
+	op.a = (struct e1npu_hw_tensor){ H_A, 16, 0 };
+	op.b = (struct e1npu_hw_tensor){ H_B, 16, 0 };
+	op.c = (struct e1npu_hw_tensor){ H_C, 32, 0 };
+	KUNIT_ASSERT_EQ(test, e1npu_cmd_encode(DRM_E1NPU_ENGINE_WRAPPER, &op,
+					       desc, rel, 0, &n), 0);
+	KUNIT_EXPECT_EQ(test, kt_decode(DRM_E1NPU_ENGINE_WRAPPER, desc, NULL, 0,
+					&dec), 0);
+	for (w = 20; w < 32; w++) {
+		memcpy(bad, desc, sizeof(bad));
+		bad[E1_V0_DW_CONV_PARAMS] |= 1u << w;
+		KUNIT_EXPECT_EQ_MSG(test, kt_decode(DRM_E1NPU_ENGINE_WRAPPER, bad,
+						    NULL, 0, &dec), -EINVAL,
+				    "CONV_PARAMS bit %u", w);
+	}
+	/* POOL_PARAMS bits 31:12 of a maxpool */
+	memset(&op, 0, sizeof(op));
+	op.opcode = E1NPU_HWOP_MAXPOOL_S8;
+	op.m = 8;
+	op.n = 8;
+	op.c_in = 2;
+	op.k = 2;
+	op.stride_h = 2;
+	op.a = (struct e1npu_hw_tensor){ H_A, 16, 0 };
+	op.c = (struct e1npu_hw_tensor){ H_C, 16, 0 };
+	KUNIT_ASSERT_EQ(test, e1npu_cmd_encode(DRM_E1NPU_ENGINE_WRAPPER, &op,
+					       desc, rel, 0, &n), 0);
+	memcpy(bad, desc, sizeof(bad));
+	bad[E1_V0_DW_POOL_PARAMS] |= 1u << 12;
+	KUNIT_EXPECT_EQ(test, kt_decode(DRM_E1NPU_ENGINE_WRAPPER, bad, NULL, 0,
+					&dec), -EINVAL);
+}
+
+/* datapath commands: pad, param, cfg and count outside the contract */
+static void e1npu_kt_cmd_dp_refused(struct kunit *test)
+{
+	struct drm_e1npu_reloc rel[E1NPU_T_COUNT];
+	struct drm_e1npu_dp_cmd c, bad;
+	struct e1npu_hw_op op, dec;
+	unsigned int b;
+	u32 n;
+
+	memset(&op, 0, sizeof(op));
+	op.opcode = E1NPU_HWOP_DP_GEMM_S8;
+	op.m = 3;
+	op.n = 3;
+	op.k = 7;
+	op.a = (struct e1npu_hw_tensor){ H_A, 8, 0 };
+	op.b = (struct e1npu_hw_tensor){ H_B, 4, 0 };
+	op.c = (struct e1npu_hw_tensor){ H_C, 16, 0 };
+	KUNIT_ASSERT_EQ(test, e1npu_cmd_encode(DRM_E1NPU_ENGINE_DATAPATH, &op,
+					       &c, rel, 0, &n), 0);
+	bad = c;
+	bad.pad = 1;
+	KUNIT_EXPECT_EQ(test, kt_decode(DRM_E1NPU_ENGINE_DATAPATH, &bad, NULL,
+					0, &dec), -EINVAL);
+	bad = c;
+	bad.param = E1_DP_CMD_DESC_MODE;
+	KUNIT_EXPECT_EQ(test, kt_decode(DRM_E1NPU_ENGINE_DATAPATH, &bad, NULL,
+					0, &dec), -EINVAL);
+	bad = c;
+	bad.param = E1_DP_CMD_TERNARY;	/* only for scalar commands */
+	KUNIT_EXPECT_EQ(test, kt_decode(DRM_E1NPU_ENGINE_DATAPATH, &bad, NULL,
+					0, &dec), -EINVAL);
+	bad = c;
+	bad.count = 2;
+	KUNIT_EXPECT_EQ(test, kt_decode(DRM_E1NPU_ENGINE_DATAPATH, &bad, NULL,
+					0, &dec), -EINVAL);
+	bad = c;
+	bad.opcode = E1_DP_OP_COUNT;
+	KUNIT_EXPECT_EQ(test, kt_decode(DRM_E1NPU_ENGINE_DATAPATH, &bad, NULL,
+					0, &dec), -EINVAL);
+	/* every GEMM_CFG bit outside M (1:0), N (9:8), K (18:16) */
+	for (b = 0; b < 32; b++) {
+		if (b < 2 || (b >= 8 && b < 10) || (b >= 16 && b < 19))
+			continue;
+		bad = c;
+		bad.cfg |= 1u << b;
+		KUNIT_EXPECT_EQ_MSG(test, kt_decode(DRM_E1NPU_ENGINE_DATAPATH, &bad,
+						    NULL, 0, &dec), -EINVAL,
+				    "GEMM_CFG bit %u", b);
+	}
+	/* VRELU: every cfg bit outside the length field (5:0) */
+	memset(&op, 0, sizeof(op));
+	op.opcode = E1NPU_HWOP_DP_VRELU_S8;
+	op.n = 16;
+	op.a = (struct e1npu_hw_tensor){ H_A, 0, 0 };
+	op.c = (struct e1npu_hw_tensor){ H_C, 0, 0 };
+	KUNIT_ASSERT_EQ(test, e1npu_cmd_encode(DRM_E1NPU_ENGINE_DATAPATH, &op,
+					       &c, rel, 0, &n), 0);
+	for (b = 6; b < 32; b++) {
+		bad = c;
+		bad.cfg |= 1u << b;
+		KUNIT_EXPECT_EQ_MSG(test, kt_decode(DRM_E1NPU_ENGINE_DATAPATH, &bad,
+						    NULL, 0, &dec), -EINVAL,
+				    "VRELU cfg bit %u", b);
+	}
+	/* a scalar command: cfg must be 0 */
+	memset(&op, 0, sizeof(op));
+	op.opcode = E1NPU_HWOP_DP_SCALAR;
+	op.m = 4;
+	op.k = E1_DP_OP_ADD;
+	op.a = (struct e1npu_hw_tensor){ H_A, 0, 0 };
+	op.c = (struct e1npu_hw_tensor){ H_C, 0, 0 };
+	KUNIT_ASSERT_EQ(test, e1npu_cmd_encode(DRM_E1NPU_ENGINE_DATAPATH, &op,
+					       &c, rel, 0, &n), 0);
+	bad = c;
+	bad.cfg = 1;
+	KUNIT_EXPECT_EQ(test, kt_decode(DRM_E1NPU_ENGINE_DATAPATH, &bad, NULL,
+					0, &dec), -EINVAL);
+	KUNIT_EXPECT_EQ(test, e1npu_cmd_decode(7, &c, &dec, NULL), -EINVAL);
+}
+
+/* e1npu_cmd_reloc(): one relocation per used field, in range, pad zero */
+static void e1npu_kt_cmd_reloc(struct kunit *test)
+{
+	struct drm_e1npu_reloc r;
+	struct e1npu_hw_op op;
+	u32 seen;
+
+	memset(&op, 0, sizeof(op));
+	op.opcode = E1NPU_HWOP_RELU_S8;
+	memset(&r, 0, sizeof(r));
+	r.field = DRM_E1NPU_RELOC_A;
+	r.handle = H_A;
+	r.offset = 48;
+	seen = 0;
+	KUNIT_EXPECT_EQ(test, e1npu_cmd_reloc(&op, &seen, &r, 1, NULL), 0);
+	KUNIT_EXPECT_EQ(test, op.a.handle, (u32)H_A);
+	KUNIT_EXPECT_EQ(test, op.a.offset, 48ull);
+	KUNIT_EXPECT_EQ(test, seen, 1u);
+	/* the same field again */
+	KUNIT_EXPECT_EQ(test, e1npu_cmd_reloc(&op, &seen, &r, 1, NULL), -EINVAL);
+	/* a command index past the job */
+	seen = 0;
+	r.cmd = 1;
+	KUNIT_EXPECT_EQ(test, e1npu_cmd_reloc(&op, &seen, &r, 1, NULL), -EINVAL);
+	r.cmd = 0;
+	/* field 3, and B, which RELU does not use */
+	r.field = 3;
+	KUNIT_EXPECT_EQ(test, e1npu_cmd_reloc(&op, &seen, &r, 1, NULL), -EINVAL);
+	r.field = DRM_E1NPU_RELOC_B;
+	KUNIT_EXPECT_EQ(test, e1npu_cmd_reloc(&op, &seen, &r, 1, NULL), -EINVAL);
+	/* pad */
+	r.field = DRM_E1NPU_RELOC_C;
+	r.pad = 1;
+	KUNIT_EXPECT_EQ(test, e1npu_cmd_reloc(&op, &seen, &r, 1, NULL), -EINVAL);
+	r.pad = 0;
+	/* handle 0 names no buffer */
+	r.handle = 0;
+	KUNIT_EXPECT_EQ(test, e1npu_cmd_reloc(&op, &seen, &r, 1, NULL), -ENOENT);
+	KUNIT_EXPECT_EQ(test, seen, 0u);
+	r.handle = H_C;
+	KUNIT_EXPECT_EQ(test, e1npu_cmd_reloc(&op, &seen, &r, 1, NULL), 0);
+	KUNIT_EXPECT_EQ(test, op.c.handle, (u32)H_C);
+	/* a NOP takes no relocation at all */
+	memset(&op, 0, sizeof(op));
+	seen = 0;
+	r.field = DRM_E1NPU_RELOC_A;
+	KUNIT_EXPECT_EQ(test, e1npu_cmd_reloc(&op, &seen, &r, 1, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, e1npu_op_tensors(E1NPU_HWOP_NOP), 0u);
+	KUNIT_EXPECT_EQ(test, e1npu_op_tensors(E1NPU_HWOP_MATMUL_S8), 7u);
+	KUNIT_EXPECT_EQ(test, e1npu_op_tensors(E1NPU_HWOP_RELU_S8), 5u);
+	KUNIT_EXPECT_EQ(test, e1npu_op_tensors(0x7777), 0u);
+}
+
 static struct kunit_case e1npu_ops_cases[] = {
 	KUNIT_CASE(e1npu_kt_limits),
 	KUNIT_CASE(e1npu_kt_op_engine),
@@ -387,6 +766,11 @@ static struct kunit_case e1npu_ops_cases[] = {
 	KUNIT_CASE(e1npu_kt_buffer_end),
 	KUNIT_CASE(e1npu_kt_desc),
 	KUNIT_CASE(e1npu_kt_dp_exec),
+	KUNIT_CASE(e1npu_kt_cmd_wrapper_roundtrip),
+	KUNIT_CASE(e1npu_kt_cmd_dp_roundtrip),
+	KUNIT_CASE(e1npu_kt_cmd_wrapper_refused),
+	KUNIT_CASE(e1npu_kt_cmd_dp_refused),
+	KUNIT_CASE(e1npu_kt_cmd_reloc),
 	{}
 };
 
