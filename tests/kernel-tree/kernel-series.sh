@@ -155,15 +155,10 @@ fi
 #    the MAINTAINERS entry that covers them.
 #  - ALLOC_WITH_SIZEOF in patch 3: kzalloc_obj() and friends are newer
 #    than Debian 12's 6.12, which the driver is built and tested on too.
-#  - LINUX_VERSION_CODE, CONSTANT_COMPARISON in patch 3: the driver's
-#    #if LINUX_VERSION_CODE >= KERNEL_VERSION() blocks for the same 6.12
-#    (drm_sched API changes); a submitted series would drop them.
 ALLOWED="2 FILE_PATH_CHANGES
 3 FILE_PATH_CHANGES
 4 FILE_PATH_CHANGES
-3 ALLOC_WITH_SIZEOF
-3 LINUX_VERSION_CODE
-3 CONSTANT_COMPARISON"
+3 ALLOC_WITH_SIZEOF"
 t0=$(now)
 for f in "${PATCHES[@]}"; do
 	n=$(basename "$f" | sed 's/^0*\([0-9]*\)-.*/\1/')
