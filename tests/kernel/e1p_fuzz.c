@@ -526,8 +526,10 @@ static void act_submit(struct fz *f)
 			struct e1npu_hw_op op;
 			uint32_t h[3], t;
 
+			/* mostly our live buffers, now and then any number */
 			for (t = 0; t < 3; t++)
-				h[t] = fz_bo_handle(f, pick_handle(f));
+				h[t] = fz_bo_handle(f, rnd(f, 16) ? pick_bo(f)->handle :
+							 pick_handle(f));
 			gen_op(f, jb->engine, &op, h);
 			if (j * FZ_MAX_OPS + i == mop)
 				mutate_op(f, &op);
