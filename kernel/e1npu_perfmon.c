@@ -184,7 +184,7 @@ int e1npu_ioctl_perfmon_create(struct drm_device *ddev, void *data,
 			return -EINVAL;
 		}
 	}
-	pm = kzalloc(sizeof(*pm), GFP_KERNEL_ACCOUNT);
+	pm = kzalloc_obj(*pm, GFP_KERNEL_ACCOUNT);
 	if (!pm)
 		return -ENOMEM;
 	kref_init(&pm->ref);

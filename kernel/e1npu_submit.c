@@ -201,7 +201,7 @@ static int e1npu_job_create(struct e1npu_file *efile, struct drm_file *file,
 	if (ret)
 		goto err_cleanup;
 	job->pm_ref = true;
-	job->hw_fence = kzalloc(sizeof(*job->hw_fence), GFP_KERNEL_ACCOUNT);
+	job->hw_fence = kzalloc_obj(*job->hw_fence, GFP_KERNEL_ACCOUNT);
 	if (!job->hw_fence) {
 		ret = -ENOMEM;
 		goto err_cleanup;

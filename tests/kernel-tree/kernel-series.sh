@@ -153,12 +153,9 @@ fi
 # "PATCH-NUMBER TYPE" (NUMBER * = every patch):
 #  - FILE_PATH_CHANGES in patches 2-4: they add files before patch 5 adds
 #    the MAINTAINERS entry that covers them.
-#  - ALLOC_WITH_SIZEOF in patch 3: kzalloc_obj() and friends are newer
-#    than Debian 12's 6.12, which the driver is built and tested on too.
 ALLOWED="2 FILE_PATH_CHANGES
 3 FILE_PATH_CHANGES
-4 FILE_PATH_CHANGES
-3 ALLOC_WITH_SIZEOF"
+4 FILE_PATH_CHANGES"
 t0=$(now)
 for f in "${PATCHES[@]}"; do
 	n=$(basename "$f" | sed 's/^0*\([0-9]*\)-.*/\1/')
