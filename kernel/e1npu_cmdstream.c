@@ -40,6 +40,13 @@ static int e1npu_job_bo_index(struct e1npu_job_ctx *jc, u32 handle)
 	obj = drm_gem_object_lookup(jc->file, handle);
 	if (!obj)
 		return -ENOENT;
+	/* Host memory the NPU cannot address: only for status records. */
+	if (to_e1npu_bo(obj)->host) {
+		drm_dbg(obj->dev, "handle %u: a host buffer in a relocation\n",
+			handle);
+		drm_gem_object_put(obj);
+		return -EINVAL;
+	}
 	i = e1npu_bo_find(job->bos, job->bo_count, obj);
 	if (i < job->bo_count)
 		drm_gem_object_put(obj);

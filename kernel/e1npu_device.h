@@ -44,7 +44,6 @@ struct reset_control;
 /* Module parameters (e1npu_drv.c). */
 extern unsigned int e1npu_arena_size_param;
 extern unsigned int e1npu_timeout_ms;
-extern unsigned int e1npu_clock_mhz;
 extern unsigned int e1npu_ring_len_param;
 extern unsigned long e1npu_file_quota;
 extern unsigned int e1npu_flush_timeout_ms;
@@ -136,6 +135,7 @@ enum e1npu_perf {
  * @irq_mask: IRQ_MASK bits the driver enables
  * @clks: the clocks of the binding, if any (enabled while resumed)
  * @num_clks: entries of @clks
+ * @clock_hz: rate of the NPU's core clock, 0 when unknown (no clock)
  * @rst: the reset line of the binding, or NULL
  * @dp_lock: held around each datapath operation, so that a reset-line
  *	pulse never falls inside one (its registers would read reset values)
@@ -192,6 +192,7 @@ struct e1npu_device {
 
 	struct clk_bulk_data *clks;
 	int num_clks;
+	unsigned long clock_hz;
 	struct reset_control *rst;
 	bool pm_probe_ref;
 	/* Around each datapath operation; before perf_lock. */

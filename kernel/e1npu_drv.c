@@ -38,10 +38,6 @@ unsigned int e1npu_timeout_ms = 2000;
 module_param_named(timeout_ms, e1npu_timeout_ms, uint, 0444);
 MODULE_PARM_DESC(timeout_ms, "Job timeout before an engine reset, ms (default 2000)");
 
-unsigned int e1npu_clock_mhz = 100;
-module_param_named(clock_mhz, e1npu_clock_mhz, uint, 0644);
-MODULE_PARM_DESC(clock_mhz, "NPU clock for busy_us in sysfs, MHz (default 100)");
-
 unsigned int e1npu_ring_len_param = E1_V0_RING_LEN_MAX;
 module_param_named(ring_len, e1npu_ring_len_param, uint, 0444);
 MODULE_PARM_DESC(ring_len, "Wrapper descriptor ring length, power of two 2..256 (default 256)");

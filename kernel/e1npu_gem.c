@@ -10,6 +10,7 @@
 #include <linux/dma-resv.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
+#include <linux/vmalloc.h>
 #include <linux/of.h>
 #include <linux/of_reserved_mem.h>
 #include <linux/wait_bit.h>
@@ -176,6 +177,12 @@ static void e1npu_gem_free(struct drm_gem_object *obj)
 	struct e1npu_device *edev = to_e1npu_device(obj->dev);
 	struct e1npu_bo *bo = to_e1npu_bo(obj);
 
+	if (bo->host) {
+		vfree(bo->vaddr);
+		drm_gem_object_release(obj);
+		kfree(bo);
+		return;
+	}
 	mutex_lock(&edev->mm_lock);
 	drm_mm_remove_node(&bo->node);
 	bo->client->mem_used -= obj->size;
@@ -207,8 +214,12 @@ static int e1npu_gem_mmap(struct drm_gem_object *obj,
 	 */
 	if (pgoff + vma_pages(vma) > obj->size >> PAGE_SHIFT)
 		return -EINVAL;
-	pgoff += bo->node.start >> PAGE_SHIFT;
 	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	if (bo->host) {
+		vma->vm_pgoff = 0;
+		return remap_vmalloc_range(vma, bo->vaddr, pgoff);
+	}
+	pgoff += bo->node.start >> PAGE_SHIFT;
 	/*
 	 * On error drm_gem_mmap_obj() drops the reference it took for the
 	 * vma, and the mm does not call vm_ops->close for a vma whose mmap
@@ -343,13 +354,40 @@ static struct e1npu_bo *e1npu_gem_create(struct e1npu_device *edev,
 	return bo;
 }
 
+/* A DRM_E1NPU_BO_HOST buffer: zeroed vmalloc_user() memory. */
+static struct e1npu_bo *e1npu_gem_create_host(struct e1npu_device *edev,
+					      u64 size)
+{
+	struct e1npu_bo *bo;
+	int ret;
+
+	bo = kzalloc_obj(*bo, GFP_KERNEL_ACCOUNT);
+	if (!bo)
+		return ERR_PTR(-ENOMEM);
+	bo->vaddr = vmalloc_user(size);
+	if (!bo->vaddr) {
+		kfree(bo);
+		return ERR_PTR(-ENOMEM);
+	}
+	bo->host = true;
+	bo->base.funcs = &e1npu_gem_funcs;
+	drm_gem_private_object_init(&edev->drm, &bo->base, size);
+	ret = drm_gem_create_mmap_offset(&bo->base);
+	if (ret) {
+		drm_gem_object_put(&bo->base);
+		return ERR_PTR(ret);
+	}
+	return bo;
+}
+
 /**
  * e1npu_ioctl_bo_create() - DRM_IOCTL_E1NPU_BO_CREATE
  * @ddev: DRM device
  * @data: struct drm_e1npu_bo_create
  * @file: the caller
  *
- * Return: 0, -EINVAL for flags or size 0, -ENOSPC when the file's buffers
+ * Return: 0, -EINVAL for unknown flags, size 0 or a host buffer above
+ * DRM_E1NPU_BO_HOST_MAX, -ENOSPC when the file's buffers
  * would pass the file_quota parameter, -ENOMEM when the arena is full.
  */
 int e1npu_ioctl_bo_create(struct drm_device *ddev, void *data,
@@ -362,18 +400,30 @@ int e1npu_ioctl_bo_create(struct drm_device *ddev, void *data,
 	u64 size;
 	int ret, idx;
 
-	if (args->flags) {
+	if (args->flags & ~DRM_E1NPU_BO_HOST) {
 		drm_dbg(ddev, "bo_create: flags 0x%x\n", args->flags);
 		return -EINVAL;
 	}
-	if (!args->size || args->size > edev->arena_size)
-		return args->size ? -ENOMEM : -EINVAL;
+	if (!args->size)
+		return -EINVAL;
+	if (args->flags & DRM_E1NPU_BO_HOST) {
+		if (args->size > DRM_E1NPU_BO_HOST_MAX) {
+			drm_dbg(ddev, "bo_create: host size %llu above %u\n",
+				args->size, DRM_E1NPU_BO_HOST_MAX);
+			return -EINVAL;
+		}
+	} else if (args->size > edev->arena_size) {
+		return -ENOMEM;
+	}
 	size = PAGE_ALIGN(args->size);
 
 	if (!drm_dev_enter(ddev, &idx))
 		return -ENODEV;
 
-	bo = e1npu_gem_create(edev, efile->client, size);
+	if (args->flags & DRM_E1NPU_BO_HOST)
+		bo = e1npu_gem_create_host(edev, size);
+	else
+		bo = e1npu_gem_create(edev, efile->client, size);
 	if (IS_ERR(bo)) {
 		ret = PTR_ERR(bo);
 		goto out_dev_exit;

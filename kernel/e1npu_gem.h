@@ -11,12 +11,15 @@ struct drm_file;
 struct e1npu_device;
 
 /**
- * struct e1npu_bo - a buffer object: a drm_mm node of the arena
+ * struct e1npu_bo - a buffer object: a drm_mm node of the arena, or host
+ *	memory (DRM_E1NPU_BO_HOST) the NPU cannot address
  * @base: the GEM object
- * @node: where in the arena the buffer lives
+ * @node: where in the arena the buffer lives (not @host)
  * @vaddr: CPU address of the buffer
- * @dma: device address of the buffer
+ * @dma: device address of the buffer (0 for @host)
  * @client: the creating file's accounting, charged with the buffer's size
+ *	(arena buffers)
+ * @host: system memory from vmalloc_user(), for status records only
  */
 struct e1npu_bo {
 	struct drm_gem_object base;
@@ -24,6 +27,7 @@ struct e1npu_bo {
 	void *vaddr;
 	dma_addr_t dma;
 	struct e1npu_client *client;
+	bool host;
 };
 
 #define to_e1npu_bo(obj)	container_of_const(obj, struct e1npu_bo, base)

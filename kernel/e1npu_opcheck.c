@@ -530,7 +530,7 @@ int e1npu_op_check(const struct e1npu_hw_op *op, u32 engine,
 	struct e1npu_geom g;
 	u32 v[E1NPU_F_COUNT];
 	unsigned int i, t;
-	int op_engine, ret;
+	int op_engine, ret, lret;
 
 	op_engine = e1npu_op_engine(op->opcode);
 	if (op_engine < 0 || e1npu_op_shape(op->opcode, &s))
@@ -637,7 +637,13 @@ int e1npu_op_check(const struct e1npu_hw_op *op, u32 engine,
 
 		if (!ext[t].used)
 			continue;
-		if (!tn->handle || !lookup || lookup(ctx, tn->handle, &size))
+		lret = tn->handle && lookup ? lookup(ctx, tn->handle, &size) :
+					      -ENOENT;
+		if (lret == -EINVAL)
+			return e1npu_fail(err, -EINVAL, e1npu_tensor_names[t][1],
+					  tn->handle,
+					  "a buffer the NPU cannot address (host memory)");
+		if (lret)
 			return e1npu_fail(err, -ENOENT, e1npu_tensor_names[t][1],
 					  tn->handle, "unknown buffer handle");
 		if (ext[t].end > size)

@@ -223,7 +223,8 @@ struct e1npu_extent {
 
 /*
  * Look up @handle in the submitter's file: 0 and the buffer size in @size,
- * or -ENOENT.
+ * -ENOENT for an unknown handle, -EINVAL for a buffer the NPU cannot
+ * address.
  */
 typedef int (*e1npu_lookup_fn)(void *ctx, u32 handle, u64 *size);
 

@@ -40,6 +40,20 @@ static int e1npu_reset_line_pulse(struct e1npu_device *edev)
 	return reset_control_deassert(edev->rst);
 }
 
+/*
+ * The NPU's clock rate, for perf/busy_us: the "core" clock, else the only
+ * or first clock; 0 when the node names none (busy_us is then unknown).
+ */
+static unsigned long e1npu_core_clock_rate(struct e1npu_device *edev)
+{
+	int i;
+
+	for (i = 0; i < edev->num_clks; i++)
+		if (edev->clks[i].id && !strcmp(edev->clks[i].id, "core"))
+			return clk_get_rate(edev->clks[i].clk);
+	return edev->num_clks ? clk_get_rate(edev->clks[0].clk) : 0;
+}
+
 /* devm action: runtime PM off and the device powered down, once. */
 static void e1npu_pm_fini(void *data)
 {
@@ -75,6 +89,7 @@ int e1npu_pm_init(struct e1npu_device *edev)
 	if (ret < 0)
 		return dev_err_probe(dev, ret, "clocks\n");
 	edev->num_clks = ret;
+	edev->clock_hz = e1npu_core_clock_rate(edev);
 	edev->rst = devm_reset_control_get_optional_exclusive(dev, NULL);
 	if (IS_ERR(edev->rst))
 		return dev_err_probe(dev, PTR_ERR(edev->rst), "reset\n");

@@ -8,6 +8,7 @@
 #include <linux/device.h>
 #include <linux/math64.h>
 #include <linux/sysfs.h>
+#include <linux/time64.h>
 #include <drm/drm_drv.h>
 
 #include "e1npu_device.h"
@@ -130,28 +131,32 @@ E1NPU_REG_ATTR(dp_scratch_bytes, E1NPU_PERF_DP_SCRATCH_BYTES);
 E1NPU_CNT_ATTR(dp_jobs_completed, datapath.jobs_completed);
 E1NPU_CNT_ATTR(dp_jobs_failed, datapath.jobs_failed);
 
-static u64 e1npu_cycles_to_us(u64 cycles)
+/* Cycles of the core clock in microseconds; -ENODATA without a clock. */
+static ssize_t e1npu_emit_us(struct e1npu_device *edev, char *buf, u64 cycles)
 {
-	u32 mhz = READ_ONCE(e1npu_clock_mhz);
-
-	return mhz ? div_u64(cycles, mhz) : 0;
+	if (!edev->clock_hz)
+		return -ENODATA;
+	return sysfs_emit(buf, "%llu\n",
+			  mul_u64_u64_div_u64(cycles, USEC_PER_SEC,
+					      edev->clock_hz));
 }
 
 static ssize_t busy_us_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
 {
-	u64 c = e1npu_sysfs_perf(e1npu_sysfs_edev(dev), E1NPU_PERF_CYCLES);
+	struct e1npu_device *edev = e1npu_sysfs_edev(dev);
 
-	return sysfs_emit(buf, "%llu\n", e1npu_cycles_to_us(c));
+	return e1npu_emit_us(edev, buf, e1npu_sysfs_perf(edev, E1NPU_PERF_CYCLES));
 }
 static DEVICE_ATTR_RO(busy_us);
 
 static ssize_t dp_busy_us_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
 {
-	u64 c = e1npu_sysfs_perf(e1npu_sysfs_edev(dev), E1NPU_PERF_DP_CYCLES);
+	struct e1npu_device *edev = e1npu_sysfs_edev(dev);
 
-	return sysfs_emit(buf, "%llu\n", e1npu_cycles_to_us(c));
+	return e1npu_emit_us(edev, buf,
+			     e1npu_sysfs_perf(edev, E1NPU_PERF_DP_CYCLES));
 }
 static DEVICE_ATTR_RO(dp_busy_us);
 

@@ -234,11 +234,6 @@ static int kdrv_open(struct e1npu_device *dev, const char *path)
 	snprintf(dev->info.driver, sizeof(dev->info.driver), KDRV_NAME);
 	dev->info.driver_major = info.driver_major;
 	dev->info.driver_minor = info.driver_minor;
-	/*
-	 * The status records' page now, first in this file's share of the
-	 * arena: created at the first submit it would split the arena
-	 * between the caller's own buffers.
-	 */
 	ret = kdev_jobs_init(dev);
 	if (ret) {
 		close(fd);
@@ -333,14 +328,25 @@ static struct kjob *kjob_find(struct kdev *k, uint32_t job_id)
 static int kdev_jobs_init(struct e1npu_device *dev)
 {
 	struct kdev *k = to_kdev(dev);
-	void *map;
+	long page = sysconf(_SC_PAGESIZE);
+	struct drm_e1npu_bo_create c;
+	void *map = NULL;
 	int ret;
 
+	if (page <= 0)
+		page = E1NPU_PAGE_SIZE;
 	ret = drmSyncobjCreate(k->fd, 0, &k->timeline);
 	if (ret)
 		return ret;
-	ret = kdrv_bo_create(dev, KDRV_JOBS * sizeof(*k->status), &k->status_bo,
-			     &k->status_size);
+	/* Host memory: the records take none of the device's tensor arena. */
+	memset(&c, 0, sizeof(c));
+	c.size = KDRV_JOBS * sizeof(*k->status);
+	c.flags = DRM_E1NPU_BO_HOST;
+	ret = kioctl(k->fd, DRM_IOCTL_E1NPU_BO_CREATE, &c);
+	if (!ret) {
+		k->status_bo = c.handle;
+		k->status_size = (c.size + (uint64_t)page - 1) & ~((uint64_t)page - 1);
+	}
 	if (!ret) {
 		ret = kdrv_bo_map(dev, k->status_bo, k->status_size, &map);
 		if (ret)

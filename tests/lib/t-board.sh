@@ -97,9 +97,9 @@ dev=/dev/accel/$acc
 perf=/sys/class/accel/$acc/device/perf
 
 # the module options of board.md's modprobe line
-want board-modprobe-options "timeout_ms, clock_mhz vs board.md's modprobe line" \
-	"$(cat /sys/module/e1npu/parameters/timeout_ms) $(cat /sys/module/e1npu/parameters/clock_mhz)" \
-	"$(sed -n 's/^modprobe e1npu .*timeout_ms=\([0-9]*\).*/\1/p' "$T/board-blocks.sh") $(sed -n 's/^modprobe e1npu .*clock_mhz=\([0-9]*\).*/\1/p' "$T/board-blocks.sh")"
+want board-modprobe-options "timeout_ms vs board.md's modprobe line" \
+	"$(cat /sys/module/e1npu/parameters/timeout_ms)" \
+	"$(sed -n 's/^modprobe e1npu .*timeout_ms=\([0-9]*\).*/\1/p' "$T/board-blocks.sh")"
 
 # ---- 3a. npu-smoke --json, parsed ------------------------------------------
 npu-smoke --json info >"$W/info.json" 2>&1

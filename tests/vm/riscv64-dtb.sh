@@ -53,6 +53,11 @@ split)
 	w=$((0x80000000 + (mb - 32) * 1024 * 1024))
 	cat <<DTS
 / {
+	npu_clk: clock-npu {
+		compatible = "fixed-clock";
+		#clock-cells = <0>;
+		clock-frequency = <100000000>;
+	};
 	reserved-memory {
 		#address-cells = <2>;
 		#size-cells = <2>;
@@ -71,6 +76,8 @@ split)
 			interrupt-parent = <&plic>;
 			interrupts = <40>, <41>;
 			interrupt-names = "npu", "fallback";
+			clocks = <&npu_clk>;
+			clock-names = "core";
 			memory-region = <&npu_wrapper_mem>;
 		};
 		npu@10021000 {
@@ -80,6 +87,8 @@ split)
 			interrupt-parent = <&plic>;
 			interrupts = <42>;
 			interrupt-names = "datapath";
+			clocks = <&npu_clk>;
+			clock-names = "core";
 		};
 	};
 };

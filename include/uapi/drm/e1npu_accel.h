@@ -40,6 +40,7 @@ extern "C" {
  *
  * - -EINVAL: a bad header (zero or too many commands, a size smaller than
  *   the struct or larger than the page size, non-zero flags or pad); a
+ *   relocation naming a DRM_E1NPU_BO_HOST buffer; a
  *   command the hardware contract does not define, a reserved bit or a
  *   word the kernel owns (addresses, tag, irq_on_complete) set; a
  *   relocation naming a command or field out of range, a field the
@@ -183,15 +184,25 @@ struct drm_e1npu_dev_info {
  * that already finished to be freed; -ENOSPC when the buffers created
  * through this file would exceed the per-file quota (module parameter
  * file_quota, bytes, 0 = no limit below the arena size).
+ *
+ * With DRM_E1NPU_BO_HOST the buffer is system memory the NPU cannot
+ * address (at most DRM_E1NPU_BO_HOST_MAX bytes, outside the arena and its
+ * quota): a home for status records that takes no tensor memory. A
+ * relocation naming it is -EINVAL.
  */
 struct drm_e1npu_bo_create {
 	/** @size: in: bytes, > 0; the kernel rounds up to a page */
 	__u64 size;
-	/** @flags: in: must be 0 */
+	/** @flags: in: 0 or DRM_E1NPU_BO_HOST */
 	__u32 flags;
 	/** @handle: out: GEM handle */
 	__u32 handle;
 };
+
+/* Buffer of CPU memory for status records, not device-addressable. */
+#define DRM_E1NPU_BO_HOST		(1u << 0)
+/* Largest DRM_E1NPU_BO_HOST buffer, bytes. */
+#define DRM_E1NPU_BO_HOST_MAX		(1u << 20)
 
 /**
  * struct drm_e1npu_bo_mmap_offset - fake offset to mmap() a buffer
@@ -378,7 +389,8 @@ struct drm_e1npu_job {
 	__u32 flags;
 	/**
 	 * @status_handle: buffer receiving a struct drm_e1npu_job_status at
-	 * @status_offset (8-byte aligned), or 0 for none
+	 * @status_offset (8-byte aligned), or 0 for none; typically a
+	 * DRM_E1NPU_BO_HOST buffer
 	 */
 	__u32 status_handle;
 	/** @perfmon_id: perfmon to count the job's work in, or 0 */
