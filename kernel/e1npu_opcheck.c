@@ -998,7 +998,8 @@ static int e1npu_dp_decode(const struct drm_e1npu_dp_cmd *c,
 	op->c.stride = c->stride[E1NPU_T_C];
 	e1npu_dp_cmd_encode(op, &canon);
 	/* VRELU: a length field of 0 and of 64 are the same command. */
-	if (op->opcode == E1NPU_HWOP_DP_VRELU_S8)
+	if (op->opcode == E1NPU_HWOP_DP_VRELU_S8 &&
+	    !(c->cfg & ~(u32)E1_DP_VRELU_LEN))
 		canon.cfg = c->cfg;
 	if (canon.cfg != c->cfg)
 		return e1npu_fail(err, -EINVAL, "cfg", c->cfg,
