@@ -95,6 +95,9 @@ struct e1t_bo {
 
 /* create + mmap; returns 0 or -errno */
 int e1t_bo_new(struct e1t_dev *d, uint64_t size, struct e1t_bo *bo);
+/* the same with BO_CREATE flags (DRM_E1NPU_BO_HOST) */
+int e1t_bo_new_flags(struct e1t_dev *d, uint64_t size, uint32_t flags,
+		     struct e1t_bo *bo);
 int e1t_bo_free(struct e1t_dev *d, struct e1t_bo *bo);
 /* BO_WAIT with a relative timeout; returns 0 or -errno */
 int e1t_bo_wait(struct e1t_dev *d, uint32_t handle, int64_t timeout_ns);

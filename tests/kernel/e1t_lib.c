@@ -163,6 +163,12 @@ void e1t_close(struct e1t_dev *d)
 
 int e1t_bo_new(struct e1t_dev *d, uint64_t size, struct e1t_bo *bo)
 {
+	return e1t_bo_new_flags(d, size, 0, bo);
+}
+
+int e1t_bo_new_flags(struct e1t_dev *d, uint64_t size, uint32_t flags,
+		     struct e1t_bo *bo)
+{
 	struct drm_e1npu_bo_create c;
 	struct drm_e1npu_bo_mmap_offset mo;
 	struct drm_gem_close gc;
@@ -172,6 +178,7 @@ int e1t_bo_new(struct e1t_dev *d, uint64_t size, struct e1t_bo *bo)
 	memset(bo, 0, sizeof(*bo));
 	memset(&c, 0, sizeof(c));
 	c.size = size;
+	c.flags = flags;
 	ret = e1t_ioctl(d->fd, DRM_IOCTL_E1NPU_BO_CREATE, &c);
 	if (ret)
 		return ret;

@@ -156,10 +156,11 @@ static void t_bo(void)
 		goto out_bo;
 	}
 	c.size = 4096;
-	c.flags = 1;
+	c.flags = DRM_E1NPU_BO_HOST << 1;
 	ret = e1t_ioctl(d.fd, DRM_IOCTL_E1NPU_BO_CREATE, &c);
 	if (ret != -EINVAL) {
-		e1t_fail(n, "BO_CREATE flags 1: %d, want -EINVAL", ret);
+		e1t_fail(n, "BO_CREATE flags 0x%x: %d, want -EINVAL", c.flags,
+			 ret);
 		goto out_bo;
 	}
 	c.flags = 0;
@@ -211,10 +212,144 @@ out:
 	e1t_close(&d);
 }
 
+/*
+ * DRM_E1NPU_BO_HOST: CPU memory for status records. It takes none of the
+ * arena (a host buffer and an arena-sized buffer coexist), maps and starts
+ * zeroed, is refused in a relocation (-EINVAL) and above
+ * DRM_E1NPU_BO_HOST_MAX, and holds a job's status record.
+ */
+static void t_bo_host(void)
+{
+	const char *n = "bo-host";
+	struct e1t_bo host = { 0 }, arena = { 0 }, buf = { 0 };
+	struct drm_e1npu_bo_create c;
+	struct drm_e1npu_job_status st;
+	struct drm_e1npu_submit s;
+	struct drm_e1npu_job j;
+	struct drm_e1npu_sync out;
+	struct e1npu_hw_op op;
+	struct e1t_dev d;
+	uint32_t nop[E1_V0_DESC_WORDS], sync = 0;
+	uint64_t point = 0;
+	size_t i;
+	int ret;
+
+	if (e1t_open(&d)) {
+		e1t_fail(n, "open %s", e1t_dev_path());
+		return;
+	}
+	memset(&c, 0, sizeof(c));
+	c.size = (uint64_t)DRM_E1NPU_BO_HOST_MAX + 1;
+	c.flags = DRM_E1NPU_BO_HOST;
+	ret = e1t_ioctl(d.fd, DRM_IOCTL_E1NPU_BO_CREATE, &c);
+	if (ret != -EINVAL) {
+		e1t_fail(n, "host buffer of %llu bytes: %d, want -EINVAL",
+			 (unsigned long long)c.size, ret);
+		goto out;
+	}
+	ret = e1t_bo_new_flags(&d, DRM_E1NPU_BO_HOST_MAX, DRM_E1NPU_BO_HOST,
+			       &host);
+	if (ret) {
+		e1t_fail(n, "host buffer of %u bytes: %s", DRM_E1NPU_BO_HOST_MAX,
+			 strerror(-ret));
+		goto out;
+	}
+	for (i = 0; i < host.size; i++)
+		if (host.map[i]) {
+			e1t_fail(n, "host buffer not zeroed at %zu", i);
+			goto out;
+		}
+	/* the whole arena is still free for a tensor buffer */
+	ret = e1t_bo_new(&d, d.info.arena_size, &arena);
+	if (ret) {
+		e1t_fail(n, "arena-sized buffer beside a host buffer: %s",
+			 strerror(-ret));
+		goto out;
+	}
+	e1t_bo_free(&d, &arena);
+
+	/* a relocation naming the host buffer */
+	memset(&op, 0, sizeof(op));
+	op.opcode = E1NPU_HWOP_RELU_S8;
+	op.m = 1;
+	op.n = 64;
+	op.a.handle = host.handle;
+	op.a.stride = 64;
+	ret = e1t_bo_new(&d, 4096, &buf);
+	if (ret) {
+		e1t_fail(n, "tensor buffer: %s", strerror(-ret));
+		goto out;
+	}
+	op.c.handle = buf.handle;
+	op.c.stride = 64;
+	{
+		struct e1t_submit_args a = {
+			.engine = DRM_E1NPU_ENGINE_WRAPPER, .ops = &op, .nops = 1,
+		};
+		struct e1t_job job;
+
+		ret = e1t_submit_ex(&d, &a, &job);
+	}
+	if (ret != -EINVAL) {
+		e1t_fail(n, "RELU reading a host buffer: %d, want -EINVAL", ret);
+		goto out;
+	}
+
+	/* a status record at offset 4096 of the host buffer */
+	ret = e1t_syncobj_create(&d, &sync, false);
+	if (ret) {
+		e1t_fail(n, "syncobj: %s", strerror(-ret));
+		goto out;
+	}
+	memset(nop, 0, sizeof(nop));
+	nop[E1_V0_DW_OP] = E1_V0_OP_NOP;
+	memset(&out, 0, sizeof(out));
+	out.handle = sync;
+	memset(&j, 0, sizeof(j));
+	j.cmds = (uintptr_t)nop;
+	j.cmd_count = 1;
+	j.out_syncs = (uintptr_t)&out;
+	j.out_sync_count = 1;
+	j.engine = DRM_E1NPU_ENGINE_WRAPPER;
+	j.status_handle = host.handle;
+	j.status_offset = 4096;
+	memset(&s, 0, sizeof(s));
+	s.jobs = (uintptr_t)&j;
+	s.job_count = 1;
+	s.job_size = sizeof(j);
+	s.reloc_size = sizeof(struct drm_e1npu_reloc);
+	s.sync_size = sizeof(struct drm_e1npu_sync);
+	ret = e1t_ioctl(d.fd, DRM_IOCTL_E1NPU_SUBMIT, &s);
+	if (!ret)
+		ret = e1t_timeline_wait(&d, &sync, &point, 1, 0,
+					E1T_JOB_TIMEOUT_MS);
+	if (ret) {
+		e1t_fail(n, "NOP job with its status in a host buffer: %s",
+			 strerror(-ret));
+		goto out;
+	}
+	memcpy(&st, host.map + 4096, sizeof(st));
+	if (st.state != DRM_E1NPU_JOB_STATE_DONE || st.error ||
+	    st.cmds_done != 1) {
+		e1t_fail(n, "status record: state %u error %d cmds_done %u, want DONE 0 1",
+			 st.state, st.error, st.cmds_done);
+		goto out;
+	}
+	e1t_pass(n);
+out:
+	if (sync)
+		e1t_syncobj_destroy(&d, sync);
+	e1t_bo_free(&d, &buf);
+	e1t_bo_free(&d, &arena);
+	e1t_bo_free(&d, &host);
+	e1t_close(&d);
+}
+
 int e1t_group_basic(void)
 {
 	t_dev_query();
 	t_bo();
+	t_bo_host();
 	return e1t_failures;
 }
 
