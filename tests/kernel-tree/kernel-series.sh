@@ -61,14 +61,22 @@ msg "kernel-series: against Linux $KVER ($MAINLINE_DIR)"
 
 # the base repository: the pristine tree and one commit
 BASE="$E1NPU_CACHE/kernel-series/base-$(basename "$MAINLINE_DIR")-$MAINLINE_VER"
-GIT_ID=(-c user.name="$(git -C "$TOP" config user.name)"
-	-c user.email="$(git -C "$TOP" config user.email)")
+# the repository's git user, or (a machine without one, as a fresh CI
+# machine may be) the MAINTAINERS entry's list
+GIT_NAME=$(git -C "$TOP" config user.name || true)
+GIT_EMAIL=$(git -C "$TOP" config user.email || true)
+if [ -z "$GIT_NAME" ] || [ -z "$GIT_EMAIL" ]; then
+	GIT_NAME="Eliza e1 NPU maintainers"
+	GIT_EMAIL="e1npu-devel@lists.eliza.dev"
+fi
+GIT_ID=(-c user.name="$GIT_NAME" -c user.email="$GIT_EMAIL")
 _base_repo() {
 	local t0
 	[ -f "$BASE/.git/e1npu-base-done" ] && return 0
 	t0=$(now)
 	msg "kernel-series: base repository of $MAINLINE_VER (one time)" >&2
 	rm -rf "$BASE" "$BASE.tmp"
+	mkdir -p "$(dirname "$BASE")"
 	cp -a "$MAINLINE_DIR" "$BASE.tmp"
 	rm -f "$BASE.tmp/.e1npu-unpacked"
 	(
@@ -100,7 +108,7 @@ mkdir -p "$KSERIES_O" "$LOG"
 t0=$(now)
 with_lock kernel-series-base copy_base "$KSERIES_O/make"
 M="$KSERIES_O/make"
-signoff="Signed-off-by: $(git -C "$TOP" config user.name) <$(git -C "$TOP" config user.email)>"
+signoff="Signed-off-by: $GIT_NAME <$GIT_EMAIL>"
 i=0
 for p in "${PARTS[@]}"; do
 	i=$((i + 1))
