@@ -12,7 +12,7 @@
 #include <linux/types.h>
 #include <asm/page.h>
 
-#include "e1npu_accel.h"
+#include <drm/e1npu_accel.h>
 
 struct drm_gem_object;
 

@@ -16,13 +16,14 @@
 #include <linux/overflow.h>
 #include <linux/string.h>
 #include <linux/types.h>
+#include <drm/e1npu_accel.h>
 #else
 /* Userspace: the kernel's type names and helpers, from the model's shim. */
 #include <errno.h>
 #include "e1_model_shim.h"
+#include "e1npu_accel.h"
 #endif
 #include "e1npu_hw.h"
-#include "e1npu_accel.h"
 
 /*
  * The operations the shared rules know, decoded from a command of either
