@@ -263,6 +263,26 @@ int e1npu_hw_suspend(struct e1npu_device *edev)
 }
 
 /**
+ * e1npu_hw_reset_line() - assert, then release, the block's reset line
+ * @edev: the device, powered, with a reset line
+ *
+ * The bare pulse: probe uses it before anything runs; later pulses go
+ * through e1npu_hw_reset_pulse().
+ *
+ * Return: 0 or the reset controller's negative errno.
+ */
+int e1npu_hw_reset_line(struct e1npu_device *edev)
+{
+	int ret;
+
+	ret = reset_control_assert(edev->rst);
+	if (ret)
+		return ret;
+	udelay(1);
+	return reset_control_deassert(edev->rst);
+}
+
+/**
  * e1npu_hw_reset_pulse() - pulse the block's reset line, if it has one
  * @edev: the device, powered
  *
@@ -280,11 +300,7 @@ bool e1npu_hw_reset_pulse(struct e1npu_device *edev)
 	mutex_lock(&edev->dp_lock);
 	mutex_lock(&edev->perf_lock);
 	e1npu_perf_save(edev);
-	ret = reset_control_assert(edev->rst);
-	if (!ret) {
-		udelay(1);
-		ret = reset_control_deassert(edev->rst);
-	}
+	ret = e1npu_hw_reset_line(edev);
 	mutex_unlock(&edev->perf_lock);
 	mutex_unlock(&edev->dp_lock);
 	if (ret) {

@@ -8,7 +8,6 @@
  * idle.
  */
 #include <linux/clk.h>
-#include <linux/delay.h>
 #include <linux/platform_device.h>
 #include <linux/pm_runtime.h>
 #include <linux/reset.h>
@@ -26,18 +25,6 @@ static int e1npu_power_on(struct e1npu_device *edev)
 static void e1npu_power_off(struct e1npu_device *edev)
 {
 	clk_bulk_disable_unprepare(edev->num_clks, edev->clks);
-}
-
-/* Assert, then release, the reset line (there is one). */
-static int e1npu_reset_line_pulse(struct e1npu_device *edev)
-{
-	int ret;
-
-	ret = reset_control_assert(edev->rst);
-	if (ret)
-		return ret;
-	udelay(1);
-	return reset_control_deassert(edev->rst);
 }
 
 /*
@@ -98,7 +85,7 @@ int e1npu_pm_init(struct e1npu_device *edev)
 	if (ret)
 		return dev_err_probe(dev, ret, "enabling clocks\n");
 	/* A clean block: pulse the reset line (no-op without one). */
-	ret = edev->rst ? e1npu_reset_line_pulse(edev) : 0;
+	ret = edev->rst ? e1npu_hw_reset_line(edev) : 0;
 	if (ret) {
 		e1npu_power_off(edev);
 		return dev_err_probe(dev, ret, "reset pulse\n");

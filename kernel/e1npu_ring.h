@@ -16,6 +16,7 @@ int e1npu_hw_flush(struct e1npu_device *edev);
 int e1npu_hw_reset(struct e1npu_device *edev);
 void e1npu_wedge(struct e1npu_device *edev, struct list_head *jobs,
 		 struct e1npu_job *extra);
+int e1npu_hw_reset_line(struct e1npu_device *edev);
 bool e1npu_hw_reset_pulse(struct e1npu_device *edev);
 void e1npu_hw_resume(struct e1npu_device *edev);
 int e1npu_hw_suspend(struct e1npu_device *edev);

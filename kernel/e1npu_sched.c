@@ -152,15 +152,11 @@ static struct dma_fence *e1npu_job_run(struct drm_sched_job *sched_job)
 	struct e1npu_device *edev = job->edev;
 	int error;
 
-	if (!job->hw_fence_init) {
-		dma_fence_init(job->hw_fence, &e1npu_fence_ops,
-			       &edev->fence_lock,
-			       edev->fence_context + job->engine,
-			       atomic64_inc_return(&edev->seqno));
-		job->hw_fence_init = true;
-	}
-	if (dma_fence_is_signaled(job->hw_fence))
-		return dma_fence_get(job->hw_fence);
+	/* run_job runs once per job: nothing is ever resubmitted. */
+	dma_fence_init(job->hw_fence, &e1npu_fence_ops, &edev->fence_lock,
+		       edev->fence_context + job->engine,
+		       atomic64_inc_return(&edev->seqno));
+	job->hw_fence_init = true;
 
 	/* The file's entity was killed: the job never reaches the engine. */
 	error = sched_job->s_fence->finished.error;
