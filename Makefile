@@ -33,6 +33,12 @@ AR      ?= ar
 # PKG_CONFIG_SYSROOT_DIR/PKG_CONFIG_LIBDIR. A cross build has no libudev
 # by default (E1NPU_WITH_UDEV=0: the /dev/accel scan) and builds
 # CROSS_TARGETS only: nothing that must run on the build machine.
+#
+# A Debian multiarch SYSROOT (SYSROOT/usr/lib/TRIPLET/libc.so: Debian's own
+# packages of the target unpacked, tests/vm/debian-sysroot.sh) is given to
+# the compiler as --sysroot, so the binaries link the target distribution's
+# C library, libdrm, libudev, libpng and libjpeg; with one, discovery uses
+# libudev and e1npu-classify reads PNG and JPEG when the sysroot has them.
 CROSS_COMPILE ?=
 SYSROOT ?=
 ifneq ($(CROSS_COMPILE),)
@@ -42,15 +48,22 @@ endif
 ifeq ($(origin AR),default)
 AR      := $(CROSS_COMPILE)ar
 endif
-E1NPU_WITH_UDEV ?= 0
+endif
+# The machine the binaries are for: x86_64, riscv64, ... and its triplet
+TARGET_TRIPLET := $(shell $(CC) -dumpmachine 2>/dev/null)
+TARGET_MACHINE := $(firstword $(subst -, ,$(TARGET_TRIPLET)))
+SYSROOT_MULTIARCH := $(if $(SYSROOT),$(wildcard $(SYSROOT)/usr/lib/$(TARGET_TRIPLET)/libc.so))
+# sysroot_has NAME: the sysroot's pkg-config knows NAME (1/0)
+sysroot_has = $(if $(wildcard $(SYSROOT)/usr/lib/$(TARGET_TRIPLET)/pkgconfig/$(1).pc \
+	$(SYSROOT)/usr/share/pkgconfig/$(1).pc $(SYSROOT)/usr/lib/pkgconfig/$(1).pc),1,0)
+ifneq ($(CROSS_COMPILE),)
+E1NPU_WITH_UDEV ?= $(call sysroot_has,libudev)
 endif
 PKG_CONFIG ?= pkg-config
 ifneq ($(SYSROOT),)
 PKG_CONFIG := env PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) \
-	PKG_CONFIG_LIBDIR=$(SYSROOT)/usr/lib/pkgconfig:$(SYSROOT)/usr/share/pkgconfig $(PKG_CONFIG)
+	PKG_CONFIG_LIBDIR=$(SYSROOT)/usr/lib/$(TARGET_TRIPLET)/pkgconfig:$(SYSROOT)/usr/lib/pkgconfig:$(SYSROOT)/usr/share/pkgconfig $(PKG_CONFIG)
 endif
-# The machine the binaries are for: x86_64, riscv64, ...
-TARGET_MACHINE := $(firstword $(subst -, ,$(shell $(CC) -dumpmachine 2>/dev/null)))
 # Build trees: O for the normal build, SAN_O for ASan+UBSan.
 O       ?= build
 SAN_O   ?= build-san
@@ -64,7 +77,7 @@ CSTD     := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 OPT      ?= -O2 -g
 CPPFLAGS += -DE1NPU_VERSION='"$(E1NPU_VERSION)"'
 CPPFLAGS += -Iinclude -Iinclude/hw -Imodel $(if $(SYSROOT),-I$(SYSROOT)/usr/include)
-CFLAGS   += $(CSTD) $(WARN) $(OPT) -fPIC -fvisibility=hidden
+CFLAGS   += $(CSTD) $(WARN) $(OPT) -fPIC -fvisibility=hidden $(if $(SYSROOT_MULTIARCH),--sysroot=$(SYSROOT))
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 LDLIBS   +=
 
@@ -110,8 +123,10 @@ deps-bench:
 
 # A cross build: the library, the tools and the cmocka suites (no
 # sanitizer builds, fuzzers, benchmarks or outputs made by running them).
-CROSS_TARGETS := $(LIB_SO) $(LIB_A) $(LIB_PUB_A) $(LIB_PC) $(NPU_SMOKE) $(NPU_SMOKE_STATIC) \
-	$(CLASSIFY) $(LIBT_TESTS) $(OPS_BINS)
+# (npu-smoke-static is for the busybox guest; a Debian sysroot's packages
+# are the dynamic tools: its libc.a does not link with Debian 12's binutils)
+CROSS_TARGETS := $(LIB_SO) $(LIB_A) $(LIB_PUB_A) $(LIB_PC) $(NPU_SMOKE) \
+	$(if $(SYSROOT_MULTIARCH),,$(NPU_SMOKE_STATIC)) $(CLASSIFY) $(LIBT_TESTS) $(OPS_BINS)
 
 .PHONY: all check check-unit smoke bench install clean
 ifneq ($(CROSS_COMPILE),)

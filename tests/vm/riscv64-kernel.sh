@@ -3,11 +3,12 @@
 #
 # riscv64-kernel.sh [debug] [--background]: build (once, cached) a trimmed
 # riscv64 6.12 kernel from Debian's linux-source-6.12 for the QEMU virt
-# tests: tinyconfig + tests/vm/riscv64/e1npu.config (+ e1npu-debug.config
+# tests: tinyconfig + tests/vm/riscv64/e1npu.config (the platform) +
+# kernel/e1npu.config (what the driver needs) (+ e1npu-debug.config
 # for the debug variant: lockdep, KASAN, kmemleak, UBSAN, KUnit...),
 # modules installed, full Module.symvers for out-of-tree modpost. Cached in
 #   $E1NPU_CACHE/riscv64/kernel[-debug]-<source version>-<hash>/
-# hash = sha256 of the config fragment(s) + the cross compiler's version.
+# hash = sha256 of the config fragments + the cross compiler's version.
 # The build holds an flock on the cache so concurrent runs wait for it.
 # --background: start the build detached (log in the cache) and return.
 # Prints the cache dir on stdout when done.
@@ -18,7 +19,7 @@ if [ "${1:-}" = debug ]; then
 	VARIANT=debug
 	shift
 fi
-FRAGS=("$VM_DIR/riscv64/e1npu.config")
+FRAGS=("$VM_DIR/riscv64/e1npu.config" "$TOP/kernel/e1npu.config")
 [ -z "$VARIANT" ] || FRAGS+=("$VM_DIR/riscv64/e1npu-$VARIANT.config")
 CROSS=riscv64-linux-gnu-
 KARGS=(ARCH=riscv CROSS_COMPILE=$CROSS)

@@ -14,9 +14,15 @@
 #   lint-kernel-mainline  the mainline part alone (tests/vm/linux-mainline.sh:
 #                 ~4 min the first time, then ~30 s)
 #   check-vm      all of them (appended to CHECK_TARGETS)
+#   vm-riscv64-debian  the board running Debian trixie riscv64
+#                 (tests/vm/debian-board.sh): the kernel and the stack as
+#                 packages, installed with apt, e1npu.ko built by DKMS,
+#                 board.md's Debian commands, purge
 #   board         the virtual board with the driver and the userspace: a
 #                 shell on this terminal, or CMD='npu-smoke smoke' run there
-#                 (exit status: the command's)
+#                 (exit status: the command's); OS=debian: the Debian board
+#                 with the packages installed and the module loaded (a login
+#                 shell, or CMD)
 #   bench-board   (make bench) NOP and 1024^3 matmul timing on the board
 #   vm-qemu       the board's QEMU alone (cached; ~6 min the first time)
 # Other fragments may append (host paths, relative to the top or absolute):
@@ -37,7 +43,7 @@ vm_env = O=$(abspath $(O)) E1NPU_CACHE=$(E1NPU_CACHE) \
 # vm_guest_goals FILES: build guest files that have make rules
 vm_guest_goals = $(if $(strip $(1)),$(MAKE) --no-print-directory $(1))
 
-.PHONY: vm-deps vm-riscv64 vm-riscv64-kernel vm-riscv64-kernel-bg \
+.PHONY: vm-deps vm-riscv64 vm-riscv64-debian vm-riscv64-kernel vm-riscv64-kernel-bg \
 	vm-riscv64-debug vm-riscv64-debug-kernel vm-riscv64-debug-kernel-bg \
 	vm-riscv64-split vm-qemu vm-qemu-bg lint-kernel lint-kernel-mainline check-vm \
 	board bench-board
@@ -60,10 +66,21 @@ vm-riscv64-split: vm-deps
 	@$(call vm_guest_goals,$(VM_GUEST_FILES) $(VM_RISCV_GUEST_FILES))
 	@$(vm_env) $(VM_SCRIPTS)/run-vm.sh riscv64 split
 
-# make board [CMD='npu-smoke smoke']: Documentation/board.md, "Before silicon"
+# the Debian board: the host's e1npu-classify computes the checksums the
+# board's must equal
+vm-riscv64-debian: vm-deps $(CLASSIFY)
+	@echo "== vm-riscv64-debian: the virtual board running Debian trixie riscv64, the stack installed as packages"
+	@$(vm_env) $(VM_SCRIPTS)/debian-board.sh run
+
+# make board [OS=debian] [CMD='npu-smoke smoke']: Documentation/board.md
+ifeq ($(OS),debian)
+board: vm-deps $(CLASSIFY)
+	@$(vm_env) VM_BOARD_CMD="$(CMD)" $(VM_SCRIPTS)/debian-board.sh shell
+else
 board: vm-deps
 	@$(call vm_guest_goals,$(VM_GUEST_FILES) $(VM_RISCV_GUEST_FILES))
 	@$(vm_env) VM_BOARD_CMD="$(CMD)" $(VM_SCRIPTS)/run-vm.sh riscv64 board
+endif
 
 # make bench: the virtual board's own numbers (the driver's NOP SUBMIT +
 # wait against DRM_IOCTL_VERSION, a 1024^3 int8 matmul's wall time against
@@ -110,11 +127,11 @@ check-vm: vm-deps
 	@$(MAKE) --no-print-directory vm-riscv64-kernel-bg
 	@$(MAKE) --no-print-directory vm-riscv64-debug-kernel-bg
 	@failed=""; \
-	for t in vm-riscv64 vm-riscv64-split vm-riscv64-debug lint-kernel; do \
+	for t in vm-riscv64 vm-riscv64-split vm-riscv64-debian vm-riscv64-debug lint-kernel; do \
 		$(MAKE) --no-print-directory $$t || failed="$$failed $$t"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "== check-vm: FAILED:$$failed"; exit 1; fi; \
-	echo "== check-vm: all passed (vm-riscv64 vm-riscv64-split vm-riscv64-debug lint-kernel)"
+	echo "== check-vm: all passed (vm-riscv64 vm-riscv64-split vm-riscv64-debian vm-riscv64-debug lint-kernel)"
 
 CHECK_TARGETS += check-vm
 BENCH_TARGETS += bench-board

@@ -12,6 +12,13 @@ build="gcc make pkg-config libcmocka-dev libdrm-dev libudev-dev python3 \
        libpng-dev libjpeg62-turbo-dev abigail-tools"
 # Fuzzing (tests/fuzz/): clang with libFuzzer.
 fuzz="clang libclang-rt-14-dev"
+# The Debian board (tests/vm/debian-board.sh): debootstrap of Debian's
+# riscv64 port, its second stage under qemu-user-static (binfmt-support),
+# the root file system as an ext4 image (e2fsprogs' mke2fs -d), the board
+# kernel's packages (make bindeb-pkg: dpkg-dev, fakeroot), a JPEG of the
+# test image (cjpeg).
+debian="debootstrap debian-archive-keyring qemu-user-static binfmt-support e2fsprogs \
+    fakeroot libjpeg-turbo-progs"
 # Kernel build, lint and QEMU system tests (tests/vm/).
 # meson, ninja-build, cmake: the riscv64 libdrm and cmocka (tests/vm/cross-deps.sh).
 # libglib2.0-dev, libpixman-1-dev, libfdt-dev: the virtual board's QEMU
@@ -19,7 +26,8 @@ fuzz="clang libclang-rt-14-dev"
 # qemu-system-data: OpenSBI for the board (-L /usr/share/qemu).
 vm="libglib2.0-dev libpixman-1-dev libfdt-dev xz-utils zstd cpio kmod qemu-system-data \
     gcc-riscv64-linux-gnu libc6-dev-riscv64-cross bc bison flex libelf-dev \
-    libssl-dev sparse rsync python3 file patch dpkg-dev meson ninja-build cmake"
+    libssl-dev sparse rsync python3 file patch dpkg-dev meson ninja-build cmake \
+    $debian"
 bench="libdnnl-dev"
 # The device tree binding's check (tests/kernel-tree/dt-binding-check.sh):
 # the dt-schema tools, dtc, yamllint; python3-ply: checkpatch's SPDX

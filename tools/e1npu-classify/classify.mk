@@ -10,12 +10,12 @@ CLASSIFY      := $(O)/tools/e1npu-classify/e1npu-classify
 CLASSIFY_SAN  := $(SAN_O)/tools/e1npu-classify/e1npu-classify
 
 # PNG and JPEG through Debian's libpng and libjpeg-turbo. A cross build
-# goes without them (BMP only; Documentation/board.md): tests/vm/cross-deps.sh
-# does not build them for riscv64. E1NPU_WITH_PNG=1 / E1NPU_WITH_JPEG=1
-# with a SYSROOT that has them turns them back on.
+# has them when its SYSROOT does (a Debian sysroot: Documentation/board.md),
+# else goes without them (BMP only). E1NPU_WITH_PNG / E1NPU_WITH_JPEG
+# override.
 ifneq ($(CROSS_COMPILE),)
-E1NPU_WITH_PNG  ?= 0
-E1NPU_WITH_JPEG ?= 0
+E1NPU_WITH_PNG  ?= $(call sysroot_has,libpng)
+E1NPU_WITH_JPEG ?= $(call sysroot_has,libjpeg)
 endif
 E1NPU_WITH_PNG  ?= 1
 E1NPU_WITH_JPEG ?= 1

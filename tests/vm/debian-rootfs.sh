@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# debian-rootfs.sh: the Debian board's root file system -- Debian trixie
+# riscv64 from Debian's own packages (debootstrap --foreign on this
+# machine, the second stage in a chroot under qemu-user-static through
+# binfmt_misc), plus what a board engineer installs before the e1 NPU
+# packages: kmod, udev, and dkms with its compiler. Packed as an ext4
+# image the virtual board boots read-write from a snapshot (QEMU
+# snapshot=on: the image itself never changes). Prints the image's path.
+# Cached in $E1NPU_CACHE/debian/rootfs-<hash>.img: hash of the package
+# versions of the closure, this script and the board's init; built under
+# a lock (~2.5 min: the second stage is ~2 min under qemu-user).
+. "$(dirname "$0")/common.sh"
+. "$VM_DIR/debian-apt.sh"
+
+# the board's packages beyond minbase (their dependencies come along)
+PKGS=(kmod udev dkms gcc make libc6-dev
+      libdrm2 libudev1 libpng16-16t64 libjpeg62-turbo libcmocka0)
+INIT="$VM_DIR/debian/board-init"
+
+# binfmt_misc: riscv64 ELF files run through qemu-user-static, with the
+# interpreter opened at registration (F: it works inside the chroot)
+_binfmt() {
+	local f=/proc/sys/fs/binfmt_misc/qemu-riscv64
+	[ -e /proc/sys/fs/binfmt_misc/register ] ||
+		mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc 2>/dev/null ||
+		die "debian rootfs: binfmt_misc is not mounted and cannot be (needed to run riscv64 programs in the chroot)"
+	[ -e "$f" ] || update-binfmts --enable qemu-riscv64 >/dev/null 2>&1 ||
+		die "debian rootfs: cannot register qemu-riscv64 with binfmt_misc (qemu-user-static, binfmt-support)"
+	grep -q '^enabled' "$f" || echo 1 >"$f"
+	grep -q '^flags:.*F' "$f" ||
+		die "debian rootfs: the qemu-riscv64 binfmt entry lacks the F flag ($f): the chroot cannot find its interpreter"
+}
+
+_build() {
+	local img=$1 w="$1.tmp" r t0 size
+	[ -f "$img" ] && return 0
+	t0=$(now)
+	r="$w/root"
+	rm -rf "$w"
+	mkdir -p "$w"
+	_binfmt
+	msg "debian rootfs: debootstrap $DEB_SUITE $DEB_ARCH minbase + ${PKGS[*]} (one time, ~3 min; log $w/debootstrap.log)" >&2
+	run_logged "$w/debootstrap.log" debootstrap --foreign --arch="$DEB_ARCH" --variant=minbase \
+		--include="$(IFS=,; echo "${PKGS[*]}")" "$DEB_SUITE" "$r" "$DEB_MIRROR" ||
+		die "debian rootfs: debootstrap (first stage) failed"
+	run_logged "$w/second-stage.log" chroot "$r" /debootstrap/debootstrap --second-stage ||
+		die "debian rootfs: debootstrap --second-stage failed (log $w/second-stage.log)"
+	# the board's identity, a root login without password on the console,
+	# its init, and apt's archive emptied (the image carries no .debs)
+	echo e1board >"$r/etc/hostname"
+	printf '127.0.0.1\tlocalhost\n127.0.1.1\te1board\n' >"$r/etc/hosts"
+	echo '/dev/vda / ext4 defaults 0 1' >"$r/etc/fstab"
+	chroot "$r" passwd -d root >/dev/null || die "debian rootfs: passwd -d root failed"
+	install -m 0755 "$INIT" "$r/sbin/e1board-init"
+	echo "deb $DEB_MIRROR $DEB_SUITE main" >"$r/etc/apt/sources.list"
+	chroot "$r" apt-get clean
+	rm -f "$r"/var/log/*.log
+	chroot "$r" dpkg-query -W -f '${Package} ${Version}\n' | LC_ALL=C sort >"$w/packages.txt"
+	# room for the kernel packages, the headers DKMS builds against and
+	# the NPU packages (a sparse file: only what is written takes space)
+	size=$(( $(du -sm "$r" | cut -f1) + 1024 ))
+	run_logged "$w/mke2fs.log" mke2fs -q -t ext4 -L e1board -d "$r" "$w/rootfs.img" "${size}M" ||
+		die "debian rootfs: mke2fs -d failed"
+	mv "$w/packages.txt" "${img%.img}.packages"
+	mv "$w/rootfs.img" "$img"
+	echo "$(elapsed "$t0")" >"${img%.img}.build-seconds"
+	rm -rf "$w"
+	msg "debian rootfs: $(wc -l <"${img%.img}.packages") packages, ${size} MiB image, built in $(elapsed "$t0") s: $img" >&2
+}
+
+cache_init
+mkdir -p "$E1NPU_CACHE/debian"
+if [ "${E1NPU_OFFLINE:-0}" = 1 ]; then
+	img=$(ls "$E1NPU_CACHE"/debian/rootfs-*.img 2>/dev/null | tail -n 1)
+	[ -n "$img" ] || die "debian rootfs: offline and none cached"
+	echo "$img"
+	exit 0
+fi
+VERS=$(deb_versions "${PKGS[@]}") || die "debian rootfs: cannot resolve ${PKGS[*]}"
+HASH=$( (echo "$VERS"; cat "$0" "$INIT") | sha256sum | cut -c1-12)
+IMG="$E1NPU_CACHE/debian/rootfs-$DEB_SUITE-$DEB_ARCH-$HASH.img"
+with_lock debian-rootfs _build "$IMG"
+[ -f "$IMG" ] || die "debian rootfs: not built"
+echo "$IMG"
