@@ -75,9 +75,9 @@ MAINTAINER=$(sed -n 's/^M:[[:space:]]*//p' "$TOP/MAINTAINERS" | sed -n 1p)
 OBJ=$DEB_DIR/obj
 STAGE=$DEB_DIR/stage
 ROOT=$DEB_DIR/root
-rm -rf "$STAGE" "$ROOT"
+rm -rf "$STAGE" "$ROOT" "$DEB_DIR/tmp"
 rm -f "$DEB_DIR"/*.deb
-mkdir -p "$OBJ" "$STAGE" "$ROOT"
+mkdir -p "$OBJ" "$STAGE" "$ROOT" "$DEB_DIR/tmp"
 
 # ---- build and stage -------------------------------------------------------
 # Debian's hardening and path-mapping flags for the target (dpkg-buildflags),
@@ -86,11 +86,13 @@ mkdir -p "$OBJ" "$STAGE" "$ROOT"
 bf() { CC=$CC DEB_HOST_ARCH=$DEB_ARCH DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get "$1"; }
 OPT="$(bf CFLAGS) $(bf CPPFLAGS) $(bf LDFLAGS)"
 note "$DEB_ARCH ($TRIPLET, $MULTIARCH), version $DEBVER, SOURCE_DATE_EPOCH=$SOURCE_DATE_EPOCH"
-note "staging: $MAKE install DESTDIR=$STAGE (build tree $OBJ)"
-$MAKE --no-print-directory O="$OBJ" SAN_O="$OBJ/san" OPT="$OPT" install \
+note "staging: make install DESTDIR=$STAGE (build tree $OBJ, log $DEB_DIR/build.log)"
+if ! $MAKE --no-print-directory O="$OBJ" SAN_O="$OBJ/san" OPT="$OPT" install \
 	DESTDIR="$STAGE" PREFIX=/usr LIBDIR="$LIBDIR" UDEVRULESDIR=/usr/lib/udev/rules.d \
-	DELEGATEDIR="$LIBDIR/e1npu" ||
-	die "make install into $STAGE failed"
+	DELEGATEDIR="$LIBDIR/e1npu" > "$DEB_DIR/build.log" 2>&1; then
+	tail -n 30 "$DEB_DIR/build.log" >&2
+	die "make install into $STAGE failed (log $DEB_DIR/build.log)"
+fi
 
 # Man pages of tools whose install target does not install theirs yet.
 for m in "$TOP"/tools/*/*.1; do
@@ -223,24 +225,24 @@ node_version() {
 gen_symbols() {
 	local so=$1 baseline=$TOP/lib/abi/libe1npu.abi name node t
 	[ -f "$baseline" ] || die "no ABI baseline $baseline"
-	sed -n "s/.*<elf-symbol name='\([^']*\)' version='\([^']*\)'.*/\1 \2/p" "$baseline" | sort -u > "$DEB_DIR/abi.base"
-	[ -s "$DEB_DIR/abi.base" ] || die "$baseline lists no versioned <elf-symbol>"
+	sed -n "s/.*<elf-symbol name='\([^']*\)' version='\([^']*\)'.*/\1 \2/p" "$baseline" | sort -u > "$DEB_DIR/tmp/abi.base"
+	[ -s "$DEB_DIR/tmp/abi.base" ] || die "$baseline lists no versioned <elf-symbol>"
 	"$NM" -D --defined-only "$so" | awk '{ print $(NF-1), $NF }' | while read -r t name; do
 		if [ "$t" = A ]; then echo "$name $name"; else echo "${name%%@*} ${name##*@}"; fi
-	done | sort -u > "$DEB_DIR/abi.so"
+	done | sort -u > "$DEB_DIR/tmp/abi.so"
 	# baseline symbols the library lacks, or exports in another node: ABI breaks
 	local gone
-	gone=$(grep -v -F -x -f "$DEB_DIR/abi.so" "$DEB_DIR/abi.base" || true)
+	gone=$(grep -v -F -x -f "$DEB_DIR/tmp/abi.so" "$DEB_DIR/tmp/abi.base" || true)
 	[ -z "$gone" ] || die "symbols of the ABI baseline not exported as listed by ${so##*/} (ABI break, see make check-abi):
 $gone"
 	echo "libe1npu.so.0 libe1npu0 #MINVER#"
 	echo "* Build-Depends-Package: libe1npu-dev"
 	while read -r name node; do
-		if [ "$name" != "$node" ] && ! grep -q -x -F "$name $node" "$DEB_DIR/abi.base"; then
+		if [ "$name" != "$node" ] && ! grep -q -x -F "$name $node" "$DEB_DIR/tmp/abi.base"; then
 			note "libe1npu0: $name@$node is not in lib/abi/libe1npu.abi yet (make abi-update)" >&2
 		fi
 		echo " $name@$node $(node_version "$node")"
-	done < "$DEB_DIR/abi.so"
+	done < "$DEB_DIR/tmp/abi.so"
 }
 
 # ---- control files ---------------------------------------------------------
