@@ -9,6 +9,9 @@
 #   make deb-riscv64 SYSROOT=DIR  the same for riscv64, into $(O)/deb-riscv64
 #   make check-deb                the native packages: lintian, contents,
 #                                 symbols, control fields, reproducibility
+#   make check-deb-riscv64 SYSROOT=DIR   the same checks on the riscv64
+#                                 packages (not in make check: the board
+#                                 test builds and installs them)
 # Each build has its own build tree ($(DEB_DIR)/obj): the packages are
 # compiled with dpkg-buildflags' hardening flags, not the tree's -O2 -g.
 
@@ -17,7 +20,7 @@ DEB_REVISION ?= 1
 DEB_DIR      ?= $(O)/deb
 DEB_RISCV64_CROSS ?= riscv64-linux-gnu-
 
-.PHONY: deb deb-riscv64 check-deb deps-deb
+.PHONY: deb deb-riscv64 check-deb check-deb-riscv64
 deb:
 	+@$(DEPS) deb
 	+@MAKE="$(MAKE)" CC="$(CC)" CROSS_COMPILE="$(CROSS_COMPILE)" \
@@ -39,3 +42,9 @@ check-deb:
 	@tools/deb/check-deb.sh $(O)/deb $(O)/deb-repro $(E1NPU_VERSION)-$(DEB_REVISION)
 
 CHECK_TARGETS += check-deb
+
+check-deb-riscv64:
+	+@$(MAKE) --no-print-directory deb-riscv64
+	+@$(MAKE) --no-print-directory deb-riscv64 O=$(O)/repro >/dev/null
+	@DEB_ARCH=riscv64 CROSS_COMPILE=$(DEB_RISCV64_CROSS) tools/deb/check-deb.sh \
+		$(O)/deb-riscv64 $(O)/repro/deb-riscv64 $(E1NPU_VERSION)-$(DEB_REVISION)
