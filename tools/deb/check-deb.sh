@@ -17,9 +17,10 @@
 #  - Depends from tools/deb/shlibs.map at least what dpkg-shlibdeps says
 #    (native packages only: it needs the target's libraries installed);
 #  - the .debs are byte for byte the same when built twice;
-#  - the DKMS source tree builds e1npu.ko with a plain M= build (against
-#    the riscv64 test kernel of tests/vm, tests/vm/riscv64-kernel.sh;
-#    DEB_CHECK_KERNEL=0 skips it).
+#  - the DKMS source tree builds e1npu.ko with a plain M= build, and with
+#    dkms add + dkms build in private trees (against the riscv64 test
+#    kernel of tests/vm, tests/vm/riscv64-kernel.sh; DEB_CHECK_KERNEL=0
+#    skips it).
 # Prints PASS/FAIL/SKIP lines and "N passed, M failed".
 set -uo pipefail
 
@@ -331,6 +332,21 @@ t_dkms_build() {
 	[ -f "$src/e1npu.ko" ] || { echo "no e1npu.ko built"; return 1; }
 	readelf -h "$src/e1npu.ko" | grep -q 'Machine:.*RISC-V' || { echo "e1npu.ko is not RISC-V"; return 1; }
 	echo "e1npu.ko built from usr/src/e1npu-$version against $(cat "$kc/kernel.release")"
+	# dkms itself on the packaged dkms.conf, in private trees (nothing of
+	# the host's /var/lib/dkms): add, build (a cross build: ARCH and
+	# CROSS_COMPILE from the environment, as dkms passes neither)
+	local kver dt=$tmp/dkms-tree st=$tmp/x/e1npu-dkms/usr/src
+	kver=$(cat "$kc/kernel.release")
+	mkdir -p "$dt"
+	dkms add -m e1npu -v "$version" --dkmstree "$dt" --sourcetree "$st" ||
+		{ echo "dkms add failed"; return 1; }
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- \
+		dkms build -m e1npu -v "$version" -k "$kver" -a riscv --kernelsourcedir "$kc/obj" \
+		--dkmstree "$dt" --sourcetree "$st" ||
+		{ cat "$dt/e1npu/$version/build/make.log" 2>/dev/null; echo "dkms build failed"; return 1; }
+	[ -f "$dt/e1npu/$version/$kver/riscv/module/e1npu.ko" ] ||
+		{ echo "dkms build made no $dt/e1npu/$version/$kver/riscv/module/e1npu.ko"; return 1; }
+	echo "dkms add + build: e1npu/$version, $kver, riscv: built"
 }
 if [ "${DEB_CHECK_KERNEL:-1}" = 0 ]; then
 	echo "SKIP deb_dkms_tree_builds (DEB_CHECK_KERNEL=0)"

@@ -22,8 +22,9 @@ vm="libglib2.0-dev libpixman-1-dev libfdt-dev xz-utils zstd cpio kmod qemu-syste
     libssl-dev sparse rsync python3 file patch dpkg-dev meson ninja-build cmake"
 bench="libdnnl-dev"
 # Debian packages (tools/deb/, make deb / check-deb): dpkg-deb,
-# dpkg-architecture, dpkg-buildflags, dpkg-shlibdeps, lintian.
-deb="dpkg-dev binutils lintian"
+# dpkg-architecture, dpkg-buildflags, dpkg-shlibdeps, lintian; dkms: the
+# check builds the e1npu-dkms source with dkms itself (private trees).
+deb="dpkg-dev binutils lintian dkms"
 # make deb-riscv64: the cross toolchain.
 deb_riscv64="gcc-riscv64-linux-gnu libc6-dev-riscv64-cross binutils-riscv64-linux-gnu"
 # The device tree binding's check (tests/kernel-tree/dt-binding-check.sh):
