@@ -41,7 +41,13 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "PASS deb_$1"; }
 ko() { fail=$((fail + 1)); echo "FAIL deb_$1"; [ ! -s "$tmp/log" ] || sed 's/^/  /' "$tmp/log"; }
-check() { local name=$1; shift; : > "$tmp/log"; if "$@" > "$tmp/log" 2>&1; then ok "$name"; else ko "$name"; fi; }
+# DEB_CHECK_ONLY="name ...": run only these checks (the self-test below).
+check() {
+	local name=$1; shift
+	[ -z "${DEB_CHECK_ONLY:-}" ] || [[ " $DEB_CHECK_ONLY " == *" $name "* ]] || return 0
+	: > "$tmp/log"
+	if "$@" > "$tmp/log" 2>&1; then ok "$name"; else ko "$name"; fi
+}
 
 ARCH_PKGS="libe1npu0 libe1npu-dev e1npu-tools libe1npu-tflite-delegate"
 ALL_PKGS="$ARCH_PKGS e1npu-dkms"
@@ -97,7 +103,7 @@ t_lintian() {
 }
 check lintian t_lintian
 # what lintian said, also when it passed
-[ "$fail" != 0 ] || sed 's/^/  /' "$tmp/log"
+[ "$fail" != 0 ] || [ -n "${DEB_CHECK_ONLY:-}" ] || sed 's/^/  /' "$tmp/log"
 
 # ---- contents ----------------------------------------------------------------
 # expected PKG: the package's files from contents.list, placeholders expanded.
@@ -289,7 +295,7 @@ t_shlibdeps() {
 }
 if [ "$arch" = "$host_arch" ]; then
 	check depends_cover_shlibdeps t_shlibdeps
-else
+elif [ -z "${DEB_CHECK_ONLY:-}" ]; then
 	echo "SKIP deb_depends_cover_shlibdeps ($arch packages: dpkg-shlibdeps needs $arch libraries installed)"
 fi
 
@@ -349,10 +355,39 @@ t_dkms_build() {
 	echo "dkms add + build: e1npu/$version, $kver, riscv: built"
 }
 if [ "${DEB_CHECK_KERNEL:-1}" = 0 ]; then
-	echo "SKIP deb_dkms_tree_builds (DEB_CHECK_KERNEL=0)"
+	[ -n "${DEB_CHECK_ONLY:-}" ] || echo "SKIP deb_dkms_tree_builds (DEB_CHECK_KERNEL=0)"
 else
 	check dkms_tree_builds t_dkms_build
 fi
+
+# The checks themselves: packages spoilt on purpose must fail them, saying
+# what is wrong (libe1npu0 without a symbol in DEBIAN/symbols and with an
+# executable shared library, e1npu-tools with a file no rule expects).
+# repack DEB DIR: DEB's tree (with DEBIAN/) into DIR, for rebuilding.
+t_checks_catch() {
+	local bad=$tmp/spoilt t=$tmp/repack rc=0 out=$tmp/spoilt.out so
+	mkdir -p "$bad"
+	cp "$deb_dir"/*.deb "$deb_dir/stage.list" "$bad/"
+	rm -rf "$t" && dpkg-deb -R "$(debfile libe1npu0)" "$t"
+	sed -i '/^ e1npu_requant_from_scale@/d' "$t/DEBIAN/symbols"
+	so=$(find "$t/usr/lib" -name 'libe1npu.so.0.*' -type f)
+	chmod 0755 "$so"
+	dpkg-deb --root-owner-group -b "$t" "$bad/$(basename "$(debfile libe1npu0)")" > /dev/null
+	rm -rf "$t" && dpkg-deb -R "$(debfile e1npu-tools)" "$t"
+	echo stray > "$t/usr/bin/e1npu-stray"
+	dpkg-deb --root-owner-group -b "$t" "$bad/$(basename "$(debfile e1npu-tools)")" > /dev/null
+	DEB_CHECK_ONLY="lintian symbols_equal_exports contents_e1npu-tools split_stage_exactly_once" \
+		DEB_CHECK_KERNEL=0 "$0" "$bad" "$bad" "$debver" > "$out" 2>&1 || rc=$?
+	[ "$rc" != 0 ] || { echo "check-deb.sh passed spoilt packages:"; cat "$out"; return 1; }
+	local want
+	for want in 'FAIL deb_lintian' 'not accepted by tools/deb/lintian-allow' \
+		'FAIL deb_symbols_equal_exports' '-e1npu_requant_from_scale@LIBE1NPU_0.1' \
+		'FAIL deb_contents_e1npu-tools' '+usr/bin/e1npu-stray' \
+		'FAIL deb_split_stage_exactly_once' '0 passed, 4 failed'; do
+		grep -q -F -- "$want" "$out" || { echo "check-deb.sh on spoilt packages did not say '$want':"; cat "$out"; return 1; }
+	done
+}
+[ -n "${DEB_CHECK_ONLY:-}" ] || check checks_catch_spoilt_packages t_checks_catch
 
 echo "check-deb: $(cd "$deb_dir" && for p in $ALL_PKGS; do f=$(debfile "$p"); printf '%s %s B; ' "${f##*/}" "$(stat -c %s "$f")"; done)"
 echo "$pass passed, $fail failed"
