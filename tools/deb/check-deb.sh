@@ -23,9 +23,11 @@
 #    skips it).
 # Prints PASS/FAIL/SKIP lines and "N passed, M failed".
 set -uo pipefail
+# (no `cmd | grep -q` below: with pipefail, grep -q's early exit can make
+# the pipeline fail by SIGPIPE and hide the match)
 
-deb_dir=${1:?usage: check-deb.sh DEB_DIR REPRO_DIR DEBVER}
-repro_dir=${2:?usage: check-deb.sh DEB_DIR REPRO_DIR DEBVER}
+deb_dir=$(realpath -m "${1:?usage: check-deb.sh DEB_DIR REPRO_DIR DEBVER}")
+repro_dir=$(realpath -m "${2:?usage: check-deb.sh DEB_DIR REPRO_DIR DEBVER}")
 debver=${3:?usage: check-deb.sh DEB_DIR REPRO_DIR DEBVER}
 version=${debver%-*}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -157,7 +159,7 @@ t_symbols() {
 	so=$(find "$tmp/x/libe1npu0/usr/lib/$multiarch" -name 'libe1npu.so.0.*' -type f)
 	[ -n "$so" ] || { echo "no libe1npu.so.0.* in libe1npu0"; return 1; }
 	[ -f "$c/symbols" ] || { echo "libe1npu0 has no DEBIAN/symbols"; return 1; }
-	head -1 "$c/symbols" | grep -qx 'libe1npu.so.0 libe1npu0 #MINVER#' ||
+	head -1 "$c/symbols" | grep -x >/dev/null 'libe1npu.so.0 libe1npu0 #MINVER#' ||
 		{ echo "symbols header: $(head -1 "$c/symbols")"; return 1; }
 	grep -qx '\* Build-Depends-Package: libe1npu-dev' "$c/symbols" ||
 		{ echo "symbols: no '* Build-Depends-Package: libe1npu-dev'"; return 1; }
@@ -190,7 +192,7 @@ t_shlibs_triggers() {
 	local c=$tmp/c/libe1npu0
 	grep -qx "libe1npu 0 libe1npu0 (>= $version)" "$c/shlibs" 2>/dev/null ||
 		{ echo "DEBIAN/shlibs: $(cat "$c/shlibs" 2>&1)"; return 1; }
-	grep -v '^#' "$c/triggers" 2>/dev/null | grep -qx 'activate-noawait ldconfig' ||
+	grep -v '^#' "$c/triggers" 2>/dev/null | grep -x >/dev/null 'activate-noawait ldconfig' ||
 		{ echo "DEBIAN/triggers lacks 'activate-noawait ldconfig'"; return 1; }
 }
 check shlibs_triggers t_shlibs_triggers
@@ -218,7 +220,7 @@ t_control() {
 	e1npu-tools | e1npu-dkms) [ "$(val Multi-Arch)" = foreign ] || { echo "Multi-Arch: $(val Multi-Arch), want foreign"; bad=1; } ;;
 	esac
 	case "$p" in
-	libe1npu-dev) val Depends | grep -q "libe1npu0 (= $debver)" || { echo "Depends: $(val Depends): no libe1npu0 (= $debver)"; bad=1; } ;;
+	libe1npu-dev) val Depends | grep -F >/dev/null "libe1npu0 (= $debver)" || { echo "Depends: $(val Depends): no libe1npu0 (= $debver)"; bad=1; } ;;
 	e1npu-dkms) [ "$(val Depends)" = dkms ] || { echo "Depends: $(val Depends), want dkms"; bad=1; } ;;
 	esac
 	# maintainer scripts: the expected ones, valid sh
@@ -240,7 +242,7 @@ t_control() {
 	cmp -s "$tmp/files" "$tmp/summed" || { echo "md5sums does not list exactly the files:"; diff "$tmp/files" "$tmp/summed"; bad=1; }
 	(cd "$tmp/x/$p" && md5sum --quiet -c "$tmp/c/$p/md5sums") || bad=1
 	# copyright in DEP-5, a changelog.Debian.gz
-	head -1 "$tmp/x/$p/usr/share/doc/$p/copyright" | grep -qx 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' ||
+	head -1 "$tmp/x/$p/usr/share/doc/$p/copyright" | grep -x >/dev/null 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' ||
 		{ echo "copyright is not DEP-5"; bad=1; }
 	gzip -t "$tmp/x/$p/usr/share/doc/$p/changelog.Debian.gz" || { echo "no valid changelog.Debian.gz"; bad=1; }
 	return $bad
@@ -254,10 +256,10 @@ t_stripped() {
 	for p in $ARCH_PKGS; do
 		while IFS= read -r -d '' f; do
 			case "$f" in
-			*.a) if readelf -S "$f" | grep -q '\.debug_'; then echo "${f#"$tmp"/x/}: debug sections"; bad=1; fi ;;
+			*.a) if readelf -S "$f" | grep >/dev/null '\.debug_'; then echo "${f#"$tmp"/x/}: debug sections"; bad=1; fi ;;
 			*) is_elf "$f" || continue
 			   n=$((n + 1))
-			   if readelf -S "$f" | grep -qE '\.symtab|\.debug_|\.comment'; then echo "${f#"$tmp"/x/}: not stripped"; bad=1; fi ;;
+			   if readelf -S "$f" | grep -E >/dev/null '\.symtab|\.debug_|\.comment'; then echo "${f#"$tmp"/x/}: not stripped"; bad=1; fi ;;
 			esac
 		done < <(find "$tmp/x/$p" -type f -print0)
 	done
@@ -336,7 +338,7 @@ t_dkms_build() {
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$kc/obj" M="$src" ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- -j2 modules ||
 		{ echo "M= build of the DKMS tree against $(cat "$kc/kernel.release") failed"; return 1; }
 	[ -f "$src/e1npu.ko" ] || { echo "no e1npu.ko built"; return 1; }
-	readelf -h "$src/e1npu.ko" | grep -q 'Machine:.*RISC-V' || { echo "e1npu.ko is not RISC-V"; return 1; }
+	readelf -h "$src/e1npu.ko" | grep >/dev/null 'Machine:.*RISC-V' || { echo "e1npu.ko is not RISC-V"; return 1; }
 	echo "e1npu.ko built from usr/src/e1npu-$version against $(cat "$kc/kernel.release")"
 	# dkms itself on the packaged dkms.conf, in private trees (nothing of
 	# the host's /var/lib/dkms): add, build (a cross build: ARCH and
@@ -389,6 +391,6 @@ t_checks_catch() {
 }
 [ -n "${DEB_CHECK_ONLY:-}" ] || check checks_catch_spoilt_packages t_checks_catch
 
-echo "check-deb: $(cd "$deb_dir" && for p in $ALL_PKGS; do f=$(debfile "$p"); printf '%s %s B; ' "${f##*/}" "$(stat -c %s "$f")"; done)"
+echo "check-deb: $(for p in $ALL_PKGS; do f=$(debfile "$p"); printf '%s %s B; ' "${f##*/}" "$(stat -c %s "$f")"; done)"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
