@@ -13,7 +13,8 @@
 #    package (none lost, none twice);
 #  - libe1npu0's DEBIAN/symbols lists exactly the library's dynamic symbols
 #    (nm -D --defined-only), versions as lib/abi/libe1npu.abi's nodes;
-#  - control fields, maintainer scripts, md5sums; binaries stripped;
+#  - control fields, maintainer scripts (also run, with stand-ins for
+#    udevadm and dkms), md5sums; binaries stripped;
 #  - Depends from tools/deb/shlibs.map at least what dpkg-shlibdeps says
 #    (native packages only: it needs the target's libraries installed);
 #  - the .debs are byte for byte the same when built twice;
@@ -361,6 +362,58 @@ if [ "${DEB_CHECK_KERNEL:-1}" = 0 ]; then
 else
 	check dkms_tree_builds t_dkms_build
 fi
+
+# Maintainer scripts, run here with stand-ins for udevadm and dkms that
+# only log their arguments (nothing on the host changes): no udevadm, or
+# no udevd: nothing, exit 0; udevd running: reload + trigger of the accel
+# nodes. prerm: dkms remove only when dkms knows the version.
+t_scripts() {
+	local fake=$tmp/fakebin c=$tmp/c bad=0 want
+	mkdir -p "$fake" "$tmp/nobin"
+	printf '#!/bin/sh
+echo "udevadm $*" >> "%s/calls"
+' "$tmp" > "$fake/udevadm"
+	printf '#!/bin/sh
+echo "dkms $*" >> "%s/calls"
+[ "$1" != status ] || cat "%s/dkms-status" 2>/dev/null
+' "$tmp" "$tmp" > "$fake/dkms"
+	chmod +x "$fake/udevadm" "$fake/dkms"
+	ln -sf "$(command -v sh)" "$tmp/nobin/sh"
+	: > "$tmp/calls"
+	PATH=$tmp/nobin sh "$c/e1npu-tools/postinst" configure "" || { echo "postinst without udevadm failed"; bad=1; }
+	PATH=$tmp/nobin sh "$c/e1npu-tools/postrm" purge || { echo "postrm without udevadm failed"; bad=1; }
+	[ ! -s "$tmp/calls" ] || { echo "calls without udevadm:"; cat "$tmp/calls"; bad=1; }
+	local udevd=$'udevadm control --reload-rules\nudevadm trigger --subsystem-match=accel --action=change\nudevadm control --reload-rules'
+	PATH=$fake:$PATH sh "$c/e1npu-tools/postinst" configure "" || { echo "postinst failed"; bad=1; }
+	PATH=$fake:$PATH sh "$c/e1npu-tools/postrm" remove || { echo "postrm failed"; bad=1; }
+	if [ -S /run/udev/control ]; then want=$udevd; else want=""; fi
+	[ "$(cat "$tmp/calls")" = "$want" ] || { echo "udevadm calls (udevd ${want:+not }absent):"; cat "$tmp/calls"; echo "wanted:"; echo "$want"; bad=1; }
+	# the other case, in a private mount namespace: a tmpfs /run with (or
+	# without) a udevd control socket; where unshare is not allowed
+	# (an unprivileged container), only this machine's case is tested
+	if unshare -m --propagation private true 2>/dev/null; then
+		: > "$tmp/calls"
+		local have=1
+		[ -S /run/udev/control ] && have=0
+		unshare -m --propagation private sh -c '
+			mount -t tmpfs none /run && mkdir /run/udev &&
+			if [ "$1" = 1 ]; then python3 -c "import socket; socket.socket(socket.AF_UNIX).bind(\"/run/udev/control\")"; fi &&
+			PATH=$2:$PATH sh "$3/postinst" configure "" && PATH=$2:$PATH sh "$3/postrm" remove' \
+			sh "$have" "$fake" "$c/e1npu-tools" || { echo "scripts in a namespace failed"; bad=1; }
+		if [ "$have" = 1 ]; then want=$udevd; else want=""; fi
+		[ "$(cat "$tmp/calls")" = "$want" ] || { echo "udevadm calls (udevd ${want:+not }absent, namespace):"; cat "$tmp/calls"; echo "wanted:"; echo "$want"; bad=1; }
+	else
+		echo "note: unshare -m not allowed here: only the udevd-$([ -S /run/udev/control ] && echo present || echo absent) case tested"
+	fi
+	: > "$tmp/calls"
+	PATH=$fake:$PATH sh "$c/e1npu-dkms/prerm" remove || { echo "prerm failed"; bad=1; }
+	echo "e1npu/$version, 6.12.0, riscv64: installed" > "$tmp/dkms-status"
+	PATH=$fake:$PATH sh "$c/e1npu-dkms/prerm" upgrade || { echo "prerm failed"; bad=1; }
+	want="dkms status -m e1npu -v $version"$'\n'"dkms status -m e1npu -v $version"$'\n'"dkms remove -m e1npu -v $version --all"
+	[ "$(cat "$tmp/calls")" = "$want" ] || { echo "dkms calls:"; cat "$tmp/calls"; echo "wanted:"; echo "$want"; bad=1; }
+	return $bad
+}
+check maintainer_scripts t_scripts
 
 # The checks themselves: packages spoilt on purpose must fail them, saying
 # what is wrong (libe1npu0 without a symbol in DEBIAN/symbols and with an
