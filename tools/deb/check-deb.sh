@@ -70,8 +70,10 @@ maintainer=$(sed -n 's/^M:[[:space:]]*//p' "$TOP/MAINTAINERS" | sed -n 1p)
 # ---- lintian -----------------------------------------------------------------
 t_lintian() {
 	local out=$tmp/lintian.out rc=0 bad=0 sev pkg tag ctx line
+	local debs=() p
+	for p in $ALL_PKGS; do debs+=("$(debfile "$p")"); done
 	lintian --fail-on none --display-info --pedantic --tag-display-limit 0 \
-		$(for p in $ALL_PKGS; do debfile "$p"; done) > "$out" 2> "$tmp/lintian.err" || rc=$?
+		"${debs[@]}" > "$out" 2> "$tmp/lintian.err" || rc=$?
 	[ "$rc" = 0 ] || { echo "lintian itself failed (exit $rc):"; cat "$tmp/lintian.err" "$out"; return 1; }
 	sed '/^#/d; /^[[:space:]]*$/d' "$HERE/lintian-allow" > "$tmp/allow"
 	: > "$tmp/used"
@@ -290,7 +292,7 @@ t_shlibdeps() {
 				[ "$(echo "$alt" | awk '{ print $1 }')" = "$name" ] || continue
 				v=$(echo "$alt" | sed -n 's/.*(>= \(.*\))/\1/p')
 				if [ -z "$ver" ] || { [ -n "$v" ] && dpkg --compare-versions "$v" ge "$ver"; }; then found=1; fi
-			done < <(echo "$ours" | tr ',|' '\n\n' | sed 's/^ *//; s/ *$//')
+			done < <(echo "$ours" | sed 's/[,|]/\n/g' | sed 's/^ *//; s/ *$//')
 			[ "$found" = 1 ] || { echo "$p: dpkg-shlibdeps wants '$item', tools/deb/shlibs.map gives less"; bad=1; }
 		done < <(echo "$theirs" | tr ',' '\n' | sed 's/^ *//; s/ *$//')
 	done
@@ -370,9 +372,11 @@ fi
 t_scripts() {
 	local fake=$tmp/fakebin c=$tmp/c bad=0 want
 	mkdir -p "$fake" "$tmp/nobin"
+	# shellcheck disable=SC2016 # $* and $1 are the stand-ins' own
 	printf '#!/bin/sh
 echo "udevadm $*" >> "%s/calls"
 ' "$tmp" > "$fake/udevadm"
+	# shellcheck disable=SC2016
 	printf '#!/bin/sh
 echo "dkms $*" >> "%s/calls"
 [ "$1" != status ] || cat "%s/dkms-status" 2>/dev/null
@@ -395,6 +399,7 @@ echo "dkms $*" >> "%s/calls"
 		: > "$tmp/calls"
 		local have=1
 		[ -S /run/udev/control ] && have=0
+		# shellcheck disable=SC2016 # expanded by the inner sh
 		unshare -m --propagation private sh -c '
 			mount -t tmpfs none /run && mkdir /run/udev &&
 			if [ "$1" = 1 ]; then python3 -c "import socket; socket.socket(socket.AF_UNIX).bind(\"/run/udev/control\")"; fi &&
