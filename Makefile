@@ -120,13 +120,15 @@ deps-bench:
 -include kernel/kernel.mk
 -include tests/vm/vm.mk
 -include tests/bench/bench.mk
+-include tools/deb/deb.mk
 
 # A cross build: the library, the tools and the cmocka suites (no
 # sanitizer builds, fuzzers, benchmarks or outputs made by running them).
 # (npu-smoke-static is for the busybox guest; a Debian sysroot's packages
 # are the dynamic tools: its libc.a does not link with Debian 12's binutils)
 CROSS_TARGETS := $(LIB_SO) $(LIB_A) $(LIB_PUB_A) $(LIB_PC) $(NPU_SMOKE) \
-	$(if $(SYSROOT_MULTIARCH),,$(NPU_SMOKE_STATIC)) $(CLASSIFY) $(LIBT_TESTS) $(OPS_BINS)
+	$(if $(SYSROOT_MULTIARCH),,$(NPU_SMOKE_STATIC)) $(CLASSIFY) $(HLO_TOOL) $(DELEGATE_SO) \
+	$(LIBT_TESTS) $(OPS_BINS)
 
 .PHONY: all check check-unit smoke bench install clean
 ifneq ($(CROSS_COMPILE),)

@@ -28,10 +28,15 @@ $(DELEGATE_SAN_SO): $(call sanobjs,$(DELEGATE_SRCS)) $(LIB_SAN_A) delegate/deleg
 	$(CC) $(CFLAGS) $(SANFLAGS) -shared -Wl,--version-script=delegate/delegate.sym \
 		-o $@ $(call sanobjs,$(DELEGATE_SRCS)) $(LIB_SAN_A) $(LIB_LIBS)
 
+# DELEGATEDIR: where install puts it; the Debian package uses a private
+# plugin directory, $(LIBDIR)/e1npu (tools/deb/mkdeb.sh): it is dlopen()ed
+# by path, not a library to link with.
+DELEGATEDIR ?= $(LIBDIR)
+
 .PHONY: install-delegate
 install-delegate: $(DELEGATE_SO)
-	install -d $(DESTDIR)$(LIBDIR)
-	install -m 0755 $(DELEGATE_SO) $(DESTDIR)$(LIBDIR)/
+	install -d $(DESTDIR)$(DELEGATEDIR)
+	install -m 0755 $(DELEGATE_SO) $(DESTDIR)$(DELEGATEDIR)/
 
 ALL_TARGETS     += $(DELEGATE_SO)
 INSTALL_TARGETS += install-delegate

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 #
 # Install the Debian 12 packages a make target needs, only if some are
-# missing. Usage: install-deps.sh build|check|bench|vm|lint|dt
-# Set E1NPU_NO_APT=1 to only report what is missing.
+# missing. Usage: install-deps.sh build|check|bench|vm|lint|dt|deb|deb-riscv64
+# (deb, deb-riscv64: tools/deb/). Set E1NPU_NO_APT=1 to only report what is missing.
 set -eu
 
 # libpng-dev, libjpeg62-turbo-dev: e1npu-classify reads PNG and JPEG.
@@ -29,6 +29,12 @@ vm="libglib2.0-dev libpixman-1-dev libfdt-dev xz-utils zstd cpio kmod qemu-syste
     libssl-dev sparse rsync python3 file patch dpkg-dev meson ninja-build cmake \
     $debian"
 bench="libdnnl-dev"
+# Debian packages (tools/deb/, make deb / check-deb): dpkg-deb,
+# dpkg-architecture, dpkg-buildflags, dpkg-shlibdeps, lintian; dkms: the
+# check builds the e1npu-dkms source with dkms itself (private trees).
+deb="dpkg-dev binutils lintian dkms"
+# make deb-riscv64: the cross toolchain.
+deb_riscv64="gcc-riscv64-linux-gnu libc6-dev-riscv64-cross binutils-riscv64-linux-gnu"
 # The device tree binding's check (tests/kernel-tree/dt-binding-check.sh):
 # the dt-schema tools, dtc, yamllint; python3-ply: checkpatch's SPDX
 # check in the kernel series (tests/kernel-tree/kernel-series.sh).
@@ -39,8 +45,10 @@ build) pkgs="$build" ;;
 bench) pkgs="$build $bench" ;;
 vm|lint) pkgs="$build $vm" ;;
 dt) pkgs="$dt" ;;
-check) pkgs="$build $vm $fuzz $dt" ;;
-*) echo "install-deps.sh: unknown profile '$1' (build|check|bench|vm|lint|dt)" >&2; exit 2 ;;
+deb) pkgs="$build $deb" ;;
+deb-riscv64) pkgs="$build $deb $deb_riscv64" ;;
+check) pkgs="$build $vm $fuzz $dt $deb" ;;
+*) echo "install-deps.sh: unknown profile '$1' (build|check|bench|vm|lint|dt|deb|deb-riscv64)" >&2; exit 2 ;;
 esac
 
 missing=""
