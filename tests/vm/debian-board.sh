@@ -90,6 +90,7 @@ done
 awk '/^```sh debian-board$/ { on = 1; next } /^```/ { on = 0 } on' \
 	"$TOP/Documentation/board.md" >"$P/board-blocks.sh"
 cp "$VM_DIR/guest/lib.sh" "$P/lib.sh"
+date +%s >"$P/epoch"
 if [ "$MODE" = run ]; then
 	install -m 0755 "$VM_DIR/debian/run-board.sh" "$P/run.sh"
 else

@@ -22,7 +22,7 @@ _debs() {
 	rm -rf "$KC/debs" "$KC"/*.deb "$KC"/*.buildinfo "$KC"/*.changes
 	run_logged "$KC/bindeb-pkg.log" make -C "$src" O="$KC/obj" ARCH=riscv \
 		CROSS_COMPILE=riscv64-linux-gnu- KBUILD_PKG_ROOTCMD=fakeroot \
-		KDEB_PKGVERSION="$kver-1" KDEB_COMPRESS=xz -j2 bindeb-pkg ||
+		KDEB_PKGVERSION="$kver-1" KDEB_COMPRESS=xz DPKG_FLAGS=-d -j2 bindeb-pkg ||
 		die "riscv64 kernel: bindeb-pkg failed (log $KC/bindeb-pkg.log)"
 	mkdir -p "$KC/debs"
 	for d in "$KC"/linux-image-"$kver"_*.deb "$KC"/linux-headers-"$kver"_*.deb; do
