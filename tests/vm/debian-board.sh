@@ -129,11 +129,20 @@ if [ "$MODE" = shell ]; then
 	[ -n "$st" ] || die "debian board: the command did not finish (serial log $LOG)"
 	exit "$st"
 fi
-rc=0
-timeout -k 5 "$TIMEOUT" "${QEMU[@]}" </dev/null 2>&1 | tr -d '\r' | tee "$LOG" |
+# QEMU's console into a file (a pipe would hold it in buffers), followed
+# live for the results
+RAW="$W/serial.raw"
+: >"$RAW"
+timeout -k 5 "$TIMEOUT" "${QEMU[@]}" </dev/null >"$RAW" 2>&1 &
+qpid=$!
+tail -n +1 -f --pid="$qpid" "$RAW" |
 	grep --line-buffered -a -E '^E1VM(-SUMMARY)?: (PASS|FAIL|SKIP|BEGIN)|^E1VM-LOG|^E1BOARD' |
-	sed -u 's/^/    /' || true
-rc=${PIPESTATUS[0]}
+	sed -u 's/\r$//; s/^/    /' &
+vpid=$!
+rc=0
+wait "$qpid" || rc=$?
+wait "$vpid" 2>/dev/null || true
+tr -d '\r' <"$RAW" >"$LOG"
 T_BOOT=$(elapsed "$t0")
 
 # ---- 5. verdict ---------------------------------------------------------------

@@ -11,11 +11,16 @@
 # Cached in $E1NPU_CACHE/debian/rootfs-<hash>.img: hash of the package
 # versions of the closure, this script and the board's init; built under
 # a lock (~2.5 min: the second stage is ~2 min under qemu-user).
+# --background: start the build detached and return.
 . "$(dirname "$0")/common.sh"
 . "$VM_DIR/debian-apt.sh"
 
-# the board's packages beyond minbase (their dependencies come along)
-PKGS=(kmod udev dkms gcc make libc6-dev
+# the board's packages beyond minbase (their dependencies come along):
+# what DKMS needs, udev, and every dependency of the NPU packages -- a
+# board's apt fetches those from the archive; the virtual board has no
+# network, so they are in the image (a dependency missing here fails
+# board.md's `apt install` in the test, as it would offline)
+PKGS=(kmod udev dkms gcc make libc6-dev libdrm-dev libudev-dev
       libdrm2 libudev1 libpng16-16t64 libjpeg62-turbo libcmocka0)
 INIT="$VM_DIR/debian/board-init"
 
@@ -81,6 +86,16 @@ fi
 VERS=$(deb_versions "${PKGS[@]}") || die "debian rootfs: cannot resolve ${PKGS[*]}"
 HASH=$( (echo "$VERS"; cat "$0" "$INIT") | sha256sum | cut -c1-12)
 IMG="$E1NPU_CACHE/debian/rootfs-$DEB_SUITE-$DEB_ARCH-$HASH.img"
+if [ "${1:-}" = --background ]; then
+	# make check starts it early, beside the host's tests (vm.mk CHECK_EARLY)
+	if [ -f "$IMG" ]; then
+		msg "debian rootfs already cached: $IMG"
+		exit 0
+	fi
+	msg "debian rootfs: building in the background (log $IMG.bg.log)"
+	setsid nohup "$0" >"$IMG.bg.log" 2>&1 </dev/null &
+	exit 0
+fi
 with_lock debian-rootfs _build "$IMG"
 [ -f "$IMG" ] || die "debian rootfs: not built"
 echo "$IMG"

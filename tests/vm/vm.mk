@@ -45,7 +45,7 @@ vm_guest_goals = $(if $(strip $(1)),$(MAKE) --no-print-directory $(1))
 
 .PHONY: vm-deps vm-riscv64 vm-riscv64-debian vm-riscv64-kernel vm-riscv64-kernel-bg \
 	vm-riscv64-debug vm-riscv64-debug-kernel vm-riscv64-debug-kernel-bg \
-	vm-riscv64-split vm-qemu vm-qemu-bg lint-kernel lint-kernel-mainline check-vm \
+	vm-riscv64-split vm-qemu vm-qemu-bg vm-debian-rootfs-bg lint-kernel lint-kernel-mainline check-vm \
 	board bench-board
 
 vm-deps:
@@ -93,6 +93,10 @@ bench-board: vm-deps
 vm-qemu: vm-deps
 	@$(vm_env) $(VM_SCRIPTS)/qemu-build.sh
 
+# the Debian board's root file system, in the background (~3 min once)
+vm-debian-rootfs-bg: vm-deps
+	@$(vm_env) $(VM_SCRIPTS)/debian-rootfs.sh --background
+
 vm-qemu-bg: vm-deps
 	@$(vm_env) $(VM_SCRIPTS)/qemu-build.sh --background
 
@@ -135,4 +139,4 @@ check-vm: vm-deps
 
 CHECK_TARGETS += check-vm
 BENCH_TARGETS += bench-board
-CHECK_EARLY += vm-qemu-bg vm-riscv64-kernel-bg vm-riscv64-debug-kernel-bg
+CHECK_EARLY += vm-qemu-bg vm-riscv64-kernel-bg vm-riscv64-debug-kernel-bg vm-debian-rootfs-bg

@@ -119,11 +119,13 @@ t_run npu-smoke-smoke npu-smoke smoke
 for t in "$P"/tests/*; do
 	[ -x "$t" ] || continue
 	n=$(basename "$t")
-	if E1NPU_DEVICE=/dev/accel/accel0 "$t" >"$W/$n.log" 2>&1; then
+	E1NPU_DEVICE=/dev/accel/accel0 "$t" >"$W/$n.log" 2>&1
+	rc=$?
+	if [ "$rc" = 0 ]; then
 		t_pass "suite-$n"
 	else
 		tail -n 20 "$W/$n.log" | sed "s/^/E1VM-LOG: suite-$n: /"
-		t_fail "suite-$n" "exit status $?"
+		t_fail "suite-$n" "exit status $rc"
 	fi
 done
 for img in grace_hopper_128.bmp grace_hopper_128.png grace_hopper_128.jpg; do
