@@ -71,7 +71,9 @@ void e1npu_ops_free(struct e1npu_ops *ops);
  * a context (NULL @ops) has nowhere to write: only its errno tells.
  *
  * Return: a string owned by @ops, valid until the next call on it; ""
- *	when nothing failed yet; a static string for a NULL @ops.
+ *	when nothing failed yet. For a NULL @ops: why this thread's last
+ *	e1npu_ops_new() failed (e.g. a bad E1NPU_OPS_LOWERING, named with
+ *	its accepted values), else a static string.
  */
 const char *e1npu_ops_last_error(const struct e1npu_ops *ops);
 

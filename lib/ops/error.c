@@ -36,7 +36,21 @@ int ops_device_error(struct e1npu_ops *ops, int err)
 	return ops_error(ops, err, "device: %s", msg[0] ? msg : e1npu_strerror(err));
 }
 
+/* Why this thread's last e1npu_ops_new() failed: it has no context yet. */
+static _Thread_local char new_err[256];
+
+void ops_new_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(new_err, sizeof(new_err), fmt, ap);
+	va_end(ap);
+}
+
 E1NPU_API const char *e1npu_ops_last_error(const struct e1npu_ops *ops)
 {
-	return ops ? ops->errmsg : "invalid argument: NULL context";
+	if (!ops)
+		return new_err[0] ? new_err : "invalid argument: NULL context";
+	return ops->errmsg;
 }

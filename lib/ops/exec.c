@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "cost.h"
+#include "internal.h"
 #include "ops_internal.h"
 #include "select.h"
 
@@ -42,8 +43,14 @@ E1NPU_API int e1npu_ops_new(struct e1npu_device *dev, struct e1npu_ops **opsp)
 		enum ops_lowering low;
 
 		if (ops_lowering_from_env(&low)) {
+			char err[200];
+			unsigned int dummy;
+
+			/* no context to hold it: e1npu_ops_last_error(NULL) */
+			e1npu_env_get("E1NPU_OPS_LOWERING", &dummy, err, sizeof(err));
+			ops_new_error("e1npu_ops_new: %s", err);
 			free(ops);
-			return -EINVAL;	/* E1NPU_OPS_LOWERING: see cost.h */
+			return -EINVAL;
 		}
 		ops->lowering = low;
 	}
