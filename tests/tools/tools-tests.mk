@@ -42,10 +42,12 @@ CLASSIFY_BIN := $(O)/tools/e1npu-classify/e1npu-classify
 CLASSIFY_MODELS = $(if $(MODELS_DIR),$(MODELS_DIR),$(CURDIR)/../shared/models)
 
 .PHONY: check-tools
-check-tools: $(NPU_SMOKE) $(SMOKE_UNIT) $(SMOKE_UNIT_SAN) $(CLASSIFY_BIN) \
+check-tools: $(NPU_SMOKE) $(SMOKE_UNIT) $(SMOKE_UNIT_SAN) $(CLASSIFY_BIN) $(CLASSIFY_SAN) \
 		$(CLS_IMG_UNIT) $(CLS_IMG_UNIT_SAN) $(CLS_IMG_FIXTURES)/index.txt
 	tests/tools/npu-smoke-test.sh $(NPU_SMOKE)
 	tests/tools/classify-test.sh $(CLASSIFY_BIN) $(CLASSIFY_MODELS)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		tests/tools/classify-test.sh $(CLASSIFY_SAN) $(CLASSIFY_MODELS)
 	CLASSIFY_FIXTURES=$(CLS_IMG_FIXTURES) $(CLS_IMG_UNIT)
 	CLASSIFY_FIXTURES=$(CLS_IMG_FIXTURES) ASAN_OPTIONS=detect_leaks=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(CLS_IMG_UNIT_SAN)

@@ -10,6 +10,7 @@
 #include <e1npu/e1npu.h>
 #include <e1npu/e1npu_tflite.h>
 
+#include "device.h"
 #include "errout.h"
 #include "plan.h"
 
@@ -56,24 +57,18 @@ int cls_print_plan(const char *model, const char *device, bool cpu, bool json)
 	struct e1npu_device *dev = NULL;
 	struct e1npu_tflite *t = NULL;
 	struct e1npu_tflite_arena a;
-	char err[512];
+	char err[512], devname[64];
 	int ret;
 
-	if (cpu) {
+	if (cpu)
 		topt.path = E1NPU_TFLITE_PATH_REFERENCE;
-	} else {
-		ret = e1npu_device_open(device, &dev);
-		if (ret) {
-			cls_error(json, "cannot open device %s: %s",
-				  device ? device : "(auto)", e1npu_strerror(ret));
-			return 1;
-		}
-	}
+	else if (cls_open_device(device, json, &dev, devname, sizeof(devname)))
+		return 1;
 	ret = e1npu_tflite_load_file(dev, model, &topt, &t, err, sizeof(err));
 	e1npu_device_close(dev);
 	if (ret) {
 		cls_file_error(json, model, err);
-		return 1;
+		return 2;	/* the model: an input error */
 	}
 	e1npu_tflite_get_arena(t, &a);
 	if (json) {
