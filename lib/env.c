@@ -35,6 +35,9 @@ static const struct env_var vars[] = {
 	{ "E1NPU_OPS_LOWERING", 0, 0, 0, lowering_words,
 	  "'auto', 'conv2d', 'matmul' or 'first'" },
 	{ "E1NPU_TFLITE_DEBUG", 0, 1, 0, NULL, "0 or 1" },
+	/* lib/hlo reads it itself (the module's message): the same range */
+	{ "E1NPU_HLO_MAX_WORK", 1, 1u << 22, 4096, NULL,
+	  "Mi steps (2^20 each) from 1 to 4194304" },
 };
 
 static const struct env_var *find(const char *name)
