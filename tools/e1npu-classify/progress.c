@@ -39,9 +39,9 @@ void progress_step(unsigned int i, unsigned int n, const char *what)
 {
 	if (!on)
 		return;
+	drawn = 1;	/* before: a signal during the write still erases it */
 	fprintf(stderr, "\r\033[K[%u/%u] %s", i, n, what);
 	fflush(stderr);
-	drawn = 1;
 }
 
 void progress_end(void)
