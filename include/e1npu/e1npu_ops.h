@@ -198,6 +198,14 @@ int e1npu_ops_support_table(struct e1npu_ops *ops,
 /* e1npu_ops_kind_name() - "matmul_s8", ...; "unknown" otherwise (static). */
 const char *e1npu_ops_kind_name(uint32_t kind);
 
+/*
+ * e1npu_ops_reason_name() - an enum e1npu_ops_reason as a word:
+ * "big_gemm", "small_gemm", "elementwise", "no_hw_op", "no_engine",
+ * "no_device", "too_small", "fallback", "unsupported"; "unknown"
+ * otherwise (static).
+ */
+const char *e1npu_ops_reason_name(uint32_t reason);
+
 /**
  * enum e1npu_ops_force - override the selection (tests, benchmarks).
  * @E1NPU_OPS_FORCE_AUTO: the policy of lib/ops/select.h.

@@ -25,7 +25,10 @@ int ops_error(struct e1npu_ops *ops, int err, const char *fmt, ...)
 
 bool ops_bad(struct e1npu_ops *ops, const char *fn, const char *cond)
 {
-	ops_error(ops, -EINVAL, "%s: invalid argument: %s", fn, cond);
+	char words[256];
+
+	ops_cond_words(cond, words, sizeof(words));
+	ops_error(ops, -EINVAL, "%s: invalid argument: %s", fn, words);
 	return true;
 }
 

@@ -382,6 +382,25 @@ E1NPU_API const char *e1npu_ops_kind_name(uint32_t kind)
 	return "unknown";
 }
 
+static const char *const reason_names[] = {
+	[E1NPU_OPS_WHY_BIG_GEMM] = "big_gemm",
+	[E1NPU_OPS_WHY_SMALL_GEMM] = "small_gemm",
+	[E1NPU_OPS_WHY_ELEMENTWISE] = "elementwise",
+	[E1NPU_OPS_WHY_NO_HW_OP] = "no_hw_op",
+	[E1NPU_OPS_WHY_NO_ENGINE] = "no_engine",
+	[E1NPU_OPS_WHY_NO_DEVICE] = "no_device",
+	[E1NPU_OPS_WHY_TOO_SMALL] = "too_small",
+	[E1NPU_OPS_WHY_FALLBACK] = "fallback",
+	[E1NPU_OPS_WHY_UNSUPPORTED] = "unsupported",
+};
+
+E1NPU_API const char *e1npu_ops_reason_name(uint32_t reason)
+{
+	if (reason < sizeof(reason_names) / sizeof(reason_names[0]) && reason_names[reason])
+		return reason_names[reason];
+	return "unknown";
+}
+
 void ops_rep_begin(struct e1npu_ops_report *rep, uint32_t kind, uint64_t macs)
 {
 	memset(rep, 0, sizeof(*rep));
