@@ -5,11 +5,13 @@
 # tests/vm/vm.mk, ...) that appends to the target lists below, so one
 # directory's build never edits another's.
 #
-#   make            build libraries, tools and tests
+#   make            build libraries, tools and tests (the ASan+UBSan builds in
+#                   SAN_O only for the check targets that run them)
 #   make smoke      npu-smoke smoke on the in-process device model
 #   make check      every test (installs its own packages on Debian 12)
 #   make bench      benchmarks, numbers printed
 #   make install    PREFIX=/usr/local DESTDIR=
+#   make uninstall  the same PREFIX/DESTDIR: removes exactly what install put
 #   make clean
 #   make CROSS_COMPILE=riscv64-linux-gnu- SYSROOT=DIR O=build-riscv64 [install]
 #                   the userspace for another architecture
@@ -74,6 +76,7 @@ CHECK_TARGETS :=
 CHECK_EARLY :=
 BENCH_TARGETS :=
 INSTALL_TARGETS :=
+UNINSTALL_TARGETS :=
 CLEAN_DIRS    := $(O) $(SAN_O)
 
 # objs/sanobjs: object files of a list of sources in each build tree.
@@ -113,7 +116,7 @@ deps-bench:
 CROSS_TARGETS := $(LIB_SO) $(LIB_A) $(LIB_PUB_A) $(LIB_PC) $(NPU_SMOKE) $(NPU_SMOKE_STATIC) \
 	$(CLASSIFY) $(LIBT_TESTS) $(OPS_BINS)
 
-.PHONY: all check check-unit smoke bench install clean
+.PHONY: all check check-unit smoke bench install uninstall clean
 ifneq ($(CROSS_COMPILE),)
 all: $(CROSS_TARGETS)
 else
@@ -132,6 +135,8 @@ bench: deps-bench
 	$(MAKE) --no-print-directory $(BENCH_TARGETS)
 
 install: $(INSTALL_TARGETS)
+
+uninstall: $(UNINSTALL_TARGETS)
 
 clean:
 	rm -rf $(CLEAN_DIRS)

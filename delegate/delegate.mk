@@ -33,6 +33,11 @@ install-delegate: $(DELEGATE_SO)
 	install -d $(DESTDIR)$(LIBDIR)
 	install -m 0755 $(DELEGATE_SO) $(DESTDIR)$(LIBDIR)/
 
+.PHONY: uninstall-delegate
+uninstall-delegate:
+	rm -f $(DESTDIR)$(LIBDIR)/$(notdir $(DELEGATE_SO))
+
 ALL_TARGETS     += $(DELEGATE_SO)
 INSTALL_TARGETS += install-delegate
+UNINSTALL_TARGETS += uninstall-delegate
 

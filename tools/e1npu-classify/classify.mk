@@ -44,6 +44,10 @@ install-classify: $(CLASSIFY)
 	install -m 0755 $(CLASSIFY) $(DESTDIR)$(BINDIR)/e1npu-classify
 	install -m 0644 tools/e1npu-classify/e1npu-classify.1 $(DESTDIR)$(MANDIR)/man1/
 
-.PHONY: install-classify
+uninstall-classify:
+	rm -f $(DESTDIR)$(BINDIR)/e1npu-classify $(DESTDIR)$(MANDIR)/man1/e1npu-classify.1
+
+.PHONY: install-classify uninstall-classify
 ALL_TARGETS     += $(CLASSIFY)
 INSTALL_TARGETS += install-classify
+UNINSTALL_TARGETS += uninstall-classify
