@@ -16,6 +16,7 @@
 #include <e1npu/e1npu_hlo.h>
 
 #include "npy.h"
+#include "progress.h"
 #include "values.h"
 
 #define HLO_TOOL_VERSION E1NPU_VERSION	/* the top Makefile's */
@@ -206,6 +207,7 @@ static void on_check(void *arg, const struct e1npu_hlo_check *c)
 {
 	struct printer *p = arg;
 
+	progress_check();
 	if (p->a->json) {
 		printf("%s{\"section\": %u, \"line\": %u, \"func\": ", p->n ? ", " : "",
 		       c->section, c->line);
@@ -565,7 +567,9 @@ int main(int argc, char **argv)
 		json_str(devname);
 		printf(", \"checks\": [");
 	}
+	progress_start();
 	ret = e1npu_hlo_run(h, on_check, &pr, &passed, &failed);
+	progress_end();
 	if (a.json) {
 		printf("], \"passed\": %u, \"failed\": %u", passed, failed);
 		if (ret) {
