@@ -31,12 +31,17 @@ E1NPU_API int e1npu_ops_new(struct e1npu_device *dev, struct e1npu_ops **opsp)
 	struct e1npu_ops *ops;
 	int ret;
 
-	if (!opsp)
+	ops_new_error("%s", "");
+	if (!opsp) {
+		ops_new_error("e1npu_ops_new: invalid argument: opsp is NULL");
 		return -EINVAL;
+	}
 	*opsp = NULL;
 	ops = calloc(1, sizeof(*ops));
-	if (!ops)
+	if (!ops) {
+		ops_new_error("e1npu_ops_new: out of memory");
 		return -ENOMEM;
+	}
 	ops->dev = dev;
 	ops->refs = 1;		/* the caller's */
 	{
@@ -57,6 +62,7 @@ E1NPU_API int e1npu_ops_new(struct e1npu_device *dev, struct e1npu_ops **opsp)
 	if (dev) {
 		ret = e1npu_device_get_info(dev, &ops->info);
 		if (ret) {
+			ops_new_error("e1npu_ops_new: device: %s", e1npu_strerror(ret));
 			free(ops);
 			return ret;
 		}
@@ -69,6 +75,8 @@ E1NPU_API int e1npu_ops_new(struct e1npu_device *dev, struct e1npu_ops **opsp)
 				   E1NPU_ENGINE_BIT(E1NPU_ENGINE_DATAPATH));
 		ret = e1npu_cmdbuf_new(dev, &ops->cb);
 		if (ret) {
+			ops_new_error("e1npu_ops_new: device: %s", e1npu_device_last_error(dev)[0] ?
+				      e1npu_device_last_error(dev) : e1npu_strerror(ret));
 			free(ops);
 			return ret;
 		}

@@ -109,6 +109,9 @@ static void test_ops_new_says_why(void **state)
 			    "e1npu_ops_new: environment variable E1NPU_OPS_LOWERING='fast': "
 			    "expected 'auto', 'conv2d', 'matmul' or 'first'");
 	unsetenv("E1NPU_OPS_LOWERING");
+	assert_int_equal(e1npu_ops_new(NULL, NULL), -EINVAL);
+	assert_string_equal(e1npu_ops_last_error(NULL),
+			    "e1npu_ops_new: invalid argument: opsp is NULL");
 	assert_int_equal(e1npu_ops_new(NULL, &ops), 0);
 	e1npu_ops_free(ops);
 }

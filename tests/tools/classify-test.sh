@@ -132,7 +132,11 @@ t_device_named() {
 	cls -n 1 >"$out" 2>"$err" && grep -q ', device sim, ' "$out" &&
 	cls -n 1 --json >"$out" 2>"$err" && grep -q '"device":"sim"' "$out" &&
 	"$bin" --cpu -m "$data/$model" -i "$data/grace_hopper_128.bmp" --json >"$out" 2>"$err" &&
-		grep -q '"device":"cpu"' "$out"
+		grep -q '"device":"cpu"' "$out" &&
+	E1NPU_DEVICE=sim "$bin" -m "$data/$model" --plan >"$out" 2>"$err" &&
+		grep -q "^tensor arena plan of $data/$model on device sim: " "$out" &&
+	E1NPU_DEVICE=sim "$bin" -m "$data/$model" --plan --json >"$out" 2>"$err" &&
+		grep -q '"device":"sim","tensor_arena_plan"' "$out"
 }
 t_auto_notice() {
 	env -u E1NPU_DEVICE "$bin" -m "$data/$model" -i "$data/grace_hopper_128.bmp" \

@@ -57,7 +57,7 @@ int cls_print_plan(const char *model, const char *device, bool cpu, bool json)
 	struct e1npu_device *dev = NULL;
 	struct e1npu_tflite *t = NULL;
 	struct e1npu_tflite_arena a;
-	char err[512], devname[64];
+	char err[512], devname[64] = "cpu";
 	int ret;
 
 	if (cpu)
@@ -74,14 +74,16 @@ int cls_print_plan(const char *model, const char *device, bool cpu, bool json)
 	if (json) {
 		printf("{\"model\":");
 		cls_json_str(model);
+		printf(",\"device\":");
+		cls_json_str(devname);
 		printf(",\"tensor_arena_plan\":{\"alignment_bytes\":%u,\"total_bytes\":%llu,"
 		       "\"lower_bound_bytes\":%llu,\"unplanned_bytes\":%llu,\"tensors\":[",
 		       a.alignment, (unsigned long long)a.total_bytes,
 		       (unsigned long long)a.lower_bound,
 		       (unsigned long long)a.unplanned_bytes);
 	} else {
-		printf("tensor arena plan of %s: %llu bytes (lower bound %llu, one buffer per tensor %llu), %u tensors, offsets aligned to %u\n",
-		       model, (unsigned long long)a.total_bytes,
+		printf("tensor arena plan of %s on device %s: %llu bytes (lower bound %llu, one buffer per tensor %llu), %u tensors, offsets aligned to %u\n",
+		       model, devname, (unsigned long long)a.total_bytes,
 		       (unsigned long long)a.lower_bound,
 		       (unsigned long long)a.unplanned_bytes, a.num_tensors, a.alignment);
 		printf("%6s %-12s %-18s %-6s %10s %10s %12s %s\n", "tensor", "role", "shape",
