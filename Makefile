@@ -5,11 +5,13 @@
 # tests/vm/vm.mk, ...) that appends to the target lists below, so one
 # directory's build never edits another's.
 #
-#   make            build libraries, tools and tests
+#   make            build libraries, tools and tests (the ASan+UBSan builds in
+#                   SAN_O only for the check targets that run them)
 #   make smoke      npu-smoke smoke on the in-process device model
 #   make check      every test (installs its own packages on Debian 12)
 #   make bench      benchmarks, numbers printed
 #   make install    PREFIX=/usr/local DESTDIR=
+#   make uninstall  the same PREFIX/DESTDIR: removes exactly what install put
 #   make clean
 #   make CROSS_COMPILE=riscv64-linux-gnu- SYSROOT=DIR O=build-riscv64 [install]
 #                   the userspace for another architecture
@@ -87,6 +89,7 @@ CHECK_TARGETS :=
 CHECK_EARLY :=
 BENCH_TARGETS :=
 INSTALL_TARGETS :=
+UNINSTALL_TARGETS :=
 CLEAN_DIRS    := $(O) $(SAN_O)
 
 # objs/sanobjs: object files of a list of sources in each build tree.
@@ -130,7 +133,7 @@ CROSS_TARGETS := $(LIB_SO) $(LIB_A) $(LIB_PUB_A) $(LIB_PC) $(NPU_SMOKE) \
 	$(if $(SYSROOT_MULTIARCH),,$(NPU_SMOKE_STATIC)) $(CLASSIFY) $(HLO_TOOL) $(DELEGATE_SO) \
 	$(LIBT_TESTS) $(OPS_BINS)
 
-.PHONY: all check check-unit smoke bench install clean
+.PHONY: all check check-unit smoke bench install uninstall clean
 ifneq ($(CROSS_COMPILE),)
 all: $(CROSS_TARGETS)
 else
@@ -149,6 +152,8 @@ bench: deps-bench
 	$(MAKE) --no-print-directory $(BENCH_TARGETS)
 
 install: $(INSTALL_TARGETS)
+
+uninstall: $(UNINSTALL_TARGETS)
 
 clean:
 	rm -rf $(CLEAN_DIRS)

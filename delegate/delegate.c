@@ -202,17 +202,27 @@ tflite_plugin_create_delegate(char **keys, char **values, size_t n,
 			return NULL;
 		}
 	}
-	if (dbg && dbg[0] && strcmp(dbg, "0"))
+	/* junk is refused, not taken as "on" */
+	if (dbg && dbg[0] && strcmp(dbg, "0") && strcmp(dbg, "1")) {
+		opt_error(report_error, "e1npu delegate: environment variable "
+			  "E1NPU_TFLITE_DEBUG='%s': expected 0 or 1", dbg);
+		free(d);
+		return NULL;
+	}
+	if (dbg && !strcmp(dbg, "1"))
 		d->log_level = 2;
 	ret = e1npu_device_open(strcmp(d->device, "auto") ? d->device : NULL, &d->dev);
-	if (!ret) {
-		ret = e1npu_ops_new(d->dev, &d->ops);
-		if (ret)
-			e1npu_device_close(d->dev);
-	}
 	if (ret) {
 		opt_error(report_error, "e1npu delegate: device '%s': cannot open: %s",
-			  d->device, e1npu_strerror(ret));
+			  d->device, e1npu_device_last_error(NULL));
+		free(d);
+		return NULL;
+	}
+	ret = e1npu_ops_new(d->dev, &d->ops);
+	if (ret) {
+		opt_error(report_error, "e1npu delegate: device '%s': %s", d->device,
+			  e1npu_ops_last_error(NULL));
+		e1npu_device_close(d->dev);
 		free(d);
 		return NULL;
 	}

@@ -38,6 +38,11 @@ install-delegate: $(DELEGATE_SO)
 	install -d $(DESTDIR)$(DELEGATEDIR)
 	install -m 0755 $(DELEGATE_SO) $(DESTDIR)$(DELEGATEDIR)/
 
+.PHONY: uninstall-delegate
+uninstall-delegate:
+	rm -f $(DESTDIR)$(LIBDIR)/$(notdir $(DELEGATE_SO))
+
 ALL_TARGETS     += $(DELEGATE_SO)
 INSTALL_TARGETS += install-delegate
+UNINSTALL_TARGETS += uninstall-delegate
 

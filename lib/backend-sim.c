@@ -44,9 +44,7 @@
 #define SIM_RING_LEN		E1_V0_RING_LEN_MAX
 #define SIM_RING_BYTES		(SIM_RING_LEN * E1_V0_DESC_SIZE)
 #define SIM_RING_AREA		16384u	/* page-rounded ring area */
-#define SIM_ARENA_MB_DEFAULT	256u
-#define SIM_ARENA_MB_MAX	3072u	/* TENSOR_MEM_LEN is 32 bits */
-#define SIM_HANG_MS_DEFAULT	2000u	/* the driver's timeout_ms */
+/* Arena size (E1NPU_SIM_ARENA_MB), hang timeout and the other knobs: lib/env.c. */
 #define SIM_RESULTS		64u	/* job outcomes kept, like the driver */
 
 struct sim_bo {
@@ -140,27 +138,15 @@ static void dp_write(void *ctx, u32 reg, u32 v)
 	e1_model_write(s->model, E1_WIN_DATAPATH * E1_WIN_SIZE + reg, v);
 }
 
-/*
- * A knob from the environment: unset or empty gives @def; anything but a
- * number in [@min, @max] (0, -5, abc, 1e9) is -EINVAL, never silently the
- * default.
- */
-static int env_uint(const char *name, unsigned int def, unsigned int min,
-		    unsigned int max, unsigned int *out)
+/* A knob from the environment (lib/env.c): a bad value is never the default. */
+static int env_uint(const char *name, unsigned int *out)
 {
-	const char *v = getenv(name);
-	char *end;
-	unsigned long x;
+	char err[200];
+	int ret = e1npu_env_get(name, out, err, sizeof(err));
 
-	*out = def;
-	if (!v || !*v)
-		return 0;
-	errno = 0;
-	x = strtoul(v, &end, 0);
-	if (errno || *end || *v == '-' || *v == '+' || x < min || x > max)
-		return -EINVAL;
-	*out = (unsigned int)x;
-	return 0;
+	if (ret)
+		e1npu_set_open_error("%s", err);
+	return ret;
 }
 
 /* Program the wrapper as the driver's probe does. */
@@ -191,12 +177,11 @@ static int sim_open(struct e1npu_device *dev, const char *path)
 	u32 wid = 0, caps = 0, did = 0;
 
 	(void)path;
-	if (env_uint("E1NPU_SIM_ARENA_MB", SIM_ARENA_MB_DEFAULT, 1, SIM_ARENA_MB_MAX, &mb) ||
-	    env_uint("E1NPU_SIM_HANG_MS", SIM_HANG_MS_DEFAULT, 1, 600000, &hang_ms) ||
-	    env_uint("E1NPU_SIM_ENGINES", 3, 1, 3, &engines) ||
-	    env_uint("E1NPU_SIM_GEMMINI", 1, 0, 1, &gemmini) ||
-	    env_uint("E1NPU_SIM_TIMING", E1_TIMING_GEMMINI, 0, E1_TIMING_G_ALL,
-		     &timing))
+	if (env_uint("E1NPU_SIM_ARENA_MB", &mb) ||
+	    env_uint("E1NPU_SIM_HANG_MS", &hang_ms) ||
+	    env_uint("E1NPU_SIM_ENGINES", &engines) ||
+	    env_uint("E1NPU_SIM_GEMMINI", &gemmini) ||
+	    env_uint("E1NPU_SIM_TIMING", &timing))
 		return -EINVAL;
 	s = calloc(1, sizeof(*s));
 	if (!s)

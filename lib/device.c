@@ -6,6 +6,7 @@
  * libe1npu.md, "Lifetime").
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,17 +28,42 @@ static int device_open_backend(struct e1npu_device *dev,
 	return 0;
 }
 
+/* Why the last e1npu_device_open() of this thread failed: no device holds it. */
+static _Thread_local char open_err[256];
+
+void e1npu_set_open_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(open_err, sizeof(open_err), fmt, ap);
+	va_end(ap);
+}
+
 E1NPU_API int e1npu_device_open(const char *spec, struct e1npu_device **devp)
 {
 	char path[64];
 	struct e1npu_device *dev;
 	int ret;
 
-	if (!devp)
+	open_err[0] = 0;
+	if (!devp) {
+		e1npu_set_open_error("e1npu_device_open: NULL device pointer");
 		return -EINVAL;
+	}
 	*devp = NULL;
-	if (!spec)
+	if (!spec) {
+		unsigned int dummy;
+		char err[200];
+
+		if (e1npu_env_get("E1NPU_DEVICE", &dummy, err, sizeof(err))) {
+			e1npu_set_open_error("%s", err);
+			return -EINVAL;
+		}
 		spec = getenv("E1NPU_DEVICE");
+	}
+	if (spec && !strcmp(spec, "auto"))
+		spec = NULL;
 
 	dev = calloc(1, sizeof(*dev));
 	if (!dev)
@@ -57,9 +83,14 @@ E1NPU_API int e1npu_device_open(const char *spec, struct e1npu_device **devp)
 			ret = device_open_backend(dev, &e1npu_backend_kernel,
 						  spec);
 	} else {
+		e1npu_set_open_error("device '%s': expected 'auto', 'sim' or an accel node "
+				     "path such as /dev/accel/accel0", spec);
 		ret = -EINVAL;
 	}
 	if (ret) {
+		if (!open_err[0])
+			e1npu_set_open_error("device '%s': %s", spec && *spec ? spec : "auto",
+					     e1npu_strerror(ret));
 		free(dev);
 		return ret;
 	}
@@ -127,7 +158,7 @@ E1NPU_API void e1npu_device_close(struct e1npu_device *dev)
 E1NPU_API const char *e1npu_device_last_error(const struct e1npu_device *dev)
 {
 	if (!dev)
-		return "no device";
+		return open_err[0] ? open_err : "no device";
 	return dev->errmsg;
 }
 

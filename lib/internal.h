@@ -137,6 +137,15 @@ void e1npu_op_bytes(const struct e1npu_hw_op *op, uint64_t *in,
 
 /* device.c */
 void e1npu_device_fill_info(struct e1npu_device *dev);
+
+/*
+ * e1npu_env_get() - E1NPU_* variable @name (lib/env.c's table) as a
+ * number (words: their index), its default when unset or empty; -EINVAL
+ * with "environment variable NAME='v': expected ..." in @err otherwise.
+ */
+int e1npu_env_get(const char *name, unsigned int *out, char *err, size_t errlen);
+/* The failure of e1npu_device_open() in this thread, for a NULL device. */
+void e1npu_set_open_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Take / drop a reference; the last put closes the backend. */
 void e1npu_device_get(struct e1npu_device *dev);
 void e1npu_device_put(struct e1npu_device *dev);

@@ -109,6 +109,18 @@ install-lib: $(LIB_SO) $(LIB_PUB_A)
 	$(call lib_pc_gen,$(PREFIX),$(LIBDIR),$(INCLUDEDIR)) > \
 		$(DESTDIR)$(PKGCONFIGDIR)/libe1npu.pc
 
-ALL_TARGETS     += $(LIB_SO) $(LIB_A) $(LIB_PUB_A) $(LIB_SAN_A) $(LIB_PC)
+# What install-lib wrote, nothing else (the directories stay: shared).
+LIB_HEADERS := $(notdir $(wildcard include/e1npu/*.h))
+.PHONY: uninstall-lib
+uninstall-lib:
+	rm -f $(DESTDIR)$(LIBDIR)/$(notdir $(LIB_SO)) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME) \
+		$(DESTDIR)$(LIBDIR)/libe1npu.so $(DESTDIR)$(LIBDIR)/libe1npu.a \
+		$(DESTDIR)$(PKGCONFIGDIR)/libe1npu.pc \
+		$(addprefix $(DESTDIR)$(INCLUDEDIR)/e1npu/,$(LIB_HEADERS))
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/e1npu 2>/dev/null
+
+# The ASan+UBSan archive is built by the checks that link it, not by `make`.
+ALL_TARGETS     += $(LIB_SO) $(LIB_A) $(LIB_PUB_A) $(LIB_PC)
 INSTALL_TARGETS += install-lib
+UNINSTALL_TARGETS += uninstall-lib
 

@@ -49,7 +49,8 @@ check-model: $(MODEL_TESTS) $(MODEL_SAN_TESTS)
 		$$t || { echo "FAILED: $$t"; fail=1; }; \
 	done; exit $$fail
 
-ALL_TARGETS   += $(MODEL_LIB) $(MODEL_SAN_LIB) $(MODEL_TESTS) $(MODEL_SAN_TESTS)
+# The ASan+UBSan builds: made by check-model, which runs them.
+ALL_TARGETS   += $(MODEL_LIB) $(MODEL_TESTS)
 CHECK_TARGETS += check-model
 
 # Keep the test objects (they are intermediate files of the pattern rules).

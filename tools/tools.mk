@@ -56,8 +56,14 @@ install-tools: $(NPU_SMOKE)
 	install -m 0644 tools/npu-smoke/npu-smoke.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 tools/udev/70-e1npu.rules $(DESTDIR)$(UDEVRULESDIR)/
 
+.PHONY: uninstall-tools
+uninstall-tools:
+	rm -f $(DESTDIR)$(BINDIR)/npu-smoke $(DESTDIR)$(MANDIR)/man1/npu-smoke.1 \
+		$(DESTDIR)$(UDEVRULESDIR)/70-e1npu.rules
+
 ALL_TARGETS     += $(NPU_SMOKE)
 INSTALL_TARGETS += install-tools
+UNINSTALL_TARGETS += uninstall-tools
 
 # The host's smoke run, which the virtual board's npu-smoke must match bit
 # for bit (tests/lib/guest-lib.mk ships it with guest-smoke.sh).

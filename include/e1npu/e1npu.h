@@ -68,6 +68,17 @@ const char *e1npu_api_version(void);
  */
 const char *e1npu_strerror(int err);
 
+/**
+ * e1npu_env_check() - check every E1NPU_* environment variable the library
+ * and its tools read (Documentation/libe1npu.md, "Environment").
+ * @err: NULL or a buffer for the message, which names the variable, its
+ *	value and the accepted values.
+ * @errlen: its size in bytes.
+ * Return: 0, or -EINVAL for the first variable with a bad value (a bad
+ *	value is refused, never taken as the default).
+ */
+int e1npu_env_check(char *err, size_t errlen);
+
 /* ---------------------------------------------------------------------- */
 /* Device                                                                  */
 /* ---------------------------------------------------------------------- */
@@ -105,9 +116,10 @@ enum e1npu_engine {
  * @spec: NULL or "" to auto-detect, "sim" for the in-process model, or the
  *	path of an accel node ("/dev/accel/accel0"). When @spec is NULL the
  *	environment variable E1NPU_DEVICE (same syntax) is used if set.
- *	Auto-detection picks the first accel node whose driver is e1npu
- *	(through libudev, or by scanning /dev/accel when built without it),
- *	else the model. E1NPU_SIM_ARENA_MB sizes the model's tensor memory.
+ *	"auto" is the same as NULL or "". Auto-detection picks the first
+ *	accel node whose driver is e1npu (through libudev, or by scanning
+ *	/dev/accel when built without it), else the model: compare
+ *	e1npu_device_get_info()'s @backend to tell. E1NPU_SIM_ARENA_MB sizes the model's tensor memory.
  * @devp: out: the device, owned by the caller (one reference), to close
  *	with e1npu_device_close().
  * Return: 0, -EINVAL (bad spec or NULL @devp), -ENODEV (path is not an e1
@@ -128,8 +140,9 @@ void e1npu_device_close(struct e1npu_device *dev);
 /**
  * e1npu_device_last_error() - message of the last failure on @dev.
  * Return: a string owned by @dev, valid until the next call on @dev or
- *	on an object made from it; "" when none. For a NULL @dev, a static
- *	string.
+ *	on an object made from it; "" when none. For a NULL @dev, why this
+ *	thread's last e1npu_device_open() failed (naming the device, or the
+ *	environment variable and its accepted values), else "no device".
  */
 const char *e1npu_device_last_error(const struct e1npu_device *dev);
 

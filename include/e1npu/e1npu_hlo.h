@@ -33,16 +33,21 @@ struct e1npu_hlo;
  *	decomposition of a quantized op (0: results must be identical).
  * @cpu_only: 1 runs every op on the CPU references (no lowering context).
  * @max_elements: largest tensor type accepted at load, in elements
- *	(0: 2^24); a module with a larger one is -ENOTSUP. A run may take
- *	256 steps of CPU work per element (2^32 by default); past that
- *	e1npu_hlo_run() is -E2BIG.
+ *	(0: 2^24); a module with a larger one is -ENOTSUP.
+ * @max_work_mi: the work cap: the most CPU work one e1npu_hlo_run() may
+ *	take, in Mi steps (2^20 inner-loop steps each), 1 to 2^22. 0: the
+ *	environment variable E1NPU_HLO_MAX_WORK (same unit; a bad value
+ *	fails the load with -EINVAL naming it), else 256 steps per element
+ *	of @max_elements (4096 Mi = 2^32 steps by default). Past the cap
+ *	e1npu_hlo_run() is -E2BIG, the message naming the cap.
  * @reserved: must be zero (-EINVAL otherwise).
  */
 struct e1npu_hlo_options {
 	uint32_t quant_tolerance;
 	uint32_t cpu_only;
 	uint32_t max_elements;
-	uint32_t reserved[5];
+	uint32_t max_work_mi;
+	uint32_t reserved[4];
 };
 
 /**
@@ -141,9 +146,10 @@ typedef void (*e1npu_hlo_check_fn)(void *arg,
 
 /**
  * e1npu_hlo_run() - run every function that takes no arguments (and public
- * main when all its arguments are bound), in every section, in file order.
- * Functions only called by others (private, or called) are not run on
- * their own.
+ * main, whose arguments must all be bound), in every section, in file
+ * order. Functions only called by others (private, or called) are not run
+ * on their own. What each function run returned is kept until the next
+ * run (e1npu_hlo_get_output()).
  * @h: the module.
  * @fn: called for every check op, or NULL.
  * @arg: passed to @fn.
@@ -152,10 +158,65 @@ typedef void (*e1npu_hlo_check_fn)(void *arg,
  * Return: 0 when the module ran (checks may have failed: see @failed),
  *	a negative errno when an op could not run (message in
  *	e1npu_hlo_last_error()), -EIO when a quantized op's NPU result
- *	differs from the specification by more than the tolerance.
+ *	differs from the specification by more than the tolerance, -E2BIG
+ *	past the work cap (struct e1npu_hlo_options), -ENODATA when an
+ *	argument of @main is not bound or nothing runs (an empty module,
+ *	only functions with arguments): named in the message.
  */
 int e1npu_hlo_run(struct e1npu_hlo *h, e1npu_hlo_check_fn fn, void *arg,
 		  uint32_t *passed, uint32_t *failed);
+
+/**
+ * struct e1npu_hlo_output - one result of the last e1npu_hlo_run().
+ * @func: the function (e1npu_hlo_get_func() index) that returned it.
+ * @index: which of its results, from 0.
+ * @rank: dimensions in @dims.
+ * @reserved0: zero.
+ * @dims: the shape.
+ * @elements: the product of @dims.
+ * @bytes: @elements x storage bytes (one for i1..i8): what
+ *	e1npu_hlo_get_output() writes.
+ * @name: "FUNC#INDEX", e.g. "main#0".
+ * @dtype: the element type in MLIR spelling ("i32", "f32"; the storage
+ *	type of a quantized tensor), as e1npu_hlo_set_input() takes it.
+ * @type: the full type, "tensor<2x2xi32>".
+ * @reserved: zero.
+ */
+struct e1npu_hlo_output {
+	uint32_t func;
+	uint32_t index;
+	uint32_t rank;
+	uint32_t reserved0;
+	uint64_t dims[8];
+	uint64_t elements;
+	uint64_t bytes;
+	char name[72];
+	char dtype[16];
+	char type[96];
+	uint32_t reserved[4];
+};
+
+/**
+ * e1npu_hlo_num_outputs() - results of the last run.
+ * @h: the module.
+ * Return: the results of every function e1npu_hlo_run() ran on its own,
+ *	in file order (0 before a run, after a failed one, or for NULL).
+ */
+size_t e1npu_hlo_num_outputs(const struct e1npu_hlo *h);
+
+/**
+ * e1npu_hlo_get_output() - one result of the last run: its description and
+ * optionally its values.
+ * @h: the module.
+ * @i: the result, below e1npu_hlo_num_outputs().
+ * @info: out: name, type and shape.
+ * @data: NULL (description only) or @size bytes for the values:
+ *	little-endian, row-major, the layout of e1npu_hlo_set_input().
+ * @size: @info->bytes exactly when @data is given.
+ * Return: 0, -EINVAL (NULL argument, @i out of range, wrong @size).
+ */
+int e1npu_hlo_get_output(const struct e1npu_hlo *h, size_t i,
+			 struct e1npu_hlo_output *info, void *data, size_t size);
 
 /**
  * enum e1npu_hlo_engine - where the importer places an op.

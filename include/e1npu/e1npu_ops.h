@@ -71,7 +71,9 @@ void e1npu_ops_free(struct e1npu_ops *ops);
  * a context (NULL @ops) has nowhere to write: only its errno tells.
  *
  * Return: a string owned by @ops, valid until the next call on it; ""
- *	when nothing failed yet; a static string for a NULL @ops.
+ *	when nothing failed yet. For a NULL @ops: why this thread's last
+ *	e1npu_ops_new() failed (e.g. a bad E1NPU_OPS_LOWERING, named with
+ *	its accepted values), else a static string.
  */
 const char *e1npu_ops_last_error(const struct e1npu_ops *ops);
 
@@ -195,6 +197,14 @@ int e1npu_ops_support_table(struct e1npu_ops *ops,
 
 /* e1npu_ops_kind_name() - "matmul_s8", ...; "unknown" otherwise (static). */
 const char *e1npu_ops_kind_name(uint32_t kind);
+
+/*
+ * e1npu_ops_reason_name() - an enum e1npu_ops_reason as a word:
+ * "big_gemm", "small_gemm", "elementwise", "no_hw_op", "no_engine",
+ * "no_device", "too_small", "fallback", "unsupported"; "unknown"
+ * otherwise (static).
+ */
+const char *e1npu_ops_reason_name(uint32_t reason);
 
 /**
  * enum e1npu_ops_force - override the selection (tests, benchmarks).

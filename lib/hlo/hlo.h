@@ -22,6 +22,8 @@
 /* Steps a whole run may take, per element of max_elements (hlo_work):
  * 2^32 by default, what one op may take. */
 #define HLO_RUN_WORK_PER_ELEM	256u
+/* Largest work cap (max_work_mi, E1NPU_HLO_MAX_WORK), in 2^20 steps: 2^42. */
+#define HLO_MAX_WORK_MI	(1u << 22)
 /* Steps charged per op run, beside its elements (allocation, dispatch). */
 #define HLO_OP_WORK		256u
 
@@ -152,6 +154,7 @@ struct hlo_func {
 	int nbatches;
 	uint64_t arena_peak, arena_total;
 	union hv **input;		/* bound arguments (main) */
+	struct hlo_tensor *out;		/* [nres] results of the last run (hlo_output.c) */
 };
 
 struct e1npu_hlo {
@@ -166,6 +169,7 @@ struct e1npu_hlo {
 	struct e1npu_hlo_options opt;
 	char err[512];
 	uint64_t work;		/* CPU steps of the current run (hlo_work) */
+	uint64_t work_cap;	/* its cap: max_work_mi, E1NPU_HLO_MAX_WORK or the default */
 	/* report index: (func, op) of every report row */
 	int nrows;
 	int *row_func, *row_op;
@@ -229,5 +233,8 @@ int hlo_errf(struct e1npu_hlo *h, int ret, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Charge @steps of CPU work of @op to the run: 0, or -E2BIG past its budget. */
 int hlo_work(struct e1npu_hlo *h, const struct hlo_op *op, uint64_t steps);
+
+/* hlo_output.c: drop the results kept from the last run. */
+void hlo_outputs_clear(struct e1npu_hlo *h);
 
 #endif /* __E1NPU_HLO_H__ */

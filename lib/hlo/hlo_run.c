@@ -36,14 +36,35 @@ int hlo_errf(struct e1npu_hlo *h, int ret, const char *fmt, ...)
  */
 int hlo_work(struct e1npu_hlo *h, const struct hlo_op *op, uint64_t steps)
 {
-	uint64_t max = (uint64_t)(h->opt.max_elements ? h->opt.max_elements : HLO_MAX_ELEMS) *
-		       HLO_RUN_WORK_PER_ELEM;
-
-	if (steps > max - h->work)
-		return hlo_errf(h, -E2BIG, "%s (line %d): the run's CPU work passes %llu steps (%u per element of the max_elements option)",
-				op->name, op->line, (unsigned long long)max,
-				HLO_RUN_WORK_PER_ELEM);
+	if (steps > h->work_cap - h->work)
+		return hlo_errf(h, -E2BIG, "%s (line %d): the run's CPU work passes %llu steps, its cap (%llu Mi steps; the max_work_mi option or E1NPU_HLO_MAX_WORK raise it)",
+				op->name, op->line, (unsigned long long)h->work_cap,
+				(unsigned long long)(h->work_cap >> 20));
 	h->work += steps;
+	return 0;
+}
+
+/* The cap: the option, else the environment, else 256 steps per element. */
+static int work_cap(struct e1npu_hlo *h)
+{
+	const char *v = getenv("E1NPU_HLO_MAX_WORK");
+	char *end;
+	unsigned long long x;
+
+	h->work_cap = (uint64_t)(h->opt.max_elements ? h->opt.max_elements : HLO_MAX_ELEMS) *
+		      HLO_RUN_WORK_PER_ELEM;
+	if (h->opt.max_work_mi) {
+		h->work_cap = (uint64_t)h->opt.max_work_mi << 20;
+		return 0;
+	}
+	if (!v || !*v)
+		return 0;
+	errno = 0;
+	x = strtoull(v, &end, 10);
+	if (errno || *end || *v < '0' || *v > '9' || x < 1 || x > HLO_MAX_WORK_MI)
+		return hlo_errf(h, -EINVAL, "environment variable E1NPU_HLO_MAX_WORK='%s': expected Mi steps (2^20 each) from 1 to %u",
+				v, HLO_MAX_WORK_MI);
+	h->work_cap = (uint64_t)x << 20;
 	return 0;
 }
 
@@ -475,6 +496,9 @@ E1NPU_API int e1npu_hlo_load_memory(struct e1npu_device *dev, const char *text, 
 		ret = -EINVAL;
 		goto fail;
 	}
+	ret = work_cap(h);
+	if (ret)
+		goto fail;
 	ret = hlo_parse(h, h->text, len);
 	if (ret)
 		goto fail;
@@ -574,6 +598,7 @@ E1NPU_API void e1npu_hlo_free(struct e1npu_hlo *h)
 {
 	if (!h)
 		return;
+	hlo_outputs_clear(h);
 	for (int i = 0; i < h->nfuncs; i++) {
 		struct hlo_func *f = h->funcs[i];
 
@@ -684,12 +709,20 @@ E1NPU_API int e1npu_hlo_run(struct e1npu_hlo *h, e1npu_hlo_check_fn fn, void *ar
 			    uint32_t *passed, uint32_t *failed)
 {
 	struct runctx rc = { fn, arg, 0, 0 };
-	int ret = 0;
+	struct hlo_func *mf;
+	int ret = 0, ran = 0;
 
 	if (!h)
 		return -EINVAL;
 	h->err[0] = 0;
 	h->work = 0;
+	hlo_outputs_clear(h);
+	/* @main's arguments all bound, or none run: never silently skipped */
+	mf = main_func(h);
+	for (int a = 0; mf && !mf->called && a < mf->nargs; a++)
+		if (!mf->input || !mf->input[a])
+			return hlo_errf(h, -ENODATA, "@main (line %d): argument %s (%d of %d) is not bound (e1npu_hlo_set_input)",
+					mf->line, mf->vname[a], a, mf->nargs);
 	/* the last run's figures of every op, called functions included */
 	for (int i = 0; i < h->nfuncs; i++)
 		for (int o = 0; o < h->funcs[i]->nops; o++) {
@@ -722,9 +755,8 @@ E1NPU_API int e1npu_hlo_run(struct e1npu_hlo *h, e1npu_hlo_check_fn fn, void *ar
 			args[a].v = f->input[a];
 		}
 		ret = run_func(h, f, args, res, 0, &rc);
-		for (int r = 0; r < f->nres; r++)
-			hlo_tensor_free(&res[r]);
-		free(res);
+		ran++;
+		f->out = res;	/* e1npu_hlo_get_output() */
 		free(args);
 		hlo_plan_batches(f);
 		/* ops of called functions ran too: plan them again */
@@ -736,6 +768,12 @@ E1NPU_API int e1npu_hlo_run(struct e1npu_hlo *h, e1npu_hlo_check_fn fn, void *ar
 		*passed = rc.passed;
 	if (failed)
 		*failed = rc.failed;
+	if (ret)
+		hlo_outputs_clear(h);	/* partial results are not results */
+	if (!ret && !ran)
+		ret = hlo_errf(h, -ENODATA, "nothing to run: %s", h->nfuncs ?
+			       "every function takes arguments or is called by another" :
+			       "the module has no function");
 	return ret;
 }
 

@@ -25,7 +25,10 @@ int ops_error(struct e1npu_ops *ops, int err, const char *fmt, ...)
 
 bool ops_bad(struct e1npu_ops *ops, const char *fn, const char *cond)
 {
-	ops_error(ops, -EINVAL, "%s: invalid argument: %s", fn, cond);
+	char words[256];
+
+	ops_cond_words(cond, words, sizeof(words));
+	ops_error(ops, -EINVAL, "%s: invalid argument: %s", fn, words);
 	return true;
 }
 
@@ -36,7 +39,21 @@ int ops_device_error(struct e1npu_ops *ops, int err)
 	return ops_error(ops, err, "device: %s", msg[0] ? msg : e1npu_strerror(err));
 }
 
+/* Why this thread's last e1npu_ops_new() failed: it has no context yet. */
+static _Thread_local char new_err[256];
+
+void ops_new_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(new_err, sizeof(new_err), fmt, ap);
+	va_end(ap);
+}
+
 E1NPU_API const char *e1npu_ops_last_error(const struct e1npu_ops *ops)
 {
-	return ops ? ops->errmsg : "invalid argument: NULL context";
+	if (!ops)
+		return new_err[0] ? new_err : "invalid argument: NULL context";
+	return ops->errmsg;
 }

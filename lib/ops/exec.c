@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "cost.h"
+#include "internal.h"
 #include "ops_internal.h"
 #include "select.h"
 
@@ -30,26 +31,38 @@ E1NPU_API int e1npu_ops_new(struct e1npu_device *dev, struct e1npu_ops **opsp)
 	struct e1npu_ops *ops;
 	int ret;
 
-	if (!opsp)
+	ops_new_error("%s", "");
+	if (!opsp) {
+		ops_new_error("e1npu_ops_new: invalid argument: opsp is NULL");
 		return -EINVAL;
+	}
 	*opsp = NULL;
 	ops = calloc(1, sizeof(*ops));
-	if (!ops)
+	if (!ops) {
+		ops_new_error("e1npu_ops_new: out of memory");
 		return -ENOMEM;
+	}
 	ops->dev = dev;
 	ops->refs = 1;		/* the caller's */
 	{
 		enum ops_lowering low;
 
 		if (ops_lowering_from_env(&low)) {
+			char err[200];
+			unsigned int dummy;
+
+			/* no context to hold it: e1npu_ops_last_error(NULL) */
+			e1npu_env_get("E1NPU_OPS_LOWERING", &dummy, err, sizeof(err));
+			ops_new_error("e1npu_ops_new: %s", err);
 			free(ops);
-			return -EINVAL;	/* E1NPU_OPS_LOWERING: see cost.h */
+			return -EINVAL;
 		}
 		ops->lowering = low;
 	}
 	if (dev) {
 		ret = e1npu_device_get_info(dev, &ops->info);
 		if (ret) {
+			ops_new_error("e1npu_ops_new: device: %s", e1npu_strerror(ret));
 			free(ops);
 			return ret;
 		}
@@ -62,6 +75,8 @@ E1NPU_API int e1npu_ops_new(struct e1npu_device *dev, struct e1npu_ops **opsp)
 				   E1NPU_ENGINE_BIT(E1NPU_ENGINE_DATAPATH));
 		ret = e1npu_cmdbuf_new(dev, &ops->cb);
 		if (ret) {
+			ops_new_error("e1npu_ops_new: device: %s", e1npu_device_last_error(dev)[0] ?
+				      e1npu_device_last_error(dev) : e1npu_strerror(ret));
 			free(ops);
 			return ret;
 		}
@@ -372,6 +387,25 @@ E1NPU_API const char *e1npu_ops_kind_name(uint32_t kind)
 {
 	if (kind < E1NPU_OPS_KIND_COUNT && kind_names[kind])
 		return kind_names[kind];
+	return "unknown";
+}
+
+static const char *const reason_names[] = {
+	[E1NPU_OPS_WHY_BIG_GEMM] = "big_gemm",
+	[E1NPU_OPS_WHY_SMALL_GEMM] = "small_gemm",
+	[E1NPU_OPS_WHY_ELEMENTWISE] = "elementwise",
+	[E1NPU_OPS_WHY_NO_HW_OP] = "no_hw_op",
+	[E1NPU_OPS_WHY_NO_ENGINE] = "no_engine",
+	[E1NPU_OPS_WHY_NO_DEVICE] = "no_device",
+	[E1NPU_OPS_WHY_TOO_SMALL] = "too_small",
+	[E1NPU_OPS_WHY_FALLBACK] = "fallback",
+	[E1NPU_OPS_WHY_UNSUPPORTED] = "unsupported",
+};
+
+E1NPU_API const char *e1npu_ops_reason_name(uint32_t reason)
+{
+	if (reason < sizeof(reason_names) / sizeof(reason_names[0]) && reason_names[reason])
+		return reason_names[reason];
 	return "unknown";
 }
 

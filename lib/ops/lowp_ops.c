@@ -23,6 +23,13 @@
 #include "ops_internal.h"
 #include "select.h"
 
+/* The values in_range() accepts, for messages. */
+static const char *range_text(uint32_t kind)
+{
+	return kind == E1NPU_OPS_MATMUL_S2 ? "[-2, 1]" :
+	       kind == E1NPU_OPS_MATMUL_TERNARY ? "{-1, 0, 1}" : "[-8, 7]";
+}
+
 static bool in_range(uint32_t kind, int8_t v)
 {
 	switch (kind) {
@@ -229,10 +236,14 @@ E1NPU_API int e1npu_ops_matmul_lowp(struct e1npu_ops *ops, uint32_t kind,
 	akind = kind == E1NPU_OPS_MATMUL_SPARSE_S4 ? E1NPU_OPS_MATMUL_S4 : kind;
 	for (size_t i = 0; i < (size_t)m * k; i++)
 		if (!in_range(akind, a[i]))
-			return -ERANGE;
+			return ops_error(ops, -ERANGE, "%s: a[%zu] (row %zu, column %zu) = %d is outside %s's range %s",
+					 __func__, i, i / k, i % k, a[i],
+					 e1npu_ops_kind_name(kind), range_text(akind));
 	for (size_t i = 0; i < (size_t)k * n; i++)
 		if (!in_range(kind, b[i]))
-			return -ERANGE;
+			return ops_error(ops, -ERANGE, "%s: b[%zu] (row %zu, column %zu) = %d is outside %s's range %s",
+					 __func__, i, i / n, i % n, b[i],
+					 e1npu_ops_kind_name(kind), range_text(kind));
 	if (kind == E1NPU_OPS_MATMUL_SPARSE_S4)
 		for (uint32_t j = 0; j < n; j++)
 			for (uint32_t g = 0; g < k; g += 4) {
@@ -459,7 +470,8 @@ E1NPU_API int e1npu_ops_matmul_gs_s4(struct e1npu_ops *ops, uint32_t m,
 		return -EINVAL;
 	for (size_t i = 0; i < (size_t)k * n; i++)
 		if (w[i] < -8 || w[i] > 7)
-			return -ERANGE;
+			return ops_error(ops, -ERANGE, "%s: w[%zu] (row %zu, column %zu) = %d is outside int4's range [-8, 7]",
+					 __func__, i, i / n, i % n, w[i]);
 	if (!rep)
 		rep = &local;
 	ops_rep_begin(rep, E1NPU_OPS_MATMUL_GS_S4, (uint64_t)m * n * k);

@@ -98,6 +98,10 @@ int ops_error(struct e1npu_ops *ops, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Record "@fn: invalid argument: @cond" and return true. */
 bool ops_bad(struct e1npu_ops *ops, const char *fn, const char *cond);
+/* error_words.c: an OPS_BAD() condition in words. */
+void ops_cond_words(const char *cond, char *buf, size_t len);
+/* The failure of e1npu_ops_new(), read through e1npu_ops_last_error(NULL). */
+void ops_new_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* True, with the failed condition recorded, when @cond holds. */
 #define OPS_BAD(ops, cond) ((cond) && ops_bad((ops), __func__, #cond))
 /* After a failed command buffer run: the device's words, on @ops. */

@@ -344,7 +344,8 @@ E1NPU_API int e1npu_ops_rope_s8(struct e1npu_ops *ops, uint32_t rows, uint32_t d
 		return -EINVAL;
 	for (size_t i = 0; i < (size_t)rows * d / 2; i++)
 		if (cs[i] == -128 || sn[i] == -128)
-			return -ERANGE;
+			return ops_error(ops, -ERANGE, "%s: %s[%zu] = -128 is outside the Q0.7 range [-127, 127]",
+					 __func__, cs[i] == -128 ? "cos" : "sin", i);
 	if (!rep)
 		rep = &local;
 	ops_rep_begin(rep, E1NPU_OPS_ROPE, cnt * 2);

@@ -458,6 +458,28 @@ static void check_options(void)
 		if (d)
 			dl_destroy(d);
 	}
+	/* Environment variables: named with their accepted values. */
+	{
+		static const struct { const char *var, *val, *expect; } env[] = {
+			{ "E1NPU_TFLITE_DEBUG", "junk", "E1NPU_TFLITE_DEBUG='junk': expected 0 or 1" },
+			{ "E1NPU_SIM_ARENA_MB", "abc",
+			  "E1NPU_SIM_ARENA_MB='abc': expected a whole number of MiB" },
+			{ "E1NPU_OPS_LOWERING", "fast", "E1NPU_OPS_LOWERING='fast': expected" },
+		};
+
+		k[0] = (char *)"device";
+		v[0] = (char *)"sim";
+		for (size_t i = 0; i < sizeof(env) / sizeof(env[0]); i++) {
+			setenv(env[i].var, env[i].val, 1);
+			last_report[0] = 0;
+			d = dl_create(k, v, 1, report_error);
+			result(!d && strstr(last_report, env[i].expect), "%s='%s' rejected: %s",
+			       env[i].var, env[i].val, last_report);
+			if (d)
+				dl_destroy(d);
+			unsetenv(env[i].var);
+		}
+	}
 	last_report[0] = 0;
 	k[0] = NULL;
 	v[0] = (char *)"sim";

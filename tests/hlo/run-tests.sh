@@ -136,6 +136,18 @@ cli() {
 		ko "cli: $name" "exit $rc (expected $want), output: $(head -n 2 "$tmp/out")"
 	fi
 }
+# clix: the same for a whole command (environment, redirections)
+clix() {
+	name=$1 want=$2 text=$3
+	shift 3
+	"$@" >"$tmp/out" 2>&1
+	rc=$?
+	if [ "$rc" = "$want" ] && grep -qF -- "$text" "$tmp/out"; then
+		ok "cli: $name"
+	else
+		ko "cli: $name" "exit $rc (expected $want), output: $(head -n 2 "$tmp/out")"
+	fi
+}
 cli no-command 2 "missing command (run)"
 cli unknown-command 2 "unknown command 'walk'" walk x.mlir
 cli no-file 2 "missing FILE.mlir" run
@@ -145,6 +157,115 @@ cli missing-file 2 "/nonexistent.mlir: No such file or directory" run /nonexiste
 cli json-load-error 2 '"error": "' run --json "$dir/bad/unsupported-op.mlir"
 cli input-not-name-file 2 "--input 'x': expected NAME=FILE.npy" run --input x a.mlir
 cli help 0 "Usage: e1npu-hlo run" --help
+# issue 22: no silent empty runs, results shown, the device and work cap named
+main=$dir/inputs/main-args.mlir
+cli unbound-args 2 "main-args.mlir: @main (line 6): argument %arg0 (0 of 2) is not bound (e1npu_hlo_set_input) (e1npu-hlo --input NAME=FILE.npy)" \
+	run "$main"
+cli partly-bound 2 "argument %arg1 (1 of 2) is not bound" run --input arg0="$tmp/x.npy" "$main"
+: >"$tmp/empty.mlir"
+cli empty-module 2 "empty.mlir: nothing to run: the module has no function" run "$tmp/empty.mlir"
+cli cpu-only-device 2 "--cpu-only runs without a device: not with --device 'sim'" \
+	run --cpu-only --device sim "$main"
+cli device-twice 2 "--device given twice ('sim' and 'sim')" run --device sim --device sim "$main"
+cli bad-max-work 2 "--max-work: '0' is not a number of Mi steps in 1..4194304" run --max-work=0 a.mlir
+clix env-device 2 "environment variable E1NPU_DEVICE='gpu': expected 'auto', 'sim'" \
+	env E1NPU_DEVICE=gpu "$bin" run "$main"
+clix env-max-work 2 "environment variable E1NPU_HLO_MAX_WORK='lots': expected Mi steps" \
+	env E1NPU_HLO_MAX_WORK=lots "$bin" run "$dir/elementwise.mlir"
+cli work-cap-option 1 "the run's CPU work passes 1048576 steps, its cap (1 Mi steps; the max_work_mi option or E1NPU_HLO_MAX_WORK raise it) (e1npu-hlo --max-work=MI)" \
+	run --max-work=1 "$dir/bad/run-work-budget.mlir"
+clix work-cap-env 1 "passes 2097152 steps, its cap (2 Mi steps" \
+	env E1NPU_HLO_MAX_WORK=2 "$bin" run "$dir/bad/run-work-budget.mlir"
+cli output-unknown 2 "--output nope: no such result (results: main#0)" \
+	run --input arg0="$tmp/x.npy" --input 1="$tmp/w.npy" --output nope="$tmp/o.npy" "$main"
+cli output-full 1 "--output main#0: /dev/full: No space left on device" \
+	run --input arg0="$tmp/x.npy" --input 1="$tmp/w.npy" --output main=/dev/full "$main"
+cli results-printed 0 "result @main#0 tensor<2x2xi32> = [[7, -5], [-8, 11]]" \
+	run --input arg0="$tmp/x.npy" --input 1="$tmp/w.npy" "$main"
+cli device-named 0 "checks: 1 passed, 0 failed (device sim)" \
+	run --device sim --input arg0="$tmp/x.npy" --input 1="$tmp/w.npy" "$main"
+clix help-full 1 "write error on stdout: No space left on device" \
+	sh -c '"$0" --help >/dev/full' "$bin"
+clix version-full 1 "write error on stdout: No space left on device" \
+	sh -c '"$0" --version >/dev/full' "$bin"
+# a run error is printed once, with the file
+"$bin" run "$dir/bad/run-work-budget.mlir" >"$tmp/out" 2>&1
+if [ "$(grep -c "CPU work passes" "$tmp/out")" = 1 ] &&
+   grep -q "^e1npu-hlo: $dir/bad/run-work-budget.mlir: stablehlo.reduce_window (line 12)" "$tmp/out"; then
+	ok "cli: run error once, with the file"
+else
+	ko "cli: run error once, with the file" "$(cat "$tmp/out")"
+fi
+# --output NAME=FILE.npy and --json "outputs": the values of @main's result
+out_test() {
+	"$bin" run --device sim --input arg0="$tmp/x.npy" --input 1="$tmp/w.npy" \
+		--output main="$tmp/r.npy" --json "$main" >"$tmp/json" 2>"$tmp/err" || return 1
+	python3 - "$tmp/r.npy" "$tmp/json" <<'PY'
+import ast, json, struct, sys
+b = open(sys.argv[1], "rb").read()
+assert b[:8] == b"\x93NUMPY\x01\x00", b[:8]
+n = struct.unpack_from("<H", b, 8)[0]
+hdr = ast.literal_eval(b[10:10 + n].decode())
+assert (10 + n) % 64 == 0 and hdr == {"descr": "<i4", "fortran_order": False, "shape": (2, 2)}, hdr
+assert struct.unpack_from("<4i", b, 10 + n) == (7, -5, -8, 11) and len(b) == 10 + n + 16
+d = json.load(open(sys.argv[2]))
+assert d["device"] == "sim", d
+assert d["outputs"] == [{"name": "main#0", "type": "tensor<2x2xi32>", "dtype": "i32",
+                         "shape": [2, 2], "values": [[7, -5], [-8, 11]]}], d["outputs"]
+PY
+}
+if out_test; then ok "--output .npy, --json outputs"; else ko "--output .npy, --json outputs" "$(cat "$tmp/err")"; fi
+# E1NPU_DEVICE is honoured; auto without an NPU says so, once
+env -u E1NPU_DEVICE "$bin" run --json "$dir/elementwise.mlir" >"$tmp/json" 2>"$tmp/err"
+if grep -q '"device": "' "$tmp/json" && E1NPU_DEVICE=sim "$bin" run "$dir/elementwise.mlir" \
+	>"$tmp/out" 2>&1 && ! grep -q 'no e1 NPU found' "$tmp/out" &&
+	{ ! grep -q '"device": "sim"' "$tmp/json" || [ "$(grep -c 'no e1 NPU found' "$tmp/err")" = 1 ]; }; then
+	ok "cli: E1NPU_DEVICE, auto notice"
+else
+	ko "cli: E1NPU_DEVICE, auto notice" "$(cat "$tmp/err")"
+fi
+# a long run on a terminal: a progress line, erased on Ctrl-C
+sed -e 's/65536, 65536/16384, 16384/' -e 's/\[0, 65535\], \[0, 65535\]/[0, 16383], [0, 16383]/' \
+	-e '/E1-/d' "$dir/bad/run-work-budget.mlir" >"$tmp/long.mlir"
+if python3 - "$bin" "$tmp/long.mlir" >"$tmp/out" 2>&1 <<'PY'
+import os, pty, select, signal, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.environ["E1NPU_DEVICE"] = "sim"
+    os.execv(sys.argv[1], [sys.argv[1], "run", sys.argv[2]])
+buf = b""
+t0 = time.time()
+while b"running: " not in buf and time.time() - t0 < 60:
+    if select.select([fd], [], [], 1)[0]:
+        try:
+            buf += os.read(fd, 4096)
+        except OSError:
+            break
+os.kill(pid, signal.SIGINT)
+try:
+    while True:
+        d = os.read(fd, 4096)
+        if not d:
+            break
+        buf += d
+except OSError:
+    pass
+_, st = os.waitpid(pid, 0)
+assert b"\r\x1b[Krunning: 0.5 s, 0 checks" in buf, buf[-200:]
+assert buf.endswith(b"\r\x1b[K"), buf[-40:]
+assert os.WIFSIGNALED(st) and os.WTERMSIG(st) == signal.SIGINT, st
+PY
+then
+	ok "cli: progress line on a terminal, erased on Ctrl-C"
+else
+	ko "cli: progress line on a terminal, erased on Ctrl-C" "$(tail -n 3 "$tmp/out")"
+fi
+# not on a pipe
+if "$bin" run --device sim "$dir/elementwise.mlir" 2>&1 | grep -q 'running: '; then
+	ko "cli: no progress line on a pipe" "drawn"
+else
+	ok "cli: no progress line on a pipe"
+fi
 # the generated tests are gen.py's output
 if python3 "$dir/gen.py" --check >"$tmp/gen" 2>&1; then
 	ok "gen.py --check"

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -61,11 +62,11 @@ static void test_reserved_options(void **state)
 
 	(void)state;
 	memset(&opt, 0, sizeof(opt));
-	opt.reserved[4] = 7;
+	opt.reserved[3] = 7;
 	assert_int_equal(e1npu_hlo_load_memory(dev, dot_i8, strlen(dot_i8), "x.mlir", &opt, &h,
 					       err, sizeof(err)), -EINVAL);
 	assert_null(h);
-	assert_non_null(strstr(err, "reserved[4] = 7"));
+	assert_non_null(strstr(err, "reserved[3] = 7"));
 	memset(&opt, 0, sizeof(opt));
 	opt.cpu_only = 2;
 	assert_int_equal(e1npu_hlo_load_memory(dev, dot_i8, strlen(dot_i8), "x.mlir", &opt, &h,
@@ -198,8 +199,10 @@ static void test_inputs(void **state)
 	(void)state;
 	assert_int_equal(e1npu_hlo_load_memory(dev, m, strlen(m), "m.mlir", NULL, &h, err,
 					       sizeof(err)), 0);
-	/* unbound: main is not run */
-	assert_int_equal(e1npu_hlo_run(h, NULL, NULL, &passed, &failed), 0);
+	/* unbound: an error naming the argument, not a silent empty run */
+	assert_int_equal(e1npu_hlo_run(h, NULL, NULL, &passed, &failed), -ENODATA);
+	assert_string_equal(e1npu_hlo_last_error(h),
+			    "@main (line 1): argument %x (0 of 1) is not bound (e1npu_hlo_set_input)");
 	assert_int_equal(passed + failed, 0);
 	assert_int_equal(e1npu_hlo_set_input(h, "y", "i16", 1, &dims, data, 6), -ENOENT);
 	assert_int_equal(e1npu_hlo_set_input(h, "x", "i8", 1, &dims, data, 3), -EINVAL);
@@ -210,6 +213,131 @@ static void test_inputs(void **state)
 	assert_int_equal(passed, 1);
 	assert_int_equal(failed, 0);
 	e1npu_hlo_free(h);
+}
+
+/* What the functions run on their own returned, in set_input's layout. */
+static void test_outputs(void **state)
+{
+	static const char m[] =
+		"func.func @f() -> (tensor<2x2xi32>, tensor<3xf16>, tensor<2xi1>) {\n"
+		"  %a = stablehlo.constant dense<[[1, -2], [3, 4]]> : tensor<2x2xi32>\n"
+		"  %b = stablehlo.add %a, %a : tensor<2x2xi32>\n"
+		"  %h = stablehlo.constant dense<[1.5, -0.25, 6.0e-8]> : tensor<3xf16>\n"
+		"  %t = stablehlo.constant dense<[true, false]> : tensor<2xi1>\n"
+		"  return %b, %h, %t : tensor<2x2xi32>, tensor<3xf16>, tensor<2xi1>\n"
+		"}\n"
+		"func.func @g() {\n"
+		"  func.return\n"
+		"}\n";
+	struct e1npu_hlo_output o;
+	struct e1npu_hlo *h;
+	uint8_t buf[16];
+	int32_t v[4];
+	char err[256];
+
+	(void)state;
+	assert_int_equal(e1npu_hlo_load_memory(dev, m, strlen(m), "o.mlir", NULL, &h, err,
+					       sizeof(err)), 0);
+	assert_int_equal(e1npu_hlo_num_outputs(h), 0);
+	assert_int_equal(e1npu_hlo_get_output(h, 0, &o, NULL, 0), -EINVAL);
+	assert_int_equal(e1npu_hlo_run(h, NULL, NULL, NULL, NULL), 0);
+	assert_int_equal(e1npu_hlo_num_outputs(h), 3);
+	assert_int_equal(e1npu_hlo_get_output(h, 0, &o, NULL, 0), 0);
+	assert_string_equal(o.name, "f#0");
+	assert_string_equal(o.dtype, "i32");
+	assert_string_equal(o.type, "tensor<2x2xi32>");
+	assert_int_equal(o.func, 0);
+	assert_int_equal(o.index, 0);
+	assert_int_equal(o.rank, 2);
+	assert_int_equal(o.dims[0], 2);
+	assert_int_equal(o.elements, 4);
+	assert_int_equal(o.bytes, 16);
+	assert_int_equal(e1npu_hlo_get_output(h, 0, &o, buf, 15), -EINVAL);
+	assert_int_equal(e1npu_hlo_get_output(h, 0, &o, buf, 16), 0);
+	memcpy(v, buf, sizeof(v));	/* little-endian host */
+	assert_int_equal(v[0], 2);
+	assert_int_equal(v[1], -4);
+	assert_int_equal(v[3], 8);
+	/* f16 bits: 1.5 = 0x3e00, -0.25 = 0xb400, 6e-8 = the subnormal 0x0001 */
+	assert_int_equal(e1npu_hlo_get_output(h, 1, &o, buf, 6), 0);
+	assert_string_equal(o.name, "f#1");
+	assert_string_equal(o.dtype, "f16");
+	assert_int_equal(buf[0] | buf[1] << 8, 0x3e00);
+	assert_int_equal(buf[2] | buf[3] << 8, 0xb400);
+	assert_int_equal(buf[4] | buf[5] << 8, 0x0001);
+	assert_int_equal(e1npu_hlo_get_output(h, 2, &o, buf, 2), 0);
+	assert_string_equal(o.dtype, "i1");
+	assert_int_equal(buf[0], 1);
+	assert_int_equal(buf[1], 0);
+	assert_int_equal(e1npu_hlo_get_output(h, 3, &o, NULL, 0), -EINVAL);
+	e1npu_hlo_free(h);
+}
+
+/* Nothing to run is an error, not "0 checks passed". */
+static void test_nothing_to_run(void **state)
+{
+	static const char m[] = "func.func private @p(%x: tensor<i32>) -> tensor<i32> {\n"
+				"  return %x : tensor<i32>\n}\n";
+	struct e1npu_hlo *h;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(e1npu_hlo_load_memory(dev, "", 0, "e.mlir", NULL, &h, err,
+					       sizeof(err)), 0);
+	assert_int_equal(e1npu_hlo_run(h, NULL, NULL, NULL, NULL), -ENODATA);
+	assert_string_equal(e1npu_hlo_last_error(h), "nothing to run: the module has no function");
+	e1npu_hlo_free(h);
+	assert_int_equal(e1npu_hlo_load_memory(dev, m, strlen(m), "p.mlir", NULL, &h, err,
+					       sizeof(err)), 0);
+	assert_int_equal(e1npu_hlo_run(h, NULL, NULL, NULL, NULL), -ENODATA);
+	assert_non_null(strstr(e1npu_hlo_last_error(h), "nothing to run"));
+	e1npu_hlo_free(h);
+}
+
+/* The work cap: the option, else E1NPU_HLO_MAX_WORK; named when passed. */
+static void test_work_cap(void **state)
+{
+	static const char m[] =
+		"func.func @w() {\n"
+		"  %a = stablehlo.iota dim = 0 : tensor<4096xi32>\n"
+		"  %b = stablehlo.add %a, %a : tensor<4096xi32>\n"
+		"  func.return\n"
+		"}\n";
+	struct e1npu_hlo_options opt = { .max_work_mi = 1 };
+	struct e1npu_hlo *h;
+	char err[256];
+	int ret;
+
+	(void)state;
+	assert_int_equal(e1npu_hlo_load_memory(dev, m, strlen(m), "w.mlir", &opt, &h, err,
+					       sizeof(err)), 0);
+	assert_int_equal(e1npu_hlo_run(h, NULL, NULL, NULL, NULL), 0);
+	e1npu_hlo_free(h);
+	/* 2^20 elements of iota pass 1 Mi steps */
+	{
+		static const char big[] =
+			"func.func @w() {\n"
+			"  %a = stablehlo.iota dim = 0 : tensor<1048576xi32>\n"
+			"  func.return\n"
+			"}\n";
+
+		assert_int_equal(e1npu_hlo_load_memory(dev, big, strlen(big), "w.mlir", &opt, &h,
+						       err, sizeof(err)), 0);
+		assert_int_equal(e1npu_hlo_run(h, NULL, NULL, NULL, NULL), -E2BIG);
+		assert_non_null(strstr(e1npu_hlo_last_error(h), "its cap (1 Mi steps; the "
+				       "max_work_mi option or E1NPU_HLO_MAX_WORK raise it)"));
+		e1npu_hlo_free(h);
+	}
+	setenv("E1NPU_HLO_MAX_WORK", "many", 1);
+	ret = e1npu_hlo_load_memory(dev, m, strlen(m), "w.mlir", NULL, &h, err, sizeof(err));
+	assert_int_equal(ret, -EINVAL);
+	assert_string_equal(err, "environment variable E1NPU_HLO_MAX_WORK='many': expected Mi "
+			    "steps (2^20 each) from 1 to 4194304");
+	/* the option wins over the environment */
+	assert_int_equal(e1npu_hlo_load_memory(dev, m, strlen(m), "w.mlir", &opt, &h, err,
+					       sizeof(err)), 0);
+	e1npu_hlo_free(h);
+	unsetenv("E1NPU_HLO_MAX_WORK");
 }
 
 /*
@@ -268,6 +396,9 @@ int main(void)
 		cmocka_unit_test(test_run_and_report),
 		cmocka_unit_test(test_quant_tolerance),
 		cmocka_unit_test(test_inputs),
+		cmocka_unit_test(test_outputs),
+		cmocka_unit_test(test_nothing_to_run),
+		cmocka_unit_test(test_work_cap),
 		cmocka_unit_test(test_batches),
 	};
 

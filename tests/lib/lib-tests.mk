@@ -42,7 +42,7 @@ $(BENCH_LIB): $(O)/tests/lib/bench-lib.o $(LIB_A)
 bench-lib: $(BENCH_LIB)
 	$(BENCH_LIB)
 
-ALL_TARGETS   += $(LIBT_TESTS) $(LIBT_SAN) $(BENCH_LIB)
+ALL_TARGETS   += $(LIBT_TESTS) $(BENCH_LIB)
 CHECK_TARGETS += check-lib
 BENCH_TARGETS += bench-lib
 

@@ -40,7 +40,7 @@ static void test_names_the_condition(void **state)
 	assert_int_equal(e1npu_conv_new(e->ops, &p, w, NULL, &cv), -EINVAL);
 	assert_null(cv);
 	assert_string_equal(e1npu_ops_last_error(e->ops),
-			    "e1npu_conv_new: invalid argument: !p->stride_h");
+			    "e1npu_conv_new: invalid argument: stride_h is 0");
 
 	conv_params(&p, &scale);
 	p.kind = 77;
@@ -53,7 +53,7 @@ static void test_names_the_condition(void **state)
 	assert_non_null(strstr(e1npu_ops_last_error(e->ops), "p->kind = 77"));
 	assert_int_equal(e1npu_conv_get_output_size(cv, &oh, NULL), -EINVAL);
 	assert_string_equal(e1npu_ops_last_error(e->ops),
-			    "e1npu_conv_get_output_size: invalid argument: !out_w");
+			    "e1npu_conv_get_output_size: invalid argument: out_w is NULL");
 	e1npu_conv_free(cv);
 
 	assert_int_equal(e1npu_ops_set_force(e->ops, (enum e1npu_ops_force)42), -EINVAL);
@@ -93,6 +93,50 @@ static void test_device_failure_is_copied(void **state)
 	free(c);
 }
 
+/* Issue 22: every failing call leaves its reason, in words. */
+static void test_reasons_in_words(void **state)
+{
+	struct ops_env *e = *state;
+	int8_t a[2 * 3] = { 1, 2, 3, -4, 5, 6 }, b[3 * 2] = { 1, 0, 0, 1, 1, 1 };
+	const int8_t t[2 * 3] = { 1, 0, -1, 1, 0, -1 };
+	int32_t c[4];
+
+	/* out-of-range int4 data: -ERANGE naming the element (was empty) */
+	a[4] = 9;
+	assert_int_equal(e1npu_ops_matmul_lowp(e->ops, E1NPU_OPS_MATMUL_S4, 2, 2, 3, a, b, c,
+					       NULL), -ERANGE);
+	assert_string_equal(e1npu_ops_last_error(e->ops),
+			    "e1npu_ops_matmul_lowp: a[4] (row 1, column 1) = 9 is outside "
+			    "matmul_s4's range [-8, 7]");
+	a[4] = 5;
+	b[5] = -2;
+	assert_int_equal(e1npu_ops_matmul_lowp(e->ops, E1NPU_OPS_MATMUL_TERNARY, 2, 2, 3, t, b,
+					       c, NULL), -ERANGE);
+	assert_non_null(strstr(e1npu_ops_last_error(e->ops), "b[5] (row 2, column 1) = -2 is "
+			       "outside matmul_ternary's range {-1, 0, 1}"));
+	/* conditions in words, not C */
+	assert_int_equal(e1npu_ops_matmul_s8(e->ops, 2, 2, 3, a, 2, b, 2, c, 2, NULL), -EINVAL);
+	assert_string_equal(e1npu_ops_last_error(e->ops),
+			    "e1npu_ops_matmul_s8: invalid argument: matrix a: lda is shorter than "
+			    "its row, or the matrix spans more than PTRDIFF_MAX bytes");
+	assert_int_equal(e1npu_ops_matmul_lowp(e->ops, E1NPU_OPS_MATMUL_S8, 2, 2, 3, a, b, c,
+					       NULL), -EINVAL);
+	assert_string_equal(e1npu_ops_last_error(e->ops),
+			    "e1npu_ops_matmul_lowp: invalid argument: kind is none of "
+			    "E1NPU_OPS_MATMUL_S4, E1NPU_OPS_MATMUL_S2, E1NPU_OPS_MATMUL_TERNARY, "
+			    "E1NPU_OPS_MATMUL_SPARSE_S4");
+	assert_int_equal(e1npu_ops_matmul_lowp(e->ops, E1NPU_OPS_MATMUL_S4, 0, 2, 3, a, b, c,
+					       NULL), -EINVAL);
+	assert_string_equal(e1npu_ops_last_error(e->ops),
+			    "e1npu_ops_matmul_lowp: invalid argument: m is 0");
+	/* the reason names beside the kind and engine names */
+	assert_string_equal(e1npu_ops_reason_name(E1NPU_OPS_WHY_BIG_GEMM), "big_gemm");
+	assert_string_equal(e1npu_ops_reason_name(E1NPU_OPS_WHY_TOO_SMALL), "too_small");
+	assert_string_equal(e1npu_ops_reason_name(E1NPU_OPS_WHY_UNSUPPORTED), "unsupported");
+	assert_string_equal(e1npu_ops_reason_name(0), "unknown");
+	assert_string_equal(e1npu_ops_reason_name(99), "unknown");
+}
+
 static void test_strerror_generic(void **state)
 {
 	(void)state;
@@ -105,10 +149,12 @@ int main(void)
 {
 	const struct CMUnitTest cpu[] = {
 		cmocka_unit_test(test_names_the_condition),
+		cmocka_unit_test(test_reasons_in_words),
 		cmocka_unit_test(test_strerror_generic),
 	};
 	const struct CMUnitTest sim[] = {
 		cmocka_unit_test(test_names_the_condition),
+		cmocka_unit_test(test_reasons_in_words),
 		cmocka_unit_test(test_device_failure_is_copied),
 	};
 	int fails;

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# Command-line tests of npu-smoke on the in-process model: exit status,
-# diagnostics and output format of every subcommand.
+# Command-line tests of npu-smoke on the in-process model: exit status
+# (0 success, 1 a run failed, 2 usage or input), diagnostics and output
+# format of every subcommand.
 # Usage: npu-smoke-test.sh PATH-TO-NPU-SMOKE
 set -u
 bin=$1
@@ -29,8 +30,8 @@ check() { name=$1; shift; if "$@"; then ok "$name"; else ko "$name"; fi; }
 
 t_help() { run 0 --help && grep -q '^Usage: npu-smoke' "$out" && grep -q 'ops' "$out"; }
 t_version() { run 0 --version && grep -Eq '[0-9]+\.[0-9]+' "$out"; }
-t_no_command() { run 1 && grep -q '^npu-smoke: missing command' "$err"; }
-t_unknown_command() { run 1 frobnicate && grep -q "unknown command 'frobnicate'" "$err"; }
+t_no_command() { run 2 && grep -q '^npu-smoke: missing command' "$err"; }
+t_unknown_command() { run 2 frobnicate && grep -q "unknown command 'frobnicate'" "$err"; }
 t_bad_device() {
 	run 1 --device /nonexistent/accel9 info &&
 		grep -q '^npu-smoke: ' "$err" && grep -q '/nonexistent/accel9' "$err"
@@ -127,7 +128,7 @@ sys.exit(0 if ok else 1)
 PY
 }
 t_smoke_only_conflict() {
-	run 1 smoke --hw-only --lowered-only && grep -q 'exclude each other' "$err"
+	run 2 smoke --hw-only --lowered-only && grep -q 'exclude each other' "$err"
 }
 # tests/lib/guest-smoke.sh (the QEMU guests' comparison) run here on the
 # model against a host JSON made by this binary: equal passes; one changed
@@ -153,7 +154,7 @@ t_ops() {
 t_ops_json() { run 0 --json ops && python3 -m json.tool "$out" >/dev/null; }
 t_perf() { run 0 perf && grep -qi 'cycles' "$out"; }
 t_bench() { run 0 bench -n 5 && grep -qi 'p50' "$out"; }
-t_bench_bad_n() { run 1 bench -n notanumber && grep -q 'notanumber' "$err"; }
+t_bench_bad_n() { run 2 bench -n notanumber && grep -q 'notanumber' "$err"; }
 # Hostile input (issue 11): errno names, operands, JSON errors, write
 # errors, bad environment.
 t_device_dir() {
@@ -161,8 +162,8 @@ t_device_dir() {
 		! grep -q 'unknown error' "$err"
 }
 t_extra_operand() {
-	run 1 info extra && grep -q "unexpected argument 'extra'" "$err" &&
-		run 1 smoke --hw-only extra && grep -q "'extra'" "$err"
+	run 2 info extra && grep -q "unexpected argument 'extra'" "$err" &&
+		run 2 smoke --hw-only extra && grep -q "'extra'" "$err"
 }
 t_json_error() {
 	run 1 --json --device /nonexistent/accel9 info &&
@@ -171,7 +172,7 @@ t_json_error() {
 }
 t_json_error_first() {
 	# the bad option comes before --json: still a JSON error on stdout
-	run 1 info --bogus --json &&
+	run 2 info --bogus --json &&
 		python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert "--help" in d["error"]' "$out"
 }
 t_write_full() {
@@ -185,7 +186,7 @@ t_stdout_closed() {
 t_arena_env() {
 	for v in 0 -5 abc 99999999999999999999 4096; do
 		E1NPU_SIM_ARENA_MB=$v E1NPU_DEVICE=sim "$bin" info >"$out" 2>"$err"
-		[ $? = 1 ] && grep -q "E1NPU_SIM_ARENA_MB='$v'" "$err" || {
+		[ $? = 2 ] && grep -q "E1NPU_SIM_ARENA_MB='$v': expected a whole number of MiB from 1 to 3072" "$err" || {
 			echo "  E1NPU_SIM_ARENA_MB=$v accepted or not named" >&2
 			return 1
 		}
@@ -194,11 +195,83 @@ t_arena_env() {
 		grep -q 'tensor arena: *8 MiB' "$out"
 }
 
+# Issue 22: exit 2 for usage and input errors, options and variables named
+# with their ranges, the device named, progress erased on Ctrl-C.
+t_help_full() {
+	"$bin" --help >/dev/full 2>"$err"
+	[ $? = 1 ] && grep -q 'write error on stdout: No space left on device' "$err" &&
+		"$bin" --version >/dev/full 2>"$err"
+	[ $? = 1 ] && grep -q 'write error' "$err"
+}
+t_bench_n_range() {
+	run 2 bench -n 0 && grep -q "bench -n/--iterations: '0' is not a whole number from 1 to 1000000" "$err" &&
+		run 2 bench -n 1000001 && grep -q "'1000001' is not a whole number from 1 to 1000000" "$err" &&
+		run 2 bench --matmul 0 && grep -q "bench -m/--matmul: '0' is not a whole number from 1 to 65536" "$err"
+}
+t_env_lowering() {
+	E1NPU_OPS_LOWERING=fast run 2 ops &&
+		grep -q "E1NPU_OPS_LOWERING='fast': expected 'auto', 'conv2d', 'matmul' or 'first'" "$err"
+}
+t_env_device() {
+	E1NPU_DEVICE=gpu "$bin" info >"$out" 2>"$err"
+	[ $? = 2 ] && grep -q "E1NPU_DEVICE='gpu': expected 'auto', 'sim' or an accel node path" "$err"
+}
+t_device_twice() {
+	run 2 --device sim info --device /dev/accel/accel0 &&
+		grep -q "device given twice ('sim' and '/dev/accel/accel0')" "$err"
+}
+t_device_named() {
+	run 0 ping && grep -q '(device sim)' "$out" &&
+		run 0 --json ping && grep -q '"device":"sim"' "$out" &&
+		run 0 --json perf && grep -q '"device":"sim"' "$out" &&
+		run 0 --json ops && grep -q '"device":"sim"' "$out" &&
+		run 0 ops && grep -q '^device sim$' "$out"
+}
+t_auto_notice() {
+	env -u E1NPU_DEVICE "$bin" --json info >"$out" 2>"$err" || return 1
+	grep -q '"backend":"sim"' "$out" || { echo "SKIP auto_notice: an NPU is present"; return 0; }
+	[ "$(grep -c 'no e1 NPU found' "$err")" = 1 ] &&
+		run 0 info && ! grep -q 'no e1 NPU found' "$err"
+}
+t_progress_sigint() {
+	python3 - "$bin" <<'PY'
+import os, pty, select, signal, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.environ["E1NPU_DEVICE"] = "sim"
+    os.execv(sys.argv[1], [sys.argv[1], "bench", "-n", "1000000"])
+buf = b""
+t0 = time.time()
+while b"[2/3] matmul" not in buf and time.time() - t0 < 60:
+    if select.select([fd], [], [], 1)[0]:
+        try:
+            buf += os.read(fd, 4096)
+        except OSError:
+            break
+os.kill(pid, signal.SIGINT)
+try:
+    while True:
+        d = os.read(fd, 4096)
+        if not d:
+            break
+        buf += d
+except OSError:
+    pass
+_, st = os.waitpid(pid, 0)
+assert b"[1/3] nop round trips 0/1000000" in buf, buf[-200:]
+assert b"[2/3] matmul 64x64x64 round trips" in buf, buf[-200:]
+assert buf.endswith(b"\r\x1b[K"), buf[-40:]
+assert os.WIFSIGNALED(st) and os.WTERMSIG(st) == signal.SIGINT, st
+PY
+}
+
 for t in help version no_command unknown_command bad_device info info_json \
 	ping smoke smoke_json smoke_hw_only smoke_lowered_only smoke_only_conflict \
 	smoke_nogemmini guest_smoke_script \
 	ops ops_json perf bench bench_bad_n \
-	device_dir extra_operand json_error json_error_first write_full stdout_closed arena_env; do
+	device_dir extra_operand json_error json_error_first write_full stdout_closed arena_env \
+	help_full bench_n_range env_lowering env_device device_twice device_named auto_notice \
+	progress_sigint; do
 	check "$t" "t_$t"
 done
 echo "$pass passed, $fail failed"

@@ -40,9 +40,14 @@ $(CLASSIFY_SAN): $(call sanobjs,$(CLASSIFY_SRCS)) $(LIB_SAN_A)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(CLASSIFY_LIBS) $(LIB_LIBS)
 
 install-classify: $(CLASSIFY)
-	install -d $(DESTDIR)$(BINDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 0755 $(CLASSIFY) $(DESTDIR)$(BINDIR)/e1npu-classify
+	install -m 0644 tools/e1npu-classify/e1npu-classify.1 $(DESTDIR)$(MANDIR)/man1/
 
-.PHONY: install-classify
+uninstall-classify:
+	rm -f $(DESTDIR)$(BINDIR)/e1npu-classify $(DESTDIR)$(MANDIR)/man1/e1npu-classify.1
+
+.PHONY: install-classify uninstall-classify
 ALL_TARGETS     += $(CLASSIFY)
 INSTALL_TARGETS += install-classify
+UNINSTALL_TARGETS += uninstall-classify

@@ -10,6 +10,7 @@
 #include <e1npu/e1npu.h>
 #include <e1npu/e1npu_tflite.h>
 
+#include "device.h"
 #include "errout.h"
 #include "plan.h"
 
@@ -56,37 +57,33 @@ int cls_print_plan(const char *model, const char *device, bool cpu, bool json)
 	struct e1npu_device *dev = NULL;
 	struct e1npu_tflite *t = NULL;
 	struct e1npu_tflite_arena a;
-	char err[512];
+	char err[512], devname[64] = "cpu";
 	int ret;
 
-	if (cpu) {
+	if (cpu)
 		topt.path = E1NPU_TFLITE_PATH_REFERENCE;
-	} else {
-		ret = e1npu_device_open(device, &dev);
-		if (ret) {
-			cls_error(json, "cannot open device %s: %s",
-				  device ? device : "(auto)", e1npu_strerror(ret));
-			return 1;
-		}
-	}
+	else if (cls_open_device(device, json, &dev, devname, sizeof(devname)))
+		return 1;
 	ret = e1npu_tflite_load_file(dev, model, &topt, &t, err, sizeof(err));
 	e1npu_device_close(dev);
 	if (ret) {
 		cls_file_error(json, model, err);
-		return 1;
+		return 2;	/* the model: an input error */
 	}
 	e1npu_tflite_get_arena(t, &a);
 	if (json) {
 		printf("{\"model\":");
 		cls_json_str(model);
+		printf(",\"device\":");
+		cls_json_str(devname);
 		printf(",\"tensor_arena_plan\":{\"alignment_bytes\":%u,\"total_bytes\":%llu,"
 		       "\"lower_bound_bytes\":%llu,\"unplanned_bytes\":%llu,\"tensors\":[",
 		       a.alignment, (unsigned long long)a.total_bytes,
 		       (unsigned long long)a.lower_bound,
 		       (unsigned long long)a.unplanned_bytes);
 	} else {
-		printf("tensor arena plan of %s: %llu bytes (lower bound %llu, one buffer per tensor %llu), %u tensors, offsets aligned to %u\n",
-		       model, (unsigned long long)a.total_bytes,
+		printf("tensor arena plan of %s on device %s: %llu bytes (lower bound %llu, one buffer per tensor %llu), %u tensors, offsets aligned to %u\n",
+		       model, devname, (unsigned long long)a.total_bytes,
 		       (unsigned long long)a.lower_bound,
 		       (unsigned long long)a.unplanned_bytes, a.num_tensors, a.alignment);
 		printf("%6s %-12s %-18s %-6s %10s %10s %12s %s\n", "tensor", "role", "shape",

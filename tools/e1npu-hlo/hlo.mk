@@ -25,5 +25,10 @@ install-hlo: $(HLO_TOOL)
 	install -m 0755 $(HLO_TOOL) $(DESTDIR)$(BINDIR)/e1npu-hlo
 	install -m 0644 tools/e1npu-hlo/e1npu-hlo.1 $(DESTDIR)$(MANDIR)/man1/
 
+.PHONY: uninstall-hlo
+uninstall-hlo:
+	rm -f $(DESTDIR)$(BINDIR)/e1npu-hlo $(DESTDIR)$(MANDIR)/man1/e1npu-hlo.1
+
 ALL_TARGETS     += $(HLO_TOOL)
 INSTALL_TARGETS += install-hlo
+UNINSTALL_TARGETS += uninstall-hlo

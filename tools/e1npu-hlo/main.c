@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * e1npu-hlo: run StableHLO modules (textual MLIR) through libe1npu: every
- * argument-less function (each section of a split file), its checks, and
- * the partition report. Documentation/hlo.md.
+ * argument-less function (each section of a split file), its checks, its
+ * results, and the partition report. Documentation/hlo.md.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -16,15 +16,25 @@
 #include <e1npu/e1npu_hlo.h>
 
 #include "npy.h"
+#include "progress.h"
+#include "values.h"
 
 #define HLO_TOOL_VERSION E1NPU_VERSION	/* the top Makefile's */
 #define MAX_INPUTS 64
+/* Results of at most this many elements are printed in the text output. */
+#define PRINT_MAX_ELEMS 64
+/* ... and in the JSON output. */
+#define JSON_MAX_ELEMS (1u << 20)
+
+/* Exit status, the same in npu-smoke and e1npu-classify. */
+enum { EXIT_OK = 0, EXIT_RUN = 1, EXIT_USAGE = 2 };
 
 struct args {
 	const char *file, *device;
 	const char *inputs[MAX_INPUTS];
-	int ninputs;
-	unsigned int tol;
+	const char *outputs[MAX_INPUTS];
+	int ninputs, noutputs;
+	unsigned int tol, max_work_mi;
 	bool report, json, cpu_only;
 };
 
@@ -39,13 +49,22 @@ static void usage(FILE *f)
 "  --json                 machine-readable output\n"
 "  --quant-tolerance=N    accept N LSB between the NPU's fixed-point\n"
 "                         requantization and the specification (default 0)\n"
-"  --device SPEC          sim (default, in-process model) or /dev/accel/accelN\n"
-"  --cpu-only             every op on the CPU references\n"
-"  --input NAME=FILE.npy  bind an argument of public @main (repeatable)\n"
+"  --device SPEC          sim (in-process model), /dev/accel/accelN or auto\n"
+"                         (default: $E1NPU_DEVICE, else auto)\n"
+"  --cpu-only             every op on the CPU references (not with --device)\n"
+"  --input NAME=FILE.npy  bind an argument of public @main (repeatable; every\n"
+"                         argument must be bound)\n"
+"  --output NAME=FILE.npy write result NAME (\"main\" or \"main#1\": function\n"
+"                         and result index) to a .npy file (repeatable)\n"
+"  --max-work=MI          the work cap: the run's CPU work, in Mi steps (2^20\n"
+"                         each), 1 to 4194304 (default: $E1NPU_HLO_MAX_WORK,\n"
+"                         else 4096 = 2^32 steps)\n"
 "  -h, --help             this help\n"
 "  -V, --version          version\n\n"
+"Results of up to 64 elements are printed (all of them in --json).\n"
 "Exit status: 0 when every check passed, 1 when a check failed or an op\n"
-"could not run, 2 on bad usage or a module that does not load.\n");
+"could not run, 2 on bad usage or input (a module that does not load, an\n"
+"unbound argument, nothing to run, a bad environment variable).\n");
 }
 
 static void json_str(const char *s)
@@ -73,9 +92,36 @@ static void die_usage(const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n");
-	usage(stderr);
-	exit(2);
+	fprintf(stderr, "\nTry 'e1npu-hlo --help'.\n");
+	exit(EXIT_USAGE);
+}
+
+/* stdout flushed and closed: a full disk is a failure, said once. */
+static int close_stdout(void)
+{
+	int e = 0;
+
+	if (fflush(stdout) || ferror(stdout))
+		e = errno ? errno : EIO;
+	if (fclose(stdout) && !e)
+		e = errno ? errno : EIO;
+	if (!e)
+		return 0;
+	fprintf(stderr, "e1npu-hlo: write error on stdout: %s\n", strerror(e));
+	return 1;
+}
+
+static unsigned long parse_num(const char *opt, const char *s, unsigned long min,
+			       unsigned long max, const char *unit)
+{
+	char *e;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &e, 10);
+	if (*s < '0' || *s > '9' || *e || errno || v < min || v > max)
+		die_usage("%s: '%s' is not a number of %s in %lu..%lu", opt, s, unit, min, max);
+	return v;
 }
 
 static void parse_args(int argc, char **argv, struct args *a)
@@ -87,6 +133,8 @@ static void parse_args(int argc, char **argv, struct args *a)
 		{ "device", required_argument, NULL, 'd' },
 		{ "cpu-only", no_argument, NULL, 'c' },
 		{ "input", required_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "max-work", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -94,25 +142,30 @@ static void parse_args(int argc, char **argv, struct args *a)
 	int c;
 
 	memset(a, 0, sizeof(*a));
-	a->device = "sim";
 	while ((c = getopt_long(argc, argv, "hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'r': a->report = true; break;
 		case 'j': a->json = true; break;
 		case 'c': a->cpu_only = true; break;
-		case 'd': a->device = optarg; break;
-		case 't': {
-			char *e;
-			unsigned long v;
-
-			errno = 0;
-			v = strtoul(optarg, &e, 10);
-			if (*optarg < '0' || *optarg > '9' || *e || errno || v > 255)
-				die_usage("--quant-tolerance: '%s' is not a number of LSBs in 0..255",
-					  optarg);
-			a->tol = (unsigned int)v;
+		case 'd':
+			if (a->device)
+				die_usage("--device given twice ('%s' and '%s')", a->device, optarg);
+			a->device = optarg;
 			break;
-		}
+		case 't':
+			a->tol = (unsigned int)parse_num("--quant-tolerance", optarg, 0, 255, "LSBs");
+			break;
+		case 'w':
+			a->max_work_mi = (unsigned int)parse_num("--max-work", optarg, 1, 1ul << 22,
+								 "Mi steps");
+			break;
+		case 'o':
+			if (a->noutputs >= MAX_INPUTS)
+				die_usage("more than %d --output", MAX_INPUTS);
+			if (!strchr(optarg, '=') || optarg[0] == '=' || !strchr(optarg, '=')[1])
+				die_usage("--output '%s': expected NAME=FILE.npy", optarg);
+			a->outputs[a->noutputs++] = optarg;
+			break;
 		case 'i':
 			if (a->ninputs >= MAX_INPUTS)
 				die_usage("more than %d --input", MAX_INPUTS);
@@ -122,15 +175,18 @@ static void parse_args(int argc, char **argv, struct args *a)
 			break;
 		case 'h':
 			usage(stdout);
-			exit(0);
+			exit(close_stdout() ? EXIT_RUN : EXIT_OK);
 		case 'V':
 			printf("e1npu-hlo %s\n", HLO_TOOL_VERSION);
-			exit(0);
+			exit(close_stdout() ? EXIT_RUN : EXIT_OK);
 		default:
-			usage(stderr);
-			exit(2);
+			/* getopt said what was wrong */
+			fprintf(stderr, "Try 'e1npu-hlo --help'.\n");
+			exit(EXIT_USAGE);
 		}
 	}
+	if (a->cpu_only && a->device)
+		die_usage("--cpu-only runs without a device: not with --device '%s'", a->device);
 	if (optind >= argc)
 		die_usage("missing command (run)");
 	if (strcmp(argv[optind], "run"))
@@ -151,6 +207,7 @@ static void on_check(void *arg, const struct e1npu_hlo_check *c)
 {
 	struct printer *p = arg;
 
+	progress_check();
 	if (p->a->json) {
 		printf("%s{\"section\": %u, \"line\": %u, \"func\": ", p->n ? ", " : "",
 		       c->section, c->line);
@@ -320,6 +377,145 @@ static int bind_inputs(struct e1npu_hlo *h, const struct args *a, char *err, siz
 	return 0;
 }
 
+/* Open the device: its name for the output; auto without an NPU says so. */
+static int open_device(const struct args *a, struct e1npu_device **dev, char *name,
+		       size_t len)
+{
+	const char *env = getenv("E1NPU_DEVICE");
+	bool automatic = !a->device && (!env || !*env);
+	struct e1npu_device_info info;
+	int ret;
+
+	if (a->cpu_only) {
+		snprintf(name, len, "cpu");
+		return 0;
+	}
+	ret = e1npu_device_open(a->device, dev);
+	if (ret) {
+		fprintf(stderr, "e1npu-hlo: cannot open device '%s': %s\n",
+			a->device ? a->device : automatic ? "auto" : env,
+			e1npu_device_last_error(NULL));
+		return ret;
+	}
+	if (e1npu_device_get_info(*dev, &info))
+		snprintf(name, len, "?");
+	else
+		snprintf(name, len, "%s", info.backend == E1NPU_BACKEND_SIM ? "sim" : info.path);
+	if (automatic && !strcmp(name, "sim"))
+		fprintf(stderr, "e1npu-hlo: no e1 NPU found (no /dev/accel node with the e1npu "
+			"driver): running on the in-process model (sim)\n");
+	return 0;
+}
+
+/* The output NAME ("main", "main#1") is: index, or -1 with a message. */
+static long find_output(const struct e1npu_hlo *h, const char *name, size_t nl)
+{
+	size_t n = e1npu_hlo_num_outputs(h);
+
+	for (size_t i = 0; i < n; i++) {
+		struct e1npu_hlo_output o;
+		const char *hash;
+
+		if (e1npu_hlo_get_output(h, i, &o, NULL, 0))
+			continue;
+		hash = strchr(o.name, '#');
+		if ((strlen(o.name) == nl && !strncmp(o.name, name, nl)) ||
+		    (o.index == 0 && hash && (size_t)(hash - o.name) == nl &&
+		     !strncmp(o.name, name, nl)))
+			return (long)i;
+	}
+	return -1;
+}
+
+/* --output NAME=FILE.npy: each named result written, checked. */
+static int write_outputs(const struct e1npu_hlo *h, const struct args *a)
+{
+	for (int k = 0; k < a->noutputs; k++) {
+		const char *eq = strchr(a->outputs[k], '=');
+		size_t nl = (size_t)(eq - a->outputs[k]);
+		long i = find_output(h, a->outputs[k], nl);
+		struct e1npu_hlo_output o;
+		char err[512];
+		void *data;
+		int ret;
+
+		if (i < 0) {
+			size_t n = e1npu_hlo_num_outputs(h);
+
+			fprintf(stderr, "e1npu-hlo: %s: --output %.*s: no such result (", a->file,
+				(int)nl, a->outputs[k]);
+			for (size_t j = 0; j < n; j++)
+				if (!e1npu_hlo_get_output(h, j, &o, NULL, 0))
+					fprintf(stderr, "%s%s", j ? ", " : "results: ", o.name);
+			fprintf(stderr, "%s)\n", n ? "" : "the module returned nothing");
+			return EXIT_USAGE;
+		}
+		e1npu_hlo_get_output(h, (size_t)i, &o, NULL, 0);
+		data = malloc(o.bytes ? o.bytes : 1);
+		if (!data || e1npu_hlo_get_output(h, (size_t)i, &o, data, o.bytes)) {
+			free(data);
+			fprintf(stderr, "e1npu-hlo: --output %s: out of memory\n", o.name);
+			return EXIT_RUN;
+		}
+		ret = npy_write(eq + 1, o.dtype, o.rank, o.dims, data, o.bytes, err, sizeof(err));
+		free(data);
+		if (ret) {
+			fprintf(stderr, "e1npu-hlo: --output %s: %s\n", o.name, err);
+			return EXIT_RUN;
+		}
+	}
+	return EXIT_OK;
+}
+
+/* The results: small ones printed (all in --json, up to JSON_MAX_ELEMS). */
+static void print_outputs(const struct e1npu_hlo *h, const struct args *a)
+{
+	size_t n = e1npu_hlo_num_outputs(h);
+
+	if (a->json)
+		printf(", \"outputs\": [");
+	for (size_t i = 0; i < n; i++) {
+		struct e1npu_hlo_output o;
+		size_t lim = a->json ? JSON_MAX_ELEMS : PRINT_MAX_ELEMS;
+		uint8_t *data = NULL;
+
+		if (e1npu_hlo_get_output(h, i, &o, NULL, 0))
+			continue;
+		if (o.elements <= lim) {
+			data = malloc(o.bytes ? o.bytes : 1);
+			if (data && e1npu_hlo_get_output(h, i, &o, data, o.bytes)) {
+				free(data);
+				data = NULL;
+			}
+		}
+		if (a->json) {
+			printf("%s{\"name\": ", i ? ", " : "");
+			json_str(o.name);
+			printf(", \"type\": ");
+			json_str(o.type);
+			printf(", \"dtype\": \"%s\", \"shape\": [", o.dtype);
+			for (uint32_t d = 0; d < o.rank; d++)
+				printf("%s%llu", d ? ", " : "", (unsigned long long)o.dims[d]);
+			printf("], \"values\": ");
+			if (data)
+				values_print(stdout, &o, data, true);
+			else
+				printf("null");
+			printf("}");
+		} else if (data) {
+			printf("result @%s %s = ", o.name, o.type);
+			values_print(stdout, &o, data, false);
+			printf("\n");
+		} else {
+			printf("result @%s %s: %llu elements (--output %s=FILE.npy writes them)\n",
+			       o.name, o.type, (unsigned long long)o.elements, o.name);
+		}
+		free(data);
+	}
+	if (a->json)
+		printf("]");
+}
+
 int main(int argc, char **argv)
 {
 	struct args a;
@@ -327,21 +523,21 @@ int main(int argc, char **argv)
 	struct e1npu_hlo_options opt;
 	struct e1npu_hlo *h = NULL;
 	struct printer pr;
-	char err[640];
+	char err[640], devname[64];
 	uint32_t passed = 0, failed = 0;
 	int ret, status;
 
 	parse_args(argc, argv, &a);
+	if (e1npu_env_check(err, sizeof(err))) {
+		fprintf(stderr, "e1npu-hlo: %s\n", err);
+		return EXIT_USAGE;
+	}
 	memset(&opt, 0, sizeof(opt));
 	opt.quant_tolerance = a.tol;
 	opt.cpu_only = a.cpu_only;
-	if (!a.cpu_only) {
-		ret = e1npu_device_open(a.device, &dev);
-		if (ret) {
-			fprintf(stderr, "e1npu-hlo: device '%s': %s\n", a.device, e1npu_strerror(ret));
-			return 2;
-		}
-	}
+	opt.max_work_mi = a.max_work_mi;
+	if (open_device(&a, &dev, devname, sizeof(devname)))
+		return EXIT_RUN;
 	ret = e1npu_hlo_load_file(dev, a.file, &opt, &h, err, sizeof(err));
 	e1npu_device_close(dev);
 	if (ret) {
@@ -353,45 +549,58 @@ int main(int argc, char **argv)
 			printf("}\n");
 		}
 		fprintf(stderr, "e1npu-hlo: %s\n", err);
-		return 2;
+		close_stdout();
+		return EXIT_USAGE;
 	}
 	ret = bind_inputs(h, &a, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "e1npu-hlo: %s\n", err);
 		e1npu_hlo_free(h);
-		return 2;
+		return EXIT_USAGE;
 	}
 	pr.a = &a;
 	pr.n = 0;
 	if (a.json) {
 		printf("{\"file\": ");
 		json_str(a.file);
+		printf(", \"device\": ");
+		json_str(devname);
 		printf(", \"checks\": [");
 	}
+	progress_start();
 	ret = e1npu_hlo_run(h, on_check, &pr, &passed, &failed);
+	progress_end();
 	if (a.json) {
 		printf("], \"passed\": %u, \"failed\": %u", passed, failed);
 		if (ret) {
 			printf(", \"error\": ");
 			json_str(e1npu_hlo_last_error(h));
 		}
+		print_outputs(h, &a);
 		if (a.report)
 			report_json(h);
 		printf("}\n");
-	} else {
-		if (ret)
-			printf("ERROR  %s\n", e1npu_hlo_last_error(h));
-		printf("checks: %u passed, %u failed\n", passed, failed);
+	} else if (ret != -ENODATA) {	/* nothing ran: no "0 passed" */
+		print_outputs(h, &a);
+		printf("checks: %u passed, %u failed (device %s)\n", passed, failed, devname);
 		if (a.report)
 			report_text(h);
 	}
+	/* once, on stderr, with the file: the library's message has the line */
 	if (ret)
-		fprintf(stderr, "e1npu-hlo: %s\n", e1npu_hlo_last_error(h));
-	status = ret || failed ? 1 : 0;
-	e1npu_hlo_free(h);
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "e1npu-hlo: write error\n");
-		return 1;
+		fprintf(stderr, "e1npu-hlo: %s: %s%s\n", a.file, e1npu_hlo_last_error(h),
+			ret == -E2BIG ? " (e1npu-hlo --max-work=MI)" :
+			strstr(e1npu_hlo_last_error(h), "not bound") ?
+			" (e1npu-hlo --input NAME=FILE.npy)" : "");
+	status = ret == -ENODATA ? EXIT_USAGE : ret || failed ? EXIT_RUN : EXIT_OK;
+	if (!ret) {
+		int w = write_outputs(h, &a);
+
+		if (w)
+			status = w;
 	}
+	e1npu_hlo_free(h);
+	if (close_stdout())
+		return EXIT_RUN;
 	return status;
 }

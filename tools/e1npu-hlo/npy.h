@@ -20,4 +20,12 @@ struct npy {
 int npy_read(const char *path, struct npy *n, char *err, size_t errlen);
 void npy_free(struct npy *n);
 
+/*
+ * npy_write() - @data (@size bytes, little-endian, row-major, MLIR element
+ * type @dtype) as a .npy file. 0, or -errno with "PATH: why" in @err (a
+ * full disk included: checked through fclose).
+ */
+int npy_write(const char *path, const char *dtype, uint32_t rank, const uint64_t *dims,
+	      const void *data, size_t size, char *err, size_t errlen);
+
 #endif

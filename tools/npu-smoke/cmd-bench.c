@@ -19,19 +19,23 @@ struct bench_cfg {
 	unsigned long clock_mhz;
 };
 
+/* Round trips per measurement: the times are kept (8 MB at most). */
+#define ITERS_MAX 1000000ul
 /* Rows of the big matmul per descriptor: its int32 output block. */
 #define BIG_ROWS 256
 
 static void print_help(void)
 {
 	printf("Usage: %s [OPTIONS] bench [-n N] [--matmul N [--clock-mhz F]]\n\n"
-	       "  -n, --iterations=N  round trips per measurement (default 200)\n"
-	       "  -m, --matmul=N      also time an NxNxN int8 matmul (N <= the device's\n"
+	       "  -n, --iterations=N  round trips per measurement, 1 to 1000000\n"
+	       "                      (default 200)\n"
+	       "  -m, --matmul=N      also time an NxNxN int8 matmul (1 <= N <= the device's\n"
 	       "                      max_matmul_mn and max_matmul_k; %d-row descriptors\n"
 	       "                      into one reused output block) against its modelled\n"
 	       "                      cycles\n"
-	       "  -f, --clock-mhz=F   the NPU clock the modelled cycles are timed at\n"
-	       "                      (default 100, the driver's and the virtual board's)\n",
+	       "  -f, --clock-mhz=F   the NPU clock the modelled cycles are timed at, 1 to\n"
+	       "                      100000 (default 100, the driver's and the virtual\n"
+	       "                      board's)\n",
 	       prog_name, BIG_ROWS);
 }
 
@@ -41,19 +45,13 @@ static int handle(int c, const char *arg, void *ctx)
 
 	switch (c) {
 	case 'n':
-		cfg->iters = parse_uint_or_die("iteration count", arg, 1000000);
-		if (!cfg->iters)
-			die("iteration count must be at least 1");
+		cfg->iters = parse_uint_or_die("bench -n/--iterations", arg, 1, ITERS_MAX);
 		return 0;
 	case 'm':
-		cfg->matmul = parse_uint_or_die("--matmul size", arg, 65536);
-		if (!cfg->matmul)
-			die("--matmul size must be at least 1");
+		cfg->matmul = parse_uint_or_die("bench -m/--matmul", arg, 1, 65536);
 		return 0;
 	case 'f':
-		cfg->clock_mhz = parse_uint_or_die("--clock-mhz", arg, 100000);
-		if (!cfg->clock_mhz)
-			die("--clock-mhz must be at least 1");
+		cfg->clock_mhz = parse_uint_or_die("bench -f/--clock-mhz", arg, 1, 100000);
 		return 0;
 	}
 	return -1;
@@ -70,15 +68,30 @@ struct lat {
 	double p50, p99, mean;
 };
 
+/* Where a measurement is: step @step of @steps, "what i/iters". */
+struct where {
+	const struct common_opts *o;
+	unsigned int step, steps;
+	const char *what;
+};
+
 static void measure(struct e1npu_cmdbuf *cb, unsigned long iters, double *t,
-		    struct lat *l, struct e1npu_device *dev)
+		    struct lat *l, struct e1npu_device *dev, const struct where *w)
 {
 	unsigned long i;
-	double sum = 0;
+	double sum = 0, shown = 0;
 
 	for (i = 0; i < iters; i++) {
 		double t0 = now_us();
 
+		/* the progress line moves at least every 0.2 s */
+		if (t0 - shown > 200000) {
+			char what[96];
+
+			snprintf(what, sizeof(what), "%s %lu/%lu", w->what, i, iters);
+			progress(w->o, w->step, w->steps, what);
+			shown = t0;
+		}
 		if (e1npu_cmdbuf_run(cb))
 			die("bench: %s", e1npu_device_last_error(dev));
 		t[i] = now_us() - t0;
@@ -175,7 +188,8 @@ int cmd_bench(int argc, char **argv, struct common_opts *o)
 	struct lat lnop, lmm;
 	double *t, t0, batch_s, util;
 	uint64_t macs, cycles, bytes;
-	unsigned int i, nbatch = 1000;
+	unsigned int i, nbatch = 1000, steps;
+	struct where w1, w2;
 
 	no_operands(argc, argv,
 		    parse_common(argc, argv, o, "n:m:f:", extra, handle, &cfg, print_help));
@@ -206,20 +220,25 @@ int cmd_bench(int argc, char **argv, struct common_opts *o)
 	if (e1npu_cmdbuf_add_op(mm, &d) < 0)
 		die("bench: %s", e1npu_device_last_error(dev));
 
-	progress(o, 1, 3, "nop round trips");
-	measure(nop, cfg.iters, t, &lnop, dev);
-	progress(o, 2, 3, "matmul 64x64x64 round trips");
+	steps = cfg.matmul ? 4 : 3;
+	w1 = (struct where){ o, 1, steps, "nop round trips" };
+	measure(nop, cfg.iters, t, &lnop, dev, &w1);
+	w2 = (struct where){ o, 2, steps, "matmul 64x64x64 round trips" };
 	e1npu_device_read_perf(dev, &p0);
-	measure(mm, cfg.iters, t, &lmm, dev);
+	measure(mm, cfg.iters, t, &lmm, dev, &w2);
 	e1npu_device_read_perf(dev, &p1);
-	progress(o, 3, 3, "batched nops");
 	t0 = now_us();
-	for (i = 0; i < 10; i++)
+	for (i = 0; i < 10; i++) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "batched nops %u/10", i);
+		progress(o, 3, steps, what);
 		if (e1npu_cmdbuf_run(batch))
 			die("bench: %s", e1npu_device_last_error(dev));
+	}
 	batch_s = (now_us() - t0) / 1e6;
 	if (cfg.matmul) {
-		progress(o, 3, 3, "big matmul");
+		progress(o, 4, steps, "big matmul");
 		bench_big(dev, &info, cfg.matmul, &big);
 	}
 	progress_done(o);
@@ -231,7 +250,7 @@ int cmd_bench(int argc, char **argv, struct common_opts *o)
 	       100.0 * (double)macs / ((double)cycles * info.array_rows * info.array_cols) : 0;
 	if (o->json) {
 		printf("{\"device\":");
-		json_str(stdout, info.path);
+		json_str(stdout, device_name(dev));
 		printf(",\"iterations\":%lu,\"nop_us\":{\"p50\":%.2f,\"p99\":%.2f,\"mean\":%.2f},"
 		       "\"matmul64_us\":{\"p50\":%.2f,\"p99\":%.2f,\"mean\":%.2f},"
 		       "\"matmul64_macs\":%llu,\"matmul64_cycles\":%llu,"
@@ -250,7 +269,7 @@ int cmd_bench(int argc, char **argv, struct common_opts *o)
 			       (double)big.cycles / cfg.clock_mhz);
 		printf("}\n");
 	} else {
-		printf("npu-smoke bench: %s, %lu iterations\n", info.path, cfg.iters);
+		printf("npu-smoke bench: %s, %lu iterations\n", device_name(dev), cfg.iters);
 		printf("nop job submit+wait:        p50 %8.2f us  p99 %8.2f us\n",
 		       lnop.p50, lnop.p99);
 		printf("matmul 64x64x64 submit+wait: p50 %8.2f us  p99 %8.2f us\n",

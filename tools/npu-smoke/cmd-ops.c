@@ -19,11 +19,13 @@ static void print_help(void)
 	       prog_name);
 }
 
-static void print_json(const struct e1npu_ops_support *rows, size_t n)
+static void print_json(const char *dev, const struct e1npu_ops_support *rows, size_t n)
 {
 	size_t i;
 
-	printf("{\"ops\":[");
+	printf("{\"device\":");
+	json_str(stdout, dev);
+	printf(",\"ops\":[");
 	for (i = 0; i < n; i++) {
 		printf("%s{\"op\":", i ? "," : "");
 		json_str(stdout, rows[i].name);
@@ -36,10 +38,11 @@ static void print_json(const struct e1npu_ops_support *rows, size_t n)
 	printf("]}\n");
 }
 
-static void print_table(const struct e1npu_ops_support *rows, size_t n)
+static void print_table(const char *dev, const struct e1npu_ops_support *rows, size_t n)
 {
 	size_t i;
 
+	printf("device %s\n", dev);
 	printf("%-24s %-9s %-4s %s\n", "OPERATION", "ENGINE", "OK", "WHY");
 	for (i = 0; i < n; i++)
 		printf("%-24s %-9s %-4s %s\n",
@@ -61,7 +64,7 @@ int cmd_ops(int argc, char **argv, struct common_opts *o)
 	dev = open_device_or_die(o);
 	ret = e1npu_ops_new(dev, &ops);
 	if (ret)
-		die("ops: %s", e1npu_strerror(ret));
+		die("ops: %s", e1npu_ops_last_error(NULL));
 	ret = e1npu_ops_support_table(ops, NULL, 0, &n);
 	if (ret && ret != -ENOSPC)
 		die("ops: %s", e1npu_strerror(ret));
@@ -72,9 +75,9 @@ int cmd_ops(int argc, char **argv, struct common_opts *o)
 	if (ret)
 		die("ops: %s", e1npu_strerror(ret));
 	if (o->json)
-		print_json(rows, n);
+		print_json(device_name(dev), rows, n);
 	else
-		print_table(rows, n);
+		print_table(device_name(dev), rows, n);
 	free(rows);
 	e1npu_ops_free(ops);
 	e1npu_device_close(dev);

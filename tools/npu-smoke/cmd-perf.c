@@ -36,10 +36,12 @@ int cmd_perf(int argc, char **argv, struct common_opts *o)
 		size_t i;
 
 		if (o->json)
-			printf("{");
+			printf("{\"device\":\"%s\"", device_name(dev));
+		else
+			printf("%-20s %s\n", "device", device_name(dev));
 		for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 			if (o->json)
-				printf("%s\"%s\":%llu", i ? "," : "", c[i].name,
+				printf(",\"%s\":%llu", c[i].name,
 				       (unsigned long long)c[i].v);
 			else
 				printf("%-20s %llu\n", c[i].name,

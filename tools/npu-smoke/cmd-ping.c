@@ -32,11 +32,11 @@ int cmd_ping(int argc, char **argv, struct common_opts *o)
 	us = now_us() - t0;
 	e1npu_cmdbuf_get_outcome(cb, 0, &out);
 	if (o->json)
-		printf("{\"ok\":%s,\"engine\":\"%s\",\"latency_us\":%.1f}\n",
-		       ret ? "false" : "true", e1npu_engine_name(out.engine), us);
+		printf("{\"device\":\"%s\",\"ok\":%s,\"engine\":\"%s\",\"latency_us\":%.1f}\n",
+		       device_name(dev), ret ? "false" : "true", e1npu_engine_name(out.engine), us);
 	else if (!ret)
-		printf("ping: NOP job completed on %s in %.1f us\n",
-		       e1npu_engine_name(out.engine), us);
+		printf("ping: NOP job completed on %s (device %s) in %.1f us\n",
+		       e1npu_engine_name(out.engine), device_name(dev), us);
 	if (ret)
 		print_error("ping: %s", e1npu_device_last_error(dev));
 	e1npu_cmdbuf_free(cb);	/* it holds the device open */

@@ -18,7 +18,7 @@ unsigned int smoke_run_lowered(struct e1npu_device *dev,
 
 	ret = e1npu_ops_new(dev, &ops);
 	if (ret)
-		die("smoke: lowering context: %s", e1npu_strerror(ret));
+		die("smoke: lowering context: %s", e1npu_ops_last_error(NULL));
 	for (i = 0; i < n; i++) {
 		progress(o, done + i + 1, total, lowered_case(i)->name);
 		lowered_run(ops, i, &res[i], NULL);

@@ -403,7 +403,7 @@ static int handle(int c, const char *arg, void *ctx)
 	else
 		return -1;
 	if (!cfg->hw && !cfg->lowered)
-		die("smoke: --hw-only and --lowered-only exclude each other");
+		die_usage("smoke: --hw-only and --lowered-only exclude each other");
 	return 0;
 }
 

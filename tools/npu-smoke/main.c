@@ -39,7 +39,8 @@ static void print_help(void)
 	       "  -P, --progress    progress line on stderr even when not a tty\n"
 	       "  -h, --help        this help\n"
 	       "  -V, --version     version\n\n"
-	       "The exit status is non-zero on any mismatch or error.\n");
+	       "Exit status: 0 success, 1 a run failed (a mismatch, the device), 2 bad\n"
+	       "usage or input (options, operands, an E1NPU_* environment variable).\n");
 }
 
 int main(int argc, char **argv)
@@ -52,10 +53,10 @@ int main(int argc, char **argv)
 	first = parse_common(argc, argv, &o, NULL, NULL, NULL, NULL, print_help);
 	if (first >= argc) {
 		print_error("missing command");
-		die("try '%s --help'", prog_name);
+		die_usage("try '%s --help'", prog_name);
 	}
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(argv[first], cmds[i].name))
 			return cmds[i].run(argc - first, argv + first, &o);
-	die("unknown command '%s'; try '%s --help'", argv[first], prog_name);
+	die_usage("unknown command '%s'; try '%s --help'", argv[first], prog_name);
 }

@@ -64,19 +64,5 @@ bool smoke_compare(const void *got, const void *want, size_t n,
 
 const char *smoke_reason_name(uint32_t reason)
 {
-	static const char *const names[] = {
-		[E1NPU_OPS_WHY_BIG_GEMM] = "big_gemm",
-		[E1NPU_OPS_WHY_SMALL_GEMM] = "small_gemm",
-		[E1NPU_OPS_WHY_ELEMENTWISE] = "elementwise",
-		[E1NPU_OPS_WHY_NO_HW_OP] = "no_hw_op",
-		[E1NPU_OPS_WHY_NO_ENGINE] = "no_engine",
-		[E1NPU_OPS_WHY_NO_DEVICE] = "no_device",
-		[E1NPU_OPS_WHY_TOO_SMALL] = "too_small",
-		[E1NPU_OPS_WHY_FALLBACK] = "fallback",
-		[E1NPU_OPS_WHY_UNSUPPORTED] = "unsupported",
-	};
-
-	if (reason < sizeof(names) / sizeof(names[0]) && names[reason])
-		return names[reason];
-	return "unknown";
+	return e1npu_ops_reason_name(reason);	/* the library's names */
 }

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,21 +29,35 @@ void print_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-void die(const char *fmt, ...)
+static void vdie(int status, const char *fmt, va_list ap) NORETURN;
+static void vdie(int status, const char *fmt, va_list ap)
 {
 	char msg[512];
-	va_list ap;
 
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	fprintf(stderr, "%s: %s\n", prog_name, msg);
 	if (json_errors) {
 		fputs("{\"error\":", stdout);
 		json_str(stdout, msg);
 		fputs("}\n", stdout);
 	}
-	exit(EXIT_FAILURE);
+	exit(status);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vdie(EXIT_RUN, fmt, ap);
+}
+
+void die_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vdie(EXIT_USAGE, fmt, ap);
 }
 
 /* atexit: output that never reached its file is a failure (exit 1). */
@@ -75,41 +90,51 @@ void tools_init(int argc, char **argv)
 void no_operands(int argc, char **argv, int first)
 {
 	if (first < argc)
-		die("%s: unexpected argument '%s'; try '%s --help'", argv[0],
-		    argv[first], prog_name);
+		die_usage("%s: unexpected argument '%s'; try '%s --help'", argv[0],
+			  argv[first], prog_name);
 }
 
-unsigned long parse_uint_or_die(const char *what, const char *s,
+unsigned long parse_uint_or_die(const char *opt, const char *s, unsigned long min,
 				unsigned long max)
 {
 	unsigned long v;
 	char *end;
 
 	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || !*s || *end || v > max || *s == '-')
-		die("invalid %s: '%s'", what, s);
+	v = strtoul(s, &end, 10);
+	if (errno || !*s || *end || v < min || v > max || *s == '-' || *s == '+')
+		die_usage("%s: '%s' is not a whole number from %lu to %lu", opt, s, min, max);
 	return v;
 }
 
 struct e1npu_device *open_device_or_die(const struct common_opts *o)
 {
+	const char *env = getenv("E1NPU_DEVICE");
+	bool automatic = !o->device && (!env || !*env);
 	struct e1npu_device *dev;
+	char err[256];
 	int ret;
 
-	const char *arena = getenv("E1NPU_SIM_ARENA_MB");
-
+	/* a bad E1NPU_* value is a usage error, named with its values */
+	if (e1npu_env_check(err, sizeof(err)))
+		die_usage("%s", err);
 	ret = e1npu_device_open(o->device, &dev);
-	/* the model refuses a bad knob with -EINVAL: name the value */
-	if (ret == -EINVAL && arena && *arena)
-		die("cannot open device '%s': %s (is E1NPU_SIM_ARENA_MB='%s' a whole number of MiB from 1 to 3072?)",
-		    o->device ? o->device : getenv("E1NPU_DEVICE") ?
-		    getenv("E1NPU_DEVICE") : "(auto)", e1npu_strerror(ret), arena);
 	if (ret)
 		die("cannot open device '%s': %s", o->device ? o->device :
-		    getenv("E1NPU_DEVICE") ? getenv("E1NPU_DEVICE") : "(auto)",
-		    e1npu_strerror(ret));
+		    automatic ? "auto" : env, e1npu_device_last_error(NULL));
+	if (automatic && !strcmp(device_name(dev), "sim"))
+		fprintf(stderr, "%s: no e1 NPU found (no /dev/accel node with the e1npu "
+			"driver): running on the in-process model (sim)\n", prog_name);
 	return dev;
+}
+
+const char *device_name(struct e1npu_device *dev)
+{
+	static struct e1npu_device_info info;
+
+	if (e1npu_device_get_info(dev, &info))
+		return "?";
+	return info.backend == E1NPU_BACKEND_SIM ? "sim" : info.path;
 }
 
 void json_str(FILE *f, const char *s)
@@ -133,19 +158,45 @@ bool progress_enabled(const struct common_opts *o)
 	return o->progress || isatty(STDERR_FILENO);
 }
 
+/* A line is drawn: Ctrl-C erases it before the shell prints its prompt. */
+static volatile sig_atomic_t progress_drawn;
+
+static void progress_signal(int sig)
+{
+	static const char clr[] = "\r\033[K";
+
+	if (progress_drawn) {
+		ssize_t r = write(STDERR_FILENO, clr, sizeof(clr) - 1);
+
+		(void)r;
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 void progress(const struct common_opts *o, unsigned int i, unsigned int n,
 	      const char *what)
 {
 	if (!progress_enabled(o))
 		return;
+	if (!progress_drawn) {
+		signal(SIGINT, progress_signal);
+		signal(SIGTERM, progress_signal);
+	}
+	progress_drawn = 1;	/* before: a signal during the write still erases it */
 	fprintf(stderr, "\r\033[K[%u/%u] %s", i, n, what);
 	fflush(stderr);
 }
 
 void progress_done(const struct common_opts *o)
 {
-	if (progress_enabled(o))
-		fprintf(stderr, "\r\033[K");
+	if (!progress_enabled(o))
+		return;
+	fprintf(stderr, "\r\033[K");
+	fflush(stderr);
+	progress_drawn = 0;
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 }
 
 double now_us(void)
@@ -185,6 +236,9 @@ int parse_common(int argc, char **argv, struct common_opts *o,
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
+			/* also before and after the subcommand: one device */
+			if (o->device && strcmp(o->device, optarg))
+				die_usage("--device given twice ('%s' and '%s')", o->device, optarg);
 			o->device = optarg;
 			break;
 		case 'j':
@@ -202,10 +256,10 @@ int parse_common(int argc, char **argv, struct common_opts *o,
 			       NPU_SMOKE_VERSION, e1npu_api_version());
 			exit(EXIT_SUCCESS);
 		case '?':
-			die("try '%s --help'", prog_name);
+			die_usage("try '%s --help'", prog_name);
 		default:
 			if (!handle || handle(c, optarg, ctx))
-				die("try '%s --help'", prog_name);
+				die_usage("try '%s --help'", prog_name);
 		}
 	}
 	return optind;

@@ -27,9 +27,14 @@ struct common_opts {
 
 extern const char *prog_name;
 
+/* Exit status, the same in e1npu-classify and e1npu-hlo. */
+enum { EXIT_RUN = 1, EXIT_USAGE = 2 };
+
 void print_error(const char *fmt, ...) PRINTF(1, 2);
 /* Fatal: message on stderr (and {"error": ...} on stdout after --json), exit 1. */
 void die(const char *fmt, ...) PRINTF(1, 2) NORETURN;
+/* The same for bad usage or input (options, operands, environment): exit 2. */
+void die_usage(const char *fmt, ...) PRINTF(1, 2) NORETURN;
 /*
  * At startup: make a failed write to stdout exit 1 (checked at exit); a
  * --json anywhere in @argv makes fatal errors JSON from the start.
@@ -37,16 +42,25 @@ void die(const char *fmt, ...) PRINTF(1, 2) NORETURN;
 void tools_init(int argc, char **argv);
 /* Die when a subcommand got operands (@first: parse_common's result). */
 void no_operands(int argc, char **argv, int first);
-unsigned long parse_uint_or_die(const char *what, const char *s,
+/* A whole number in [@min, @max] for option @opt, else die_usage naming both. */
+unsigned long parse_uint_or_die(const char *opt, const char *s, unsigned long min,
 				unsigned long max);
 
-/* Open the device or die with the library's message. */
+/*
+ * Open the device or die with the library's message. Auto-detection that
+ * found no NPU says so on stderr (the results are the model's).
+ */
 struct e1npu_device *open_device_or_die(const struct common_opts *o);
+/* The device's name for the output: "sim" or its node. */
+const char *device_name(struct e1npu_device *dev);
 
 /* Print @s as a JSON string (quoted, escaped). */
 void json_str(FILE *f, const char *s);
 
-/* "\r[i/n] what" on stderr when progress is on; progress_done() ends it. */
+/*
+ * "\r[i/n] what" on stderr when progress is on (erased on SIGINT/SIGTERM
+ * too); progress_done() ends it.
+ */
 void progress(const struct common_opts *o, unsigned int i, unsigned int n,
 	      const char *what);
 void progress_done(const struct common_opts *o);

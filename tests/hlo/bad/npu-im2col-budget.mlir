@@ -1,5 +1,5 @@
 // E1-EXIT: 1
-// E1-EXPECT: stablehlo.convolution (line 12): the run's CPU work passes 4294967296 steps (256 per element of the max_elements option)
+// E1-EXPECT: stablehlo.convolution (line 12): the run's CPU work passes 4294967296 steps, its cap (4096 Mi steps; the max_work_mi option or E1NPU_HLO_MAX_WORK raise it)
 // E1-NPU: 0
 // An int8 convolution placed on the NPU staged its im2col on the host
 // without charging the run's work budget: 2^20 output positions times a

@@ -1,5 +1,5 @@
 // E1-EXIT: 1
-// E1-EXPECT: stablehlo.reduce_window (line 12): the run's CPU work passes 4294967296 steps (256 per element of the max_elements option)
+// E1-EXPECT: stablehlo.reduce_window (line 12): the run's CPU work passes 4294967296 steps, its cap (4096 Mi steps; the max_work_mi option or E1NPU_HLO_MAX_WORK raise it)
 // A 65536 x 65536 window over one padded element is 2^32 steps, what one
 // op may take, and ran for many minutes. A run's whole CPU work is now
 // bounded (2^32 steps by default, 256 per element of max_elements; each
