@@ -85,9 +85,9 @@ struct in_layout {
 /* A model's line of --expect. */
 struct expect {
 	char model[128];
-	char interp[256];	/* "exact" or "refused: ..." or "differs: ..." */
+	char interp[512];	/* "exact" or "refused: ..." or "differs: ..." */
 	int n, m, k;
-	char deleg[256];	/* "exact" or "differs: ..." */
+	char deleg[512];	/* "exact" or "differs: ..." */
 	bool seen;
 };
 
@@ -645,7 +645,7 @@ static void check_interp(const char *path, const char *mname, struct input *in, 
 static int read_expect(const char *path, struct expect *e, int max)
 {
 	FILE *f = fopen(path, "r");
-	char line[1024];
+	char line[2048];
 	int n = 0, ln = 0;
 
 	if (!f) {
@@ -657,6 +657,12 @@ static int read_expect(const char *path, struct expect *e, int max)
 		int nf = 0;
 
 		ln++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			printf("test-delegate: %s:%d: line longer than %zu bytes\n", path, ln,
+			       sizeof(line) - 2);
+			fclose(f);
+			return -1;
+		}
 		line[strcspn(line, "\n")] = 0;
 		if (!line[strspn(line, " \t")] || line[strspn(line, " \t")] == '#')
 			continue;
@@ -671,7 +677,8 @@ static int read_expect(const char *path, struct expect *e, int max)
 			fld[nf++] = p;
 			p = q ? q + 1 : NULL;
 		}
-		if (nf != 4 || p || n >= max ||
+		if (nf != 4 || p || n >= max || strlen(fld[0]) >= sizeof(e[n].model) ||
+		    strlen(fld[1]) >= sizeof(e[n].interp) || strlen(fld[3]) >= sizeof(e[n].deleg) ||
 		    sscanf(fld[2], "%d/%d/%d", &e[n].n, &e[n].m, &e[n].k) != 3 ||
 		    (strcmp(fld[1], "exact") && strncmp(fld[1], "refused: ", 9) &&
 		     strncmp(fld[1], "differs: ", 9)) ||
