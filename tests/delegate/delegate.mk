@@ -78,7 +78,7 @@ check-delegate: $(DELEGATE_TEST) $(DELEGATE_SO) $(DELEGATE_PARTIAL) \
 	@mkdir -p $(O)/tests/delegate
 	@$(DELEGATE_ABI_LAYOUT) > $(O)/tests/delegate/abi-layout.log || { \
 		cat $(O)/tests/delegate/abi-layout.log; exit 1; }; \
-	echo "check-delegate: $$(tail -n 1 $(O)/tests/delegate/abi-layout.log)"
+	tail -n 1 $(O)/tests/delegate/abi-layout.log
 	$(call delegate_run,--delegate $(DELEGATE_SO) -p $(DELEGATE_PARTIAL),$(DELEGATE_ABI_CHECK))
 	@tfl=$$($(FETCH_TFLITE) 2>/dev/null) || exit 0; \
 	echo "check-delegate: 4 MiB of device memory: the 14 partitions share one lowering context"; \
