@@ -6,7 +6,10 @@
 #                        (byte-identical outputs, summary line, several
 #                        partitions with skip_ops, malformed options);
 #   check-models-tflite  libe1npu's own interpreter vs TFLite 2.2; run as
-#                        part of check-models.
+#                        part of check-models;
+#   check-delegate-newer the delegate against TFLITE_NEWER (a later TFLite's
+#                        C library), SKIPPED without one.
+# check-delegate also checks delegate/tflite_abi.h's layout (abi-layout.c).
 # On every model in tests/data and in MODELS_DIR (../shared/models, when
 # present), on the shipped images and seeded random tensors. TFLite comes
 # from tools/devel/fetch-tflite.sh (x86_64 only: elsewhere SKIPPED with its
@@ -62,10 +65,20 @@ DELEGATE_ABI_CHECK = $(CC) $(CSTD) $(WARN) -isystem "$$tfl/include" -Idelegate \
 	tests/delegate/abi-check.c -o $(O)/tests/delegate/abi-check && \
 	$(O)/tests/delegate/abi-check || fail=1;
 
-.PHONY: check-delegate check-models-tflite
+# delegate/tflite_abi.h against TFLite 2.2's layout as numbers, with the
+# later releases' changes in its comment (no TFLite needed: always run).
+DELEGATE_ABI_LAYOUT := $(O)/tests/delegate/abi-layout
+$(DELEGATE_ABI_LAYOUT): tests/delegate/abi-layout.c delegate/tflite_abi.h
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) -Idelegate $< -o $@
+
+.PHONY: check-delegate check-models-tflite check-delegate-newer
 check-delegate: $(DELEGATE_TEST) $(DELEGATE_SO) $(DELEGATE_PARTIAL) \
-		$(DELEGATE_TEST_SAN) $(DELEGATE_SAN_SO)
+		$(DELEGATE_TEST_SAN) $(DELEGATE_SAN_SO) $(DELEGATE_ABI_LAYOUT)
 	@mkdir -p $(O)/tests/delegate
+	@$(DELEGATE_ABI_LAYOUT) > $(O)/tests/delegate/abi-layout.log || { \
+		cat $(O)/tests/delegate/abi-layout.log; exit 1; }; \
+	tail -n 1 $(O)/tests/delegate/abi-layout.log
 	$(call delegate_run,--delegate $(DELEGATE_SO) -p $(DELEGATE_PARTIAL),$(DELEGATE_ABI_CHECK))
 	@tfl=$$($(FETCH_TFLITE) 2>/dev/null) || exit 0; \
 	echo "check-delegate: 4 MiB of device memory: the 14 partitions share one lowering context"; \
@@ -82,5 +95,22 @@ check-models-tflite: $(DELEGATE_TEST)
 	@mkdir -p $(O)/tests/delegate
 	$(call delegate_run,--interp)
 
+# The delegate against a TFLite newer than 2.2: TFLITE_NEWER=/path/to/
+# libtensorflowlite_c.so (x86-64 Linux, C API). None is packaged where this
+# project fetches from (npm: node-tflite 0.0.1/0.0.2 ship 2.2; Debian: no
+# TFLite runtime, only Arm NN's parser), so without it: SKIPPED, and
+# tests/delegate/abi-layout.c checks the layouts of the later releases'
+# headers instead (Documentation/tflite.md, "Newer TFLite").
+TFLITE_NEWER ?=
+check-delegate-newer: $(DELEGATE_TEST) $(DELEGATE_SO)
+	@if [ -z '$(TFLITE_NEWER)' ]; then \
+		echo "$@: SKIPPED: no TFLite newer than 2.2 (set TFLITE_NEWER=.../libtensorflowlite_c.so; none on npm or Debian)"; \
+		echo "$@: 0 passed, 0 failed, 1 skipped"; exit 0; fi; \
+	[ -f '$(TFLITE_NEWER)' ] || { echo "$@: TFLITE_NEWER=$(TFLITE_NEWER): no such file"; exit 1; }; \
+	$(DELEGATE_TEST) --tflite '$(TFLITE_NEWER)' --delegate $(DELEGATE_SO) \
+		-i tests/data/grace_hopper_128.bmp -r $(DELEGATE_RANDOM) tests/data/*.tflite && \
+	$(DELEGATE_TEST) --tflite '$(TFLITE_NEWER)' --delegate $(DELEGATE_SO) \
+		--expect $(ZOO_EXPECT) -i tests/data/grace_hopper_128.bmp -r 1 $(ZOO_MODELS)
+
 check-models: check-models-tflite
-CHECK_TARGETS += check-delegate
+CHECK_TARGETS += check-delegate check-delegate-newer
