@@ -27,6 +27,7 @@
 #include "quant.h"
 #include "arena_plan.h"
 #include "ref.h"
+#include "tflite_mean.h"
 #include "tflite_part.h"
 #include "tflite_reader.h"
 
@@ -63,7 +64,7 @@ struct layer {
 	int32_t mult, in_zp, out_zp, lo, hi;
 	int shift;
 	uint32_t in_type, out_type;
-	uint32_t mh, mw, mc;
+	struct tfl_mean mean;
 	struct e1npu_tflite_layer rep;
 };
 
@@ -253,18 +254,20 @@ static int check_requant(struct e1npu_tflite *t, uint32_t li, struct layer *l,
 			 const struct e1npu_qparams *out)
 {
 	const struct tfl_tensor *f = T(t, l->op->inputs[1]);
+	bool fp = e1q_conv_float_product(l->op->builtin == TFL_OP_FULLY_CONNECTED,
+					 T(t, l->in)->type == TFL_TYPE_UINT8, f->num_scales);
 
 	for (uint32_t c = 0; c < n; c++) {
 		const float *ws = &l->wscales[f->num_scales == 1 ? 0 : c];
+		double real = e1q_conv_scale(fp, in->scale, *ws, out->scale);
 		int32_t mult;
 		int shift;
 
-		/* the lowering's own derivation, one channel at a time */
-		if (qc_multipliers(*in, ws, 1, *out, 1, &mult, &shift))
+		/* the lowering's own derivation (qc_multipliers), channel by channel */
+		if (e1q_quantize_multiplier(real, &mult, &shift))
 			return LFAIL(t, li, l, -EINVAL,
 				     "channel %u: input scale %g x weight scale %g / output scale %g = %g is not a representable requantization multiplier",
-				     c, (double)in->scale, (double)*ws, (double)out->scale,
-				     (double)in->scale * (double)*ws / (double)out->scale);
+				     c, (double)in->scale, (double)*ws, (double)out->scale, real);
 	}
 	return 0;
 }
@@ -685,15 +688,13 @@ static int prep_mean(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	if ((ret = qparams(t, li, l, l->in, &qi)) ||
 	    (ret = qparams(t, li, l, l->out, &qo)))
 		return ret;
-	if (e1q_quantize_multiplier((double)qi.scale / (double)qo.scale, &l->mult, &l->shift))
+	/* no options: TFLite's default, keep_dims false */
+	if (tfl_mean_prepare(&l->mean, in->type == TFL_TYPE_UINT8,
+			     l->op->opt.type == TFL_OPT_REDUCER && l->op->opt.keep_dims,
+			     (uint32_t)in->dims[1], (uint32_t)in->dims[2],
+			     (uint32_t)in->dims[3], qi, qo))
 		return LFAIL(t, li, l, -EINVAL, "bad scales");
-	l->in_zp = qi.zero_point;
-	l->out_zp = qo.zero_point;
-	type_range(in->type, &l->lo, &l->hi);
 	l->in_type = in->type;
-	l->mh = (uint32_t)in->dims[1];
-	l->mw = (uint32_t)in->dims[2];
-	l->mc = (uint32_t)in->dims[3];
 	set_shape(l, in, out);
 	return 0;
 }
@@ -719,22 +720,6 @@ static void run_quantize(const struct layer *l, const void *in, void *out)
 					  l->mult, l->shift) + l->out_zp;
 
 		st_act(out, i, l->out_type, e1q_clamp(v, l->lo, l->hi));
-	}
-}
-
-static void run_mean(const struct layer *l, const void *in, void *out)
-{
-	int32_t n = (int32_t)(l->mh * l->mw);
-
-	for (uint32_t c = 0; c < l->mc; c++) {
-		int32_t acc = 0;
-
-		for (uint32_t p = 0; p < l->mh * l->mw; p++)
-			acc += ld_act(in, (size_t)p * l->mc + c, l->in_type) - l->in_zp;
-		acc = e1q_mul_by_qm(acc, l->mult, l->shift);
-		acc = acc > 0 ? (acc + n / 2) / n : (acc - n / 2) / n;
-		acc += l->out_zp;
-		st_act(out, c, l->in_type, e1q_clamp(acc, l->lo, l->hi));
 	}
 }
 
@@ -797,7 +782,7 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 		host_report(l, "requantization: no hardware form, TFLite Requantize on the host");
 		return 0;
 	case TFL_OP_MEAN:
-		run_mean(l, in, out);
+		tfl_mean_run(&l->mean, in, out);
 		host_report(l, "mean over H, W: no hardware form, TFLite integer Mean on the host");
 		return 0;
 	default:

@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# Writes the built test models of check-tflite-models (tests/tflite/
+# tflite.mk) into DIR: each is run by TFLite 2.2 alone, by TFLite 2.2 with
+# the e1npu delegate and (but dynamic-*) by libe1npu's interpreter, and the
+# outputs must be byte-identical.
+#
+#   requant-*   convolution / fully connected layers whose scales make
+#               TFLite 2.2's single-precision product in * w differ from the
+#               double one, at a rounding tie: in * w / out is exactly 0.5
+#               in float and just above it in double, so every odd negative
+#               accumulator rounds one way with the float multiplier
+#               (2^30) and the other with the double one (2^30 + d).
+#   dynamic-*   a shape computed at run time (SHAPE -> STRIDED_SLICE ->
+#               PACK -> RESHAPE): TFLite makes the RESHAPE output dynamic.
+#
+# Usage: mkmodels.py DIR
+import os
+import struct
+import sys
+
+from tflbuild import (CONV, DW, FC, I32, I8, NONE, O_CONV, O_DW, O_FC,
+                      O_RESHAPE, RESHAPE, SAME, U8, Model, Table)
+
+SHAPE, STRIDED_SLICE, PACK, MEAN = 77, 45, 83, 40
+O_STRIDED_SLICE, O_SHAPE, O_PACK, O_REDUCER = 32, 55, 59, 27
+
+
+def f32(x):
+    return struct.unpack('<f', struct.pack('<f', x))[0]
+
+
+def quantize_multiplier(real):
+    """TFLite QuantizeMultiplier (frexp, round half away from zero)."""
+    if real == 0:
+        return 0, 0
+    m, e = frexp(real)
+    q = int(m * (1 << 31) + 0.5)
+    if q == 1 << 31:
+        q //= 2
+        e += 1
+    return q, e
+
+
+def frexp(x):
+    e = 0
+    while x >= 1.0:
+        x /= 2
+        e += 1
+    while x < 0.5:
+        x *= 2
+        e -= 1
+    return x, e
+
+
+def tie_scales(start):
+    """Float scales (in, w, out) with float(in * w) / out == 0.5 exactly
+    and the double product's multiplier above the float one's."""
+    k = 0
+    while True:
+        s_in = f32(start + k * 1.3e-6)
+        s_w = f32(0.0071 + k * 0.7e-7)
+        p_f = f32(s_in * s_w)
+        s_out = f32(2 * p_f)
+        mf = quantize_multiplier(p_f / s_out)
+        md = quantize_multiplier(s_in * s_w / s_out)
+        if mf == (1 << 30, 0) and md[1] == 0 and md[0] > mf[0] + 2:
+            return s_in, s_w, s_out, p_f
+        k += 1
+
+
+def small_weights(n, zp, seed):
+    """Weights within one step of the zero point (accumulators stay small,
+    so the outputs are not all clamped)."""
+    x = seed
+    out = []
+    for _ in range(n):
+        x = (x * 1103515245 + 12345) & 0x7fffffff
+        out.append(zp + ((x >> 16) % 3) - 1)
+    return out
+
+
+def requant_conv_u8():
+    s_in, s_w, s_out, p = tie_scales(0.02)
+    m = Model()
+    i = m.tensor('in', [1, 8, 8, 3], U8, s_in, 128)
+    w = m.const('w', [6, 1, 1, 3], U8, small_weights(18, 131, 1), s_w, 131)
+    b = m.const('b', [6], I32, [0, 1, -1, 3, 0, -5], p, 0)
+    o = m.tensor('out', [1, 8, 8, 6], U8, s_out, 128)
+    m.op(CONV, [i, w, b], [o], O_CONV,
+         Table(f0=('i8', SAME), f1=('i32', 1), f2=('i32', 1), f3=('i8', NONE)))
+    return m.build([i], [o], 'requant conv u8')
+
+
+def requant_conv_i8():
+    """Per-channel int8: TFLite 2.2 takes the double product here."""
+    s_in, s_w, s_out, p = tie_scales(0.023)
+    m = Model()
+    i = m.tensor('in', [1, 8, 8, 3], I8, s_in, 0)
+    w = m.const('w', [4, 1, 1, 3], I8, small_weights(12, 0, 4), [s_w] * 4, [0] * 4,
+                qdim=0)
+    b = m.const('b', [4], I32, [0, 1, -1, 3], [p] * 4, [0] * 4, qdim=0)
+    o = m.tensor('out', [1, 8, 8, 4], I8, s_out, 0)
+    m.op(CONV, [i, w, b], [o], O_CONV,
+         Table(f0=('i8', SAME), f1=('i32', 1), f2=('i32', 1), f3=('i8', NONE)))
+    return m.build([i], [o], 'requant conv i8 per channel')
+
+
+def mean(ttype, keep, s_in, s_out, zi, zo):
+    """MEAN over axes {1, 2}, whose rescale TFLite 2.2 forms per type and
+    keep_dims."""
+    m = Model()
+    i = m.tensor('in', [1, 5, 3, 4], ttype, s_in, zi)
+    ax = m.const('axes', [2], I32, [1, 2])
+    o = m.tensor('mean', [1, 1, 1, 4] if keep else [1, 4], ttype, s_out, zo)
+    m.op(MEAN, [i, ax], [o], O_REDUCER, Table(f0=('u8', 1 if keep else 0)))
+    return m.build([i], [o], 'mean')
+
+
+def requant_dw_u8():
+    s_in, s_w, s_out, p = tie_scales(0.031)
+    m = Model()
+    i = m.tensor('in', [1, 8, 8, 4], U8, s_in, 127)
+    w = m.const('w', [1, 1, 1, 4], U8, [128, 126, 128, 126], s_w, 127)
+    b = m.const('b', [4], I32, [0, 0, 1, 2], p, 0)
+    o = m.tensor('out', [1, 8, 8, 4], U8, s_out, 128)
+    m.op(DW, [i, w, b], [o], O_DW,
+         Table(f0=('i8', SAME), f1=('i32', 1), f2=('i32', 1), f3=('i32', 1),
+               f4=('i8', NONE)))
+    return m.build([i], [o], 'requant depthwise u8')
+
+
+def requant_fc(ttype):
+    s_in, s_w, s_out, p = tie_scales(0.017)
+    zx, zw, zo = (128, 140, 128) if ttype == U8 else (0, 0, 0)
+    m = Model()
+    i = m.tensor('in', [1, 64], ttype, s_in, zx)
+    w = m.const('w', [32, 2], ttype, small_weights(64, zw, 2), s_w, zw)
+    b = m.const('b', [32], I32, list(range(-16, 16)), p, 0)
+    r = m.tensor('in2', [32, 2], ttype, s_in, zx)
+    o = m.tensor('out', [32, 32], ttype, s_out, zo)
+    m.op(RESHAPE, [i], [r], O_RESHAPE, Table(f0=('ivec', [32, 2])))
+    m.op(FC, [r, w, b], [o], O_FC, Table(f0=('i8', NONE)))
+    return m.build([i], [o], 'requant fully connected')
+
+
+def dynamic_reshape_u8():
+    """conv (static) -> SHAPE -> STRIDED_SLICE -> PACK -> RESHAPE (dynamic)
+    -> FC: the RESHAPE output's size is known only when it runs."""
+    m = Model()
+    i = m.tensor('in', [1, 4, 4, 2], U8, 0.05, 128)
+    w = m.const('w', [3, 1, 1, 2], U8, [120, 130, 128, 140, 110, 129], 0.02, 128)
+    b = m.const('b', [3], I32, [10, -20, 30], f32(f32(0.05) * f32(0.02)), 0)
+    c = m.tensor('conv', [1, 4, 4, 3], U8, 0.1, 128)
+    shp = m.tensor('shape', [4], I32)
+    begin = m.const('begin', [1], I32, [0])
+    end = m.const('end', [1], I32, [1])
+    stride = m.const('stride', [1], I32, [1])
+    batch = m.tensor('batch', [], I32)
+    minus1 = m.const('minus1', [], I32, [-1])
+    newshape = m.tensor('newshape', [2], I32)
+    flat = m.tensor('flat', [1, 48], U8, 0.1, 128)
+    wf = m.const('wf', [5, 48], U8, small_weights(240, 128, 3), 0.01, 128)
+    bf = m.const('bf', [5], I32, [1, 2, 3, 4, 5], f32(f32(0.1) * f32(0.01)), 0)
+    o = m.tensor('out', [1, 5], U8, 0.02, 128)
+    m.op(CONV, [i, w, b], [c], O_CONV,
+         Table(f0=('i8', SAME), f1=('i32', 1), f2=('i32', 1), f3=('i8', NONE)))
+    m.op(SHAPE, [c], [shp], O_SHAPE, Table(f0=('i8', I32)))
+    m.op(STRIDED_SLICE, [shp, begin, end, stride], [batch], O_STRIDED_SLICE,
+         Table(f0=('i32', 0), f1=('i32', 0), f2=('i32', 0), f3=('i32', 0),
+               f4=('i32', 1)))
+    m.op(PACK, [batch, minus1], [newshape], O_PACK,
+         Table(f0=('i32', 2), f1=('i32', 0)))
+    m.op(RESHAPE, [c, newshape], [flat], O_RESHAPE, Table())
+    m.op(FC, [flat, wf, bf], [o], O_FC, Table(f0=('i8', NONE)))
+    return m.build([i], [o], 'dynamic reshape')
+
+
+MODELS = {
+    'requant-conv-u8': requant_conv_u8,
+    'requant-conv-i8': requant_conv_i8,
+    'requant-depthwise-u8': requant_dw_u8,
+    'mean-u8-keepdims': lambda: mean(U8, True, 0.05, 0.03, 128, 100),
+    'mean-u8': lambda: mean(U8, False, 0.05, 0.03, 128, 100),
+    'mean-i8-keepdims': lambda: mean(I8, True, 0.05, 0.03, 3, -7),
+    'mean-i8': lambda: mean(I8, False, 0.05, 0.03, 3, -7),
+    'mean-u8-same-scale': lambda: mean(U8, False, 0.05, 0.05, 128, 128),
+    'mean-i8-same-scale': lambda: mean(I8, False, 0.05, 0.05, 5, 5),
+    'mean-u8-saturate': lambda: mean(U8, False, 0.05, 0.013, 100, 200),
+    'mean-i8-saturate': lambda: mean(I8, False, 0.05, 0.013, -10, 20),
+    'mean-u8-keepdims-saturate': lambda: mean(U8, True, 0.05, 0.013, 100, 200),
+    'requant-fc-u8': lambda: requant_fc(U8),
+    'requant-fc-i8': lambda: requant_fc(I8),
+    'dynamic-reshape-u8': dynamic_reshape_u8,
+}
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    for name, fn in MODELS.items():
+        with open(os.path.join(out, name + '.tflite'), 'wb') as f:
+            f.write(fn())
+
+
+if __name__ == '__main__':
+    main()
