@@ -27,8 +27,15 @@ enum {
 	TFLC_INT8 = 9, TFLC_FLOAT16 = 10,
 };
 
-/* TfLiteAllocationType: constant data mapped from the model file. */
+/*
+ * TfLiteAllocationType: constant data mapped from the model file; a tensor
+ * (re)allocated while the graph runs, whose shape is known only then.
+ */
 #define TFLC_MMAP_RO		1
+#define TFLC_DYNAMIC		4
+/* TfLiteDelegateFlags: the delegate copes with a graph that has dynamic
+ * tensors (it never takes their nodes); in 2.2's common.h already. */
+#define TFLC_DELEGATE_ALLOW_DYNAMIC	1
 /* TfLiteQuantizationType: TfLiteAffineQuantization in params. */
 #define TFLC_AFFINE_QUANT	1
 /* BuiltinOperator: CUSTOM and DELEGATE (the code of a delegate kernel). */
