@@ -146,8 +146,13 @@ int tfl_parse(const void *buf, size_t size, struct tfl_model *m, char *err,
 	      size_t errlen);
 void tfl_model_free(struct tfl_model *m);
 
-/* "CONV_2D", ...; "UNKNOWN" for codes we do not name. */
+/*
+ * Every builtin of the schema by name, supported or not ("CONV_2D", ...,
+ * tflite_opnames.c); "UNKNOWN" past the last code it knows.
+ */
 const char *tfl_builtin_name(int32_t code);
+/* How many codes tfl_builtin_name names (0 .. count - 1). */
+int32_t tfl_builtin_count(void);
 /* "uint8", ...; "unknown". */
 const char *tfl_type_name(uint32_t type);
 
