@@ -12,8 +12,12 @@
 #include <string.h>
 
 #include "hlo.h"
+#include "hlo_ctx.h"
 #include "hlo_conv.h"
 #include "hlo_dot.h"
+#include "hlo_e1.h"
+#include "hlo_eval.h"
+#include "hlo_type.h"
 
 #define EV_ERR(h, ...) hlo_errf(h, -EINVAL, __VA_ARGS__)
 
@@ -880,12 +884,17 @@ static int eval_quant_contraction(struct e1npu_hlo *h, const struct hlo_op *op,
 /*
  * Elementwise ops the spec does not define for i1 (subtract, divide,
  * negate: integer, floating-point and complex types only; exponential:
- * floating-point and complex): an error naming the op, not arithmetic
- * on 0 and 1.
+ * floating-point and complex) or for floats (and, or): an error naming
+ * the op, not arithmetic on 0 and 1 or on the bits.
  */
 static int bool_undefined(struct e1npu_hlo *h, const struct hlo_op *op,
 			  const struct hlo_tensor *in)
 {
+	/* and / or: boolean and integer types only (a float "and" was min) */
+	if (op->nopnd >= 1 && hlo_is_float(&in[0].t) &&
+	    (op->kind == HOP_AND || op->kind == HOP_OR))
+		return hlo_errf(h, -EINVAL, "%s (line %d): not defined for floating-point operands",
+				op->name, op->line);
 	if (op->nopnd < 1 || in[0].t.ek != EK_BOOL)
 		return 0;
 	switch (op->kind) {

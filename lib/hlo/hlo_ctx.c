@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The run context every layer reports to (hlo_ctx.h): the error message
+ * and the run's CPU work budget. Its own file, below the parser, the
+ * evaluator and the NPU code that call it, so that the files form layers
+ * and hlo_run.c, which calls them all, is only their top.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "hlo_ctx.h"
+
+int hlo_errf(struct e1npu_hlo *h, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(h->err, sizeof(h->err), fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+/*
+ * A run's CPU work is bounded as a whole, not only per op: calls can
+ * repeat a function exponentially (each calling the next twice) and every
+ * op may take up to HLO_MAX_WORK steps. The budget follows the caller's
+ * tensor cap, so a fuzzer's small cap also keeps runs short.
+ */
+int hlo_work(struct e1npu_hlo *h, const struct hlo_op *op, uint64_t steps)
+{
+	uint64_t max = (uint64_t)(h->opt.max_elements ? h->opt.max_elements : HLO_MAX_ELEMS) *
+		       HLO_RUN_WORK_PER_ELEM;
+
+	if (steps > max - h->work)
+		return hlo_errf(h, -E2BIG, "%s (line %d): the run's CPU work passes %llu steps (%u per element of the max_elements option)",
+				op->name, op->line, (unsigned long long)max,
+				HLO_RUN_WORK_PER_ELEM);
+	h->work += steps;
+	return 0;
+}
