@@ -316,6 +316,23 @@ static int cmp_type_is(const struct hlo_op *op, const char *type)
 	return a && a->s && !strcmp(a->s, type);
 }
 
+/*
+ * The spec's constraint on comparison_type: SIGNED for signed integers,
+ * UNSIGNED for unsigned ones and i1, FLOAT or TOTALORDER for floats (a
+ * SIGNED compare of ui16 would otherwise be run unsigned, silently).
+ */
+static int cmp_type_ok(const struct hlo_op *op, const struct hlo_type *t)
+{
+	static const char *const types[] = { "SIGNED", "UNSIGNED", "FLOAT", "TOTALORDER" };
+	int want = hlo_is_float(t) ? 2 : t->ek == EK_SINT ? 0 : 1;
+
+	for (int k = 0; k < 4; k++)
+		if (hlo_op_has_flag(op, types[k]) || cmp_type_is(op, types[k]))
+			if (k != want && !(want == 2 && k == 3))
+				return 0;
+	return 1;
+}
+
 static int cmp_dir(const struct hlo_op *op)
 {
 	static const char *const dirs[] = { "EQ", "NE", "GE", "GT", "LE", "LT" };
@@ -351,6 +368,9 @@ static int eval_compare(struct e1npu_hlo *h, const struct hlo_op *op,
 
 	if (d < 0)
 		return EV_ERR(h, "%s (line %d): no comparison direction", op->name, op->line);
+	if (!cmp_type_ok(op, t))
+		return EV_ERR(h, "%s (line %d): comparison type does not fit the element type (SIGNED: signed integers, UNSIGNED: unsigned and i1, FLOAT or TOTALORDER: floats)",
+			      op->name, op->line);
 	for (int64_t i = 0; i < o->n; i++) {
 		int lt, eq, un = 0;
 
