@@ -29,6 +29,7 @@
 #include "ref.h"
 #include "tflite_mean.h"
 #include "tflite_part.h"
+#include "tflite_relu.h"
 #include "tflite_reader.h"
 
 /* Arena offsets: cache lines (also the 4 bytes the seed's plan asks). */
@@ -65,6 +66,7 @@ struct layer {
 	int shift;
 	uint32_t in_type, out_type;
 	struct tfl_mean mean;
+	struct tfl_relu relu;
 	struct e1npu_tflite_layer rep;
 };
 
@@ -699,6 +701,70 @@ static int prep_mean(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	return 0;
 }
 
+/*
+ * MAXIMUM / MINIMUM: TFLite 2.2 compares the stored values, whatever the
+ * tensors' quantization (maximum_minimum.cc has no rescale); same shapes
+ * only here (no broadcast).
+ */
+static int prep_minmax(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *a, *b, *out;
+	int ret;
+
+	if (l->op->num_inputs != 2)
+		return LFAIL(t, li, l, -EINVAL, "needs 2 inputs");
+	l->in2 = l->op->inputs[1];
+	if ((ret = want(t, li, l, l->in, "input 0", -1, false)) ||
+	    (ret = want(t, li, l, l->in2, "input 1", -1, false)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)))
+		return ret;
+	a = T(t, l->in);
+	b = T(t, l->in2);
+	out = T(t, l->out);
+	if (!dtype_of(a->type) || (ret = want_act_type(t, li, l, l->in2, a->type)) ||
+	    (ret = want_act_type(t, li, l, l->out, a->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
+					 tfl_type_name(a->type));
+	if (a->ndims != b->ndims || a->ndims != out->ndims ||
+	    memcmp(a->dims, b->dims, a->ndims * sizeof(int32_t)) ||
+	    memcmp(a->dims, out->dims, a->ndims * sizeof(int32_t)))
+		return LFAIL(t, li, l, -ENOTSUP, "broadcasting %s not supported",
+			     tfl_builtin_name(l->op->builtin));
+	l->in_type = a->type;
+	l->count = tfl_tensor_count(a);
+	set_shape(l, a, out);
+	return 0;
+}
+
+/* RELU, RELU6, RELU_N1_TO_1: elementwise, in and out of one type and shape. */
+static int prep_relu(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *out;
+	struct e1npu_qparams qi, qo;
+	int ret;
+
+	if (l->op->num_inputs != 1)
+		return LFAIL(t, li, l, -EINVAL, "needs one input");
+	if ((ret = want(t, li, l, l->in, "input", -1, false)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)))
+		return ret;
+	in = T(t, l->in);
+	out = T(t, l->out);
+	if (!dtype_of(in->type) || (ret = want_act_type(t, li, l, l->out, in->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
+					 tfl_type_name(in->type));
+	if (tfl_tensor_count(in) != tfl_tensor_count(out))
+		return LFAIL(t, li, l, -EINVAL, "input and output sizes differ");
+	if ((ret = qparams(t, li, l, l->in, &qi)) ||
+	    (ret = qparams(t, li, l, l->out, &qo)))
+		return ret;
+	if (tfl_relu_prepare(&l->relu, l->op->builtin, in->type == TFL_TYPE_UINT8,
+			     tfl_tensor_count(in), qi, qo))
+		return LFAIL(t, li, l, -EINVAL, "bad scales");
+	set_shape(l, in, out);
+	return 0;
+}
+
 static int32_t ld_act(const void *p, size_t i, uint32_t type)
 {
 	return type == TFL_TYPE_UINT8 ? ((const uint8_t *)p)[i] :
@@ -711,6 +777,17 @@ static void st_act(void *p, size_t i, uint32_t type, int32_t v)
 		((uint8_t *)p)[i] = (uint8_t)v;
 	else
 		((int8_t *)p)[i] = (int8_t)v;
+}
+
+static void run_minmax(const struct layer *l, const void *a, const void *b, void *out)
+{
+	bool max = l->op->builtin == TFL_OP_MAXIMUM;
+
+	for (size_t i = 0; i < l->count; i++) {
+		int32_t x = ld_act(a, i, l->in_type), y = ld_act(b, i, l->in_type);
+
+		st_act(out, i, l->in_type, (max ? x > y : x < y) ? x : y);
+	}
 }
 
 static void run_quantize(const struct layer *l, const void *in, void *out)
@@ -781,6 +858,17 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 		run_quantize(l, in, out);
 		host_report(l, "requantization: no hardware form, TFLite Requantize on the host");
 		return 0;
+	case TFL_OP_MAXIMUM:
+	case TFL_OP_MINIMUM:
+		run_minmax(l, in, t->buf[l->in2], out);
+		host_report(l, "elementwise max/min of the stored values on the host");
+		return 0;
+	case TFL_OP_RELU:
+	case TFL_OP_RELU6:
+	case TFL_OP_RELU_N1_TO_1:
+		tfl_relu_run(&l->relu, in, out);
+		host_report(l, "clamp with requantization: no hardware form, TFLite ReluX on the host");
+		return 0;
 	case TFL_OP_MEAN:
 		tfl_mean_run(&l->mean, in, out);
 		host_report(l, "mean over H, W: no hardware form, TFLite integer Mean on the host");
@@ -836,6 +924,11 @@ static int prepare_layer(struct e1npu_tflite *t, uint32_t i, struct layer *l)
 	case TFL_OP_SQUEEZE: ret = prep_reshape(t, i, l); break;
 	case TFL_OP_QUANTIZE: ret = prep_quantize(t, i, l); break;
 	case TFL_OP_MEAN: ret = prep_mean(t, i, l); break;
+	case TFL_OP_RELU:
+	case TFL_OP_RELU6:
+	case TFL_OP_RELU_N1_TO_1: ret = prep_relu(t, i, l); break;
+	case TFL_OP_MAXIMUM:
+	case TFL_OP_MINIMUM: ret = prep_minmax(t, i, l); break;
 	default:
 		return tf_fail(t, -ENOTSUP, "operator %u: %s (builtin code %d) not supported",
 			       i, tfl_builtin_name(op->builtin), op->builtin);

@@ -23,6 +23,8 @@ from tflbuild import (CONV, DW, FC, I32, I8, NONE, O_CONV, O_DW, O_FC,
                       O_RESHAPE, RESHAPE, SAME, U8, Model, Table)
 
 SHAPE, STRIDED_SLICE, PACK, MEAN = 77, 45, 83, 40
+RELU, RELU_N1_TO_1, RELU6, QUANTIZE = 19, 20, 21, 114
+MAXIMUM, MINIMUM, O_MAXMIN = 55, 57, 39
 O_STRIDED_SLICE, O_SHAPE, O_PACK, O_REDUCER = 32, 55, 59, 27
 
 
@@ -117,6 +119,55 @@ def mean(ttype, keep, s_in, s_out, zi, zo):
     return m.build([i], [o], 'mean')
 
 
+def quotient_tie_scales():
+    """Float scales (in, out) whose float quotient in / out is exactly 0.75
+    while the double one is just below: TFLite 2.2's RELU multiplier
+    (from the float quotient) puts x * 0.75 for x = 2 mod 4 on a tie."""
+    k = 0
+    while True:
+        s_out = f32(0.0313 + k * 1.7e-7)
+        s_in = f32(0.75 * s_out)
+        mf = quantize_multiplier(f32(s_in / s_out))
+        md = quantize_multiplier(s_in / s_out)
+        if mf == (3 << 29, 0) and md[1] == 0 and md[0] < mf[0]:
+            return s_in, s_out
+        k += 1
+
+
+def requantize(t_in, zi, t_out, zo):
+    """QUANTIZE between 8-bit types at a quotient tie (quotient_tie_scales):
+    TFLite 2.2 takes the double quotient here, unlike RELU."""
+    s_in, s_out = quotient_tie_scales()
+    m = Model()
+    i = m.tensor('in', [1, 8, 16], t_in, s_in, zi)
+    o = m.tensor('out', [1, 8, 16], t_out, s_out, zo)
+    m.op(QUANTIZE, [i], [o])
+    return m.build([i], [o], 'requantize')
+
+
+def minmax(code, ttype):
+    """MAXIMUM / MINIMUM of the input and its RELU6 in another
+    quantization: TFLite 2.2 compares the stored values, no rescale."""
+    zi, zr = (128, 3) if ttype == U8 else (0, -100)
+    m = Model()
+    i = m.tensor('in', [1, 4, 4, 3], ttype, 0.05, zi)
+    r = m.tensor('relu6', [1, 4, 4, 3], ttype, 0.03, zr)
+    o = m.tensor('out', [1, 4, 4, 3], ttype, 0.05, zi)
+    m.op(RELU6, [i], [r])
+    m.op(code, [i, r], [o], O_MAXMIN, Table())
+    return m.build([i], [o], 'minmax')
+
+
+def relu(code, ttype, s_in, zi, s_out, zo):
+    """RELU / RELU_N1_TO_1 / RELU6 with their own output quantization:
+    TFLite 2.2 rescales (QuantizeMultiplier of in / out) and clamps."""
+    m = Model()
+    i = m.tensor('in', [1, 6, 5, 4], ttype, s_in, zi)
+    o = m.tensor('out', [1, 6, 5, 4], ttype, s_out, zo)
+    m.op(code, [i], [o])
+    return m.build([i], [o], 'relu')
+
+
 def requant_dw_u8():
     s_in, s_w, s_out, p = tie_scales(0.031)
     m = Model()
@@ -180,6 +231,24 @@ MODELS = {
     'requant-conv-u8': requant_conv_u8,
     'requant-conv-i8': requant_conv_i8,
     'requant-depthwise-u8': requant_dw_u8,
+    'quantize-u8-i8-tie': lambda: requantize(U8, 128, I8, 0),
+    'quantize-i8-i8-tie': lambda: requantize(I8, 3, I8, -2),
+    'quantize-i8-u8-tie': lambda: requantize(I8, 0, U8, 128),
+    'maximum-u8': lambda: minmax(MAXIMUM, U8),
+    'maximum-i8': lambda: minmax(MAXIMUM, I8),
+    'minimum-u8': lambda: minmax(MINIMUM, U8),
+    'minimum-i8': lambda: minmax(MINIMUM, I8),
+    'relu-u8': lambda: relu(RELU, U8, 0.05, 128, 0.03, 10),
+    'relu-i8': lambda: relu(RELU, I8, 0.05, 3, 0.0217, -128),
+    'relu6-u8': lambda: relu(RELU6, U8, 0.05, 100, 0.0235, 0),
+    'relu6-i8': lambda: relu(RELU6, I8, 0.03, -5, 0.0471, -128),
+    'relu-n1-to-1-u8': lambda: relu(RELU_N1_TO_1, U8, 0.02, 128, 0.0078, 128),
+    'relu-n1-to-1-i8': lambda: relu(RELU_N1_TO_1, I8, 0.02, 0, 0.0078, 0),
+    'relu-u8-same': lambda: relu(RELU, U8, 0.05, 128, 0.05, 128),
+    'relu-u8-tie': lambda: relu(RELU, U8, *quotient_tie_scales()[:1], 128,
+                                quotient_tie_scales()[1], 0),
+    'relu6-i8-tie': lambda: relu(RELU6, I8, quotient_tie_scales()[0], 0,
+                                 quotient_tie_scales()[1], -128),
     'mean-u8-keepdims': lambda: mean(U8, True, 0.05, 0.03, 128, 100),
     'mean-u8': lambda: mean(U8, False, 0.05, 0.03, 128, 100),
     'mean-i8-keepdims': lambda: mean(I8, True, 0.05, 0.03, 3, -7),

@@ -46,8 +46,11 @@ CHECK_TARGETS += check-tflite-unit
 # Built models (tests/tflite/mkmodels.py, no TensorFlow needed) against real
 # TFLite 2.2 (check-tflite-models): the requantization multipliers formed as
 # TFLite 2.2 forms them (requant-*: rounding ties where its float product
-# and the double one part), every MEAN form, by libe1npu's interpreter and
-# by the delegate, normal and ASan+UBSan; the dynamic-shape model
+# and the double one part), every MEAN form, QUANTIZE and the RELU family
+# (quantize-*-tie, relu*-tie: quotient ties that part TFLite 2.2's float
+# quotient, RELU's, from the double one, QUANTIZE's), MAXIMUM/MINIMUM
+# (stored values, no rescale), by libe1npu's
+# interpreter and by the delegate, normal and ASan+UBSan; the dynamic-shape model
 # (dynamic-*) by the delegate only (the interpreter has no SHAPE).
 # SKIPPED where TFLite 2.2 cannot be had (tools/devel/fetch-tflite.sh).
 TFLITE_MODELS_DIR := $(O)/tests/tflite/models
@@ -60,13 +63,14 @@ check-tflite-models: $(DELEGATE_TEST) $(DELEGATE_SO) $(DELEGATE_TEST_SAN) $(DELE
 		echo "$@: 0 passed, 0 failed, 1 skipped"; exit 0; }; \
 	set -e; cd tests/tflite && python3 mkmodels.py $(abspath $(TFLITE_MODELS_DIR)); cd $(CURDIR); \
 	lib="$$tfl/lib/libtensorflowlite_c.so"; m=$(TFLITE_MODELS_DIR); \
+	static=$$(ls $$m/*.tflite | grep -v '/dynamic-'); \
 	$(DELEGATE_TEST) --tflite "$$lib" --delegate $(DELEGATE_SO) --interp --no-skip-ops \
-		-r 4 $$m/requant-*.tflite $$m/mean-*.tflite; \
+		-r 4 $$static; \
 	$(DELEGATE_TEST) --tflite "$$lib" --delegate $(DELEGATE_SO) --no-skip-ops \
 		-r 4 $$m/dynamic-*.tflite; \
 	export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1; \
 	$(DELEGATE_TEST_SAN) --tflite "$$lib" --delegate $(DELEGATE_SAN_SO) --interp \
-		--no-skip-ops -r 2 $$m/requant-*.tflite $$m/mean-*.tflite; \
+		--no-skip-ops -r 2 $$static; \
 	$(DELEGATE_TEST_SAN) --tflite "$$lib" --delegate $(DELEGATE_SAN_SO) \
 		--no-skip-ops -r 2 $$m/dynamic-*.tflite
 
