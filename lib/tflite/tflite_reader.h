@@ -64,6 +64,7 @@ enum tfl_options_type {
 	TFL_OPT_FULLY_CONNECTED = 8,
 	TFL_OPT_SOFTMAX = 9,
 	TFL_OPT_ADD = 11,
+	TFL_OPT_MUL = 21,
 	TFL_OPT_RESHAPE = 17,
 	TFL_OPT_REDUCER = 27,
 };

@@ -28,6 +28,8 @@
 #include "arena_plan.h"
 #include "ref.h"
 #include "tflite_mean.h"
+#include "tflite_mul.h"
+#include "tflite_pad.h"
 #include "tflite_part.h"
 #include "tflite_relu.h"
 #include "tflite_reader.h"
@@ -67,6 +69,8 @@ struct layer {
 	uint32_t in_type, out_type;
 	struct tfl_mean mean;
 	struct tfl_relu relu;
+	struct tfl_mul mul;
+	struct tfl_pad pad;
 	struct e1npu_tflite_layer rep;
 };
 
@@ -701,6 +705,81 @@ static int prep_mean(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	return 0;
 }
 
+/* PAD: constant int32 paddings; the output keeps the input's quantization. */
+static int prep_pad(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *pd, *out;
+	struct e1npu_qparams qi, qo;
+	int32_t pads[8], od[4];
+	int ret;
+
+	if (l->op->num_inputs != 2)
+		return LFAIL(t, li, l, -EINVAL, "needs input and paddings");
+	if ((ret = want(t, li, l, l->in, "input", -1, false)) ||
+	    (ret = want(t, li, l, l->op->inputs[1], "paddings", 2, true)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)))
+		return ret;
+	in = T(t, l->in);
+	pd = T(t, l->op->inputs[1]);
+	out = T(t, l->out);
+	if (!dtype_of(in->type) || (ret = want_act_type(t, li, l, l->out, in->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
+					 tfl_type_name(in->type));
+	if (in->ndims > 4 || pd->type != TFL_TYPE_INT32 ||
+	    pd->dims[0] != (int32_t)in->ndims || pd->dims[1] != 2)
+		return LFAIL(t, li, l, -ENOTSUP, "paddings must be int32 [%u, 2] (rank 4 at most)",
+			     in->ndims);
+	if ((ret = qparams(t, li, l, l->in, &qi)) ||
+	    (ret = qparams(t, li, l, l->out, &qo)))
+		return ret;
+	if (qi.scale != qo.scale || qi.zero_point != qo.zero_point)
+		return LFAIL(t, li, l, -ENOTSUP, "input and output quantization differ");
+	memcpy(pads, pd->data, 8 * in->ndims);
+	if (tfl_pad_prepare(&l->pad, in->dims, in->ndims, pads, qo.zero_point, od) ||
+	    out->ndims != in->ndims || memcmp(od, out->dims, 4 * in->ndims))
+		return LFAIL(t, li, l, -EINVAL, "paddings do not give the output shape");
+	set_shape(l, in, out);
+	return 0;
+}
+
+/* MUL: two inputs of one shape and type (no broadcast), fused activation. */
+static int prep_mul(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *a, *b, *out;
+	uint32_t act;
+	int ret;
+
+	if (l->op->num_inputs != 2)
+		return LFAIL(t, li, l, -EINVAL, "needs 2 inputs");
+	l->in2 = l->op->inputs[1];
+	if ((ret = want(t, li, l, l->in, "input 0", -1, false)) ||
+	    (ret = want(t, li, l, l->in2, "input 1", -1, false)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)))
+		return ret;
+	a = T(t, l->in);
+	b = T(t, l->in2);
+	out = T(t, l->out);
+	if (!dtype_of(a->type) || (ret = want_act_type(t, li, l, l->in2, a->type)) ||
+	    (ret = want_act_type(t, li, l, l->out, a->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
+					 tfl_type_name(a->type));
+	if (a->ndims != b->ndims || a->ndims != out->ndims ||
+	    memcmp(a->dims, b->dims, a->ndims * sizeof(int32_t)) ||
+	    memcmp(a->dims, out->dims, a->ndims * sizeof(int32_t)))
+		return LFAIL(t, li, l, -ENOTSUP, "broadcasting MUL not supported");
+	if ((ret = qparams(t, li, l, l->in, &l->qa)) ||
+	    (ret = qparams(t, li, l, l->in2, &l->qb)) ||
+	    (ret = qparams(t, li, l, l->out, &l->qo)) ||
+	    (ret = map_act(t, li, l, l->op->opt.type == TFL_OPT_MUL ? l->op->opt.act : 0, &act)))
+		return ret;
+	if (tfl_mul_prepare(&l->mul, a->type == TFL_TYPE_UINT8, tfl_tensor_count(a), act,
+			    l->qa, l->qb, l->qo))
+		return LFAIL(t, li, l, -EINVAL, "scales a %g, b %g, out %g: no requantization multiplier",
+			     (double)l->qa.scale, (double)l->qb.scale, (double)l->qo.scale);
+	set_shape(l, a, out);
+	return 0;
+}
+
 /*
  * MAXIMUM / MINIMUM: TFLite 2.2 compares the stored values, whatever the
  * tensors' quantization (maximum_minimum.cc has no rescale); same shapes
@@ -858,6 +937,14 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 		run_quantize(l, in, out);
 		host_report(l, "requantization: no hardware form, TFLite Requantize on the host");
 		return 0;
+	case TFL_OP_PAD:
+		tfl_pad_run(&l->pad, in, out);
+		host_report(l, "layout only: padded copy on the host");
+		return 0;
+	case TFL_OP_MUL:
+		tfl_mul_run(&l->mul, in, t->buf[l->in2], out);
+		host_report(l, "elementwise product with requantization on the host");
+		return 0;
 	case TFL_OP_MAXIMUM:
 	case TFL_OP_MINIMUM:
 		run_minmax(l, in, t->buf[l->in2], out);
@@ -929,6 +1016,8 @@ static int prepare_layer(struct e1npu_tflite *t, uint32_t i, struct layer *l)
 	case TFL_OP_RELU_N1_TO_1: ret = prep_relu(t, i, l); break;
 	case TFL_OP_MAXIMUM:
 	case TFL_OP_MINIMUM: ret = prep_minmax(t, i, l); break;
+	case TFL_OP_MUL: ret = prep_mul(t, i, l); break;
+	case TFL_OP_PAD: ret = prep_pad(t, i, l); break;
 	default:
 		return tf_fail(t, -ENOTSUP, "operator %u: %s (builtin code %d) not supported",
 			       i, tfl_builtin_name(op->builtin), op->builtin);

@@ -20,11 +20,14 @@ import struct
 import sys
 
 from tflbuild import (CONV, DW, FC, I32, I8, NONE, O_CONV, O_DW, O_FC,
-                      O_RESHAPE, RESHAPE, SAME, U8, Model, Table)
+                      O_RESHAPE, RELU as ACT_RELU, RELU6 as ACT_RELU6,
+                      RESHAPE, SAME, U8, Model, Table)
 
 SHAPE, STRIDED_SLICE, PACK, MEAN = 77, 45, 83, 40
 RELU, RELU_N1_TO_1, RELU6, QUANTIZE = 19, 20, 21, 114
 MAXIMUM, MINIMUM, O_MAXMIN = 55, 57, 39
+MUL, O_MUL = 18, 21
+PAD, O_PAD = 34, 22
 O_STRIDED_SLICE, O_SHAPE, O_PACK, O_REDUCER = 32, 55, 59, 27
 
 
@@ -158,6 +161,51 @@ def minmax(code, ttype):
     return m.build([i], [o], 'minmax')
 
 
+def mul_tie_scales():
+    """Scales (in, relu6 out, mul out) whose float in * r / out (TFLite
+    2.2's MUL multiplier, single precision throughout) is exactly 0.75
+    while the double one is just below: products x * y = 2 mod 4 tie."""
+    k = 0
+    s2 = f32(2.03)
+    while True:
+        s1 = f32(0.05 + k * 1.1e-7)
+        so = f32(f32(s1 * s2) / 0.75)
+        mf = quantize_multiplier(f32(f32(s1 * s2) / so))
+        md = quantize_multiplier(s1 * s2 / so)
+        if mf == (3 << 29, 0) and md[1] == 0 and md[0] < mf[0]:
+            return s1, s2, so
+        k += 1
+
+
+def mul(ttype, act):
+    """MUL of the input and its RELU6 (values 0..3 steps): TFLite 2.2's
+    single-precision multiplier at product ties; act: fused activation."""
+    s1, s2, so = mul_tie_scales()
+    z1, z2, zo = (128, 0, 128) if ttype == U8 else (0, -128, 0)
+    m = Model()
+    i = m.tensor('in', [1, 8, 8, 2], ttype, s1, z1)
+    r = m.tensor('relu6', [1, 8, 8, 2], ttype, s2, z2)
+    o = m.tensor('out', [1, 8, 8, 2], ttype, so, zo)
+    m.op(RELU6, [i], [r])
+    m.op(MUL, [i, r], [o], O_MUL, Table(f0=('i8', act)))
+    return m.build([i], [o], 'mul')
+
+
+def pad(ttype, shape, pads):
+    """PAD with the output zero point (a real 0), then a RELU so the padded
+    values go through arithmetic too."""
+    z = 100 if ttype == U8 else -7
+    out = [d + a + b for d, (a, b) in zip(shape, pads)]
+    m = Model()
+    i = m.tensor('in', shape, ttype, 0.05, z)
+    p = m.const('pads', [len(shape), 2], I32, [v for ab in pads for v in ab])
+    o = m.tensor('padded', out, ttype, 0.05, z)
+    r = m.tensor('out', out, ttype, 0.04, z)
+    m.op(PAD, [i, p], [o], O_PAD, Table())
+    m.op(RELU, [o], [r])
+    return m.build([i], [r], 'pad')
+
+
 def relu(code, ttype, s_in, zi, s_out, zo):
     """RELU / RELU_N1_TO_1 / RELU6 with their own output quantization:
     TFLite 2.2 rescales (QuantizeMultiplier of in / out) and clamps."""
@@ -234,6 +282,13 @@ MODELS = {
     'quantize-u8-i8-tie': lambda: requantize(U8, 128, I8, 0),
     'quantize-i8-i8-tie': lambda: requantize(I8, 3, I8, -2),
     'quantize-i8-u8-tie': lambda: requantize(I8, 0, U8, 128),
+    'mul-u8-tie': lambda: mul(U8, NONE),
+    'mul-i8-tie': lambda: mul(I8, NONE),
+    'mul-u8-relu-tie': lambda: mul(U8, ACT_RELU),
+    'mul-i8-relu6-tie': lambda: mul(I8, ACT_RELU6),
+    'pad-u8-4d': lambda: pad(U8, [1, 3, 4, 2], [(0, 0), (1, 2), (2, 0), (0, 1)]),
+    'pad-i8-4d': lambda: pad(I8, [1, 5, 3, 3], [(0, 0), (2, 2), (1, 1), (0, 0)]),
+    'pad-u8-2d': lambda: pad(U8, [4, 6], [(1, 0), (3, 2)]),
     'maximum-u8': lambda: minmax(MAXIMUM, U8),
     'maximum-i8': lambda: minmax(MAXIMUM, I8),
     'minimum-u8': lambda: minmax(MINIMUM, U8),

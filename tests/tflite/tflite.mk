@@ -48,7 +48,8 @@ CHECK_TARGETS += check-tflite-unit
 # TFLite 2.2 forms them (requant-*: rounding ties where its float product
 # and the double one part), every MEAN form, QUANTIZE and the RELU family
 # (quantize-*-tie, relu*-tie: quotient ties that part TFLite 2.2's float
-# quotient, RELU's, from the double one, QUANTIZE's), MAXIMUM/MINIMUM
+# quotient, RELU's, from the double one, QUANTIZE's), MUL (mul-*-tie:
+# its single-precision multiplier at product ties), PAD, MAXIMUM/MINIMUM
 # (stored values, no rescale), by libe1npu's
 # interpreter and by the delegate, normal and ASan+UBSan; the dynamic-shape model
 # (dynamic-*) by the delegate only (the interpreter has no SHAPE).
