@@ -185,7 +185,7 @@ struct tflc_pool_params {		/* TfLitePoolParams */
 	int activation;
 };
 
-struct tflc_act_params {		/* TfLiteAddParams, TfLiteMulParams, TfLiteFullyConnectedParams */
+struct tflc_act_params {		/* TfLiteAdd/Mul/SubParams, TfLiteFullyConnectedParams */
 	int activation;
 };
 

@@ -128,9 +128,10 @@ static void view_options(int32_t code, const void *bd, struct tfl_options *o)
 	}
 	case TFL_OP_ADD:
 	case TFL_OP_MUL:
+	case TFL_OP_SUB:
 	case TFL_OP_FULLY_CONNECTED:
 		o->type = code == TFL_OP_ADD ? TFL_OPT_ADD : code == TFL_OP_MUL ? TFL_OPT_MUL :
-			  TFL_OPT_FULLY_CONNECTED;
+			  code == TFL_OP_SUB ? TFL_OPT_SUB : TFL_OPT_FULLY_CONNECTED;
 		o->act = ((const struct tflc_act_params *)bd)->activation;
 		break;
 	case TFL_OP_SOFTMAX:

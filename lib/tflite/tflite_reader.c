@@ -514,6 +514,7 @@ static int parse_options(struct rd *r, const struct tbl *op,
 	case TFL_OPT_FULLY_CONNECTED:
 	case TFL_OPT_ADD:
 	case TFL_OPT_MUL:
+	case TFL_OPT_SUB:
 		if ((ret = rd_i8(r, &t, 0, 0, &o->act, what)))
 			return ret;
 		break;

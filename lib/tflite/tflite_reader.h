@@ -48,6 +48,7 @@ enum tfl_builtin {
 	TFL_OP_SOFTMAX = 25,
 	TFL_OP_PAD = 34,
 	TFL_OP_MEAN = 40,
+	TFL_OP_SUB = 41,
 	TFL_OP_MAXIMUM = 55,
 	TFL_OP_MINIMUM = 57,
 	TFL_OP_SQUEEZE = 43,
@@ -65,6 +66,7 @@ enum tfl_options_type {
 	TFL_OPT_SOFTMAX = 9,
 	TFL_OPT_ADD = 11,
 	TFL_OPT_MUL = 21,
+	TFL_OPT_SUB = 28,
 	TFL_OPT_RESHAPE = 17,
 	TFL_OPT_REDUCER = 27,
 };

@@ -32,6 +32,7 @@
 #include "tflite_pad.h"
 #include "tflite_part.h"
 #include "tflite_relu.h"
+#include "tflite_sub.h"
 #include "tflite_reader.h"
 
 /* Arena offsets: cache lines (also the 4 bytes the seed's plan asks). */
@@ -71,6 +72,7 @@ struct layer {
 	struct tfl_relu relu;
 	struct tfl_mul mul;
 	struct tfl_pad pad;
+	struct tfl_sub sub;
 	struct e1npu_tflite_layer rep;
 };
 
@@ -742,10 +744,12 @@ static int prep_pad(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	return 0;
 }
 
-/* MUL: two inputs of one shape and type (no broadcast), fused activation. */
-static int prep_mul(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+/* MUL, SUB: two inputs of one shape and type (no broadcast), fused activation. */
+static int prep_mul_sub(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 {
 	const struct tfl_tensor *a, *b, *out;
+	bool mul = l->op->builtin == TFL_OP_MUL;
+	const char *name = tfl_builtin_name(l->op->builtin);
 	uint32_t act;
 	int ret;
 
@@ -766,14 +770,17 @@ static int prep_mul(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	if (a->ndims != b->ndims || a->ndims != out->ndims ||
 	    memcmp(a->dims, b->dims, a->ndims * sizeof(int32_t)) ||
 	    memcmp(a->dims, out->dims, a->ndims * sizeof(int32_t)))
-		return LFAIL(t, li, l, -ENOTSUP, "broadcasting MUL not supported");
+		return LFAIL(t, li, l, -ENOTSUP, "broadcasting %s not supported", name);
 	if ((ret = qparams(t, li, l, l->in, &l->qa)) ||
 	    (ret = qparams(t, li, l, l->in2, &l->qb)) ||
 	    (ret = qparams(t, li, l, l->out, &l->qo)) ||
-	    (ret = map_act(t, li, l, l->op->opt.type == TFL_OPT_MUL ? l->op->opt.act : 0, &act)))
+	    (ret = map_act(t, li, l, l->op->opt.type == (mul ? TFL_OPT_MUL : TFL_OPT_SUB) ?
+			   l->op->opt.act : 0, &act)))
 		return ret;
-	if (tfl_mul_prepare(&l->mul, a->type == TFL_TYPE_UINT8, tfl_tensor_count(a), act,
-			    l->qa, l->qb, l->qo))
+	if (mul ? tfl_mul_prepare(&l->mul, a->type == TFL_TYPE_UINT8, tfl_tensor_count(a), act,
+				  l->qa, l->qb, l->qo) :
+		  tfl_sub_prepare(&l->sub, a->type == TFL_TYPE_UINT8, tfl_tensor_count(a), act,
+				  l->qa, l->qb, l->qo))
 		return LFAIL(t, li, l, -EINVAL, "scales a %g, b %g, out %g: no requantization multiplier",
 			     (double)l->qa.scale, (double)l->qb.scale, (double)l->qo.scale);
 	set_shape(l, a, out);
@@ -945,6 +952,10 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 		tfl_mul_run(&l->mul, in, t->buf[l->in2], out);
 		host_report(l, "elementwise product with requantization on the host");
 		return 0;
+	case TFL_OP_SUB:
+		tfl_sub_run(&l->sub, in, t->buf[l->in2], out);
+		host_report(l, "elementwise difference with requantization on the host");
+		return 0;
 	case TFL_OP_MAXIMUM:
 	case TFL_OP_MINIMUM:
 		run_minmax(l, in, t->buf[l->in2], out);
@@ -1016,7 +1027,8 @@ static int prepare_layer(struct e1npu_tflite *t, uint32_t i, struct layer *l)
 	case TFL_OP_RELU_N1_TO_1: ret = prep_relu(t, i, l); break;
 	case TFL_OP_MAXIMUM:
 	case TFL_OP_MINIMUM: ret = prep_minmax(t, i, l); break;
-	case TFL_OP_MUL: ret = prep_mul(t, i, l); break;
+	case TFL_OP_MUL:
+	case TFL_OP_SUB: ret = prep_mul_sub(t, i, l); break;
 	case TFL_OP_PAD: ret = prep_pad(t, i, l); break;
 	default:
 		return tf_fail(t, -ENOTSUP, "operator %u: %s (builtin code %d) not supported",

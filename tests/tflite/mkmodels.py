@@ -28,6 +28,7 @@ RELU, RELU_N1_TO_1, RELU6, QUANTIZE = 19, 20, 21, 114
 MAXIMUM, MINIMUM, O_MAXMIN = 55, 57, 39
 MUL, O_MUL = 18, 21
 PAD, O_PAD = 34, 22
+SUB, O_SUB = 41, 28
 O_STRIDED_SLICE, O_SHAPE, O_PACK, O_REDUCER = 32, 55, 59, 27
 
 
@@ -206,6 +207,19 @@ def pad(ttype, shape, pads):
     return m.build([i], [r], 'pad')
 
 
+def sub(ttype, s_r, act, s_out, zo):
+    """SUB of the input and its RELU6 (another quantization): ADD's
+    rescaling, the second input subtracted."""
+    zi, zr = (128, 3) if ttype == U8 else (0, -100)
+    m = Model()
+    i = m.tensor('in', [1, 6, 6, 3], ttype, 0.05, zi)
+    r = m.tensor('relu6', [1, 6, 6, 3], ttype, s_r, zr)
+    o = m.tensor('out', [1, 6, 6, 3], ttype, s_out, zo)
+    m.op(RELU6, [i], [r])
+    m.op(SUB, [i, r], [o], O_SUB, Table(f0=('i8', act)))
+    return m.build([i], [o], 'sub')
+
+
 def relu(code, ttype, s_in, zi, s_out, zo):
     """RELU / RELU_N1_TO_1 / RELU6 with their own output quantization:
     TFLite 2.2 rescales (QuantizeMultiplier of in / out) and clamps."""
@@ -289,6 +303,10 @@ MODELS = {
     'pad-u8-4d': lambda: pad(U8, [1, 3, 4, 2], [(0, 0), (1, 2), (2, 0), (0, 1)]),
     'pad-i8-4d': lambda: pad(I8, [1, 5, 3, 3], [(0, 0), (2, 2), (1, 1), (0, 0)]),
     'pad-u8-2d': lambda: pad(U8, [4, 6], [(1, 0), (3, 2)]),
+    'sub-u8': lambda: sub(U8, 0.03, NONE, 0.06, 128),
+    'sub-i8': lambda: sub(I8, 0.07, NONE, 0.05, 5),
+    'sub-u8-relu': lambda: sub(U8, 0.1, ACT_RELU, 0.02, 30),
+    'sub-i8-relu6': lambda: sub(I8, 0.025, ACT_RELU6, 0.04, -128),
     'maximum-u8': lambda: minmax(MAXIMUM, U8),
     'maximum-i8': lambda: minmax(MAXIMUM, I8),
     'minimum-u8': lambda: minmax(MINIMUM, U8),
