@@ -189,6 +189,11 @@ struct tflc_act_params {		/* TfLiteAdd/Mul/SubParams, TfLiteFullyConnectedParams
 	int activation;
 };
 
+struct tflc_concat_params {		/* TfLiteConcatenationParams */
+	int axis;
+	int activation;
+};
+
 struct tflc_softmax_params {		/* TfLiteSoftmaxParams */
 	float beta;
 };

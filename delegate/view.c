@@ -134,6 +134,11 @@ static void view_options(int32_t code, const void *bd, struct tfl_options *o)
 			  code == TFL_OP_SUB ? TFL_OPT_SUB : TFL_OPT_FULLY_CONNECTED;
 		o->act = ((const struct tflc_act_params *)bd)->activation;
 		break;
+	case TFL_OP_CONCATENATION:
+		o->type = TFL_OPT_CONCATENATION;
+		o->axis = ((const struct tflc_concat_params *)bd)->axis;
+		o->act = ((const struct tflc_concat_params *)bd)->activation;
+		break;
 	case TFL_OP_SOFTMAX:
 		o->type = TFL_OPT_SOFTMAX;
 		o->beta = ((const struct tflc_softmax_params *)bd)->beta;

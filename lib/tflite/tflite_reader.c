@@ -511,6 +511,11 @@ static int parse_options(struct rd *r, const struct tbl *op,
 		    (ret = rd_i8(r, &t, 5, 0, &o->act, what)))
 			return ret;
 		break;
+	case TFL_OPT_CONCATENATION:
+		if ((ret = rd_i32(r, &t, 0, 0, &o->axis, what)) ||
+		    (ret = rd_i8(r, &t, 1, 0, &o->act, what)))
+			return ret;
+		break;
 	case TFL_OPT_FULLY_CONNECTED:
 	case TFL_OPT_ADD:
 	case TFL_OPT_MUL:

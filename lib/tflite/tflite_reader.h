@@ -64,6 +64,7 @@ enum tfl_options_type {
 	TFL_OPT_POOL2D = 5,
 	TFL_OPT_FULLY_CONNECTED = 8,
 	TFL_OPT_SOFTMAX = 9,
+	TFL_OPT_CONCATENATION = 10,
 	TFL_OPT_ADD = 11,
 	TFL_OPT_MUL = 21,
 	TFL_OPT_SUB = 28,
@@ -112,6 +113,7 @@ struct tfl_options {
 	int32_t act;		/* enum tfl_act */
 	float beta;		/* softmax */
 	int32_t keep_dims;	/* reducer */
+	int32_t axis;		/* concatenation */
 	uint32_t num_new_shape;	/* reshape */
 	int32_t new_shape[TFL_MAX_DIMS];
 };

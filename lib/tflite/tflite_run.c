@@ -27,6 +27,7 @@
 #include "quant.h"
 #include "arena_plan.h"
 #include "ref.h"
+#include "tflite_concat.h"
 #include "tflite_mean.h"
 #include "tflite_mul.h"
 #include "tflite_pad.h"
@@ -73,6 +74,7 @@ struct layer {
 	struct tfl_mul mul;
 	struct tfl_pad pad;
 	struct tfl_sub sub;
+	struct tfl_concat concat;
 	struct e1npu_tflite_layer rep;
 };
 
@@ -707,6 +709,78 @@ static int prep_mean(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	return 0;
 }
 
+/* CONCATENATION along one axis of same-rank uint8/int8 tensors. */
+static int prep_concat(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_operator *op = l->op;
+	const struct tfl_tensor *out = T(t, l->out);
+	struct e1npu_qparams qi[TFL_CONCAT_MAX], qo;
+	size_t inner[TFL_CONCAT_MAX], outer = 1;
+	int32_t axis = op->opt.type == TFL_OPT_CONCATENATION ? op->opt.axis : 0;
+	int64_t along = 0;
+	int ret;
+
+	if (op->num_inputs > TFL_CONCAT_MAX)
+		return LFAIL(t, li, l, -ENOTSUP, "%u inputs (at most %d)", op->num_inputs,
+			     TFL_CONCAT_MAX);
+	if (op->opt.type == TFL_OPT_CONCATENATION && op->opt.act != TFL_ACT_NONE)
+		return LFAIL(t, li, l, -ENOTSUP, "fused activation %d on quantized data",
+			     op->opt.act);
+	if ((ret = want(t, li, l, l->out, "output", -1, false)))
+		return ret;
+	if (!dtype_of(out->type))
+		return LFAIL(t, li, l, -ENOTSUP, "output type %s", tfl_type_name(out->type));
+	if (axis < 0)
+		axis += (int32_t)out->ndims;
+	if (axis < 0 || axis >= (int32_t)out->ndims)
+		return LFAIL(t, li, l, -EINVAL, "axis %d of a rank %u output", op->opt.axis,
+			     out->ndims);
+	for (int32_t d = 0; d < axis; d++)
+		outer *= (size_t)out->dims[d];
+	for (uint32_t k = 0; k < op->num_inputs; k++) {
+		const struct tfl_tensor *x;
+
+		if ((ret = want(t, li, l, op->inputs[k], "input", (int)out->ndims, false)) ||
+		    (ret = want_act_type(t, li, l, op->inputs[k], out->type)) ||
+		    (ret = qparams(t, li, l, op->inputs[k], &qi[k])))
+			return ret;
+		x = T(t, op->inputs[k]);
+		inner[k] = 1;
+		for (uint32_t d = 0; d < out->ndims; d++) {
+			if ((int32_t)d != axis && x->dims[d] != out->dims[d])
+				return LFAIL(t, li, l, -EINVAL, "input %u dimension %u is %d, output %d",
+					     k, d, x->dims[d], out->dims[d]);
+			if ((int32_t)d >= axis)
+				inner[k] *= (size_t)x->dims[d];
+		}
+		along += x->dims[axis];
+	}
+	if (along != out->dims[axis])
+		return LFAIL(t, li, l, -EINVAL, "inputs add up to %lld along axis %d, output %d",
+			     (long long)along, axis, out->dims[axis]);
+	if ((ret = qparams(t, li, l, l->out, &qo)))
+		return ret;
+	ret = tfl_concat_prepare(&l->concat, out->type == TFL_TYPE_UINT8, op->num_inputs,
+				 outer, inner, qi, qo);
+	if (ret)
+		return LFAIL(t, li, l, ret, "int8 inputs must be quantized as the output (TFLite's rule)");
+	l->in2 = op->num_inputs > 1 ? op->inputs[1] : -1;
+	set_shape(l, T(t, l->in), out);
+	return 0;
+}
+
+/* Storage for every activation tensor the layer reads and writes. */
+static bool layer_bufs(const struct e1npu_tflite *t, const struct layer *l)
+{
+	if (!t->buf[l->in] || !t->buf[l->out] || (l->in2 >= 0 && !t->buf[l->in2]))
+		return false;
+	if (l->op->builtin == TFL_OP_CONCATENATION)
+		for (uint32_t k = 0; k < l->op->num_inputs; k++)
+			if (!t->buf[l->op->inputs[k]])
+				return false;
+	return true;
+}
+
 /* PAD: constant int32 paddings; the output keeps the input's quantization. */
 static int prep_pad(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 {
@@ -944,6 +1018,15 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 		run_quantize(l, in, out);
 		host_report(l, "requantization: no hardware form, TFLite Requantize on the host");
 		return 0;
+	case TFL_OP_CONCATENATION: {
+		const uint8_t *ins[TFL_CONCAT_MAX];
+
+		for (uint32_t k = 0; k < l->op->num_inputs; k++)
+			ins[k] = t->buf[l->op->inputs[k]];
+		tfl_concat_run(&l->concat, ins, out);
+		host_report(l, "concatenation (uint8 inputs rescaled in float) on the host");
+		return 0;
+	}
 	case TFL_OP_PAD:
 		tfl_pad_run(&l->pad, in, out);
 		host_report(l, "layout only: padded copy on the host");
@@ -1030,6 +1113,7 @@ static int prepare_layer(struct e1npu_tflite *t, uint32_t i, struct layer *l)
 	case TFL_OP_MUL:
 	case TFL_OP_SUB: ret = prep_mul_sub(t, i, l); break;
 	case TFL_OP_PAD: ret = prep_pad(t, i, l); break;
+	case TFL_OP_CONCATENATION: ret = prep_concat(t, i, l); break;
 	default:
 		return tf_fail(t, -ENOTSUP, "operator %u: %s (builtin code %d) not supported",
 			       i, tfl_builtin_name(op->builtin), op->builtin);
@@ -1226,7 +1310,7 @@ static int prepare(struct e1npu_tflite *t)
 		if (ret)
 			return ret;
 		/* Every tensor the layer touches has storage (non-constant). */
-		if (!t->buf[l->in] || !t->buf[l->out] || (l->in2 >= 0 && !t->buf[l->in2]))
+		if (!layer_bufs(t, l))
 			return LFAIL(t, i, l, -EINVAL, "activation tensor without storage");
 	}
 	return 0;
@@ -1547,7 +1631,7 @@ int e1npu_tflite_part_invoke(struct e1npu_tflite *t, void *const *bufs)
 		struct layer *l = &t->layers[i];
 		uint64_t t0 = now_ns();
 
-		if (!t->buf[l->in] || !t->buf[l->out] || (l->in2 >= 0 && !t->buf[l->in2]))
+		if (!layer_bufs(t, l))
 			ret = LFAIL(t, l->rep.index, l, -EINVAL, "activation tensor without storage");
 		else
 			ret = run_layer(t, l->rep.index, l);

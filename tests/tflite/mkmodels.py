@@ -29,6 +29,7 @@ MAXIMUM, MINIMUM, O_MAXMIN = 55, 57, 39
 MUL, O_MUL = 18, 21
 PAD, O_PAD = 34, 22
 SUB, O_SUB = 41, 28
+CONCAT, O_CONCAT = 2, 10
 O_STRIDED_SLICE, O_SHAPE, O_PACK, O_REDUCER = 32, 55, 59, 27
 
 
@@ -220,6 +221,23 @@ def sub(ttype, s_r, act, s_out, zo):
     return m.build([i], [o], 'sub')
 
 
+def concat(ttype, axis, s_r, zr, s_out, zo):
+    """CONCATENATION of [input, its RELU6, input] along @axis: uint8 inputs
+    quantized unlike the output are rescaled in float."""
+    zi = 128 if ttype == U8 else 0
+    shape = [1, 3, 4, 2]
+    ax = axis % 4
+    out = list(shape)
+    out[ax] *= 3
+    m = Model()
+    i = m.tensor('in', shape, ttype, 0.05, zi)
+    r = m.tensor('relu6', shape, ttype, s_r, zr)
+    o = m.tensor('out', out, ttype, s_out, zo)
+    m.op(RELU6, [i], [r])
+    m.op(CONCAT, [i, r, i], [o], O_CONCAT, Table(f0=('i32', axis), f1=('i8', NONE)))
+    return m.build([i], [o], 'concat')
+
+
 def relu(code, ttype, s_in, zi, s_out, zo):
     """RELU / RELU_N1_TO_1 / RELU6 with their own output quantization:
     TFLite 2.2 rescales (QuantizeMultiplier of in / out) and clamps."""
@@ -307,6 +325,10 @@ MODELS = {
     'sub-i8': lambda: sub(I8, 0.07, NONE, 0.05, 5),
     'sub-u8-relu': lambda: sub(U8, 0.1, ACT_RELU, 0.02, 30),
     'sub-i8-relu6': lambda: sub(I8, 0.025, ACT_RELU6, 0.04, -128),
+    'concat-u8-axis3-rescale': lambda: concat(U8, 3, 0.03, 3, 0.04, 120),
+    'concat-u8-axis1-rescale': lambda: concat(U8, 1, 0.0235, 0, 0.0625, 128),
+    'concat-u8-axis-neg2-same': lambda: concat(U8, -2, 0.05, 128, 0.05, 128),
+    'concat-i8-axis3': lambda: concat(I8, 3, 0.05, 0, 0.05, 0),
     'maximum-u8': lambda: minmax(MAXIMUM, U8),
     'maximum-i8': lambda: minmax(MAXIMUM, I8),
     'minimum-u8': lambda: minmax(MINIMUM, U8),

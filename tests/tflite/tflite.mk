@@ -49,7 +49,8 @@ CHECK_TARGETS += check-tflite-unit
 # and the double one part), every MEAN form, QUANTIZE and the RELU family
 # (quantize-*-tie, relu*-tie: quotient ties that part TFLite 2.2's float
 # quotient, RELU's, from the double one, QUANTIZE's), MUL (mul-*-tie:
-# its single-precision multiplier at product ties), SUB, PAD, MAXIMUM/MINIMUM
+# its single-precision multiplier at product ties), SUB, CONCATENATION (uint8
+# rescaled in float), PAD, MAXIMUM/MINIMUM
 # (stored values, no rescale), by libe1npu's
 # interpreter and by the delegate, normal and ASan+UBSan; the dynamic-shape model
 # (dynamic-*) by the delegate only (the interpreter has no SHAPE).
