@@ -78,6 +78,14 @@ int e1q_add_rescale(double scale_a, double scale_b, double scale_out,
 /* TfLiteRound: round half away from zero. */
 double e1q_round(double x);
 
+/* A rounded value as int32, saturated (NaN: 0): a cast out of range is UB. */
+static inline int32_t e1q_sat_i32(double v)
+{
+	if (v != v)
+		return 0;
+	return v <= -2147483648.0 ? INT32_MIN : v >= 2147483647.0 ? INT32_MAX : (int32_t)v;
+}
+
 /* std::frexp for finite doubles: x = m * 2^e with 0.5 <= |m| < 1. */
 double e1q_frexp(double x, int *e);
 

@@ -40,7 +40,7 @@ void tfl_concat_run(const struct tfl_concat *c, const uint8_t *const *in, uint8_
 			} else {
 				for (size_t j = 0; j < c->inner[k]; j++) {
 					float f = (float)src[j] * c->scale[k] + c->bias[k];
-					int32_t v = (int32_t)e1q_round((double)f) + c->zo;
+					int64_t v = (int64_t)e1q_sat_i32(e1q_round((double)f)) + c->zo;
 
 					out[j] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
 				}

@@ -9,7 +9,10 @@
 /* zero_point + (int32)roundf(x / scale), the division in float */
 static int32_t q_of(float x, struct e1npu_qparams qo)
 {
-	return qo.zero_point + (int32_t)e1q_round((double)(x / qo.scale));
+	/* saturated: a tiny scale must not overflow the cast (or the sum) */
+	int64_t q = (int64_t)qo.zero_point + e1q_sat_i32(e1q_round((double)(x / qo.scale)));
+
+	return (int32_t)(q < INT32_MIN ? INT32_MIN : q > INT32_MAX ? INT32_MAX : q);
 }
 
 int tfl_relu_prepare(struct tfl_relu *r, int32_t code, bool uint8, size_t count,
