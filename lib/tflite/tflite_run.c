@@ -28,6 +28,7 @@
 #include "arena_plan.h"
 #include "ref.h"
 #include "tflite_concat.h"
+#include "tflite_layout.h"
 #include "tflite_mean.h"
 #include "tflite_mul.h"
 #include "tflite_pad.h"
@@ -75,6 +76,7 @@ struct layer {
 	struct tfl_pad pad;
 	struct tfl_sub sub;
 	struct tfl_concat concat;
+	struct tfl_layout layout;
 	struct e1npu_tflite_layer rep;
 };
 
@@ -769,6 +771,55 @@ static int prep_concat(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	return 0;
 }
 
+/* A constant int32 vector of @n elements (TRANSPOSE's perm, SLICE's begin/size). */
+static int const_ints(struct e1npu_tflite *t, uint32_t li, struct layer *l, int32_t ti,
+		      const char *role, uint32_t n, int32_t *v)
+{
+	const struct tfl_tensor *x;
+	int ret = want(t, li, l, ti, role, 1, true);
+
+	if (ret)
+		return ret;
+	x = T(t, ti);
+	if (x->type != TFL_TYPE_INT32 || x->dims[0] != (int32_t)n)
+		return LFAIL(t, li, l, -ENOTSUP, "%s must be int32 [%u]", role, n);
+	memcpy(v, x->data, 4 * n);
+	return 0;
+}
+
+/* TRANSPOSE, SLICE: the stored values moved, rank <= 4 (tflite_layout.c). */
+static int prep_layout(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *out;
+	bool tr = l->op->builtin == TFL_OP_TRANSPOSE;
+	int32_t a[4], b[4], od[4];
+	int ret;
+
+	if (l->op->num_inputs != (tr ? 2u : 3u))
+		return LFAIL(t, li, l, -EINVAL, "needs %s", tr ? "input and perm" :
+			     "input, begin and size");
+	if ((ret = want(t, li, l, l->in, "input", -1, false)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)))
+		return ret;
+	in = T(t, l->in);
+	out = T(t, l->out);
+	if (!dtype_of(in->type) || (ret = want_act_type(t, li, l, l->out, in->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
+					 tfl_type_name(in->type));
+	if (in->ndims > 4 || !in->ndims)
+		return LFAIL(t, li, l, -ENOTSUP, "rank %u (1 to 4 handled)", in->ndims);
+	if ((ret = const_ints(t, li, l, l->op->inputs[1], tr ? "perm" : "begin", in->ndims, a)) ||
+	    (!tr && (ret = const_ints(t, li, l, l->op->inputs[2], "size", in->ndims, b))))
+		return ret;
+	if (tr ? tfl_transpose_prepare(&l->layout, in->dims, in->ndims, a, od) :
+		 tfl_slice_prepare(&l->layout, in->dims, in->ndims, a, b, od))
+		return LFAIL(t, li, l, -EINVAL, "bad %s", tr ? "permutation" : "begin or size");
+	if (out->ndims != in->ndims || memcmp(od, out->dims, 4 * in->ndims))
+		return LFAIL(t, li, l, -EINVAL, "output shape does not match");
+	set_shape(l, in, out);
+	return 0;
+}
+
 /* Storage for every activation tensor the layer reads and writes. */
 static bool layer_bufs(const struct e1npu_tflite *t, const struct layer *l)
 {
@@ -1027,6 +1078,11 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 		host_report(l, "concatenation (uint8 inputs rescaled in float) on the host");
 		return 0;
 	}
+	case TFL_OP_TRANSPOSE:
+	case TFL_OP_SLICE:
+		tfl_layout_run(&l->layout, in, out);
+		host_report(l, "layout only: strided copy on the host");
+		return 0;
 	case TFL_OP_PAD:
 		tfl_pad_run(&l->pad, in, out);
 		host_report(l, "layout only: padded copy on the host");
@@ -1113,6 +1169,8 @@ static int prepare_layer(struct e1npu_tflite *t, uint32_t i, struct layer *l)
 	case TFL_OP_MUL:
 	case TFL_OP_SUB: ret = prep_mul_sub(t, i, l); break;
 	case TFL_OP_PAD: ret = prep_pad(t, i, l); break;
+	case TFL_OP_TRANSPOSE:
+	case TFL_OP_SLICE: ret = prep_layout(t, i, l); break;
 	case TFL_OP_CONCATENATION: ret = prep_concat(t, i, l); break;
 	default:
 		return tf_fail(t, -ENOTSUP, "operator %u: %s (builtin code %d) not supported",

@@ -30,6 +30,7 @@ MUL, O_MUL = 18, 21
 PAD, O_PAD = 34, 22
 SUB, O_SUB = 41, 28
 CONCAT, O_CONCAT = 2, 10
+TRANSPOSE, SLICE = 39, 65
 O_STRIDED_SLICE, O_SHAPE, O_PACK, O_REDUCER = 32, 55, 59, 27
 
 
@@ -238,6 +239,27 @@ def concat(ttype, axis, s_r, zr, s_out, zo):
     return m.build([i], [o], 'concat')
 
 
+def layout(code, ttype, shape, a, b=None):
+    """TRANSPOSE (perm @a) or SLICE (begin @a, size @b) of the input, then a
+    RELU so the moved values go through arithmetic."""
+    z = 128 if ttype == U8 else 0
+    if code == TRANSPOSE:
+        out = [shape[p] for p in a]
+    else:
+        out = [d - s if n == -1 else n for d, s, n in zip(shape, a, b)]
+    m = Model()
+    i = m.tensor('in', shape, ttype, 0.05, z)
+    pa = m.const('a', [len(shape)], I32, a)
+    ins = [i, pa]
+    if b is not None:
+        ins.append(m.const('b', [len(shape)], I32, b))
+    o = m.tensor('moved', out, ttype, 0.05, z)
+    r = m.tensor('out', out, ttype, 0.03, z)
+    m.op(code, ins, [o])
+    m.op(RELU, [o], [r])
+    return m.build([i], [r], 'layout')
+
+
 def relu(code, ttype, s_in, zi, s_out, zo):
     """RELU / RELU_N1_TO_1 / RELU6 with their own output quantization:
     TFLite 2.2 rescales (QuantizeMultiplier of in / out) and clamps."""
@@ -329,6 +351,11 @@ MODELS = {
     'concat-u8-axis1-rescale': lambda: concat(U8, 1, 0.0235, 0, 0.0625, 128),
     'concat-u8-axis-neg2-same': lambda: concat(U8, -2, 0.05, 128, 0.05, 128),
     'concat-i8-axis3': lambda: concat(I8, 3, 0.05, 0, 0.05, 0),
+    'transpose-u8-4d': lambda: layout(TRANSPOSE, U8, [1, 3, 4, 5], [0, 3, 1, 2]),
+    'transpose-i8-3d': lambda: layout(TRANSPOSE, I8, [2, 3, 4], [2, 0, 1]),
+    'transpose-u8-2d': lambda: layout(TRANSPOSE, U8, [6, 7], [1, 0]),
+    'slice-u8-4d': lambda: layout(SLICE, U8, [1, 5, 6, 3], [0, 1, 2, 1], [1, 3, -1, 2]),
+    'slice-i8-2d': lambda: layout(SLICE, I8, [7, 9], [2, 0], [4, 5]),
     'maximum-u8': lambda: minmax(MAXIMUM, U8),
     'maximum-i8': lambda: minmax(MAXIMUM, I8),
     'minimum-u8': lambda: minmax(MINIMUM, U8),
