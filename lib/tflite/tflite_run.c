@@ -34,6 +34,7 @@
 #include "tflite_pad.h"
 #include "tflite_part.h"
 #include "tflite_relu.h"
+#include "tflite_resize.h"
 #include "tflite_sub.h"
 #include "tflite_reader.h"
 
@@ -77,6 +78,7 @@ struct layer {
 	struct tfl_sub sub;
 	struct tfl_concat concat;
 	struct tfl_layout layout;
+	struct tfl_resize resize;
 	struct e1npu_tflite_layer rep;
 };
 
@@ -820,6 +822,38 @@ static int prep_layout(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	return 0;
 }
 
+/* RESIZE_NEAREST_NEIGHBOR of [1, H, W, C] to a constant int32 size. */
+static int prep_resize(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *out;
+	int32_t size[2];
+	int ret;
+
+	if (l->op->num_inputs != 2)
+		return LFAIL(t, li, l, -EINVAL, "needs input and size");
+	if ((ret = want(t, li, l, l->in, "input", 4, false)) ||
+	    (ret = want(t, li, l, l->out, "output", 4, false)) ||
+	    (ret = const_ints(t, li, l, l->op->inputs[1], "size", 2, size)))
+		return ret;
+	in = T(t, l->in);
+	out = T(t, l->out);
+	if (!dtype_of(in->type) || (ret = want_act_type(t, li, l, l->out, in->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
+					 tfl_type_name(in->type));
+	/* options unread: TFLite 2.2's kernel ignores align_corners and
+	 * half_pixel_centers (checked: resize-*-align, resize-u8-half) */
+	if (in->dims[0] != 1 || out->dims[0] != 1 || out->dims[1] != size[0] ||
+	    out->dims[2] != size[1] || out->dims[3] != in->dims[3])
+		return LFAIL(t, li, l, -EINVAL, "output shape does not match the size");
+	ret = tfl_resize_prepare(&l->resize, (uint32_t)in->dims[1], (uint32_t)in->dims[2],
+				 (uint32_t)size[0], (uint32_t)size[1], (uint32_t)in->dims[3]);
+	if (ret)
+		return ret == -ENOMEM ? ret : LFAIL(t, li, l, ret, "sizes %dx%d (1 to %d)",
+						    size[0], size[1], TFL_RESIZE_MAX);
+	set_shape(l, in, out);
+	return 0;
+}
+
 /* Storage for every activation tensor the layer reads and writes. */
 static bool layer_bufs(const struct e1npu_tflite *t, const struct layer *l)
 {
@@ -1078,6 +1112,10 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 		host_report(l, "concatenation (uint8 inputs rescaled in float) on the host");
 		return 0;
 	}
+	case TFL_OP_RESIZE_NEAREST_NEIGHBOR:
+		tfl_resize_run(&l->resize, in, out);
+		host_report(l, "layout only: nearest-neighbour copy on the host");
+		return 0;
 	case TFL_OP_TRANSPOSE:
 	case TFL_OP_SLICE:
 		tfl_layout_run(&l->layout, in, out);
@@ -1171,6 +1209,7 @@ static int prepare_layer(struct e1npu_tflite *t, uint32_t i, struct layer *l)
 	case TFL_OP_PAD: ret = prep_pad(t, i, l); break;
 	case TFL_OP_TRANSPOSE:
 	case TFL_OP_SLICE: ret = prep_layout(t, i, l); break;
+	case TFL_OP_RESIZE_NEAREST_NEIGHBOR: ret = prep_resize(t, i, l); break;
 	case TFL_OP_CONCATENATION: ret = prep_concat(t, i, l); break;
 	default:
 		return tf_fail(t, -ENOTSUP, "operator %u: %s (builtin code %d) not supported",
@@ -1385,6 +1424,7 @@ E1NPU_API void e1npu_tflite_free(struct e1npu_tflite *t)
 		e1npu_fc_free(l->fc);
 		free(l->w);
 		free(l->bias);
+		tfl_resize_free(&l->resize);
 		free(l->wscales);
 	}
 	free(t->arena);

@@ -31,6 +31,7 @@ PAD, O_PAD = 34, 22
 SUB, O_SUB = 41, 28
 CONCAT, O_CONCAT = 2, 10
 TRANSPOSE, SLICE = 39, 65
+RESIZE_NN, O_RESIZE_NN = 97, 74
 O_STRIDED_SLICE, O_SHAPE, O_PACK, O_REDUCER = 32, 55, 59, 27
 
 
@@ -260,6 +261,21 @@ def layout(code, ttype, shape, a, b=None):
     return m.build([i], [r], 'layout')
 
 
+def resize(ttype, hw, size, align, half=0):
+    """RESIZE_NEAREST_NEIGHBOR of [1, h, w, 3] to @size, then a RELU. TFLite
+    2.2 ignores @align (align_corners) and @half (half_pixel_centers)."""
+    z = 128 if ttype == U8 else 0
+    out = [1, size[0], size[1], 3]
+    m = Model()
+    i = m.tensor('in', [1, hw[0], hw[1], 3], ttype, 0.05, z)
+    sz = m.const('size', [2], I32, size)
+    o = m.tensor('resized', out, ttype, 0.05, z)
+    r = m.tensor('out', out, ttype, 0.03, z)
+    m.op(RESIZE_NN, [i, sz], [o], O_RESIZE_NN, Table(f0=('u8', align), f1=('u8', half)))
+    m.op(RELU, [o], [r])
+    return m.build([i], [r], 'resize')
+
+
 def relu(code, ttype, s_in, zi, s_out, zo):
     """RELU / RELU_N1_TO_1 / RELU6 with their own output quantization:
     TFLite 2.2 rescales (QuantizeMultiplier of in / out) and clamps."""
@@ -356,6 +372,13 @@ MODELS = {
     'transpose-u8-2d': lambda: layout(TRANSPOSE, U8, [6, 7], [1, 0]),
     'slice-u8-4d': lambda: layout(SLICE, U8, [1, 5, 6, 3], [0, 1, 2, 1], [1, 3, -1, 2]),
     'slice-i8-2d': lambda: layout(SLICE, I8, [7, 9], [2, 0], [4, 5]),
+    'resize-u8-up2x': lambda: resize(U8, (4, 5), (8, 10), 0),
+    'resize-u8-up-odd': lambda: resize(U8, (3, 7), (7, 9), 0),
+    'resize-u8-down': lambda: resize(U8, (9, 10), (4, 3), 0),
+    'resize-i8-up-odd': lambda: resize(I8, (5, 3), (11, 7), 0),
+    'resize-u8-align': lambda: resize(U8, (3, 7), (7, 9), 1),
+    'resize-i8-align-down': lambda: resize(I8, (9, 10), (4, 6), 1),
+    'resize-u8-half': lambda: resize(U8, (3, 7), (7, 9), 0, 1),
     'maximum-u8': lambda: minmax(MAXIMUM, U8),
     'maximum-i8': lambda: minmax(MAXIMUM, I8),
     'minimum-u8': lambda: minmax(MINIMUM, U8),
