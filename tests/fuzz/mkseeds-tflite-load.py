@@ -13,6 +13,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tflite'))
 from tflbuild import *  # noqa: E402,F401,F403
+import mkmodels  # noqa: E402  (the operators added with check-tflite-models)
 
 
 def conv_u8():
@@ -222,6 +223,17 @@ SEEDS = {
     'squeeze-softmax-i8': softmax_i8_squeeze,
     'quantize-mean': quantize_mean,
     'tiny-net-i8': tiny_net_i8,
+    'relu6-i8': mkmodels.MODELS['relu6-i8'],
+    'relu-u8': mkmodels.MODELS['relu-u8'],
+    'mul-u8-relu': mkmodels.MODELS['mul-u8-relu-tie'],
+    'sub-i8-relu6': mkmodels.MODELS['sub-i8-relu6'],
+    'concat-u8-rescale': mkmodels.MODELS['concat-u8-axis1-rescale'],
+    'pad-i8': mkmodels.MODELS['pad-i8-4d'],
+    'transpose-u8': mkmodels.MODELS['transpose-u8-4d'],
+    'slice-u8': mkmodels.MODELS['slice-u8-4d'],
+    'resize-i8': mkmodels.MODELS['resize-i8-up-odd'],
+    'minimum-u8': mkmodels.MODELS['minimum-u8'],
+    'mean-u8-keepdims': mkmodels.MODELS['mean-u8-keepdims'],
 }
 
 
