@@ -194,6 +194,10 @@ struct tflc_concat_params {		/* TfLiteConcatenationParams */
 	int activation;
 };
 
+struct tflc_strided_slice_params {	/* TfLiteStridedSliceParams (leading fields) */
+	int begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask;
+};
+
 struct tflc_softmax_params {		/* TfLiteSoftmaxParams */
 	float beta;
 };

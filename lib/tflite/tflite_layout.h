@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * TRANSPOSE and SLICE of 8-bit tensors of rank <= 4: both copy the stored
- * values (no rescale, as TFLite 2.2's transpose.cc and slice.cc), each
- * output element from one input element, as a strided 4-D walk.
+ * TRANSPOSE, SLICE and STRIDED_SLICE of 8-bit tensors of rank <= 4: they
+ * copy the stored values (no rescale, as TFLite 2.2's transpose.cc,
+ * slice.cc and strided_slice.cc), each output element from one input
+ * element, as a strided 4-D walk (strides may be negative).
  */
 #ifndef E1NPU_TFLITE_LAYOUT_H
 #define E1NPU_TFLITE_LAYOUT_H
@@ -12,7 +13,7 @@
 
 struct tfl_layout {
 	int32_t out[4];		/* output shape, extended to 4-D */
-	size_t stride[4];	/* input elements per step of each output axis */
+	ptrdiff_t stride[4];	/* input elements per step of each output axis */
 	size_t offset;		/* input element of output element 0 */
 };
 
@@ -29,6 +30,19 @@ int tfl_transpose_prepare(struct tfl_layout *x, const int32_t *dims, uint32_t nd
  */
 int tfl_slice_prepare(struct tfl_layout *x, const int32_t *dims, uint32_t ndims,
 		      const int32_t *begin, const int32_t *size, int32_t *out_dims);
+
+/*
+ * STRIDED_SLICE as strided_slice_logic.h's StartForAxis / StopForAxis:
+ * @begin, @end, @strides per axis, the begin, end and shrink-axis masks
+ * (ellipsis and new-axis masks are refused by the caller). Fills
+ * @out_dims without the shrunk axes and sets *@out_ndims. 0, or -EINVAL
+ * (a zero stride or an empty result).
+ */
+int tfl_strided_slice_prepare(struct tfl_layout *x, const int32_t *dims, uint32_t ndims,
+			      const int32_t *begin, const int32_t *end,
+			      const int32_t *strides, int32_t begin_mask,
+			      int32_t end_mask, int32_t shrink_mask, int32_t *out_dims,
+			      uint32_t *out_ndims);
 
 void tfl_layout_run(const struct tfl_layout *x, const uint8_t *in, uint8_t *out);
 

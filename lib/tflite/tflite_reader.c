@@ -511,6 +511,14 @@ static int parse_options(struct rd *r, const struct tbl *op,
 		    (ret = rd_i8(r, &t, 5, 0, &o->act, what)))
 			return ret;
 		break;
+	case TFL_OPT_STRIDED_SLICE:
+		if ((ret = rd_i32(r, &t, 0, 0, &o->begin_mask, what)) ||
+		    (ret = rd_i32(r, &t, 1, 0, &o->end_mask, what)) ||
+		    (ret = rd_i32(r, &t, 2, 0, &o->ellipsis_mask, what)) ||
+		    (ret = rd_i32(r, &t, 3, 0, &o->new_axis_mask, what)) ||
+		    (ret = rd_i32(r, &t, 4, 0, &o->shrink_axis_mask, what)))
+			return ret;
+		break;
 	case TFL_OPT_CONCATENATION:
 		if ((ret = rd_i32(r, &t, 0, 0, &o->axis, what)) ||
 		    (ret = rd_i8(r, &t, 1, 0, &o->act, what)))

@@ -55,6 +55,7 @@ enum tfl_builtin {
 	TFL_OP_SLICE = 65,
 	TFL_OP_RESIZE_NEAREST_NEIGHBOR = 97,
 	TFL_OP_SQUEEZE = 43,
+	TFL_OP_STRIDED_SLICE = 45,
 	TFL_OP_QUANTIZE = 114,
 	TFL_OP_HARD_SWISH = 117,
 };
@@ -73,6 +74,7 @@ enum tfl_options_type {
 	TFL_OPT_SUB = 28,
 	TFL_OPT_RESHAPE = 17,
 	TFL_OPT_REDUCER = 27,
+	TFL_OPT_STRIDED_SLICE = 32,
 };
 
 /* schema.fbs ActivationFunctionType and Padding. */
@@ -117,6 +119,8 @@ struct tfl_options {
 	float beta;		/* softmax */
 	int32_t keep_dims;	/* reducer */
 	int32_t axis;		/* concatenation */
+	int32_t begin_mask, end_mask, ellipsis_mask, new_axis_mask,
+		shrink_axis_mask;	/* strided slice */
 	uint32_t num_new_shape;	/* reshape */
 	int32_t new_shape[TFL_MAX_DIMS];
 };

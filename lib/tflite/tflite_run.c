@@ -822,6 +822,44 @@ static int prep_layout(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	return 0;
 }
 
+/* STRIDED_SLICE: constant int32 begin, end, strides; rank 1 to 4. */
+static int prep_strided_slice(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *out;
+	const struct tfl_options *o = &l->op->opt;
+	bool typed = o->type == TFL_OPT_STRIDED_SLICE;
+	int32_t b[4], e[4], s[4], od[4];
+	uint32_t on;
+	int ret;
+
+	if (l->op->num_inputs != 4)
+		return LFAIL(t, li, l, -EINVAL, "needs input, begin, end and strides");
+	if ((ret = want(t, li, l, l->in, "input", -1, false)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)))
+		return ret;
+	in = T(t, l->in);
+	out = T(t, l->out);
+	if (!dtype_of(in->type) || (ret = want_act_type(t, li, l, l->out, in->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
+					 tfl_type_name(in->type));
+	if (in->ndims > 4 || !in->ndims)
+		return LFAIL(t, li, l, -ENOTSUP, "rank %u (1 to 4 handled)", in->ndims);
+	if (typed && (o->ellipsis_mask || o->new_axis_mask))
+		return LFAIL(t, li, l, -ENOTSUP, "ellipsis and new-axis masks not supported");
+	if ((ret = const_ints(t, li, l, l->op->inputs[1], "begin", in->ndims, b)) ||
+	    (ret = const_ints(t, li, l, l->op->inputs[2], "end", in->ndims, e)) ||
+	    (ret = const_ints(t, li, l, l->op->inputs[3], "strides", in->ndims, s)))
+		return ret;
+	if (tfl_strided_slice_prepare(&l->layout, in->dims, in->ndims, b, e, s,
+				      typed ? o->begin_mask : 0, typed ? o->end_mask : 0,
+				      typed ? o->shrink_axis_mask : 0, od, &on))
+		return LFAIL(t, li, l, -EINVAL, "a zero stride or an empty slice");
+	if (out->ndims != on || memcmp(od, out->dims, 4 * on))
+		return LFAIL(t, li, l, -EINVAL, "output shape does not match");
+	set_shape(l, in, out);
+	return 0;
+}
+
 /* RESIZE_NEAREST_NEIGHBOR of [1, H, W, C] to a constant int32 size. */
 static int prep_resize(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 {
@@ -1118,6 +1156,7 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 		return 0;
 	case TFL_OP_TRANSPOSE:
 	case TFL_OP_SLICE:
+	case TFL_OP_STRIDED_SLICE:
 		tfl_layout_run(&l->layout, in, out);
 		host_report(l, "layout only: strided copy on the host");
 		return 0;
@@ -1210,6 +1249,7 @@ static int prepare_layer(struct e1npu_tflite *t, uint32_t i, struct layer *l)
 	case TFL_OP_TRANSPOSE:
 	case TFL_OP_SLICE: ret = prep_layout(t, i, l); break;
 	case TFL_OP_RESIZE_NEAREST_NEIGHBOR: ret = prep_resize(t, i, l); break;
+	case TFL_OP_STRIDED_SLICE: ret = prep_strided_slice(t, i, l); break;
 	case TFL_OP_CONCATENATION: ret = prep_concat(t, i, l); break;
 	default:
 		return tf_fail(t, -ENOTSUP, "operator %u: %s (builtin code %d) not supported",

@@ -32,6 +32,7 @@ SUB, O_SUB = 41, 28
 CONCAT, O_CONCAT = 2, 10
 TRANSPOSE, SLICE = 39, 65
 RESIZE_NN, O_RESIZE_NN = 97, 74
+O_STRIDED_SLICE_ = 32
 O_STRIDED_SLICE, O_SHAPE, O_PACK, O_REDUCER = 32, 55, 59, 27
 
 
@@ -276,6 +277,46 @@ def resize(ttype, hw, size, align, half=0):
     return m.build([i], [r], 'resize')
 
 
+def ss_shape(shape, begin, end, strides, bm, em, sm):
+    """The output shape by strided_slice_logic.h's StartForAxis /
+    StopForAxis, in Python."""
+    out = []
+    for k, size in enumerate(shape):
+        s = strides[k]
+        start = (-2 ** 31 if s > 0 else 2 ** 31 - 1) if bm >> k & 1 else begin[k]
+        start = start + size if start < 0 else start
+        start = min(max(start, 0), size - 1)
+        stop = start + 1 if sm >> k & 1 else end[k]
+        if em >> k & 1:
+            stop = 2 ** 31 - 1 if s > 0 else -2 ** 31
+        stop = stop + size if stop < 0 else stop
+        stop = min(max(stop, 0), size) if s > 0 else min(max(stop, -1), size - 1)
+        n = len(range(start, stop, s))
+        if not sm >> k & 1:
+            out.append(n)
+    return out
+
+
+def strided_slice(ttype, shape, begin, end, strides, bm=0, em=0, sm=0):
+    """STRIDED_SLICE with constant begin / end / strides and masks, then a
+    RELU."""
+    z = 128 if ttype == U8 else 0
+    out = ss_shape(shape, begin, end, strides, bm, em, sm)
+    n = len(shape)
+    m = Model()
+    i = m.tensor('in', shape, ttype, 0.05, z)
+    b = m.const('begin', [n], I32, begin)
+    e = m.const('end', [n], I32, end)
+    st = m.const('strides', [n], I32, strides)
+    o = m.tensor('sliced', out, ttype, 0.05, z)
+    r = m.tensor('out', out, ttype, 0.03, z)
+    m.op(STRIDED_SLICE, [i, b, e, st], [o], O_STRIDED_SLICE,
+         Table(f0=('i32', bm), f1=('i32', em), f2=('i32', 0), f3=('i32', 0),
+               f4=('i32', sm)))
+    m.op(RELU, [o], [r])
+    return m.build([i], [r], 'strided slice')
+
+
 def relu(code, ttype, s_in, zi, s_out, zo):
     """RELU / RELU_N1_TO_1 / RELU6 with their own output quantization:
     TFLite 2.2 rescales (QuantizeMultiplier of in / out) and clamps."""
@@ -379,6 +420,15 @@ MODELS = {
     'resize-u8-align': lambda: resize(U8, (3, 7), (7, 9), 1),
     'resize-i8-align-down': lambda: resize(I8, (9, 10), (4, 6), 1),
     'resize-u8-half': lambda: resize(U8, (3, 7), (7, 9), 0, 1),
+    'strided-slice-u8-4d': lambda: strided_slice(U8, [1, 6, 8, 3], [0, 1, -7, 0],
+                                                 [1, 6, 8, 3], [1, 2, 3, 1]),
+    'strided-slice-i8-negative': lambda: strided_slice(I8, [2, 7, 5], [1, -1, 4],
+                                                       [2, 0, -6], [1, -2, -1], em=4),
+    'strided-slice-u8-masks-shrink': lambda: strided_slice(U8, [1, 5, 6, 4], [0, 2, 0, 1],
+                                                           [1, 0, 0, 3], [1, 1, 2, 1],
+                                                           bm=4, em=6, sm=1),
+    'strided-slice-i8-shrink-inner': lambda: strided_slice(I8, [3, 4, 5], [0, 1, -2],
+                                                           [3, 2, 0], [2, 1, 1], sm=6),
     'maximum-u8': lambda: minmax(MAXIMUM, U8),
     'maximum-i8': lambda: minmax(MAXIMUM, I8),
     'minimum-u8': lambda: minmax(MINIMUM, U8),

@@ -50,7 +50,7 @@ CHECK_TARGETS += check-tflite-unit
 # (quantize-*-tie, relu*-tie: quotient ties that part TFLite 2.2's float
 # quotient, RELU's, from the double one, QUANTIZE's), MUL (mul-*-tie:
 # its single-precision multiplier at product ties), SUB, CONCATENATION (uint8
-# rescaled in float), PAD, TRANSPOSE, SLICE, RESIZE_NEAREST_NEIGHBOR,
+# rescaled in float), PAD, TRANSPOSE, SLICE, STRIDED_SLICE, RESIZE_NEAREST_NEIGHBOR,
 # MAXIMUM/MINIMUM
 # (stored values, no rescale), by libe1npu's
 # interpreter and by the delegate, normal and ASan+UBSan; the dynamic-shape model
