@@ -20,6 +20,8 @@
  * x86_64 guest passes its accel node, tests/delegate/t-delegate.sh).
  * --no-skip-ops: no second delegate run with skip_ops=DEPTHWISE_CONV_2D
  * (models without that operator: tests/tflite/mkmodels.py's).
+ * --interp-ref: the interpreter's reference path (lib/ref's naive
+ * kernels) against TFLite 2.2 too, beside its NPU path.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -70,6 +72,7 @@ static struct tfl_api api;
 static create_fn dl_create;
 static destroy_fn dl_destroy;
 static const char *device = "sim";	/* -d: the delegate's and the interpreter's */
+static bool interp_ref;			/* --interp-ref */
 static int npass, nfail, nskip;
 static char last_report[512];
 
@@ -387,17 +390,21 @@ static void check_delegate(const char *mname, void *model, char **keys, char **v
 
 /* libe1npu's own interpreter on the in-process device vs TFLite 2.2. */
 static void check_interp(const char *path, const char *mname, struct input *in, int nin,
-			 size_t inlen, uint8_t **ref, size_t outlen)
+			 size_t inlen, uint8_t **ref, size_t outlen, bool refpath)
 {
 	struct e1npu_device *dev = NULL;
 	struct e1npu_tflite *t = NULL;
+	struct e1npu_tflite_options opt = { .path = E1NPU_TFLITE_PATH_REFERENCE };
+	const char *who = refpath ? "libe1npu interpreter (reference path)" :
+			  "libe1npu interpreter";
 	uint32_t nout = 0;
 	char err[256] = "";
 	uint8_t *out = malloc(outlen);
 	int ret = e1npu_device_open(device, &dev);
 
 	if (!ret)
-		ret = e1npu_tflite_load_file(dev, path, NULL, &t, err, sizeof(err));
+		ret = e1npu_tflite_load_file(dev, path, refpath ? &opt : NULL, &t, err,
+					     sizeof(err));
 	e1npu_device_close(dev);
 	if (ret || !out) {
 		result(false, "%s: e1npu_tflite_load_file: %s", mname, err);
@@ -422,13 +429,13 @@ static void check_interp(const char *path, const char *mname, struct input *in, 
 			off += oi.bytes;
 		}
 		if (ret || off != outlen) {
-			result(false, "%s, %s: libe1npu interpreter failed: %s", mname, in[i].name,
+			result(false, "%s, %s: %s failed: %s", mname, in[i].name, who,
 			       e1npu_tflite_last_error(t));
 			continue;
 		}
 		dif = ndiff(out, ref[i], outlen);
-		result(!dif, "%s, %s: libe1npu interpreter %s TFLite 2.2 (%zu bytes)", mname,
-		       in[i].name, dif ? "!=" : "==", outlen);
+		result(!dif, "%s, %s: %s %s TFLite 2.2 (%zu bytes)", mname,
+		       in[i].name, who, dif ? "!=" : "==", outlen);
 		if (dif)
 			printf("    %zu of %zu bytes differ\n", dif, outlen);
 	}
@@ -501,6 +508,8 @@ int main(int argc, char **argv)
 			interp = true;
 		else if (!strcmp(argv[a], "--no-skip-ops"))
 			skip_run = false;
+		else if (!strcmp(argv[a], "--interp-ref"))
+			interp_ref = interp = true;
 		else if (!strcmp(argv[a], "-v"))
 			verbose = true;
 		else if (!strcmp(argv[a], "-i") && a + 1 < argc && nimg < 8)
@@ -512,7 +521,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[a], "-r") && a + 1 < argc)
 			nrand = atoi(argv[++a]);
 		else {
-			fprintf(stderr, "usage: %s --tflite LIB [--delegate SO] [--interp] [--no-skip-ops] [-v] [-d DEVICE] [-i BMP]... [-r N] [-p MODEL]... MODEL...\n",
+			fprintf(stderr, "usage: %s --tflite LIB [--delegate SO] [--interp] [--interp-ref] [--no-skip-ops] [-v] [-d DEVICE] [-i BMP]... [-r N] [-p MODEL]... MODEL...\n",
 				argv[0]);
 			return 2;
 		}
@@ -576,7 +585,9 @@ int main(int argc, char **argv)
 					       refout, outlen, verbose);
 		}
 		if (interp && !part)
-			check_interp(path, mname, in, nin, inlen, refout, outlen);
+			check_interp(path, mname, in, nin, inlen, refout, outlen, false);
+		if (interp_ref && !part)
+			check_interp(path, mname, in, nin, inlen, refout, outlen, true);
 		for (int i = 0; i < nin; i++) {
 			free(in[i].data);
 			free(refout[i]);

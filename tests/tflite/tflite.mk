@@ -44,17 +44,21 @@ CHECK_TARGETS += check-tflite-unit
 
 
 # Built models (tests/tflite/mkmodels.py, no TensorFlow needed) against real
-# TFLite 2.2 (check-tflite-models): the requantization multipliers formed as
-# TFLite 2.2 forms them (requant-*: rounding ties where its float product
-# and the double one part), every MEAN form, QUANTIZE and the RELU family
-# (quantize-*-tie, relu*-tie: quotient ties that part TFLite 2.2's float
-# quotient, RELU's, from the double one, QUANTIZE's), MUL (mul-*-tie:
-# its single-precision multiplier at product ties), SUB, CONCATENATION (uint8
-# rescaled in float), PAD, TRANSPOSE, SLICE, STRIDED_SLICE, RESIZE_NEAREST_NEIGHBOR,
-# MAXIMUM/MINIMUM
-# (stored values, no rescale), by libe1npu's
-# interpreter and by the delegate, normal and ASan+UBSan; the dynamic-shape model
-# (dynamic-*) by the delegate only (the interpreter has no SHAPE).
+# TFLite 2.2 (check-tflite-models), byte for byte, by libe1npu's interpreter
+# (NPU path and lib/ref's reference path) and by the delegate, normal and
+# ASan+UBSan:
+#   requant-*        conv / FC multipliers at rounding ties where TFLite
+#                    2.2's float product of the scales and the double one part;
+#   mean-*           every MEAN form;
+#   quantize-*-tie, relu*-tie
+#                    quotient ties that part RELU's float quotient from
+#                    QUANTIZE's double one;
+#   mul-*-tie        MUL's single-precision multiplier at product ties;
+#   sub-*, concat-*, pad-*, transpose-*, slice-*, strided-slice-*,
+#   resize-*, maximum-*, minimum-*, relu*
+#                    the other operators added with them;
+#   dynamic-*        a shape computed at run time: the delegate only (the
+#                    interpreter has no SHAPE).
 # SKIPPED where TFLite 2.2 cannot be had (tools/devel/fetch-tflite.sh).
 TFLITE_MODELS_DIR := $(O)/tests/tflite/models
 
@@ -67,7 +71,7 @@ check-tflite-models: $(DELEGATE_TEST) $(DELEGATE_SO) $(DELEGATE_TEST_SAN) $(DELE
 	set -e; cd tests/tflite && python3 mkmodels.py $(abspath $(TFLITE_MODELS_DIR)); cd $(CURDIR); \
 	lib="$$tfl/lib/libtensorflowlite_c.so"; m=$(TFLITE_MODELS_DIR); \
 	static=$$(ls $$m/*.tflite | grep -v '/dynamic-'); \
-	$(DELEGATE_TEST) --tflite "$$lib" --delegate $(DELEGATE_SO) --interp --no-skip-ops \
+	$(DELEGATE_TEST) --tflite "$$lib" --delegate $(DELEGATE_SO) --interp-ref --no-skip-ops \
 		-r 4 $$static; \
 	$(DELEGATE_TEST) --tflite "$$lib" --delegate $(DELEGATE_SO) --no-skip-ops \
 		-r 4 $$m/dynamic-*.tflite; \
