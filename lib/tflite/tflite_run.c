@@ -28,6 +28,7 @@
 #include "arena_plan.h"
 #include "ref.h"
 #include "tflite_concat.h"
+#include "tflite_hswish.h"
 #include "tflite_layout.h"
 #include "tflite_mean.h"
 #include "tflite_mul.h"
@@ -79,6 +80,7 @@ struct layer {
 	struct tfl_concat concat;
 	struct tfl_layout layout;
 	struct tfl_resize resize;
+	struct tfl_hswish hswish;
 	struct e1npu_tflite_layer rep;
 };
 
@@ -1019,7 +1021,7 @@ static int prep_minmax(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	return 0;
 }
 
-/* RELU, RELU6, RELU_N1_TO_1: elementwise, in and out of one type and shape. */
+/* RELU, RELU6, RELU_N1_TO_1, HARD_SWISH: elementwise, one type and size. */
 static int prep_relu(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 {
 	const struct tfl_tensor *in, *out;
@@ -1041,7 +1043,10 @@ static int prep_relu(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	if ((ret = qparams(t, li, l, l->in, &qi)) ||
 	    (ret = qparams(t, li, l, l->out, &qo)))
 		return ret;
-	if (tfl_relu_prepare(&l->relu, l->op->builtin, in->type == TFL_TYPE_UINT8,
+	if (l->op->builtin == TFL_OP_HARD_SWISH ?
+	    tfl_hswish_prepare(&l->hswish, in->type == TFL_TYPE_UINT8, tfl_tensor_count(in),
+			       qi, qo) :
+	    tfl_relu_prepare(&l->relu, l->op->builtin, in->type == TFL_TYPE_UINT8,
 			     tfl_tensor_count(in), qi, qo))
 		return LFAIL(t, li, l, -EINVAL, "bad scales");
 	set_shape(l, in, out);
@@ -1164,6 +1169,10 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 		tfl_pad_run(&l->pad, in, out);
 		host_report(l, "layout only: padded copy on the host");
 		return 0;
+	case TFL_OP_HARD_SWISH:
+		tfl_hswish_run(&l->hswish, in, out);
+		host_report(l, "hard swish in 16-bit fixed point on the host");
+		return 0;
 	case TFL_OP_MUL:
 		tfl_mul_run(&l->mul, in, t->buf[l->in2], out);
 		host_report(l, "elementwise product with requantization on the host");
@@ -1240,7 +1249,8 @@ static int prepare_layer(struct e1npu_tflite *t, uint32_t i, struct layer *l)
 	case TFL_OP_MEAN: ret = prep_mean(t, i, l); break;
 	case TFL_OP_RELU:
 	case TFL_OP_RELU6:
-	case TFL_OP_RELU_N1_TO_1: ret = prep_relu(t, i, l); break;
+	case TFL_OP_RELU_N1_TO_1:
+	case TFL_OP_HARD_SWISH: ret = prep_relu(t, i, l); break;
 	case TFL_OP_MAXIMUM:
 	case TFL_OP_MINIMUM: ret = prep_minmax(t, i, l); break;
 	case TFL_OP_MUL:

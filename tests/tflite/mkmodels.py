@@ -33,6 +33,7 @@ CONCAT, O_CONCAT = 2, 10
 TRANSPOSE, SLICE = 39, 65
 RESIZE_NN, O_RESIZE_NN = 97, 74
 O_STRIDED_SLICE_ = 32
+HARD_SWISH = 117
 O_STRIDED_SLICE, O_SHAPE, O_PACK, O_REDUCER = 32, 55, 59, 27
 
 
@@ -433,6 +434,11 @@ MODELS = {
     'maximum-i8': lambda: minmax(MAXIMUM, I8),
     'minimum-u8': lambda: minmax(MINIMUM, U8),
     'minimum-i8': lambda: minmax(MINIMUM, I8),
+    'hard-swish-u8': lambda: relu(HARD_SWISH, U8, 0.05, 128, 0.03, 30),
+    'hard-swish-i8': lambda: relu(HARD_SWISH, I8, 0.04, 10, 0.025, -100),
+    'hard-swish-u8-wide': lambda: relu(HARD_SWISH, U8, 0.2, 100, 0.15, 20),
+    'hard-swish-i8-narrow': lambda: relu(HARD_SWISH, I8, 0.01, -20, 0.005, -60),
+    'hard-swish-u8-tiny': lambda: relu(HARD_SWISH, U8, 0.004, 128, 0.003, 50),
     'relu-u8': lambda: relu(RELU, U8, 0.05, 128, 0.03, 10),
     'relu-i8': lambda: relu(RELU, I8, 0.05, 3, 0.0217, -128),
     'relu6-u8': lambda: relu(RELU6, U8, 0.05, 100, 0.0235, 0),
