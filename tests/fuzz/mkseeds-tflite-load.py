@@ -234,6 +234,8 @@ SEEDS = {
     'resize-i8': mkmodels.MODELS['resize-i8-up-odd'],
     'minimum-u8': mkmodels.MODELS['minimum-u8'],
     'mean-u8-keepdims': mkmodels.MODELS['mean-u8-keepdims'],
+    'strided-slice-u8': mkmodels.MODELS['strided-slice-u8-masks-shrink'],
+    'hard-swish-i8': mkmodels.MODELS['hard-swish-i8'],
 }
 
 
