@@ -81,6 +81,7 @@ struct layer {
 	struct tfl_layout layout;
 	struct tfl_resize resize;
 	struct tfl_hswish hswish;
+	struct tfl_bcast bcast;		/* MUL, SUB, MAXIMUM, MINIMUM */
 	struct e1npu_tflite_layer rep;
 };
 
@@ -943,12 +944,11 @@ static int prep_pad(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	return 0;
 }
 
-/* MUL, SUB: two inputs of one shape and type (no broadcast), fused activation. */
+/* MUL, SUB: two inputs of one type, broadcasting (rank <= 4), fused activation. */
 static int prep_mul_sub(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 {
 	const struct tfl_tensor *a, *b, *out;
 	bool mul = l->op->builtin == TFL_OP_MUL;
-	const char *name = tfl_builtin_name(l->op->builtin);
 	uint32_t act;
 	int ret;
 
@@ -966,20 +966,17 @@ static int prep_mul_sub(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	    (ret = want_act_type(t, li, l, l->out, a->type)))
 		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
 					 tfl_type_name(a->type));
-	if (a->ndims != b->ndims || a->ndims != out->ndims ||
-	    memcmp(a->dims, b->dims, a->ndims * sizeof(int32_t)) ||
-	    memcmp(a->dims, out->dims, a->ndims * sizeof(int32_t)))
-		return LFAIL(t, li, l, -ENOTSUP, "broadcasting %s not supported", name);
+	if (tfl_bcast_prepare(&l->bcast, a->dims, a->ndims, b->dims, b->ndims, out->dims,
+			      out->ndims))
+		return LFAIL(t, li, l, -ENOTSUP, "shapes do not broadcast to the output (rank 4 at most)");
 	if ((ret = qparams(t, li, l, l->in, &l->qa)) ||
 	    (ret = qparams(t, li, l, l->in2, &l->qb)) ||
 	    (ret = qparams(t, li, l, l->out, &l->qo)) ||
 	    (ret = map_act(t, li, l, l->op->opt.type == (mul ? TFL_OPT_MUL : TFL_OPT_SUB) ?
 			   l->op->opt.act : 0, &act)))
 		return ret;
-	if (mul ? tfl_mul_prepare(&l->mul, a->type == TFL_TYPE_UINT8, tfl_tensor_count(a), act,
-				  l->qa, l->qb, l->qo) :
-		  tfl_sub_prepare(&l->sub, a->type == TFL_TYPE_UINT8, tfl_tensor_count(a), act,
-				  l->qa, l->qb, l->qo))
+	if (mul ? tfl_mul_prepare(&l->mul, a->type == TFL_TYPE_UINT8, act, l->qa, l->qb, l->qo) :
+		  tfl_sub_prepare(&l->sub, a->type == TFL_TYPE_UINT8, act, l->qa, l->qb, l->qo))
 		return LFAIL(t, li, l, -EINVAL, "scales a %g, b %g, out %g: no requantization multiplier",
 			     (double)l->qa.scale, (double)l->qb.scale, (double)l->qo.scale);
 	set_shape(l, a, out);
@@ -988,8 +985,7 @@ static int prep_mul_sub(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 
 /*
  * MAXIMUM / MINIMUM: TFLite 2.2 compares the stored values, whatever the
- * tensors' quantization (maximum_minimum.cc has no rescale); same shapes
- * only here (no broadcast).
+ * tensors' quantization (maximum_minimum.cc has no rescale); broadcasting.
  */
 static int prep_minmax(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 {
@@ -1010,13 +1006,10 @@ static int prep_minmax(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	    (ret = want_act_type(t, li, l, l->out, a->type)))
 		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
 					 tfl_type_name(a->type));
-	if (a->ndims != b->ndims || a->ndims != out->ndims ||
-	    memcmp(a->dims, b->dims, a->ndims * sizeof(int32_t)) ||
-	    memcmp(a->dims, out->dims, a->ndims * sizeof(int32_t)))
-		return LFAIL(t, li, l, -ENOTSUP, "broadcasting %s not supported",
-			     tfl_builtin_name(l->op->builtin));
+	if (tfl_bcast_prepare(&l->bcast, a->dims, a->ndims, b->dims, b->ndims, out->dims,
+			      out->ndims))
+		return LFAIL(t, li, l, -ENOTSUP, "shapes do not broadcast to the output (rank 4 at most)");
 	l->in_type = a->type;
-	l->count = tfl_tensor_count(a);
 	set_shape(l, a, out);
 	return 0;
 }
@@ -1067,15 +1060,26 @@ static void st_act(void *p, size_t i, uint32_t type, int32_t v)
 		((int8_t *)p)[i] = (int8_t)v;
 }
 
+struct minmax_walk {
+	const struct layer *l;
+	const void *a, *b;
+	void *out;
+};
+
+static void minmax_one(void *ctx, size_t ia, size_t ib, size_t io)
+{
+	const struct minmax_walk *w = ctx;
+	int32_t x = ld_act(w->a, ia, w->l->in_type), y = ld_act(w->b, ib, w->l->in_type);
+	bool max = w->l->op->builtin == TFL_OP_MAXIMUM;
+
+	st_act(w->out, io, w->l->in_type, (max ? x > y : x < y) ? x : y);
+}
+
 static void run_minmax(const struct layer *l, const void *a, const void *b, void *out)
 {
-	bool max = l->op->builtin == TFL_OP_MAXIMUM;
+	struct minmax_walk w = { l, a, b, out };
 
-	for (size_t i = 0; i < l->count; i++) {
-		int32_t x = ld_act(a, i, l->in_type), y = ld_act(b, i, l->in_type);
-
-		st_act(out, i, l->in_type, (max ? x > y : x < y) ? x : y);
-	}
+	tfl_bcast_for_each(&l->bcast, minmax_one, &w);
 }
 
 static void run_quantize(const struct layer *l, const void *in, void *out)
@@ -1174,11 +1178,11 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 		host_report(l, "hard swish in 16-bit fixed point on the host");
 		return 0;
 	case TFL_OP_MUL:
-		tfl_mul_run(&l->mul, in, t->buf[l->in2], out);
+		tfl_mul_run(&l->mul, &l->bcast, in, t->buf[l->in2], out);
 		host_report(l, "elementwise product with requantization on the host");
 		return 0;
 	case TFL_OP_SUB:
-		tfl_sub_run(&l->sub, in, t->buf[l->in2], out);
+		tfl_sub_run(&l->sub, &l->bcast, in, t->buf[l->in2], out);
 		host_report(l, "elementwise difference with requantization on the host");
 		return 0;
 	case TFL_OP_MAXIMUM:

@@ -318,6 +318,31 @@ def strided_slice(ttype, shape, begin, end, strides, bm=0, em=0, sm=0):
     return m.build([i], [r], 'strided slice')
 
 
+def broadcast(code, ttype, flat, swap=False, act=NONE):
+    """@code (MUL, SUB, MAXIMUM, MINIMUM) of the input [1, 4, 5, 3] and its
+    per-channel MEAN ([1, 1, 1, 3], or [3] with @flat), broadcast as
+    TFLite's Broadcast*4DSlow; @swap: the mean first."""
+    z, zm, zo = (128, 120, 100) if ttype == U8 else (0, -5, 3)
+    m = Model()
+    i = m.tensor('in', [1, 4, 5, 3], ttype, 0.05, z)
+    ax = m.const('axes', [2], I32, [1, 2])
+    mean_t = m.tensor('mean', [1, 1, 1, 3], ttype, 0.02, zm)
+    m.op(MEAN, [i, ax], [mean_t], O_REDUCER, Table(f0=('u8', 1)))
+    other = mean_t
+    if flat:
+        other = m.tensor('flat', [3], ttype, 0.02, zm)
+        m.op(RESHAPE, [mean_t], [other], O_RESHAPE, Table(f0=('ivec', [3])))
+    if code in (MAXIMUM, MINIMUM):
+        o = m.tensor('out', [1, 4, 5, 3], ttype, 0.05, z)
+        opts = (O_MAXMIN, Table())
+    else:
+        o = m.tensor('out', [1, 4, 5, 3], ttype, 0.06 if code == SUB else 0.01, zo)
+        opts = (O_MUL if code == MUL else O_SUB, Table(f0=('i8', act)))
+    ins = [other, i] if swap else [i, other]
+    m.op(code, ins, [o], *opts)
+    return m.build([i], [o], 'broadcast')
+
+
 def relu(code, ttype, s_in, zi, s_out, zo):
     """RELU / RELU_N1_TO_1 / RELU6 with their own output quantization:
     TFLite 2.2 rescales (QuantizeMultiplier of in / out) and clamps."""
@@ -430,6 +455,12 @@ MODELS = {
                                                            bm=4, em=6, sm=1),
     'strided-slice-i8-shrink-inner': lambda: strided_slice(I8, [3, 4, 5], [0, 1, -2],
                                                            [3, 2, 0], [2, 1, 1], sm=6),
+    'bcast-mul-u8-se': lambda: broadcast(MUL, U8, False),
+    'bcast-mul-i8-flat-relu6': lambda: broadcast(MUL, I8, True, act=ACT_RELU6),
+    'bcast-sub-u8-swapped': lambda: broadcast(SUB, U8, False, swap=True),
+    'bcast-sub-i8-flat': lambda: broadcast(SUB, I8, True),
+    'bcast-maximum-u8-flat': lambda: broadcast(MAXIMUM, U8, True),
+    'bcast-minimum-i8-swapped': lambda: broadcast(MINIMUM, I8, False, swap=True),
     'maximum-u8': lambda: minmax(MAXIMUM, U8),
     'maximum-i8': lambda: minmax(MAXIMUM, I8),
     'minimum-u8': lambda: minmax(MINIMUM, U8),

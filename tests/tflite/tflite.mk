@@ -55,7 +55,8 @@ CHECK_TARGETS += check-tflite-unit
 #                    QUANTIZE's double one;
 #   mul-*-tie        MUL's single-precision multiplier at product ties;
 #   sub-*, concat-*, pad-*, transpose-*, slice-*, strided-slice-*,
-#   resize-*, maximum-*, minimum-*, relu*, hard-swish-*
+#   resize-*, maximum-*, minimum-*, relu*, hard-swish-*, bcast-* (MUL,
+#   SUB, MAXIMUM, MINIMUM broadcasting a per-channel MEAN)
 #                    the other operators added with them;
 #   dynamic-*        a shape computed at run time: the delegate only (the
 #                    interpreter has no SHAPE).
