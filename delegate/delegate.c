@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "delegate.h"
+#include "dynamic.h"
 #include "tflite_part.h"
 
 #define E1D_EXPORT	__attribute__((visibility("default")))
@@ -123,16 +124,24 @@ static tfl_status e1d_prepare(struct tflc_context *ctx, struct tflc_delegate *ba
 	char err[256];
 	int n = 0;
 	tfl_status st = TFL_OK;
+	bool *dyn;
 
 	if (ctx->GetExecutionPlan(ctx, &plan) != TFL_OK)
 		return TFL_ERROR;
+	dyn = e1d_dynamic_tensors(ctx, plan->data, plan->size);
+	if (!dyn) {
+		ctx->ReportError(ctx, "e1npu delegate: cannot walk the graph's tensors");
+		return TFL_ERROR;
+	}
 	if (e1d_view_build(ctx, plan->data, plan->size, &v, err, sizeof(err))) {
 		ctx->ReportError(ctx, "e1npu delegate: %s", err);
+		free(dyn);
 		return TFL_ERROR;
 	}
 	take = malloc(sizeof(*take) + (size_t)(plan->size + 1) * sizeof(int));
 	if (!take) {
 		e1d_view_free(&v);
+		free(dyn);
 		return TFL_ERROR;
 	}
 	for (int k = 0; k < plan->size; k++) {
@@ -142,6 +151,14 @@ static tfl_status e1d_prepare(struct tflc_context *ctx, struct tflc_delegate *ba
 		if (code >= 0 && code < E1D_MAX_BUILTIN && d->skip[code]) {
 			e1d_log(d, 2, "node %d %s -> tflite: kept on TFLite by option skip_ops",
 				plan->data[k], name);
+			continue;
+		}
+		int dt = e1d_node_dynamic(ctx, plan->data[k], dyn);
+
+		if (dt >= 0) {
+			e1d_log(d, 2, "node %d %s -> tflite: tensor %d (%s) may change shape at run time",
+				plan->data[k], name, dt, ctx->tensors[dt].name ?
+				ctx->tensors[dt].name : "");
 			continue;
 		}
 		if (e1npu_tflite_part_check(&v.m, (uint32_t)k, err, sizeof(err))) {
@@ -169,6 +186,7 @@ static tfl_status e1d_prepare(struct tflc_context *ctx, struct tflc_delegate *ba
 	e1d_log(d, 1, "delegated %d of %d nodes in %u partitions", n, plan->size,
 		d->partitions);
 	free(take);
+	free(dyn);
 	e1d_view_free(&v);
 	return st;
 }
@@ -228,7 +246,8 @@ tflite_plugin_create_delegate(char **keys, char **values, size_t n,
 	}
 	d->base.data_ = d;
 	d->base.Prepare = e1d_prepare;
-	d->base.flags = 0;	/* kTfLiteDelegateFlagsNone */
+	/* dynamic graphs welcome: their dynamic nodes stay on TFLite (dynamic.c) */
+	d->base.flags = TFLC_DELEGATE_ALLOW_DYNAMIC;
 	e1d_log(d, 1, "device %s, log level %d", d->device, d->log_level);
 	return &d->base;
 }

@@ -122,7 +122,21 @@ void e1d_kernel_free(struct tflc_context *ctx, void *buffer)
 	free(k);
 }
 
-/* TFLite's tensors must still have the shapes the layers were built for. */
+static bool same_dims(const struct tflc_tensor *t, const struct tfl_tensor *x)
+{
+	if (!t->dims || t->dims->size != (int)x->ndims)
+		return false;
+	for (uint32_t d = 0; d < x->ndims; d++)
+		if (t->dims->data[d] != x->dims[d])
+			return false;
+	return true;
+}
+
+/*
+ * TFLite's tensors must still have the shapes the layers were built for:
+ * with dynamic tensors allowed, an application may resize an input after
+ * delegation, and TFLite then prepares this node again.
+ */
 tfl_status e1d_kernel_prepare(struct tflc_context *ctx, struct tflc_node *node)
 {
 	struct e1d_kernel *k = node->user_data;
@@ -135,8 +149,9 @@ tfl_status e1d_kernel_prepare(struct tflc_context *ctx, struct tflc_node *node)
 		const struct tfl_tensor *x = &k->v.m.tensors[i];
 		size_t want = tfl_tensor_count(x) * tfl_type_size(x->type);
 
-		if (k->external[i] && ctx->tensors[i].bytes != want) {
-			ctx->ReportError(ctx, "e1npu delegate: tensor %u (%s) is %zu bytes, the partition was built for %zu (resized after delegation)",
+		if (k->external[i] && (ctx->tensors[i].bytes != want ||
+				       !same_dims(&ctx->tensors[i], x))) {
+			ctx->ReportError(ctx, "e1npu delegate: tensor %u (%s) is %zu bytes, the partition was built for %zu (resized after delegation: build the interpreter again)",
 					 i, x->name, ctx->tensors[i].bytes, want);
 			return TFL_ERROR;
 		}

@@ -27,8 +27,15 @@ enum {
 	TFLC_INT8 = 9, TFLC_FLOAT16 = 10,
 };
 
-/* TfLiteAllocationType: constant data mapped from the model file. */
+/*
+ * TfLiteAllocationType: constant data mapped from the model file; a tensor
+ * (re)allocated while the graph runs, whose shape is known only then.
+ */
 #define TFLC_MMAP_RO		1
+#define TFLC_DYNAMIC		4
+/* TfLiteDelegateFlags: the delegate copes with a graph that has dynamic
+ * tensors (it never takes their nodes); in 2.2's common.h already. */
+#define TFLC_DELEGATE_ALLOW_DYNAMIC	1
 /* TfLiteQuantizationType: TfLiteAffineQuantization in params. */
 #define TFLC_AFFINE_QUANT	1
 /* BuiltinOperator: CUSTOM and DELEGATE (the code of a delegate kernel). */
@@ -178,8 +185,17 @@ struct tflc_pool_params {		/* TfLitePoolParams */
 	int activation;
 };
 
-struct tflc_act_params {		/* TfLiteAddParams, TfLiteFullyConnectedParams */
+struct tflc_act_params {		/* TfLiteAdd/Mul/SubParams, TfLiteFullyConnectedParams */
 	int activation;
+};
+
+struct tflc_concat_params {		/* TfLiteConcatenationParams */
+	int axis;
+	int activation;
+};
+
+struct tflc_strided_slice_params {	/* TfLiteStridedSliceParams (leading fields) */
+	int begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask;
 };
 
 struct tflc_softmax_params {		/* TfLiteSoftmaxParams */

@@ -127,10 +127,29 @@ static void view_options(int32_t code, const void *bd, struct tfl_options *o)
 		break;
 	}
 	case TFL_OP_ADD:
+	case TFL_OP_MUL:
+	case TFL_OP_SUB:
 	case TFL_OP_FULLY_CONNECTED:
-		o->type = code == TFL_OP_ADD ? TFL_OPT_ADD : TFL_OPT_FULLY_CONNECTED;
+		o->type = code == TFL_OP_ADD ? TFL_OPT_ADD : code == TFL_OP_MUL ? TFL_OPT_MUL :
+			  code == TFL_OP_SUB ? TFL_OPT_SUB : TFL_OPT_FULLY_CONNECTED;
 		o->act = ((const struct tflc_act_params *)bd)->activation;
 		break;
+	case TFL_OP_CONCATENATION:
+		o->type = TFL_OPT_CONCATENATION;
+		o->axis = ((const struct tflc_concat_params *)bd)->axis;
+		o->act = ((const struct tflc_concat_params *)bd)->activation;
+		break;
+	case TFL_OP_STRIDED_SLICE: {
+		const struct tflc_strided_slice_params *p = bd;
+
+		o->type = TFL_OPT_STRIDED_SLICE;
+		o->begin_mask = p->begin_mask;
+		o->end_mask = p->end_mask;
+		o->ellipsis_mask = p->ellipsis_mask;
+		o->new_axis_mask = p->new_axis_mask;
+		o->shrink_axis_mask = p->shrink_axis_mask;
+		break;
+	}
 	case TFL_OP_SOFTMAX:
 		o->type = TFL_OPT_SOFTMAX;
 		o->beta = ((const struct tflc_softmax_params *)bd)->beta;

@@ -2,6 +2,11 @@
 /*
  * StableHLO importer internals: the module model the parser builds, the CPU
  * evaluator and the NPU placement work on. Documentation/hlo.md.
+ * Data only: each file's functions are declared in its own header
+ * (hlo_ctx.h, hlo_type.h, ...), which the files that call it include, so
+ * the include graph is the call graph; tests/hlo/check-includes.sh keeps
+ * it free of cycles (the layers: ctx, type, conv/dot/e1/parse/plan,
+ * eval/npu, run).
  */
 #ifndef __E1NPU_HLO_H__
 #define __E1NPU_HLO_H__
@@ -174,67 +179,5 @@ struct e1npu_hlo {
 	int nrows;
 	int *row_func, *row_op;
 };
-
-/* Memory of a module: freed all at once. */
-struct hlo_pool;
-void *hlo_alloc(struct e1npu_hlo *h, size_t size);
-void hlo_pool_free(struct e1npu_hlo *h);
-
-/* hlo_parse.c */
-int hlo_parse(struct e1npu_hlo *h, const char *text, size_t len);
-int hlo_parse_elem_type(const char *s, struct hlo_type *t);
-
-/* hlo_type.c */
-int64_t hlo_nelems(const struct hlo_type *t);
-int hlo_is_float(const struct hlo_type *t);
-size_t hlo_elem_bytes(const struct hlo_type *t);
-double hlo_round(const struct hlo_type *t, double x);
-int64_t hlo_wrap(const struct hlo_type *t, int64_t x);
-int hlo_same_shape(const struct hlo_type *a, const struct hlo_type *b);
-int hlo_same_type(const struct hlo_type *a, const struct hlo_type *b);
-void hlo_type_str(const struct hlo_type *t, char *buf, size_t len);
-double hlo_half_to_double(uint16_t h);
-double hlo_bf16_to_double(uint16_t h);
-int hlo_tensor_from_lit(const struct hlo_attr *lit, const struct hlo_type *t,
-			struct hlo_tensor *out, char *err, size_t errlen);
-int hlo_tensor_new(const struct hlo_type *t, struct hlo_tensor *out);
-void hlo_tensor_free(struct hlo_tensor *t);
-
-/* hlo_attr helpers */
-const struct hlo_attr *hlo_attr_get(const struct hlo_op *op, const char *key);
-int hlo_attr_ints(const struct hlo_attr *a, int64_t *out, int max);
-int hlo_op_has_flag(const struct hlo_op *op, const char *flag);
-
-/* hlo_eval.c: op on the CPU; @in are the operands, @out the results. */
-int hlo_eval_op(struct e1npu_hlo *h, const struct hlo_op *op,
-		struct hlo_tensor *in, struct hlo_tensor *out);
-int64_t hlo_quantize_value(const struct hlo_type *t, int64_t ch, double x);
-double hlo_dequant(const struct hlo_type *t, int64_t ch, int64_t q);
-
-/* hlo_npu.c */
-void hlo_place(struct e1npu_hlo *h, struct hlo_func *f);
-int hlo_npu_run(struct e1npu_hlo *h, struct hlo_func *f, int oi,
-		struct hlo_tensor *vals, struct hlo_tensor *out);
-
-/* hlo_e1.c: the seed's records, custom_call @e1.<name> */
-int hlo_e1_known(const char *target);
-const char *hlo_e1_api(const char *target);
-int hlo_e1_eval(struct e1npu_hlo *h, const struct hlo_op *op, struct hlo_tensor *in,
-		struct hlo_tensor *out);
-int hlo_e1_npu(struct e1npu_hlo *h, struct hlo_op *op, struct hlo_tensor *in,
-	       struct hlo_tensor *out);
-
-/* hlo_plan.c */
-void hlo_plan_batches(struct hlo_func *f);
-void hlo_plan_arena(struct hlo_func *f);
-
-/* hlo_run.c */
-int hlo_errf(struct e1npu_hlo *h, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-/* Charge @steps of CPU work of @op to the run: 0, or -E2BIG past its budget. */
-int hlo_work(struct e1npu_hlo *h, const struct hlo_op *op, uint64_t steps);
-
-/* hlo_output.c: drop the results kept from the last run. */
-void hlo_outputs_clear(struct e1npu_hlo *h);
 
 #endif /* __E1NPU_HLO_H__ */

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "hlo_conv.h"
+#include "hlo_ctx.h"
+#include "hlo_type.h"
 
 static int dims_of(const struct hlo_attr *l, int *b, int *f, int *sp, int rank,
 		   const char *bn, const char *fn)

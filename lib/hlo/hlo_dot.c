@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "hlo_dot.h"
+#include "hlo_ctx.h"
+#include "hlo_type.h"
 
 #define DOT_ERR(h, op, fmt, ...) \
 	hlo_errf(h, -EINVAL, "%s (line %d): " fmt, (op)->name, (op)->line, ##__VA_ARGS__)

@@ -11,6 +11,9 @@
 #include <string.h>
 
 #include "hlo.h"
+#include "hlo_ctx.h"
+#include "hlo_e1.h"
+#include "hlo_type.h"
 
 enum { E1_QK = 1, E1_AV, E1_SPARSE, E1_GS };
 

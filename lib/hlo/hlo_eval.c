@@ -12,8 +12,12 @@
 #include <string.h>
 
 #include "hlo.h"
+#include "hlo_ctx.h"
 #include "hlo_conv.h"
 #include "hlo_dot.h"
+#include "hlo_e1.h"
+#include "hlo_eval.h"
+#include "hlo_type.h"
 
 #define EV_ERR(h, ...) hlo_errf(h, -EINVAL, __VA_ARGS__)
 
@@ -142,6 +146,11 @@ static union hv binop(int kind, const struct hlo_type *t, union hv a, union hv b
 		default: r.f = fmins(x, y); break;
 		}
 		r.f = hlo_round(t, r.f);
+		return r;
+	}
+	/* the spec's booleans: add is logical or, multiply logical and */
+	if (t->ek == EK_BOOL && (kind == HOP_ADD || kind == HOP_MUL)) {
+		r.i = kind == HOP_ADD ? (a.i | b.i) & 1 : a.i & b.i & 1;
 		return r;
 	}
 	switch (kind) {
@@ -300,6 +309,30 @@ static int eval_convert(const struct hlo_tensor *a, struct hlo_tensor *o)
 	return 0;
 }
 
+static int cmp_type_is(const struct hlo_op *op, const char *type)
+{
+	const struct hlo_attr *a = hlo_attr_get(op, "compare_type");
+
+	return a && a->s && !strcmp(a->s, type);
+}
+
+/*
+ * The spec's constraint on comparison_type: SIGNED for signed integers,
+ * UNSIGNED for unsigned ones and i1, FLOAT or TOTALORDER for floats (a
+ * SIGNED compare of ui16 would otherwise be run unsigned, silently).
+ */
+static int cmp_type_ok(const struct hlo_op *op, const struct hlo_type *t)
+{
+	static const char *const types[] = { "SIGNED", "UNSIGNED", "FLOAT", "TOTALORDER" };
+	int want = hlo_is_float(t) ? 2 : t->ek == EK_SINT ? 0 : 1;
+
+	for (int k = 0; k < 4; k++)
+		if (hlo_op_has_flag(op, types[k]) || cmp_type_is(op, types[k]))
+			if (k != want && !(want == 2 && k == 3))
+				return 0;
+	return 1;
+}
+
 static int cmp_dir(const struct hlo_op *op)
 {
 	static const char *const dirs[] = { "EQ", "NE", "GE", "GT", "LE", "LT" };
@@ -311,22 +344,42 @@ static int cmp_dir(const struct hlo_op *op)
 	return -1;
 }
 
+/*
+ * IEEE 754 totalOrder as an unsigned key: -NaN < -inf < ... < -0 < +0 <
+ * ... < +inf < +NaN. Negative values' bits are flipped (larger magnitude,
+ * smaller key), positive ones get the sign bit set.
+ */
+static uint64_t total_key(double x)
+{
+	uint64_t b;
+
+	memcpy(&b, &x, sizeof(b));
+	return b >> 63 ? ~b : b | (1ull << 63);
+}
+
 static int eval_compare(struct e1npu_hlo *h, const struct hlo_op *op,
 			struct hlo_tensor *in, struct hlo_tensor *o)
 {
 	int d = cmp_dir(op);
+	/* comparison_type: FLOAT (IEEE: NaN unordered) unless TOTALORDER */
+	int total = hlo_op_has_flag(op, "TOTALORDER") || cmp_type_is(op, "TOTALORDER");
 	const struct hlo_type *t = &in[0].t;
 	int u = t->ek == EK_UINT || t->ek == EK_BOOL;
 
 	if (d < 0)
 		return EV_ERR(h, "%s (line %d): no comparison direction", op->name, op->line);
-	if (hlo_op_has_flag(op, "TOTALORDER"))
-		return hlo_errf(h, -ENOTSUP, "%s (line %d): TOTALORDER comparison not supported",
-				op->name, op->line);
+	if (!cmp_type_ok(op, t))
+		return EV_ERR(h, "%s (line %d): comparison type does not fit the element type (SIGNED: signed integers, UNSIGNED: unsigned and i1, FLOAT or TOTALORDER: floats)",
+			      op->name, op->line);
 	for (int64_t i = 0; i < o->n; i++) {
 		int lt, eq, un = 0;
 
-		if (hlo_is_float(t)) {
+		if (hlo_is_float(t) && total) {
+			uint64_t a = total_key(in[0].v[i].f), b = total_key(in[1].v[i].f);
+
+			lt = a < b;
+			eq = a == b;
+		} else if (hlo_is_float(t)) {
 			double a = in[0].v[i].f, b = in[1].v[i].f;
 
 			un = a != a || b != b;
@@ -848,16 +901,43 @@ static int eval_quant_contraction(struct e1npu_hlo *h, const struct hlo_op *op,
 	return eval_quant_elementwise(h, op, in, out);
 }
 
+/*
+ * Elementwise ops the spec does not define for i1 (subtract, divide,
+ * negate: integer, floating-point and complex types only; exponential:
+ * floating-point and complex) or for floats (and, or): an error naming
+ * the op, not arithmetic on 0 and 1 or on the bits.
+ */
+static int bool_undefined(struct e1npu_hlo *h, const struct hlo_op *op,
+			  const struct hlo_tensor *in)
+{
+	/* and / or: boolean and integer types only (a float "and" was min) */
+	if (op->nopnd >= 1 && hlo_is_float(&in[0].t) &&
+	    (op->kind == HOP_AND || op->kind == HOP_OR))
+		return hlo_errf(h, -EINVAL, "%s (line %d): not defined for floating-point operands",
+				op->name, op->line);
+	if (op->nopnd < 1 || in[0].t.ek != EK_BOOL)
+		return 0;
+	switch (op->kind) {
+	case HOP_SUB: case HOP_DIV: case HOP_NEG: case HOP_EXP:
+		return hlo_errf(h, -EINVAL, "%s (line %d): not defined for i1 (boolean) operands",
+				op->name, op->line);
+	default:
+		return 0;
+	}
+}
+
 int hlo_eval_op(struct e1npu_hlo *h, const struct hlo_op *op, struct hlo_tensor *in,
 		struct hlo_tensor *out)
 {
 	struct hlo_tensor *o = out;
-	int anyq = 0;
+	int anyq = 0, r0;
 
 	for (int i = 0; i < op->nopnd; i++)
 		anyq |= in[i].t.quant;
 	if (op->nres >= 1)
 		anyq |= out[0].t.quant;
+	if (!anyq && (r0 = bool_undefined(h, op, in)))
+		return r0;
 	switch (op->kind) {
 	case HOP_ADD: case HOP_SUB: case HOP_MUL: case HOP_DIV: case HOP_MAX:
 	case HOP_MIN: case HOP_AND: case HOP_OR: {

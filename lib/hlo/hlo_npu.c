@@ -14,8 +14,12 @@
 #include <string.h>
 
 #include "hlo.h"
+#include "hlo_ctx.h"
 #include "hlo_conv.h"
 #include "hlo_dot.h"
+#include "hlo_e1.h"
+#include "hlo_npu.h"
+#include "hlo_type.h"
 #include "quant.h"
 
 /* Users of each value: count and the single user (or -1). */

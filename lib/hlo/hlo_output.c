@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "hlo.h"
+#include "hlo_output.h"
+#include "hlo_type.h"
 #include "internal.h"
 
 void hlo_outputs_clear(struct e1npu_hlo *h)

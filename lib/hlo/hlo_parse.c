@@ -14,6 +14,9 @@
 #include <string.h>
 
 #include "hlo.h"
+#include "hlo_e1.h"
+#include "hlo_parse.h"
+#include "hlo_type.h"
 
 struct cur {
 	struct e1npu_hlo *h;

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "hlo.h"
+#include "hlo_plan.h"
+#include "hlo_type.h"
 
 /* Ring limits a batch of NPU ops must fit (Documentation/hlo.md). */
 #define BATCH_MAX_WRAPPER	255u

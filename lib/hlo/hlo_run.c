@@ -11,38 +11,16 @@
 #include <string.h>
 
 #include "hlo.h"
+#include "hlo_ctx.h"
+#include "hlo_eval.h"
+#include "hlo_npu.h"
+#include "hlo_output.h"
+#include "hlo_parse.h"
+#include "hlo_plan.h"
+#include "hlo_type.h"
 #include "internal.h"
 
-int hlo_npu_requant_fused(struct e1npu_hlo *h, const struct hlo_op *op,
-			  const struct hlo_tensor *acc_q, struct hlo_tensor *out);
-
 #define MAX_CALL_DEPTH	64
-
-int hlo_errf(struct e1npu_hlo *h, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(h->err, sizeof(h->err), fmt, ap);
-	va_end(ap);
-	return ret;
-}
-
-/*
- * A run's CPU work is bounded as a whole, not only per op: calls can
- * repeat a function exponentially (each calling the next twice) and every
- * op may take up to HLO_MAX_WORK steps. The budget follows the caller's
- * tensor cap, so a fuzzer's small cap also keeps runs short.
- */
-int hlo_work(struct e1npu_hlo *h, const struct hlo_op *op, uint64_t steps)
-{
-	if (steps > h->work_cap - h->work)
-		return hlo_errf(h, -E2BIG, "%s (line %d): the run's CPU work passes %llu steps, its cap (%llu Mi steps; the max_work_mi option or E1NPU_HLO_MAX_WORK raise it)",
-				op->name, op->line, (unsigned long long)h->work_cap,
-				(unsigned long long)(h->work_cap >> 20));
-	h->work += steps;
-	return 0;
-}
 
 /* The cap: the option, else the environment, else 256 steps per element. */
 static int work_cap(struct e1npu_hlo *h)
@@ -100,9 +78,33 @@ static double ulp_of(const struct hlo_type *t, double x)
 	return ldexp(1.0, e < emin ? emin : e);
 }
 
+/*
+ * Floats within a check's tolerance @tol (CMP_ALMOST: absolute, or 0 for
+ * 1e-4 relative above 1; CMP_ULP: units in the last place), or @qtol apart
+ * (a dequantized value: --quant-tolerance steps of its scale). Special
+ * values as the StableHLO reference interpreter's areApproximatelyEqual:
+ * equal values pass (inf == inf, -0 == +0), NaN matches only NaN, an
+ * infinity nothing else (inf - inf is NaN, which no bound accepts).
+ */
+static int float_ok(const struct hlo_type *t, double x, double y, enum cmp_mode mode,
+		    double tol, double qtol)
+{
+	if (x == y)
+		return 1;
+	if (x != x || y != y)
+		return (x != x) && (y != y);
+	if (mode == CMP_EXACT || isinf(x) || isinf(y))
+		return 0;
+	if (fabs(x - y) <= qtol)
+		return 1;
+	if (mode == CMP_ALMOST)
+		return fabs(x - y) <= (tol > 0 ? tol : 1e-4 * (fabs(y) > 1 ? fabs(y) : 1));
+	return fabs(x - y) <= tol * ulp_of(t, y);
+}
+
 static int compare(struct e1npu_hlo *h, const struct hlo_tensor *a,
-		   const struct hlo_tensor *b, enum cmp_mode mode, double ulps, char *msg,
-		   size_t len)
+		   const struct hlo_tensor *b, enum cmp_mode mode, double ulps, double qtol,
+		   char *msg, size_t len)
 {
 	if (!hlo_same_shape(&a->t, &b->t) || hlo_is_float(&a->t) != hlo_is_float(&b->t)) {
 		char ta[96], tb[96];
@@ -115,18 +117,8 @@ static int compare(struct e1npu_hlo *h, const struct hlo_tensor *a,
 	for (int64_t i = 0; i < a->n; i++) {
 		if (hlo_is_float(&a->t)) {
 			double x = a->v[i].f, y = b->v[i].f;
-			int ok;
 
-			if (x != x || y != y)
-				ok = (x != x) && (y != y);
-			else if (mode == CMP_EXACT)
-				ok = x == y;
-			else if (mode == CMP_ALMOST)
-				ok = fabs(x - y) <= (ulps > 0 ? ulps :
-						     1e-4 * (fabs(y) > 1 ? fabs(y) : 1));
-			else
-				ok = fabs(x - y) <= ulps * ulp_of(&b->t, y);
-			if (!ok) {
+			if (!float_ok(&b->t, x, y, mode, ulps, qtol)) {
 				snprintf(msg, len, "element %lld: got %.9g, expected %.9g",
 					 (long long)i, x, y);
 				return 0;
@@ -144,6 +136,31 @@ static int compare(struct e1npu_hlo *h, const struct hlo_tensor *a,
 	snprintf(msg, len, "%lld element%s %s", (long long)a->n, a->n == 1 ? "" : "s",
 		 mode == CMP_EXACT ? "equal" : "close");
 	return 1;
+}
+
+/*
+ * --quant-tolerance covers a check of a dequantized result too: a compared
+ * operand made by uniform_dequantize may be that many steps of its
+ * quantized operand's (largest) scale off, as the quantized value may.
+ */
+static double dequant_tolerance(const struct e1npu_hlo *h, const struct hlo_func *f,
+				const struct hlo_op *op)
+{
+	double tol = 0;
+
+	for (int i = 0; i < op->nopnd && i < 2; i++) {
+		int d = f->vdef[op->opnd[i]];
+		const struct hlo_op *q = d >= 0 ? &f->ops[d] : NULL;
+		const struct hlo_type *qt;
+
+		if (!q || q->kind != HOP_UDEQUANT || q->nopnd != 1)
+			continue;
+		qt = &f->vt[q->opnd[0]];
+		for (uint32_t k = 0; qt->quant && k < qt->nq; k++)
+			if (h->opt.quant_tolerance * qt->scale[k] > tol)
+				tol = h->opt.quant_tolerance * qt->scale[k];
+	}
+	return tol;
 }
 
 static int run_check(struct e1npu_hlo *h, struct hlo_func *f, const struct hlo_op *op,
@@ -196,7 +213,8 @@ static int run_check(struct e1npu_hlo *h, struct hlo_func *f, const struct hlo_o
 					op->line);
 		exp = &in[1];
 	}
-	c.passed = (uint32_t)compare(h, &in[0], exp, mode, ulps, c.msg, sizeof(c.msg));
+	c.passed = (uint32_t)compare(h, &in[0], exp, mode, ulps,
+				     dequant_tolerance(h, f, op), c.msg, sizeof(c.msg));
 	hlo_tensor_free(&lit);
 	c.section = (uint32_t)f->section;
 	c.line = (uint32_t)op->line;

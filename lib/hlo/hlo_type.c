@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "hlo.h"
+#include "hlo_type.h"
 
 struct hlo_pool {
 	struct hlo_pool *next;

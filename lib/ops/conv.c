@@ -242,8 +242,8 @@ E1NPU_API int e1npu_conv_new(struct e1npu_ops *ops,
 					  (int64_t)cv->zx * cv->total[oc] +
 					  (int64_t)taps * cv->cin_g * cv->zx * cv->zw);
 	}
-	ret = qc_multipliers(p->input, p->weight_scales, p->num_weight_scales,
-			     p->output, p->c_out, cv->mult, cv->shift);
+	ret = qc_multipliers(false, p->dtype, p->input, p->weight_scales,
+			     p->num_weight_scales, p->output, p->c_out, cv->mult, cv->shift);
 	if (ret) {
 		e1npu_conv_free(cv);
 		return ret;

@@ -27,14 +27,15 @@ struct e1npu_fc {
 	int32_t lo, hi;
 };
 
-int qc_multipliers(struct e1npu_qparams in, const float *wscales,
-		   uint32_t nscales, struct e1npu_qparams out, uint32_t n,
-		   int32_t *mult, int *shift)
+int qc_multipliers(bool fc, uint32_t dtype, struct e1npu_qparams in,
+		   const float *wscales, uint32_t nscales,
+		   struct e1npu_qparams out, uint32_t n, int32_t *mult, int *shift)
 {
+	bool fp = e1q_conv_float_product(fc, dtype == E1NPU_DTYPE_UINT8, nscales);
+
 	for (uint32_t c = 0; c < n; c++) {
-		double ws = (double)wscales[nscales == 1 ? 0 : c];
-		int ret = e1q_quantize_multiplier((double)in.scale * ws /
-						  (double)out.scale,
+		float ws = wscales[nscales == 1 ? 0 : c];
+		int ret = e1q_quantize_multiplier(e1q_conv_scale(fp, in.scale, ws, out.scale),
 						  &mult[c], &shift[c]);
 		if (ret)
 			return ret;
@@ -100,8 +101,8 @@ E1NPU_API int e1npu_fc_new(struct e1npu_ops *ops,
 					 (int64_t)fc->zx * (int32_t)colsum +
 					 (int64_t)p->k * fc->zx * fc->zw);
 	}
-	ret = qc_multipliers(p->input, p->weight_scales, p->num_weight_scales,
-			     p->output, p->n, fc->mult, fc->shift);
+	ret = qc_multipliers(true, p->dtype, p->input, p->weight_scales,
+			     p->num_weight_scales, p->output, p->n, fc->mult, fc->shift);
 	if (ret) {
 		e1npu_fc_free(fc);
 		return ret;

@@ -73,9 +73,12 @@ static inline bool qc_reserved_zero(const uint32_t *r, size_t n)
 	return true;
 }
 
-/* Per-channel multipliers as TFLite derives them (double of float scales). */
-int qc_multipliers(struct e1npu_qparams in, const float *wscales,
-		   uint32_t nscales, struct e1npu_qparams out, uint32_t n,
-		   int32_t *mult, int *shift);
+/*
+ * Per-channel multipliers of a convolution (@fc false) or fully connected
+ * layer (@fc) as TFLite 2.2 derives them (e1q_conv_scale).
+ */
+int qc_multipliers(bool fc, uint32_t dtype, struct e1npu_qparams in,
+		   const float *wscales, uint32_t nscales,
+		   struct e1npu_qparams out, uint32_t n, int32_t *mult, int *shift);
 
 #endif

@@ -128,6 +128,14 @@ int e1q_quantize_multiplier(double real, int32_t *multiplier, int *shift)
 	return 0;
 }
 
+double e1q_conv_scale(bool float_product, float in, float w, float out)
+{
+	/* the cast rounds to single precision whatever FLT_EVAL_METHOD is */
+	if (float_product)
+		return (double)(float)(in * w) / (double)out;
+	return (double)in * (double)w / (double)out;
+}
+
 int e1q_quantize_multiplier_smaller_than_one(double real, int32_t *multiplier,
 					     int *shift)
 {
@@ -141,7 +149,14 @@ int e1q_quantize_multiplier_smaller_than_one(double real, int32_t *multiplier,
 int e1q_add_rescale(double scale_a, double scale_b, double scale_out,
 		    struct e1q_add_rescale *r)
 {
-	double twice_max = 2.0 * (scale_a > scale_b ? scale_a : scale_b);
+	/*
+	 * TFLite 2.2 takes the larger of two float scales and doubles it in
+	 * float, and multiplies the output scale by 1 << 20 in float: exact
+	 * but for overflow to infinity, which the float products keep.
+	 */
+	float fa = (float)scale_a, fb = (float)scale_b;
+	double twice_max = (double)(float)(2.0f * (fa > fb ? fa : fb));
+	double out_div = (double)(float)((float)(1 << E1Q_ADD_LEFT_SHIFT) * (float)scale_out);
 	int ret;
 
 	ret = e1q_quantize_multiplier_smaller_than_one(scale_a / twice_max, &r->ma, &r->sa);
@@ -149,7 +164,7 @@ int e1q_add_rescale(double scale_a, double scale_b, double scale_out,
 		ret = e1q_quantize_multiplier_smaller_than_one(scale_b / twice_max, &r->mb, &r->sb);
 	if (!ret)
 		ret = e1q_quantize_multiplier_smaller_than_one(
-			twice_max / ((double)(1 << E1Q_ADD_LEFT_SHIFT) * scale_out), &r->mo, &r->so);
+			twice_max / out_div, &r->mo, &r->so);
 	return ret;
 }
 

@@ -39,6 +39,23 @@ int32_t e1q_mul_by_qm_greater_than_one(int32_t x, int32_t multiplier, int shift)
  */
 int e1q_quantize_multiplier(double real, int32_t *multiplier, int *shift);
 
+/*
+ * The real requantization scale of a convolution or fully connected output
+ * channel as TFLite 2.2 forms it from float scales: its uint8 layers and
+ * its (per-tensor) FULLY_CONNECTED take GetQuantizedConvolutionMultipler's
+ * single-precision product, (double)(float)(in * w) / out; per-channel int8
+ * convolutions take PopulateConvolutionQuantizationParams' double product,
+ * (double)in * (double)w / (double)out. The two differ in the last bits,
+ * enough to move a multiplier by one (Documentation/quantization.md).
+ */
+double e1q_conv_scale(bool float_product, float in, float w, float out);
+
+/* Which of the two products TFLite 2.2 uses for such a layer. */
+static inline bool e1q_conv_float_product(bool fc, bool uint8, uint32_t nscales)
+{
+	return uint8 || (fc && nscales == 1);
+}
+
 /* TFLite QuantizeMultiplierSmallerThanOneExp (0 < real < 1). */
 int e1q_quantize_multiplier_smaller_than_one(double real, int32_t *multiplier,
 					     int *shift);
@@ -60,6 +77,14 @@ int e1q_add_rescale(double scale_a, double scale_b, double scale_out,
 
 /* TfLiteRound: round half away from zero. */
 double e1q_round(double x);
+
+/* A rounded value as int32, saturated (NaN: 0): a cast out of range is UB. */
+static inline int32_t e1q_sat_i32(double v)
+{
+	if (v != v)
+		return 0;
+	return v <= -2147483648.0 ? INT32_MIN : v >= 2147483647.0 ? INT32_MAX : (int32_t)v;
+}
 
 /* std::frexp for finite doubles: x = m * 2^e with 0.5 <= |m| < 1. */
 double e1q_frexp(double x, int *e);

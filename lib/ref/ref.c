@@ -53,25 +53,27 @@ static void qrange(uint32_t dtype, int32_t *lo, int32_t *hi)
  * when in * w / out is not representable (2^31 or more, NaN), whose
  * shift e1q_mul_by_qm could not apply.
  */
-static int chan_mult(struct e1npu_qparams in, const float *wscales,
-		     uint32_t nscales, struct e1npu_qparams out, uint32_t c,
-		     int32_t *mult, int *shift)
+static int chan_mult(bool fc, uint32_t dtype, struct e1npu_qparams in,
+		     const float *wscales, uint32_t nscales,
+		     struct e1npu_qparams out, uint32_t c, int32_t *mult, int *shift)
 {
-	double ws = (double)wscales[nscales == 1 ? 0 : c];
-	double real = (double)in.scale * ws / (double)out.scale;
+	bool fp = e1q_conv_float_product(fc, dtype == E1NPU_DTYPE_UINT8, nscales);
+	double real = e1q_conv_scale(fp, in.scale, wscales[nscales == 1 ? 0 : c],
+				     out.scale);
 
 	return e1q_quantize_multiplier(real, mult, shift);
 }
 
 /* Every output channel's multiplier representable (before any output). */
-static int chan_mults_ok(struct e1npu_qparams in, const float *wscales,
-			 uint32_t nscales, struct e1npu_qparams out, uint32_t n)
+static int chan_mults_ok(bool fc, uint32_t dtype, struct e1npu_qparams in,
+			 const float *wscales, uint32_t nscales,
+			 struct e1npu_qparams out, uint32_t n)
 {
 	int32_t mult;
 	int shift;
 
 	for (uint32_t c = 0; c < n; c++)
-		if (chan_mult(in, wscales, nscales, out, c, &mult, &shift))
+		if (chan_mult(fc, dtype, in, wscales, nscales, out, c, &mult, &shift))
 			return -EINVAL;
 	return 0;
 }
@@ -81,8 +83,8 @@ int ref_fc(const struct e1npu_fc_params *p, const void *weights,
 {
 	int32_t lo, hi;
 
-	if (chan_mults_ok(p->input, p->weight_scales, p->num_weight_scales,
-			  p->output, p->n))
+	if (chan_mults_ok(true, p->dtype, p->input, p->weight_scales,
+			  p->num_weight_scales, p->output, p->n))
 		return -EINVAL;
 	qrange(p->dtype, &lo, &hi);
 	e1q_activation_range((enum e1q_act)p->act, p->output.scale,
@@ -102,8 +104,8 @@ int ref_fc(const struct e1npu_fc_params *p, const void *weights,
 			}
 			if (bias)
 				acc = e1q_wrap_add(acc, bias[o]);
-			chan_mult(p->input, p->weight_scales, p->num_weight_scales,
-				  p->output, o, &mult, &shift);
+			chan_mult(true, p->dtype, p->input, p->weight_scales,
+				  p->num_weight_scales, p->output, o, &mult, &shift);
 			st(p->dtype, out, (size_t)r * p->n + o,
 			   e1q_requant(acc, mult, shift, p->output.zero_point, lo, hi));
 		}
@@ -135,8 +137,8 @@ int ref_conv(const struct e1npu_conv_params *p, const void *weights,
 	int32_t lo, hi;
 	bool dw = p->kind == E1NPU_OPS_DEPTHWISE_CONV2D;
 
-	if (chan_mults_ok(p->input, p->weight_scales, p->num_weight_scales,
-			  p->output, p->c_out))
+	if (chan_mults_ok(false, p->dtype, p->input, p->weight_scales,
+			  p->num_weight_scales, p->output, p->c_out))
 		return -EINVAL;
 	ref_conv_geometry(p->padding, p->in_h, p->kh, p->stride_h, p->dil_h, &oh, &pt);
 	ref_conv_geometry(p->padding, p->in_w, p->kw, p->stride_w, p->dil_w, &ow, &pl);
@@ -184,8 +186,8 @@ int ref_conv(const struct e1npu_conv_params *p, const void *weights,
 		}
 		if (bias)
 			acc = e1q_wrap_add(acc, bias[oc]);
-		chan_mult(p->input, p->weight_scales, p->num_weight_scales,
-			  p->output, oc, &mult, &shift);
+		chan_mult(false, p->dtype, p->input, p->weight_scales,
+			  p->num_weight_scales, p->output, oc, &mult, &shift);
 		st(p->dtype, out, ((size_t)oy * ow + ox) * p->c_out + oc,
 		   e1q_requant(acc, mult, shift, p->output.zero_point, lo, hi));
 	}
@@ -257,17 +259,15 @@ int ref_add(uint32_t dtype, size_t count, const void *a,
 	    const struct e1npu_qparams *qb, void *out,
 	    const struct e1npu_qparams *qout, uint32_t act)
 {
-	const int left_shift = 20;
-	double twice_max = 2.0 * ((double)qa->scale > (double)qb->scale ?
-				  (double)qa->scale : (double)qb->scale);
+	const int left_shift = E1Q_ADD_LEFT_SHIFT;
+	struct e1q_add_rescale rs;
 	int32_t m1, m2, mo, lo, hi;
 	int s1, s2, so;
 
-	if (e1q_quantize_multiplier_smaller_than_one((double)qa->scale / twice_max, &m1, &s1) ||
-	    e1q_quantize_multiplier_smaller_than_one((double)qb->scale / twice_max, &m2, &s2) ||
-	    e1q_quantize_multiplier_smaller_than_one(
-		    twice_max / ((double)(1 << left_shift) * (double)qout->scale), &mo, &so))
+	/* TFLite 2.2's formulas, float steps included (quantization.md) */
+	if (e1q_add_rescale(qa->scale, qb->scale, qout->scale, &rs))
 		return -ERANGE;	/* as e1npu_ops_add */
+	m1 = rs.ma, s1 = rs.sa, m2 = rs.mb, s2 = rs.sb, mo = rs.mo, so = rs.so;
 	qrange(dtype, &lo, &hi);
 	e1q_activation_range((enum e1q_act)act, qout->scale, qout->zero_point,
 			     lo, hi, &lo, &hi);

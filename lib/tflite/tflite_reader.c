@@ -262,32 +262,6 @@ static int rd_int_vector(struct rd *r, const struct tbl *t, unsigned int idx,
 	return 0;
 }
 
-const char *tfl_builtin_name(int32_t code)
-{
-	switch (code) {
-	case TFL_OP_ADD: return "ADD";
-	case TFL_OP_AVERAGE_POOL_2D: return "AVERAGE_POOL_2D";
-	case TFL_OP_CONCATENATION: return "CONCATENATION";
-	case TFL_OP_CONV_2D: return "CONV_2D";
-	case TFL_OP_DEPTHWISE_CONV_2D: return "DEPTHWISE_CONV_2D";
-	case TFL_OP_DEQUANTIZE: return "DEQUANTIZE";
-	case TFL_OP_FULLY_CONNECTED: return "FULLY_CONNECTED";
-	case TFL_OP_LOGISTIC: return "LOGISTIC";
-	case TFL_OP_MAX_POOL_2D: return "MAX_POOL_2D";
-	case TFL_OP_MUL: return "MUL";
-	case TFL_OP_RELU: return "RELU";
-	case TFL_OP_RELU6: return "RELU6";
-	case TFL_OP_RESHAPE: return "RESHAPE";
-	case TFL_OP_SOFTMAX: return "SOFTMAX";
-	case TFL_OP_PAD: return "PAD";
-	case TFL_OP_MEAN: return "MEAN";
-	case TFL_OP_SQUEEZE: return "SQUEEZE";
-	case TFL_OP_QUANTIZE: return "QUANTIZE";
-	case TFL_OP_HARD_SWISH: return "HARD_SWISH";
-	default: return "UNKNOWN";
-	}
-}
-
 const char *tfl_type_name(uint32_t type)
 {
 	switch (type) {
@@ -537,8 +511,23 @@ static int parse_options(struct rd *r, const struct tbl *op,
 		    (ret = rd_i8(r, &t, 5, 0, &o->act, what)))
 			return ret;
 		break;
+	case TFL_OPT_STRIDED_SLICE:
+		if ((ret = rd_i32(r, &t, 0, 0, &o->begin_mask, what)) ||
+		    (ret = rd_i32(r, &t, 1, 0, &o->end_mask, what)) ||
+		    (ret = rd_i32(r, &t, 2, 0, &o->ellipsis_mask, what)) ||
+		    (ret = rd_i32(r, &t, 3, 0, &o->new_axis_mask, what)) ||
+		    (ret = rd_i32(r, &t, 4, 0, &o->shrink_axis_mask, what)))
+			return ret;
+		break;
+	case TFL_OPT_CONCATENATION:
+		if ((ret = rd_i32(r, &t, 0, 0, &o->axis, what)) ||
+		    (ret = rd_i8(r, &t, 1, 0, &o->act, what)))
+			return ret;
+		break;
 	case TFL_OPT_FULLY_CONNECTED:
 	case TFL_OPT_ADD:
+	case TFL_OPT_MUL:
+	case TFL_OPT_SUB:
 		if ((ret = rd_i8(r, &t, 0, 0, &o->act, what)))
 			return ret;
 		break;

@@ -42,12 +42,20 @@ enum tfl_builtin {
 	TFL_OP_MAX_POOL_2D = 17,
 	TFL_OP_MUL = 18,
 	TFL_OP_RELU = 19,
+	TFL_OP_RELU_N1_TO_1 = 20,
 	TFL_OP_RELU6 = 21,
 	TFL_OP_RESHAPE = 22,
 	TFL_OP_SOFTMAX = 25,
 	TFL_OP_PAD = 34,
+	TFL_OP_TRANSPOSE = 39,
 	TFL_OP_MEAN = 40,
+	TFL_OP_SUB = 41,
+	TFL_OP_MAXIMUM = 55,
+	TFL_OP_MINIMUM = 57,
+	TFL_OP_SLICE = 65,
+	TFL_OP_RESIZE_NEAREST_NEIGHBOR = 97,
 	TFL_OP_SQUEEZE = 43,
+	TFL_OP_STRIDED_SLICE = 45,
 	TFL_OP_QUANTIZE = 114,
 	TFL_OP_HARD_SWISH = 117,
 };
@@ -60,9 +68,13 @@ enum tfl_options_type {
 	TFL_OPT_POOL2D = 5,
 	TFL_OPT_FULLY_CONNECTED = 8,
 	TFL_OPT_SOFTMAX = 9,
+	TFL_OPT_CONCATENATION = 10,
 	TFL_OPT_ADD = 11,
+	TFL_OPT_MUL = 21,
+	TFL_OPT_SUB = 28,
 	TFL_OPT_RESHAPE = 17,
 	TFL_OPT_REDUCER = 27,
+	TFL_OPT_STRIDED_SLICE = 32,
 };
 
 /* schema.fbs ActivationFunctionType and Padding. */
@@ -106,6 +118,9 @@ struct tfl_options {
 	int32_t act;		/* enum tfl_act */
 	float beta;		/* softmax */
 	int32_t keep_dims;	/* reducer */
+	int32_t axis;		/* concatenation */
+	int32_t begin_mask, end_mask, ellipsis_mask, new_axis_mask,
+		shrink_axis_mask;	/* strided slice */
 	uint32_t num_new_shape;	/* reshape */
 	int32_t new_shape[TFL_MAX_DIMS];
 };
@@ -146,8 +161,13 @@ int tfl_parse(const void *buf, size_t size, struct tfl_model *m, char *err,
 	      size_t errlen);
 void tfl_model_free(struct tfl_model *m);
 
-/* "CONV_2D", ...; "UNKNOWN" for codes we do not name. */
+/*
+ * Every builtin of the schema by name, supported or not ("CONV_2D", ...,
+ * tflite_opnames.c); "UNKNOWN" past the last code it knows.
+ */
 const char *tfl_builtin_name(int32_t code);
+/* How many codes tfl_builtin_name names (0 .. count - 1). */
+int32_t tfl_builtin_count(void);
 /* "uint8", ...; "unknown". */
 const char *tfl_type_name(uint32_t type);
 

@@ -27,7 +27,16 @@
 #include "quant.h"
 #include "arena_plan.h"
 #include "ref.h"
+#include "tflite_concat.h"
+#include "tflite_hswish.h"
+#include "tflite_layout.h"
+#include "tflite_mean.h"
+#include "tflite_mul.h"
+#include "tflite_pad.h"
 #include "tflite_part.h"
+#include "tflite_relu.h"
+#include "tflite_resize.h"
+#include "tflite_sub.h"
 #include "tflite_reader.h"
 
 /* Arena offsets: cache lines (also the 4 bytes the seed's plan asks). */
@@ -63,7 +72,16 @@ struct layer {
 	int32_t mult, in_zp, out_zp, lo, hi;
 	int shift;
 	uint32_t in_type, out_type;
-	uint32_t mh, mw, mc;
+	struct tfl_mean mean;
+	struct tfl_relu relu;
+	struct tfl_mul mul;
+	struct tfl_pad pad;
+	struct tfl_sub sub;
+	struct tfl_concat concat;
+	struct tfl_layout layout;
+	struct tfl_resize resize;
+	struct tfl_hswish hswish;
+	struct tfl_bcast bcast;		/* MUL, SUB, MAXIMUM, MINIMUM */
 	struct e1npu_tflite_layer rep;
 };
 
@@ -253,18 +271,20 @@ static int check_requant(struct e1npu_tflite *t, uint32_t li, struct layer *l,
 			 const struct e1npu_qparams *out)
 {
 	const struct tfl_tensor *f = T(t, l->op->inputs[1]);
+	bool fp = e1q_conv_float_product(l->op->builtin == TFL_OP_FULLY_CONNECTED,
+					 T(t, l->in)->type == TFL_TYPE_UINT8, f->num_scales);
 
 	for (uint32_t c = 0; c < n; c++) {
 		const float *ws = &l->wscales[f->num_scales == 1 ? 0 : c];
+		double real = e1q_conv_scale(fp, in->scale, *ws, out->scale);
 		int32_t mult;
 		int shift;
 
-		/* the lowering's own derivation, one channel at a time */
-		if (qc_multipliers(*in, ws, 1, *out, 1, &mult, &shift))
+		/* the lowering's own derivation (qc_multipliers), channel by channel */
+		if (e1q_quantize_multiplier(real, &mult, &shift))
 			return LFAIL(t, li, l, -EINVAL,
 				     "channel %u: input scale %g x weight scale %g / output scale %g = %g is not a representable requantization multiplier",
-				     c, (double)in->scale, (double)*ws, (double)out->scale,
-				     (double)in->scale * (double)*ws / (double)out->scale);
+				     c, (double)in->scale, (double)*ws, (double)out->scale, real);
 	}
 	return 0;
 }
@@ -685,15 +705,343 @@ static int prep_mean(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	if ((ret = qparams(t, li, l, l->in, &qi)) ||
 	    (ret = qparams(t, li, l, l->out, &qo)))
 		return ret;
-	if (e1q_quantize_multiplier((double)qi.scale / (double)qo.scale, &l->mult, &l->shift))
+	/* no options: TFLite's default, keep_dims false */
+	if (tfl_mean_prepare(&l->mean, in->type == TFL_TYPE_UINT8,
+			     l->op->opt.type == TFL_OPT_REDUCER && l->op->opt.keep_dims,
+			     (uint32_t)in->dims[1], (uint32_t)in->dims[2],
+			     (uint32_t)in->dims[3], qi, qo))
 		return LFAIL(t, li, l, -EINVAL, "bad scales");
-	l->in_zp = qi.zero_point;
-	l->out_zp = qo.zero_point;
-	type_range(in->type, &l->lo, &l->hi);
 	l->in_type = in->type;
-	l->mh = (uint32_t)in->dims[1];
-	l->mw = (uint32_t)in->dims[2];
-	l->mc = (uint32_t)in->dims[3];
+	set_shape(l, in, out);
+	return 0;
+}
+
+/* CONCATENATION along one axis of same-rank uint8/int8 tensors. */
+static int prep_concat(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_operator *op = l->op;
+	const struct tfl_tensor *out = T(t, l->out);
+	struct e1npu_qparams qi[TFL_CONCAT_MAX], qo;
+	size_t inner[TFL_CONCAT_MAX], outer = 1;
+	int32_t axis = op->opt.type == TFL_OPT_CONCATENATION ? op->opt.axis : 0;
+	int64_t along = 0;
+	int ret;
+
+	if (op->num_inputs > TFL_CONCAT_MAX)
+		return LFAIL(t, li, l, -ENOTSUP, "%u inputs (at most %d)", op->num_inputs,
+			     TFL_CONCAT_MAX);
+	if (op->opt.type == TFL_OPT_CONCATENATION && op->opt.act != TFL_ACT_NONE)
+		return LFAIL(t, li, l, -ENOTSUP, "fused activation %d on quantized data",
+			     op->opt.act);
+	if ((ret = want(t, li, l, l->out, "output", -1, false)))
+		return ret;
+	if (!dtype_of(out->type))
+		return LFAIL(t, li, l, -ENOTSUP, "output type %s", tfl_type_name(out->type));
+	if (axis < 0)
+		axis += (int32_t)out->ndims;
+	if (axis < 0 || axis >= (int32_t)out->ndims)
+		return LFAIL(t, li, l, -EINVAL, "axis %d of a rank %u output", op->opt.axis,
+			     out->ndims);
+	for (int32_t d = 0; d < axis; d++)
+		outer *= (size_t)out->dims[d];
+	for (uint32_t k = 0; k < op->num_inputs; k++) {
+		const struct tfl_tensor *x;
+
+		if ((ret = want(t, li, l, op->inputs[k], "input", (int)out->ndims, false)) ||
+		    (ret = want_act_type(t, li, l, op->inputs[k], out->type)) ||
+		    (ret = qparams(t, li, l, op->inputs[k], &qi[k])))
+			return ret;
+		x = T(t, op->inputs[k]);
+		inner[k] = 1;
+		for (uint32_t d = 0; d < out->ndims; d++) {
+			if ((int32_t)d != axis && x->dims[d] != out->dims[d])
+				return LFAIL(t, li, l, -EINVAL, "input %u dimension %u is %d, output %d",
+					     k, d, x->dims[d], out->dims[d]);
+			if ((int32_t)d >= axis)
+				inner[k] *= (size_t)x->dims[d];
+		}
+		along += x->dims[axis];
+	}
+	if (along != out->dims[axis])
+		return LFAIL(t, li, l, -EINVAL, "inputs add up to %lld along axis %d, output %d",
+			     (long long)along, axis, out->dims[axis]);
+	if ((ret = qparams(t, li, l, l->out, &qo)))
+		return ret;
+	ret = tfl_concat_prepare(&l->concat, out->type == TFL_TYPE_UINT8, op->num_inputs,
+				 outer, inner, qi, qo);
+	if (ret)
+		return LFAIL(t, li, l, ret, "int8 inputs must be quantized as the output (TFLite's rule)");
+	l->in2 = op->num_inputs > 1 ? op->inputs[1] : -1;
+	set_shape(l, T(t, l->in), out);
+	return 0;
+}
+
+/* A constant int32 vector of @n elements (TRANSPOSE's perm, SLICE's begin/size). */
+static int const_ints(struct e1npu_tflite *t, uint32_t li, struct layer *l, int32_t ti,
+		      const char *role, uint32_t n, int32_t *v)
+{
+	const struct tfl_tensor *x;
+	int ret = want(t, li, l, ti, role, 1, true);
+
+	if (ret)
+		return ret;
+	x = T(t, ti);
+	if (x->type != TFL_TYPE_INT32 || x->dims[0] != (int32_t)n)
+		return LFAIL(t, li, l, -ENOTSUP, "%s must be int32 [%u]", role, n);
+	memcpy(v, x->data, 4 * n);
+	return 0;
+}
+
+/* TRANSPOSE, SLICE: the stored values moved, rank <= 4 (tflite_layout.c). */
+static int prep_layout(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *out;
+	bool tr = l->op->builtin == TFL_OP_TRANSPOSE;
+	int32_t a[4], b[4], od[4];
+	int ret;
+
+	if (l->op->num_inputs != (tr ? 2u : 3u))
+		return LFAIL(t, li, l, -EINVAL, "needs %s", tr ? "input and perm" :
+			     "input, begin and size");
+	if ((ret = want(t, li, l, l->in, "input", -1, false)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)))
+		return ret;
+	in = T(t, l->in);
+	out = T(t, l->out);
+	if (!dtype_of(in->type) || (ret = want_act_type(t, li, l, l->out, in->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
+					 tfl_type_name(in->type));
+	if (in->ndims > 4 || !in->ndims)
+		return LFAIL(t, li, l, -ENOTSUP, "rank %u (1 to 4 handled)", in->ndims);
+	if ((ret = const_ints(t, li, l, l->op->inputs[1], tr ? "perm" : "begin", in->ndims, a)) ||
+	    (!tr && (ret = const_ints(t, li, l, l->op->inputs[2], "size", in->ndims, b))))
+		return ret;
+	if (tr ? tfl_transpose_prepare(&l->layout, in->dims, in->ndims, a, od) :
+		 tfl_slice_prepare(&l->layout, in->dims, in->ndims, a, b, od))
+		return LFAIL(t, li, l, -EINVAL, "bad %s", tr ? "permutation" : "begin or size");
+	if (out->ndims != in->ndims || memcmp(od, out->dims, 4 * in->ndims))
+		return LFAIL(t, li, l, -EINVAL, "output shape does not match");
+	set_shape(l, in, out);
+	return 0;
+}
+
+/* STRIDED_SLICE: constant int32 begin, end, strides; rank 1 to 4. */
+static int prep_strided_slice(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *out;
+	const struct tfl_options *o = &l->op->opt;
+	bool typed = o->type == TFL_OPT_STRIDED_SLICE;
+	int32_t b[4], e[4], s[4], od[4];
+	uint32_t on;
+	int ret;
+
+	if (l->op->num_inputs != 4)
+		return LFAIL(t, li, l, -EINVAL, "needs input, begin, end and strides");
+	if ((ret = want(t, li, l, l->in, "input", -1, false)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)))
+		return ret;
+	in = T(t, l->in);
+	out = T(t, l->out);
+	if (!dtype_of(in->type) || (ret = want_act_type(t, li, l, l->out, in->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
+					 tfl_type_name(in->type));
+	if (in->ndims > 4 || !in->ndims)
+		return LFAIL(t, li, l, -ENOTSUP, "rank %u (1 to 4 handled)", in->ndims);
+	if (typed && (o->ellipsis_mask || o->new_axis_mask))
+		return LFAIL(t, li, l, -ENOTSUP, "ellipsis and new-axis masks not supported");
+	if ((ret = const_ints(t, li, l, l->op->inputs[1], "begin", in->ndims, b)) ||
+	    (ret = const_ints(t, li, l, l->op->inputs[2], "end", in->ndims, e)) ||
+	    (ret = const_ints(t, li, l, l->op->inputs[3], "strides", in->ndims, s)))
+		return ret;
+	if (tfl_strided_slice_prepare(&l->layout, in->dims, in->ndims, b, e, s,
+				      typed ? o->begin_mask : 0, typed ? o->end_mask : 0,
+				      typed ? o->shrink_axis_mask : 0, od, &on))
+		return LFAIL(t, li, l, -EINVAL, "a zero stride or an empty slice");
+	if (out->ndims != on || memcmp(od, out->dims, 4 * on))
+		return LFAIL(t, li, l, -EINVAL, "output shape does not match");
+	set_shape(l, in, out);
+	return 0;
+}
+
+/* RESIZE_NEAREST_NEIGHBOR of [1, H, W, C] to a constant int32 size. */
+static int prep_resize(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *out;
+	int32_t size[2];
+	int ret;
+
+	if (l->op->num_inputs != 2)
+		return LFAIL(t, li, l, -EINVAL, "needs input and size");
+	if ((ret = want(t, li, l, l->in, "input", 4, false)) ||
+	    (ret = want(t, li, l, l->out, "output", 4, false)) ||
+	    (ret = const_ints(t, li, l, l->op->inputs[1], "size", 2, size)))
+		return ret;
+	in = T(t, l->in);
+	out = T(t, l->out);
+	if (!dtype_of(in->type) || (ret = want_act_type(t, li, l, l->out, in->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
+					 tfl_type_name(in->type));
+	/* options unread: TFLite 2.2's kernel ignores align_corners and
+	 * half_pixel_centers (checked: resize-*-align, resize-u8-half) */
+	if (in->dims[0] != 1 || out->dims[0] != 1 || out->dims[1] != size[0] ||
+	    out->dims[2] != size[1] || out->dims[3] != in->dims[3])
+		return LFAIL(t, li, l, -EINVAL, "output shape does not match the size");
+	ret = tfl_resize_prepare(&l->resize, (uint32_t)in->dims[1], (uint32_t)in->dims[2],
+				 (uint32_t)size[0], (uint32_t)size[1], (uint32_t)in->dims[3]);
+	if (ret)
+		return ret == -ENOMEM ? ret : LFAIL(t, li, l, ret, "sizes %dx%d (1 to %d)",
+						    size[0], size[1], TFL_RESIZE_MAX);
+	set_shape(l, in, out);
+	return 0;
+}
+
+/* Storage for every activation tensor the layer reads and writes. */
+static bool layer_bufs(const struct e1npu_tflite *t, const struct layer *l)
+{
+	if (!t->buf[l->in] || !t->buf[l->out] || (l->in2 >= 0 && !t->buf[l->in2]))
+		return false;
+	if (l->op->builtin == TFL_OP_CONCATENATION)
+		for (uint32_t k = 0; k < l->op->num_inputs; k++)
+			if (!t->buf[l->op->inputs[k]])
+				return false;
+	return true;
+}
+
+/* PAD: constant int32 paddings; the output keeps the input's quantization. */
+static int prep_pad(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *pd, *out;
+	struct e1npu_qparams qi, qo;
+	int32_t pads[8], od[4];
+	int ret;
+
+	if (l->op->num_inputs != 2)
+		return LFAIL(t, li, l, -EINVAL, "needs input and paddings");
+	if ((ret = want(t, li, l, l->in, "input", -1, false)) ||
+	    (ret = want(t, li, l, l->op->inputs[1], "paddings", 2, true)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)))
+		return ret;
+	in = T(t, l->in);
+	pd = T(t, l->op->inputs[1]);
+	out = T(t, l->out);
+	if (!dtype_of(in->type) || (ret = want_act_type(t, li, l, l->out, in->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
+					 tfl_type_name(in->type));
+	if (in->ndims > 4 || pd->type != TFL_TYPE_INT32 ||
+	    pd->dims[0] != (int32_t)in->ndims || pd->dims[1] != 2)
+		return LFAIL(t, li, l, -ENOTSUP, "paddings must be int32 [%u, 2] (rank 4 at most)",
+			     in->ndims);
+	if ((ret = qparams(t, li, l, l->in, &qi)) ||
+	    (ret = qparams(t, li, l, l->out, &qo)))
+		return ret;
+	if (qi.scale != qo.scale || qi.zero_point != qo.zero_point)
+		return LFAIL(t, li, l, -ENOTSUP, "input and output quantization differ");
+	memcpy(pads, pd->data, 8 * in->ndims);
+	if (tfl_pad_prepare(&l->pad, in->dims, in->ndims, pads, qo.zero_point, od) ||
+	    out->ndims != in->ndims || memcmp(od, out->dims, 4 * in->ndims))
+		return LFAIL(t, li, l, -EINVAL, "paddings do not give the output shape");
+	set_shape(l, in, out);
+	return 0;
+}
+
+/* MUL, SUB: two inputs of one type, broadcasting (rank <= 4), fused activation. */
+static int prep_mul_sub(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *a, *b, *out;
+	bool mul = l->op->builtin == TFL_OP_MUL;
+	uint32_t act;
+	int ret;
+
+	if (l->op->num_inputs != 2)
+		return LFAIL(t, li, l, -EINVAL, "needs 2 inputs");
+	l->in2 = l->op->inputs[1];
+	if ((ret = want(t, li, l, l->in, "input 0", -1, false)) ||
+	    (ret = want(t, li, l, l->in2, "input 1", -1, false)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)))
+		return ret;
+	a = T(t, l->in);
+	b = T(t, l->in2);
+	out = T(t, l->out);
+	if (!dtype_of(a->type) || (ret = want_act_type(t, li, l, l->in2, a->type)) ||
+	    (ret = want_act_type(t, li, l, l->out, a->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
+					 tfl_type_name(a->type));
+	if (tfl_bcast_prepare(&l->bcast, a->dims, a->ndims, b->dims, b->ndims, out->dims,
+			      out->ndims))
+		return LFAIL(t, li, l, -ENOTSUP, "shapes do not broadcast to the output (rank 4 at most)");
+	if ((ret = qparams(t, li, l, l->in, &l->qa)) ||
+	    (ret = qparams(t, li, l, l->in2, &l->qb)) ||
+	    (ret = qparams(t, li, l, l->out, &l->qo)) ||
+	    (ret = map_act(t, li, l, l->op->opt.type == (mul ? TFL_OPT_MUL : TFL_OPT_SUB) ?
+			   l->op->opt.act : 0, &act)))
+		return ret;
+	if (mul ? tfl_mul_prepare(&l->mul, a->type == TFL_TYPE_UINT8, act, l->qa, l->qb, l->qo) :
+		  tfl_sub_prepare(&l->sub, a->type == TFL_TYPE_UINT8, act, l->qa, l->qb, l->qo))
+		return LFAIL(t, li, l, -EINVAL, "scales a %g, b %g, out %g: no requantization multiplier",
+			     (double)l->qa.scale, (double)l->qb.scale, (double)l->qo.scale);
+	set_shape(l, a, out);
+	return 0;
+}
+
+/*
+ * MAXIMUM / MINIMUM: TFLite 2.2 compares the stored values, whatever the
+ * tensors' quantization (maximum_minimum.cc has no rescale); broadcasting.
+ */
+static int prep_minmax(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *a, *b, *out;
+	int ret;
+
+	if (l->op->num_inputs != 2)
+		return LFAIL(t, li, l, -EINVAL, "needs 2 inputs");
+	l->in2 = l->op->inputs[1];
+	if ((ret = want(t, li, l, l->in, "input 0", -1, false)) ||
+	    (ret = want(t, li, l, l->in2, "input 1", -1, false)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)))
+		return ret;
+	a = T(t, l->in);
+	b = T(t, l->in2);
+	out = T(t, l->out);
+	if (!dtype_of(a->type) || (ret = want_act_type(t, li, l, l->in2, a->type)) ||
+	    (ret = want_act_type(t, li, l, l->out, a->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
+					 tfl_type_name(a->type));
+	if (tfl_bcast_prepare(&l->bcast, a->dims, a->ndims, b->dims, b->ndims, out->dims,
+			      out->ndims))
+		return LFAIL(t, li, l, -ENOTSUP, "shapes do not broadcast to the output (rank 4 at most)");
+	l->in_type = a->type;
+	set_shape(l, a, out);
+	return 0;
+}
+
+/* RELU, RELU6, RELU_N1_TO_1, HARD_SWISH: elementwise, one type and size. */
+static int prep_relu(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *out;
+	struct e1npu_qparams qi, qo;
+	int ret;
+
+	if (l->op->num_inputs != 1)
+		return LFAIL(t, li, l, -EINVAL, "needs one input");
+	if ((ret = want(t, li, l, l->in, "input", -1, false)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)))
+		return ret;
+	in = T(t, l->in);
+	out = T(t, l->out);
+	if (!dtype_of(in->type) || (ret = want_act_type(t, li, l, l->out, in->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
+					 tfl_type_name(in->type));
+	if (tfl_tensor_count(in) != tfl_tensor_count(out))
+		return LFAIL(t, li, l, -EINVAL, "input and output sizes differ");
+	if ((ret = qparams(t, li, l, l->in, &qi)) ||
+	    (ret = qparams(t, li, l, l->out, &qo)))
+		return ret;
+	if (l->op->builtin == TFL_OP_HARD_SWISH ?
+	    tfl_hswish_prepare(&l->hswish, in->type == TFL_TYPE_UINT8, tfl_tensor_count(in),
+			       qi, qo) :
+	    tfl_relu_prepare(&l->relu, l->op->builtin, in->type == TFL_TYPE_UINT8,
+			     tfl_tensor_count(in), qi, qo))
+		return LFAIL(t, li, l, -EINVAL, "bad scales");
 	set_shape(l, in, out);
 	return 0;
 }
@@ -712,6 +1060,28 @@ static void st_act(void *p, size_t i, uint32_t type, int32_t v)
 		((int8_t *)p)[i] = (int8_t)v;
 }
 
+struct minmax_walk {
+	const struct layer *l;
+	const void *a, *b;
+	void *out;
+};
+
+static void minmax_one(void *ctx, size_t ia, size_t ib, size_t io)
+{
+	const struct minmax_walk *w = ctx;
+	int32_t x = ld_act(w->a, ia, w->l->in_type), y = ld_act(w->b, ib, w->l->in_type);
+	bool max = w->l->op->builtin == TFL_OP_MAXIMUM;
+
+	st_act(w->out, io, w->l->in_type, (max ? x > y : x < y) ? x : y);
+}
+
+static void run_minmax(const struct layer *l, const void *a, const void *b, void *out)
+{
+	struct minmax_walk w = { l, a, b, out };
+
+	tfl_bcast_for_each(&l->bcast, minmax_one, &w);
+}
+
 static void run_quantize(const struct layer *l, const void *in, void *out)
 {
 	for (size_t i = 0; i < l->count; i++) {
@@ -719,22 +1089,6 @@ static void run_quantize(const struct layer *l, const void *in, void *out)
 					  l->mult, l->shift) + l->out_zp;
 
 		st_act(out, i, l->out_type, e1q_clamp(v, l->lo, l->hi));
-	}
-}
-
-static void run_mean(const struct layer *l, const void *in, void *out)
-{
-	int32_t n = (int32_t)(l->mh * l->mw);
-
-	for (uint32_t c = 0; c < l->mc; c++) {
-		int32_t acc = 0;
-
-		for (uint32_t p = 0; p < l->mh * l->mw; p++)
-			acc += ld_act(in, (size_t)p * l->mc + c, l->in_type) - l->in_zp;
-		acc = e1q_mul_by_qm(acc, l->mult, l->shift);
-		acc = acc > 0 ? (acc + n / 2) / n : (acc - n / 2) / n;
-		acc += l->out_zp;
-		st_act(out, c, l->in_type, e1q_clamp(acc, l->lo, l->hi));
 	}
 }
 
@@ -796,8 +1150,54 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 		run_quantize(l, in, out);
 		host_report(l, "requantization: no hardware form, TFLite Requantize on the host");
 		return 0;
+	case TFL_OP_CONCATENATION: {
+		const uint8_t *ins[TFL_CONCAT_MAX];
+
+		for (uint32_t k = 0; k < l->op->num_inputs; k++)
+			ins[k] = t->buf[l->op->inputs[k]];
+		tfl_concat_run(&l->concat, ins, out);
+		host_report(l, "concatenation (uint8 inputs rescaled in float) on the host");
+		return 0;
+	}
+	case TFL_OP_RESIZE_NEAREST_NEIGHBOR:
+		tfl_resize_run(&l->resize, in, out);
+		host_report(l, "layout only: nearest-neighbour copy on the host");
+		return 0;
+	case TFL_OP_TRANSPOSE:
+	case TFL_OP_SLICE:
+	case TFL_OP_STRIDED_SLICE:
+		tfl_layout_run(&l->layout, in, out);
+		host_report(l, "layout only: strided copy on the host");
+		return 0;
+	case TFL_OP_PAD:
+		tfl_pad_run(&l->pad, in, out);
+		host_report(l, "layout only: padded copy on the host");
+		return 0;
+	case TFL_OP_HARD_SWISH:
+		tfl_hswish_run(&l->hswish, in, out);
+		host_report(l, "hard swish in 16-bit fixed point on the host");
+		return 0;
+	case TFL_OP_MUL:
+		tfl_mul_run(&l->mul, &l->bcast, in, t->buf[l->in2], out);
+		host_report(l, "elementwise product with requantization on the host");
+		return 0;
+	case TFL_OP_SUB:
+		tfl_sub_run(&l->sub, &l->bcast, in, t->buf[l->in2], out);
+		host_report(l, "elementwise difference with requantization on the host");
+		return 0;
+	case TFL_OP_MAXIMUM:
+	case TFL_OP_MINIMUM:
+		run_minmax(l, in, t->buf[l->in2], out);
+		host_report(l, "elementwise max/min of the stored values on the host");
+		return 0;
+	case TFL_OP_RELU:
+	case TFL_OP_RELU6:
+	case TFL_OP_RELU_N1_TO_1:
+		tfl_relu_run(&l->relu, in, out);
+		host_report(l, "clamp with requantization: no hardware form, TFLite ReluX on the host");
+		return 0;
 	case TFL_OP_MEAN:
-		run_mean(l, in, out);
+		tfl_mean_run(&l->mean, in, out);
 		host_report(l, "mean over H, W: no hardware form, TFLite integer Mean on the host");
 		return 0;
 	default:
@@ -851,6 +1251,20 @@ static int prepare_layer(struct e1npu_tflite *t, uint32_t i, struct layer *l)
 	case TFL_OP_SQUEEZE: ret = prep_reshape(t, i, l); break;
 	case TFL_OP_QUANTIZE: ret = prep_quantize(t, i, l); break;
 	case TFL_OP_MEAN: ret = prep_mean(t, i, l); break;
+	case TFL_OP_RELU:
+	case TFL_OP_RELU6:
+	case TFL_OP_RELU_N1_TO_1:
+	case TFL_OP_HARD_SWISH: ret = prep_relu(t, i, l); break;
+	case TFL_OP_MAXIMUM:
+	case TFL_OP_MINIMUM: ret = prep_minmax(t, i, l); break;
+	case TFL_OP_MUL:
+	case TFL_OP_SUB: ret = prep_mul_sub(t, i, l); break;
+	case TFL_OP_PAD: ret = prep_pad(t, i, l); break;
+	case TFL_OP_TRANSPOSE:
+	case TFL_OP_SLICE: ret = prep_layout(t, i, l); break;
+	case TFL_OP_RESIZE_NEAREST_NEIGHBOR: ret = prep_resize(t, i, l); break;
+	case TFL_OP_STRIDED_SLICE: ret = prep_strided_slice(t, i, l); break;
+	case TFL_OP_CONCATENATION: ret = prep_concat(t, i, l); break;
 	default:
 		return tf_fail(t, -ENOTSUP, "operator %u: %s (builtin code %d) not supported",
 			       i, tfl_builtin_name(op->builtin), op->builtin);
@@ -1047,7 +1461,7 @@ static int prepare(struct e1npu_tflite *t)
 		if (ret)
 			return ret;
 		/* Every tensor the layer touches has storage (non-constant). */
-		if (!t->buf[l->in] || !t->buf[l->out] || (l->in2 >= 0 && !t->buf[l->in2]))
+		if (!layer_bufs(t, l))
 			return LFAIL(t, i, l, -EINVAL, "activation tensor without storage");
 	}
 	return 0;
@@ -1064,6 +1478,7 @@ E1NPU_API void e1npu_tflite_free(struct e1npu_tflite *t)
 		e1npu_fc_free(l->fc);
 		free(l->w);
 		free(l->bias);
+		tfl_resize_free(&l->resize);
 		free(l->wscales);
 	}
 	free(t->arena);
@@ -1368,7 +1783,7 @@ int e1npu_tflite_part_invoke(struct e1npu_tflite *t, void *const *bufs)
 		struct layer *l = &t->layers[i];
 		uint64_t t0 = now_ns();
 
-		if (!t->buf[l->in] || !t->buf[l->out] || (l->in2 >= 0 && !t->buf[l->in2]))
+		if (!layer_bufs(t, l))
 			ret = LFAIL(t, l->rep.index, l, -EINVAL, "activation tensor without storage");
 		else
 			ret = run_layer(t, l->rep.index, l);

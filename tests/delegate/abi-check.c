@@ -75,6 +75,9 @@ int main(void)
 	same("kTfLiteUInt8", TFLC_UINT8, kTfLiteUInt8);
 	same("kTfLiteInt8", TFLC_INT8, kTfLiteInt8);
 	same("kTfLiteMmapRo", TFLC_MMAP_RO, kTfLiteMmapRo);
+	same("kTfLiteDynamic", TFLC_DYNAMIC, kTfLiteDynamic);
+	same("kTfLiteDelegateFlagsAllowDynamicTensors", TFLC_DELEGATE_ALLOW_DYNAMIC,
+	     kTfLiteDelegateFlagsAllowDynamicTensors);
 	same("kTfLiteAffineQuantization", TFLC_AFFINE_QUANT, kTfLiteAffineQuantization);
 	printf("%d passed, %d failed\n", npass, nfail);
 	return nfail ? 1 : 0;

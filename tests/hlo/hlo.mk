@@ -19,6 +19,10 @@ $(HLO_API_TEST_SAN): $(call sanobjs,tests/hlo/test-hlo-api.c) $(LIB_SAN_A)
 
 .PHONY: check-hlo
 check-hlo: $(HLO_TOOL) $(HLO_TOOL_SAN) $(HLO_API_TEST) $(HLO_API_TEST_SAN)
+	sh tests/hlo/check-includes.sh lib/hlo
+	@if sh tests/hlo/check-includes.sh tests/hlo/inc-cycle >/dev/null; then \
+		echo "  FAIL  check-includes.sh missed tests/hlo/inc-cycle's cycle"; exit 1; \
+	else echo "  PASS  check-includes.sh finds tests/hlo/inc-cycle's cycle"; fi
 	$(HLO_API_TEST)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		$(HLO_API_TEST_SAN)

@@ -300,6 +300,92 @@ static void test_softmax_prepare(void **state)
 	assert_int_equal(diff_min, -248);
 }
 
+/*
+ * TFLite 2.2's conv / fully connected scale: the float product for uint8
+ * layers and fully connected ones (GetQuantizedConvolutionMultipler), the
+ * double one for per-channel int8 convolutions.
+ */
+static void test_conv_scale(void **state)
+{
+	/*
+	 * in = 0x1.47be7p-6, w = 0x1.d151c2p-8: the exact product
+	 * 0x1.29dcc9...p-13 (48 bits) rounds up to the float 0x1.29dccap-13,
+	 * and out = 0x1.29dccap-12 is twice that float. Float path: exactly
+	 * 0.5 -> (2^30, 0). Double path: 0.5 * (1 + 2.7e-8) -> 0.5 * 2^31 +
+	 * 0.5 * 2^31 * 2.7e-8 = 2^30 + 29 (0.000142031891524 / 0.000284063775325
+	 * = 0.5000000135..., times 2^31 = 1073741853.0).
+	 */
+	const float in = 0x1.47be7p-6f, w = 0x1.d151c2p-8f, out = 0x1.29dccap-12f;
+	int32_t m;
+	int s, differ = 0;
+
+	(void)state;
+	assert_true(e1q_conv_scale(true, in, w, out) == 0.5);
+	assert_int_equal(e1q_quantize_multiplier(e1q_conv_scale(true, in, w, out), &m, &s), 0);
+	assert_int_equal(m, 1 << 30);
+	assert_int_equal(s, 0);
+	assert_int_equal(e1q_quantize_multiplier(e1q_conv_scale(false, in, w, out), &m, &s), 0);
+	assert_int_equal(m, 1073741853);
+	assert_int_equal(s, 0);
+
+	/* which layers take which product */
+	assert_true(e1q_conv_float_product(false, true, 1));	/* uint8 conv */
+	assert_true(e1q_conv_float_product(true, true, 1));	/* uint8 FC */
+	assert_true(e1q_conv_float_product(true, false, 1));	/* int8 FC */
+	assert_false(e1q_conv_float_product(false, false, 1));	/* int8 conv */
+	assert_false(e1q_conv_float_product(false, false, 8));	/* per channel */
+	assert_false(e1q_conv_float_product(true, false, 8));
+
+	/*
+	 * A sweep: the float product computed here another way, rounding the
+	 * exact double product (24 x 24 bits fit in 53) to float; where its
+	 * multiplier differs from the double one's, e1q_conv_scale must give
+	 * each. Many scale triples differ.
+	 */
+	for (int i = 0; i < 2000; i++) {
+		float a = 0.001f + (float)i * 0.00037f, b = 0.002f + (float)(i % 97) * 0.0011f;
+		float c = 0.013f + (float)(i % 31) * 0.0029f;
+		double pf = (double)(float)((double)a * (double)b) / (double)c;
+		double pd = (double)a * (double)b / (double)c;
+		int32_t mf, md, got;
+		int sf, sd, sg;
+
+		assert_int_equal(e1q_quantize_multiplier(pf, &mf, &sf), 0);
+		assert_int_equal(e1q_quantize_multiplier(pd, &md, &sd), 0);
+		if (mf == md && sf == sd)
+			continue;
+		differ++;
+		e1q_quantize_multiplier(e1q_conv_scale(true, a, b, c), &got, &sg);
+		assert_int_equal(got, mf);
+		assert_int_equal(sg, sf);
+		e1q_quantize_multiplier(e1q_conv_scale(false, a, b, c), &got, &sg);
+		assert_int_equal(got, md);
+		assert_int_equal(sg, sd);
+	}
+	assert_true(differ > 100);
+}
+
+/*
+ * ADD's rescale: TFLite 2.2 doubles the larger float scale in float and
+ * multiplies the output scale by 2^20 in float. 1.5 and 1.0 in, 3.0 out:
+ * twice_max = 3; 1.5/3 = 0.5 -> (2^30, 0); 1/3 -> 0.6666.. * 2^-1 ->
+ * round(0.6666.. * 2^31) = 1431655765, shift -1; 3 / (2^20 * 3) = 2^-20 =
+ * 0.5 * 2^-19 -> (2^30, -19).
+ */
+static void test_add_rescale(void **state)
+{
+	struct e1q_add_rescale r;
+
+	(void)state;
+	assert_int_equal(e1q_add_rescale(1.5, 1.0, 3.0, &r), 0);
+	assert_int_equal(r.ma, 1 << 30);
+	assert_int_equal(r.sa, 0);
+	assert_int_equal(r.mb, 1431655765);
+	assert_int_equal(r.sb, -1);
+	assert_int_equal(r.mo, 1 << 30);
+	assert_int_equal(r.so, -19);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -313,6 +399,8 @@ int main(void)
 		cmocka_unit_test(test_requant_bytes),
 		cmocka_unit_test(test_fixedpoint),
 		cmocka_unit_test(test_softmax_prepare),
+		cmocka_unit_test(test_conv_scale),
+		cmocka_unit_test(test_add_rescale),
 	};
 
 	return cmocka_run_group_tests_name("ops-quant", tests, NULL, NULL);

@@ -42,3 +42,44 @@ check-tflite-unit: $(TFLITE_UNIT) $(TFLITE_UNIT_SAN) $(CLASSIFY_SAN)
 
 CHECK_TARGETS += check-tflite-unit
 
+
+# Built models (tests/tflite/mkmodels.py, no TensorFlow needed) against real
+# TFLite 2.2 (check-tflite-models), byte for byte, by libe1npu's interpreter
+# (NPU path and lib/ref's reference path) and by the delegate, normal and
+# ASan+UBSan:
+#   requant-*        conv / FC multipliers at rounding ties where TFLite
+#                    2.2's float product of the scales and the double one part;
+#   mean-*           every MEAN form;
+#   quantize-*-tie, relu*-tie
+#                    quotient ties that part RELU's float quotient from
+#                    QUANTIZE's double one;
+#   mul-*-tie        MUL's single-precision multiplier at product ties;
+#   sub-*, concat-*, pad-*, transpose-*, slice-*, strided-slice-*,
+#   resize-*, maximum-*, minimum-*, relu*, hard-swish-*, bcast-* (MUL,
+#   SUB, MAXIMUM, MINIMUM broadcasting a per-channel MEAN)
+#                    the other operators added with them;
+#   dynamic-*        a shape computed at run time: the delegate only (the
+#                    interpreter has no SHAPE).
+# SKIPPED where TFLite 2.2 cannot be had (tools/devel/fetch-tflite.sh).
+TFLITE_MODELS_DIR := $(O)/tests/tflite/models
+
+.PHONY: check-tflite-models
+check-tflite-models: $(DELEGATE_TEST) $(DELEGATE_SO) $(DELEGATE_TEST_SAN) $(DELEGATE_SAN_SO)
+	@mkdir -p $(TFLITE_MODELS_DIR)
+	@tfl=$$($(FETCH_TFLITE) 2>$(O)/tests/tflite/fetch.err) || { \
+		echo "$@: SKIPPED: no TFLite 2.2 reference: $$(cat $(O)/tests/tflite/fetch.err)"; \
+		echo "$@: 0 passed, 0 failed, 1 skipped"; exit 0; }; \
+	set -e; cd tests/tflite && python3 mkmodels.py $(abspath $(TFLITE_MODELS_DIR)); cd $(CURDIR); \
+	lib="$$tfl/lib/libtensorflowlite_c.so"; m=$(TFLITE_MODELS_DIR); \
+	static=$$(ls $$m/*.tflite | grep -v '/dynamic-'); \
+	$(DELEGATE_TEST) --tflite "$$lib" --delegate $(DELEGATE_SO) --interp-ref --no-skip-ops \
+		-r 4 $$static; \
+	$(DELEGATE_TEST) --tflite "$$lib" --delegate $(DELEGATE_SO) --no-skip-ops \
+		-r 4 $$m/dynamic-*.tflite; \
+	export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1; \
+	$(DELEGATE_TEST_SAN) --tflite "$$lib" --delegate $(DELEGATE_SAN_SO) --interp \
+		--no-skip-ops -r 2 $$static; \
+	$(DELEGATE_TEST_SAN) --tflite "$$lib" --delegate $(DELEGATE_SAN_SO) \
+		--no-skip-ops -r 2 $$m/dynamic-*.tflite
+
+CHECK_TARGETS += check-tflite-models

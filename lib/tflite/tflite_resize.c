@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+/* TFLite 2.2's RESIZE_NEAREST_NEIGHBOR (tflite_resize.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tflite_resize.h"
+
+/*
+ * TFLite 2.2's source row (column) for output row @o: floor(o * in / out),
+ * the scale a float quotient, at most in - 1. 2.2 applies it whatever
+ * align_corners and half_pixel_centers say (checked against it: rounding
+ * with the aligned scale differs on 45-78 of 72-189 bytes).
+ */
+static int32_t nearest(uint32_t o, uint32_t in, uint32_t out)
+{
+	float scale = (float)in / (float)out;
+	int32_t v = (int32_t)floorf((float)o * scale);
+
+	return v < (int32_t)in - 1 ? v : (int32_t)in - 1;
+}
+
+int tfl_resize_prepare(struct tfl_resize *r, uint32_t ih, uint32_t iw, uint32_t oh,
+		       uint32_t ow, uint32_t c)
+{
+	memset(r, 0, sizeof(*r));
+	if (!ih || !iw || !oh || !ow || !c || oh > TFL_RESIZE_MAX || ow > TFL_RESIZE_MAX)
+		return -EINVAL;
+	r->ys = malloc(oh * sizeof(*r->ys));
+	r->xs = malloc(ow * sizeof(*r->xs));
+	if (!r->ys || !r->xs) {
+		tfl_resize_free(r);
+		return -ENOMEM;
+	}
+	r->ih = ih;
+	r->iw = iw;
+	r->oh = oh;
+	r->ow = ow;
+	r->c = c;
+	for (uint32_t y = 0; y < oh; y++)
+		r->ys[y] = nearest(y, ih, oh);
+	for (uint32_t x = 0; x < ow; x++)
+		r->xs[x] = nearest(x, iw, ow);
+	return 0;
+}
+
+void tfl_resize_run(const struct tfl_resize *r, const uint8_t *in, uint8_t *out)
+{
+	for (uint32_t y = 0; y < r->oh; y++)
+		for (uint32_t x = 0; x < r->ow; x++) {
+			memcpy(out, in + ((size_t)r->ys[y] * r->iw + (size_t)r->xs[x]) * r->c, r->c);
+			out += r->c;
+		}
+}
+
+void tfl_resize_free(struct tfl_resize *r)
+{
+	free(r->ys);
+	free(r->xs);
+	r->ys = r->xs = NULL;
+}

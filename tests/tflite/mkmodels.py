@@ -1,0 +1,508 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# Writes the built test models of check-tflite-models (tests/tflite/
+# tflite.mk) into DIR: each is run by TFLite 2.2 alone, by TFLite 2.2 with
+# the e1npu delegate and (but dynamic-*) by libe1npu's interpreter, and the
+# outputs must be byte-identical.
+#
+#   requant-*   convolution / fully connected layers whose scales make
+#               TFLite 2.2's single-precision product in * w differ from the
+#               double one, at a rounding tie: in * w / out is exactly 0.5
+#               in float and just above it in double, so every odd negative
+#               accumulator rounds one way with the float multiplier
+#               (2^30) and the other with the double one (2^30 + d).
+#   dynamic-*   a shape computed at run time (SHAPE -> STRIDED_SLICE ->
+#               PACK -> RESHAPE): TFLite makes the RESHAPE output dynamic.
+#
+# Usage: mkmodels.py DIR
+import os
+import struct
+import sys
+
+from tflbuild import (CONV, DW, FC, I32, I8, NONE, O_CONV, O_DW, O_FC,
+                      O_RESHAPE, RELU as ACT_RELU, RELU6 as ACT_RELU6,
+                      RESHAPE, SAME, U8, Model, Table)
+
+SHAPE, STRIDED_SLICE, PACK, MEAN = 77, 45, 83, 40
+RELU, RELU_N1_TO_1, RELU6, QUANTIZE = 19, 20, 21, 114
+MAXIMUM, MINIMUM, O_MAXMIN = 55, 57, 39
+MUL, O_MUL = 18, 21
+PAD, O_PAD = 34, 22
+SUB, O_SUB = 41, 28
+CONCAT, O_CONCAT = 2, 10
+TRANSPOSE, SLICE = 39, 65
+RESIZE_NN, O_RESIZE_NN = 97, 74
+O_STRIDED_SLICE_ = 32
+HARD_SWISH = 117
+O_STRIDED_SLICE, O_SHAPE, O_PACK, O_REDUCER = 32, 55, 59, 27
+
+
+def f32(x):
+    return struct.unpack('<f', struct.pack('<f', x))[0]
+
+
+def quantize_multiplier(real):
+    """TFLite QuantizeMultiplier (frexp, round half away from zero)."""
+    if real == 0:
+        return 0, 0
+    m, e = frexp(real)
+    q = int(m * (1 << 31) + 0.5)
+    if q == 1 << 31:
+        q //= 2
+        e += 1
+    return q, e
+
+
+def frexp(x):
+    e = 0
+    while x >= 1.0:
+        x /= 2
+        e += 1
+    while x < 0.5:
+        x *= 2
+        e -= 1
+    return x, e
+
+
+def tie_scales(start):
+    """Float scales (in, w, out) with float(in * w) / out == 0.5 exactly
+    and the double product's multiplier above the float one's."""
+    k = 0
+    while True:
+        s_in = f32(start + k * 1.3e-6)
+        s_w = f32(0.0071 + k * 0.7e-7)
+        p_f = f32(s_in * s_w)
+        s_out = f32(2 * p_f)
+        mf = quantize_multiplier(p_f / s_out)
+        md = quantize_multiplier(s_in * s_w / s_out)
+        if mf == (1 << 30, 0) and md[1] == 0 and md[0] > mf[0] + 2:
+            return s_in, s_w, s_out, p_f
+        k += 1
+
+
+def small_weights(n, zp, seed):
+    """Weights within one step of the zero point (accumulators stay small,
+    so the outputs are not all clamped)."""
+    x = seed
+    out = []
+    for _ in range(n):
+        x = (x * 1103515245 + 12345) & 0x7fffffff
+        out.append(zp + ((x >> 16) % 3) - 1)
+    return out
+
+
+def requant_conv_u8():
+    s_in, s_w, s_out, p = tie_scales(0.02)
+    m = Model()
+    i = m.tensor('in', [1, 8, 8, 3], U8, s_in, 128)
+    w = m.const('w', [6, 1, 1, 3], U8, small_weights(18, 131, 1), s_w, 131)
+    b = m.const('b', [6], I32, [0, 1, -1, 3, 0, -5], p, 0)
+    o = m.tensor('out', [1, 8, 8, 6], U8, s_out, 128)
+    m.op(CONV, [i, w, b], [o], O_CONV,
+         Table(f0=('i8', SAME), f1=('i32', 1), f2=('i32', 1), f3=('i8', NONE)))
+    return m.build([i], [o], 'requant conv u8')
+
+
+def requant_conv_i8():
+    """Per-channel int8: TFLite 2.2 takes the double product here."""
+    s_in, s_w, s_out, p = tie_scales(0.023)
+    m = Model()
+    i = m.tensor('in', [1, 8, 8, 3], I8, s_in, 0)
+    w = m.const('w', [4, 1, 1, 3], I8, small_weights(12, 0, 4), [s_w] * 4, [0] * 4,
+                qdim=0)
+    b = m.const('b', [4], I32, [0, 1, -1, 3], [p] * 4, [0] * 4, qdim=0)
+    o = m.tensor('out', [1, 8, 8, 4], I8, s_out, 0)
+    m.op(CONV, [i, w, b], [o], O_CONV,
+         Table(f0=('i8', SAME), f1=('i32', 1), f2=('i32', 1), f3=('i8', NONE)))
+    return m.build([i], [o], 'requant conv i8 per channel')
+
+
+def mean(ttype, keep, s_in, s_out, zi, zo):
+    """MEAN over axes {1, 2}, whose rescale TFLite 2.2 forms per type and
+    keep_dims."""
+    m = Model()
+    i = m.tensor('in', [1, 5, 3, 4], ttype, s_in, zi)
+    ax = m.const('axes', [2], I32, [1, 2])
+    o = m.tensor('mean', [1, 1, 1, 4] if keep else [1, 4], ttype, s_out, zo)
+    m.op(MEAN, [i, ax], [o], O_REDUCER, Table(f0=('u8', 1 if keep else 0)))
+    return m.build([i], [o], 'mean')
+
+
+def quotient_tie_scales():
+    """Float scales (in, out) whose float quotient in / out is exactly 0.75
+    while the double one is just below: TFLite 2.2's RELU multiplier
+    (from the float quotient) puts x * 0.75 for x = 2 mod 4 on a tie."""
+    k = 0
+    while True:
+        s_out = f32(0.0313 + k * 1.7e-7)
+        s_in = f32(0.75 * s_out)
+        mf = quantize_multiplier(f32(s_in / s_out))
+        md = quantize_multiplier(s_in / s_out)
+        if mf == (3 << 29, 0) and md[1] == 0 and md[0] < mf[0]:
+            return s_in, s_out
+        k += 1
+
+
+def requantize(t_in, zi, t_out, zo):
+    """QUANTIZE between 8-bit types at a quotient tie (quotient_tie_scales):
+    TFLite 2.2 takes the double quotient here, unlike RELU."""
+    s_in, s_out = quotient_tie_scales()
+    m = Model()
+    i = m.tensor('in', [1, 8, 16], t_in, s_in, zi)
+    o = m.tensor('out', [1, 8, 16], t_out, s_out, zo)
+    m.op(QUANTIZE, [i], [o])
+    return m.build([i], [o], 'requantize')
+
+
+def minmax(code, ttype):
+    """MAXIMUM / MINIMUM of the input and its RELU6 in another
+    quantization: TFLite 2.2 compares the stored values, no rescale."""
+    zi, zr = (128, 3) if ttype == U8 else (0, -100)
+    m = Model()
+    i = m.tensor('in', [1, 4, 4, 3], ttype, 0.05, zi)
+    r = m.tensor('relu6', [1, 4, 4, 3], ttype, 0.03, zr)
+    o = m.tensor('out', [1, 4, 4, 3], ttype, 0.05, zi)
+    m.op(RELU6, [i], [r])
+    m.op(code, [i, r], [o], O_MAXMIN, Table())
+    return m.build([i], [o], 'minmax')
+
+
+def mul_tie_scales():
+    """Scales (in, relu6 out, mul out) whose float in * r / out (TFLite
+    2.2's MUL multiplier, single precision throughout) is exactly 0.75
+    while the double one is just below: products x * y = 2 mod 4 tie."""
+    k = 0
+    s2 = f32(2.03)
+    while True:
+        s1 = f32(0.05 + k * 1.1e-7)
+        so = f32(f32(s1 * s2) / 0.75)
+        mf = quantize_multiplier(f32(f32(s1 * s2) / so))
+        md = quantize_multiplier(s1 * s2 / so)
+        if mf == (3 << 29, 0) and md[1] == 0 and md[0] < mf[0]:
+            return s1, s2, so
+        k += 1
+
+
+def mul(ttype, act):
+    """MUL of the input and its RELU6 (values 0..3 steps): TFLite 2.2's
+    single-precision multiplier at product ties; act: fused activation."""
+    s1, s2, so = mul_tie_scales()
+    z1, z2, zo = (128, 0, 128) if ttype == U8 else (0, -128, 0)
+    m = Model()
+    i = m.tensor('in', [1, 8, 8, 2], ttype, s1, z1)
+    r = m.tensor('relu6', [1, 8, 8, 2], ttype, s2, z2)
+    o = m.tensor('out', [1, 8, 8, 2], ttype, so, zo)
+    m.op(RELU6, [i], [r])
+    m.op(MUL, [i, r], [o], O_MUL, Table(f0=('i8', act)))
+    return m.build([i], [o], 'mul')
+
+
+def pad(ttype, shape, pads):
+    """PAD with the output zero point (a real 0), then a RELU so the padded
+    values go through arithmetic too."""
+    z = 100 if ttype == U8 else -7
+    out = [d + a + b for d, (a, b) in zip(shape, pads)]
+    m = Model()
+    i = m.tensor('in', shape, ttype, 0.05, z)
+    p = m.const('pads', [len(shape), 2], I32, [v for ab in pads for v in ab])
+    o = m.tensor('padded', out, ttype, 0.05, z)
+    r = m.tensor('out', out, ttype, 0.04, z)
+    m.op(PAD, [i, p], [o], O_PAD, Table())
+    m.op(RELU, [o], [r])
+    return m.build([i], [r], 'pad')
+
+
+def sub(ttype, s_r, act, s_out, zo):
+    """SUB of the input and its RELU6 (another quantization): ADD's
+    rescaling, the second input subtracted."""
+    zi, zr = (128, 3) if ttype == U8 else (0, -100)
+    m = Model()
+    i = m.tensor('in', [1, 6, 6, 3], ttype, 0.05, zi)
+    r = m.tensor('relu6', [1, 6, 6, 3], ttype, s_r, zr)
+    o = m.tensor('out', [1, 6, 6, 3], ttype, s_out, zo)
+    m.op(RELU6, [i], [r])
+    m.op(SUB, [i, r], [o], O_SUB, Table(f0=('i8', act)))
+    return m.build([i], [o], 'sub')
+
+
+def concat(ttype, axis, s_r, zr, s_out, zo):
+    """CONCATENATION of [input, its RELU6, input] along @axis: uint8 inputs
+    quantized unlike the output are rescaled in float."""
+    zi = 128 if ttype == U8 else 0
+    shape = [1, 3, 4, 2]
+    ax = axis % 4
+    out = list(shape)
+    out[ax] *= 3
+    m = Model()
+    i = m.tensor('in', shape, ttype, 0.05, zi)
+    r = m.tensor('relu6', shape, ttype, s_r, zr)
+    o = m.tensor('out', out, ttype, s_out, zo)
+    m.op(RELU6, [i], [r])
+    m.op(CONCAT, [i, r, i], [o], O_CONCAT, Table(f0=('i32', axis), f1=('i8', NONE)))
+    return m.build([i], [o], 'concat')
+
+
+def layout(code, ttype, shape, a, b=None):
+    """TRANSPOSE (perm @a) or SLICE (begin @a, size @b) of the input, then a
+    RELU so the moved values go through arithmetic."""
+    z = 128 if ttype == U8 else 0
+    if code == TRANSPOSE:
+        out = [shape[p] for p in a]
+    else:
+        out = [d - s if n == -1 else n for d, s, n in zip(shape, a, b)]
+    m = Model()
+    i = m.tensor('in', shape, ttype, 0.05, z)
+    pa = m.const('a', [len(shape)], I32, a)
+    ins = [i, pa]
+    if b is not None:
+        ins.append(m.const('b', [len(shape)], I32, b))
+    o = m.tensor('moved', out, ttype, 0.05, z)
+    r = m.tensor('out', out, ttype, 0.03, z)
+    m.op(code, ins, [o])
+    m.op(RELU, [o], [r])
+    return m.build([i], [r], 'layout')
+
+
+def resize(ttype, hw, size, align, half=0):
+    """RESIZE_NEAREST_NEIGHBOR of [1, h, w, 3] to @size, then a RELU. TFLite
+    2.2 ignores @align (align_corners) and @half (half_pixel_centers)."""
+    z = 128 if ttype == U8 else 0
+    out = [1, size[0], size[1], 3]
+    m = Model()
+    i = m.tensor('in', [1, hw[0], hw[1], 3], ttype, 0.05, z)
+    sz = m.const('size', [2], I32, size)
+    o = m.tensor('resized', out, ttype, 0.05, z)
+    r = m.tensor('out', out, ttype, 0.03, z)
+    m.op(RESIZE_NN, [i, sz], [o], O_RESIZE_NN, Table(f0=('u8', align), f1=('u8', half)))
+    m.op(RELU, [o], [r])
+    return m.build([i], [r], 'resize')
+
+
+def ss_shape(shape, begin, end, strides, bm, em, sm):
+    """The output shape by strided_slice_logic.h's StartForAxis /
+    StopForAxis, in Python."""
+    out = []
+    for k, size in enumerate(shape):
+        s = strides[k]
+        start = (-2 ** 31 if s > 0 else 2 ** 31 - 1) if bm >> k & 1 else begin[k]
+        start = start + size if start < 0 else start
+        start = min(max(start, 0), size - 1)
+        stop = start + 1 if sm >> k & 1 else end[k]
+        if em >> k & 1:
+            stop = 2 ** 31 - 1 if s > 0 else -2 ** 31
+        stop = stop + size if stop < 0 else stop
+        stop = min(max(stop, 0), size) if s > 0 else min(max(stop, -1), size - 1)
+        n = len(range(start, stop, s))
+        if not sm >> k & 1:
+            out.append(n)
+    return out
+
+
+def strided_slice(ttype, shape, begin, end, strides, bm=0, em=0, sm=0):
+    """STRIDED_SLICE with constant begin / end / strides and masks, then a
+    RELU."""
+    z = 128 if ttype == U8 else 0
+    out = ss_shape(shape, begin, end, strides, bm, em, sm)
+    n = len(shape)
+    m = Model()
+    i = m.tensor('in', shape, ttype, 0.05, z)
+    b = m.const('begin', [n], I32, begin)
+    e = m.const('end', [n], I32, end)
+    st = m.const('strides', [n], I32, strides)
+    o = m.tensor('sliced', out, ttype, 0.05, z)
+    r = m.tensor('out', out, ttype, 0.03, z)
+    m.op(STRIDED_SLICE, [i, b, e, st], [o], O_STRIDED_SLICE,
+         Table(f0=('i32', bm), f1=('i32', em), f2=('i32', 0), f3=('i32', 0),
+               f4=('i32', sm)))
+    m.op(RELU, [o], [r])
+    return m.build([i], [r], 'strided slice')
+
+
+def broadcast(code, ttype, flat, swap=False, act=NONE):
+    """@code (MUL, SUB, MAXIMUM, MINIMUM) of the input [1, 4, 5, 3] and its
+    per-channel MEAN ([1, 1, 1, 3], or [3] with @flat), broadcast as
+    TFLite's Broadcast*4DSlow; @swap: the mean first."""
+    z, zm, zo = (128, 120, 100) if ttype == U8 else (0, -5, 3)
+    m = Model()
+    i = m.tensor('in', [1, 4, 5, 3], ttype, 0.05, z)
+    ax = m.const('axes', [2], I32, [1, 2])
+    mean_t = m.tensor('mean', [1, 1, 1, 3], ttype, 0.02, zm)
+    m.op(MEAN, [i, ax], [mean_t], O_REDUCER, Table(f0=('u8', 1)))
+    other = mean_t
+    if flat:
+        other = m.tensor('flat', [3], ttype, 0.02, zm)
+        m.op(RESHAPE, [mean_t], [other], O_RESHAPE, Table(f0=('ivec', [3])))
+    if code in (MAXIMUM, MINIMUM):
+        o = m.tensor('out', [1, 4, 5, 3], ttype, 0.05, z)
+        opts = (O_MAXMIN, Table())
+    else:
+        o = m.tensor('out', [1, 4, 5, 3], ttype, 0.06 if code == SUB else 0.01, zo)
+        opts = (O_MUL if code == MUL else O_SUB, Table(f0=('i8', act)))
+    ins = [other, i] if swap else [i, other]
+    m.op(code, ins, [o], *opts)
+    return m.build([i], [o], 'broadcast')
+
+
+def relu(code, ttype, s_in, zi, s_out, zo):
+    """RELU / RELU_N1_TO_1 / RELU6 with their own output quantization:
+    TFLite 2.2 rescales (QuantizeMultiplier of in / out) and clamps."""
+    m = Model()
+    i = m.tensor('in', [1, 6, 5, 4], ttype, s_in, zi)
+    o = m.tensor('out', [1, 6, 5, 4], ttype, s_out, zo)
+    m.op(code, [i], [o])
+    return m.build([i], [o], 'relu')
+
+
+def requant_dw_u8():
+    s_in, s_w, s_out, p = tie_scales(0.031)
+    m = Model()
+    i = m.tensor('in', [1, 8, 8, 4], U8, s_in, 127)
+    w = m.const('w', [1, 1, 1, 4], U8, [128, 126, 128, 126], s_w, 127)
+    b = m.const('b', [4], I32, [0, 0, 1, 2], p, 0)
+    o = m.tensor('out', [1, 8, 8, 4], U8, s_out, 128)
+    m.op(DW, [i, w, b], [o], O_DW,
+         Table(f0=('i8', SAME), f1=('i32', 1), f2=('i32', 1), f3=('i32', 1),
+               f4=('i8', NONE)))
+    return m.build([i], [o], 'requant depthwise u8')
+
+
+def requant_fc(ttype):
+    s_in, s_w, s_out, p = tie_scales(0.017)
+    zx, zw, zo = (128, 140, 128) if ttype == U8 else (0, 0, 0)
+    m = Model()
+    i = m.tensor('in', [1, 64], ttype, s_in, zx)
+    w = m.const('w', [32, 2], ttype, small_weights(64, zw, 2), s_w, zw)
+    b = m.const('b', [32], I32, list(range(-16, 16)), p, 0)
+    r = m.tensor('in2', [32, 2], ttype, s_in, zx)
+    o = m.tensor('out', [32, 32], ttype, s_out, zo)
+    m.op(RESHAPE, [i], [r], O_RESHAPE, Table(f0=('ivec', [32, 2])))
+    m.op(FC, [r, w, b], [o], O_FC, Table(f0=('i8', NONE)))
+    return m.build([i], [o], 'requant fully connected')
+
+
+def dynamic_reshape_u8():
+    """conv (static) -> SHAPE -> STRIDED_SLICE -> PACK -> RESHAPE (dynamic)
+    -> FC: the RESHAPE output's size is known only when it runs."""
+    m = Model()
+    i = m.tensor('in', [1, 4, 4, 2], U8, 0.05, 128)
+    w = m.const('w', [3, 1, 1, 2], U8, [120, 130, 128, 140, 110, 129], 0.02, 128)
+    b = m.const('b', [3], I32, [10, -20, 30], f32(f32(0.05) * f32(0.02)), 0)
+    c = m.tensor('conv', [1, 4, 4, 3], U8, 0.1, 128)
+    shp = m.tensor('shape', [4], I32)
+    begin = m.const('begin', [1], I32, [0])
+    end = m.const('end', [1], I32, [1])
+    stride = m.const('stride', [1], I32, [1])
+    batch = m.tensor('batch', [], I32)
+    minus1 = m.const('minus1', [], I32, [-1])
+    newshape = m.tensor('newshape', [2], I32)
+    flat = m.tensor('flat', [1, 48], U8, 0.1, 128)
+    wf = m.const('wf', [5, 48], U8, small_weights(240, 128, 3), 0.01, 128)
+    bf = m.const('bf', [5], I32, [1, 2, 3, 4, 5], f32(f32(0.1) * f32(0.01)), 0)
+    o = m.tensor('out', [1, 5], U8, 0.02, 128)
+    m.op(CONV, [i, w, b], [c], O_CONV,
+         Table(f0=('i8', SAME), f1=('i32', 1), f2=('i32', 1), f3=('i8', NONE)))
+    m.op(SHAPE, [c], [shp], O_SHAPE, Table(f0=('i8', I32)))
+    m.op(STRIDED_SLICE, [shp, begin, end, stride], [batch], O_STRIDED_SLICE,
+         Table(f0=('i32', 0), f1=('i32', 0), f2=('i32', 0), f3=('i32', 0),
+               f4=('i32', 1)))
+    m.op(PACK, [batch, minus1], [newshape], O_PACK,
+         Table(f0=('i32', 2), f1=('i32', 0)))
+    m.op(RESHAPE, [c, newshape], [flat], O_RESHAPE, Table())
+    m.op(FC, [flat, wf, bf], [o], O_FC, Table(f0=('i8', NONE)))
+    return m.build([i], [o], 'dynamic reshape')
+
+
+MODELS = {
+    'requant-conv-u8': requant_conv_u8,
+    'requant-conv-i8': requant_conv_i8,
+    'requant-depthwise-u8': requant_dw_u8,
+    'quantize-u8-i8-tie': lambda: requantize(U8, 128, I8, 0),
+    'quantize-i8-i8-tie': lambda: requantize(I8, 3, I8, -2),
+    'quantize-i8-u8-tie': lambda: requantize(I8, 0, U8, 128),
+    'mul-u8-tie': lambda: mul(U8, NONE),
+    'mul-i8-tie': lambda: mul(I8, NONE),
+    'mul-u8-relu-tie': lambda: mul(U8, ACT_RELU),
+    'mul-i8-relu6-tie': lambda: mul(I8, ACT_RELU6),
+    'pad-u8-4d': lambda: pad(U8, [1, 3, 4, 2], [(0, 0), (1, 2), (2, 0), (0, 1)]),
+    'pad-i8-4d': lambda: pad(I8, [1, 5, 3, 3], [(0, 0), (2, 2), (1, 1), (0, 0)]),
+    'pad-u8-2d': lambda: pad(U8, [4, 6], [(1, 0), (3, 2)]),
+    'sub-u8': lambda: sub(U8, 0.03, NONE, 0.06, 128),
+    'sub-i8': lambda: sub(I8, 0.07, NONE, 0.05, 5),
+    'sub-u8-relu': lambda: sub(U8, 0.1, ACT_RELU, 0.02, 30),
+    'sub-i8-relu6': lambda: sub(I8, 0.025, ACT_RELU6, 0.04, -128),
+    'concat-u8-axis3-rescale': lambda: concat(U8, 3, 0.03, 3, 0.04, 120),
+    'concat-u8-axis1-rescale': lambda: concat(U8, 1, 0.0235, 0, 0.0625, 128),
+    'concat-u8-axis-neg2-same': lambda: concat(U8, -2, 0.05, 128, 0.05, 128),
+    'concat-i8-axis3': lambda: concat(I8, 3, 0.05, 0, 0.05, 0),
+    'transpose-u8-4d': lambda: layout(TRANSPOSE, U8, [1, 3, 4, 5], [0, 3, 1, 2]),
+    'transpose-i8-3d': lambda: layout(TRANSPOSE, I8, [2, 3, 4], [2, 0, 1]),
+    'transpose-u8-2d': lambda: layout(TRANSPOSE, U8, [6, 7], [1, 0]),
+    'slice-u8-4d': lambda: layout(SLICE, U8, [1, 5, 6, 3], [0, 1, 2, 1], [1, 3, -1, 2]),
+    'slice-i8-2d': lambda: layout(SLICE, I8, [7, 9], [2, 0], [4, 5]),
+    'resize-u8-up2x': lambda: resize(U8, (4, 5), (8, 10), 0),
+    'resize-u8-up-odd': lambda: resize(U8, (3, 7), (7, 9), 0),
+    'resize-u8-down': lambda: resize(U8, (9, 10), (4, 3), 0),
+    'resize-i8-up-odd': lambda: resize(I8, (5, 3), (11, 7), 0),
+    'resize-u8-align': lambda: resize(U8, (3, 7), (7, 9), 1),
+    'resize-i8-align-down': lambda: resize(I8, (9, 10), (4, 6), 1),
+    'resize-u8-half': lambda: resize(U8, (3, 7), (7, 9), 0, 1),
+    'strided-slice-u8-4d': lambda: strided_slice(U8, [1, 6, 8, 3], [0, 1, -7, 0],
+                                                 [1, 6, 8, 3], [1, 2, 3, 1]),
+    'strided-slice-i8-negative': lambda: strided_slice(I8, [2, 7, 5], [1, -1, 4],
+                                                       [2, 0, -6], [1, -2, -1], em=4),
+    'strided-slice-u8-masks-shrink': lambda: strided_slice(U8, [1, 5, 6, 4], [0, 2, 0, 1],
+                                                           [1, 0, 0, 3], [1, 1, 2, 1],
+                                                           bm=4, em=6, sm=1),
+    'strided-slice-i8-shrink-inner': lambda: strided_slice(I8, [3, 4, 5], [0, 1, -2],
+                                                           [3, 2, 0], [2, 1, 1], sm=6),
+    'bcast-mul-u8-se': lambda: broadcast(MUL, U8, False),
+    'bcast-mul-i8-flat-relu6': lambda: broadcast(MUL, I8, True, act=ACT_RELU6),
+    'bcast-sub-u8-swapped': lambda: broadcast(SUB, U8, False, swap=True),
+    'bcast-sub-i8-flat': lambda: broadcast(SUB, I8, True),
+    'bcast-maximum-u8-flat': lambda: broadcast(MAXIMUM, U8, True),
+    'bcast-minimum-i8-swapped': lambda: broadcast(MINIMUM, I8, False, swap=True),
+    'maximum-u8': lambda: minmax(MAXIMUM, U8),
+    'maximum-i8': lambda: minmax(MAXIMUM, I8),
+    'minimum-u8': lambda: minmax(MINIMUM, U8),
+    'minimum-i8': lambda: minmax(MINIMUM, I8),
+    'hard-swish-u8': lambda: relu(HARD_SWISH, U8, 0.05, 128, 0.03, 30),
+    'hard-swish-i8': lambda: relu(HARD_SWISH, I8, 0.04, 10, 0.025, -100),
+    'hard-swish-u8-wide': lambda: relu(HARD_SWISH, U8, 0.2, 100, 0.15, 20),
+    'hard-swish-i8-narrow': lambda: relu(HARD_SWISH, I8, 0.01, -20, 0.005, -60),
+    'hard-swish-u8-tiny': lambda: relu(HARD_SWISH, U8, 0.004, 128, 0.003, 50),
+    'relu-u8': lambda: relu(RELU, U8, 0.05, 128, 0.03, 10),
+    'relu-i8': lambda: relu(RELU, I8, 0.05, 3, 0.0217, -128),
+    'relu6-u8': lambda: relu(RELU6, U8, 0.05, 100, 0.0235, 0),
+    'relu6-i8': lambda: relu(RELU6, I8, 0.03, -5, 0.0471, -128),
+    'relu-n1-to-1-u8': lambda: relu(RELU_N1_TO_1, U8, 0.02, 128, 0.0078, 128),
+    'relu-n1-to-1-i8': lambda: relu(RELU_N1_TO_1, I8, 0.02, 0, 0.0078, 0),
+    'relu-u8-same': lambda: relu(RELU, U8, 0.05, 128, 0.05, 128),
+    'relu-u8-tie': lambda: relu(RELU, U8, *quotient_tie_scales()[:1], 128,
+                                quotient_tie_scales()[1], 0),
+    'relu6-i8-tie': lambda: relu(RELU6, I8, quotient_tie_scales()[0], 0,
+                                 quotient_tie_scales()[1], -128),
+    'mean-u8-keepdims': lambda: mean(U8, True, 0.05, 0.03, 128, 100),
+    'mean-u8': lambda: mean(U8, False, 0.05, 0.03, 128, 100),
+    'mean-i8-keepdims': lambda: mean(I8, True, 0.05, 0.03, 3, -7),
+    'mean-i8': lambda: mean(I8, False, 0.05, 0.03, 3, -7),
+    'mean-u8-same-scale': lambda: mean(U8, False, 0.05, 0.05, 128, 128),
+    'mean-i8-same-scale': lambda: mean(I8, False, 0.05, 0.05, 5, 5),
+    'mean-u8-saturate': lambda: mean(U8, False, 0.05, 0.013, 100, 200),
+    'mean-i8-saturate': lambda: mean(I8, False, 0.05, 0.013, -10, 20),
+    'mean-u8-keepdims-saturate': lambda: mean(U8, True, 0.05, 0.013, 100, 200),
+    'requant-fc-u8': lambda: requant_fc(U8),
+    'requant-fc-i8': lambda: requant_fc(I8),
+    'dynamic-reshape-u8': dynamic_reshape_u8,
+}
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    for name, fn in MODELS.items():
+        with open(os.path.join(out, name + '.tflite'), 'wb') as f:
+            f.write(fn())
+
+
+if __name__ == '__main__':
+    main()
