@@ -35,6 +35,8 @@ static const struct env_var vars[] = {
 	{ "E1NPU_OPS_LOWERING", 0, 0, 0, lowering_words,
 	  "'auto', 'conv2d', 'matmul' or 'first'" },
 	{ "E1NPU_TFLITE_DEBUG", 0, 1, 0, NULL, "0 or 1" },
+	/* e1npu-tflite diff's test hook: perturb that layer's NPU output */
+	{ "E1NPU_TFLITE_DIFF_PERTURB", 0, 65535, 0, NULL, "a layer index from 0 to 65535" },
 	/* lib/hlo reads it itself (the module's message): the same range */
 	{ "E1NPU_HLO_MAX_WORK", 1, 1u << 22, 4096, NULL,
 	  "Mi steps (2^20 each) from 1 to 4194304" },

@@ -29,6 +29,7 @@
 #include "ref.h"
 #include "tflite_part.h"
 #include "tflite_reader.h"
+#include "tflite_report.h"
 
 /* Arena offsets: cache lines (also the 4 bytes the seed's plan asks). */
 #define E1NPU_TFLITE_ARENA_ALIGN 64
@@ -1415,4 +1416,28 @@ E1NPU_API int e1npu_tflite_get_arena_tensor(const struct e1npu_tflite *t, uint32
 		return 0;
 	}
 	return -EINVAL;
+}
+
+/* tflite_report.c's view of layer @k (tflite_report.h): a read-only hook. */
+int tflite_layer_view(const struct e1npu_tflite *t, uint32_t k,
+		      struct tflite_layer_view *v)
+{
+	const struct layer *l;
+
+	if (!t || !v || k >= t->nlayers)
+		return -EINVAL;
+	l = &t->layers[k];
+	memset(v, 0, sizeof(*v));
+	v->index = l->rep.index;
+	v->op = l->op;
+	v->in = l->in;
+	v->in2 = l->in2;
+	v->out = l->out;
+	v->ops = t->ops;
+	v->conv = l->conv;
+	v->fc = l->fc;
+	v->fp = l->fp;
+	v->fc_rows = l->fc_rows;
+	v->pp = l->pp;
+	return 0;
 }

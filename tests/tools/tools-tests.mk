@@ -43,10 +43,10 @@ CLASSIFY_BIN := $(O)/tools/e1npu-classify/e1npu-classify
 CLASSIFY_MODELS = $(if $(MODELS_DIR),$(MODELS_DIR),$(CURDIR)/../shared/models)
 
 .PHONY: check-tools
-check-tools: $(NPU_SMOKE) $(SMOKE_UNIT) $(SMOKE_UNIT_SAN) $(CLASSIFY_BIN) $(CLASSIFY_SAN) $(HLO_TOOL) \
+check-tools: $(NPU_SMOKE) $(SMOKE_UNIT) $(SMOKE_UNIT_SAN) $(CLASSIFY_BIN) $(CLASSIFY_SAN) $(HLO_TOOL) $(TFLITE_TOOL) \
 		$(CLS_IMG_UNIT) $(CLS_IMG_UNIT_SAN) $(CLS_IMG_FIXTURES)/index.txt
 	tests/tools/npu-smoke-test.sh $(NPU_SMOKE)
-	tests/tools/man-help-test.sh $(NPU_SMOKE) $(CLASSIFY_BIN) $(HLO_TOOL)
+	tests/tools/man-help-test.sh $(NPU_SMOKE) $(CLASSIFY_BIN) $(HLO_TOOL) $(TFLITE_TOOL)
 	tests/tools/classify-test.sh $(CLASSIFY_BIN) $(CLASSIFY_MODELS)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		tests/tools/classify-test.sh $(CLASSIFY_SAN) $(CLASSIFY_MODELS)
@@ -57,3 +57,31 @@ check-tools: $(NPU_SMOKE) $(SMOKE_UNIT) $(SMOKE_UNIT_SAN) $(CLASSIFY_BIN) $(CLAS
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(SMOKE_UNIT_SAN)
 ALL_TARGETS   += $(CLS_IMG_UNIT)
 CHECK_TARGETS += check-tools
+
+# e1npu-tflite (tools/e1npu-tflite/): its command line on the shipped model
+# (tests/tools/tflite-tool-test.sh, normal and ASan+UBSan, against
+# e1npu-classify) and diff's comparison on synthetic tensors
+# (tests/tools/test-tflite-compare.c). `make check-tflite-tool`.
+TFLITE_CMP_UNIT_SRCS := tests/tools/test-tflite-compare.c tools/e1npu-tflite/compare.c
+TFLITE_CMP_UNIT      := $(O)/tests/tools/test-tflite-compare
+TFLITE_CMP_UNIT_SAN  := $(SAN_O)/tests/tools/test-tflite-compare
+
+$(call objs,tests/tools/test-tflite-compare.c) \
+$(call sanobjs,tests/tools/test-tflite-compare.c): CPPFLAGS += -Itools/e1npu-tflite
+
+$(TFLITE_CMP_UNIT): $(call objs,$(TFLITE_CMP_UNIT_SRCS))
+	$(CC) $(CFLAGS) $^ -o $@ -lcmocka
+
+$(TFLITE_CMP_UNIT_SAN): $(call sanobjs,$(TFLITE_CMP_UNIT_SRCS))
+	$(CC) $(CFLAGS) $(SANFLAGS) $^ -o $@ -lcmocka
+
+.PHONY: check-tflite-tool
+check-tflite-tool: $(TFLITE_TOOL) $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN) $(TFLITE_CMP_UNIT) \
+		$(TFLITE_CMP_UNIT_SAN)
+	tests/tools/tflite-tool-test.sh $(TFLITE_TOOL) $(CLASSIFY_BIN)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		tests/tools/tflite-tool-test.sh $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN)
+	$(TFLITE_CMP_UNIT)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(TFLITE_CMP_UNIT_SAN)
+ALL_TARGETS   += $(TFLITE_CMP_UNIT)
+CHECK_TARGETS += check-tflite-tool
