@@ -30,6 +30,7 @@
 #include "tflite_part.h"
 #include "tflite_reader.h"
 #include "tflite_report.h"
+#include "trace.h"
 
 /* Arena offsets: cache lines (also the 4 bytes the seed's plan asks). */
 #define E1NPU_TFLITE_ARENA_ALIGN 64
@@ -1280,9 +1281,12 @@ E1NPU_API int e1npu_tflite_invoke(struct e1npu_tflite *t)
 	for (uint32_t i = 0; i < t->nlayers; i++) {
 		struct layer *l = &t->layers[i];
 		uint64_t t0 = now_ns();
-		int ret = run_layer(t, i, l);
+		int ret;
 
+		e1npu_trace_layer_begin(i, l->rep.op);	/* lib/trace.c */
+		ret = run_layer(t, i, l);
 		l->rep.wall_ns = now_ns() - t0;
+		e1npu_trace_layer(i, l->rep.op, l->rep.shape, &l->rep.report, t0, t0 + l->rep.wall_ns);
 		if (ret)
 			return ret;
 	}
@@ -1369,11 +1373,14 @@ int e1npu_tflite_part_invoke(struct e1npu_tflite *t, void *const *bufs)
 		struct layer *l = &t->layers[i];
 		uint64_t t0 = now_ns();
 
+		e1npu_trace_layer_begin(l->rep.index, l->rep.op);	/* lib/trace.c */
 		if (!t->buf[l->in] || !t->buf[l->out] || (l->in2 >= 0 && !t->buf[l->in2]))
 			ret = LFAIL(t, l->rep.index, l, -EINVAL, "activation tensor without storage");
 		else
 			ret = run_layer(t, l->rep.index, l);
 		l->rep.wall_ns = now_ns() - t0;
+		e1npu_trace_layer(l->rep.index, l->rep.op, l->rep.shape, &l->rep.report, t0,
+				  t0 + l->rep.wall_ns);
 	}
 	memset(t->buf, 0, t->m.num_tensors * sizeof(void *));
 	return ret;

@@ -85,3 +85,26 @@ check-tflite-tool: $(TFLITE_TOOL) $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN) $(TFLITE_CM
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(TFLITE_CMP_UNIT_SAN)
 ALL_TARGETS   += $(TFLITE_CMP_UNIT)
 CHECK_TARGETS += check-tflite-tool
+
+# The timeline trace (lib/trace.c): tests/tools/trace-test.sh on
+# e1npu-tflite --trace, E1NPU_TRACE in e1npu-classify and npu-smoke, and
+# tests/tools/trace-ops.c (both engines). `make check-trace`.
+TRACE_OPS     := $(O)/tests/tools/trace-ops
+TRACE_OPS_SAN := $(SAN_O)/tests/tools/trace-ops
+
+$(call objs,tests/tools/trace-ops.c) $(call sanobjs,tests/tools/trace-ops.c): \
+	CPPFLAGS += $(LIB_CPPFLAGS)
+
+$(TRACE_OPS): $(call objs,tests/tools/trace-ops.c) $(LIB_A)
+	$(CC) $(CFLAGS) $^ -o $@ $(LIB_LIBS)
+
+$(TRACE_OPS_SAN): $(call sanobjs,tests/tools/trace-ops.c) $(LIB_SAN_A)
+	$(CC) $(CFLAGS) $(SANFLAGS) $^ -o $@ $(LIB_LIBS)
+
+.PHONY: check-trace
+check-trace: $(TFLITE_TOOL) $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN) $(NPU_SMOKE) $(TRACE_OPS) $(TRACE_OPS_SAN)
+	tests/tools/trace-test.sh $(TFLITE_TOOL) $(CLASSIFY_BIN) $(NPU_SMOKE) $(TRACE_OPS)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		tests/tools/trace-test.sh $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN) $(NPU_SMOKE) $(TRACE_OPS_SAN)
+ALL_TARGETS   += $(TRACE_OPS)
+CHECK_TARGETS += check-trace

@@ -26,6 +26,7 @@
 #include "progress.h"
 #include "tflite_part.h"
 #include "tflite_report.h"
+#include "trace.h"
 
 #define TOOL_VERSION E1NPU_VERSION
 #define RUNS_MAX 100000u
@@ -35,7 +36,7 @@
 enum { EXIT_OK = 0, EXIT_RUN = 1, EXIT_USAGE = 2 };
 
 struct args {
-	const char *cmd, *model, *device, *dump;
+	const char *cmd, *model, *device, *dump, *trace;
 	const char *in[MAX_FILES], *out[MAX_FILES];
 	unsigned int nin, nout, runs;
 	int cpu, json;
@@ -45,10 +46,10 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: e1npu-tflite run MODEL --input-tensor FILE... [--output FILE...] [-n N]\n"
-"                    [--device D | --cpu] [--json]\n"
+"                    [--device D | --cpu] [--trace FILE] [--json]\n"
 "       e1npu-tflite report MODEL [--device D] [--json]\n"
 "       e1npu-tflite diff MODEL --input-tensor FILE... [--dump DIR] [--device D]\n"
-"                    [--json]\n"
+"                    [--trace FILE] [--json]\n"
 "Run a quantized TFLite model on the e1 NPU, report where its operators run,\n"
 "or compare the NPU path with the CPU reference path layer by layer.\n\n"
 "  -i, --input-tensor F  one model input, in order (repeat for each): raw bytes,\n"
@@ -61,6 +62,8 @@ static void usage(FILE *f)
 "      --cpu             run: the naive CPU reference kernels (not with -d)\n"
 "      --dump DIR        diff: every layer's output on both paths as DIR/\n"
 "                        layerNNN-OP.npu.npy and .ref.npy\n"
+"      --trace FILE      run, diff: a timeline trace (Chrome trace-event JSON:\n"
+"                        host spans, device spans per engine) to FILE\n"
 "      --json            machine-readable output\n"
 "  -h, --help            this help\n"
 "  -V, --version         version\n\n"
@@ -86,6 +89,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "device", required_argument, NULL, 'd' },
 		{ "cpu", no_argument, NULL, 'c' },
 		{ "dump", required_argument, NULL, 'D' },
+		{ "trace", required_argument, NULL, 't' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -137,6 +141,13 @@ static int parse_args(int argc, char **argv, struct args *a)
 				return EXIT_USAGE;
 			}
 			a->dump = optarg;
+			break;
+		case 't':
+			if (a->trace) {
+				cls_error(json, "--trace given twice ('%s' and '%s')", a->trace, optarg);
+				return EXIT_USAGE;
+			}
+			a->trace = optarg;
 			break;
 		case 'j': a->json = 1; break;
 		case 'h': exit(print_and_close(0));
@@ -197,6 +208,10 @@ static int parse_cmdline(int argc, char **argv, struct args *a)
 	}
 	if (strcmp(a->cmd, "diff") && a->dump) {
 		cls_error(a->json, "%s: --dump is an option of diff", a->cmd);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(a->cmd, "report") && a->trace) {
+		cls_error(a->json, "report runs nothing: not with --trace");
 		return EXIT_USAGE;
 	}
 	if (!strcmp(a->cmd, "report") && a->nin) {
@@ -311,6 +326,7 @@ static int cmd_run(const struct args *a)
 	uint32_t nin = 0, nout = 0, nlayers = 0;
 	uint64_t *ns = NULL, cyc = 0, dpc = 0, macs = 0;
 	char err[512], devname[64] = "cpu";
+	struct e1npu_perf p0 = { 0 }, p1 = { 0 };
 	struct latency lat;
 	void *buf = NULL;
 	int ret, status = EXIT_RUN;
@@ -347,6 +363,8 @@ static int cmd_run(const struct args *a)
 		}
 	}
 	status = EXIT_RUN;
+	if (dev)
+		e1npu_device_read_perf(dev, &p0);
 	ns = calloc(a->runs, sizeof(*ns));
 	if (!ns) {
 		cls_error(a->json, "out of memory");
@@ -362,6 +380,8 @@ static int cmd_run(const struct args *a)
 		ns[r] = now_ns() - t0;
 	}
 	progress_end();
+	if (dev)
+		e1npu_device_read_perf(dev, &p1);
 	if (ret) {
 		cls_error(a->json, "%s: %s", a->model, e1npu_tflite_last_error(t));
 		goto out;
@@ -381,10 +401,13 @@ static int cmd_run(const struct args *a)
 		printf(",\"device\":");
 		cls_json_str(devname);
 		printf(",\"path\":\"%s\",\"layers\":%u,\"macs\":%llu,\"wrapper_cycles\":%llu,"
-		       "\"dp_cycles\":%llu,\"latency_ms\":{\"first\":%.3f,\"runs\":%u,"
+		       "\"dp_cycles\":%llu,\"perf\":{\"wrapper_cycles\":%llu,\"dp_cycles\":%llu},"
+		       "\"latency_ms\":{\"first\":%.3f,\"runs\":%u,"
 		       "\"min\":%.3f,\"median\":%.3f,\"max\":%.3f},\"outputs\":[",
 		       a->cpu ? "reference" : "npu", nlayers, (unsigned long long)macs,
-		       (unsigned long long)cyc, (unsigned long long)dpc, lat.first_ms,
+		       (unsigned long long)cyc, (unsigned long long)dpc,
+		       (unsigned long long)(p1.wrapper_cycles - p0.wrapper_cycles),
+		       (unsigned long long)(p1.dp_cycles - p0.dp_cycles), lat.first_ms,
 		       lat.runs, lat.min_ms, lat.median_ms, lat.max_ms);
 	} else {
 		printf("model %s: %u inputs, %u outputs, %u layers, device %s, path %s\n",
@@ -866,6 +889,10 @@ int main(int argc, char **argv)
 		cls_error(a.json, "%s", err);
 		status = EXIT_USAGE;
 	}
+	if (!status && a.trace && e1npu_trace_open(a.trace, err, sizeof(err))) {
+		cls_error(a.json, "--trace %s", err);
+		status = EXIT_USAGE;
+	}
 	if (!status) {
 		if (!strcmp(a.cmd, "run"))
 			status = cmd_run(&a);
@@ -873,6 +900,11 @@ int main(int argc, char **argv)
 			status = cmd_report(&a);
 		else
 			status = cmd_diff(&a);
+	}
+	/* checked through fclose: a full disk is an error naming the file */
+	if (a.trace && e1npu_trace_close(err, sizeof(err))) {
+		cls_error(a.json, "--trace %s", err);
+		status = EXIT_RUN;
 	}
 	if (cls_close_stdout())
 		status = EXIT_RUN;
