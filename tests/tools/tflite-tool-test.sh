@@ -15,6 +15,10 @@
 #           and a difference forced on one layer (E1NPU_TFLITE_DIFF_PERTURB)
 #           is reported at that layer; the comparison and its histogram on
 #           synthetic tensors: test-tflite-compare.c.
+#   compile the artifact's header checked by the test (magic, versions,
+#           SHA-256 of the model by hashlib, sizes), run on it byte-identical
+#           to the model's run; another device, a truncated or corrupted
+#           file, another library version refused with the reason
 # Usage: tflite-tool-test.sh E1NPU-TFLITE E1NPU-CLASSIFY
 set -u
 bin=$1
@@ -156,6 +160,46 @@ assert d["differing_bytes"] == sum(l["differ"] for l in L)' "$out" &&
 	E1NPU_TFLITE_DIFF_PERTURB=5 "$bin" diff "$model" -i "$tmp/img.raw" >"$out" 2>"$err"
 	[ $? = 1 ] && grep -q '^the paths part at layer 5 (DEPTHWISE_CONV_2D): ' "$out"
 }
+t_compile() {
+	"$bin" compile "$model" -o "$tmp/m.e1c" --json >"$out" 2>"$err" &&
+	python3 -c 'import hashlib, json, struct, sys
+a = open(sys.argv[1], "rb").read(); m = open(sys.argv[2], "rb").read()
+d = json.load(open(sys.argv[3]))
+assert a[:8] == b"E1NPUCM\n" and struct.unpack_from("<II", a, 8) == (1, 128)
+assert a[16:32].rstrip(b"\0").decode() == d["library_version"]
+assert a[32:64] == hashlib.sha256(m).digest() and d["model_sha256"] == hashlib.sha256(m).hexdigest()
+assert struct.unpack_from("<QQ", a, 64) == (len(m), len(a) - len(m)) and a[-len(m):] == m
+assert struct.unpack_from("<I", a, 100)[0] == 31 and len(a) == 128 + 31 * 32 + len(m)
+assert struct.unpack_from("<I", a, 80)[0] == d["capabilities"]["engines"] > 0' \
+		"$tmp/m.e1c" "$model" "$out" &&
+	"$bin" run "$tmp/m.e1c" -i "$tmp/img.raw" -o "$tmp/art.out" >"$out" 2>"$err" &&
+	grep -q '^artifact ' "$out" && cmp "$tmp/cls.out" "$tmp/art.out"
+}
+t_compile_refusals() {
+	# another device: the engines differ
+	E1NPU_SIM_ENGINES=1 "$bin" run "$tmp/m.e1c" -i "$tmp/img.raw" >"$out" 2>"$err"
+	[ $? = 2 ] && grep -q 'compiled for a device with engines 0x6, this device has 0x2' "$err" || return 1
+	# truncated, a changed model byte, another library version
+	head -c 5000 "$tmp/m.e1c" >"$tmp/t.e1c"
+	"$bin" run "$tmp/t.e1c" -i "$tmp/img.raw" >"$out" 2>"$err"
+	[ $? = 2 ] && grep -q 't.e1c: truncated or padded' "$err" || return 1
+	cp "$tmp/m.e1c" "$tmp/c.e1c"
+	printf 'X' | dd of="$tmp/c.e1c" bs=1 seek=300000 conv=notrunc 2>/dev/null
+	"$bin" run "$tmp/c.e1c" -i "$tmp/img.raw" >"$out" 2>"$err"
+	[ $? = 2 ] && grep -q "SHA-256 differs" "$err" || return 1
+	cp "$tmp/m.e1c" "$tmp/v.e1c"
+	printf '9.9.9' | dd of="$tmp/v.e1c" bs=1 seek=16 conv=notrunc 2>/dev/null
+	"$bin" run "$tmp/v.e1c" -i "$tmp/img.raw" >"$out" 2>"$err"
+	[ $? = 2 ] && grep -q 'compiled by libe1npu 9.9.9, this is libe1npu ' "$err" || return 1
+	"$bin" compile "$model" >"$out" 2>"$err"
+	[ $? = 2 ] && grep -q 'give the artifact' "$err" || return 1
+	"$bin" compile "$model" -o "$tmp/x.e1c" -i "$tmp/img.raw" >"$out" 2>"$err"
+	[ $? = 2 ] || return 1
+	if [ -w /dev/full ]; then
+		"$bin" compile "$model" -o /dev/full >"$out" 2>"$err"
+		[ $? = 1 ] && grep -q -- '--output /dev/full: No space left on device' "$err" || return 1
+	fi
+}
 
 check run_vs_classify t_run_vs_classify
 check run_cpu t_run_cpu
@@ -174,5 +218,7 @@ check diff t_diff
 check diff_json t_diff_json
 check diff_last_is_output t_diff_last_is_output
 check diff_perturbed t_diff_perturbed
+check compile t_compile
+check compile_refusals t_compile_refusals
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

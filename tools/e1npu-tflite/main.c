@@ -16,6 +16,7 @@
 #include <e1npu/e1npu.h>
 #include <e1npu/e1npu_tflite.h>
 
+#include "artifact.h"
 #include "compare.h"
 #include "internal.h"
 #include "device.h"
@@ -48,14 +49,17 @@ static void usage(FILE *f)
 "Usage: e1npu-tflite run MODEL --input-tensor FILE... [--output FILE...] [-n N]\n"
 "                    [--device D | --cpu] [--trace FILE] [--json]\n"
 "       e1npu-tflite report MODEL [--device D] [--json]\n"
+"       e1npu-tflite compile MODEL --output FILE [--device D] [--json]\n"
 "       e1npu-tflite diff MODEL --input-tensor FILE... [--dump DIR] [--device D]\n"
 "                    [--trace FILE] [--json]\n"
 "Run a quantized TFLite model on the e1 NPU, report where its operators run,\n"
-"or compare the NPU path with the CPU reference path layer by layer.\n\n"
+"compare the NPU path with the CPU reference path layer by layer, or compile\n"
+"it into an artifact for one device (which run takes in place of MODEL).\n\n"
 "  -i, --input-tensor F  one model input, in order (repeat for each): raw bytes,\n"
 "                        or a .npy file of the input's type and element count\n"
 "  -o, --output F        one model output, in order (repeat): raw bytes, or\n"
-"                        .npy (with the tensor's shape) when F ends in .npy\n"
+"                        .npy (with the tensor's shape) when F ends in .npy;\n"
+"                        compile: the artifact\n"
 "  -n, --runs N          invoke N times, 1 to 100000 (default 1): the first\n"
 "                        run's latency, then min/median/max of the others\n"
 "  -d, --device SPEC     sim, /dev/accel/accelN (default: $E1NPU_DEVICE or auto)\n"
@@ -184,12 +188,13 @@ static int parse_cmdline(int argc, char **argv, struct args *a)
 		ops[nops++] = argv[optind++];
 	}
 	if (nops < 1) {
-		cls_error(a->json, "missing command (run, report or diff); try 'e1npu-tflite --help'");
+		cls_error(a->json, "missing command (run, report, diff or compile); try 'e1npu-tflite --help'");
 		return EXIT_USAGE;
 	}
 	a->cmd = ops[0];
-	if (strcmp(a->cmd, "run") && strcmp(a->cmd, "report") && strcmp(a->cmd, "diff")) {
-		cls_error(a->json, "unknown command '%s' (run, report or diff)", a->cmd);
+	if (strcmp(a->cmd, "run") && strcmp(a->cmd, "report") && strcmp(a->cmd, "diff") &&
+	    strcmp(a->cmd, "compile")) {
+		cls_error(a->json, "unknown command '%s' (run, report, diff or compile)", a->cmd);
 		return EXIT_USAGE;
 	}
 	if (nops < 2) {
@@ -200,6 +205,15 @@ static int parse_cmdline(int argc, char **argv, struct args *a)
 	if (a->cpu && a->device) {
 		cls_error(a->json, "--cpu runs without a device: not with -d/--device '%s'", a->device);
 		return EXIT_USAGE;
+	}
+	if (!strcmp(a->cmd, "compile")) {
+		if (a->nin || a->cpu || a->runs != 1 || a->dump || a->trace || a->nout != 1) {
+			cls_error(a->json, "compile: %s", a->nout != 1 ?
+				  "give the artifact's file once with -o/--output" :
+				  "it runs nothing: only -o/--output, -d/--device and --json");
+			return EXIT_USAGE;
+		}
+		return 0;
 	}
 	if (strcmp(a->cmd, "run") && (a->cpu || a->nout || a->runs != 1)) {
 		cls_error(a->json, "%s: %s is an option of run", a->cmd,
@@ -327,17 +341,48 @@ static int cmd_run(const struct args *a)
 	uint64_t *ns = NULL, cyc = 0, dpc = 0, macs = 0;
 	char err[512], devname[64] = "cpu";
 	struct e1npu_perf p0 = { 0 }, p1 = { 0 };
+	struct art_view art = { 0 };
 	struct latency lat;
-	void *buf = NULL;
+	void *buf = NULL, *file = NULL;
+	size_t fsize = 0;
 	int ret, status = EXIT_RUN;
 
+	if (cls_read_file(a->model, &file, &fsize, err, sizeof(err))) {
+		cls_error(a->json, "%s", err);
+		return EXIT_USAGE;
+	}
+	if (art_is_artifact(file, fsize) &&
+	    art_parse(file, fsize, e1npu_api_version(), &art, err, sizeof(err))) {
+		cls_error(a->json, "%s: %s", a->model, err);
+		free(file);
+		return EXIT_USAGE;
+	}
 	if (a->cpu)
 		topt.path = E1NPU_TFLITE_PATH_REFERENCE;
-	else if (cls_open_device(a->device, a->json, &dev, devname, sizeof(devname)))
+	else if (cls_open_device(a->device, a->json, &dev, devname, sizeof(devname))) {
+		free(file);
 		return EXIT_RUN;
-	ret = e1npu_tflite_load_file(dev, a->model, &topt, &t, err, sizeof(err));
+	}
+	if (art.model && dev) {
+		struct e1npu_device_info di;
+		struct art_caps caps;
+
+		if (e1npu_device_get_info(dev, &di)) {
+			cls_error(a->json, "device %s: no device information", devname);
+			goto out;
+		}
+		art_caps_of(&di, &caps);
+		if (art_check_caps(&art, &caps, err, sizeof(err))) {
+			cls_error(a->json, "%s: %s", a->model, err);
+			status = EXIT_USAGE;
+			goto out;
+		}
+	}
+	ret = art.model ? e1npu_tflite_load_memory(dev, art.model, art.model_size, &topt, &t,
+						   err, sizeof(err)) :
+			  e1npu_tflite_load_memory(dev, file, fsize, &topt, &t, err, sizeof(err));
 	if (ret) {
-		cls_file_error(a->json, a->model, err);
+		cls_error(a->json, "%s: %s", a->model, err);
 		status = EXIT_USAGE;
 		goto out;
 	}
@@ -400,6 +445,7 @@ static int cmd_run(const struct args *a)
 		cls_json_str(a->model);
 		printf(",\"device\":");
 		cls_json_str(devname);
+		printf(",\"artifact\":%s", art.model ? "true" : "false");
 		printf(",\"path\":\"%s\",\"layers\":%u,\"macs\":%llu,\"wrapper_cycles\":%llu,"
 		       "\"dp_cycles\":%llu,\"perf\":{\"wrapper_cycles\":%llu,\"dp_cycles\":%llu},"
 		       "\"latency_ms\":{\"first\":%.3f,\"runs\":%u,"
@@ -410,8 +456,9 @@ static int cmd_run(const struct args *a)
 		       (unsigned long long)(p1.dp_cycles - p0.dp_cycles), lat.first_ms,
 		       lat.runs, lat.min_ms, lat.median_ms, lat.max_ms);
 	} else {
-		printf("model %s: %u inputs, %u outputs, %u layers, device %s, path %s\n",
-		       a->model, nin, nout, nlayers, devname, a->cpu ? "reference" : "npu");
+		printf("%s %s: %u inputs, %u outputs, %u layers, device %s, path %s\n",
+		       art.model ? "artifact" : "model", a->model, nin, nout, nlayers, devname,
+		       a->cpu ? "reference" : "npu");
 		printf("latency: first run %.3f ms", lat.first_ms);
 		if (lat.runs)
 			printf(", then %u runs: min %.3f, median %.3f, max %.3f ms",
@@ -464,6 +511,7 @@ out:
 	free(ns);
 	e1npu_tflite_free(t);
 	e1npu_device_close(dev);
+	free(file);
 	return status;
 }
 
@@ -877,6 +925,100 @@ out:
 	return status;
 }
 
+/* ------------------------------------------------------------- compile */
+
+static int cmd_compile(const struct args *a)
+{
+	struct e1npu_device *dev = NULL;
+	struct e1npu_ops *ctx = NULL;
+	struct e1npu_device_info di;
+	struct tflite_op_plan *plan = NULL;
+	struct art_op *rec = NULL;
+	struct art_caps caps;
+	struct tfl_model m = { 0 };
+	uint8_t *art = NULL;
+	size_t size = 0, asize = 0;
+	uint32_t nparts = 0;
+	char err[512], devname[64] = "cpu", hex[65];
+	void *file = NULL;
+	int status;
+
+	if ((status = load_model(a, &file, &size, &m)))
+		return status;
+	status = EXIT_RUN;
+	if (cls_open_device(a->device, a->json, &dev, devname, sizeof(devname)))
+		goto out;
+	if (e1npu_device_get_info(dev, &di) || e1npu_ops_new(dev, &ctx)) {
+		cls_error(a->json, "device %s: %s", devname, e1npu_device_last_error(dev));
+		goto out;
+	}
+	art_caps_of(&di, &caps);
+	plan = calloc(m.num_operators ? m.num_operators : 1, sizeof(*plan));
+	rec = calloc(m.num_operators ? m.num_operators : 1, sizeof(*rec));
+	if (!plan || !rec) {
+		cls_error(a->json, "out of memory");
+		goto out;
+	}
+	if (tflite_plan_ops(ctx, &m, plan, &nparts, err, sizeof(err))) {
+		cls_file_error(a->json, a->model, err);
+		status = EXIT_USAGE;
+		goto out;
+	}
+	for (uint32_t i = 0; i < m.num_operators; i++) {
+		if (plan[i].place == TFLITE_PLACE_REFUSED) {
+			cls_error(a->json, "%s: %s", a->model, plan[i].rep.why);
+			status = EXIT_USAGE;
+			goto out;
+		}
+		rec[i].builtin = (uint32_t)plan[i].builtin;
+		rec[i].place = (uint8_t)plan[i].place;
+		rec[i].engine = (uint8_t)plan[i].rep.engine;
+		rec[i].reason = (uint8_t)plan[i].rep.reason;
+		rec[i].partition = plan[i].partition;
+		rec[i].macs = plan[i].rep.macs;
+		rec[i].cycles = plan[i].rep.wrapper_cycles + plan[i].rep.dp_cycles;
+	}
+	if (art_build(file, size, e1npu_api_version(), &caps, rec, m.num_operators, &art, &asize)) {
+		cls_error(a->json, "out of memory");
+		goto out;
+	}
+	if (cls_write_file(a->out[0], art, asize, err, sizeof(err))) {
+		cls_error(a->json, "--output %s", err);
+		goto out;
+	}
+	for (int i = 0; i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", art[32 + i]);
+	if (a->json) {
+		printf("{\"model\":");
+		cls_json_str(a->model);
+		printf(",\"artifact\":");
+		cls_json_str(a->out[0]);
+		printf(",\"bytes\":%zu,\"format_version\":%u,\"library_version\":\"%s\","
+		       "\"model_sha256\":\"%s\",\"operators\":%u,\"device\":", asize,
+		       ART_FORMAT_VERSION, e1npu_api_version(), hex, m.num_operators);
+		cls_json_str(devname);
+		printf(",\"capabilities\":{\"engines\":%u,\"wrapper_caps\":%u,"
+		       "\"gemmini_present\":%u,\"array_rows\":%u,\"array_cols\":%u}}\n",
+		       caps.engines, caps.wrapper_caps, caps.gemmini_present, caps.array_rows,
+		       caps.array_cols);
+	} else {
+		printf("compiled %s (sha256 %s, %u operators) for device %s (engines 0x%x, "
+		       "array %ux%u) into %s: %zu bytes, format %u, libe1npu %s\n", a->model, hex,
+		       m.num_operators, devname, caps.engines, caps.array_rows, caps.array_cols,
+		       a->out[0], asize, ART_FORMAT_VERSION, e1npu_api_version());
+	}
+	status = EXIT_OK;
+out:
+	free(art);
+	free(rec);
+	free(plan);
+	e1npu_ops_free(ctx);
+	e1npu_device_close(dev);
+	tfl_model_free(&m);
+	free(file);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct args a = { .runs = 1 };
@@ -898,6 +1040,8 @@ int main(int argc, char **argv)
 			status = cmd_run(&a);
 		else if (!strcmp(a.cmd, "report"))
 			status = cmd_report(&a);
+		else if (!strcmp(a.cmd, "compile"))
+			status = cmd_compile(&a);
 		else
 			status = cmd_diff(&a);
 	}
