@@ -8,8 +8,9 @@
  *     tid 1 layers          one span per TFLite layer (op, engine, reason,
  *                           MACs, cycles, why)
  *     tid 2 lowering        planning, staging, building the command buffer
- *     tid 3 submit+wait     the command buffer's run on the device
- *     tid 4 host ops        layers computed on the host (no hardware form,
+ *     tid 3 submit          e1npu_cmdbuf_submit() of that command buffer
+ *     tid 4 wait            e1npu_cmdbuf_wait() for it
+ *     tid 5 host ops        layers computed on the host (no hardware form,
  *                           CPU-only context, or CPU fallback)
  *   pid 2 "device": the modelled clock, cycles / clock_mhz microseconds
  *     tid 1 wrapper, tid 2 datapath: each run's perf-counter cycle
@@ -32,7 +33,7 @@
 #include "e1_timing.h"
 #include "trace.h"
 
-enum { T_LAYERS = 1, T_LOWER, T_SUBMIT, T_HOSTOPS, T_NTRACKS };
+enum { T_LAYERS = 1, T_LOWER, T_SUBMIT, T_WAIT, T_HOSTOPS, T_NTRACKS };
 enum { D_WRAPPER = 1, D_DATAPATH, D_NTRACKS };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -119,7 +120,8 @@ static int open_locked(const char *p, char *err, size_t errlen)
 	meta(1, 0, "process_name", "host (CLOCK_MONOTONIC, us since the trace opened)");
 	meta(1, T_LAYERS, "thread_name", "layers");
 	meta(1, T_LOWER, "thread_name", "lowering");
-	meta(1, T_SUBMIT, "thread_name", "submit+wait");
+	meta(1, T_SUBMIT, "thread_name", "submit");
+	meta(1, T_WAIT, "thread_name", "wait");
 	meta(1, T_HOSTOPS, "thread_name", "host ops (host-computed, CPU fallback)");
 	meta(2, 0, "process_name", "device (modelled clock, cycles / clock_mhz)");
 	meta(2, D_WRAPPER, "thread_name", "wrapper");
@@ -294,7 +296,7 @@ void e1npu_trace_layer(uint32_t index, const char *op, const char *shape,
 	pthread_mutex_unlock(&lock);
 }
 
-void e1npu_trace_hw(uint32_t kind, uint64_t t_lower, uint64_t t_submit,
+void e1npu_trace_hw(uint32_t kind, uint64_t t_lower, uint64_t t_submit, uint64_t t_wait,
 		    uint64_t t_done, uint64_t wrapper_cycles, uint64_t dp_cycles,
 		    uint32_t hw_ops, uint32_t fallbacks)
 {
@@ -313,8 +315,11 @@ void e1npu_trace_hw(uint32_t kind, uint64_t t_lower, uint64_t t_submit,
 	host_span(T_LOWER, name, t_lower, t_submit);
 	out(",\"cat\":\"lowering\",\"args\":{\"kind\":\"%s\",\"hw_ops\":%u}}",
 	    e1npu_ops_kind_name(kind), hw_ops);
-	host_span(T_SUBMIT, name, t_submit, t_done);
-	out(",\"cat\":\"submit\",\"args\":{\"kind\":\"%s\",\"hw_ops\":%u,\"fallbacks\":%u,"
+	host_span(T_SUBMIT, name, t_submit, t_wait);
+	out(",\"cat\":\"submit\",\"args\":{\"kind\":\"%s\",\"hw_ops\":%u}}",
+	    e1npu_ops_kind_name(kind), hw_ops);
+	host_span(T_WAIT, name, t_wait, t_done);
+	out(",\"cat\":\"wait\",\"args\":{\"kind\":\"%s\",\"hw_ops\":%u,\"fallbacks\":%u,"
 	    "\"wrapper_cycles\":%" PRIu64 ",\"dp_cycles\":%" PRIu64 "}}",
 	    e1npu_ops_kind_name(kind), hw_ops, fallbacks, wrapper_cycles, dp_cycles);
 	start = dev_cursor;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Timeline trace (lib/trace.c): Chrome trace-event JSON of the host's
- * spans (TFLite layers, lowering, submit+wait, host-computed operations and
+ * spans (TFLite layers, lowering, submit, wait, host-computed operations and
  * CPU fallbacks) on the host clock and the device's spans per engine on
  * the model's modelled clock. Written to $E1NPU_TRACE for any
  * application (at exit), or to the file a tool opens with --trace.
@@ -50,12 +50,12 @@ void e1npu_trace_layer(uint32_t index, const char *op, const char *shape,
 
 /*
  * e1npu_trace_hw() - one command-buffer run of lowering-layer operation
- * @kind: lowered from @t_lower to @t_submit, submitted and waited for
- * until @t_done (host ns); @wrapper_cycles and @dp_cycles are the perf
- * counters' deltas over it; @hw_ops operations, @fallbacks of them run on
- * the CPU.
+ * @kind: lowered from @t_lower to @t_submit, submitted until @t_wait,
+ * waited for until @t_done (host ns); @wrapper_cycles and @dp_cycles are
+ * the perf counters' deltas over it; @hw_ops operations, @fallbacks of
+ * them run on the CPU.
  */
-void e1npu_trace_hw(uint32_t kind, uint64_t t_lower, uint64_t t_submit,
+void e1npu_trace_hw(uint32_t kind, uint64_t t_lower, uint64_t t_submit, uint64_t t_wait,
 		    uint64_t t_done, uint64_t wrapper_cycles, uint64_t dp_cycles,
 		    uint32_t hw_ops, uint32_t fallbacks);
 

@@ -290,7 +290,7 @@ int ops_plan_run(struct ops_plan *pl)
 	struct e1npu_ops *ops = pl->ops;
 	struct e1npu_ops_report *rep = pl->rep;
 	struct e1npu_perf p0, p1;
-	int64_t t1, t2;
+	int64_t t1, t2, t3;
 	size_t i;
 	int ret = 0, r;
 
@@ -334,12 +334,16 @@ int ops_plan_run(struct ops_plan *pl)
 	memset(&p1, 0, sizeof(p1));
 	t2 = ops_now_ns();
 	e1npu_device_read_perf(ops->dev, &p0);
-	ret = e1npu_cmdbuf_run(ops->cb);
+	/* e1npu_cmdbuf_run(), with the time between submit and wait */
+	ret = e1npu_cmdbuf_submit(ops->cb);
+	t3 = ops_now_ns();
+	if (!ret)
+		ret = e1npu_cmdbuf_wait(ops->cb, -1);
 	if (ret)
 		ops_device_error(ops, ret);
 	e1npu_device_read_perf(ops->dev, &p1);
 	if (e1npu_trace_on())	/* lib/trace.c: E1NPU_TRACE */
-		e1npu_trace_hw(rep ? rep->kind : 0, (uint64_t)pl->t0, (uint64_t)t2,
+		e1npu_trace_hw(rep ? rep->kind : 0, (uint64_t)pl->t0, (uint64_t)t2, (uint64_t)t3,
 			       (uint64_t)ops_now_ns(), p1.wrapper_cycles - p0.wrapper_cycles,
 			       p1.dp_cycles - p0.dp_cycles, (uint32_t)pl->n,
 			       count_fallbacks(ops->cb, pl->n));

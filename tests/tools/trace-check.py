@@ -94,6 +94,8 @@ def main():
             if k not in e["args"]:
                 fail("layer span %s without args.%s" % (e["name"], k))
     host_sub = tracks.get((1, 3), [])
+    if len(tracks.get((1, 4), [])) != len(host_sub):
+        fail("%d submit spans, %d wait spans" % (len(host_sub), len(tracks.get((1, 4), []))))
     print("PASS trace %s: %d spans on %d tracks, wrapper %d and datapath %d cycles, "
           "%d layers, %d submits" % (path, sum(len(v) for v in tracks.values()), len(tracks),
                                      sums["wrapper"], sums["datapath"], len(layers), len(host_sub)))
