@@ -21,6 +21,7 @@ struct env_var {
 
 static const char *const device_words[] = { "auto", "sim", NULL };
 static const char *const lowering_words[] = { "auto", "conv2d", "matmul", "first", NULL };
+static const char *const path_words[] = { NULL };	/* any file name */
 
 static const struct env_var vars[] = {
 	{ "E1NPU_DEVICE", 0, 0, 0, device_words,
@@ -35,6 +36,10 @@ static const struct env_var vars[] = {
 	{ "E1NPU_OPS_LOWERING", 0, 0, 0, lowering_words,
 	  "'auto', 'conv2d', 'matmul' or 'first'" },
 	{ "E1NPU_TFLITE_DEBUG", 0, 1, 0, NULL, "0 or 1" },
+	/* lib/trace.c: the timeline trace's file (opened at the first event) */
+	{ "E1NPU_TRACE", 0, 0, 0, path_words, "a file name" },
+	/* e1npu-tflite diff's test hook: perturb that layer's NPU output */
+	{ "E1NPU_TFLITE_DIFF_PERTURB", 0, 65535, 0, NULL, "a layer index from 0 to 65535" },
 	/* lib/hlo reads it itself (the module's message): the same range */
 	{ "E1NPU_HLO_MAX_WORK", 1, 1u << 22, 4096, NULL,
 	  "Mi steps (2^20 each) from 1 to 4194304" },
@@ -55,6 +60,8 @@ static int parse(const struct env_var *e, const char *v, unsigned int *out)
 
 	*out = e->def;
 	if (!v || !*v)
+		return 0;
+	if (e->words == path_words)
 		return 0;
 	if (e->words) {
 		for (unsigned int i = 0; e->words[i]; i++)

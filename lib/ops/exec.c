@@ -17,6 +17,7 @@
 #include "internal.h"
 #include "ops_internal.h"
 #include "select.h"
+#include "trace.h"
 
 int64_t ops_now_ns(void)
 {
@@ -269,12 +270,27 @@ static bool uses_tensor(uint32_t opcode, int which)
 	}
 }
 
+/* Operations of the last run that the hardware rejected to the CPU. */
+static uint32_t count_fallbacks(struct e1npu_cmdbuf *cb, size_t n)
+{
+	uint32_t fb = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct e1npu_op_outcome oc;
+
+		if (!e1npu_cmdbuf_get_outcome(cb, (unsigned int)i, &oc) &&
+		    oc.engine == E1NPU_ENGINE_CPU)
+			fb++;
+	}
+	return fb;
+}
+
 int ops_plan_run(struct ops_plan *pl)
 {
 	struct e1npu_ops *ops = pl->ops;
 	struct e1npu_ops_report *rep = pl->rep;
 	struct e1npu_perf p0, p1;
-	int64_t t1;
+	int64_t t1, t2, t3;
 	size_t i;
 	int ret = 0, r;
 
@@ -316,11 +332,21 @@ int ops_plan_run(struct ops_plan *pl)
 		rep->lower_ns += (uint64_t)(ops_now_ns() - t1);
 	memset(&p0, 0, sizeof(p0));
 	memset(&p1, 0, sizeof(p1));
+	t2 = ops_now_ns();
 	e1npu_device_read_perf(ops->dev, &p0);
-	ret = e1npu_cmdbuf_run(ops->cb);
+	/* e1npu_cmdbuf_run(), with the time between submit and wait */
+	ret = e1npu_cmdbuf_submit(ops->cb);
+	t3 = ops_now_ns();
+	if (!ret)
+		ret = e1npu_cmdbuf_wait(ops->cb, -1);
 	if (ret)
 		ops_device_error(ops, ret);
 	e1npu_device_read_perf(ops->dev, &p1);
+	if (e1npu_trace_on())	/* lib/trace.c: E1NPU_TRACE */
+		e1npu_trace_hw(rep ? rep->kind : 0, (uint64_t)pl->t0, (uint64_t)t2, (uint64_t)t3,
+			       (uint64_t)ops_now_ns(), p1.wrapper_cycles - p0.wrapper_cycles,
+			       p1.dp_cycles - p0.dp_cycles, (uint32_t)pl->n,
+			       count_fallbacks(ops->cb, pl->n));
 	if (rep) {
 		rep->wrapper_cycles += p1.wrapper_cycles - p0.wrapper_cycles;
 		rep->dp_cycles += p1.dp_cycles - p0.dp_cycles;

@@ -38,6 +38,8 @@
 #include "tflite_resize.h"
 #include "tflite_sub.h"
 #include "tflite_reader.h"
+#include "tflite_report.h"
+#include "trace.h"
 
 /* Arena offsets: cache lines (also the 4 bytes the seed's plan asks). */
 #define E1NPU_TFLITE_ARENA_ALIGN 64
@@ -1694,9 +1696,12 @@ E1NPU_API int e1npu_tflite_invoke(struct e1npu_tflite *t)
 	for (uint32_t i = 0; i < t->nlayers; i++) {
 		struct layer *l = &t->layers[i];
 		uint64_t t0 = now_ns();
-		int ret = run_layer(t, i, l);
+		int ret;
 
+		e1npu_trace_layer_begin(i, l->rep.op);	/* lib/trace.c */
+		ret = run_layer(t, i, l);
 		l->rep.wall_ns = now_ns() - t0;
+		e1npu_trace_layer(i, l->rep.op, l->rep.shape, &l->rep.report, t0, t0 + l->rep.wall_ns);
 		if (ret)
 			return ret;
 	}
@@ -1783,11 +1788,14 @@ int e1npu_tflite_part_invoke(struct e1npu_tflite *t, void *const *bufs)
 		struct layer *l = &t->layers[i];
 		uint64_t t0 = now_ns();
 
+		e1npu_trace_layer_begin(l->rep.index, l->rep.op);	/* lib/trace.c */
 		if (!layer_bufs(t, l))
 			ret = LFAIL(t, l->rep.index, l, -EINVAL, "activation tensor without storage");
 		else
 			ret = run_layer(t, l->rep.index, l);
 		l->rep.wall_ns = now_ns() - t0;
+		e1npu_trace_layer(l->rep.index, l->rep.op, l->rep.shape, &l->rep.report, t0,
+				  t0 + l->rep.wall_ns);
 	}
 	memset(t->buf, 0, t->m.num_tensors * sizeof(void *));
 	return ret;
@@ -1830,4 +1838,28 @@ E1NPU_API int e1npu_tflite_get_arena_tensor(const struct e1npu_tflite *t, uint32
 		return 0;
 	}
 	return -EINVAL;
+}
+
+/* tflite_report.c's view of layer @k (tflite_report.h): a read-only hook. */
+int tflite_layer_view(const struct e1npu_tflite *t, uint32_t k,
+		      struct tflite_layer_view *v)
+{
+	const struct layer *l;
+
+	if (!t || !v || k >= t->nlayers)
+		return -EINVAL;
+	l = &t->layers[k];
+	memset(v, 0, sizeof(*v));
+	v->index = l->rep.index;
+	v->op = l->op;
+	v->in = l->in;
+	v->in2 = l->in2;
+	v->out = l->out;
+	v->ops = t->ops;
+	v->conv = l->conv;
+	v->fc = l->fc;
+	v->fp = l->fp;
+	v->fc_rows = l->fc_rows;
+	v->pp = l->pp;
+	return 0;
 }

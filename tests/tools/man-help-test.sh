@@ -4,9 +4,9 @@
 # --help and the man page of each installed tool name the same long
 # options (issue 22: a man page for every tool, --help matching it).
 # npu-smoke's are the union of its commands' --help.
-# Usage: man-help-test.sh NPU-SMOKE E1NPU-CLASSIFY E1NPU-HLO
+# Usage: man-help-test.sh NPU-SMOKE E1NPU-CLASSIFY E1NPU-HLO [E1NPU-TFLITE]
 set -u
-smoke=$1 classify=$2 hlo=$3
+smoke=$1 classify=$2 hlo=$3 tflite=${4:-}
 top=$(dirname "$0")/../..
 pass=0
 fail=0
@@ -36,6 +36,10 @@ same() {
 "$classify" --help >"$tmp/classify" && same e1npu-classify "$tmp/classify" \
 	"$top/tools/e1npu-classify/e1npu-classify.1"
 "$hlo" --help >"$tmp/hlo" && same e1npu-hlo "$tmp/hlo" "$top/tools/e1npu-hlo/e1npu-hlo.1"
+if [ -n "$tflite" ]; then
+	"$tflite" --help >"$tmp/tflite" && same e1npu-tflite "$tmp/tflite" \
+		"$top/tools/e1npu-tflite/e1npu-tflite.1"
+fi
 : >"$tmp/smoke"
 for c in "" info ping smoke bench perf ops; do
 	# shellcheck disable=SC2086

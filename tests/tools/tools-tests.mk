@@ -43,10 +43,10 @@ CLASSIFY_BIN := $(O)/tools/e1npu-classify/e1npu-classify
 CLASSIFY_MODELS = $(if $(MODELS_DIR),$(MODELS_DIR),$(CURDIR)/../shared/models)
 
 .PHONY: check-tools
-check-tools: $(NPU_SMOKE) $(SMOKE_UNIT) $(SMOKE_UNIT_SAN) $(CLASSIFY_BIN) $(CLASSIFY_SAN) $(HLO_TOOL) \
+check-tools: $(NPU_SMOKE) $(SMOKE_UNIT) $(SMOKE_UNIT_SAN) $(CLASSIFY_BIN) $(CLASSIFY_SAN) $(HLO_TOOL) $(TFLITE_TOOL) \
 		$(CLS_IMG_UNIT) $(CLS_IMG_UNIT_SAN) $(CLS_IMG_FIXTURES)/index.txt
 	tests/tools/npu-smoke-test.sh $(NPU_SMOKE)
-	tests/tools/man-help-test.sh $(NPU_SMOKE) $(CLASSIFY_BIN) $(HLO_TOOL)
+	tests/tools/man-help-test.sh $(NPU_SMOKE) $(CLASSIFY_BIN) $(HLO_TOOL) $(TFLITE_TOOL)
 	tests/tools/classify-test.sh $(CLASSIFY_BIN) $(CLASSIFY_MODELS)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		tests/tools/classify-test.sh $(CLASSIFY_SAN) $(CLASSIFY_MODELS)
@@ -57,3 +57,68 @@ check-tools: $(NPU_SMOKE) $(SMOKE_UNIT) $(SMOKE_UNIT_SAN) $(CLASSIFY_BIN) $(CLAS
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(SMOKE_UNIT_SAN)
 ALL_TARGETS   += $(CLS_IMG_UNIT)
 CHECK_TARGETS += check-tools
+
+# e1npu-tflite (tools/e1npu-tflite/): its command line on the shipped model
+# (tests/tools/tflite-tool-test.sh, normal and ASan+UBSan, against
+# e1npu-classify) and diff's comparison on synthetic tensors
+# (tests/tools/test-tflite-compare.c). `make check-tflite-tool`.
+TFLITE_CMP_UNIT_SRCS := tests/tools/test-tflite-compare.c tools/e1npu-tflite/compare.c
+TFLITE_CMP_UNIT      := $(O)/tests/tools/test-tflite-compare
+TFLITE_CMP_UNIT_SAN  := $(SAN_O)/tests/tools/test-tflite-compare
+# compile's artifact and its SHA-256 (tests/tools/test-tflite-artifact.c)
+TFLITE_ART_UNIT_SRCS := tests/tools/test-tflite-artifact.c tools/e1npu-tflite/artifact.c \
+	tools/e1npu-tflite/sha256.c
+TFLITE_ART_UNIT      := $(O)/tests/tools/test-tflite-artifact
+TFLITE_ART_UNIT_SAN  := $(SAN_O)/tests/tools/test-tflite-artifact
+
+$(call objs,tests/tools/test-tflite-compare.c tests/tools/test-tflite-artifact.c) \
+$(call sanobjs,tests/tools/test-tflite-compare.c tests/tools/test-tflite-artifact.c): \
+	CPPFLAGS += -Itools/e1npu-tflite
+
+$(TFLITE_CMP_UNIT): $(call objs,$(TFLITE_CMP_UNIT_SRCS))
+	$(CC) $(CFLAGS) $^ -o $@ -lcmocka
+
+$(TFLITE_CMP_UNIT_SAN): $(call sanobjs,$(TFLITE_CMP_UNIT_SRCS))
+	$(CC) $(CFLAGS) $(SANFLAGS) $^ -o $@ -lcmocka
+
+$(TFLITE_ART_UNIT): $(call objs,$(TFLITE_ART_UNIT_SRCS))
+	$(CC) $(CFLAGS) $^ -o $@ -lcmocka
+
+$(TFLITE_ART_UNIT_SAN): $(call sanobjs,$(TFLITE_ART_UNIT_SRCS))
+	$(CC) $(CFLAGS) $(SANFLAGS) $^ -o $@ -lcmocka
+
+.PHONY: check-tflite-tool
+check-tflite-tool: $(TFLITE_TOOL) $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN) $(TFLITE_CMP_UNIT) \
+		$(TFLITE_CMP_UNIT_SAN) $(TFLITE_ART_UNIT) $(TFLITE_ART_UNIT_SAN)
+	tests/tools/tflite-tool-test.sh $(TFLITE_TOOL) $(CLASSIFY_BIN)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		tests/tools/tflite-tool-test.sh $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN)
+	$(TFLITE_CMP_UNIT)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(TFLITE_CMP_UNIT_SAN)
+	$(TFLITE_ART_UNIT)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(TFLITE_ART_UNIT_SAN)
+ALL_TARGETS   += $(TFLITE_CMP_UNIT) $(TFLITE_ART_UNIT)
+CHECK_TARGETS += check-tflite-tool
+
+# The timeline trace (lib/trace.c): tests/tools/trace-test.sh on
+# e1npu-tflite --trace, E1NPU_TRACE in e1npu-classify and npu-smoke, and
+# tests/tools/trace-ops.c (both engines). `make check-trace`.
+TRACE_OPS     := $(O)/tests/tools/trace-ops
+TRACE_OPS_SAN := $(SAN_O)/tests/tools/trace-ops
+
+$(call objs,tests/tools/trace-ops.c) $(call sanobjs,tests/tools/trace-ops.c): \
+	CPPFLAGS += $(LIB_CPPFLAGS)
+
+$(TRACE_OPS): $(call objs,tests/tools/trace-ops.c) $(LIB_A)
+	$(CC) $(CFLAGS) $^ -o $@ $(LIB_LIBS)
+
+$(TRACE_OPS_SAN): $(call sanobjs,tests/tools/trace-ops.c) $(LIB_SAN_A)
+	$(CC) $(CFLAGS) $(SANFLAGS) $^ -o $@ $(LIB_LIBS)
+
+.PHONY: check-trace
+check-trace: $(TFLITE_TOOL) $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN) $(NPU_SMOKE) $(TRACE_OPS) $(TRACE_OPS_SAN)
+	tests/tools/trace-test.sh $(TFLITE_TOOL) $(CLASSIFY_BIN) $(NPU_SMOKE) $(TRACE_OPS)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		tests/tools/trace-test.sh $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN) $(NPU_SMOKE) $(TRACE_OPS_SAN)
+ALL_TARGETS   += $(TRACE_OPS)
+CHECK_TARGETS += check-trace
