@@ -123,7 +123,7 @@ TIMEOUT=${VM_TIMEOUT:-1800}
 msg "debian board: booting Debian $(basename "$IMG") (timeout ${TIMEOUT}s, serial log $LOG)"
 t0=$(now)
 if [ "$MODE" = shell ]; then
-	timeout -k 5 "$TIMEOUT" "${QEMU[@]}" </dev/null 2>&1 | tr -d '\r' | tee "$LOG" |
+	timeout -k 5 "$TIMEOUT" "${QEMU[@]}" </dev/null 2>&1 | sed -u 's/\r$//' | tee "$LOG" |
 		sed -u -n '/^board: /,/^E1BOARD-STATUS: /p' | grep -v -E '^E1BOARD(-STATUS)?: '
 	st=$(sed -n 's/^E1BOARD-STATUS: \([0-9]*\).*/\1/p' "$LOG" | tail -n 1)
 	[ -n "$st" ] || die "debian board: the command did not finish (serial log $LOG)"
