@@ -116,6 +116,7 @@ deps-bench:
 
 -include model/model.mk
 -include lib/lib.mk
+-include tools/common/common.mk
 -include tools/tools.mk
 -include delegate/delegate.mk
 -include tools/e1npu-hlo/hlo.mk

@@ -17,6 +17,7 @@ pass=0
 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/../tools/lib.sh"	# pty_sigint
 
 ok() { pass=$((pass + 1)); echo "  PASS  hlo: $1"; }
 ko() { fail=$((fail + 1)); echo "  FAIL  hlo: $1: $2"; }
@@ -227,34 +228,8 @@ fi
 # a long run on a terminal: a progress line, erased on Ctrl-C
 sed -e 's/65536, 65536/16384, 16384/' -e 's/\[0, 65535\], \[0, 65535\]/[0, 16383], [0, 16383]/' \
 	-e '/E1-/d' "$dir/bad/run-work-budget.mlir" >"$tmp/long.mlir"
-if python3 - "$bin" "$tmp/long.mlir" >"$tmp/out" 2>&1 <<'PY'
-import os, pty, select, signal, sys, time
-pid, fd = pty.fork()
-if pid == 0:
-    os.environ["E1NPU_DEVICE"] = "sim"
-    os.execv(sys.argv[1], [sys.argv[1], "run", sys.argv[2]])
-buf = b""
-t0 = time.time()
-while b"running: " not in buf and time.time() - t0 < 60:
-    if select.select([fd], [], [], 1)[0]:
-        try:
-            buf += os.read(fd, 4096)
-        except OSError:
-            break
-os.kill(pid, signal.SIGINT)
-try:
-    while True:
-        d = os.read(fd, 4096)
-        if not d:
-            break
-        buf += d
-except OSError:
-    pass
-_, st = os.waitpid(pid, 0)
-assert b"\r\x1b[Krunning: 0.5 s, 0 checks" in buf, buf[-200:]
-assert buf.endswith(b"\r\x1b[K"), buf[-40:]
-assert os.WIFSIGNALED(st) and os.WTERMSIG(st) == signal.SIGINT, st
-PY
+if pty_sigint 'running: ' 60 '\r\x1b[Krunning: 0.5 s, 0 checks' -- \
+	"$bin" run "$tmp/long.mlir" >"$tmp/out" 2>&1
 then
 	ok "cli: progress line on a terminal, erased on Ctrl-C"
 else

@@ -11,16 +11,8 @@
 set -u
 bin=$1
 models=${2:-}
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-out=$tmp/out
-err=$tmp/err
-
-ok() { pass=$((pass + 1)); echo "PASS classify_$1"; }
-ko() { fail=$((fail + 1)); echo "FAIL classify_$1"; sed 's/^/  stderr: /' "$err" >&2; }
-check() { name=$1; shift; if "$@"; then ok "$name"; else ko "$name"; fi; }
+. "$(dirname "$0")/lib.sh"
+test_init classify
 
 # A 2x2 24-bit BMP.
 python3 - "$tmp/img.bmp" <<'PY'
@@ -32,7 +24,6 @@ dib = struct.pack("<IiiHHIIiiII", 40, 2, 2, 1, 24, 0, len(pix), 2835, 2835, 0, 0
 open(sys.argv[1], "wb").write(hdr + dib + pix)
 PY
 
-data=$(dirname "$0")/../data
 model=mobilenet_v1_0.25_128_quant.tflite
 labels=$data/imagenet_labels.txt
 
@@ -226,34 +217,8 @@ PY2
 }
 # Ctrl-C during --repeat on a terminal: the progress line is erased.
 t_progress_sigint() {
-	python3 - "$bin" "$data/$model" "$data/grace_hopper_128.bmp" <<'PY2'
-import os, pty, select, signal, sys, time
-pid, fd = pty.fork()
-if pid == 0:
-    os.environ["E1NPU_DEVICE"] = "sim"
-    os.execv(sys.argv[1], [sys.argv[1], "-m", sys.argv[2], "-i", sys.argv[3], "--repeat", "100000"])
-buf = b""
-t0 = time.time()
-while b"invoke" not in buf and time.time() - t0 < 20:
-    if select.select([fd], [], [], 1)[0]:
-        try:
-            buf += os.read(fd, 4096)
-        except OSError:
-            break
-os.kill(pid, signal.SIGINT)
-try:
-    while True:
-        d = os.read(fd, 4096)
-        if not d:
-            break
-        buf += d
-except OSError:
-    pass
-_, st = os.waitpid(pid, 0)
-assert b"/100000] invoke" in buf, buf[-200:]
-assert buf.endswith(b"\r\x1b[K"), buf[-40:]
-assert os.WIFSIGNALED(st) and os.WTERMSIG(st) == signal.SIGINT, st
-PY2
+	pty_sigint 'invoke' 20 '/100000] invoke' -- \
+		"$bin" -m "$data/$model" -i "$data/grace_hopper_128.bmp" --repeat 100000
 }
 
 # The shipped 128x128 photo as a PNG (written with zlib here): classifies

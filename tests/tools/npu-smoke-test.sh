@@ -12,6 +12,7 @@ fail=0
 out=$(mktemp)
 err=$(mktemp)
 trap 'rm -f "$out" "$out.json" "$err"' EXIT
+. "$(dirname "$0")/lib.sh"	# pty_sigint
 
 # run EXPECTED-STATUS ARGS...: run npu-smoke, keep stdout/stderr.
 run() {
@@ -234,35 +235,8 @@ t_auto_notice() {
 		run 0 info && ! grep -q 'no e1 NPU found' "$err"
 }
 t_progress_sigint() {
-	python3 - "$bin" <<'PY'
-import os, pty, select, signal, sys, time
-pid, fd = pty.fork()
-if pid == 0:
-    os.environ["E1NPU_DEVICE"] = "sim"
-    os.execv(sys.argv[1], [sys.argv[1], "bench", "-n", "1000000"])
-buf = b""
-t0 = time.time()
-while b"[2/3] matmul" not in buf and time.time() - t0 < 60:
-    if select.select([fd], [], [], 1)[0]:
-        try:
-            buf += os.read(fd, 4096)
-        except OSError:
-            break
-os.kill(pid, signal.SIGINT)
-try:
-    while True:
-        d = os.read(fd, 4096)
-        if not d:
-            break
-        buf += d
-except OSError:
-    pass
-_, st = os.waitpid(pid, 0)
-assert b"[1/3] nop round trips 0/1000000" in buf, buf[-200:]
-assert b"[2/3] matmul 64x64x64 round trips" in buf, buf[-200:]
-assert buf.endswith(b"\r\x1b[K"), buf[-40:]
-assert os.WIFSIGNALED(st) and os.WTERMSIG(st) == signal.SIGINT, st
-PY
+	pty_sigint '[2/3] matmul' 60 '[1/3] nop round trips 0/1000000' \
+		'[2/3] matmul 64x64x64 round trips' -- "$bin" bench -n 1000000
 }
 
 for t in help version no_command unknown_command bad_device info info_json \

@@ -23,21 +23,11 @@
 set -u
 bin=$1
 cls=$2
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-out=$tmp/out
-err=$tmp/err
-top=$(dirname "$0")/../..
-data=$top/tests/data
+. "$(dirname "$0")/lib.sh"
+test_init tflite_tool
 model=$data/mobilenet_v1_0.25_128_quant.tflite
 chk="python3 $top/tests/tools/tflite-tool-check.py"
 export E1NPU_DEVICE=sim
-
-ok() { pass=$((pass + 1)); echo "PASS tflite_tool_$1"; }
-ko() { fail=$((fail + 1)); echo "FAIL tflite_tool_$1"; sed 's/^/  stderr: /' "$err" >&2; sed 's/^/  stdout: /' "$out" >&2; }
-check() { name=$1; shift; : >"$out"; : >"$err"; if "$@"; then ok "$name"; else ko "$name"; fi; }
 
 # The image as the model's input tensor, decoded by the test (not the tool).
 $chk bmp "$data/grace_hopper_128.bmp" "$tmp/img.raw"

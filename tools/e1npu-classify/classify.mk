@@ -19,7 +19,7 @@ E1NPU_WITH_JPEG ?= $(call sysroot_has,libjpeg)
 endif
 E1NPU_WITH_PNG  ?= 1
 E1NPU_WITH_JPEG ?= 1
-CLASSIFY_CPPFLAGS := -Itools/e1npu-classify -DE1NPU_WITH_PNG=$(E1NPU_WITH_PNG) \
+CLASSIFY_CPPFLAGS := -Itools/e1npu-classify $(TOOL_COMMON_CPPFLAGS) -DE1NPU_WITH_PNG=$(E1NPU_WITH_PNG) \
 	-DE1NPU_WITH_JPEG=$(E1NPU_WITH_JPEG) \
 	$(if $(filter 1,$(E1NPU_WITH_PNG)),$(shell $(PKG_CONFIG) --cflags libpng 2>/dev/null))
 CLASSIFY_LIBS := \
@@ -31,11 +31,11 @@ $(call objs,$(CLASSIFY_SRCS)) $(call sanobjs,$(CLASSIFY_SRCS)): CPPFLAGS += $(CL
 $(call objs,tools/e1npu-classify/resize.c) $(call sanobjs,tools/e1npu-classify/resize.c): \
 	CFLAGS += -ffp-contract=off
 
-$(CLASSIFY): $(call objs,$(CLASSIFY_SRCS)) $(LIB_A)
+$(CLASSIFY): $(call objs,$(CLASSIFY_SRCS)) $(TOOL_COMMON_A) $(LIB_A)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(CLASSIFY_LIBS) $(LIB_LIBS)
 
-$(CLASSIFY_SAN): $(call sanobjs,$(CLASSIFY_SRCS)) $(LIB_SAN_A)
+$(CLASSIFY_SAN): $(call sanobjs,$(CLASSIFY_SRCS)) $(TOOL_COMMON_SAN_A) $(LIB_SAN_A)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(CLASSIFY_LIBS) $(LIB_LIBS)
 

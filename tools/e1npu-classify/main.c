@@ -14,23 +14,22 @@
 #include <e1npu/e1npu.h>
 #include <e1npu/e1npu_tflite.h>
 
+#include "cli.h"
 #include "device.h"
 #include "errout.h"
 #include "files.h"
 #include "image.h"
 #include "labels.h"
+#include "layers.h"
 #include "latency.h"
 #include "plan.h"
 #include "progress.h"
 #include "resize.h"
 
-#define CLASSIFY_VERSION E1NPU_VERSION	/* the top Makefile's */
 
 #define TOP_MAX		100000u
 #define REPEAT_MAX	100000u
 
-/* Exit status, the same in npu-smoke and e1npu-hlo. */
-enum { EXIT_OK = 0, EXIT_RUN = 1, EXIT_USAGE = 2 };
 
 struct args {
 	const char *model, *image, *tensor, *labels, *device, *raw_out;
@@ -90,26 +89,6 @@ static int parse_count(bool json, const char *opt, const char *s, unsigned int m
 }
 
 /* The same option twice would silently keep the last one. */
-static int set_once(bool json, const char *opt, const char **slot, const char *v)
-{
-	if (*slot) {
-		cls_error(json, "%s given twice ('%s' and '%s')", opt, *slot, v);
-		return EXIT_USAGE;
-	}
-	*slot = v;
-	return 0;
-}
-
-/* --help/--version: stdout checked too (a full disk is not a success). */
-static int print_and_close(int version)
-{
-	if (version)
-		printf("e1npu-classify %s\n", CLASSIFY_VERSION);
-	else
-		usage(stdout);
-	return cls_close_stdout() ? EXIT_RUN : EXIT_OK;
-}
-
 static int parse_args(int argc, char **argv, struct args *a)
 {
 	static const struct option lopts[] = {
@@ -136,12 +115,12 @@ static int parse_args(int argc, char **argv, struct args *a)
 
 	while (!r && (c = getopt_long(argc, argv, "m:i:l:n:d:hV", lopts, NULL)) != -1) {
 		switch (c) {
-		case 'm': r = set_once(json, "-m/--model", &a->model, optarg); break;
-		case 'i': r = set_once(json, "-i/--image", &a->image, optarg); break;
-		case 'T': r = set_once(json, "--input-tensor", &a->tensor, optarg); break;
-		case 'l': r = set_once(json, "-l/--labels", &a->labels, optarg); break;
-		case 'd': r = set_once(json, "-d/--device", &a->device, optarg); break;
-		case 'r': r = set_once(json, "--raw-output", &a->raw_out, optarg); break;
+		case 'm': r = cli_set_once(json, "-m/--model", &a->model, optarg); break;
+		case 'i': r = cli_set_once(json, "-i/--image", &a->image, optarg); break;
+		case 'T': r = cli_set_once(json, "--input-tensor", &a->tensor, optarg); break;
+		case 'l': r = cli_set_once(json, "-l/--labels", &a->labels, optarg); break;
+		case 'd': r = cli_set_once(json, "-d/--device", &a->device, optarg); break;
+		case 'r': r = cli_set_once(json, "--raw-output", &a->raw_out, optarg); break;
 		case 'c': a->cpu = 1; break;
 		case 'L': a->layers = 1; break;
 		case 'j': a->json = 1; break;
@@ -157,15 +136,11 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case 'n': r = parse_count(json, "-n/--top", optarg, TOP_MAX, &a->top); break;
 		case 'R': r = parse_count(json, "--repeat", optarg, REPEAT_MAX, &a->repeat); break;
-		case 'h': exit(print_and_close(0));
-		case 'V': exit(print_and_close(1));
+		case 'h': exit(cli_help_or_version(false, usage));
+		case 'V': exit(cli_help_or_version(true, usage));
 		default:
 			/* getopt said what was wrong on stderr */
-			if (json)
-				cls_error(true, "invalid option; try 'e1npu-classify --help'");
-			else
-				fprintf(stderr, "Try 'e1npu-classify --help'.\n");
-			return EXIT_USAGE;
+			return cli_bad_option(json);
 		}
 	}
 	if (r)
@@ -321,7 +296,7 @@ static int invoke_runs(struct e1npu_tflite *t, unsigned int n, uint64_t *ns)
 }
 
 static void print_layers(const struct args *a, struct e1npu_tflite *t, uint32_t nlayers,
-			 uint64_t cyc, uint64_t dpc, uint64_t macs, uint64_t hw, uint64_t fb)
+			 const struct layer_totals *tot)
 {
 	if (a->json)
 		printf(",\"layers\":[");
@@ -357,10 +332,13 @@ static void print_layers(const struct args *a, struct e1npu_tflite *t, uint32_t 
 	else
 		printf("total: %llu MACs, %llu modelled cycles (ideal %llu = MACs/256, utilization %.1f%%), "
 		       "%llu hardware ops, %llu CPU fallbacks\n",
-		       (unsigned long long)macs, (unsigned long long)(cyc + dpc),
-		       (unsigned long long)(macs / 256),
-		       cyc + dpc ? 100.0 * (double)(macs / 256) / (double)(cyc + dpc) : 0.0,
-		       (unsigned long long)hw, (unsigned long long)fb);
+		       (unsigned long long)tot->macs,
+		       (unsigned long long)(tot->wrapper_cycles + tot->dp_cycles),
+		       (unsigned long long)(tot->macs / 256),
+		       tot->wrapper_cycles + tot->dp_cycles ?
+		       100.0 * (double)(tot->macs / 256) /
+		       (double)(tot->wrapper_cycles + tot->dp_cycles) : 0.0,
+		       (unsigned long long)tot->hw_ops, (unsigned long long)tot->hw_ops_fallback);
 }
 
 static void print_result(const struct args *a, struct e1npu_tflite *t, const char *devname,
@@ -369,19 +347,10 @@ static void print_result(const struct args *a, struct e1npu_tflite *t, const cha
 			 const uint8_t *out, const unsigned int *order, unsigned int ncls,
 			 const struct labels *lb, const struct latency *lat)
 {
-	uint64_t cyc = 0, dpc = 0, macs = 0, hw = 0, fb = 0;
 	const char *path = a->cpu ? "reference" : "npu";
+	struct layer_totals tot;
 
-	for (uint32_t i = 0; i < nlayers; i++) {
-		struct e1npu_tflite_layer l;
-
-		e1npu_tflite_get_layer(t, i, &l);
-		cyc += l.report.wrapper_cycles;
-		dpc += l.report.dp_cycles;
-		macs += l.report.macs;
-		hw += l.report.hw_ops;
-		fb += l.report.hw_ops_fallback;
-	}
+	layer_totals_of(t, nlayers, &tot);
 	if (a->json) {
 		printf("{\"model\":");
 		cls_json_str(a->model);
@@ -396,9 +365,9 @@ static void print_result(const struct args *a, struct e1npu_tflite *t, const cha
 		       "\"macs\":%llu,\"hw_ops\":%llu,\"hw_ops_fallback\":%llu,\"top\":[",
 		       path, ii->dims[0], ii->dims[1], ii->dims[2], ii->dims[3], nlayers,
 		       lat->mean_ms, lat->first_ms, lat->runs, lat->min_ms, lat->median_ms,
-		       lat->max_ms, (unsigned long long)cyc,
-		       (unsigned long long)dpc, (unsigned long long)macs,
-		       (unsigned long long)hw, (unsigned long long)fb);
+		       lat->max_ms, (unsigned long long)tot.wrapper_cycles,
+		       (unsigned long long)tot.dp_cycles, (unsigned long long)tot.macs,
+		       (unsigned long long)tot.hw_ops, (unsigned long long)tot.hw_ops_fallback);
 	} else {
 		printf("model %s: input %ux%ux%u %s, %u layers, device %s, path %s, %.1f ms/inference\n",
 		       a->model, ii->dims[1], ii->dims[2], ii->dims[3],
@@ -428,7 +397,7 @@ static void print_result(const struct args *a, struct e1npu_tflite *t, const cha
 	if (a->json)
 		printf("]");
 	if (a->layers)
-		print_layers(a, t, nlayers, cyc, dpc, macs, hw, fb);
+		print_layers(a, t, nlayers, &tot);
 	if (a->json)
 		printf("}\n");
 }
@@ -449,6 +418,7 @@ int main(int argc, char **argv)
 	uint64_t *ns = NULL;
 	int ret, status;
 
+	cls_set_prog("e1npu-classify");
 	a.json = cls_json_requested(argc, argv);
 	status = parse_args(argc, argv, &a);
 	if (!status && e1npu_env_check(err, sizeof(err))) {

@@ -9,11 +9,14 @@ HLO_TOOL_SRCS := $(sort $(wildcard tools/e1npu-hlo/*.c))
 HLO_TOOL      := $(O)/tools/e1npu-hlo/e1npu-hlo
 HLO_TOOL_SAN  := $(SAN_O)/tools/e1npu-hlo/e1npu-hlo
 
-$(HLO_TOOL): $(call objs,$(HLO_TOOL_SRCS)) $(LIB_A)
+$(call objs,$(HLO_TOOL_SRCS)) $(call sanobjs,$(HLO_TOOL_SRCS)): \
+	CPPFLAGS += -Itools/e1npu-hlo $(TOOL_COMMON_CPPFLAGS)
+
+$(HLO_TOOL): $(call objs,$(HLO_TOOL_SRCS)) $(TOOL_COMMON_A) $(LIB_A)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(LIB_LIBS)
 
-$(HLO_TOOL_SAN): $(call sanobjs,$(HLO_TOOL_SRCS)) $(LIB_SAN_A)
+$(HLO_TOOL_SAN): $(call sanobjs,$(HLO_TOOL_SRCS)) $(TOOL_COMMON_SAN_A) $(LIB_SAN_A)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIB_LIBS)
 

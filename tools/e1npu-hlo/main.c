@@ -15,19 +15,19 @@
 #include <e1npu/e1npu.h>
 #include <e1npu/e1npu_hlo.h>
 
+#include "cli.h"
+#include "device.h"
+#include "errout.h"
 #include "npy.h"
-#include "progress.h"
+#include "progress-timer.h"
 #include "values.h"
 
-#define HLO_TOOL_VERSION E1NPU_VERSION	/* the top Makefile's */
 #define MAX_INPUTS 64
 /* Results of at most this many elements are printed in the text output. */
 #define PRINT_MAX_ELEMS 64
 /* ... and in the JSON output. */
 #define JSON_MAX_ELEMS (1u << 20)
 
-/* Exit status, the same in npu-smoke and e1npu-classify. */
-enum { EXIT_OK = 0, EXIT_RUN = 1, EXIT_USAGE = 2 };
 
 struct args {
 	const char *file, *device;
@@ -67,22 +67,6 @@ static void usage(FILE *f)
 "unbound argument, nothing to run, a bad environment variable).\n");
 }
 
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 static void die_usage(const char *fmt, ...)
 {
@@ -94,21 +78,6 @@ static void die_usage(const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nTry 'e1npu-hlo --help'.\n");
 	exit(EXIT_USAGE);
-}
-
-/* stdout flushed and closed: a full disk is a failure, said once. */
-static int close_stdout(void)
-{
-	int e = 0;
-
-	if (fflush(stdout) || ferror(stdout))
-		e = errno ? errno : EIO;
-	if (fclose(stdout) && !e)
-		e = errno ? errno : EIO;
-	if (!e)
-		return 0;
-	fprintf(stderr, "e1npu-hlo: write error on stdout: %s\n", strerror(e));
-	return 1;
 }
 
 static unsigned long parse_num(const char *opt, const char *s, unsigned long min,
@@ -173,16 +142,11 @@ static void parse_args(int argc, char **argv, struct args *a)
 				die_usage("--input '%s': expected NAME=FILE.npy", optarg);
 			a->inputs[a->ninputs++] = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			exit(close_stdout() ? EXIT_RUN : EXIT_OK);
-		case 'V':
-			printf("e1npu-hlo %s\n", HLO_TOOL_VERSION);
-			exit(close_stdout() ? EXIT_RUN : EXIT_OK);
+		case 'h': exit(cli_help_or_version(false, usage));
+		case 'V': exit(cli_help_or_version(true, usage));
 		default:
-			/* getopt said what was wrong */
-			fprintf(stderr, "Try 'e1npu-hlo --help'.\n");
-			exit(EXIT_USAGE);
+			/* getopt said what was wrong; no --json errors at this stage */
+			exit(cli_bad_option(false));
 		}
 	}
 	if (a->cpu_only && a->device)
@@ -207,15 +171,15 @@ static void on_check(void *arg, const struct e1npu_hlo_check *c)
 {
 	struct printer *p = arg;
 
-	progress_check();
+	progress_timer_check();
 	if (p->a->json) {
 		printf("%s{\"section\": %u, \"line\": %u, \"func\": ", p->n ? ", " : "",
 		       c->section, c->line);
-		json_str(c->func);
+		cls_json_str(c->func);
 		printf(", \"check\": ");
-		json_str(c->kind);
+		cls_json_str(c->kind);
 		printf(", \"passed\": %s, \"message\": ", c->passed ? "true" : "false");
-		json_str(c->msg);
+		cls_json_str(c->msg);
 		printf("}");
 	} else {
 		printf("%s  %s:%u  @%s  %s  %s\n", c->passed ? "PASS" : "FAIL", p->a->file,
@@ -281,7 +245,7 @@ static void json_batches(const struct e1npu_hlo_op_info *o, uint32_t n, uint32_t
 		for (uint32_t k = 0; k < n; k++)
 			if (o[k].batch == (int32_t)b) {
 				printf("%s", first ? "" : ", ");
-				json_str(o[k].result);
+				cls_json_str(o[k].result);
 				first = 0;
 				hw += o[k].hw_ops;
 			}
@@ -290,7 +254,7 @@ static void json_batches(const struct e1npu_hlo_op_info *o, uint32_t n, uint32_t
 		for (uint32_t k = 0; k < n; k++)
 			if (o[k].batch == (int32_t)b) {
 				printf("%s", first ? "" : ", ");
-				json_str(o[k].api);
+				cls_json_str(o[k].api);
 				first = 0;
 			}
 		printf("], \"hw_ops\": %u}", hw);
@@ -317,7 +281,7 @@ static void report_json(const struct e1npu_hlo *h)
 			if (!e1npu_hlo_get_op(h, oi, &ops[n]))
 				n++;
 		printf("%s{\"name\": ", i ? ", " : "");
-		json_str(fi.name);
+		cls_json_str(fi.name);
 		printf(", \"section\": %u, \"line\": %u, \"num_batches\": %u",
 		       fi.section, fi.line, fi.num_batches);
 		json_batches(ops, n, fi.num_batches);
@@ -328,18 +292,18 @@ static void report_json(const struct e1npu_hlo *h)
 			const struct e1npu_hlo_op_info *o = &ops[k];
 
 			printf("%s{\"line\": %u, \"result\": ", k ? ", " : "", o->line);
-			json_str(o->result);
+			cls_json_str(o->result);
 			printf(", \"op\": ");
-			json_str(o->op);
+			cls_json_str(o->op);
 			printf(", \"engine\": \"%s\", \"ran_engine\": \"%s\", \"batch\": %d, "
 			       "\"hw_ops\": %u, \"lsb_diff\": %u, \"lsb_diff_count\": %u, "
 			       "\"arena_offset\": %llu, \"arena_size\": %llu, \"api\": ",
 			       e1npu_hlo_engine_name(o->engine), ran_name(o->ran_engine), o->batch,
 			       o->hw_ops, o->lsb_diff, o->lsb_diff_count,
 			       (unsigned long long)o->arena_offset, (unsigned long long)o->arena_size);
-			json_str(o->api);
+			cls_json_str(o->api);
 			printf(", \"why\": ");
-			json_str(o->why);
+			cls_json_str(o->why);
 			printf("}");
 		}
 		printf("]}");
@@ -381,30 +345,12 @@ static int bind_inputs(struct e1npu_hlo *h, const struct args *a, char *err, siz
 static int open_device(const struct args *a, struct e1npu_device **dev, char *name,
 		       size_t len)
 {
-	const char *env = getenv("E1NPU_DEVICE");
-	bool automatic = !a->device && (!env || !*env);
-	struct e1npu_device_info info;
-	int ret;
-
 	if (a->cpu_only) {
 		snprintf(name, len, "cpu");
 		return 0;
 	}
-	ret = e1npu_device_open(a->device, dev);
-	if (ret) {
-		fprintf(stderr, "e1npu-hlo: cannot open device '%s': %s\n",
-			a->device ? a->device : automatic ? "auto" : env,
-			e1npu_device_last_error(NULL));
-		return ret;
-	}
-	if (e1npu_device_get_info(*dev, &info))
-		snprintf(name, len, "?");
-	else
-		snprintf(name, len, "%s", info.backend == E1NPU_BACKEND_SIM ? "sim" : info.path);
-	if (automatic && !strcmp(name, "sim"))
-		fprintf(stderr, "e1npu-hlo: no e1 NPU found (no /dev/accel node with the e1npu "
-			"driver): running on the in-process model (sim)\n");
-	return 0;
+	/* no JSON yet: a device that does not open is a stderr line only */
+	return cls_open_device(a->device, false, dev, name, len);
 }
 
 /* The output NAME ("main", "main#1") is: index, or -1 with a message. */
@@ -490,9 +436,9 @@ static void print_outputs(const struct e1npu_hlo *h, const struct args *a)
 		}
 		if (a->json) {
 			printf("%s{\"name\": ", i ? ", " : "");
-			json_str(o.name);
+			cls_json_str(o.name);
 			printf(", \"type\": ");
-			json_str(o.type);
+			cls_json_str(o.type);
 			printf(", \"dtype\": \"%s\", \"shape\": [", o.dtype);
 			for (uint32_t d = 0; d < o.rank; d++)
 				printf("%s%llu", d ? ", " : "", (unsigned long long)o.dims[d]);
@@ -527,6 +473,7 @@ int main(int argc, char **argv)
 	uint32_t passed = 0, failed = 0;
 	int ret, status;
 
+	cls_set_prog("e1npu-hlo");
 	parse_args(argc, argv, &a);
 	if (e1npu_env_check(err, sizeof(err))) {
 		fprintf(stderr, "e1npu-hlo: %s\n", err);
@@ -543,13 +490,13 @@ int main(int argc, char **argv)
 	if (ret) {
 		if (a.json) {
 			printf("{\"file\": ");
-			json_str(a.file);
+			cls_json_str(a.file);
 			printf(", \"error\": ");
-			json_str(err);
+			cls_json_str(err);
 			printf("}\n");
 		}
 		fprintf(stderr, "e1npu-hlo: %s\n", err);
-		close_stdout();
+		cls_close_stdout();
 		return EXIT_USAGE;
 	}
 	ret = bind_inputs(h, &a, err, sizeof(err));
@@ -562,19 +509,19 @@ int main(int argc, char **argv)
 	pr.n = 0;
 	if (a.json) {
 		printf("{\"file\": ");
-		json_str(a.file);
+		cls_json_str(a.file);
 		printf(", \"device\": ");
-		json_str(devname);
+		cls_json_str(devname);
 		printf(", \"checks\": [");
 	}
-	progress_start();
+	progress_timer_start();
 	ret = e1npu_hlo_run(h, on_check, &pr, &passed, &failed);
-	progress_end();
+	progress_timer_end();
 	if (a.json) {
 		printf("], \"passed\": %u, \"failed\": %u", passed, failed);
 		if (ret) {
 			printf(", \"error\": ");
-			json_str(e1npu_hlo_last_error(h));
+			cls_json_str(e1npu_hlo_last_error(h));
 		}
 		print_outputs(h, &a);
 		if (a.report)
@@ -600,7 +547,7 @@ int main(int argc, char **argv)
 			status = w;
 	}
 	e1npu_hlo_free(h);
-	if (close_stdout())
+	if (cls_close_stdout())
 		return EXIT_RUN;
 	return status;
 }

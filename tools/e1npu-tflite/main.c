@@ -19,9 +19,11 @@
 #include "artifact.h"
 #include "compare.h"
 #include "internal.h"
+#include "cli.h"
 #include "device.h"
 #include "errout.h"
 #include "files.h"
+#include "layers.h"
 #include "latency.h"
 #include "npy.h"
 #include "progress.h"
@@ -29,12 +31,9 @@
 #include "tflite_report.h"
 #include "trace.h"
 
-#define TOOL_VERSION E1NPU_VERSION
 #define RUNS_MAX 100000u
 #define MAX_FILES 64
 
-/* Exit status, the same in npu-smoke, e1npu-classify and e1npu-hlo. */
-enum { EXIT_OK = 0, EXIT_RUN = 1, EXIT_USAGE = 2 };
 
 struct args {
 	const char *cmd, *model, *device, *dump, *trace;
@@ -73,15 +72,6 @@ static void usage(FILE *f)
 "  -V, --version         version\n\n"
 "Exit status: 0 success (diff: the paths agree), 1 the run failed (diff: the\n"
 "paths differ), 2 bad usage or input (options, model, tensors, environment).\n");
-}
-
-static int print_and_close(int version)
-{
-	if (version)
-		printf("e1npu-tflite %s\n", TOOL_VERSION);
-	else
-		usage(stdout);
-	return cls_close_stdout() ? EXIT_RUN : EXIT_OK;
 }
 
 static int parse_args(int argc, char **argv, struct args *a)
@@ -132,36 +122,23 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		}
 		case 'd':
-			if (a->device) {
-				cls_error(json, "-d/--device given twice ('%s' and '%s')", a->device, optarg);
+			if (cli_set_once(json, "-d/--device", &a->device, optarg))
 				return EXIT_USAGE;
-			}
-			a->device = optarg;
 			break;
 		case 'c': a->cpu = 1; break;
 		case 'D':
-			if (a->dump) {
-				cls_error(json, "--dump given twice ('%s' and '%s')", a->dump, optarg);
+			if (cli_set_once(json, "--dump", &a->dump, optarg))
 				return EXIT_USAGE;
-			}
-			a->dump = optarg;
 			break;
 		case 't':
-			if (a->trace) {
-				cls_error(json, "--trace given twice ('%s' and '%s')", a->trace, optarg);
+			if (cli_set_once(json, "--trace", &a->trace, optarg))
 				return EXIT_USAGE;
-			}
-			a->trace = optarg;
 			break;
 		case 'j': a->json = 1; break;
-		case 'h': exit(print_and_close(0));
-		case 'V': exit(print_and_close(1));
+		case 'h': exit(cli_help_or_version(false, usage));
+		case 'V': exit(cli_help_or_version(true, usage));
 		default:
-			if (json)
-				cls_error(true, "invalid option; try 'e1npu-tflite --help'");
-			else
-				fprintf(stderr, "Try 'e1npu-tflite --help'.\n");
-			return EXIT_USAGE;
+			return cli_bad_option(json);
 		}
 		/* options and operands in any order: GNU-style, by hand */
 	}
@@ -338,7 +315,8 @@ static int cmd_run(const struct args *a)
 	struct e1npu_device *dev = NULL;
 	struct e1npu_tflite *t = NULL;
 	uint32_t nin = 0, nout = 0, nlayers = 0;
-	uint64_t *ns = NULL, cyc = 0, dpc = 0, macs = 0;
+	uint64_t *ns = NULL;
+	struct layer_totals tot;
 	char err[512], devname[64] = "cpu";
 	struct e1npu_perf p0 = { 0 }, p1 = { 0 };
 	struct art_view art = { 0 };
@@ -432,14 +410,7 @@ static int cmd_run(const struct args *a)
 		goto out;
 	}
 	latency_of(ns, a->runs, &lat);
-	for (uint32_t i = 0; i < nlayers; i++) {
-		struct e1npu_tflite_layer l;
-
-		e1npu_tflite_get_layer(t, i, &l);
-		cyc += l.report.wrapper_cycles;
-		dpc += l.report.dp_cycles;
-		macs += l.report.macs;
-	}
+	layer_totals_of(t, nlayers, &tot);
 	if (a->json) {
 		printf("{\"model\":");
 		cls_json_str(a->model);
@@ -450,8 +421,8 @@ static int cmd_run(const struct args *a)
 		       "\"dp_cycles\":%llu,\"perf\":{\"wrapper_cycles\":%llu,\"dp_cycles\":%llu},"
 		       "\"latency_ms\":{\"first\":%.3f,\"runs\":%u,"
 		       "\"min\":%.3f,\"median\":%.3f,\"max\":%.3f},\"outputs\":[",
-		       a->cpu ? "reference" : "npu", nlayers, (unsigned long long)macs,
-		       (unsigned long long)cyc, (unsigned long long)dpc,
+		       a->cpu ? "reference" : "npu", nlayers, (unsigned long long)tot.macs,
+		       (unsigned long long)tot.wrapper_cycles, (unsigned long long)tot.dp_cycles,
 		       (unsigned long long)(p1.wrapper_cycles - p0.wrapper_cycles),
 		       (unsigned long long)(p1.dp_cycles - p0.dp_cycles), lat.first_ms,
 		       lat.runs, lat.min_ms, lat.median_ms, lat.max_ms);
@@ -464,8 +435,8 @@ static int cmd_run(const struct args *a)
 			printf(", then %u runs: min %.3f, median %.3f, max %.3f ms",
 			       lat.runs, lat.min_ms, lat.median_ms, lat.max_ms);
 		printf("\nmodelled: %llu MACs, %llu wrapper + %llu datapath cycles\n",
-		       (unsigned long long)macs, (unsigned long long)cyc,
-		       (unsigned long long)dpc);
+		       (unsigned long long)tot.macs, (unsigned long long)tot.wrapper_cycles,
+		       (unsigned long long)tot.dp_cycles);
 	}
 	for (uint32_t k = 0; k < nout; k++) {
 		char shape[96];
@@ -1025,6 +996,7 @@ int main(int argc, char **argv)
 	char err[512];
 	int status;
 
+	cls_set_prog("e1npu-tflite");
 	a.json = cls_json_requested(argc, argv);
 	status = parse_cmdline(argc, argv, &a);
 	if (!status && e1npu_env_check(err, sizeof(err))) {

@@ -11,13 +11,13 @@ TFLITE_TOOL      := $(O)/tools/e1npu-tflite/e1npu-tflite
 TFLITE_TOOL_SAN  := $(SAN_O)/tools/e1npu-tflite/e1npu-tflite
 
 $(call objs,$(TFLITE_TOOL_SRCS)) $(call sanobjs,$(TFLITE_TOOL_SRCS)): \
-	CPPFLAGS += -Itools/e1npu-tflite -Ilib/tflite $(LIB_CPPFLAGS)
+	CPPFLAGS += -Itools/e1npu-tflite $(TOOL_COMMON_CPPFLAGS) -Ilib/tflite $(LIB_CPPFLAGS)
 
-$(TFLITE_TOOL): $(call objs,$(TFLITE_TOOL_SRCS)) $(LIB_A)
+$(TFLITE_TOOL): $(call objs,$(TFLITE_TOOL_SRCS)) $(TOOL_COMMON_A) $(LIB_A)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(LIB_LIBS)
 
-$(TFLITE_TOOL_SAN): $(call sanobjs,$(TFLITE_TOOL_SRCS)) $(LIB_SAN_A)
+$(TFLITE_TOOL_SAN): $(call sanobjs,$(TFLITE_TOOL_SRCS)) $(TOOL_COMMON_SAN_A) $(LIB_SAN_A)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIB_LIBS)
 

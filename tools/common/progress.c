@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * e1npu-classify: progress line (progress.h). The signal handler erases a
+ * The tools' progress line (progress.h). The signal handler erases a
  * half-drawn line so the shell prompt does not land after "[3/10]".
  */
 #include <signal.h>

@@ -1,11 +1,19 @@
 /* SPDX-License-Identifier: MIT */
-/* e1npu-tflite's diagnostics: stderr, and JSON on stdout with --json. */
-#ifndef __E1NPU_TFLITE_TOOL_ERROUT_H__
-#define __E1NPU_TFLITE_TOOL_ERROUT_H__
+/* The tools' diagnostics: stderr, and JSON on stdout with --json. */
+#ifndef __E1NPU_TOOL_COMMON_ERROUT_H__
+#define __E1NPU_TOOL_COMMON_ERROUT_H__
 
 #include <stdbool.h>
 
-/* "e1npu-tflite: MSG" on stderr; {"error": "MSG"} on stdout when @json. */
+/*
+ * cls_set_prog() - the tool's name that starts every message ("e1npu-tflite"),
+ * set first thing in main(): one library, several tools.
+ */
+void cls_set_prog(const char *name);
+/* The name cls_set_prog() set. */
+const char *cls_prog(void);
+
+/* "PROG: MSG" on stderr; {"error": "MSG"} on stdout when @json. */
 void cls_error(bool json, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * e1npu-classify: error output. Every failure is one line on stderr and,
- * with --json, one {"error": ...} document on stdout; a failed write to
- * stdout (a full disk, a closed pipe) is an error too.
+ * The tools' error output (errout.h). Every failure is one line on
+ * stderr and, with --json, one {"error": ...} document on stdout; a failed
+ * write to stdout (a full disk, a closed pipe) is an error too.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -10,6 +10,19 @@
 #include <string.h>
 
 #include "errout.h"
+
+/* the tool that links this names itself in main() (cls_set_prog) */
+static const char *prog = "e1npu";
+
+void cls_set_prog(const char *name)
+{
+	prog = name;
+}
+
+const char *cls_prog(void)
+{
+	return prog;
+}
 
 void cls_json_str(const char *s)
 {
@@ -45,7 +58,7 @@ void cls_error(bool json, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "e1npu-classify: %s\n", msg);
+	fprintf(stderr, "%s: %s\n", prog, msg);
 	if (json) {
 		fputs("{\"error\":", stdout);
 		cls_json_str(msg);
@@ -73,6 +86,6 @@ int cls_close_stdout(void)
 		err = errno ? errno : EIO;
 	if (!err)
 		return 0;
-	fprintf(stderr, "e1npu-classify: write error on stdout: %s\n", strerror(err));
+	fprintf(stderr, "%s: write error on stdout: %s\n", prog, strerror(err));
 	return 1;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * e1npu-tflite: device opening (device.h). A board whose driver did not
+ * The tools' device opening (device.h). A board whose driver did not
  * load would otherwise be silently simulated by auto-detection.
  */
 #include <stdio.h>
@@ -34,7 +34,7 @@ int cls_open_device(const char *spec, bool json, struct e1npu_device **dev,
 	}
 	snprintf(name, len, "%s", info.backend == E1NPU_BACKEND_SIM ? "sim" : info.path);
 	if (automatic && info.backend == E1NPU_BACKEND_SIM)
-		fprintf(stderr, "e1npu-tflite: no e1 NPU found (no /dev/accel node with the "
-			"e1npu driver): running on the in-process model (sim)\n");
+		fprintf(stderr, "%s: no e1 NPU found (no /dev/accel node with the "
+			"e1npu driver): running on the in-process model (sim)\n", cls_prog());
 	return 0;
 }

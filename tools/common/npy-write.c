@@ -5,9 +5,11 @@
  * truncated file.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "files.h"
 #include "npy.h"
 
 /* MLIR element type -> .npy descr: i2/i4 are held one per byte, as i8. */
@@ -33,7 +35,8 @@ int npy_write(const char *path, const char *dtype, uint32_t rank, const uint64_t
 	char hdr[512];
 	size_t o, pad;
 	FILE *f;
-	int e = 0;
+	bool bad;
+	int e;
 
 	if (!descr) {
 		snprintf(err, errlen, "%s: element type %s has no .npy equivalent", path, dtype);
@@ -56,15 +59,8 @@ int npy_write(const char *path, const char *dtype, uint32_t rank, const uint64_t
 		snprintf(err, errlen, "%s: %s", path, strerror(e));
 		return -e;
 	}
-	if (fwrite("\x93NUMPY\x01\x00", 1, 8, f) != 8 || fputc((int)(o & 0xff), f) == EOF ||
-	    fputc((int)(o >> 8), f) == EOF || fwrite(hdr, 1, o, f) != o ||
-	    fwrite(data, 1, size, f) != size || fflush(f))
-		e = errno ? errno : EIO;
-	if (fclose(f) && !e)
-		e = errno ? errno : EIO;
-	if (e) {
-		snprintf(err, errlen, "%s: %s", path, strerror(e));
-		return -e;
-	}
-	return 0;
+	bad = fwrite("\x93NUMPY\x01\x00", 1, 8, f) != 8 || fputc((int)(o & 0xff), f) == EOF ||
+	      fputc((int)(o >> 8), f) == EOF || fwrite(hdr, 1, o, f) != o ||
+	      fwrite(data, 1, size, f) != size;
+	return cls_finish_write(f, bad, path, err, errlen);
 }

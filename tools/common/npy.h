@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* e1npu-hlo's reader of NumPy .npy files (version 1-3, C order). */
-#ifndef __E1NPU_HLO_NPY_H__
-#define __E1NPU_HLO_NPY_H__
+/* The tools' reader and writer of NumPy .npy files (version 1-3, C order). */
+#ifndef __E1NPU_TOOL_COMMON_NPY_H__
+#define __E1NPU_TOOL_COMMON_NPY_H__
 
 #include <stddef.h>
 #include <stdint.h>

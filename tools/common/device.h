@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* e1npu-tflite: opening the device and naming it in the output. */
-#ifndef __E1NPU_TFLITE_TOOL_DEVICE_H__
-#define __E1NPU_TFLITE_TOOL_DEVICE_H__
+/* The tools: opening the device and naming it in the output. */
+#ifndef __E1NPU_TOOL_COMMON_DEVICE_H__
+#define __E1NPU_TOOL_COMMON_DEVICE_H__
 
 #include <stdbool.h>
 #include <stddef.h>

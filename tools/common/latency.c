@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* e1npu-tflite: per-run latency statistics (latency.h). */
+/* The tools' per-run latency statistics (latency.h). */
 #include <stdlib.h>
 
 #include "latency.h"

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * e1npu-tflite's progress line: on stderr, only when stderr is a
+ * The tools' step-by-step progress line: on stderr, only when stderr is a
  * terminal, erased when done and on Ctrl-C.
  */
-#ifndef __E1NPU_TFLITE_TOOL_PROGRESS_H__
-#define __E1NPU_TFLITE_TOOL_PROGRESS_H__
+#ifndef __E1NPU_TOOL_COMMON_PROGRESS_H__
+#define __E1NPU_TOOL_COMMON_PROGRESS_H__
 
 /* progress_start() - decide (isatty) and arm the SIGINT/SIGTERM eraser. */
 void progress_start(void);

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * e1npu-hlo: progress line (progress.h). Drawn from SIGALRM with write()
- * only (async-signal-safe), so a run inside the library can be watched.
+ * e1npu-hlo: progress line (progress-timer.h). Drawn from SIGALRM with
+ * write() only (async-signal-safe), so a run inside the library can be
+ * watched. (The other tools' "[i/n]" line is tools/common/progress.c.)
  */
 #include <signal.h>
 #include <string.h>
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "progress.h"
+#include "progress-timer.h"
 
 static volatile sig_atomic_t drawn, ticks, checks;
 static int on;
@@ -64,7 +65,7 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
-void progress_start(void)
+void progress_timer_start(void)
 {
 	struct itimerval it = { { 0, 500000 }, { 0, 500000 } };
 	struct sigaction sa;
@@ -81,7 +82,7 @@ void progress_start(void)
 	setitimer(ITIMER_REAL, &it, NULL);
 }
 
-void progress_check(void)
+void progress_timer_check(void)
 {
 	checks++;
 	/* the check's line goes where the progress line was */
@@ -91,7 +92,7 @@ void progress_check(void)
 	}
 }
 
-void progress_end(void)
+void progress_timer_end(void)
 {
 	struct itimerval off = { { 0, 0 }, { 0, 0 } };
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * e1npu-classify: reading and writing whole files. A write is checked up
+ * The tools: reading and writing whole files. A write is checked up
  * to fclose(): stdio buffers, so /dev/full fails only there.
  */
 #include <errno.h>
@@ -53,14 +53,23 @@ int cls_write_file(const char *path, const void *data, size_t size, char *err,
 		   size_t errlen)
 {
 	FILE *f = fopen(path, "wb");
-	int e = 0;
+	bool bad;
+	int e;
 
 	if (!f) {
 		e = errno;
 		snprintf(err, errlen, "%s: %s", path, strerror(e));
 		return -e;
 	}
-	if (fwrite(data, 1, size, f) != size || fflush(f))
+	bad = fwrite(data, 1, size, f) != size;
+	return cls_finish_write(f, bad, path, err, errlen);
+}
+
+int cls_finish_write(FILE *f, bool failed, const char *path, char *err, size_t errlen)
+{
+	int e = 0;
+
+	if (failed || fflush(f))
 		e = errno ? errno : EIO;
 	if (fclose(f) && !e)
 		e = errno ? errno : EIO;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Per-run latency as classify_image and inference_runner print it. */
-#ifndef __E1NPU_CLASSIFY_LATENCY_H__
-#define __E1NPU_CLASSIFY_LATENCY_H__
+#ifndef __E1NPU_TOOL_COMMON_LATENCY_H__
+#define __E1NPU_TOOL_COMMON_LATENCY_H__
 
 #include <stdint.h>
 
