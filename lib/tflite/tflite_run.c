@@ -536,9 +536,15 @@ static int prep_pool(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	return 0;
 }
 
-static int prep_add(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+/*
+ * What every two-input elementwise operator checks first: two inputs, and
+ * both inputs and the output activations of one 8-bit type. Sets l->in2
+ * and the three tensors.
+ */
+static int prep_binary(struct e1npu_tflite *t, uint32_t li, struct layer *l,
+		       const struct tfl_tensor **a, const struct tfl_tensor **b,
+		       const struct tfl_tensor **out)
 {
-	const struct tfl_tensor *a, *b, *out;
 	int ret;
 
 	if (l->op->num_inputs != 2)
@@ -548,13 +554,23 @@ static int prep_add(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	    (ret = want(t, li, l, l->in2, "input 1", -1, false)) ||
 	    (ret = want(t, li, l, l->out, "output", -1, false)))
 		return ret;
-	a = T(t, l->in);
-	b = T(t, l->in2);
-	out = T(t, l->out);
-	if (!dtype_of(a->type) || (ret = want_act_type(t, li, l, l->in2, a->type)) ||
-	    (ret = want_act_type(t, li, l, l->out, a->type)))
+	*a = T(t, l->in);
+	*b = T(t, l->in2);
+	*out = T(t, l->out);
+	if (!dtype_of((*a)->type) || (ret = want_act_type(t, li, l, l->in2, (*a)->type)) ||
+	    (ret = want_act_type(t, li, l, l->out, (*a)->type)))
 		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
-					 tfl_type_name(a->type));
+					 tfl_type_name((*a)->type));
+	return 0;
+}
+
+static int prep_add(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *a, *b, *out;
+	int ret;
+
+	if ((ret = prep_binary(t, li, l, &a, &b, &out)))
+		return ret;
 	if (a->ndims != b->ndims || a->ndims != out->ndims ||
 	    memcmp(a->dims, b->dims, a->ndims * sizeof(int32_t)) ||
 	    memcmp(a->dims, out->dims, a->ndims * sizeof(int32_t)))
@@ -954,20 +970,8 @@ static int prep_mul_sub(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	uint32_t act;
 	int ret;
 
-	if (l->op->num_inputs != 2)
-		return LFAIL(t, li, l, -EINVAL, "needs 2 inputs");
-	l->in2 = l->op->inputs[1];
-	if ((ret = want(t, li, l, l->in, "input 0", -1, false)) ||
-	    (ret = want(t, li, l, l->in2, "input 1", -1, false)) ||
-	    (ret = want(t, li, l, l->out, "output", -1, false)))
+	if ((ret = prep_binary(t, li, l, &a, &b, &out)))
 		return ret;
-	a = T(t, l->in);
-	b = T(t, l->in2);
-	out = T(t, l->out);
-	if (!dtype_of(a->type) || (ret = want_act_type(t, li, l, l->in2, a->type)) ||
-	    (ret = want_act_type(t, li, l, l->out, a->type)))
-		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
-					 tfl_type_name(a->type));
 	if (tfl_bcast_prepare(&l->bcast, a->dims, a->ndims, b->dims, b->ndims, out->dims,
 			      out->ndims))
 		return LFAIL(t, li, l, -ENOTSUP, "shapes do not broadcast to the output (rank 4 at most)");
@@ -994,20 +998,8 @@ static int prep_minmax(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	const struct tfl_tensor *a, *b, *out;
 	int ret;
 
-	if (l->op->num_inputs != 2)
-		return LFAIL(t, li, l, -EINVAL, "needs 2 inputs");
-	l->in2 = l->op->inputs[1];
-	if ((ret = want(t, li, l, l->in, "input 0", -1, false)) ||
-	    (ret = want(t, li, l, l->in2, "input 1", -1, false)) ||
-	    (ret = want(t, li, l, l->out, "output", -1, false)))
+	if ((ret = prep_binary(t, li, l, &a, &b, &out)))
 		return ret;
-	a = T(t, l->in);
-	b = T(t, l->in2);
-	out = T(t, l->out);
-	if (!dtype_of(a->type) || (ret = want_act_type(t, li, l, l->in2, a->type)) ||
-	    (ret = want_act_type(t, li, l, l->out, a->type)))
-		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
-					 tfl_type_name(a->type));
 	if (tfl_bcast_prepare(&l->bcast, a->dims, a->ndims, b->dims, b->ndims, out->dims,
 			      out->ndims))
 		return LFAIL(t, li, l, -ENOTSUP, "shapes do not broadcast to the output (rank 4 at most)");
