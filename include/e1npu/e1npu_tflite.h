@@ -45,8 +45,10 @@ struct e1npu_tflite_options {
 
 /**
  * e1npu_tflite_load_memory() - parse and prepare a model held in memory
- * (copied; the caller's buffer may be freed afterwards). Weights are
- * converted once here (conv OHWI -> HWIO, requantization multipliers).
+ * (copied; the caller's buffer may be freed afterwards): a .tflite file,
+ * or an artifact of e1npu_tflite_compile() (told apart by its magic).
+ * Weights are converted once here (conv OHWI -> HWIO, requantization
+ * multipliers).
  * @dev: device for the NPU path, or NULL (CPU-only lowering context).
  * @opt: NULL for the defaults (NPU path).
  * @tp: out: the interpreter, owned by the caller, to free with
@@ -54,9 +56,10 @@ struct e1npu_tflite_options {
  *	@dev, which holds @dev open: @dev may be closed first.
  * @err: NULL or a buffer of @errlen bytes for the failure message, e.g.
  *	"operator 3 (MUL): operator not supported".
- * Return: 0, -EINVAL (malformed or inconsistent model), -ENOTSUP (an
- *	operator or tensor type this interpreter does not run), -ENOMEM,
- *	or an error of the lowering layer.
+ * Return: 0, -EINVAL (malformed or inconsistent model or artifact),
+ *	-ENOTSUP (an operator or tensor type this interpreter does not run;
+ *	an artifact of another format or library version, or for a device
+ *	with other capabilities), -ENOMEM, or an error of the lowering layer.
  */
 int e1npu_tflite_load_memory(struct e1npu_device *dev, const void *data,
 			     size_t size,
@@ -68,6 +71,24 @@ int e1npu_tflite_load_memory(struct e1npu_device *dev, const void *data,
 int e1npu_tflite_load_file(struct e1npu_device *dev, const char *path,
 			   const struct e1npu_tflite_options *opt,
 			   struct e1npu_tflite **tp, char *err, size_t errlen);
+
+/**
+ * e1npu_tflite_compile() - the compiled-model artifact of @t: what loading
+ * its model computed (each convolution's lowering form, the arena plan,
+ * every operator's placement, reason, MACs and modelled cycles), the
+ * model itself, the library version, the model's SHA-256 and the
+ * capabilities of @t's device. Loading it with e1npu_tflite_load_memory()
+ * or _load_file() (which tell it from a .tflite by its magic) skips the
+ * lowering search, and refuses, with the reason in @err, another format
+ * or library version, a device whose capabilities differ, or a corrupted
+ * file. Documentation/tflite.md describes the format.
+ * @t: a whole-model interpreter on the NPU path (not a reference path one).
+ * @out: out: the artifact, @outsize bytes, to free with free().
+ * @err: NULL or a buffer of @errlen bytes for the failure message.
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int e1npu_tflite_compile(const struct e1npu_tflite *t, void **out, size_t *outsize,
+			 char *err, size_t errlen);
 
 /* e1npu_tflite_free() - free an interpreter and what it holds (NULL: no-op). */
 void e1npu_tflite_free(struct e1npu_tflite *t);

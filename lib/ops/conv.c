@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conv_choice.h"
 #include "conv_internal.h"
 #include "cost.h"
 #include "e1npu_hw.h"
@@ -122,12 +123,19 @@ static int fill_block_weights(struct e1npu_conv *cv, struct cv_block *b)
 	return 0;
 }
 
-static int cv_choose_form(struct e1npu_conv *cv);
+static int cv_choose_form(struct e1npu_conv *cv, const struct ops_conv_choice *choice);
 
 E1NPU_API int e1npu_conv_new(struct e1npu_ops *ops,
 			     const struct e1npu_conv_params *p,
 			     const void *weights, const int32_t *bias,
 			     struct e1npu_conv **convp)
+{
+	return ops_conv_new_chosen(ops, p, weights, bias, NULL, convp);
+}
+
+int ops_conv_new_chosen(struct e1npu_ops *ops, const struct e1npu_conv_params *p,
+			const void *weights, const int32_t *bias,
+			const struct ops_conv_choice *choice, struct e1npu_conv **convp)
 {
 	struct e1npu_conv *cv;
 	uint32_t groups, taps;
@@ -267,7 +275,7 @@ E1NPU_API int e1npu_conv_new(struct e1npu_ops *ops,
 	else
 		ret = build_blocks(cv);
 	if (!ret)
-		ret = cv_choose_form(cv);
+		ret = cv_choose_form(cv, choice);
 	if (ret) {
 		e1npu_conv_free(cv);
 		return ret;
@@ -390,12 +398,55 @@ static uint64_t cv_conv2d_cost(const struct e1npu_conv *cv)
  * MATMUL form also runs what CONV2D_S8 cannot: big kernels, strides,
  * pads); then the chosen form's weights.
  */
-static int cv_choose_form(struct e1npu_conv *cv)
+/* A stored choice (ops_conv_new_chosen), checked as the search would. */
+static int cv_take_choice(struct e1npu_conv *cv, const struct ops_conv_choice *c)
+{
+	int ret = 0;
+
+	switch (c->form) {
+	case OPS_CONV_FORM_MATMUL:
+		if (!cvmm_set(cv, c->bh, c->bw, c->gs))
+			return ops_error(cv->ops, -EINVAL,
+					 "stored lowering: MATMUL form of %ux%u-output blocks, %u groups stacked, does not fit this convolution",
+					 c->bh, c->bw, c->gs);
+		cv->use_mm = true;
+		return cvmm_prepare(cv);
+	case OPS_CONV_FORM_CONV2D:
+		if (!cv->ksize)
+			return ops_error(cv->ops, -EINVAL,
+					 "stored lowering: CONV2D_S8 form, but the hardware cannot run this convolution (%s)",
+					 cv->cpu_why ? cv->cpu_why : "no hardware kernel");
+		for (uint32_t i = 0; !ret && i < cv->nblk; i++)
+			ret = fill_block_weights(cv, &cv->blk[i]);
+		return ret;
+	case OPS_CONV_FORM_CPU:
+		if (cv->ksize)
+			return ops_error(cv->ops, -EINVAL,
+					 "stored lowering: host CPU, but the hardware can run this convolution");
+		return 0;
+	default:
+		return ops_error(cv->ops, -EINVAL, "stored lowering: unknown form %u", c->form);
+	}
+}
+
+void ops_conv_get_choice(const struct e1npu_conv *cv, struct ops_conv_choice *c)
+{
+	c->form = cv->use_mm ? OPS_CONV_FORM_MATMUL :
+		  cv->ksize ? OPS_CONV_FORM_CONV2D : OPS_CONV_FORM_CPU;
+	c->bh = cv->use_mm ? cv->mm.bh : 0;
+	c->bw = cv->use_mm ? cv->mm.bw : 0;
+	c->gs = cv->use_mm ? cv->mm.gs : 0;
+}
+
+static int cv_choose_form(struct e1npu_conv *cv, const struct ops_conv_choice *choice)
 {
 	int ret = 0;
 
 	if (cv->ksize)
 		cv->conv2d_cost = cv_conv2d_cost(cv);
+	/* another lowering mode (E1NPU_OPS_LOWERING) makes its own choice */
+	if (choice && cv->ops->lowering == OPS_LOWERING_AUTO)
+		return cv_take_choice(cv, choice);
 	if ((cv->ops->lowering == OPS_LOWERING_AUTO ||
 	     cv->ops->lowering == OPS_LOWERING_MATMUL) && cvmm_choose(cv) &&
 	    (!cv->ksize || cv->mm.cost < cv->conv2d_cost ||

@@ -64,6 +64,11 @@ struct e1npu_conv {
 
 /* conv_mm.c: pick the cheapest MATMUL form (false: none fits the limits). */
 bool cvmm_choose(struct e1npu_conv *cv);
+/*
+ * conv_mm.c: take the form of @bh x @bw-output blocks, @gs groups stacked,
+ * if the search would have tried it (false: out of its limits).
+ */
+bool cvmm_set(struct e1npu_conv *cv, uint32_t bh, uint32_t bw, uint32_t gs);
 /* conv_mm.c: build the B matrices of the chosen form. */
 int cvmm_prepare(struct e1npu_conv *cv);
 void cvmm_free(struct e1npu_conv *cv);

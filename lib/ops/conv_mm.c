@@ -109,6 +109,42 @@ static bool form_cost(const struct e1npu_conv *cv, struct cv_mm *f)
 	return true;
 }
 
+/* Form @bh x @bw, @gs into @f with its cost, if within the search's limits. */
+static bool form_of(const struct e1npu_conv *cv, uint32_t bh, uint32_t bw, uint32_t gs,
+		    struct cv_mm *f)
+{
+	const struct e1npu_conv_params *p = &cv->p;
+	uint64_t ph, pw, patch;
+
+	if (bh < 1 || bh > MM_MAX_BH || bh > cv->out_h || bw < 1 || bw > MM_MAX_BW ||
+	    bw > cv->out_w || gs < 1 || gs > cv->groups || gs > MM_MAX_GS)
+		return false;
+	ph = patch_len(bh, p->stride_h, p->kh, p->dil_h);
+	pw = patch_len(bw, p->stride_w, p->kw, p->dil_w);
+	if (ph > MM_MAX || pw > MM_MAX)
+		return false;
+	patch = ph * pw * cv->cin_g;
+	if (patch > MM_MAX || gs * patch > MM_MAX)
+		return false;
+	memset(f, 0, sizeof(*f));
+	f->bh = bh;
+	f->bw = bw;
+	f->gs = gs;
+	f->ph = (uint32_t)ph;
+	f->pw = (uint32_t)pw;
+	return form_cost(cv, f);
+}
+
+bool cvmm_set(struct e1npu_conv *cv, uint32_t bh, uint32_t bw, uint32_t gs)
+{
+	struct cv_mm f;
+
+	if (!form_of(cv, bh, bw, gs, &f))
+		return false;
+	cv->mm = f;
+	return true;
+}
+
 bool cvmm_choose(struct e1npu_conv *cv)
 {
 	const struct e1npu_conv_params *p = &cv->p;

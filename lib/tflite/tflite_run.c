@@ -39,6 +39,8 @@
 #include "tflite_sub.h"
 #include "tflite_reader.h"
 #include "tflite_report.h"
+#include "tflite_artifact.h"
+#include "conv_choice.h"
 #include "trace.h"
 
 /* Arena offsets: cache lines (also the 4 bytes the seed's plan asks). */
@@ -101,6 +103,8 @@ struct e1npu_tflite {
 	struct layer *layers;
 	uint32_t nlayers;
 	bool part;			/* e1npu_tflite_part_*: model and buffers borrowed */
+	/* during load from an artifact: per layer, its stored lowering */
+	const struct ops_conv_choice *choices;
 	char err[256];
 };
 
@@ -422,7 +426,9 @@ static int prep_conv(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 							src[(((size_t)o * kh + y) * kw + x) * cin + c];
 	}
 	if (t->path == E1NPU_TFLITE_PATH_NPU) {
-		ret = e1npu_conv_new(t->ops, &l->cp, l->w, l->bias, &l->conv);
+		ret = ops_conv_new_chosen(t->ops, &l->cp, l->w, l->bias,
+					  t->choices ? &t->choices[l - t->layers] : NULL,
+					  &l->conv);
 		if (ret)
 			return LFAIL(t, li, l, ret, "e1npu_conv_new: %s", e1npu_strerror(ret));
 	}
@@ -1494,14 +1500,24 @@ E1NPU_API int e1npu_tflite_load_memory(struct e1npu_device *dev, const void *dat
 				       struct e1npu_tflite **tp, char *err,
 				       size_t errlen)
 {
-	struct e1npu_tflite *t;
-	int ret;
-
 	if (err && errlen)
 		err[0] = 0;
 	if (!tp || (!data && size))
 		return -EINVAL;
 	*tp = NULL;
+	if (tflite_art_is(data, size))	/* e1npu_tflite_compile()'s output */
+		return tflite_art_load(dev, data, size, opt, tp, err, errlen);
+	return tflite_load_chosen(dev, data, size, opt, NULL, 0, tp, err, errlen);
+}
+
+int tflite_load_chosen(struct e1npu_device *dev, const void *data, size_t size,
+		       const struct e1npu_tflite_options *opt,
+		       const struct ops_conv_choice *choices, uint32_t nchoices,
+		       struct e1npu_tflite **tp, char *err, size_t errlen)
+{
+	struct e1npu_tflite *t;
+	int ret;
+
 	if (opt && (opt->path > E1NPU_TFLITE_PATH_REFERENCE))
 		return -EINVAL;
 	for (size_t i = 0; opt && i < sizeof(opt->reserved) / sizeof(opt->reserved[0]); i++) {
@@ -1531,8 +1547,14 @@ E1NPU_API int e1npu_tflite_load_memory(struct e1npu_device *dev, const void *dat
 		if (ret)
 			tf_fail(t, ret, "e1npu_ops_new: %s", e1npu_strerror(ret));
 	}
-	if (!ret)
+	if (!ret && choices && nchoices != t->m.num_operators)
+		ret = tf_fail(t, -EINVAL, "the artifact has %u layer records, its model %u operators",
+			      nchoices, t->m.num_operators);
+	if (!ret) {
+		t->choices = t->path == E1NPU_TFLITE_PATH_NPU ? choices : NULL;
 		ret = prepare(t);
+		t->choices = NULL;
+	}
 	if (ret) {
 		if (!t->err[0])
 			snprintf(t->err, sizeof(t->err), "%s", e1npu_strerror(ret));
@@ -1715,7 +1737,8 @@ E1NPU_API int e1npu_tflite_get_layer(const struct e1npu_tflite *t, uint32_t inde
  * interpreter, on a model view the caller built and owns.
  */
 static int part_new(struct e1npu_ops *ctx, const struct tfl_model *m,
-		    const uint32_t *ops, uint32_t n, struct e1npu_tflite **tp)
+		    const uint32_t *ops, uint32_t n, const struct ops_conv_choice *choices,
+		    struct e1npu_tflite **tp)
 {
 	struct e1npu_tflite *t = calloc(1, sizeof(*t));
 	int ret = 0;
@@ -1736,7 +1759,9 @@ static int part_new(struct e1npu_ops *ctx, const struct tfl_model *m,
 		if (ops[k] >= m->num_operators)
 			return tf_fail(t, -EINVAL, "operator %u of %u", ops[k], m->num_operators);
 		t->nlayers = k + 1;	/* what e1npu_tflite_free() releases */
+		t->choices = ctx ? choices : NULL;
 		ret = prepare_layer(t, ops[k], &t->layers[k]);
+		t->choices = NULL;
 		if (ret)
 			return ret;
 	}
@@ -1747,7 +1772,7 @@ int e1npu_tflite_part_check(const struct tfl_model *m, uint32_t op,
 			    char *err, size_t errlen)
 {
 	struct e1npu_tflite *t;
-	int ret = part_new(NULL, m, &op, 1, &t);
+	int ret = part_new(NULL, m, &op, 1, NULL, &t);
 
 	if (err && errlen)
 		snprintf(err, errlen, "%s", ret && t ? t->err : ret ? "out of memory" : "");
@@ -1759,7 +1784,15 @@ int e1npu_tflite_part_new(struct e1npu_ops *ctx, const struct tfl_model *m,
 			  const uint32_t *ops, uint32_t n,
 			  struct e1npu_tflite **tp, char *err, size_t errlen)
 {
-	int ret = part_new(ctx, m, ops, n, tp);
+	return tflite_part_new_chosen(ctx, m, ops, n, NULL, tp, err, errlen);
+}
+
+int tflite_part_new_chosen(struct e1npu_ops *ctx, const struct tfl_model *m,
+			   const uint32_t *ops, uint32_t n,
+			   const struct ops_conv_choice *choices,
+			   struct e1npu_tflite **tp, char *err, size_t errlen)
+{
+	int ret = part_new(ctx, m, ops, n, choices, tp);
 
 	if (ret) {
 		if (err && errlen)
@@ -1853,5 +1886,17 @@ int tflite_layer_view(const struct e1npu_tflite *t, uint32_t k,
 	v->fp = l->fp;
 	v->fc_rows = l->fc_rows;
 	v->pp = l->pp;
+	return 0;
+}
+
+int tflite_source(const struct e1npu_tflite *t, const void **file, size_t *size,
+		  const struct tfl_model **m, struct e1npu_ops **ops)
+{
+	if (!t)
+		return -EINVAL;
+	*file = t->part ? NULL : t->file;
+	*size = t->part ? 0 : t->size;
+	*m = &t->m;
+	*ops = t->ops;
 	return 0;
 }

@@ -16,7 +16,6 @@
 #include <e1npu/e1npu.h>
 #include <e1npu/e1npu_tflite.h>
 
-#include "artifact.h"
 #include "compare.h"
 #include "internal.h"
 #include "cli.h"
@@ -27,6 +26,7 @@
 #include "latency.h"
 #include "npy.h"
 #include "progress.h"
+#include "tflite_artifact.h"
 #include "tflite_part.h"
 #include "tflite_report.h"
 #include "trace.h"
@@ -319,46 +319,28 @@ static int cmd_run(const struct args *a)
 	struct layer_totals tot;
 	char err[512], devname[64] = "cpu";
 	struct e1npu_perf p0 = { 0 }, p1 = { 0 };
-	struct art_view art = { 0 };
 	struct latency lat;
 	void *buf = NULL, *file = NULL;
 	size_t fsize = 0;
+	uint64_t load_ns;
+	bool art;
 	int ret, status = EXIT_RUN;
 
 	if (cls_read_file(a->model, &file, &fsize, err, sizeof(err))) {
 		cls_error(a->json, "%s", err);
 		return EXIT_USAGE;
 	}
-	if (art_is_artifact(file, fsize) &&
-	    art_parse(file, fsize, e1npu_api_version(), &art, err, sizeof(err))) {
-		cls_error(a->json, "%s: %s", a->model, err);
-		free(file);
-		return EXIT_USAGE;
-	}
+	art = tflite_art_is(file, fsize);
 	if (a->cpu)
 		topt.path = E1NPU_TFLITE_PATH_REFERENCE;
 	else if (cls_open_device(a->device, a->json, &dev, devname, sizeof(devname))) {
 		free(file);
 		return EXIT_RUN;
 	}
-	if (art.model && dev) {
-		struct e1npu_device_info di;
-		struct art_caps caps;
-
-		if (e1npu_device_get_info(dev, &di)) {
-			cls_error(a->json, "device %s: no device information", devname);
-			goto out;
-		}
-		art_caps_of(&di, &caps);
-		if (art_check_caps(&art, &caps, err, sizeof(err))) {
-			cls_error(a->json, "%s: %s", a->model, err);
-			status = EXIT_USAGE;
-			goto out;
-		}
-	}
-	ret = art.model ? e1npu_tflite_load_memory(dev, art.model, art.model_size, &topt, &t,
-						   err, sizeof(err)) :
-			  e1npu_tflite_load_memory(dev, file, fsize, &topt, &t, err, sizeof(err));
+	/* a .tflite or an artifact (e1npu_tflite_compile): the library tells */
+	load_ns = now_ns();
+	ret = e1npu_tflite_load_memory(dev, file, fsize, &topt, &t, err, sizeof(err));
+	load_ns = now_ns() - load_ns;
 	if (ret) {
 		cls_error(a->json, "%s: %s", a->model, err);
 		status = EXIT_USAGE;
@@ -416,7 +398,8 @@ static int cmd_run(const struct args *a)
 		cls_json_str(a->model);
 		printf(",\"device\":");
 		cls_json_str(devname);
-		printf(",\"artifact\":%s", art.model ? "true" : "false");
+		printf(",\"artifact\":%s,\"load_ms\":%.3f", art ? "true" : "false",
+		       (double)load_ns / 1e6);
 		printf(",\"path\":\"%s\",\"layers\":%u,\"macs\":%llu,\"wrapper_cycles\":%llu,"
 		       "\"dp_cycles\":%llu,\"perf\":{\"wrapper_cycles\":%llu,\"dp_cycles\":%llu},"
 		       "\"latency_ms\":{\"first\":%.3f,\"runs\":%u,"
@@ -428,9 +411,10 @@ static int cmd_run(const struct args *a)
 		       lat.runs, lat.min_ms, lat.median_ms, lat.max_ms);
 	} else {
 		printf("%s %s: %u inputs, %u outputs, %u layers, device %s, path %s\n",
-		       art.model ? "artifact" : "model", a->model, nin, nout, nlayers, devname,
+		       art ? "artifact" : "model", a->model, nin, nout, nlayers, devname,
 		       a->cpu ? "reference" : "npu");
-		printf("latency: first run %.3f ms", lat.first_ms);
+		printf("latency: load %.3f ms, first run %.3f ms", (double)load_ns / 1e6,
+		       lat.first_ms);
 		if (lat.runs)
 			printf(", then %u runs: min %.3f, median %.3f, max %.3f ms",
 			       lat.runs, lat.min_ms, lat.median_ms, lat.max_ms);
@@ -901,91 +885,66 @@ out:
 static int cmd_compile(const struct args *a)
 {
 	struct e1npu_device *dev = NULL;
-	struct e1npu_ops *ctx = NULL;
-	struct e1npu_device_info di;
-	struct tflite_op_plan *plan = NULL;
-	struct art_op *rec = NULL;
-	struct art_caps caps;
-	struct tfl_model m = { 0 };
-	uint8_t *art = NULL;
-	size_t size = 0, asize = 0;
-	uint32_t nparts = 0;
+	struct e1npu_tflite *t = NULL;
+	struct tflite_art art;
+	uint32_t nlayers = 0;
 	char err[512], devname[64] = "cpu", hex[65];
-	void *file = NULL;
-	int status;
+	void *file = NULL, *out = NULL;
+	size_t size = 0, osize = 0;
+	int status = EXIT_USAGE;
 
-	if ((status = load_model(a, &file, &size, &m)))
-		return status;
+	if (cls_read_file(a->model, &file, &size, err, sizeof(err))) {
+		cls_error(a->json, "%s", err);
+		return EXIT_USAGE;
+	}
+	if (tflite_art_is(file, size)) {
+		cls_error(a->json, "%s: already a compiled model: compile the .tflite", a->model);
+		goto out;
+	}
 	status = EXIT_RUN;
 	if (cls_open_device(a->device, a->json, &dev, devname, sizeof(devname)))
 		goto out;
-	if (e1npu_device_get_info(dev, &di) || e1npu_ops_new(dev, &ctx)) {
-		cls_error(a->json, "device %s: %s", devname, e1npu_device_last_error(dev));
-		goto out;
-	}
-	art_caps_of(&di, &caps);
-	plan = calloc(m.num_operators ? m.num_operators : 1, sizeof(*plan));
-	rec = calloc(m.num_operators ? m.num_operators : 1, sizeof(*rec));
-	if (!plan || !rec) {
-		cls_error(a->json, "out of memory");
-		goto out;
-	}
-	if (tflite_plan_ops(ctx, &m, plan, &nparts, err, sizeof(err))) {
-		cls_file_error(a->json, a->model, err);
+	/* the library compiles what its load computed (lib/tflite/tflite_artifact.c) */
+	if (e1npu_tflite_load_memory(dev, file, size, NULL, &t, err, sizeof(err)) ||
+	    e1npu_tflite_compile(t, &out, &osize, err, sizeof(err)) ||
+	    tflite_art_parse(out, osize, TFLITE_ART_KIND_MODEL, e1npu_api_version(), &art,
+			     err, sizeof(err))) {
+		cls_error(a->json, "%s: %s", a->model, err);
 		status = EXIT_USAGE;
 		goto out;
 	}
-	for (uint32_t i = 0; i < m.num_operators; i++) {
-		if (plan[i].place == TFLITE_PLACE_REFUSED) {
-			cls_error(a->json, "%s: %s", a->model, plan[i].rep.why);
-			status = EXIT_USAGE;
-			goto out;
-		}
-		rec[i].builtin = (uint32_t)plan[i].builtin;
-		rec[i].place = (uint8_t)plan[i].place;
-		rec[i].engine = (uint8_t)plan[i].rep.engine;
-		rec[i].reason = (uint8_t)plan[i].rep.reason;
-		rec[i].partition = plan[i].partition;
-		rec[i].macs = plan[i].rep.macs;
-		rec[i].cycles = plan[i].rep.wrapper_cycles + plan[i].rep.dp_cycles;
-	}
-	if (art_build(file, size, e1npu_api_version(), &caps, rec, m.num_operators, &art, &asize)) {
-		cls_error(a->json, "out of memory");
-		goto out;
-	}
-	if (cls_write_file(a->out[0], art, asize, err, sizeof(err))) {
+	if (cls_write_file(a->out[0], out, osize, err, sizeof(err))) {
 		cls_error(a->json, "--output %s", err);
 		goto out;
 	}
+	e1npu_tflite_get_counts(t, NULL, NULL, &nlayers);
 	for (int i = 0; i < 32; i++)
-		snprintf(hex + 2 * i, 3, "%02x", art[32 + i]);
+		snprintf(hex + 2 * i, 3, "%02x", art.sha256[i]);
 	if (a->json) {
 		printf("{\"model\":");
 		cls_json_str(a->model);
 		printf(",\"artifact\":");
 		cls_json_str(a->out[0]);
-		printf(",\"bytes\":%zu,\"format_version\":%u,\"library_version\":\"%s\","
-		       "\"model_sha256\":\"%s\",\"operators\":%u,\"device\":", asize,
-		       ART_FORMAT_VERSION, e1npu_api_version(), hex, m.num_operators);
+		printf(",\"bytes\":%zu,\"model_bytes\":%zu,\"format_version\":%u,"
+		       "\"library_version\":\"%s\",\"model_sha256\":\"%s\",\"operators\":%u,"
+		       "\"arena_tensors\":%u,\"device\":", osize, art.model_size,
+		       TFLITE_ART_FORMAT, art.lib_version, hex, nlayers, art.narena);
 		cls_json_str(devname);
 		printf(",\"capabilities\":{\"engines\":%u,\"wrapper_caps\":%u,"
 		       "\"gemmini_present\":%u,\"array_rows\":%u,\"array_cols\":%u}}\n",
-		       caps.engines, caps.wrapper_caps, caps.gemmini_present, caps.array_rows,
-		       caps.array_cols);
+		       art.caps.engines, art.caps.wrapper_caps, art.caps.gemmini_present,
+		       art.caps.array_rows, art.caps.array_cols);
 	} else {
 		printf("compiled %s (sha256 %s, %u operators) for device %s (engines 0x%x, "
 		       "array %ux%u) into %s: %zu bytes, format %u, libe1npu %s\n", a->model, hex,
-		       m.num_operators, devname, caps.engines, caps.array_rows, caps.array_cols,
-		       a->out[0], asize, ART_FORMAT_VERSION, e1npu_api_version());
+		       nlayers, devname, art.caps.engines, art.caps.array_rows,
+		       art.caps.array_cols, a->out[0], osize, TFLITE_ART_FORMAT, art.lib_version);
 	}
 	status = EXIT_OK;
 out:
-	free(art);
-	free(rec);
-	free(plan);
-	e1npu_ops_free(ctx);
+	free(out);
+	e1npu_tflite_free(t);
 	e1npu_device_close(dev);
-	tfl_model_free(&m);
 	free(file);
 	return status;
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* SHA-256 (FIPS 180-4), one shot (sha256.h). */
+/* SHA-256 (FIPS 180-4), one shot (tflite_sha256.h). */
 #include <string.h>
 
-#include "sha256.h"
+#include "tflite_sha256.h"
 
 static const uint32_t K[64] = {
 	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -41,7 +41,7 @@ static void block(uint32_t h[8], const uint8_t *p)
 	h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += k;
 }
 
-void sha256(const void *data, size_t size, uint8_t out[32])
+void tfl_sha256(const void *data, size_t size, uint8_t out[32])
 {
 	uint32_t h[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
 			  0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
