@@ -78,6 +78,12 @@ static uint64_t art_sum(const uint8_t *b, size_t size)
 	return sum64(sum64(0x6531, b, OFF_SUM), b + OFF_SUM + 8, size - OFF_SUM - 8);
 }
 
+void tflite_art_seal(void *buf, size_t size)
+{
+	if (size >= TFLITE_ART_HEADER)
+		put64((uint8_t *)buf + OFF_SUM, art_sum(buf, size));
+}
+
 bool tflite_art_is(const void *buf, size_t size)
 {
 	return buf && size >= sizeof(magic) && !memcmp(buf, magic, sizeof(magic));
@@ -236,7 +242,7 @@ E1NPU_API int e1npu_tflite_compile(const struct e1npu_tflite *t, void **out, siz
 		put64(r + 16, e.offset);
 		put64(r + 24, e.bytes);
 	}
-	put64(b + OFF_SUM, art_sum(b, size));
+	tflite_art_seal(b, size);
 	*out = b;
 	*outsize = size;
 out:
@@ -578,7 +584,7 @@ int tflite_part_compile(const struct e1npu_tflite *t, const uint8_t fp[32], void
 		layer_choice(t, k, &c);
 		put_layer(r, l.builtin, &c, NULL);
 	}
-	put64(b + OFF_SUM, art_sum(b, size));
+	tflite_art_seal(b, size);
 	*out = b;
 	*outsize = size;
 	return 0;

@@ -68,6 +68,9 @@ struct tflite_art {
 	size_t model_size;
 };
 
+/* Write the checksum of artifact @buf (@size >= the header; tests, fuzzing). */
+void tflite_art_seal(void *buf, size_t size);
+
 /* Does @buf start with the artifact's magic? */
 bool tflite_art_is(const void *buf, size_t size);
 

@@ -429,6 +429,8 @@ static int prep_conv(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 		ret = ops_conv_new_chosen(t->ops, &l->cp, l->w, l->bias,
 					  t->choices ? &t->choices[l - t->layers] : NULL,
 					  &l->conv);
+		if (ret && t->choices)	/* a stored form refused: say which */
+			return LFAIL(t, li, l, ret, "%s", e1npu_ops_last_error(t->ops));
 		if (ret)
 			return LFAIL(t, li, l, ret, "e1npu_conv_new: %s", e1npu_strerror(ret));
 	}

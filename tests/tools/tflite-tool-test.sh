@@ -18,7 +18,8 @@
 #   compile the artifact's header checked by the test (magic, versions,
 #           SHA-256 of the model by hashlib, sizes), run on it byte-identical
 #           to the model's run; another device, a truncated or corrupted
-#           file, another library version refused with the reason
+#           file, another library version refused with the reason; every
+#           zoo model compiled and run byte-identical to its .tflite run
 # Usage: tflite-tool-test.sh E1NPU-TFLITE E1NPU-CLASSIFY
 set -u
 bin=$1
@@ -50,6 +51,7 @@ t_run_npy() {
 t_run_latency() {
 	"$bin" run "$model" -i "$tmp/img.raw" -n 4 >"$out" 2>"$err" &&
 	grep -Eq '^latency: first run [0-9.]+ ms, then 3 runs: min [0-9.]+, median [0-9.]+, max [0-9.]+ ms$' "$out" &&
+	grep -Eq '^load: [0-9.]+ ms$' "$out" &&
 	[ ! -s "$err" ]	# no progress line: stderr is not a terminal
 }
 t_run_json() {
@@ -57,7 +59,8 @@ t_run_json() {
 	python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["latency_ms"]["runs"] == 2 and d["outputs"][0]["shape"] == [1, 1001], d
-assert d["outputs"][0]["bytes"] == 1001 and d["path"] == "npu"' "$out"
+assert d["outputs"][0]["bytes"] == 1001 and d["path"] == "npu"
+assert d["artifact"] is False and d["load_ms"] > 0' "$out"
 }
 t_run_bad_size() {
 	head -c 1000 "$tmp/img.raw" >"$tmp/short.raw"
@@ -155,12 +158,15 @@ t_compile() {
 	python3 -c 'import hashlib, json, struct, sys
 a = open(sys.argv[1], "rb").read(); m = open(sys.argv[2], "rb").read()
 d = json.load(open(sys.argv[3]))
-assert a[:8] == b"E1NPUCM\n" and struct.unpack_from("<II", a, 8) == (1, 128)
+assert a[:8] == b"E1NPUCM\n" and struct.unpack_from("<II", a, 8) == (2, 128)
 assert a[16:32].rstrip(b"\0").decode() == d["library_version"]
 assert a[32:64] == hashlib.sha256(m).digest() and d["model_sha256"] == hashlib.sha256(m).hexdigest()
-assert struct.unpack_from("<QQ", a, 64) == (len(m), len(a) - len(m)) and a[-len(m):] == m
-assert struct.unpack_from("<I", a, 100)[0] == 31 and len(a) == 128 + 31 * 32 + len(m)
-assert struct.unpack_from("<I", a, 80)[0] == d["capabilities"]["engines"] > 0' \
+kind, layers = struct.unpack_from("<II", a, 64)
+arena = struct.unpack_from("<I", a, 92)[0]
+assert (kind, layers, arena) == (1, 31, d["arena_tensors"]) and arena > 0
+assert struct.unpack_from("<Q", a, 96)[0] == len(m) and a[-len(m):] == m
+assert len(a) == 128 + (31 + arena) * 32 + len(m) == d["bytes"]
+assert struct.unpack_from("<I", a, 72)[0] == d["capabilities"]["engines"] > 0' \
 		"$tmp/m.e1c" "$model" "$out" &&
 	"$bin" run "$tmp/m.e1c" -i "$tmp/img.raw" -o "$tmp/art.out" >"$out" 2>"$err" &&
 	grep -q '^artifact ' "$out" && cmp "$tmp/cls.out" "$tmp/art.out"
@@ -176,7 +182,7 @@ t_compile_refusals() {
 	cp "$tmp/m.e1c" "$tmp/c.e1c"
 	printf 'X' | dd of="$tmp/c.e1c" bs=1 seek=300000 conv=notrunc 2>/dev/null
 	"$bin" run "$tmp/c.e1c" -i "$tmp/img.raw" >"$out" 2>"$err"
-	[ $? = 2 ] && grep -q "SHA-256 differs" "$err" || return 1
+	[ $? = 2 ] && grep -q "checksum differs from the one recorded: the file is corrupted" "$err" || return 1
 	cp "$tmp/m.e1c" "$tmp/v.e1c"
 	printf '9.9.9' | dd of="$tmp/v.e1c" bs=1 seek=16 conv=notrunc 2>/dev/null
 	"$bin" run "$tmp/v.e1c" -i "$tmp/img.raw" >"$out" 2>"$err"

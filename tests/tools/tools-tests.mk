@@ -65,15 +65,18 @@ CHECK_TARGETS += check-tools
 TFLITE_CMP_UNIT_SRCS := tests/tools/test-tflite-compare.c tools/e1npu-tflite/compare.c
 TFLITE_CMP_UNIT      := $(O)/tests/tools/test-tflite-compare
 TFLITE_CMP_UNIT_SAN  := $(SAN_O)/tests/tools/test-tflite-compare
-# compile's artifact and its SHA-256 (tests/tools/test-tflite-artifact.c)
-TFLITE_ART_UNIT_SRCS := tests/tools/test-tflite-artifact.c tools/e1npu-tflite/artifact.c \
-	tools/e1npu-tflite/sha256.c
+# the library's compiled-model artifact and its SHA-256
+# (tests/tools/test-tflite-artifact.c, on the shipped model)
+TFLITE_ART_UNIT_SRCS := tests/tools/test-tflite-artifact.c
 TFLITE_ART_UNIT      := $(O)/tests/tools/test-tflite-artifact
 TFLITE_ART_UNIT_SAN  := $(SAN_O)/tests/tools/test-tflite-artifact
 
-$(call objs,tests/tools/test-tflite-compare.c tests/tools/test-tflite-artifact.c) \
-$(call sanobjs,tests/tools/test-tflite-compare.c tests/tools/test-tflite-artifact.c): \
+$(call objs,tests/tools/test-tflite-compare.c) \
+$(call sanobjs,tests/tools/test-tflite-compare.c): \
 	CPPFLAGS += -Itools/e1npu-tflite
+$(call objs,tests/tools/test-tflite-artifact.c) \
+$(call sanobjs,tests/tools/test-tflite-artifact.c): \
+	CPPFLAGS += -Ilib/tflite $(LIB_CPPFLAGS)
 
 $(TFLITE_CMP_UNIT): $(call objs,$(TFLITE_CMP_UNIT_SRCS))
 	$(CC) $(CFLAGS) $^ -o $@ -lcmocka
@@ -81,11 +84,11 @@ $(TFLITE_CMP_UNIT): $(call objs,$(TFLITE_CMP_UNIT_SRCS))
 $(TFLITE_CMP_UNIT_SAN): $(call sanobjs,$(TFLITE_CMP_UNIT_SRCS))
 	$(CC) $(CFLAGS) $(SANFLAGS) $^ -o $@ -lcmocka
 
-$(TFLITE_ART_UNIT): $(call objs,$(TFLITE_ART_UNIT_SRCS))
-	$(CC) $(CFLAGS) $^ -o $@ -lcmocka
+$(TFLITE_ART_UNIT): $(call objs,$(TFLITE_ART_UNIT_SRCS)) $(LIB_A)
+	$(CC) $(CFLAGS) $^ -o $@ -lcmocka $(LIB_LIBS)
 
-$(TFLITE_ART_UNIT_SAN): $(call sanobjs,$(TFLITE_ART_UNIT_SRCS))
-	$(CC) $(CFLAGS) $(SANFLAGS) $^ -o $@ -lcmocka
+$(TFLITE_ART_UNIT_SAN): $(call sanobjs,$(TFLITE_ART_UNIT_SRCS)) $(LIB_SAN_A)
+	$(CC) $(CFLAGS) $(SANFLAGS) $^ -o $@ -lcmocka $(LIB_LIBS)
 
 .PHONY: check-tflite-tool
 check-tflite-tool: $(TFLITE_TOOL) $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN) $(TFLITE_CMP_UNIT) \
@@ -95,8 +98,10 @@ check-tflite-tool: $(TFLITE_TOOL) $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN) $(TFLITE_CM
 		tests/tools/tflite-tool-test.sh $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN)
 	$(TFLITE_CMP_UNIT)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(TFLITE_CMP_UNIT_SAN)
-	$(TFLITE_ART_UNIT)
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(TFLITE_ART_UNIT_SAN)
+	$(TFLITE_ART_UNIT) tests/data/mobilenet_v1_0.25_128_quant.tflite tests/data/zoo/*.tflite \
+		$(wildcard $(MODELS_DIR)/*.tflite)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		$(TFLITE_ART_UNIT_SAN) tests/data/mobilenet_v1_0.25_128_quant.tflite tests/data/zoo/*.tflite
 ALL_TARGETS   += $(TFLITE_CMP_UNIT) $(TFLITE_ART_UNIT)
 CHECK_TARGETS += check-tflite-tool
 

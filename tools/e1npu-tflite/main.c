@@ -413,8 +413,8 @@ static int cmd_run(const struct args *a)
 		printf("%s %s: %u inputs, %u outputs, %u layers, device %s, path %s\n",
 		       art ? "artifact" : "model", a->model, nin, nout, nlayers, devname,
 		       a->cpu ? "reference" : "npu");
-		printf("latency: load %.3f ms, first run %.3f ms", (double)load_ns / 1e6,
-		       lat.first_ms);
+		printf("load: %.3f ms\n", (double)load_ns / 1e6);
+		printf("latency: first run %.3f ms", lat.first_ms);
 		if (lat.runs)
 			printf(", then %u runs: min %.3f, median %.3f, max %.3f ms",
 			       lat.runs, lat.min_ms, lat.median_ms, lat.max_ms);
