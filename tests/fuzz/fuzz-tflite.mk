@@ -20,3 +20,28 @@ fuzz-tflite-long: $(TFLITE_FUZZ_BIN)
 
 check-fuzz: check-fuzz-tflite
 fuzz-build: $(TFLITE_FUZZ_BIN)
+
+# fuzz-tflite-art: libFuzzer harness of the compiled-model artifact loader
+# (tests/fuzz/fuzz-tflite-art.c), built like fuzz-tflite-load with the
+# library's internal artifact header, run for FUZZ_TIME seconds as part of
+# check-fuzz; seeds in tests/fuzz/corpus-fuzz-tflite-art/ (artifacts of
+# the fuzz-tflite-load seeds, tests/fuzz/mkseeds-tflite-art.sh).
+TFLITE_ART_FUZZ_BIN := $(O)/tests/fuzz/fuzz-tflite-art
+
+$(TFLITE_ART_FUZZ_BIN): tests/fuzz/fuzz-tflite-art.c $(FUZZ_API_SRCS) $(FUZZ_HDRS) \
+		$(FUZZ_API_HDRS) | fuzz-cc
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(LIB_CPPFLAGS) -Ilib/tflite \
+		-DE1NPU_WITH_UDEV=$(E1NPU_WITH_UDEV) -D_POSIX_C_SOURCE=200809L $(FUZZ_FLAGS) \
+		$< $(FUZZ_API_SRCS) -o $@ $(LIB_LIBS)
+
+.PHONY: check-fuzz-tflite-art fuzz-tflite-art-long
+check-fuzz-tflite-art: $(TFLITE_ART_FUZZ_BIN)
+	$(call fuzz_run,fuzz-tflite-art,$(FUZZ_TIME),$(FUZZ_SEED))
+	@echo "1 passed, 0 failed (check-fuzz-tflite-art: the artifact loader ran clean)"
+
+fuzz-tflite-art-long: $(TFLITE_ART_FUZZ_BIN)
+	$(call fuzz_run,fuzz-tflite-art,$(FUZZ_LONG_TIME),0)
+
+check-fuzz: check-fuzz-tflite-art
+fuzz-build: $(TFLITE_ART_FUZZ_BIN)
