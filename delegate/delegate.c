@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache.h"
 #include "delegate.h"
 #include "dynamic.h"
 #include "tflite_part.h"
@@ -109,7 +110,18 @@ static int parse_option(struct e1d *d, const char *key, const char *val,
 		}
 		return 0;
 	}
-	opt_error(report, "e1npu delegate: unknown option '%s' (value '%s'); known: device, log_level, skip_ops",
+	if (!strcmp(key, "cache_dir")) {
+		char why[300];
+
+		if (strlen(val) >= sizeof(d->cache_dir) || e1d_cache_dir_check(val, why, sizeof(why))) {
+			opt_error(report, "e1npu delegate: %s", strlen(val) >= sizeof(d->cache_dir) ?
+				  "cache_dir: path too long" : why);
+			return -EINVAL;
+		}
+		snprintf(d->cache_dir, sizeof(d->cache_dir), "%s", val);
+		return 0;
+	}
+	opt_error(report, "e1npu delegate: unknown option '%s' (value '%s'); known: device, log_level, skip_ops, cache_dir",
 		  key, val);
 	return -EINVAL;
 }
@@ -248,7 +260,8 @@ tflite_plugin_create_delegate(char **keys, char **values, size_t n,
 	d->base.Prepare = e1d_prepare;
 	/* dynamic graphs welcome: their dynamic nodes stay on TFLite (dynamic.c) */
 	d->base.flags = TFLC_DELEGATE_ALLOW_DYNAMIC;
-	e1d_log(d, 1, "device %s, log level %d", d->device, d->log_level);
+	e1d_log(d, 1, "device %s, log level %d%s%s", d->device, d->log_level,
+		d->cache_dir[0] ? ", cache " : "", d->cache_dir);
 	return &d->base;
 }
 

@@ -21,6 +21,7 @@ struct e1d {
 	int log_level;			/* 0 errors, 1 summary, 2 per node */
 	bool skip[E1D_MAX_BUILTIN];	/* option skip_ops: builtin codes kept on TFLite */
 	unsigned int partitions;	/* kernels created by the last Prepare */
+	char cache_dir[4096];		/* option cache_dir: compiled partitions (cache.c), "" none */
 };
 
 __attribute__((format(printf, 3, 4)))

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache.h"
 #include "delegate.h"
 #include "tflite_part.h"
 
@@ -95,8 +96,9 @@ void *e1d_kernel_init(struct tflc_context *ctx, const char *buffer, size_t lengt
 	}
 	for (uint32_t i = 0; i < k->v.m.num_operators; i++)
 		ops[i] = i;
-	ret = e1npu_tflite_part_new(k->d->ops, &k->v.m, ops, k->v.m.num_operators,
-				    &k->t, k->err, sizeof(k->err));
+	/* through the cache when there is one (option cache_dir, cache.c) */
+	ret = e1d_cache_part_new(k->d, k->d->partitions, &k->v.m, ops, k->v.m.num_operators,
+				 &k->t, k->err, sizeof(k->err));
 	free(ops);
 	if (!ret)
 		e1d_log(k->d, 2, "partition %u: nodes %d..%d (%u), %d inputs, %d outputs",

@@ -14,6 +14,7 @@
 
 #include "internal.h"
 #include "ops_internal.h"
+#include "conv_choice.h"
 #include "tflite_artifact.h"
 #include "tflite_report.h"
 #include "tflite_sha256.h"

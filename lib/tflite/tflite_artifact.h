@@ -40,8 +40,9 @@
 
 #include <e1npu/e1npu_tflite.h>
 
-#include "conv_choice.h"
 #include "tflite_reader.h"
+
+struct ops_conv_choice;		/* lib/ops/conv_choice.h */
 
 #define TFLITE_ART_FORMAT	2u
 #define TFLITE_ART_HEADER	128u

@@ -4,7 +4,8 @@
 # Documentation/tflite.md):
 #   check-delegate       TFLite 2.2 alone vs TFLite 2.2 + the e1npu delegate
 #                        (byte-identical outputs, summary line, several
-#                        partitions with skip_ops, malformed options);
+#                        partitions with skip_ops, malformed options, the
+#                        compiled-partition cache: option cache_dir);
 #   check-models-tflite  libe1npu's own interpreter vs TFLite 2.2; run as
 #                        part of check-models;
 #   check-delegate-newer the delegate against TFLITE_NEWER (a later TFLite's
@@ -79,7 +80,7 @@ check-delegate: $(DELEGATE_TEST) $(DELEGATE_SO) $(DELEGATE_PARTIAL) \
 	@$(DELEGATE_ABI_LAYOUT) > $(O)/tests/delegate/abi-layout.log || { \
 		cat $(O)/tests/delegate/abi-layout.log; exit 1; }; \
 	tail -n 1 $(O)/tests/delegate/abi-layout.log
-	$(call delegate_run,--delegate $(DELEGATE_SO) -p $(DELEGATE_PARTIAL),$(DELEGATE_ABI_CHECK))
+	$(call delegate_run,--delegate $(DELEGATE_SO) --cache -p $(DELEGATE_PARTIAL),$(DELEGATE_ABI_CHECK))
 	@tfl=$$($(FETCH_TFLITE) 2>/dev/null) || exit 0; \
 	echo "check-delegate: 4 MiB of device memory: the 14 partitions share one lowering context"; \
 	E1NPU_SIM_ARENA_MB=4 $(DELEGATE_TEST) --tflite "$$tfl/lib/libtensorflowlite_c.so" \

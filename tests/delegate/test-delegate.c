@@ -35,6 +35,9 @@
  * (models without that operator: tests/tflite/mkmodels.py's).
  * --interp-ref: the interpreter's reference path (lib/ref's naive
  * kernels) against TFLite 2.2 too, beside its NPU path.
+ * --cache: the delegate's option cache_dir on every model (check_cache():
+ * first run compiles, second loads, a corrupted or stale file is
+ * replaced, an unwritable directory is warned about; outputs identical).
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -43,6 +46,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <e1npu/e1npu_tflite.h>
@@ -723,6 +728,9 @@ static void check_options(void)
 		{ "skip_ops", "CONV_2D,NOPE", "'NOPE'" },
 		{ "skip_ops", "999", "'999'" },
 		{ "colour", "blue", "'colour'" },
+		{ "cache_dir", "/nonexistent/e1", "cache_dir '/nonexistent/e1': No such file" },
+		{ "cache_dir", "/dev/null", "cache_dir '/dev/null': not a directory" },
+		{ "cache_dir", "", "cache_dir '': empty" },
 	};
 	char *k[1], *v[1];
 	void *d;
@@ -780,6 +788,206 @@ static void check_options(void)
 	}
 }
 
+/* Lines of @log containing @what. */
+static int count_lines(const char *log, const char *what)
+{
+	int n = 0;
+
+	for (const char *p = log; (p = strstr(p, what)); p++)
+		n++;
+	return n;
+}
+
+/*
+ * TFLite + the delegate with options @keys/@vals on every input: the
+ * outputs into @out[i] (outlen bytes each), the delegate's log into
+ * log_buf. Return the partitions of its summary line, or -1.
+ */
+static int cache_run(void *model, char **keys, char **vals, size_t nopt, struct input *in,
+		     int nin, const struct in_layout *lay, uint8_t **out, size_t outlen)
+{
+	void *d = dl_create(keys, vals, nopt, report_error);
+	void *it;
+	int n, m, k = -1;
+	char line[160];
+
+	if (!d)
+		return -1;
+	it = tfl_new_captured(model, d, log_buf, sizeof(log_buf));
+	if (it && !parse_summary(log_buf, &n, &m, &k, line, sizeof(line)))
+		k = -1;
+	for (int i = 0; it && k >= 0 && i < nin; i++)
+		if (tfl_run(it, in[i].data, lay, out[i], outlen))
+			k = -1;
+	if (it)
+		api.InterpreterDelete(it);
+	dl_destroy(d);
+	return it ? k : -1;
+}
+
+static bool same_outputs(uint8_t **a, uint8_t **b, int nin, size_t outlen)
+{
+	for (int i = 0; i < nin; i++)
+		if (ndiff(a[i], b[i], outlen))
+			return false;
+	return true;
+}
+
+/* The cache's files (*.e1npu) in @dir: their count, the first's path. */
+static int cache_files(const char *dir, char *first, size_t len, int *temps)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	*temps = 0;
+	first[0] = 0;
+	while (dp && (e = readdir(dp))) {
+		size_t l = strlen(e->d_name);
+
+		if (strstr(e->d_name, ".tmp."))
+			(*temps)++;
+		if (l > 6 && !strcmp(e->d_name + l - 6, ".e1npu")) {
+			/* the smallest name: the same file on every call */
+			char p[600];
+
+			snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+			if (!first[0] || strcmp(p, first) < 0)
+				snprintf(first, len, "%s", p);
+			n++;
+		}
+	}
+	if (dp)
+		closedir(dp);
+	return n;
+}
+
+static bool rewrite(const char *path, const void *buf, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	bool ok = f && fwrite(buf, 1, n, f) == n;
+
+	return f && !fclose(f) && ok;
+}
+
+/*
+ * Option cache_dir on @mname (with DEPTHWISE_CONV_2D kept on TFLite, so a
+ * MobileNet has many partitions): a run without it, then one that compiles
+ * every partition into the cache (one file each, no temporary left),
+ * one that loads every partition from it (files untouched), one after a
+ * file was corrupted and one after it was marked by another library
+ * version (each: that partition compiled again, the reason logged, the
+ * file replaced by the same bytes), and a run on a directory it cannot
+ * write (warned, still runs). Outputs byte-identical to the uncached run
+ * every time.
+ */
+static void check_cache(const char *mname, void *model, struct input *in, int nin,
+			const struct in_layout *lay, size_t outlen)
+{
+	static bool unwritable_done;
+	char dir[] = "/tmp/e1npu-cache-test.XXXXXX", first[600], *orig = NULL;
+	/* DEPTHWISE_CONV_2D kept on TFLite: a MobileNet in many partitions */
+	char *k[] = { (char *)"device", (char *)"skip_ops", (char *)"cache_dir" };
+	char *v[] = { (char *)device, (char *)"DEPTHWISE_CONV_2D", dir };
+	uint8_t *base[16], *got[16];
+	struct stat st0, st1;
+	int parts, files, temps, r;
+	size_t flen = 0;
+	FILE *f;
+
+	if (nin <= 0 || !mkdtemp(dir)) {
+		result(false, "%s [cache_dir]: no inputs or no temporary directory", mname);
+		return;
+	}
+	for (int i = 0; i < nin; i++) {
+		base[i] = malloc(outlen);
+		got[i] = malloc(outlen);
+	}
+	parts = cache_run(model, k, v, 2, in, nin, lay, base, outlen);
+	if (parts <= 0) {
+		result(parts == 0, "%s [cache_dir]: nothing delegated, nothing cached", mname);
+		goto out;
+	}
+	r = cache_run(model, k, v, 3, in, nin, lay, got, outlen);
+	files = cache_files(dir, first, sizeof(first), &temps);
+	result(r == parts && files == parts && !temps &&
+	       count_lines(log_buf, "compiled into cache") == parts &&
+	       !count_lines(log_buf, "loaded from cache") && same_outputs(base, got, nin, outlen),
+	       "%s [cache_dir, skip_ops=DEPTHWISE_CONV_2D]: first run compiled %d partitions into %d files, outputs %s",
+	       mname, parts, files, same_outputs(base, got, nin, outlen) ? "identical" : "DIFFER");
+	if (stat(first, &st0) || !(f = fopen(first, "rb")))
+		goto out;
+	orig = malloc((size_t)st0.st_size + 1);
+	flen = orig ? fread(orig, 1, (size_t)st0.st_size, f) : 0;
+	fclose(f);
+	r = cache_run(model, k, v, 3, in, nin, lay, got, outlen);
+	result(r == parts && count_lines(log_buf, "loaded from cache") == parts &&
+	       !count_lines(log_buf, "compiled into cache") && !stat(first, &st1) &&
+	       st1.st_ino == st0.st_ino && st1.st_mtime == st0.st_mtime &&
+	       same_outputs(base, got, nin, outlen),
+	       "%s [cache_dir]: second run loaded %d of %d partitions from the cache, outputs %s",
+	       mname, count_lines(log_buf, "loaded from cache"), parts,
+	       same_outputs(base, got, nin, outlen) ? "identical" : "DIFFER");
+	for (int damage = 0; orig && flen == (size_t)st0.st_size && damage < 2; damage++) {
+		char *bad = malloc(flen + 1), *now;
+		const char *why = damage ? "compiled by libe1npu 9.9.9" : "checksum differs";
+		size_t nlen = 0;
+
+		memcpy(bad, orig, flen);
+		if (damage)
+			memcpy(bad + 16, "9.9.9\0", 6);
+		else
+			bad[flen - 1] ^= 0x5a;
+		rewrite(first, bad, flen);
+		r = cache_run(model, k, v, 3, in, nin, lay, got, outlen);
+		now = malloc(flen + 1);
+		if ((f = fopen(first, "rb"))) {
+			nlen = fread(now, 1, flen + 1, f);
+			fclose(f);
+		}
+		result(r == parts && count_lines(log_buf, why) == 1 &&
+		       count_lines(log_buf, "compiled into cache") == 1 &&
+		       count_lines(log_buf, "loaded from cache") == parts - 1 &&
+		       nlen == flen && !memcmp(now, orig, flen) && same_outputs(base, got, nin, outlen),
+		       "%s [cache_dir]: a file %s: recompiled, replaced by the same %zu bytes, outputs %s",
+		       mname, damage ? "of another library version" : "corrupted", flen,
+		       same_outputs(base, got, nin, outlen) ? "identical" : "DIFFER");
+		free(bad);
+		free(now);
+	}
+	if (!unwritable_done) {
+		unwritable_done = true;
+		v[2] = (char *)"/proc";	/* a directory no one can create files in */
+		r = cache_run(model, k, v, 3, in, nin, lay, got, outlen);
+		result(r == parts && count_lines(log_buf, "not written") == parts &&
+		       same_outputs(base, got, nin, outlen),
+		       "%s [cache_dir=/proc]: not writable: %d warnings, still runs, outputs %s",
+		       mname, count_lines(log_buf, "not written"),
+		       same_outputs(base, got, nin, outlen) ? "identical" : "DIFFER");
+		v[2] = dir;
+	}
+out:
+	free(orig);
+	{
+		DIR *dp = opendir(dir);
+		struct dirent *e;
+		char p[600];
+
+		while (dp && (e = readdir(dp)))
+			if (e->d_name[0] != '.') {
+				snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+				unlink(p);
+			}
+		if (dp)
+			closedir(dp);
+		rmdir(dir);
+	}
+	for (int i = 0; i < nin; i++) {
+		free(base[i]);
+		free(got[i]);
+	}
+}
+
 /* "exact", "differs on N of M inputs" or "not run". */
 static void drun_state(const struct drun *d, char *buf, size_t len)
 {
@@ -809,7 +1017,7 @@ int main(int argc, char **argv)
 	char *images[8], *partial[8];
 	static struct expect expects[64];
 	int nimg = 0, nrand = 0, npartial = 0, nexp = 0;
-	bool interp = false, verbose = false, skip_run = true;
+	bool interp = false, verbose = false, skip_run = true, cache = false;
 	int a;
 
 	for (a = 1; a < argc && argv[a][0] == '-'; a++) {
@@ -821,6 +1029,8 @@ int main(int argc, char **argv)
 			interp = true;
 		else if (!strcmp(argv[a], "--expect") && a + 1 < argc)
 			expect_path = argv[++a];
+		else if (!strcmp(argv[a], "--cache"))
+			cache = true;
 		else if (!strcmp(argv[a], "--no-skip-ops"))
 			skip_run = false;
 		else if (!strcmp(argv[a], "--interp-ref"))
@@ -836,7 +1046,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[a], "-r") && a + 1 < argc)
 			nrand = atoi(argv[++a]);
 		else {
-			fprintf(stderr, "usage: %s --tflite LIB [--delegate SO] [--interp] [--interp-ref] [--no-skip-ops] [-v] [-d DEVICE] [-i BMP]... [-r N] [-p MODEL]... [--expect FILE] MODEL...\n",
+			fprintf(stderr, "usage: %s --tflite LIB [--delegate SO] [--interp] [--interp-ref] [--no-skip-ops] [--cache] [-v] [-d DEVICE] [-i BMP]... [-r N] [-p MODEL]... [--expect FILE] MODEL...\n",
 				argv[0]);
 			return 2;
 		}
@@ -920,6 +1130,8 @@ int main(int argc, char **argv)
 			if (skip_run && (!exp || d1.skip_next[0]))
 				check_delegate(mname, model, k, v, 2, true, part, in, nin, &lay,
 					       refout, outlen, verbose, exp, &d1, &d2);
+			if (cache)
+				check_cache(mname, model, in, nin, &lay, outlen);
 		}
 		if (interp && !part)
 			check_interp(path, mname, in, nin, &lay, refout, outlen, exp,

@@ -28,6 +28,7 @@
 #include <e1npu/e1npu.h>
 #include <e1npu/e1npu_tflite.h>
 
+#include "conv_choice.h"
 #include "tflite_artifact.h"
 #include "tflite_sha256.h"
 
