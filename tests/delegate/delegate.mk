@@ -89,7 +89,7 @@ check-delegate: $(DELEGATE_TEST) $(DELEGATE_SO) $(DELEGATE_PARTIAL) \
 	echo "check-delegate: under ASan+UBSan, shipped models"; \
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	$(DELEGATE_TEST_SAN) --tflite "$$tfl/lib/libtensorflowlite_c.so" \
-		--delegate $(DELEGATE_SAN_SO) --interp -p $(DELEGATE_PARTIAL) \
+		--delegate $(DELEGATE_SAN_SO) --interp --cache -p $(DELEGATE_PARTIAL) \
 		-i tests/data/grace_hopper_128.bmp -r 2 tests/data/*.tflite
 
 check-models-tflite: $(DELEGATE_TEST)
