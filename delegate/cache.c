@@ -86,11 +86,14 @@ static int write_atomic(const char *path, const void *buf, size_t size)
 	size_t done = 0;
 	int fd, ret = 0;
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >= sizeof(tmp))
+	/* a name of its own: another thread or process may write the same file */
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >= sizeof(tmp))
 		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = mkstemp(tmp);
 	if (fd < 0)
 		return -errno;
+	if (fchmod(fd, 0644))
+		ret = -errno;
 	while (!ret && done < size) {
 		ssize_t w = write(fd, (const uint8_t *)buf + done, size - done);
 

@@ -130,13 +130,6 @@ E1NPU_API int e1npu_conv_new(struct e1npu_ops *ops,
 			     const void *weights, const int32_t *bias,
 			     struct e1npu_conv **convp)
 {
-	return ops_conv_new_chosen(ops, p, weights, bias, NULL, convp);
-}
-
-int ops_conv_new_chosen(struct e1npu_ops *ops, const struct e1npu_conv_params *p,
-			const void *weights, const int32_t *bias,
-			const struct ops_conv_choice *choice, struct e1npu_conv **convp)
-{
 	struct e1npu_conv *cv;
 	uint32_t groups, taps;
 	size_t bytes;
@@ -275,7 +268,7 @@ int ops_conv_new_chosen(struct e1npu_ops *ops, const struct e1npu_conv_params *p
 	else
 		ret = build_blocks(cv);
 	if (!ret)
-		ret = cv_choose_form(cv, choice);
+		ret = cv_choose_form(cv, ops->conv_choice);
 	if (ret) {
 		e1npu_conv_free(cv);
 		return ret;
@@ -284,6 +277,21 @@ int ops_conv_new_chosen(struct e1npu_ops *ops, const struct e1npu_conv_params *p
 	cv->ops_held = true;
 	*convp = cv;
 	return 0;
+}
+
+/* e1npu_conv_new() with @choice for the form (its messages keep its name). */
+int ops_conv_new_chosen(struct e1npu_ops *ops, const struct e1npu_conv_params *p,
+			const void *weights, const int32_t *bias,
+			const struct ops_conv_choice *choice, struct e1npu_conv **convp)
+{
+	int ret;
+
+	if (ops)
+		ops->conv_choice = choice;
+	ret = e1npu_conv_new(ops, p, weights, bias, convp);
+	if (ops)
+		ops->conv_choice = NULL;
+	return ret;
 }
 
 E1NPU_API void e1npu_conv_free(struct e1npu_conv *cv)
@@ -393,11 +401,6 @@ static uint64_t cv_conv2d_cost(const struct e1npu_conv *cv)
 	return seq.total;
 }
 
-/*
- * The cheaper of the CONV2D_S8 and MATMUL forms by modelled cycles (the
- * MATMUL form also runs what CONV2D_S8 cannot: big kernels, strides,
- * pads); then the chosen form's weights.
- */
 /* A stored choice (ops_conv_new_chosen), checked as the search would. */
 static int cv_take_choice(struct e1npu_conv *cv, const struct ops_conv_choice *c)
 {
@@ -438,6 +441,11 @@ void ops_conv_get_choice(const struct e1npu_conv *cv, struct ops_conv_choice *c)
 	c->gs = cv->use_mm ? cv->mm.gs : 0;
 }
 
+/*
+ * The cheaper of the CONV2D_S8 and MATMUL forms by modelled cycles (the
+ * MATMUL form also runs what CONV2D_S8 cannot: big kernels, strides,
+ * pads); then the chosen form's weights.
+ */
 static int cv_choose_form(struct e1npu_conv *cv, const struct ops_conv_choice *choice)
 {
 	int ret = 0;

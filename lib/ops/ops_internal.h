@@ -75,6 +75,8 @@ struct e1npu_ops {
 	bool datapath;				/* datapath present */
 	enum e1npu_ops_force force;
 	unsigned int lowering;			/* enum ops_lowering (cost.h) */
+	/* ops_conv_new_chosen(): the stored form of the conv being made */
+	const struct ops_conv_choice *conv_choice;
 	/* staging arena: one device buffer (or host memory), grown on demand */
 	struct e1npu_buffer *buf;
 	uint8_t *arena;

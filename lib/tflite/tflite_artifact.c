@@ -450,7 +450,7 @@ struct fp_buf {
 
 static void fp_add(struct fp_buf *f, const void *d, size_t n)
 {
-	if (f->oom)
+	if (f->oom || !n)	/* n == 0: d may be NULL (no scales) */
 		return;
 	if (f->cap - f->n < n) {
 		size_t cap = f->cap ? f->cap * 2 : 4096;
