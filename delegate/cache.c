@@ -20,8 +20,8 @@
 #include "tflite_artifact.h"
 #include "tflite_part.h"
 
-/* A partition's file: header and 32 bytes per layer; anything larger is not ours. */
-#define CACHE_MAX_BYTES	((size_t)TFLITE_ART_HEADER + (size_t)TFLITE_ART_MAX_RECORDS * 32)
+/* A partition's file: header, 48 bytes per layer and packed weights; past this, not ours. */
+#define CACHE_MAX_BYTES	((size_t)1 << 30)
 
 int e1d_cache_dir_check(const char *dir, char *err, size_t errlen)
 {

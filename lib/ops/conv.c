@@ -401,6 +401,56 @@ static uint64_t cv_conv2d_cost(const struct e1npu_conv *cv)
 	return seq.total;
 }
 
+/* Bytes of block @b's weights: [K*K*cin_b][cols]. */
+static size_t block_bytes(const struct e1npu_conv *cv, const struct cv_block *b)
+{
+	return (size_t)cv->ksize * cv->ksize * b->cin_b * b->cols;
+}
+
+/* Every block's weights copied from @src, their bytes end to end. */
+static int blocks_from(struct e1npu_conv *cv, const uint8_t *src, size_t size)
+{
+	size_t want = 0;
+
+	for (uint32_t i = 0; i < cv->nblk; i++)
+		want += block_bytes(cv, &cv->blk[i]);	/* each below 2^32 (u32 fields) */
+	if (size != want)
+		return ops_error(cv->ops, -EINVAL,
+				 "stored lowering: %zu bytes of CONV2D_S8 weights, its %u blocks take %zu",
+				 size, cv->nblk, want);
+	for (uint32_t i = 0; i < cv->nblk; i++) {
+		size_t n = block_bytes(cv, &cv->blk[i]);
+
+		cv->blk[i].w = malloc(n ? n : 1);
+		if (!cv->blk[i].w)
+			return ops_error(cv->ops, -ENOMEM, "%s: out of memory", __func__);
+		memcpy(cv->blk[i].w, src, n);
+		src += n;
+	}
+	return 0;
+}
+
+size_t ops_conv_packed(const struct e1npu_conv *cv, void *dst)
+{
+	uint8_t *d = dst;
+	size_t n = 0;
+
+	if (cv->use_mm) {
+		n = cvmm_b_bytes(cv);
+		if (d)
+			memcpy(d, cv->mm.b, n);
+		return n;
+	}
+	for (uint32_t i = 0; cv->ksize && i < cv->nblk; i++) {
+		size_t b = block_bytes(cv, &cv->blk[i]);
+
+		if (d)
+			memcpy(d + n, cv->blk[i].w, b);
+		n += b;
+	}
+	return n;
+}
+
 /* A stored choice (ops_conv_new_chosen), checked as the search would. */
 static int cv_take_choice(struct e1npu_conv *cv, const struct ops_conv_choice *c)
 {
@@ -413,12 +463,15 @@ static int cv_take_choice(struct e1npu_conv *cv, const struct ops_conv_choice *c
 					 "stored lowering: MATMUL form of %ux%u-output blocks, %u groups stacked, does not fit this convolution",
 					 c->bh, c->bw, c->gs);
 		cv->use_mm = true;
-		return cvmm_prepare(cv);
+		return c->packed ? cvmm_prepare_from(cv, c->packed, c->packed_size) :
+				   cvmm_prepare(cv);
 	case OPS_CONV_FORM_CONV2D:
 		if (!cv->ksize)
 			return ops_error(cv->ops, -EINVAL,
 					 "stored lowering: CONV2D_S8 form, but the hardware cannot run this convolution (%s)",
 					 cv->cpu_why ? cv->cpu_why : "no hardware kernel");
+		if (c->packed)
+			return blocks_from(cv, c->packed, c->packed_size);
 		for (uint32_t i = 0; !ret && i < cv->nblk; i++)
 			ret = fill_block_weights(cv, &cv->blk[i]);
 		return ret;
@@ -439,6 +492,8 @@ void ops_conv_get_choice(const struct e1npu_conv *cv, struct ops_conv_choice *c)
 	c->bh = cv->use_mm ? cv->mm.bh : 0;
 	c->bw = cv->use_mm ? cv->mm.bw : 0;
 	c->gs = cv->use_mm ? cv->mm.gs : 0;
+	c->packed = NULL;
+	c->packed_size = 0;
 }
 
 /*

@@ -22,6 +22,13 @@ enum ops_conv_form {
 struct ops_conv_choice {
 	uint32_t form;			/* enum ops_conv_form */
 	uint32_t bh, bw, gs;		/* MATMUL: outputs per block, groups stacked */
+	/*
+	 * The form's packed weights as ops_conv_packed() wrote them (the
+	 * CONV2D_S8 blocks' or the MATMUL B matrices), or NULL: packed from
+	 * the weights. Their size must be the form's exactly.
+	 */
+	const void *packed;
+	size_t packed_size;
 };
 
 /*
@@ -35,7 +42,13 @@ int ops_conv_new_chosen(struct e1npu_ops *ops, const struct e1npu_conv_params *p
 			const void *weights, const int32_t *bias,
 			const struct ops_conv_choice *choice, struct e1npu_conv **convp);
 
-/* ops_conv_get_choice() - the form @cv runs in. */
+/* ops_conv_get_choice() - the form @cv runs in (packed: NULL). */
 void ops_conv_get_choice(const struct e1npu_conv *cv, struct ops_conv_choice *choice);
+
+/*
+ * ops_conv_packed() - the bytes of @cv's packed weights (0 for the host
+ * form), written to @dst when it is not NULL.
+ */
+size_t ops_conv_packed(const struct e1npu_conv *cv, void *dst);
 
 #endif /* __E1NPU_OPS_CONV_CHOICE_H__ */

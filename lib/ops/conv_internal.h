@@ -71,6 +71,10 @@ bool cvmm_choose(struct e1npu_conv *cv);
 bool cvmm_set(struct e1npu_conv *cv, uint32_t bh, uint32_t bw, uint32_t gs);
 /* conv_mm.c: build the B matrices of the chosen form. */
 int cvmm_prepare(struct e1npu_conv *cv);
+/* conv_mm.c: the bytes of the chosen form's B matrices. */
+size_t cvmm_b_bytes(const struct e1npu_conv *cv);
+/* conv_mm.c: the B matrices copied from @src (exactly cvmm_b_bytes() bytes). */
+int cvmm_prepare_from(struct e1npu_conv *cv, const void *src, size_t size);
 void cvmm_free(struct e1npu_conv *cv);
 /*
  * conv_mm.c: run on the wrapper: int8 input @x, raw accumulators into

@@ -218,6 +218,31 @@ int cvmm_prepare(struct e1npu_conv *cv)
 	return 0;
 }
 
+size_t cvmm_b_bytes(const struct e1npu_conv *cv)
+{
+	const struct cv_mm *f = &cv->mm;
+	size_t k = (size_t)f->gs * f->ph * f->pw * cv->cin_g;
+	size_t ldb = ops_align_up((size_t)f->gs * f->bh * f->bw * cv->cout_g, OPS_ALIGN);
+
+	/* form_cost() bounded each stack's bytes and their product */
+	return (size_t)f->nstack * k * ldb;
+}
+
+int cvmm_prepare_from(struct e1npu_conv *cv, const void *src, size_t size)
+{
+	size_t want = cvmm_b_bytes(cv);
+
+	if (size != want)
+		return ops_error(cv->ops, -EINVAL,
+				 "stored lowering: %zu bytes of MATMUL weights, the form takes %zu",
+				 size, want);
+	cv->mm.b = malloc(want ? want : 1);
+	if (!cv->mm.b)
+		return ops_error(cv->ops, -ENOMEM, "%s: out of memory", __func__);
+	memcpy(cv->mm.b, src, want);
+	return 0;
+}
+
 void cvmm_free(struct e1npu_conv *cv)
 {
 	free(cv->mm.b);

@@ -110,6 +110,7 @@ struct art_out {
 	struct tflite_art_caps caps;
 	uint32_t nlayers, narena;
 	uint64_t arena_bytes;
+	size_t packed_bytes;		/* every layer's packed weights */
 	const void *model;
 	size_t model_size;
 };
@@ -118,14 +119,16 @@ struct art_out {
 static int art_alloc(const struct art_out *o, uint8_t **out, size_t *outsize)
 {
 	const char *lib = e1npu_api_version();
-	size_t recs = ((size_t)o->nlayers + o->narena) * TFLITE_ART_RECORD, total;
+	size_t recs = ((size_t)o->nlayers + o->narena) * TFLITE_ART_RECORD +
+		      (size_t)o->nlayers * TFLITE_ART_PACKED_ENTRY, total;
 	uint8_t *b;
 
 	if (strlen(lib) > 16 || o->nlayers > TFLITE_ART_MAX_RECORDS ||
 	    o->narena > TFLITE_ART_MAX_RECORDS ||
-	    o->model_size > SIZE_MAX - TFLITE_ART_HEADER - recs)
+	    o->packed_bytes > SIZE_MAX - TFLITE_ART_HEADER - recs ||
+	    o->model_size > SIZE_MAX - TFLITE_ART_HEADER - recs - o->packed_bytes)
 		return -EINVAL;
-	total = TFLITE_ART_HEADER + recs + o->model_size;
+	total = TFLITE_ART_HEADER + recs + o->packed_bytes + o->model_size;
 	b = calloc(1, total);
 	if (!b)
 		return -ENOMEM;
@@ -144,8 +147,9 @@ static int art_alloc(const struct art_out *o, uint8_t **out, size_t *outsize)
 	put32(b + 92, o->narena);
 	put64(b + 96, o->model_size);
 	put64(b + 104, o->arena_bytes);
+	put64(b + 120, o->packed_bytes);
 	if (o->model_size)
-		memcpy(b + TFLITE_ART_HEADER + recs, o->model, o->model_size);
+		memcpy(b + TFLITE_ART_HEADER + recs + o->packed_bytes, o->model, o->model_size);
 	*out = b;
 	*outsize = total;
 	return 0;
@@ -169,14 +173,46 @@ static void put_layer(uint8_t *r, int32_t builtin, const struct ops_conv_choice 
 	}
 }
 
-/* Layer @k's lowering form (conv layers; the others have none: 0). */
-static void layer_choice(const struct e1npu_tflite *t, uint32_t k, struct ops_conv_choice *c)
+/* Layer @k's convolution, or NULL. */
+static const struct e1npu_conv *layer_conv(const struct e1npu_tflite *t, uint32_t k)
 {
 	struct tflite_layer_view v;
 
+	return tflite_layer_view(t, k, &v) ? NULL : v.conv;
+}
+
+/* Layer @k's lowering form (conv layers; the others have none: 0). */
+static void layer_choice(const struct e1npu_tflite *t, uint32_t k, struct ops_conv_choice *c)
+{
 	memset(c, 0, sizeof(*c));
-	if (!tflite_layer_view(t, k, &v) && v.conv)
-		ops_conv_get_choice(v.conv, c);
+	if (layer_conv(t, k))
+		ops_conv_get_choice(layer_conv(t, k), c);
+}
+
+/* The bytes of @nlayers layers' packed weights. */
+static size_t packed_total(const struct e1npu_tflite *t, uint32_t nlayers)
+{
+	size_t n = 0;
+
+	for (uint32_t k = 0; k < nlayers; k++)
+		if (layer_conv(t, k))
+			n += ops_conv_packed(layer_conv(t, k), NULL);
+	return n;
+}
+
+/* The packed-weight table at @tab and the weights after it (art_alloc's room). */
+static void put_packed(const struct e1npu_tflite *t, uint32_t nlayers, uint8_t *tab)
+{
+	uint8_t *data = tab + (size_t)nlayers * TFLITE_ART_PACKED_ENTRY;
+	size_t off = 0;
+
+	for (uint32_t k = 0; k < nlayers; k++, tab += TFLITE_ART_PACKED_ENTRY) {
+		size_t n = layer_conv(t, k) ? ops_conv_packed(layer_conv(t, k), data + off) : 0;
+
+		put64(tab, n ? off : 0);
+		put64(tab + 8, n);
+		off += n;
+	}
 }
 
 E1NPU_API int e1npu_tflite_compile(const struct e1npu_tflite *t, void **out, size_t *outsize,
@@ -222,6 +258,7 @@ E1NPU_API int e1npu_tflite_compile(const struct e1npu_tflite *t, void **out, siz
 	o.nlayers = nlayers;
 	o.narena = ar.num_tensors;
 	o.arena_bytes = ar.total_bytes;
+	o.packed_bytes = packed_total(t, nlayers);
 	ret = art_alloc(&o, &b, &size);
 	if (ret)
 		goto out;
@@ -243,6 +280,7 @@ E1NPU_API int e1npu_tflite_compile(const struct e1npu_tflite *t, void **out, siz
 		put64(r + 16, e.offset);
 		put64(r + 24, e.bytes);
 	}
+	put_packed(t, nlayers, r);
 	tflite_art_seal(b, size);
 	*out = b;
 	*outsize = size;
@@ -263,7 +301,7 @@ int tflite_art_parse(const void *buf, size_t size, uint32_t kind, const char *li
 		     struct tflite_art *a, char *err, size_t errlen)
 {
 	const uint8_t *b = buf;
-	uint64_t recs, msize;
+	uint64_t recs, msize, packed;
 	uint32_t v;
 
 	memset(a, 0, sizeof(*a));
@@ -299,15 +337,16 @@ int tflite_art_parse(const void *buf, size_t size, uint32_t kind, const char *li
 	if (a->nlayers > TFLITE_ART_MAX_RECORDS || a->narena > TFLITE_ART_MAX_RECORDS)
 		BAD(-EINVAL, "%u layer and %u arena records: more than %u", a->nlayers,
 		    a->narena, TFLITE_ART_MAX_RECORDS);
-	/* each count is below 2^20: the sum of sizes cannot wrap 64 bits */
-	recs = ((uint64_t)a->nlayers + a->narena) * TFLITE_ART_RECORD;
-	if (recs + msize < msize || TFLITE_ART_HEADER + recs + msize != size)
-		BAD(-EINVAL, "truncated or padded: %u layer and %u arena records and a model of %llu bytes do not make the file's %zu bytes",
-		    a->nlayers, a->narena, (unsigned long long)msize, size);
+	packed = get64(b + 120);
+	/* each count is below 2^20, each size at most the file's: no sum wraps 64 bits */
+	recs = ((uint64_t)a->nlayers + a->narena) * TFLITE_ART_RECORD +
+	       (uint64_t)a->nlayers * TFLITE_ART_PACKED_ENTRY;
+	if (msize > size || packed > size || TFLITE_ART_HEADER + recs + packed + msize != size)
+		BAD(-EINVAL, "truncated or padded: %u layer and %u arena records, %llu bytes of packed weights and a model of %llu bytes do not make the file's %zu bytes",
+		    a->nlayers, a->narena, (unsigned long long)packed, (unsigned long long)msize,
+		    size);
 	if (kind == TFLITE_ART_KIND_PART && (msize || a->narena))
 		BAD(-EINVAL, "a delegate partition with a model or an arena plan");
-	if (get64(b + 120))
-		BAD(-EINVAL, "reserved header bytes 120..127 are not 0");
 	if (get64(b + OFF_SUM) != art_sum(b, size))
 		BAD(-EINVAL, "checksum differs from the one recorded: the file is corrupted");
 	memcpy(a->sha256, b + 32, 32);
@@ -318,7 +357,10 @@ int tflite_art_parse(const void *buf, size_t size, uint32_t kind, const char *li
 	a->caps.array_cols = get32(b + 88);
 	a->layers = b + TFLITE_ART_HEADER;
 	a->arena = a->layers + (size_t)a->nlayers * TFLITE_ART_RECORD;
-	a->model = a->arena + (size_t)a->narena * TFLITE_ART_RECORD;
+	a->packed_table = a->arena + (size_t)a->narena * TFLITE_ART_RECORD;
+	a->packed = a->packed_table + (size_t)a->nlayers * TFLITE_ART_PACKED_ENTRY;
+	a->packed_size = (size_t)packed;
+	a->model = a->packed + a->packed_size;
 	a->model_size = (size_t)msize;
 	return 0;
 }
@@ -367,6 +409,23 @@ struct ops_conv_choice *tflite_art_choices(const struct tflite_art *a, char *err
 		c[k].bh = r[12];
 		c[k].bw = r[13];
 		c[k].gs = r[14];
+		{
+			const uint8_t *e = a->packed_table + (size_t)k * TFLITE_ART_PACKED_ENTRY;
+			uint64_t off = get64(e), len = get64(e + 8);
+
+			/* inside the packed section; ops_conv_new_chosen checks the length */
+			if (off > a->packed_size || len > a->packed_size - off) {
+				if (err && errlen)
+					snprintf(err, errlen,
+						 "layer %u: packed weights at %llu, %llu bytes, past the %zu of the section",
+						 k, (unsigned long long)off, (unsigned long long)len,
+						 a->packed_size);
+				free(c);
+				return NULL;
+			}
+			c[k].packed = len ? a->packed + off : NULL;
+			c[k].packed_size = (size_t)len;
+		}
 	}
 	return c;
 }
@@ -573,6 +632,7 @@ int tflite_part_compile(const struct e1npu_tflite *t, const uint8_t fp[32], void
 		return -EINVAL;
 	e1npu_tflite_get_counts(t, NULL, NULL, &o.nlayers);
 	tflite_art_caps_of(ops->dev, &o.caps);
+	o.packed_bytes = packed_total(t, o.nlayers);
 	ret = art_alloc(&o, &b, &size);
 	if (ret)
 		return ret;
@@ -585,6 +645,7 @@ int tflite_part_compile(const struct e1npu_tflite *t, const uint8_t fp[32], void
 		layer_choice(t, k, &c);
 		put_layer(r, l.builtin, &c, NULL);
 	}
+	put_packed(t, o.nlayers, r);
 	tflite_art_seal(b, size);
 	*out = b;
 	*outsize = size;

@@ -17,19 +17,24 @@
  *   96  8  model bytes (kind 2: 0)
  *   104 8  arena bytes (the plan's total)
  *   112 8  checksum (tflite_art_sum) of the whole file but these 8 bytes
- *   120 8  0
+ *   120 8  packed weight bytes
  *   128    per layer, 32 bytes: builtin i32, place u8, engine u8, reason
  *          u8, form u8 (enum ops_conv_form), partition i32, block height
  *          u8, width u8, groups stacked u8, 0 u8, MACs u64, modelled
  *          cycles u64
  *   ...    per arena tensor, 32 bytes: tensor u32, role u32, first layer
  *          u32, last layer u32, offset u64, bytes u64
+ *   ...    per layer, 16 bytes: its packed weights' offset in the packed
+ *          section u64 and bytes u64 (0: none, built from the weights)
+ *   ...    the packed section: each convolution's CONV2D_S8 blocks or
+ *          MATMUL B matrices as ops_conv_packed() wrote them
  *   ...    the model (kind 1), to the end of the file
  *
- * Loading reads nothing it has not bounds-checked; the lowering forms are
- * handed to ops_conv_new_chosen(), which takes a form only if the
- * convolution could have chosen it; the arena plan is planned again and
- * must equal the stored one. Internal to the build: not in libe1npu.sym.
+ * Loading reads nothing it has not bounds-checked; the lowering forms and
+ * packed weights are handed to ops_conv_new_chosen(), which takes a form
+ * only if the convolution could have chosen it and packed weights only of
+ * exactly the form's size; the arena plan is planned again and must
+ * equal the stored one. Internal to the build: not in libe1npu.sym.
  */
 #ifndef __E1NPU_TFLITE_ARTIFACT_H__
 #define __E1NPU_TFLITE_ARTIFACT_H__
@@ -47,6 +52,7 @@ struct ops_conv_choice;		/* lib/ops/conv_choice.h */
 #define TFLITE_ART_FORMAT	2u
 #define TFLITE_ART_HEADER	128u
 #define TFLITE_ART_RECORD	32u
+#define TFLITE_ART_PACKED_ENTRY	16u
 #define TFLITE_ART_KIND_MODEL	1u
 #define TFLITE_ART_KIND_PART	2u
 /* Most layer or arena records a loader accepts (a model has fewer). */
@@ -65,6 +71,8 @@ struct tflite_art {
 	uint32_t nlayers, narena;
 	uint64_t arena_bytes;
 	const uint8_t *layers, *arena;
+	const uint8_t *packed_table, *packed;
+	size_t packed_size;
 	const uint8_t *model;
 	size_t model_size;
 };

@@ -6,9 +6,11 @@
  * arena plan identical to the .tflite's; each header field is where the
  * format says (model hash by an independent SHA-256 computation); another
  * format version, library version, kind or device capability, a changed
- * arena record or operator code, and stored lowering forms the
- * convolution could not have chosen are refused with the reason; another
- * valid form loads with identical outputs (every lowering is exact); every
+ * arena record or operator code, stored lowering forms the convolution
+ * could not have chosen, packed weights outside their section or not of
+ * the form's size are refused with the reason; another valid form (packed
+ * from the weights) loads with identical outputs (every lowering is
+ * exact); every
  * truncation and a changed byte anywhere are refused (checksum); every
  * header byte changed and the checksum made good again never crashes
  * (run under ASan too); each further model (the zoo, the MobileNets)
@@ -54,6 +56,23 @@ static void put32(uint8_t *p, uint32_t v)
 static uint32_t get32(const uint8_t *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, (uint32_t)v);
+	put32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* Layer @k's packed-weight table entry in artifact @b. */
+static size_t packed_entry(const uint8_t *b, uint32_t k)
+{
+	return 128 + (size_t)(get32(b + 68) + get32(b + 92)) * 32 + (size_t)k * 16;
 }
 
 static void test_sha256_vectors(void **state)
@@ -177,7 +196,26 @@ static void test_layout(void **state)
 	assert_int_equal(nl, 31);	/* the model's operators */
 	assert_int_equal(get32(art + 72), 6);	/* sim: wrapper + datapath */
 	assert_int_equal(get32(art + 96), model_size);
-	assert_int_equal(art_size, 128 + (size_t)(nl + na) * 32 + model_size);
+	assert_int_equal(art_size, 128 + (size_t)(nl + na) * 32 + (size_t)nl * 16 +
+			 get64(art + 120) + model_size);
+	/* packed weights: one run per convolution, end to end, the others none */
+	{
+		uint64_t off = 0;
+
+		for (uint32_t k = 0; k < nl; k++) {
+			const uint8_t *e = art + packed_entry(art, k);
+			uint32_t op = get32(art + 128 + k * 32);
+
+			if (op == 3 || op == 4) {
+				assert_true(get64(e + 8) > 0);
+				assert_int_equal(get64(e), off);
+				off += get64(e + 8);
+			} else {
+				assert_int_equal(get64(e + 8), 0);
+			}
+		}
+		assert_int_equal(off, get64(art + 120));
+	}
 	assert_memory_equal(art + art_size - model_size, model, model_size);
 	/* operator 0 is CONV_2D (3), a 3x3 stride 2: on the systolic engine */
 	assert_int_equal(get32(art + 128), 3);
@@ -304,6 +342,16 @@ static void test_refusals(void **state)
 	memcpy(b, art, art_size);
 	b[128 + k * 32 + 7] = 3;
 	refused(b, "layer record");
+	/* packed weights: past the section, or not the form's size */
+	memcpy(b, art, art_size);
+	put64(b + packed_entry(b, (uint32_t)k), get64(art + 120));
+	refused(b, "packed weights at");
+	memcpy(b, art, art_size);
+	b[128 + k * 32 + 7] = OPS_CONV_FORM_CONV2D;	/* with the MATMUL form's bytes */
+	refused(b, "bytes of CONV2D_S8 weights, its");
+	memcpy(b, art, art_size);
+	put64(b + packed_entry(b, (uint32_t)k) + 8, get64(art + packed_entry(art, (uint32_t)k) + 8) - 1);
+	refused(b, "bytes of MATMUL weights, the form takes");
 	free(b);
 }
 
@@ -317,6 +365,7 @@ static void test_other_valid_form(void **state)
 	(void)state;
 	assert_true(k >= 0);
 	b[128 + k * 32 + 7] = OPS_CONV_FORM_CONV2D;
+	put64(b + packed_entry(b, (uint32_t)k) + 8, 0);	/* packed from the weights */
 	tflite_art_seal(b, art_size);
 	got = run(b, art_size, err, sizeof(err), NULL);
 	if (!got)
@@ -327,6 +376,7 @@ static void test_other_valid_form(void **state)
 	b[128 + k * 32 + 12] = 1;	/* 1x1-output blocks */
 	b[128 + k * 32 + 13] = 1;
 	b[128 + k * 32 + 14] = 1;
+	put64(b + packed_entry(b, (uint32_t)k) + 8, 0);
 	tflite_art_seal(b, art_size);
 	got = run(b, art_size, err, sizeof(err), NULL);
 	if (!got)

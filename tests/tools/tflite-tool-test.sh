@@ -165,7 +165,8 @@ kind, layers = struct.unpack_from("<II", a, 64)
 arena = struct.unpack_from("<I", a, 92)[0]
 assert (kind, layers, arena) == (1, 31, d["arena_tensors"]) and arena > 0
 assert struct.unpack_from("<Q", a, 96)[0] == len(m) and a[-len(m):] == m
-assert len(a) == 128 + (31 + arena) * 32 + len(m) == d["bytes"]
+packed = struct.unpack_from("<Q", a, 120)[0]
+assert len(a) == 128 + (31 + arena) * 32 + 31 * 16 + packed + len(m) == d["bytes"] and packed > 0
 assert struct.unpack_from("<I", a, 72)[0] == d["capabilities"]["engines"] > 0' \
 		"$tmp/m.e1c" "$model" "$out" &&
 	"$bin" run "$tmp/m.e1c" -i "$tmp/img.raw" -o "$tmp/art.out" >"$out" 2>"$err" &&
