@@ -170,14 +170,17 @@ int e1d_cache_part_new(struct e1d *d, unsigned int part, const struct tfl_model 
 			 CACHE_MAX_BYTES);
 	else if (ret != -ENOENT)
 		snprintf(why, sizeof(why), "cannot read it: %s", strerror(-ret));
-	free(file);
 	if (forms) {
+		/* the forms point into @file (packed weights): free it after */
 		ret = tflite_part_new_chosen(d->ops, m, ops, n, forms, tp, why, sizeof(why));
 		free(forms);
+		free(file);
 		if (!ret) {
 			e1d_log(d, 1, "partition %u: loaded from cache %s", part, path);
 			return 0;
 		}
+	} else {
+		free(file);
 	}
 	/* first use, or the file did not fit: compile, then replace it */
 	ret = e1npu_tflite_part_new(d->ops, m, ops, n, tp, err, errlen);
