@@ -28,12 +28,15 @@ fuzz-build: $(TFLITE_FUZZ_BIN)
 # the fuzz-tflite-load seeds, tests/fuzz/mkseeds-tflite-art.sh).
 TFLITE_ART_FUZZ_BIN := $(O)/tests/fuzz/fuzz-tflite-art
 
-$(TFLITE_ART_FUZZ_BIN): tests/fuzz/fuzz-tflite-art.c $(FUZZ_API_SRCS) $(FUZZ_HDRS) \
-		$(FUZZ_API_HDRS) | fuzz-cc
+# (fuzz.mk's FUZZ_API_SRCS is not defined yet where this file is read:
+# the same list, from lib.mk's, which is)
+TFLITE_ART_FUZZ_SRCS := $(LIB_SRCS) $(LIB_MODEL_SRCS)
+$(TFLITE_ART_FUZZ_BIN): tests/fuzz/fuzz-tflite-art.c $(TFLITE_ART_FUZZ_SRCS) \
+		$(wildcard tests/fuzz/*.h include/e1npu/*.h lib/*.h lib/*/*.h model/*.h) | fuzz-cc
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(LIB_CPPFLAGS) -Ilib/tflite \
 		-DE1NPU_WITH_UDEV=$(E1NPU_WITH_UDEV) -D_POSIX_C_SOURCE=200809L $(FUZZ_FLAGS) \
-		$< $(FUZZ_API_SRCS) -o $@ $(LIB_LIBS)
+		$< $(TFLITE_ART_FUZZ_SRCS) -o $@ $(LIB_LIBS)
 
 .PHONY: check-fuzz-tflite-art fuzz-tflite-art-long
 check-fuzz-tflite-art: $(TFLITE_ART_FUZZ_BIN)
