@@ -190,6 +190,9 @@ t_compile_refusals() {
 	[ $? = 2 ] && grep -q 'compiled by libe1npu 9.9.9, this is libe1npu ' "$err" || return 1
 	"$bin" compile "$model" >"$out" 2>"$err"
 	[ $? = 2 ] && grep -q 'give the artifact' "$err" || return 1
+	"$bin" compile "$tmp/m.e1c" -o "$tmp/x.e1c" >"$out" 2>"$err"
+	[ $? = 2 ] && grep -q 'm.e1c: already a compiled model: compile the .tflite' "$err" &&
+		[ ! -e "$tmp/x.e1c" ] || return 1
 	"$bin" compile "$model" -o "$tmp/x.e1c" -i "$tmp/img.raw" >"$out" 2>"$err"
 	[ $? = 2 ] || return 1
 	if [ -w /dev/full ]; then
