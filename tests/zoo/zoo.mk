@@ -10,7 +10,9 @@
 #       on grace_hopper_128.bmp (image models) and ZOO_RANDOM seeded random
 #       tensors; expect.txt's known differences are XFAILs, and any change
 #       (a regression or an improvement) fails with "update expect.txt".
-#       Then the same under ASan+UBSan (one random tensor), the expectation
+#       The delegate's partition cache (option cache_dir) on every model
+#       (test-delegate --cache). Then the same under ASan+UBSan (one
+#       random tensor), the expectation
 #       machinery on deliberately wrong lines (it must fail), and the zoo's
 #       bookkeeping (README row and expect.txt line per model, <= 8 MiB).
 #   zoo-table   the markdown table of Documentation/tflite.md from a run.
@@ -32,7 +34,7 @@ check-zoo: $(DELEGATE_TEST) $(DELEGATE_SO) $(DELEGATE_TEST_SAN) $(DELEGATE_SAN_S
 		echo "$@: 0 passed, 0 failed, 1 skipped"; exit 0; }; \
 	echo "$@: $(words $(ZOO_MODELS)) models, TFLite 2.2 from $$tfl"; \
 	$(DELEGATE_TEST) --tflite "$$tfl/lib/libtensorflowlite_c.so" --delegate $(DELEGATE_SO) \
-		$(ZOO_ARGS) -r $(ZOO_RANDOM) $(ZOO_MODELS) > $(O)/tests/zoo/zoo.log 2>&1; rc=$$?; \
+		$(ZOO_ARGS) --cache -r $(ZOO_RANDOM) $(ZOO_MODELS) > $(O)/tests/zoo/zoo.log 2>&1; rc=$$?; \
 	grep -v '^e1npu-delegate: device' $(O)/tests/zoo/zoo.log | grep -v '^ZOO|'; \
 	[ $$rc -eq 0 ] || { echo "$@: FAILED (full log: $(O)/tests/zoo/zoo.log)"; exit 1; }; \
 	echo "$@: under ASan+UBSan, one random tensor"; \
