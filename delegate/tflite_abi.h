@@ -206,4 +206,20 @@ struct tflc_reducer_params {		/* TfLiteReducerParams */
 	bool keep_dims;
 };
 
+struct tflc_gather_params {		/* TfLiteGatherParams (leading field) */
+	int axis;
+};
+
+struct tflc_split_params {		/* TfLiteSplitParams, TfLiteSplitVParams */
+	int num_splits;
+};
+
+struct tflc_pack_params {		/* TfLitePackParams, TfLiteUnpackParams */
+	int num, axis;
+};
+
+struct tflc_resize_bilinear_params {	/* TfLiteResizeBilinearParams */
+	bool align_corners, half_pixel_centers;
+};
+
 #endif /* __E1NPU_TFLITE_ABI_H__ */

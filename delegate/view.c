@@ -161,6 +161,27 @@ static void view_options(int32_t code, const void *bd, struct tfl_options *o)
 	case TFL_OP_RESHAPE:
 		o->type = TFL_OPT_RESHAPE;	/* the shapes are the tensors' */
 		break;
+	case TFL_OP_GATHER:
+		o->type = TFL_OPT_GATHER;
+		o->axis = ((const struct tflc_gather_params *)bd)->axis;
+		break;
+	case TFL_OP_SPLIT:
+	case TFL_OP_SPLIT_V:
+		o->type = code == TFL_OP_SPLIT ? TFL_OPT_SPLIT : TFL_OPT_SPLIT_V;
+		o->num = ((const struct tflc_split_params *)bd)->num_splits;
+		break;
+	case TFL_OP_PACK:
+	case TFL_OP_UNPACK:
+		o->type = code == TFL_OP_PACK ? TFL_OPT_PACK : TFL_OPT_UNPACK;
+		o->num = ((const struct tflc_pack_params *)bd)->num;
+		o->axis = ((const struct tflc_pack_params *)bd)->axis;
+		break;
+	case TFL_OP_RESIZE_BILINEAR:
+		o->type = TFL_OPT_RESIZE_BILINEAR;
+		o->align_corners = ((const struct tflc_resize_bilinear_params *)bd)->align_corners;
+		o->half_pixel_centers =
+			((const struct tflc_resize_bilinear_params *)bd)->half_pixel_centers;
+		break;
 	default:
 		break;
 	}

@@ -80,7 +80,8 @@ const char *e1npu_tflite_last_error(const struct e1npu_tflite *t);
 
 /**
  * struct e1npu_tflite_tensor_info - a model input or output.
- * @dtype: enum e1npu_dtype (the interpreter only runs uint8/int8 I/O).
+ * @dtype: enum e1npu_dtype: uint8/int8 (inputs and outputs), or int32/int64
+ *	(outputs only, e.g. ARG_MAX's indices: host-order integers, @scale 0).
  * @dims: @ndims dimensions (at most 8).
  * @bytes: size of the tensor's data.
  * @scale, @zero_point: its (per-tensor) quantization.
@@ -111,7 +112,10 @@ int e1npu_tflite_set_input(struct e1npu_tflite *t, uint32_t index,
 /* Run every layer once. Return: 0, or the failing layer's error. */
 int e1npu_tflite_invoke(struct e1npu_tflite *t);
 
-/* Copy output @index (@size must equal the tensor's size) out. */
+/*
+ * Copy output @index (@size must equal the tensor's size, e.g. 8 bytes per
+ * element of an int64 output) out.
+ */
 int e1npu_tflite_get_output(const struct e1npu_tflite *t, uint32_t index,
 			    void *data, size_t size);
 

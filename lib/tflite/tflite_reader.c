@@ -562,6 +562,31 @@ static int parse_options(struct rd *r, const struct tbl *op,
 		free(ns);
 		break;
 	}
+	case TFL_OPT_GATHER:
+		if ((ret = rd_i32(r, &t, 0, 0, &o->axis, what)))
+			return ret;
+		break;
+	case TFL_OPT_SPLIT:
+	case TFL_OPT_SPLIT_V:
+		if ((ret = rd_i32(r, &t, 0, 0, &o->num, what)))
+			return ret;
+		break;
+	case TFL_OPT_PACK:
+	case TFL_OPT_UNPACK:
+		if ((ret = rd_i32(r, &t, 0, 0, &o->num, what)) ||
+		    (ret = rd_i32(r, &t, 1, 0, &o->axis, what)))
+			return ret;
+		break;
+	case TFL_OPT_RESIZE_BILINEAR: {
+		uint64_t ac, hp;
+
+		if ((ret = rd_scalar(r, &t, 2, 1, 0, &ac, what)) ||
+		    (ret = rd_scalar(r, &t, 3, 1, 0, &hp, what)))
+			return ret;
+		o->align_corners = ac != 0;
+		o->half_pixel_centers = hp != 0;
+		break;
+	}
 	default:
 		break;	/* options we do not read */
 	}

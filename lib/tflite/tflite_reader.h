@@ -58,6 +58,16 @@ enum tfl_builtin {
 	TFL_OP_STRIDED_SLICE = 45,
 	TFL_OP_QUANTIZE = 114,
 	TFL_OP_HARD_SWISH = 117,
+	TFL_OP_RESIZE_BILINEAR = 23,
+	TFL_OP_GATHER = 36,
+	TFL_OP_BATCH_TO_SPACE_ND = 37,
+	TFL_OP_SPACE_TO_BATCH_ND = 38,
+	TFL_OP_SPLIT = 49,
+	TFL_OP_ARG_MAX = 56,
+	TFL_OP_ARG_MIN = 79,
+	TFL_OP_PACK = 83,
+	TFL_OP_UNPACK = 88,
+	TFL_OP_SPLIT_V = 102,
 };
 
 /* schema.fbs BuiltinOptions union members (the ones we read). */
@@ -75,6 +85,12 @@ enum tfl_options_type {
 	TFL_OPT_RESHAPE = 17,
 	TFL_OPT_REDUCER = 27,
 	TFL_OPT_STRIDED_SLICE = 32,
+	TFL_OPT_RESIZE_BILINEAR = 15,
+	TFL_OPT_GATHER = 23,
+	TFL_OPT_SPLIT = 35,
+	TFL_OPT_PACK = 59,
+	TFL_OPT_UNPACK = 64,
+	TFL_OPT_SPLIT_V = 79,
 };
 
 /* schema.fbs ActivationFunctionType and Padding. */
@@ -123,6 +139,9 @@ struct tfl_options {
 		shrink_axis_mask;	/* strided slice */
 	uint32_t num_new_shape;	/* reshape */
 	int32_t new_shape[TFL_MAX_DIMS];
+	int32_t num;		/* split/split_v num_splits, pack values_count, unpack num
+				 * (their axis: @axis) */
+	int32_t align_corners, half_pixel_centers;	/* resize bilinear */
 };
 
 struct tfl_operator {

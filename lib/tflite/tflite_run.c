@@ -27,7 +27,10 @@
 #include "quant.h"
 #include "arena_plan.h"
 #include "ref.h"
+#include "tflite_argmax.h"
+#include "tflite_bilinear.h"
 #include "tflite_concat.h"
+#include "tflite_gather.h"
 #include "tflite_hswish.h"
 #include "tflite_layout.h"
 #include "tflite_mean.h"
@@ -36,6 +39,8 @@
 #include "tflite_part.h"
 #include "tflite_relu.h"
 #include "tflite_resize.h"
+#include "tflite_space_batch.h"
+#include "tflite_split.h"
 #include "tflite_sub.h"
 #include "tflite_reader.h"
 #include "tflite_report.h"
@@ -83,7 +88,15 @@ struct layer {
 	struct tfl_layout layout;
 	struct tfl_resize resize;
 	struct tfl_hswish hswish;
-	struct tfl_bcast bcast;		/* MUL, SUB, MAXIMUM, MINIMUM */
+	struct tfl_bcast bcast;		/* MUL, SUB, MAXIMUM, MINIMUM, ADD */
+	/* structural / index ops (issue 21) */
+	struct tfl_split split;		/* SPLIT, SPLIT_V, UNPACK, PACK */
+	struct tfl_argmax argmax;
+	struct tfl_gather gather;
+	const void *gather_idx;		/* constant indices, or NULL: in2 */
+	struct tfl_space_batch space_batch;
+	struct tfl_bilinear bilinear;
+	bool add_bcast;			/* ADD of different shapes: on the host */
 	struct e1npu_tflite_layer rep;
 };
 
@@ -127,6 +140,13 @@ static uint32_t dtype_of(uint32_t type)
 {
 	return type == TFL_TYPE_UINT8 ? E1NPU_DTYPE_UINT8 :
 	       type == TFL_TYPE_INT8 ? E1NPU_DTYPE_INT8 : 0;
+}
+
+/* Model outputs may also be int32/int64 (ARG_MAX's indices). */
+static uint32_t io_dtype(uint32_t type)
+{
+	return type == TFL_TYPE_INT32 ? E1NPU_DTYPE_INT32 :
+	       type == TFL_TYPE_INT64 ? E1NPU_DTYPE_INT64 : dtype_of(type);
 }
 
 static void type_range(uint32_t type, int32_t *lo, int32_t *hi)
@@ -571,10 +591,12 @@ static int prep_add(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 
 	if ((ret = prep_binary(t, li, l, &a, &b, &out)))
 		return ret;
-	if (a->ndims != b->ndims || a->ndims != out->ndims ||
-	    memcmp(a->dims, b->dims, a->ndims * sizeof(int32_t)) ||
-	    memcmp(a->dims, out->dims, a->ndims * sizeof(int32_t)))
-		return LFAIL(t, li, l, -ENOTSUP, "broadcasting ADD not supported");
+	l->add_bcast = a->ndims != b->ndims || a->ndims != out->ndims ||
+		       memcmp(a->dims, b->dims, a->ndims * sizeof(int32_t)) ||
+		       memcmp(a->dims, out->dims, a->ndims * sizeof(int32_t));
+	if (l->add_bcast && tfl_bcast_prepare(&l->bcast, a->dims, a->ndims, b->dims, b->ndims,
+					      out->dims, out->ndims))
+		return LFAIL(t, li, l, -ENOTSUP, "shapes do not broadcast to the output (rank 4 at most)");
 	l->dtype = dtype_of(a->type);
 	l->count = tfl_tensor_count(a);
 	if ((ret = qparams(t, li, l, l->in, &l->qa)) ||
@@ -592,6 +614,8 @@ static int prep_add(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 				     (double)l->qa.scale, (double)l->qb.scale,
 				     (double)l->qo.scale);
 	}
+	if (l->add_bcast)
+		tfl_add_prepare(&l->sub, a->type == TFL_TYPE_UINT8, l->act, l->qa, l->qb, l->qo);
 	set_shape(l, a, out);
 	return 0;
 }
@@ -913,15 +937,378 @@ static int prep_resize(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	return 0;
 }
 
+/* An axis @a of a rank @rank tensor, negative from the end: into @axis. */
+static int norm_axis(struct e1npu_tflite *t, uint32_t li, struct layer *l, int64_t a,
+		     uint32_t rank, uint32_t *axis)
+{
+	int64_t r = a < 0 ? a + (int64_t)rank : a;
+
+	if (r < 0 || r >= (int64_t)rank)
+		return LFAIL(t, li, l, -EINVAL, "axis %lld of a rank %u tensor", (long long)a,
+			     rank);
+	*axis = (uint32_t)r;
+	return 0;
+}
+
+/* A constant int32/int64 tensor of one element (SPLIT's, ARG_MAX's axis). */
+static int const_axis(struct e1npu_tflite *t, uint32_t li, struct layer *l, int32_t ti,
+		      uint32_t rank, uint32_t *axis)
+{
+	const struct tfl_tensor *x;
+	int ret = want(t, li, l, ti, "axis", -1, true);
+	int64_t a;
+
+	if (ret)
+		return ret;
+	x = T(t, ti);
+	if (tfl_tensor_count(x) != 1 || (x->type != TFL_TYPE_INT32 && x->type != TFL_TYPE_INT64))
+		return LFAIL(t, li, l, -ENOTSUP, "axis tensor %d (%s) must be one int32 or int64",
+			     ti, x->name);
+	if (x->type == TFL_TYPE_INT32) {
+		int32_t v;
+
+		memcpy(&v, x->data, 4);
+		a = v;
+	} else {
+		memcpy(&a, x->data, 8);
+	}
+	return norm_axis(t, li, l, a, rank, axis);
+}
+
+/*
+ * Tensor @ti (@role) of @ref's type and of @ref's shape with dimension
+ * @axis @len, or removed when @drop (UNPACK's outputs, PACK's inputs).
+ */
+static int want_part(struct e1npu_tflite *t, uint32_t li, struct layer *l, int32_t ti,
+		     const char *role, const struct tfl_tensor *ref, uint32_t axis,
+		     int32_t len, bool drop)
+{
+	const struct tfl_tensor *x;
+	int32_t d[TFL_MAX_DIMS];
+	uint32_t n = 0;
+	int ret;
+
+	if ((ret = want(t, li, l, ti, role, -1, false)) ||
+	    (ret = want_act_type(t, li, l, ti, ref->type)))
+		return ret;
+	for (uint32_t i = 0; i < ref->ndims; i++)
+		if (i != axis)
+			d[n++] = ref->dims[i];
+		else if (!drop)
+			d[n++] = len;
+	x = T(t, ti);
+	if (x->ndims != n || memcmp(x->dims, d, 4 * n))
+		return LFAIL(t, li, l, -EINVAL, "%s tensor %d (%s) shape does not match", role,
+			     ti, x->name);
+	return 0;
+}
+
+/* SPLIT_V's size_splits: constant int32/int64 [n], at most one -1 (the rest). */
+static int split_sizes(struct e1npu_tflite *t, uint32_t li, struct layer *l, int32_t ti,
+		       uint32_t n, int32_t along, int32_t *sizes)
+{
+	const struct tfl_tensor *x;
+	int64_t sum = 0;
+	int ret = want(t, li, l, ti, "size_splits", 1, true);
+	int rest = -1;
+
+	if (ret)
+		return ret;
+	x = T(t, ti);
+	if ((x->type != TFL_TYPE_INT32 && x->type != TFL_TYPE_INT64) || x->dims[0] != (int32_t)n)
+		return LFAIL(t, li, l, -ENOTSUP, "size_splits must be int32 or int64 [%u]", n);
+	for (uint32_t k = 0; k < n; k++) {
+		int64_t v;
+
+		if (x->type == TFL_TYPE_INT32) {
+			int32_t v32;
+
+			memcpy(&v32, x->data + 4 * k, 4);
+			v = v32;
+		} else {
+			memcpy(&v, x->data + 8 * k, 8);
+		}
+		if (v == -1 && rest < 0) {
+			rest = (int)k;
+			v = 0;
+		} else if (v < 0 || v > along) {
+			return LFAIL(t, li, l, -EINVAL, "size_splits[%u] = %lld (dimension %d)", k,
+				     (long long)v, along);
+		}
+		sizes[k] = (int32_t)v;
+		sum += v;
+	}
+	if (rest >= 0 && sum <= along)
+		sizes[rest] = (int32_t)(along - sum);
+	else if (sum != along)
+		return LFAIL(t, li, l, -EINVAL, "size_splits add up to %lld, dimension %d",
+			     (long long)sum, along);
+	return 0;
+}
+
+/* SPLIT (axis, input), SPLIT_V (input, size_splits, axis), UNPACK (input). */
+static int prep_split(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_operator *op = l->op;
+	int32_t code = op->builtin, sizes[TFL_SPLIT_MAX];
+	uint32_t n = op->num_outputs, axis = 0, need = code == TFL_OP_SPLIT ? 2 :
+						    code == TFL_OP_SPLIT_V ? 3 : 1;
+	const struct tfl_tensor *in;
+	int ret;
+
+	if (op->num_inputs != need)
+		return LFAIL(t, li, l, -EINVAL, "%u inputs, expected %u", op->num_inputs, need);
+	if (n > TFL_SPLIT_MAX)
+		return LFAIL(t, li, l, -ENOTSUP, "%u outputs (at most %d)", n, TFL_SPLIT_MAX);
+	if (op->opt.type && op->opt.num != (int32_t)n)
+		return LFAIL(t, li, l, -EINVAL, "%s %d, but %u outputs",
+			     code == TFL_OP_UNPACK ? "num" : "num_splits", op->opt.num, n);
+	if (code == TFL_OP_SPLIT)
+		l->in = op->inputs[1];
+	if ((ret = want(t, li, l, l->in, "input", -1, false)))
+		return ret;
+	in = T(t, l->in);
+	if (!dtype_of(in->type) || !in->ndims)
+		return LFAIL(t, li, l, -ENOTSUP, "input type %s of rank %u", tfl_type_name(in->type),
+			     in->ndims);
+	if (code == TFL_OP_UNPACK)
+		ret = norm_axis(t, li, l, op->opt.type == TFL_OPT_UNPACK ? op->opt.axis : 0,
+				in->ndims, &axis);
+	else
+		ret = const_axis(t, li, l, op->inputs[code == TFL_OP_SPLIT ? 0 : 2], in->ndims,
+				 &axis);
+	if (ret)
+		return ret;
+	if (code == TFL_OP_SPLIT_V) {
+		if ((ret = split_sizes(t, li, l, op->inputs[1], n, in->dims[axis], sizes)))
+			return ret;
+	} else {
+		if (code == TFL_OP_UNPACK ? in->dims[axis] != (int32_t)n : in->dims[axis] % (int32_t)n)
+			return LFAIL(t, li, l, -EINVAL, "dimension %d along axis %u into %u outputs",
+				     in->dims[axis], axis, n);
+		for (uint32_t k = 0; k < n; k++)
+			sizes[k] = in->dims[axis] / (int32_t)n;
+	}
+	for (uint32_t k = 0; k < n; k++)
+		if ((ret = want_part(t, li, l, op->outputs[k], "output", in, axis, sizes[k],
+				     code == TFL_OP_UNPACK)))
+			return ret;
+	if (tfl_split_prepare(&l->split, in->dims, in->ndims, axis, n, sizes))
+		return LFAIL(t, li, l, -EINVAL, "sizes do not add up");
+	set_shape(l, in, T(t, l->out));
+	return 0;
+}
+
+/* PACK: n inputs of one shape stacked along a new axis of the output. */
+static int prep_pack(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_operator *op = l->op;
+	const struct tfl_tensor *out;
+	int32_t sizes[TFL_SPLIT_MAX];
+	uint32_t n = op->num_inputs, axis = 0;
+	int ret;
+
+	if (n > TFL_SPLIT_MAX)
+		return LFAIL(t, li, l, -ENOTSUP, "%u inputs (at most %d)", n, TFL_SPLIT_MAX);
+	if (op->opt.type && op->opt.num != (int32_t)n)
+		return LFAIL(t, li, l, -EINVAL, "values_count %d, but %u inputs", op->opt.num, n);
+	if ((ret = want(t, li, l, l->out, "output", -1, false)))
+		return ret;
+	out = T(t, l->out);
+	if (!dtype_of(out->type) || out->ndims < 1)
+		return LFAIL(t, li, l, -ENOTSUP, "output type %s of rank %u",
+			     tfl_type_name(out->type), out->ndims);
+	if ((ret = norm_axis(t, li, l, op->opt.type == TFL_OPT_PACK ? op->opt.axis : 0,
+			     out->ndims, &axis)))
+		return ret;
+	if (out->dims[axis] != (int32_t)n)
+		return LFAIL(t, li, l, -EINVAL, "output dimension %d along axis %u, %u inputs",
+			     out->dims[axis], axis, n);
+	for (uint32_t k = 0; k < n; k++) {
+		if ((ret = want_part(t, li, l, op->inputs[k], "input", out, axis, 1, true)))
+			return ret;
+		sizes[k] = 1;
+	}
+	if (tfl_split_prepare(&l->split, out->dims, out->ndims, axis, n, sizes))
+		return LFAIL(t, li, l, -EINVAL, "sizes do not add up");
+	set_shape(l, T(t, l->in), out);
+	return 0;
+}
+
+/* ARG_MAX / ARG_MIN: uint8/int8 input, constant axis, int32/int64 output. */
+static int prep_argmax(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *out;
+	uint32_t axis = 0;
+	int ret;
+
+	if (l->op->num_inputs != 2)
+		return LFAIL(t, li, l, -EINVAL, "needs input and axis");
+	if ((ret = want(t, li, l, l->in, "input", -1, false)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)))
+		return ret;
+	in = T(t, l->in);
+	out = T(t, l->out);
+	if (!dtype_of(in->type) || !in->ndims)
+		return LFAIL(t, li, l, -ENOTSUP, "input type %s of rank %u", tfl_type_name(in->type),
+			     in->ndims);
+	if (out->type != TFL_TYPE_INT32 && out->type != TFL_TYPE_INT64)
+		return LFAIL(t, li, l, -ENOTSUP, "output type %s (int32 or int64)",
+			     tfl_type_name(out->type));
+	if ((ret = const_axis(t, li, l, l->op->inputs[1], in->ndims, &axis)))
+		return ret;
+	if (out->ndims != in->ndims - 1 || memcmp(out->dims, in->dims, 4 * axis) ||
+	    memcmp(out->dims + axis, in->dims + axis + 1, 4 * (in->ndims - 1 - axis)))
+		return LFAIL(t, li, l, -EINVAL, "output shape is not the input's without axis %u",
+			     axis);
+	if (tfl_argmax_prepare(&l->argmax, in->dims, in->ndims, axis,
+			       l->op->builtin == TFL_OP_ARG_MIN, in->type == TFL_TYPE_INT8,
+			       out->type == TFL_TYPE_INT64))
+		return LFAIL(t, li, l, -EINVAL, "empty axis %u", axis);
+	set_shape(l, in, out);
+	return 0;
+}
+
+/* GATHER: uint8/int8 params, int32/int64 indices (checked at run), options' axis. */
+static int prep_gather(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *idx, *out;
+	int32_t d[TFL_MAX_DIMS];
+	uint32_t axis = 0, n = 0;
+	int ret;
+
+	if (l->op->num_inputs != 2 || l->op->inputs[1] < 0)
+		return LFAIL(t, li, l, -EINVAL, "needs params and indices");
+	l->in2 = l->op->inputs[1];
+	if ((ret = want(t, li, l, l->in, "params", -1, false)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)) ||
+	    (ret = want(t, li, l, l->in2, "indices", -1, !!T(t, l->in2)->data)))
+		return ret;
+	in = T(t, l->in);
+	idx = T(t, l->in2);
+	out = T(t, l->out);
+	if (!dtype_of(in->type) || !in->ndims || (ret = want_act_type(t, li, l, l->out, in->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "params type %s of rank %u",
+					 tfl_type_name(in->type), in->ndims);
+	if (idx->type != TFL_TYPE_INT32 && idx->type != TFL_TYPE_INT64)
+		return LFAIL(t, li, l, -ENOTSUP, "indices type %s (int32 or int64)",
+			     tfl_type_name(idx->type));
+	if ((ret = norm_axis(t, li, l, l->op->opt.type == TFL_OPT_GATHER ? l->op->opt.axis : 0,
+			     in->ndims, &axis)))
+		return ret;
+	if (in->ndims - 1 + idx->ndims > TFL_MAX_DIMS)
+		return LFAIL(t, li, l, -ENOTSUP, "output rank over %d", TFL_MAX_DIMS);
+	for (uint32_t i = 0; i < axis; i++)
+		d[n++] = in->dims[i];
+	for (uint32_t i = 0; i < idx->ndims; i++)
+		d[n++] = idx->dims[i];
+	for (uint32_t i = axis + 1; i < in->ndims; i++)
+		d[n++] = in->dims[i];
+	if (out->ndims != n || memcmp(out->dims, d, 4 * n))
+		return LFAIL(t, li, l, -EINVAL, "output shape does not match");
+	tfl_gather_prepare(&l->gather, in->dims, in->ndims, axis, tfl_tensor_count(idx),
+			   idx->type == TFL_TYPE_INT64);
+	if (idx->data) {	/* constant indices: a bad one refused at load */
+		int64_t bad;
+		size_t pos;
+
+		if (tfl_gather_check(&l->gather, idx->data, &bad, &pos))
+			return LFAIL(t, li, l, -EINVAL, "index %lld (position %zu) out of [0, %d)",
+				     (long long)bad, pos, in->dims[axis]);
+		l->in2 = -1;
+		l->gather_idx = idx->data;
+	}
+	set_shape(l, in, out);
+	return 0;
+}
+
+/* SPACE_TO_BATCH_ND / BATCH_TO_SPACE_ND: 4-D, constant block [2], paddings/crops [2, 2]. */
+static int prep_space_batch(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *out, *bk, *pc;
+	bool tb = l->op->builtin == TFL_OP_SPACE_TO_BATCH_ND;
+	const char *what = tb ? "paddings" : "crops";
+	struct e1npu_qparams qo;
+	int32_t block[2], p[4], od[4];
+	int ret;
+
+	if (l->op->num_inputs != 3)
+		return LFAIL(t, li, l, -EINVAL, "needs input, block_shape and %s", what);
+	if ((ret = want(t, li, l, l->in, "input", -1, false)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)) ||
+	    (ret = want(t, li, l, l->op->inputs[1], "block_shape", 1, true)) ||
+	    (ret = want(t, li, l, l->op->inputs[2], what, 2, true)))
+		return ret;
+	in = T(t, l->in);
+	out = T(t, l->out);
+	bk = T(t, l->op->inputs[1]);
+	pc = T(t, l->op->inputs[2]);
+	if (!dtype_of(in->type) || (ret = want_act_type(t, li, l, l->out, in->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
+					 tfl_type_name(in->type));
+	if (in->ndims != 4 || out->ndims != 4)
+		return LFAIL(t, li, l, -ENOTSUP, "rank %u (4-D handled)", in->ndims);
+	if (bk->type != TFL_TYPE_INT32 || bk->dims[0] != 2 || pc->type != TFL_TYPE_INT32 ||
+	    pc->dims[0] != 2 || pc->dims[1] != 2)
+		return LFAIL(t, li, l, -ENOTSUP, "block_shape must be int32 [2], %s int32 [2, 2]",
+			     what);
+	memcpy(block, bk->data, 8);
+	memcpy(p, pc->data, 16);
+	if ((ret = qparams(t, li, l, l->out, &qo)))
+		return ret;
+	if (tfl_space_batch_prepare(&l->space_batch, tb, in->dims, block, p, qo.zero_point, od))
+		return LFAIL(t, li, l, -EINVAL, "block %dx%d with %s %d,%d,%d,%d does not fit %dx%dx%d",
+			     block[0], block[1], what, p[0], p[1], p[2], p[3], in->dims[0],
+			     in->dims[1], in->dims[2]);
+	if (memcmp(od, out->dims, sizeof(od)))
+		return LFAIL(t, li, l, -EINVAL, "output shape does not match");
+	set_shape(l, in, out);
+	return 0;
+}
+
+/* RESIZE_BILINEAR of [N, H, W, C] to a constant int32 size. */
+static int prep_bilinear(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *out;
+	const struct tfl_options *o = &l->op->opt;
+	bool typed = o->type == TFL_OPT_RESIZE_BILINEAR;
+	int32_t size[2];
+	int ret;
+
+	if (l->op->num_inputs != 2)
+		return LFAIL(t, li, l, -EINVAL, "needs input and size");
+	if ((ret = want(t, li, l, l->in, "input", 4, false)) ||
+	    (ret = want(t, li, l, l->out, "output", 4, false)) ||
+	    (ret = const_ints(t, li, l, l->op->inputs[1], "size", 2, size)))
+		return ret;
+	in = T(t, l->in);
+	out = T(t, l->out);
+	if (!dtype_of(in->type) || (ret = want_act_type(t, li, l, l->out, in->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
+					 tfl_type_name(in->type));
+	if (out->dims[0] != in->dims[0] || out->dims[1] != size[0] || out->dims[2] != size[1] ||
+	    out->dims[3] != in->dims[3])
+		return LFAIL(t, li, l, -EINVAL, "output shape does not match the size %dx%d",
+			     size[0], size[1]);
+	if (tfl_bilinear_prepare(&l->bilinear, in->type == TFL_TYPE_INT8, in->dims, size[0],
+				 size[1], typed && o->align_corners, typed && o->half_pixel_centers))
+		return LFAIL(t, li, l, -EINVAL, "size %dx%d", size[0], size[1]);
+	set_shape(l, in, out);
+	return 0;
+}
+
 /* Storage for every activation tensor the layer reads and writes. */
 static bool layer_bufs(const struct e1npu_tflite *t, const struct layer *l)
 {
 	if (!t->buf[l->in] || !t->buf[l->out] || (l->in2 >= 0 && !t->buf[l->in2]))
 		return false;
-	if (l->op->builtin == TFL_OP_CONCATENATION)
+	if (l->op->builtin == TFL_OP_CONCATENATION || l->op->builtin == TFL_OP_PACK)
 		for (uint32_t k = 0; k < l->op->num_inputs; k++)
 			if (!t->buf[l->op->inputs[k]])
 				return false;
+	for (uint32_t k = 0; k < l->op->num_outputs; k++)	/* SPLIT, UNPACK */
+		if (!t->buf[l->op->outputs[k]])
+			return false;
 	return true;
 }
 
@@ -1096,6 +1483,37 @@ static void host_report(struct layer *l, const char *why)
 	snprintf(r->why, sizeof(r->why), "%s", why);
 }
 
+/* SPLIT, SPLIT_V, UNPACK: one input to n outputs; PACK: n inputs to one. */
+static int run_split(struct e1npu_tflite *t, struct layer *l)
+{
+	uint8_t *p[TFL_SPLIT_MAX];
+	bool pack = l->op->builtin == TFL_OP_PACK;
+	uint32_t n = pack ? l->op->num_inputs : l->op->num_outputs;
+
+	for (uint32_t k = 0; k < n; k++)
+		p[k] = t->buf[pack ? l->op->inputs[k] : l->op->outputs[k]];
+	if (pack)
+		tfl_join_run(&l->split, (const uint8_t *const *)p, t->buf[l->out]);
+	else
+		tfl_split_run(&l->split, t->buf[l->in], p);
+	host_report(l, "layout only: block copies on the host");
+	return 0;
+}
+
+static int run_gather(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	int64_t bad;
+	size_t pos;
+
+	host_report(l, "layout only: indexed block copies on the host");
+	if (tfl_gather_run(&l->gather, t->buf[l->in],
+			   l->gather_idx ? l->gather_idx : t->buf[l->in2], t->buf[l->out],
+			   &bad, &pos))
+		return LFAIL(t, li, l, -EINVAL, "index %lld (position %zu) out of [0, %zu)",
+			     (long long)bad, pos, l->gather.along);
+	return 0;
+}
+
 static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 {
 	void *in = t->buf[l->in], *out = t->buf[l->out];
@@ -1123,6 +1541,11 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 			    ref_avgpool(&l->pp, in, out);
 		break;
 	case TFL_OP_ADD:
+		if (l->add_bcast) {
+			tfl_sub_run(&l->sub, &l->bcast, in, t->buf[l->in2], out);
+			host_report(l, "broadcasting add: the NPU's add takes equal shapes; TFLite BroadcastAdd4DSlow on the host");
+			return 0;
+		}
 		ret = npu ? e1npu_ops_add(t->ops, l->dtype, l->count, in, &l->qa,
 					  t->buf[l->in2], &l->qb, out, &l->qo,
 					  l->act, rep) :
@@ -1190,6 +1613,27 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 		tfl_relu_run(&l->relu, in, out);
 		host_report(l, "clamp with requantization: no hardware form, TFLite ReluX on the host");
 		return 0;
+	case TFL_OP_SPLIT:
+	case TFL_OP_SPLIT_V:
+	case TFL_OP_UNPACK:
+	case TFL_OP_PACK:
+		return run_split(t, l);
+	case TFL_OP_ARG_MAX:
+	case TFL_OP_ARG_MIN:
+		tfl_argmax_run(&l->argmax, in, out);
+		host_report(l, "index of the largest/smallest stored value: no hardware form, on the host");
+		return 0;
+	case TFL_OP_GATHER:
+		return run_gather(t, li, l);
+	case TFL_OP_SPACE_TO_BATCH_ND:
+	case TFL_OP_BATCH_TO_SPACE_ND:
+		tfl_space_batch_run(&l->space_batch, in, out);
+		host_report(l, "layout only: block copy on the host");
+		return 0;
+	case TFL_OP_RESIZE_BILINEAR:
+		tfl_bilinear_run(&l->bilinear, in, out);
+		host_report(l, "bilinear interpolation in float (TFLite 2.2's) on the host");
+		return 0;
 	case TFL_OP_MEAN:
 		tfl_mean_run(&l->mean, in, out);
 		host_report(l, "mean over H, W: no hardware form, TFLite integer Mean on the host");
@@ -1225,7 +1669,9 @@ static int prepare_layer(struct e1npu_tflite *t, uint32_t i, struct layer *l)
 	if (op->custom_code)
 		return tf_fail(t, -ENOTSUP, "operator %u: custom operator \"%s\" not supported",
 			       i, op->custom_code);
-	if (!op->num_inputs || op->num_outputs != 1)
+	if (!op->num_inputs || !op->num_outputs ||
+	    (op->num_outputs > 1 && op->builtin != TFL_OP_SPLIT &&
+	     op->builtin != TFL_OP_SPLIT_V && op->builtin != TFL_OP_UNPACK))
 		return LFAIL(t, i, l, -EINVAL, "%u inputs, %u outputs",
 			     op->num_inputs, op->num_outputs);
 	l->in = op->inputs[0];
@@ -1259,6 +1705,16 @@ static int prepare_layer(struct e1npu_tflite *t, uint32_t i, struct layer *l)
 	case TFL_OP_RESIZE_NEAREST_NEIGHBOR: ret = prep_resize(t, i, l); break;
 	case TFL_OP_STRIDED_SLICE: ret = prep_strided_slice(t, i, l); break;
 	case TFL_OP_CONCATENATION: ret = prep_concat(t, i, l); break;
+	case TFL_OP_SPLIT:
+	case TFL_OP_SPLIT_V:
+	case TFL_OP_UNPACK: ret = prep_split(t, i, l); break;
+	case TFL_OP_PACK: ret = prep_pack(t, i, l); break;
+	case TFL_OP_ARG_MAX:
+	case TFL_OP_ARG_MIN: ret = prep_argmax(t, i, l); break;
+	case TFL_OP_GATHER: ret = prep_gather(t, i, l); break;
+	case TFL_OP_SPACE_TO_BATCH_ND:
+	case TFL_OP_BATCH_TO_SPACE_ND: ret = prep_space_batch(t, i, l); break;
+	case TFL_OP_RESIZE_BILINEAR: ret = prep_bilinear(t, i, l); break;
 	default:
 		return tf_fail(t, -ENOTSUP, "operator %u: %s (builtin code %d) not supported",
 			       i, tfl_builtin_name(op->builtin), op->builtin);
@@ -1445,8 +1901,8 @@ static int prepare(struct e1npu_tflite *t)
 			return tf_fail(t, -ENOTSUP, "model input %u (tensor %d, %s) must be a non-empty uint8/int8 tensor",
 				       i, m->inputs[i], tfl_type_name(m->tensors[m->inputs[i]].type));
 	for (uint32_t i = 0; i < m->num_outputs; i++)
-		if (!t->buf[m->outputs[i]] || !dtype_of(m->tensors[m->outputs[i]].type))
-			return tf_fail(t, -ENOTSUP, "model output %u (tensor %d, %s) must be a non-empty uint8/int8 tensor",
+		if (!t->buf[m->outputs[i]] || !io_dtype(m->tensors[m->outputs[i]].type))
+			return tf_fail(t, -ENOTSUP, "model output %u (tensor %d, %s) must be a non-empty uint8/int8/int32/int64 tensor",
 				       i, m->outputs[i], tfl_type_name(m->tensors[m->outputs[i]].type));
 	for (uint32_t i = 0; i < m->num_operators; i++) {
 		struct layer *l = &t->layers[i];
@@ -1626,7 +2082,7 @@ static void fill_info(const struct e1npu_tflite *t, int32_t ti,
 
 	memset(info, 0, sizeof(*info));
 	snprintf(info->name, sizeof(info->name), "%s", x->name);
-	info->dtype = dtype_of(x->type);
+	info->dtype = io_dtype(x->type);
 	info->ndims = x->ndims;
 	for (uint32_t d = 0; d < x->ndims; d++)
 		info->dims[d] = (uint32_t)x->dims[d];

@@ -19,7 +19,7 @@ import os
 import struct
 import sys
 
-from tflbuild import (CONV, DW, FC, I32, I8, NONE, O_CONV, O_DW, O_FC,
+from tflbuild import (ADD, O_ADD, CONV, DW, FC, I32, I8, NONE, O_CONV, O_DW, O_FC,
                       O_RESHAPE, RELU as ACT_RELU, RELU6 as ACT_RELU6,
                       RESHAPE, SAME, U8, Model, Table)
 
@@ -34,6 +34,13 @@ TRANSPOSE, SLICE = 39, 65
 RESIZE_NN, O_RESIZE_NN = 97, 74
 O_STRIDED_SLICE_ = 32
 HARD_SWISH = 117
+SPLIT, SPLIT_V, O_SPLIT, O_SPLIT_V = 49, 102, 35, 79
+UNPACK, O_UNPACK = 88, 64
+ARG_MAX, ARG_MIN, O_ARG_MAX, O_ARG_MIN = 56, 79, 40, 57
+GATHER, O_GATHER = 36, 23
+B2S, S2B, O_B2S, O_S2B = 37, 38, 24, 25
+RESIZE_BL, O_RESIZE_BL = 23, 15
+I64 = 4
 O_STRIDED_SLICE, O_SHAPE, O_PACK, O_REDUCER = 32, 55, 59, 27
 
 
@@ -263,6 +270,139 @@ def layout(code, ttype, shape, a, b=None):
     return m.build([i], [r], 'layout')
 
 
+def const64(m, name, shape, vals):
+    """A constant int64 tensor."""
+    return m.tensor(name, shape, I64, None, None,
+                    list(b''.join(struct.pack('<q', v) for v in vals)))
+
+
+def split(ttype, shape, axis, n, sizes=None, axis64=False):
+    """SPLIT into @n equal parts (SPLIT_V into @sizes, -1 the rest) along
+    the constant @axis; every part a model output, the first through a
+    RELU."""
+    z = 128 if ttype == U8 else -3
+    m = Model()
+    i = m.tensor('in', shape, ttype, 0.05, z)
+    ax = const64(m, 'axis', [1], [axis]) if axis64 else m.const('axis', [], I32, [axis])
+    a = axis % len(shape)
+    if sizes is None:
+        parts = [shape[a] // n] * n
+    else:
+        parts = [shape[a] - sum(v for v in sizes if v >= 0) if v == -1 else v for v in sizes]
+    outs = []
+    for k, p in enumerate(parts):
+        d = list(shape)
+        d[a] = p
+        outs.append(m.tensor('part%d' % k, d, ttype, 0.05, z))
+    if sizes is None:
+        m.op(SPLIT, [ax, i], outs, O_SPLIT, Table(f0=('i32', n)))
+    else:
+        sz = m.const('sizes', [len(sizes)], I32, sizes)
+        m.op(SPLIT_V, [i, sz, ax], outs, O_SPLIT_V, Table(f0=('i32', len(sizes))))
+    r = m.tensor('relu', m_dims(shape, a, parts[0]), ttype, 0.03, z)
+    m.op(RELU, [outs[0]], [r])
+    return m.build([i], [r] + outs[1:], 'split')
+
+
+def m_dims(shape, a, p):
+    d = list(shape)
+    d[a] = p
+    return d
+
+
+def unpack(ttype, shape, axis):
+    """UNPACK along @axis: every slice a model output."""
+    z = 100 if ttype == U8 else 7
+    m = Model()
+    i = m.tensor('in', shape, ttype, 0.05, z)
+    a = axis % len(shape)
+    d = shape[:a] + shape[a + 1:]
+    outs = [m.tensor('slice%d' % k, d, ttype, 0.05, z) for k in range(shape[a])]
+    m.op(UNPACK, [i], outs, O_UNPACK, Table(f0=('i32', shape[a]), f1=('i32', axis)))
+    return m.build([i], outs, 'unpack')
+
+
+def pack(ttype, shape, axis):
+    """PACK of [input, its RELU (same quantization), input] along a new @axis."""
+    z = 128 if ttype == U8 else -10
+    m = Model()
+    i = m.tensor('in', shape, ttype, 0.05, z)
+    r = m.tensor('relu', shape, ttype, 0.05, z)
+    a = axis % (len(shape) + 1)
+    o = m.tensor('out', shape[:a] + [3] + shape[a:], ttype, 0.05, z)
+    m.op(RELU, [i], [r])
+    m.op(PACK, [i, r, i], [o], O_PACK, Table(f0=('i32', 3), f1=('i32', axis)))
+    return m.build([i], [o], 'pack')
+
+
+def argmax(code, ttype, shape, axis, otype, coarse, axis64=False):
+    """ARG_MAX / ARG_MIN along @axis to @otype (int32/int64) of the input
+    requantized @coarse times coarser first (a RELU), so that equal values
+    (ties) are common."""
+    z = 128 if ttype == U8 else 0
+    m = Model()
+    i = m.tensor('in', shape, ttype, 0.01, z)
+    r = m.tensor('coarse', shape, ttype, 0.01 * coarse, z)
+    ax = const64(m, 'axis', [1], [axis]) if axis64 else m.const('axis', [1], I32, [axis])
+    a = axis % len(shape)
+    o = m.tensor('index', shape[:a] + shape[a + 1:], otype)
+    m.op(RELU, [i], [r])
+    m.op(code, [r, ax], [o], O_ARG_MAX if code == ARG_MAX else O_ARG_MIN,
+         Table(f0=('i8', otype)))
+    return m.build([i], [o], 'argmax')
+
+
+def gather(ttype, shape, axis, idx, idx_shape, idx64=False):
+    """GATHER of the input's RELU by constant indices along @axis."""
+    z = 128 if ttype == U8 else 5
+    m = Model()
+    i = m.tensor('in', shape, ttype, 0.05, z)
+    r = m.tensor('relu', shape, ttype, 0.03, z)
+    ix = const64(m, 'idx', idx_shape, idx) if idx64 else m.const('idx', idx_shape, I32, idx)
+    a = axis % len(shape)
+    o = m.tensor('out', shape[:a] + idx_shape + shape[a + 1:], ttype, 0.03, z)
+    m.op(RELU, [i], [r])
+    m.op(GATHER, [r, ix], [o], O_GATHER, Table(f0=('i32', axis)))
+    return m.build([i], [o], 'gather')
+
+
+def space_batch(ttype, shape, block, pads, crops):
+    """SPACE_TO_BATCH_ND (@pads: the output zero point), a RELU on the
+    batches, BATCH_TO_SPACE_ND (@crops): a dilated convolution's frame.
+    The batch-to-space output is a model output, the batches too."""
+    z = 100 if ttype == U8 else -20
+    m = Model()
+    i = m.tensor('in', shape, ttype, 0.05, z)
+    bk = m.const('block', [2], I32, block)
+    pd = m.const('pads', [2, 2], I32, [v for ab in pads for v in ab])
+    cr = m.const('crops', [2, 2], I32, [v for ab in crops for v in ab])
+    bs = block[0] * block[1]
+    h = (shape[1] + pads[0][0] + pads[0][1]) // block[0]
+    w = (shape[2] + pads[1][0] + pads[1][1]) // block[1]
+    sb = m.tensor('batches', [shape[0] * bs, h, w, shape[3]], ttype, 0.05, z)
+    r = m.tensor('relu', [shape[0] * bs, h, w, shape[3]], ttype, 0.04, z + 3)
+    o = m.tensor('out', [shape[0], h * block[0] - crops[0][0] - crops[0][1],
+                         w * block[1] - crops[1][0] - crops[1][1], shape[3]], ttype, 0.04, z + 3)
+    m.op(S2B, [i, bk, pd], [sb], O_S2B, Table())
+    m.op(RELU, [sb], [r])
+    m.op(B2S, [r, bk, cr], [o], O_B2S, Table())
+    return m.build([i], [o, sb], 'space batch')
+
+
+def bilinear(ttype, hw, size, align, half, n=1, c=3):
+    """RESIZE_BILINEAR of [n, h, w, c] to @size, then a RELU."""
+    z = 128 if ttype == U8 else 0
+    out = [n, size[0], size[1], c]
+    m = Model()
+    i = m.tensor('in', [n, hw[0], hw[1], c], ttype, 0.05, z)
+    sz = m.const('size', [2], I32, size)
+    o = m.tensor('resized', out, ttype, 0.05, z)
+    r = m.tensor('out', out, ttype, 0.03, z)
+    m.op(RESIZE_BL, [i, sz], [o], O_RESIZE_BL, Table(f2=('u8', align), f3=('u8', half)))
+    m.op(RELU, [o], [r])
+    return m.build([i], [o, r], 'resize bilinear')
+
+
 def resize(ttype, hw, size, align, half=0):
     """RESIZE_NEAREST_NEIGHBOR of [1, h, w, 3] to @size, then a RELU. TFLite
     2.2 ignores @align (align_corners) and @half (half_pixel_centers)."""
@@ -336,8 +476,8 @@ def broadcast(code, ttype, flat, swap=False, act=NONE):
         o = m.tensor('out', [1, 4, 5, 3], ttype, 0.05, z)
         opts = (O_MAXMIN, Table())
     else:
-        o = m.tensor('out', [1, 4, 5, 3], ttype, 0.06 if code == SUB else 0.01, zo)
-        opts = (O_MUL if code == MUL else O_SUB, Table(f0=('i8', act)))
+        o = m.tensor('out', [1, 4, 5, 3], ttype, 0.06 if code in (SUB, ADD) else 0.01, zo)
+        opts = ({MUL: O_MUL, SUB: O_SUB, ADD: O_ADD}[code], Table(f0=('i8', act)))
     ins = [other, i] if swap else [i, other]
     m.op(code, ins, [o], *opts)
     return m.build([i], [o], 'broadcast')
@@ -493,6 +633,42 @@ MODELS = {
     'requant-fc-u8': lambda: requant_fc(U8),
     'requant-fc-i8': lambda: requant_fc(I8),
     'dynamic-reshape-u8': dynamic_reshape_u8,
+    'bcast-add-u8-se': lambda: broadcast(ADD, U8, False),
+    'bcast-add-i8-flat-relu': lambda: broadcast(ADD, I8, True, act=ACT_RELU),
+    'bcast-add-u8-swapped-relu6': lambda: broadcast(ADD, U8, False, swap=True, act=ACT_RELU6),
+    'split-u8-axis3': lambda: split(U8, [1, 4, 6, 4], 3, 2),
+    'split-i8-axis1-3': lambda: split(I8, [1, 6, 5, 3], 1, 3),
+    'split-u8-axis-neg1-64': lambda: split(U8, [2, 3, 8], -1, 4, axis64=True),
+    'split-v-u8-axis2': lambda: split(U8, [1, 3, 7, 2], 2, 3, sizes=[2, -1, 1]),
+    'split-v-u8-axis0': lambda: split(U8, [5, 4], 0, 2, sizes=[3, 2]),
+    'unpack-u8-axis0': lambda: unpack(U8, [3, 4, 5], 0),
+    'unpack-i8-axis-neg1': lambda: unpack(I8, [2, 3, 4], -1),
+    'unpack-u8-axis1': lambda: unpack(U8, [1, 4, 3, 2], 1),
+    'pack-u8-axis0': lambda: pack(U8, [3, 4], 0),
+    'pack-i8-axis2': lambda: pack(I8, [2, 3, 4], 2),
+    'pack-u8-axis-neg1': lambda: pack(U8, [2, 5], -1),
+    'argmax-u8-axis3-i64': lambda: argmax(ARG_MAX, U8, [1, 5, 6, 21], 3, I64, 40),
+    'argmax-i8-axis1-i32': lambda: argmax(ARG_MAX, I8, [2, 7, 4], 1, I32, 30),
+    'argmax-u8-axis0-i32-axis64': lambda: argmax(ARG_MAX, U8, [9, 8], 0, I32, 50, True),
+    'argmin-u8-axis-neg1-i64': lambda: argmax(ARG_MIN, U8, [1, 4, 4, 10], -1, I64, 40),
+    'argmin-i8-axis2-i32': lambda: argmax(ARG_MIN, I8, [3, 4, 6], 2, I32, 25),
+    'gather-u8-axis0': lambda: gather(U8, [6, 4], 0, [5, 0, 2, 2], [4]),
+    'gather-i8-axis1-2d-idx64': lambda: gather(I8, [2, 5, 3], 1, [4, 1, 0, 3, 3, 4], [2, 3],
+                                               True),
+    'gather-u8-axis-neg1': lambda: gather(U8, [1, 3, 4, 6], -1, [5, 0, 1], [3]),
+    'space-batch-u8-pad': lambda: space_batch(U8, [1, 5, 6, 3], [2, 2], [(1, 0), (0, 2)],
+                                              [(1, 0), (0, 2)]),
+    'space-batch-i8-3x2': lambda: space_batch(I8, [2, 6, 4, 2], [3, 2], [(0, 0), (2, 2)],
+                                              [(1, 2), (2, 1)]),
+    'space-batch-u8-dilate': lambda: space_batch(U8, [1, 8, 8, 4], [2, 2], [(2, 2), (2, 2)],
+                                                 [(2, 2), (2, 2)]),
+    'bilinear-u8-up': lambda: bilinear(U8, (4, 5), (9, 11), 0, 0),
+    'bilinear-u8-align': lambda: bilinear(U8, (5, 7), (17, 13), 1, 0),
+    'bilinear-u8-half': lambda: bilinear(U8, (4, 6), (7, 9), 0, 1),
+    'bilinear-u8-down': lambda: bilinear(U8, (9, 10), (4, 3), 0, 0, c=5),
+    'bilinear-i8-up': lambda: bilinear(I8, (4, 5), (9, 11), 0, 0),
+    'bilinear-i8-align': lambda: bilinear(I8, (5, 7), (17, 13), 1, 0, n=2),
+    'bilinear-i8-half': lambda: bilinear(I8, (4, 6), (7, 9), 0, 1),
 }
 
 

@@ -456,6 +456,11 @@ int main(int argc, char **argv)
 		status = EXIT_USAGE;
 		goto out;
 	}
+	if (oi.dtype != E1NPU_DTYPE_UINT8 && oi.dtype != E1NPU_DTYPE_INT8) {
+		cls_error(a.json, "%s: model output 0 is not uint8/int8 class scores", a.model);
+		status = EXIT_USAGE;
+		goto out;
+	}
 	ncls = (unsigned int)oi.bytes;
 	if ((status = load_labels(&a, ncls, &lb)))
 		goto out;

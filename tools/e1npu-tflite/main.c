@@ -233,7 +233,8 @@ static bool ends_with(const char *s, const char *suffix)
 
 static const char *type_word(uint32_t dtype)
 {
-	return dtype == E1NPU_DTYPE_INT8 ? "int8" : "uint8";
+	return dtype == E1NPU_DTYPE_INT8 ? "int8" : dtype == E1NPU_DTYPE_INT32 ? "int32" :
+	       dtype == E1NPU_DTYPE_INT64 ? "int64" : "uint8";
 }
 
 static void dims_str(const uint32_t *dims, uint32_t n, char *buf, size_t len)
@@ -301,7 +302,8 @@ static int write_tensor(const char *path, uint32_t dtype, uint32_t ndims,
 		return cls_write_file(path, data, size, err, errlen);
 	for (uint32_t i = 0; i < ndims && i < NPY_MAX_RANK; i++)
 		d[i] = dims[i];
-	return npy_write(path, dtype == E1NPU_DTYPE_INT8 ? "i8" : "ui8",
+	return npy_write(path, dtype == E1NPU_DTYPE_INT8 ? "i8" : dtype == E1NPU_DTYPE_INT32 ? "i32" :
+			 dtype == E1NPU_DTYPE_INT64 ? "i64" : "ui8",
 			 ndims > NPY_MAX_RANK ? NPY_MAX_RANK : ndims, d, data, size,
 			 err, errlen);
 }
