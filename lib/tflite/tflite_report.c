@@ -18,6 +18,7 @@
 #include "ops_plan.h"
 #include "tflite_part.h"
 #include "tflite_report.h"
+#include "tflite_why.h"
 
 const char *tflite_place_name(uint32_t place)
 {
@@ -61,6 +62,8 @@ static void plan_layer(struct e1npu_ops *ctx, const struct tflite_layer_view *v,
 			sizeof(r->why) - strlen(r->why) - 1);
 		break;
 	case TFL_OP_ADD:
+		if (v->add_bcast)
+			goto host;
 		ops_plan_choice(ctx, E1NPU_OPS_ADD, 0, 0, 0, false, r);
 		strncat(r->why, ": each input is rescaled by its own fixed-point multiplier",
 			sizeof(r->why) - strlen(r->why) - 1);
@@ -71,10 +74,13 @@ static void plan_layer(struct e1npu_ops *ctx, const struct tflite_layer_view *v,
 			sizeof(r->why) - strlen(r->why) - 1);
 		break;
 	default:	/* RESHAPE, SQUEEZE, QUANTIZE, MEAN: the interpreter itself */
+host:
 		memset(r, 0, sizeof(*r));
 		r->engine = E1NPU_ENGINE_CPU;
 		r->reason = E1NPU_OPS_WHY_NO_HW_OP;
 		snprintf(r->why, sizeof(r->why), "%s",
+			 tfl_struct_why(v->op->builtin, v->add_bcast) ?
+			 tfl_struct_why(v->op->builtin, v->add_bcast) :
 			 v->op->builtin == TFL_OP_QUANTIZE ?
 			 "requantization: no hardware form, TFLite Requantize on the host" :
 			 v->op->builtin == TFL_OP_MEAN ?

@@ -42,6 +42,7 @@
 #include "tflite_space_batch.h"
 #include "tflite_split.h"
 #include "tflite_sub.h"
+#include "tflite_why.h"
 #include "tflite_reader.h"
 #include "tflite_report.h"
 #include "trace.h"
@@ -1496,7 +1497,7 @@ static int run_split(struct e1npu_tflite *t, struct layer *l)
 		tfl_join_run(&l->split, (const uint8_t *const *)p, t->buf[l->out]);
 	else
 		tfl_split_run(&l->split, t->buf[l->in], p);
-	host_report(l, "layout only: block copies on the host");
+	host_report(l, tfl_struct_why(l->op->builtin, l->add_bcast));
 	return 0;
 }
 
@@ -1505,7 +1506,7 @@ static int run_gather(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	int64_t bad;
 	size_t pos;
 
-	host_report(l, "layout only: indexed block copies on the host");
+	host_report(l, tfl_struct_why(l->op->builtin, l->add_bcast));
 	if (tfl_gather_run(&l->gather, t->buf[l->in],
 			   l->gather_idx ? l->gather_idx : t->buf[l->in2], t->buf[l->out],
 			   &bad, &pos))
@@ -1543,7 +1544,7 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	case TFL_OP_ADD:
 		if (l->add_bcast) {
 			tfl_sub_run(&l->sub, &l->bcast, in, t->buf[l->in2], out);
-			host_report(l, "broadcasting add: the NPU's add takes equal shapes; TFLite BroadcastAdd4DSlow on the host");
+			host_report(l, tfl_struct_why(l->op->builtin, l->add_bcast));
 			return 0;
 		}
 		ret = npu ? e1npu_ops_add(t->ops, l->dtype, l->count, in, &l->qa,
@@ -1621,18 +1622,18 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	case TFL_OP_ARG_MAX:
 	case TFL_OP_ARG_MIN:
 		tfl_argmax_run(&l->argmax, in, out);
-		host_report(l, "index of the largest/smallest stored value: no hardware form, on the host");
+		host_report(l, tfl_struct_why(l->op->builtin, l->add_bcast));
 		return 0;
 	case TFL_OP_GATHER:
 		return run_gather(t, li, l);
 	case TFL_OP_SPACE_TO_BATCH_ND:
 	case TFL_OP_BATCH_TO_SPACE_ND:
 		tfl_space_batch_run(&l->space_batch, in, out);
-		host_report(l, "layout only: block copy on the host");
+		host_report(l, tfl_struct_why(l->op->builtin, l->add_bcast));
 		return 0;
 	case TFL_OP_RESIZE_BILINEAR:
 		tfl_bilinear_run(&l->bilinear, in, out);
-		host_report(l, "bilinear interpolation in float (TFLite 2.2's) on the host");
+		host_report(l, tfl_struct_why(l->op->builtin, l->add_bcast));
 		return 0;
 	case TFL_OP_MEAN:
 		tfl_mean_run(&l->mean, in, out);
@@ -2309,5 +2310,6 @@ int tflite_layer_view(const struct e1npu_tflite *t, uint32_t k,
 	v->fp = l->fp;
 	v->fc_rows = l->fc_rows;
 	v->pp = l->pp;
+	v->add_bcast = l->add_bcast;
 	return 0;
 }
