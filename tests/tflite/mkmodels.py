@@ -403,6 +403,23 @@ def bilinear(ttype, hw, size, align, half, n=1, c=3):
     return m.build([i], [o, r], 'resize bilinear')
 
 
+def gather_argmax_indices(ttype):
+    """GATHER whose indices are computed (ARG_MAX's int32 output): the
+    rows of the transposed input picked by each row's largest value."""
+    z = 128 if ttype == U8 else 0
+    m = Model()
+    i = m.tensor('in', [4, 6], ttype, 0.05, z)
+    ax = m.const('axis', [1], I32, [1])
+    idx = m.tensor('argmax', [4], I32)
+    perm = m.const('perm', [2], I32, [1, 0])
+    tr = m.tensor('transposed', [6, 4], ttype, 0.05, z)
+    o = m.tensor('out', [4, 4], ttype, 0.05, z)
+    m.op(ARG_MAX, [i, ax], [idx], O_ARG_MAX, Table(f0=('i8', I32)))
+    m.op(TRANSPOSE, [i, perm], [tr])
+    m.op(GATHER, [tr, idx], [o], O_GATHER, Table(f0=('i32', 0)))
+    return m.build([i], [o, idx], 'gather by argmax')
+
+
 def resize(ttype, hw, size, align, half=0):
     """RESIZE_NEAREST_NEIGHBOR of [1, h, w, 3] to @size, then a RELU. TFLite
     2.2 ignores @align (align_corners) and @half (half_pixel_centers)."""
@@ -669,6 +686,8 @@ MODELS = {
     'bilinear-i8-up': lambda: bilinear(I8, (4, 5), (9, 11), 0, 0),
     'bilinear-i8-align': lambda: bilinear(I8, (5, 7), (17, 13), 1, 0, n=2),
     'bilinear-i8-half': lambda: bilinear(I8, (4, 6), (7, 9), 0, 1),
+    'gather-u8-argmax-indices': lambda: gather_argmax_indices(U8),
+    'gather-i8-argmax-indices': lambda: gather_argmax_indices(I8),
 }
 
 

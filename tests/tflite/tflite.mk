@@ -59,12 +59,19 @@ CHECK_TARGETS += check-tflite-unit
 #   SUB, MAXIMUM, MINIMUM broadcasting a per-channel MEAN)
 #                    the other operators added with them;
 #   dynamic-*        a shape computed at run time: the delegate only (the
-#                    interpreter has no SHAPE).
+#                    interpreter has no SHAPE);
+#   split-*, split-v-*, unpack-*, pack-*, argmax-*, argmin-*, gather-*,
+#   space-batch-*, bilinear-*, bcast-add-*
+#                    the structural and index operators, ARG_MAX's int64
+#                    outputs, broadcasting ADD;
+#   refused/*        (check_refused.py) one bad parameter each: refused at
+#                    load by e1npu-tflite (ASan+UBSan) naming the value.
 # SKIPPED where TFLite 2.2 cannot be had (tools/devel/fetch-tflite.sh).
 TFLITE_MODELS_DIR := $(O)/tests/tflite/models
 
 .PHONY: check-tflite-models
-check-tflite-models: $(DELEGATE_TEST) $(DELEGATE_SO) $(DELEGATE_TEST_SAN) $(DELEGATE_SAN_SO)
+check-tflite-models: $(DELEGATE_TEST) $(DELEGATE_SO) $(DELEGATE_TEST_SAN) $(DELEGATE_SAN_SO) \
+	$(TFLITE_TOOL_SAN)
 	@mkdir -p $(TFLITE_MODELS_DIR)
 	@tfl=$$($(FETCH_TFLITE) 2>$(O)/tests/tflite/fetch.err) || { \
 		echo "$@: SKIPPED: no TFLite 2.2 reference: $$(cat $(O)/tests/tflite/fetch.err)"; \
@@ -80,6 +87,8 @@ check-tflite-models: $(DELEGATE_TEST) $(DELEGATE_SO) $(DELEGATE_TEST_SAN) $(DELE
 	$(DELEGATE_TEST_SAN) --tflite "$$lib" --delegate $(DELEGATE_SAN_SO) --interp \
 		--no-skip-ops -r 2 $$static; \
 	$(DELEGATE_TEST_SAN) --tflite "$$lib" --delegate $(DELEGATE_SAN_SO) \
-		--no-skip-ops -r 2 $$m/dynamic-*.tflite
+		--no-skip-ops -r 2 $$m/dynamic-*.tflite; \
+	cd tests/tflite && python3 check_refused.py $(abspath $(TFLITE_TOOL_SAN)) \
+		$(abspath $(TFLITE_MODELS_DIR))/refused
 
 CHECK_TARGETS += check-tflite-models
