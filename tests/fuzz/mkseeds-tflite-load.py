@@ -236,6 +236,15 @@ SEEDS = {
     'mean-u8-keepdims': mkmodels.MODELS['mean-u8-keepdims'],
     'strided-slice-u8': mkmodels.MODELS['strided-slice-u8-masks-shrink'],
     'hard-swish-i8': mkmodels.MODELS['hard-swish-i8'],
+    'split-v-u8': mkmodels.MODELS['split-v-u8-axis2'],
+    'unpack-i8': mkmodels.MODELS['unpack-i8-axis-neg1'],
+    'pack-i8': mkmodels.MODELS['pack-i8-axis2'],
+    'argmax-u8-i64': mkmodels.MODELS['argmax-u8-axis3-i64'],
+    'gather-i8-idx64': mkmodels.MODELS['gather-i8-axis1-2d-idx64'],
+    'gather-argmax-u8': mkmodels.MODELS['gather-u8-argmax-indices'],
+    'space-batch-i8': mkmodels.MODELS['space-batch-i8-3x2'],
+    'bilinear-u8-half': mkmodels.MODELS['bilinear-u8-half'],
+    'bcast-add-i8': mkmodels.MODELS['bcast-add-i8-flat-relu'],
 }
 
 
