@@ -65,7 +65,9 @@ CHECK_TARGETS += check-tflite-unit
 #                    the structural and index operators, ARG_MAX's int64
 #                    outputs, broadcasting ADD;
 #   refused/*        (check_refused.py) one bad parameter each: refused at
-#                    load by e1npu-tflite (ASan+UBSan) naming the value.
+#                    load by e1npu-tflite (ASan+UBSan) naming the value;
+#   check_placement.py: `e1npu-tflite report` puts the structural and index
+#                    operators on the host with their reasons.
 # SKIPPED where TFLite 2.2 cannot be had (tools/devel/fetch-tflite.sh).
 TFLITE_MODELS_DIR := $(O)/tests/tflite/models
 
@@ -89,6 +91,7 @@ check-tflite-models: $(DELEGATE_TEST) $(DELEGATE_SO) $(DELEGATE_TEST_SAN) $(DELE
 	$(DELEGATE_TEST_SAN) --tflite "$$lib" --delegate $(DELEGATE_SAN_SO) \
 		--no-skip-ops -r 2 $$m/dynamic-*.tflite; \
 	cd tests/tflite && python3 check_refused.py $(abspath $(TFLITE_TOOL_SAN)) \
-		$(abspath $(TFLITE_MODELS_DIR))/refused
+		$(abspath $(TFLITE_MODELS_DIR))/refused && \
+	python3 check_placement.py $(abspath $(TFLITE_TOOL_SAN)) $(abspath $(TFLITE_MODELS_DIR))
 
 CHECK_TARGETS += check-tflite-models
