@@ -58,6 +58,10 @@ enum tfl_builtin {
 	TFL_OP_STRIDED_SLICE = 45,
 	TFL_OP_QUANTIZE = 114,
 	TFL_OP_HARD_SWISH = 117,
+	TFL_OP_L2_NORMALIZATION = 11,
+	TFL_OP_TANH = 28,
+	TFL_OP_LEAKY_RELU = 98,
+	TFL_OP_ABS = 101,
 };
 
 /* schema.fbs BuiltinOptions union members (the ones we read). */
@@ -75,6 +79,8 @@ enum tfl_options_type {
 	TFL_OPT_RESHAPE = 17,
 	TFL_OPT_REDUCER = 27,
 	TFL_OPT_STRIDED_SLICE = 32,
+	TFL_OPT_L2NORM = 12,
+	TFL_OPT_LEAKY_RELU = 75,
 };
 
 /* schema.fbs ActivationFunctionType and Padding. */
@@ -123,6 +129,7 @@ struct tfl_options {
 		shrink_axis_mask;	/* strided slice */
 	uint32_t num_new_shape;	/* reshape */
 	int32_t new_shape[TFL_MAX_DIMS];
+	float alpha;		/* leaky relu */
 };
 
 struct tfl_operator {

@@ -74,7 +74,7 @@ static void plan_layer(struct e1npu_ops *ctx, const struct tflite_layer_view *v,
 		memset(r, 0, sizeof(*r));
 		r->engine = E1NPU_ENGINE_CPU;
 		r->reason = E1NPU_OPS_WHY_NO_HW_OP;
-		snprintf(r->why, sizeof(r->why), "%s",
+		snprintf(r->why, sizeof(r->why), "%s", v->host_why ? v->host_why :
 			 v->op->builtin == TFL_OP_QUANTIZE ?
 			 "requantization: no hardware form, TFLite Requantize on the host" :
 			 v->op->builtin == TFL_OP_MEAN ?
