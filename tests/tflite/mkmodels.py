@@ -569,6 +569,17 @@ MODELS = {
     'float-chain-i8-tanh': lambda: float_chain(I8, TANH, 0.04, 3, 1 / 128, 0),
 }
 
+# What e1npu-tflite report must say (check-tflite-models): where a host
+# operator runs and why, for built models above.
+PLACES = {
+    'float-chain-u8-logistic': ['quantized on the host, e1 has no float datapath',
+                                "TFLite 2.2's 256-entry table, looked up on the host",
+                                'dequantized on the host, e1 has no float datapath',
+                                'float32 absolute value on the host'],
+    'leaky-relu-u8': ["integer leaky ReLU as a 256-entry table on the host"],
+    'l2norm-i8': ["integer inverse square root on the host, no hardware form"],
+}
+
 # Models libe1npu refuses (and TFLite 2.2 too): check-tflite-models loads
 # each with e1npu-tflite report and wants the reason's words in its output.
 REFUSED = {
@@ -605,6 +616,9 @@ def main():
             with open(os.path.join(refused, name + '.tflite'), 'wb') as f:
                 f.write(fn())
             e.write('%s|%s\n' % (name, why))
+        for name, whys in PLACES.items():
+            for why in whys:
+                e.write('../%s|%s\n' % (name, why))
 
 
 if __name__ == '__main__':
