@@ -3,6 +3,8 @@
 # lib/tflite unit tests that need no model file (check-tflite-unit):
 #   test-arena-plan   the tensor arena planner (lib/tflite/arena_plan.c),
 #       built against libe1npu's static archives, normal and ASan+UBSan;
+#   test-tflite-unary LOGISTIC, TANH, LEAKY_RELU, L2_NORMALIZATION, DEQUANTIZE,
+#       QUANTIZE from float32 and ABS on hand-worked values (same builds);
 #   the repository's model's plan (`e1npu-classify --plan --json`, under
 #       ASan+UBSan) checked by tests/models/check-plan.py, an independent
 #       Python walk of the model.
