@@ -54,7 +54,8 @@ static size_t info_bytes(const struct e1npu_tflite_tensor_info *ti)
 
 	for (uint32_t d = 0; d < ti->ndims; d++)
 		n *= ti->dims[d];
-	return n;	/* uint8 / int8: one byte an element */
+	/* uint8 / int8: one byte an element; float32 model inputs/outputs four */
+	return ti->dtype == E1NPU_DTYPE_FLOAT32 ? 4 * n : n;
 }
 
 static void check_arena(const struct e1npu_tflite *t)

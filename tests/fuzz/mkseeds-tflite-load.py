@@ -236,6 +236,10 @@ SEEDS = {
     'mean-u8-keepdims': mkmodels.MODELS['mean-u8-keepdims'],
     'strided-slice-u8': mkmodels.MODELS['strided-slice-u8-masks-shrink'],
     'hard-swish-i8': mkmodels.MODELS['hard-swish-i8'],
+    'logistic-i8': mkmodels.MODELS['logistic-i8'],
+    'leaky-relu-u8': mkmodels.MODELS['leaky-relu-u8'],
+    'l2norm-i8': mkmodels.MODELS['l2norm-i8'],
+    'float-chain-u8': mkmodels.MODELS['float-chain-u8-logistic'],
 }
 
 
