@@ -202,6 +202,10 @@ struct tflc_softmax_params {		/* TfLiteSoftmaxParams */
 	float beta;
 };
 
+struct tflc_leaky_relu_params {		/* TfLiteLeakyReluParams */
+	float alpha;
+};
+
 struct tflc_reducer_params {		/* TfLiteReducerParams */
 	bool keep_dims;
 };

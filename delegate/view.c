@@ -150,6 +150,14 @@ static void view_options(int32_t code, const void *bd, struct tfl_options *o)
 		o->shrink_axis_mask = p->shrink_axis_mask;
 		break;
 	}
+	case TFL_OP_L2_NORMALIZATION:	/* TfLiteL2NormParams: the activation alone */
+		o->type = TFL_OPT_L2NORM;
+		o->act = ((const struct tflc_act_params *)bd)->activation;
+		break;
+	case TFL_OP_LEAKY_RELU:
+		o->type = TFL_OPT_LEAKY_RELU;
+		o->alpha = ((const struct tflc_leaky_relu_params *)bd)->alpha;
+		break;
 	case TFL_OP_SOFTMAX:
 		o->type = TFL_OPT_SOFTMAX;
 		o->beta = ((const struct tflc_softmax_params *)bd)->beta;

@@ -528,6 +528,7 @@ static int parse_options(struct rd *r, const struct tbl *op,
 	case TFL_OPT_ADD:
 	case TFL_OPT_MUL:
 	case TFL_OPT_SUB:
+	case TFL_OPT_L2NORM:
 		if ((ret = rd_i8(r, &t, 0, 0, &o->act, what)))
 			return ret;
 		break;
@@ -539,6 +540,16 @@ static int parse_options(struct rd *r, const struct tbl *op,
 			return ret;
 		b32 = (uint32_t)bits;
 		memcpy(&o->beta, &b32, sizeof(o->beta));
+		break;
+	}
+	case TFL_OPT_LEAKY_RELU: {
+		uint64_t bits;
+		uint32_t b32;
+
+		if ((ret = rd_scalar(r, &t, 0, 4, 0, &bits, what)))
+			return ret;
+		b32 = (uint32_t)bits;
+		memcpy(&o->alpha, &b32, sizeof(o->alpha));
 		break;
 	}
 	case TFL_OPT_REDUCER: {

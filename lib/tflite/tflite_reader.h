@@ -58,6 +58,10 @@ enum tfl_builtin {
 	TFL_OP_STRIDED_SLICE = 45,
 	TFL_OP_QUANTIZE = 114,
 	TFL_OP_HARD_SWISH = 117,
+	TFL_OP_L2_NORMALIZATION = 11,
+	TFL_OP_TANH = 28,
+	TFL_OP_LEAKY_RELU = 98,
+	TFL_OP_ABS = 101,
 	TFL_OP_RESIZE_BILINEAR = 23,
 	TFL_OP_GATHER = 36,
 	TFL_OP_BATCH_TO_SPACE_ND = 37,
@@ -85,6 +89,8 @@ enum tfl_options_type {
 	TFL_OPT_RESHAPE = 17,
 	TFL_OPT_REDUCER = 27,
 	TFL_OPT_STRIDED_SLICE = 32,
+	TFL_OPT_L2NORM = 12,
+	TFL_OPT_LEAKY_RELU = 75,
 	TFL_OPT_RESIZE_BILINEAR = 15,
 	TFL_OPT_GATHER = 23,
 	TFL_OPT_SPLIT = 35,
@@ -142,6 +148,7 @@ struct tfl_options {
 	int32_t num;		/* split/split_v num_splits, pack values_count, unpack num
 				 * (their axis: @axis) */
 	int32_t align_corners, half_pixel_centers;	/* resize bilinear */
+	float alpha;		/* leaky relu */
 };
 
 struct tfl_operator {

@@ -78,7 +78,7 @@ host:
 		memset(r, 0, sizeof(*r));
 		r->engine = E1NPU_ENGINE_CPU;
 		r->reason = E1NPU_OPS_WHY_NO_HW_OP;
-		snprintf(r->why, sizeof(r->why), "%s",
+		snprintf(r->why, sizeof(r->why), "%s", v->host_why ? v->host_why :
 			 tfl_struct_why(v->op->builtin, v->add_bcast) ?
 			 tfl_struct_why(v->op->builtin, v->add_bcast) :
 			 v->op->builtin == TFL_OP_QUANTIZE ?

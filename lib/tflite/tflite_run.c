@@ -30,8 +30,12 @@
 #include "tflite_argmax.h"
 #include "tflite_bilinear.h"
 #include "tflite_concat.h"
+#include "tflite_float.h"
 #include "tflite_gather.h"
 #include "tflite_hswish.h"
+#include "tflite_l2norm.h"
+#include "tflite_leaky.h"
+#include "tflite_lut.h"
 #include "tflite_layout.h"
 #include "tflite_mean.h"
 #include "tflite_mul.h"
@@ -98,6 +102,10 @@ struct layer {
 	struct tfl_space_batch space_batch;
 	struct tfl_bilinear bilinear;
 	bool add_bcast;			/* ADD of different shapes: on the host */
+	struct tfl_lut lut;		/* LOGISTIC, TANH, LEAKY_RELU */
+	struct tfl_l2norm l2norm;
+	struct tfl_float flt;		/* DEQUANTIZE, QUANTIZE from float32 */
+	const char *host_why;		/* host-only layers that say why at load */
 	struct e1npu_tflite_layer rep;
 };
 
@@ -143,10 +151,14 @@ static uint32_t dtype_of(uint32_t type)
 	       type == TFL_TYPE_INT8 ? E1NPU_DTYPE_INT8 : 0;
 }
 
-/* Model outputs may also be int32/int64 (ARG_MAX's indices). */
+/*
+ * The enum e1npu_dtype of a model input or output, 0 if not one the API
+ * takes (int32/int64: outputs only, e.g. ARG_MAX's indices).
+ */
 static uint32_t io_dtype(uint32_t type)
 {
-	return type == TFL_TYPE_INT32 ? E1NPU_DTYPE_INT32 :
+	return type == TFL_TYPE_FLOAT32 ? E1NPU_DTYPE_FLOAT32 :
+	       type == TFL_TYPE_INT32 ? E1NPU_DTYPE_INT32 :
 	       type == TFL_TYPE_INT64 ? E1NPU_DTYPE_INT64 : dtype_of(type);
 }
 
@@ -672,7 +684,9 @@ static int prep_reshape(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	return 0;
 }
 
-/* QUANTIZE between uint8/int8: TFLite's Requantize. */
+static int prep_float(struct e1npu_tflite *t, uint32_t li, struct layer *l);
+
+/* QUANTIZE between uint8/int8: TFLite's Requantize (from float32: prep_float). */
 static int prep_quantize(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 {
 	const struct tfl_tensor *in, *out;
@@ -684,6 +698,8 @@ static int prep_quantize(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 		return ret;
 	in = T(t, l->in);
 	out = T(t, l->out);
+	if (in->type == TFL_TYPE_FLOAT32)
+		return prep_float(t, li, l);
 	if (!dtype_of(in->type) || !dtype_of(out->type))
 		return LFAIL(t, li, l, -ENOTSUP, "%s -> %s (only uint8/int8 requantization)",
 			     tfl_type_name(in->type), tfl_type_name(out->type));
@@ -1428,6 +1444,163 @@ static int prep_relu(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	return 0;
 }
 
+/* One input and one output of as many elements: the unary operators' prologue. */
+static int prep_unary(struct e1npu_tflite *t, uint32_t li, struct layer *l,
+		      const struct tfl_tensor **in, const struct tfl_tensor **out)
+{
+	int ret;
+
+	if (l->op->num_inputs != 1)
+		return LFAIL(t, li, l, -EINVAL, "needs one input");
+	if ((ret = want(t, li, l, l->in, "input", -1, false)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)))
+		return ret;
+	*in = T(t, l->in);
+	*out = T(t, l->out);
+	if (tfl_tensor_count(*in) != tfl_tensor_count(*out))
+		return LFAIL(t, li, l, -EINVAL, "input and output sizes differ");
+	l->count = tfl_tensor_count(*in);
+	set_shape(l, *in, *out);
+	return 0;
+}
+
+/* The unary prologue, then uint8/int8 in and out of one type, quantized. */
+static int prep_unary_q(struct e1npu_tflite *t, uint32_t li, struct layer *l,
+			const struct tfl_tensor **in, struct e1npu_qparams *qi,
+			struct e1npu_qparams *qo)
+{
+	const struct tfl_tensor *out;
+	int ret;
+
+	if ((ret = prep_unary(t, li, l, in, &out)))
+		return ret;
+	if (!dtype_of((*in)->type) || (ret = want_act_type(t, li, l, l->out, (*in)->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s (uint8 and int8 handled)",
+					 tfl_type_name((*in)->type));
+	if ((ret = qparams(t, li, l, l->in, qi)) || (ret = qparams(t, li, l, l->out, qo)))
+		return ret;
+	return 0;
+}
+
+/* LOGISTIC, TANH, LEAKY_RELU: one 256-entry table (tflite_lut.h, tflite_leaky.h). */
+static int prep_lut(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_operator *op = l->op;
+	const struct tfl_tensor *in;
+	struct e1npu_qparams qi, qo;
+	bool is_u8;
+	int ret;
+
+	if ((ret = prep_unary_q(t, li, l, &in, &qi, &qo)))
+		return ret;
+	is_u8 = in->type == TFL_TYPE_UINT8;
+	l->host_why = "TFLite 2.2's 256-entry table, looked up on the host: e1 has no table lookup";
+	if (op->builtin == TFL_OP_TANH) {
+		tfl_lut_tanh(&l->lut, is_u8, l->count, qi, qo);
+		return 0;
+	}
+	if (op->builtin == TFL_OP_LOGISTIC) {
+		if (tfl_lut_logistic(&l->lut, is_u8, l->count, qi, qo))
+			return LFAIL(t, li, l, -ENOTSUP,
+				     "output scale %.9g: TFLite 2.2 requires exactly 1/256 (0.00390625)",
+				     (double)qo.scale);
+		return 0;
+	}
+	if (!is_u8)
+		return LFAIL(t, li, l, -ENOTSUP,
+			     "int8 input: TFLite 2.2 runs LEAKY_RELU on uint8 and float32 only");
+	if (op->opt.type != TFL_OPT_LEAKY_RELU)
+		return LFAIL(t, li, l, -EINVAL, "no LeakyReluOptions (alpha)");
+	ret = tfl_leaky_prepare(&l->lut, l->count, op->opt.alpha, qi, qo);
+	if (ret == -EDOM)
+		return LFAIL(t, li, l, -EINVAL, "alpha %g is not finite", (double)op->opt.alpha);
+	if (ret)
+		return LFAIL(t, li, l, -ENOTSUP,
+			     "input scale %g squared over output scale %g is not below 1 (TFLite 2.2 aborts on it)",
+			     (double)qi.scale, (double)qo.scale);
+	l->host_why = "TFLite 2.2's integer leaky ReLU as a 256-entry table on the host: e1 has no table lookup";
+	return 0;
+}
+
+/* L2_NORMALIZATION over the last dimension (tflite_l2norm.h). */
+static int prep_l2norm(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *out;
+	struct e1npu_qparams qi, qo;
+	bool is_u8;
+	int32_t act = l->op->opt.type == TFL_OPT_L2NORM ? l->op->opt.act : TFL_ACT_NONE;
+	int ret;
+
+	if ((ret = prep_unary_q(t, li, l, &in, &qi, &qo)))
+		return ret;
+	out = T(t, l->out);
+	is_u8 = in->type == TFL_TYPE_UINT8;
+	if (!in->ndims || in->ndims > 4 || out->ndims != in->ndims ||
+	    memcmp(in->dims, out->dims, in->ndims * sizeof(int32_t)))
+		return LFAIL(t, li, l, -EINVAL,
+			     "input rank %u, output rank %u: TFLite 2.2 needs equal shapes of rank 1 to 4",
+			     in->ndims, out->ndims);
+	if (act != TFL_ACT_NONE)
+		return LFAIL(t, li, l, -ENOTSUP, "fused activation %d: TFLite 2.2 takes none", act);
+	if (qo.scale != 1.0f / 128 || qo.zero_point != (is_u8 ? 128 : 0))
+		return LFAIL(t, li, l, -ENOTSUP,
+			     "output quantization (%.9g, %d): TFLite 2.2 requires scale 1/128 (0.0078125), zero point %d",
+			     (double)qo.scale, qo.zero_point, is_u8 ? 128 : 0);
+	l->l2norm.uint8 = is_u8;
+	l->l2norm.depth = (size_t)in->dims[in->ndims - 1];
+	if (!l->l2norm.depth || l->l2norm.depth > INT32_MAX / (255 * 255))
+		return LFAIL(t, li, l, -ENOTSUP,
+			     "last dimension %zu: its int32 sum of squares could overflow (1 to %d handled)",
+			     l->l2norm.depth, INT32_MAX / (255 * 255));
+	l->l2norm.outer = l->count / l->l2norm.depth;
+	l->l2norm.in_zp = qi.zero_point;
+	l->host_why = "L2 normalization: TFLite 2.2's integer inverse square root on the host, no hardware form";
+	return 0;
+}
+
+/* Per-tensor quantization of the 8-bit side of a float32 boundary. */
+static int float_side(struct e1npu_tflite *t, uint32_t li, struct layer *l, int32_t ti)
+{
+	const struct tfl_tensor *x = T(t, ti);
+
+	if (x->num_scales > 1)
+		return LFAIL(t, li, l, -ENOTSUP, "tensor %d (%s) is quantized per channel (%u scales)",
+			     ti, x->name, x->num_scales);
+	l->flt.uint8 = x->type == TFL_TYPE_UINT8;
+	l->flt.count = l->count;
+	return qparams(t, li, l, ti, &l->flt.q);
+}
+
+/* DEQUANTIZE uint8/int8 -> float32; QUANTIZE float32 -> uint8/int8; float ABS. */
+static int prep_float(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *out;
+	int32_t code = l->op->builtin;
+	int ret;
+
+	if ((ret = prep_unary(t, li, l, &in, &out)))
+		return ret;
+	l->in_type = in->type;
+	if (code == TFL_OP_ABS) {
+		if (in->type != TFL_TYPE_FLOAT32 || out->type != TFL_TYPE_FLOAT32)
+			return LFAIL(t, li, l, -ENOTSUP,
+				     "%s -> %s: TFLite 2.2 runs ABS on float32 only",
+				     tfl_type_name(in->type), tfl_type_name(out->type));
+		l->host_why = "float32 absolute value on the host: e1 has no float datapath";
+		return 0;
+	}
+	if (code == TFL_OP_DEQUANTIZE ? !dtype_of(in->type) || out->type != TFL_TYPE_FLOAT32 :
+	    in->type != TFL_TYPE_FLOAT32 || !dtype_of(out->type))
+		return LFAIL(t, li, l, -ENOTSUP, "%s -> %s (handled: %s)",
+			     tfl_type_name(in->type), tfl_type_name(out->type),
+			     code == TFL_OP_DEQUANTIZE ? "uint8/int8 -> float32" :
+			     "float32 -> uint8/int8, uint8/int8 -> uint8/int8");
+	l->host_why = code == TFL_OP_DEQUANTIZE ?
+		      "float32 output: dequantized on the host, e1 has no float datapath" :
+		      "float32 input: quantized on the host, e1 has no float datapath";
+	return float_side(t, li, l, code == TFL_OP_DEQUANTIZE ? l->in : l->out);
+}
+
 static int32_t ld_act(const void *p, size_t i, uint32_t type)
 {
 	return type == TFL_TYPE_UINT8 ? ((const uint8_t *)p)[i] :
@@ -1565,6 +1738,11 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 		host_report(l, "layout only: data copied on the host");
 		return 0;
 	case TFL_OP_QUANTIZE:
+		if (l->in_type == TFL_TYPE_FLOAT32) {
+			tfl_quantize_float_run(&l->flt, in, out);
+			host_report(l, l->host_why);
+			return 0;
+		}
 		run_quantize(l, in, out);
 		host_report(l, "requantization: no hardware form, TFLite Requantize on the host");
 		return 0;
@@ -1634,6 +1812,24 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	case TFL_OP_RESIZE_BILINEAR:
 		tfl_bilinear_run(&l->bilinear, in, out);
 		host_report(l, tfl_struct_why(l->op->builtin, l->add_bcast));
+		return 0;
+	case TFL_OP_LOGISTIC:
+	case TFL_OP_TANH:
+	case TFL_OP_LEAKY_RELU:
+		tfl_lut_run(&l->lut, in, out);
+		host_report(l, l->host_why);
+		return 0;
+	case TFL_OP_L2_NORMALIZATION:
+		tfl_l2norm_run(&l->l2norm, in, out);
+		host_report(l, l->host_why);
+		return 0;
+	case TFL_OP_DEQUANTIZE:
+		tfl_dequantize_run(&l->flt, in, out);
+		host_report(l, l->host_why);
+		return 0;
+	case TFL_OP_ABS:
+		tfl_abs_float_run(l->count, in, out);
+		host_report(l, l->host_why);
 		return 0;
 	case TFL_OP_MEAN:
 		tfl_mean_run(&l->mean, in, out);
@@ -1716,6 +1912,12 @@ static int prepare_layer(struct e1npu_tflite *t, uint32_t i, struct layer *l)
 	case TFL_OP_SPACE_TO_BATCH_ND:
 	case TFL_OP_BATCH_TO_SPACE_ND: ret = prep_space_batch(t, i, l); break;
 	case TFL_OP_RESIZE_BILINEAR: ret = prep_bilinear(t, i, l); break;
+	case TFL_OP_LOGISTIC:
+	case TFL_OP_TANH:
+	case TFL_OP_LEAKY_RELU: ret = prep_lut(t, i, l); break;
+	case TFL_OP_L2_NORMALIZATION: ret = prep_l2norm(t, i, l); break;
+	case TFL_OP_DEQUANTIZE:
+	case TFL_OP_ABS: ret = prep_float(t, i, l); break;
 	default:
 		return tf_fail(t, -ENOTSUP, "operator %u: %s (builtin code %d) not supported",
 			       i, tfl_builtin_name(op->builtin), op->builtin);
@@ -1898,12 +2100,13 @@ static int prepare(struct e1npu_tflite *t)
 	if (ret)
 		return ret;
 	for (uint32_t i = 0; i < m->num_inputs; i++)
-		if (!t->buf[m->inputs[i]] || !dtype_of(m->tensors[m->inputs[i]].type))
-			return tf_fail(t, -ENOTSUP, "model input %u (tensor %d, %s) must be a non-empty uint8/int8 tensor",
+		if (!t->buf[m->inputs[i]] || !io_dtype(m->tensors[m->inputs[i]].type) ||
+		    io_dtype(m->tensors[m->inputs[i]].type) >= E1NPU_DTYPE_INT32)
+			return tf_fail(t, -ENOTSUP, "model input %u (tensor %d, %s) must be a non-empty uint8/int8/float32 tensor",
 				       i, m->inputs[i], tfl_type_name(m->tensors[m->inputs[i]].type));
 	for (uint32_t i = 0; i < m->num_outputs; i++)
 		if (!t->buf[m->outputs[i]] || !io_dtype(m->tensors[m->outputs[i]].type))
-			return tf_fail(t, -ENOTSUP, "model output %u (tensor %d, %s) must be a non-empty uint8/int8/int32/int64 tensor",
+			return tf_fail(t, -ENOTSUP, "model output %u (tensor %d, %s) must be a non-empty uint8/int8/float32/int32/int64 tensor",
 				       i, m->outputs[i], tfl_type_name(m->tensors[m->outputs[i]].type));
 	for (uint32_t i = 0; i < m->num_operators; i++) {
 		struct layer *l = &t->layers[i];
@@ -2311,5 +2514,6 @@ int tflite_layer_view(const struct e1npu_tflite *t, uint32_t k,
 	v->fc_rows = l->fc_rows;
 	v->pp = l->pp;
 	v->add_bcast = l->add_bcast;
+	v->host_why = l->host_why;
 	return 0;
 }

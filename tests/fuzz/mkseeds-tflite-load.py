@@ -245,6 +245,10 @@ SEEDS = {
     'space-batch-i8': mkmodels.MODELS['space-batch-i8-3x2'],
     'bilinear-u8-half': mkmodels.MODELS['bilinear-u8-half'],
     'bcast-add-i8': mkmodels.MODELS['bcast-add-i8-flat-relu'],
+    'logistic-i8': mkmodels.MODELS['logistic-i8'],
+    'leaky-relu-u8': mkmodels.MODELS['leaky-relu-u8'],
+    'l2norm-i8': mkmodels.MODELS['l2norm-i8'],
+    'float-chain-u8': mkmodels.MODELS['float-chain-u8-logistic'],
 }
 
 

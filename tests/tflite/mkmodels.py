@@ -41,6 +41,9 @@ GATHER, O_GATHER = 36, 23
 B2S, S2B, O_B2S, O_S2B = 37, 38, 24, 25
 RESIZE_BL, O_RESIZE_BL = 23, 15
 I64 = 4
+LOGISTIC, TANH, LEAKY_RELU, L2_NORM, ABS, DEQUANTIZE = 14, 28, 98, 11, 101, 6
+O_L2NORM, O_LEAKY_RELU = 12, 75
+F32 = 0
 O_STRIDED_SLICE, O_SHAPE, O_PACK, O_REDUCER = 32, 55, 59, 27
 
 
@@ -510,6 +513,51 @@ def relu(code, ttype, s_in, zi, s_out, zo):
     return m.build([i], [o], 'relu')
 
 
+def unary(code, ttype, s_in, zi, s_out, zo, shape=(1, 16, 16), out_type=None,
+          opts=None):
+    """One unary operator on a 256-element tensor: test-delegate's --ramp
+    input gives it every stored byte value once (every input value of an
+    8-bit input; float32 inputs: -8 to 8 in steps of 1/32)."""
+    m = Model()
+    i = m.tensor('in', list(shape), ttype, s_in, zi)
+    o = m.tensor('out', list(shape), ttype if out_type is None else out_type,
+                 s_out, zo)
+    m.op(code, [i], [o], *(opts or ()))
+    return m.build([i], [o], 'unary')
+
+
+def leaky(s_in, zi, alpha, s_out, zo):
+    """uint8 LEAKY_RELU. TFLite 2.2 keeps the first (q_alpha - zp_in) it
+    sees in a static for the process: every model here has
+    round(alpha / s_in) = 10, so the one test-delegate process gets the
+    same from 2.2 whichever runs first."""
+    assert round(alpha / s_in) == 10
+    return unary(LEAKY_RELU, U8, s_in, zi, s_out, zo,
+                 opts=(O_LEAKY_RELU, Table(f0=('f32', alpha))))
+
+
+def l2norm(ttype, shape, zi, act=NONE):
+    zo = 128 if ttype == U8 else 0
+    return unary(L2_NORM, ttype, 0.05, zi, 1 / 128, zo, shape=shape,
+                 opts=(O_L2NORM, Table(f0=('i8', act))))
+
+
+def float_chain(ttype, code, s_q, zq, s_out, zo):
+    """float32 in -> QUANTIZE -> LOGISTIC/TANH -> DEQUANTIZE -> ABS -> float32
+    out: the float32 boundary at both ends of an 8-bit operator."""
+    m = Model()
+    i = m.tensor('in', [1, 8, 32], F32)
+    q = m.tensor('q', [1, 8, 32], ttype, s_q, zq)
+    a = m.tensor('act', [1, 8, 32], ttype, s_out, zo)
+    d = m.tensor('deq', [1, 8, 32], F32)
+    o = m.tensor('out', [1, 8, 32], F32)
+    m.op(QUANTIZE, [i], [q])
+    m.op(code, [q], [a])
+    m.op(DEQUANTIZE, [a], [d])
+    m.op(ABS, [d], [o])
+    return m.build([i], [o], 'float chain')
+
+
 def requant_dw_u8():
     s_in, s_w, s_out, p = tie_scales(0.031)
     m = Model()
@@ -688,6 +736,65 @@ MODELS = {
     'bilinear-i8-half': lambda: bilinear(I8, (4, 6), (7, 9), 0, 1),
     'gather-u8-argmax-indices': lambda: gather_argmax_indices(U8),
     'gather-i8-argmax-indices': lambda: gather_argmax_indices(I8),
+    'logistic-u8': lambda: unary(LOGISTIC, U8, 0.05, 128, 1 / 256, 0),
+    'logistic-u8-wide': lambda: unary(LOGISTIC, U8, 0.1, 30, 1 / 256, 0),
+    'logistic-u8-zp': lambda: unary(LOGISTIC, U8, 0.02, 200, 1 / 256, 10),
+    'logistic-i8': lambda: unary(LOGISTIC, I8, 0.05, 0, 1 / 256, -128),
+    'logistic-i8-wide': lambda: unary(LOGISTIC, I8, 0.125, -50, 1 / 256, -128),
+    'logistic-i8-fine': lambda: unary(LOGISTIC, I8, 0.0123, 100, 1 / 256, -128),
+    'tanh-u8': lambda: unary(TANH, U8, 0.05, 128, 1 / 128, 128),
+    'tanh-u8-other': lambda: unary(TANH, U8, 0.02, 60, 0.01, 100),
+    'tanh-i8': lambda: unary(TANH, I8, 0.04, 0, 1 / 128, 0),
+    'tanh-i8-other': lambda: unary(TANH, I8, 0.1, -20, 0.008, 5),
+    'leaky-relu-u8': lambda: leaky(0.02, 128, 0.2, 0.015, 100),
+    'leaky-relu-u8-b': lambda: leaky(0.01, 60, 0.1, 0.012, 30),
+    'leaky-relu-u8-c': lambda: leaky(0.03, 200, 0.3, 0.05, 180),
+    'l2norm-u8': lambda: l2norm(U8, [1, 4, 4, 16], 128),
+    'l2norm-u8-depth1': lambda: l2norm(U8, [1, 256, 1], 100),
+    'l2norm-i8': lambda: l2norm(I8, [1, 8, 32], -3),
+    'l2norm-i8-depth1': lambda: l2norm(I8, [256, 1], 0),
+    'dequantize-u8': lambda: unary(DEQUANTIZE, U8, 0.05, 128, None, None, out_type=F32),
+    'dequantize-i8': lambda: unary(DEQUANTIZE, I8, 0.0123, -7, None, None, out_type=F32),
+    'quantize-f32-u8-tie': lambda: unary(QUANTIZE, F32, None, None, 0.125, 100, out_type=U8),
+    'quantize-f32-u8': lambda: unary(QUANTIZE, F32, None, None, 0.03, 0, out_type=U8),
+    'quantize-f32-i8-tie': lambda: unary(QUANTIZE, F32, None, None, 0.125, -10, out_type=I8),
+    'quantize-f32-i8': lambda: unary(QUANTIZE, F32, None, None, 0.0173, 3, out_type=I8),
+    'abs-f32': lambda: unary(ABS, F32, None, None, None, None),
+    'float-chain-u8-logistic': lambda: float_chain(U8, LOGISTIC, 0.05, 128, 1 / 256, 0),
+    'float-chain-i8-tanh': lambda: float_chain(I8, TANH, 0.04, 3, 1 / 128, 0),
+}
+
+# What e1npu-tflite report must say (check-tflite-models): where a host
+# operator runs and why, for built models above.
+PLACES = {
+    'float-chain-u8-logistic': ['quantized on the host, e1 has no float datapath',
+                                "TFLite 2.2's 256-entry table, looked up on the host",
+                                'dequantized on the host, e1 has no float datapath',
+                                'float32 absolute value on the host'],
+    'leaky-relu-u8': ["integer leaky ReLU as a 256-entry table on the host"],
+    'l2norm-i8': ["integer inverse square root on the host, no hardware form"],
+}
+
+# Models libe1npu refuses (and TFLite 2.2 too): check-tflite-models loads
+# each with e1npu-tflite report and wants the reason's words in its output.
+REFUSED = {
+    'refused-logistic-u8-scale': (lambda: unary(LOGISTIC, U8, 0.05, 128, 1 / 128, 0),
+                                  'TFLite 2.2 requires exactly 1/256'),
+    'refused-leaky-relu-i8': (lambda: unary(LEAKY_RELU, I8, 0.02, 0, 0.015, 0,
+                                            opts=(O_LEAKY_RELU, Table(f0=('f32', 0.2)))),
+                              'TFLite 2.2 runs LEAKY_RELU on uint8 and float32 only'),
+    'refused-leaky-relu-u8-scale': (lambda: unary(LEAKY_RELU, U8, 0.5, 0, 0.1, 0,
+                                                  opts=(O_LEAKY_RELU, Table(f0=('f32', 0.2)))),
+                                    'squared over output scale 0.1 is not below 1'),
+    'refused-l2norm-u8-zp': (lambda: unary(L2_NORM, U8, 0.05, 128, 1 / 128, 127,
+                                           opts=(O_L2NORM, Table(f0=('i8', NONE)))),
+                             'requires scale 1/128 (0.0078125), zero point 128'),
+    'refused-l2norm-i8-relu': (lambda: l2norm(I8, [1, 4, 8], 0, act=ACT_RELU),
+                               'fused activation 1: TFLite 2.2 takes none'),
+    'refused-abs-u8': (lambda: unary(ABS, U8, 0.05, 128, 0.05, 128),
+                       'TFLite 2.2 runs ABS on float32 only'),
+    'refused-dequantize-f32': (lambda: unary(DEQUANTIZE, F32, None, None, None, None),
+                               'float32 -> float32 (handled: uint8/int8 -> float32)'),
 }
 
 
@@ -697,6 +804,16 @@ def main():
     for name, fn in MODELS.items():
         with open(os.path.join(out, name + '.tflite'), 'wb') as f:
             f.write(fn())
+    refused = os.path.join(out, 'refused')
+    os.makedirs(refused, exist_ok=True)
+    with open(os.path.join(refused, 'expect.txt'), 'w') as e:
+        for name, (fn, why) in REFUSED.items():
+            with open(os.path.join(refused, name + '.tflite'), 'wb') as f:
+                f.write(fn())
+            e.write('%s|%s\n' % (name, why))
+        for name, whys in PLACES.items():
+            for why in whys:
+                e.write('../%s|%s\n' % (name, why))
 
 
 if __name__ == '__main__':

@@ -456,6 +456,13 @@ int main(int argc, char **argv)
 		status = EXIT_USAGE;
 		goto out;
 	}
+	if (ii.dtype == E1NPU_DTYPE_FLOAT32 || oi.dtype == E1NPU_DTYPE_FLOAT32) {
+		cls_error(a.json, "%s: model %s is float32: e1npu-classify takes uint8/int8 "
+			  "image inputs and scores (e1npu-tflite run takes float32 tensors)", a.model,
+			  ii.dtype == E1NPU_DTYPE_FLOAT32 ? "input" : "output");
+		status = EXIT_USAGE;
+		goto out;
+	}
 	if (oi.dtype != E1NPU_DTYPE_UINT8 && oi.dtype != E1NPU_DTYPE_INT8) {
 		cls_error(a.json, "%s: model output 0 is not uint8/int8 class scores", a.model);
 		status = EXIT_USAGE;

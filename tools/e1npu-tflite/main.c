@@ -233,8 +233,25 @@ static bool ends_with(const char *s, const char *suffix)
 
 static const char *type_word(uint32_t dtype)
 {
-	return dtype == E1NPU_DTYPE_INT8 ? "int8" : dtype == E1NPU_DTYPE_INT32 ? "int32" :
-	       dtype == E1NPU_DTYPE_INT64 ? "int64" : "uint8";
+	return dtype == E1NPU_DTYPE_INT8 ? "int8" : dtype == E1NPU_DTYPE_FLOAT32 ? "float32" :
+	       dtype == E1NPU_DTYPE_INT32 ? "int32" : dtype == E1NPU_DTYPE_INT64 ? "int64" :
+	       "uint8";
+}
+
+/* The .npy element type (npy.h's spelling) of an enum e1npu_dtype. */
+static const char *npy_word(uint32_t dtype)
+{
+	return dtype == E1NPU_DTYPE_INT8 ? "i8" : dtype == E1NPU_DTYPE_FLOAT32 ? "f32" :
+	       dtype == E1NPU_DTYPE_INT32 ? "i32" : dtype == E1NPU_DTYPE_INT64 ? "i64" : "ui8";
+}
+
+/* The enum e1npu_dtype of a TFLite tensor type (uint8, int8, float32, int32, int64). */
+static uint32_t dtype_of_tfl(uint32_t type)
+{
+	return type == TFL_TYPE_INT8 ? E1NPU_DTYPE_INT8 :
+	       type == TFL_TYPE_FLOAT32 ? E1NPU_DTYPE_FLOAT32 :
+	       type == TFL_TYPE_INT32 ? E1NPU_DTYPE_INT32 :
+	       type == TFL_TYPE_INT64 ? E1NPU_DTYPE_INT64 : E1NPU_DTYPE_UINT8;
 }
 
 static void dims_str(const uint32_t *dims, uint32_t n, char *buf, size_t len)
@@ -261,7 +278,7 @@ static int read_input(bool json, const char *path, uint32_t k,
 	*data = NULL;
 	if (ends_with(path, ".npy")) {
 		struct npy n;
-		const char *want = ii->dtype == E1NPU_DTYPE_INT8 ? "i8" : "ui8";
+		const char *want = npy_word(ii->dtype);
 
 		if (npy_read(path, &n, err, sizeof(err))) {
 			cls_error(json, "--input-tensor %s", err);
@@ -302,8 +319,7 @@ static int write_tensor(const char *path, uint32_t dtype, uint32_t ndims,
 		return cls_write_file(path, data, size, err, errlen);
 	for (uint32_t i = 0; i < ndims && i < NPY_MAX_RANK; i++)
 		d[i] = dims[i];
-	return npy_write(path, dtype == E1NPU_DTYPE_INT8 ? "i8" : dtype == E1NPU_DTYPE_INT32 ? "i32" :
-			 dtype == E1NPU_DTYPE_INT64 ? "i64" : "ui8",
+	return npy_write(path, npy_word(dtype),
 			 ndims > NPY_MAX_RANK ? NPY_MAX_RANK : ndims, d, data, size,
 			 err, errlen);
 }
@@ -693,7 +709,7 @@ static int dump_layer(const char *dir, uint32_t i, const char *op, const char *p
 	for (uint32_t d = 0; d < x->ndims; d++)
 		dims[d] = (uint32_t)x->dims[d];
 	snprintf(name, sizeof(name), "%s/layer%03u-%s.%s.npy", dir, i, op, path);
-	return write_tensor(name, x->type == TFL_TYPE_INT8 ? E1NPU_DTYPE_INT8 : E1NPU_DTYPE_UINT8,
+	return write_tensor(name, dtype_of_tfl(x->type),
 			    x->ndims, dims, data, bytes, err, errlen);
 }
 
@@ -743,7 +759,7 @@ static int cmd_diff(const struct args *a)
 		void *data;
 
 		snprintf(ii.name, sizeof(ii.name), "%s", x->name);
-		ii.dtype = x->type == TFL_TYPE_INT8 ? E1NPU_DTYPE_INT8 : E1NPU_DTYPE_UINT8;
+		ii.dtype = dtype_of_tfl(x->type);
 		ii.ndims = x->ndims;
 		for (uint32_t d = 0; d < x->ndims; d++)
 			ii.dims[d] = (uint32_t)x->dims[d];
