@@ -116,9 +116,11 @@ $(TRACE_OPS_SAN): $(call sanobjs,tests/tools/trace-ops.c) $(LIB_SAN_A)
 	$(CC) $(CFLAGS) $(SANFLAGS) $^ -o $@ $(LIB_LIBS)
 
 .PHONY: check-trace
-check-trace: $(TFLITE_TOOL) $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN) $(NPU_SMOKE) $(TRACE_OPS) $(TRACE_OPS_SAN)
-	tests/tools/trace-test.sh $(TFLITE_TOOL) $(CLASSIFY_BIN) $(NPU_SMOKE) $(TRACE_OPS)
+check-trace: $(TFLITE_TOOL) $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN) $(CLASSIFY_SAN) $(NPU_SMOKE) \
+		$(TRACE_OPS) $(TRACE_OPS_SAN) $(HLO_TOOL) $(HLO_TOOL_SAN)
+	tests/tools/trace-test.sh $(TFLITE_TOOL) $(CLASSIFY_BIN) $(NPU_SMOKE) $(TRACE_OPS) $(HLO_TOOL)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		tests/tools/trace-test.sh $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN) $(NPU_SMOKE) $(TRACE_OPS_SAN)
+		tests/tools/trace-test.sh $(TFLITE_TOOL_SAN) $(CLASSIFY_SAN) $(NPU_SMOKE) $(TRACE_OPS_SAN) \
+		$(HLO_TOOL_SAN)
 ALL_TARGETS   += $(TRACE_OPS)
 CHECK_TARGETS += check-trace

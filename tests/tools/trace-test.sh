@@ -1,15 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# The timeline trace (lib/trace.c): `e1npu-tflite run --trace FILE`,
-# E1NPU_TRACE=FILE in another program (e1npu-classify, npu-smoke) and the
-# lowering layer on both engines (trace-ops.c). Each file parses as
+# The timeline trace (lib/trace.c): --trace FILE on every tool
+# (e1npu-tflite run and diff, e1npu-classify, npu-smoke, e1npu-hlo: the
+# file, its precedence over E1NPU_TRACE, an unwritable FILE named with
+# exit 2, a full disk with exit 1), E1NPU_TRACE=FILE in another program
+# (e1npu-classify, npu-smoke) and the lowering layer on both engines
+# (trace-ops.c). Each file parses as
 # Chrome trace-event JSON, no track overlaps itself, the device spans' dur
 # are cycles / clock, and the per-engine cycle sums equal the perf counters
 # of the same run (tests/tools/trace-check.py).
-# Usage: trace-test.sh E1NPU-TFLITE E1NPU-CLASSIFY NPU-SMOKE TRACE-OPS
+# Usage: trace-test.sh E1NPU-TFLITE E1NPU-CLASSIFY NPU-SMOKE TRACE-OPS E1NPU-HLO
 set -u
-bin=$1 cls=$2 smoke=$3 ops=$4
+bin=$1 cls=$2 smoke=$3 ops=$4 hlo=$5
 . "$(dirname "$0")/lib.sh"
 test_init trace
 model=$data/mobilenet_v1_0.25_128_quant.tflite
@@ -61,6 +64,58 @@ t_bad_dir() {
 	[ $? = 2 ] && grep -q 'no/such.json: No such file or directory' "$err"
 }
 
+# --trace on the other tools; given, it wins over E1NPU_TRACE (never opened)
+t_cls_trace() {
+	E1NPU_TRACE=$tmp/cls-env.json "$cls" -m "$model" -i "$data/grace_hopper_128.bmp" --json \
+		--trace "$tmp/cls-opt.json" >"$tmp/cls2.out" 2>"$err" &&
+	[ ! -e "$tmp/cls-env.json" ] &&
+	set -- $(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["wrapper_cycles"], d["dp_cycles"])' "$tmp/cls2.out") &&
+	$chk "$tmp/cls-opt.json" --wrapper "$1" --dp "$2" --layers 31 >"$out"
+}
+t_smoke_trace() {
+	E1NPU_TRACE=$tmp/smoke-env.json "$smoke" smoke --trace "$tmp/smoke-opt.json" >/dev/null 2>"$err" &&
+	[ ! -e "$tmp/smoke-env.json" ] &&
+	$chk "$tmp/smoke-opt.json" --need-dp >"$out"
+}
+t_hlo_trace() {
+	E1NPU_TRACE=$tmp/hlo-env.json "$hlo" run --trace "$tmp/hlo.json" \
+		"$top/tests/hlo/gen-dot.mlir" >/dev/null 2>"$err" &&
+	[ ! -e "$tmp/hlo-env.json" ] &&
+	$chk "$tmp/hlo.json" --need-dp >"$out" &&
+	python3 -c 'import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+assert sum(1 for e in ev if e.get("cat") == "submit") >= 1' "$tmp/hlo.json"
+}
+# FILE that cannot be created: exit 2, the file named, no output file
+bad_file() {
+	want=$1
+	shift
+	"$@" >"$out" 2>"$err"
+	rc=$?
+	[ "$rc" = "$want" ] || { echo "exit $rc, expected $want" >>"$err"; return 1; }
+}
+t_cls_bad() {
+	bad_file 2 "$cls" -m "$model" -i "$data/grace_hopper_128.bmp" --trace "$tmp/no/c.json" &&
+	grep -q -- "--trace $tmp/no/c.json: No such file or directory" "$err"
+}
+t_smoke_bad() {
+	bad_file 2 "$smoke" ping --trace "$tmp/no/s.json" &&
+	grep -q -- "--trace $tmp/no/s.json: No such file or directory" "$err"
+}
+t_hlo_bad() {
+	bad_file 2 "$hlo" run --trace "$tmp/no/h.json" "$top/tests/hlo/gen-dot.mlir" &&
+	grep -q -- "--trace $tmp/no/h.json: No such file or directory" "$err"
+}
+t_full_disk_tools() {
+	[ -w /dev/full ] || return 0
+	bad_file 1 "$cls" -m "$model" -i "$data/grace_hopper_128.bmp" --trace /dev/full &&
+	grep -q -- '--trace /dev/full: No space left on device' "$err" &&
+	bad_file 1 "$smoke" ping --trace /dev/full &&
+	grep -q -- '--trace /dev/full: No space left on device' "$err" &&
+	bad_file 1 "$hlo" run --trace /dev/full "$top/tests/hlo/gen-dot.mlir" &&
+	grep -q -- '--trace /dev/full: No space left on device' "$err"
+}
+
 check tool_run t_tool_run
 check tool_diff t_tool_diff
 check env_classify t_env_classify
@@ -68,5 +123,12 @@ check both_engines t_both_engines
 check env_smoke t_env_smoke
 check full_disk t_full_disk
 check bad_dir t_bad_dir
+check classify_trace t_cls_trace
+check smoke_trace t_smoke_trace
+check hlo_trace t_hlo_trace
+check classify_bad_file t_cls_bad
+check smoke_bad_file t_smoke_bad
+check hlo_bad_file t_hlo_bad
+check full_disk_tools t_full_disk_tools
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -220,6 +220,7 @@ int parse_common(int argc, char **argv, struct common_opts *o,
 		{ "progress", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "trace", required_argument, NULL, 'T' },
 	};
 	size_t n = 0, i;
 	int c;
@@ -247,6 +248,10 @@ int parse_common(int argc, char **argv, struct common_opts *o,
 			break;
 		case 'P':
 			o->progress = true;
+			break;
+		case 'T':
+			trace_opt_start(optarg);
+			o->trace = optarg;
 			break;
 		case 'h':
 			help();
