@@ -60,7 +60,8 @@ CHECK_TARGETS += check-tools
 
 # e1npu-tflite (tools/e1npu-tflite/): its command line on the shipped model
 # (tests/tools/tflite-tool-test.sh, normal and ASan+UBSan, against
-# e1npu-classify) and diff's comparison on synthetic tensors
+# e1npu-classify), run/report/diff/compile on every zoo model and the
+# MobileNets of MODELS_DIR (tests/zoo/zoo-tool-test.py) and diff's comparison on synthetic tensors
 # (tests/tools/test-tflite-compare.c). `make check-tflite-tool`.
 TFLITE_CMP_UNIT_SRCS := tests/tools/test-tflite-compare.c tools/e1npu-tflite/compare.c
 TFLITE_CMP_UNIT      := $(O)/tests/tools/test-tflite-compare
@@ -87,12 +88,22 @@ $(TFLITE_ART_UNIT): $(call objs,$(TFLITE_ART_UNIT_SRCS))
 $(TFLITE_ART_UNIT_SAN): $(call sanobjs,$(TFLITE_ART_UNIT_SRCS))
 	$(CC) $(CFLAGS) $(SANFLAGS) $^ -o $@ -lcmocka
 
+# the four subcommands on every model of the zoo (tests/zoo/zoo-tool-test.py)
+TFLITE_TOOL_ZOO = $(sort $(wildcard tests/data/zoo/*.tflite)) tests/data/mobilenet_v1_0.25_128_quant.tflite
+
 .PHONY: check-tflite-tool
 check-tflite-tool: $(TFLITE_TOOL) $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN) $(TFLITE_CMP_UNIT) \
 		$(TFLITE_CMP_UNIT_SAN) $(TFLITE_ART_UNIT) $(TFLITE_ART_UNIT_SAN)
 	tests/tools/tflite-tool-test.sh $(TFLITE_TOOL) $(CLASSIFY_BIN)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		tests/tools/tflite-tool-test.sh $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN)
+	@mkdir -p $(O)/tests/zoo/tool $(SAN_O)/tests/zoo/tool
+	@[ -d '$(MODELS_DIR)' ] || echo "check-tflite-tool: $(MODELS_DIR) not found: the zoo without its MobileNets"
+	python3 tests/zoo/zoo-tool-test.py $(TFLITE_TOOL) tests/data/zoo/expect.txt $(O)/tests/zoo/tool \
+		$(TFLITE_TOOL_ZOO) $(wildcard $(MODELS_DIR)/mobilenet*.tflite)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		python3 tests/zoo/zoo-tool-test.py $(TFLITE_TOOL_SAN) tests/data/zoo/expect.txt \
+		$(SAN_O)/tests/zoo/tool $(TFLITE_TOOL_ZOO)
 	$(TFLITE_CMP_UNIT)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(TFLITE_CMP_UNIT_SAN)
 	$(TFLITE_ART_UNIT)
