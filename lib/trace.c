@@ -12,9 +12,13 @@
  *     tid 4 wait            e1npu_cmdbuf_wait() for it
  *     tid 5 host ops        layers computed on the host (no hardware form,
  *                           CPU-only context, or CPU fallback)
- *   pid 2 "device": the modelled clock, cycles / clock_mhz microseconds
- *     tid 1 wrapper, tid 2 datapath: each run's perf-counter cycle
- *     deltas, laid end to end from 0 in submission order
+ *   pid 2 "device": the model's global clock (e1npu_perf.global_cycles,
+ *     the makespan of both engines), cycles / clock_mhz microseconds; a
+ *     device without one (the kernel backend) lays the runs end to end
+ *     from 0 in submission order
+ *     tid 1 wrapper, tid 2 datapath: each run's perf-counter deltas on
+ *     that engine (cycles, MACs), its DMA bytes, the operation and reason
+ *     counters "utilization (% busy)" and "MACs per cycle" per engine
  *
  * A span never starts before the previous one on its track ends (clamped),
  * so no track overlaps itself. One mutex: any thread may trace.
@@ -31,6 +35,7 @@
 #include <e1npu/e1npu.h>
 
 #include "e1_timing.h"
+#include "internal.h"
 #include "trace.h"
 
 enum { T_LAYERS = 1, T_LOWER, T_SUBMIT, T_WAIT, T_HOSTOPS, T_NTRACKS };
@@ -138,10 +143,16 @@ static int close_locked(char *err, size_t errlen)
 	out("\n],\"displayTimeUnit\":\"ns\",\"otherData\":{"
 	    "\"producer\":\"libe1npu " E1NPU_VERSION "\","
 	    "\"host_clock\":\"pid 1: CLOCK_MONOTONIC, microseconds since the trace opened\","
-	    "\"device_clock\":\"pid 2: the modelled clock: ts and dur are perf-counter cycles / "
-	    "device_clock_mhz; each command-buffer run's spans start when the previous run's "
-	    "end on both engines (end to end from 0), not at the host time of its submit: "
-	    "args.host_submit_us gives that\","
+	    "\"device_clock\":\"pid 2: the model's global clock: ts and dur are cycles / "
+	    "device_clock_mhz; a command-buffer run's spans start at the global clock "
+	    "(perf global_cycles, the makespan of both engines) when it was submitted, "
+	    "each engine's span as long as its perf-counter cycles (when the run's "
+	    "makespan shows the engines did not overlap, the second engine's span follows "
+	    "the first's); on a device without a global clock the runs are laid end to "
+	    "end from 0\",\"clock_relation\":\"a device span's args.host_submit_us is the "
+	    "host clock (pid 1) at the submit of its run, and its ts the device clock at "
+	    "that moment: the two clocks meet there; between runs the device clock stands "
+	    "still while the host works\","
 	    "\"device_clock_mhz\":%u,\"wrapper_cycles\":%" PRIu64 ",\"dp_cycles\":%" PRIu64 "}}\n",
 	    (unsigned int)E1_TIMING_CLOCK_MHZ, sum_cycles[D_WRAPPER], sum_cycles[D_DATAPATH]);
 	e = write_err;
@@ -229,7 +240,8 @@ static void host_span(int tid, const char *name, uint64_t t0, uint64_t t1)
 	events++;
 }
 
-static void dev_span(int tid, const char *name, uint64_t start, uint64_t cycles)
+/* An "X" span on device track @tid from cycle @start (clamped); its start. */
+static uint64_t dev_span(int tid, const char *name, uint64_t start, uint64_t cycles)
 {
 	uint64_t mhz = E1_TIMING_CLOCK_MHZ;
 
@@ -241,6 +253,15 @@ static void dev_span(int tid, const char *name, uint64_t start, uint64_t cycles)
 	out(",\n{\"ph\":\"X\",\"pid\":2,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"name\":", tid,
 	    (double)start / (double)mhz, (double)cycles / (double)mhz);
 	out_str(name);
+	events++;
+	return start;
+}
+
+/* A counter event on the device clock: @name's wrapper and datapath values. */
+static void dev_counter(const char *name, uint64_t at, double w, double d)
+{
+	out(",\n{\"ph\":\"C\",\"pid\":2,\"ts\":%.3f,\"name\":\"%s\",\"args\":{\"wrapper\":%.3f,"
+	    "\"datapath\":%.3f}}", (double)at / (double)E1_TIMING_CLOCK_MHZ, name, w, d);
 	events++;
 }
 
@@ -296,48 +317,99 @@ void e1npu_trace_layer(uint32_t index, const char *op, const char *shape,
 	pthread_mutex_unlock(&lock);
 }
 
-void e1npu_trace_hw(uint32_t kind, uint64_t t_lower, uint64_t t_submit, uint64_t t_wait,
-		    uint64_t t_done, uint64_t wrapper_cycles, uint64_t dp_cycles,
-		    uint32_t hw_ops, uint32_t fallbacks)
+/* A device span's args: the run's share on @engine. */
+static void dev_args(const char *engine, const char *op, const struct e1npu_trace_run *r,
+		     uint64_t cycles, uint64_t macs, uint64_t bytes)
 {
-	char name[96];
-	uint64_t start, end;
+	out(",\"cat\":\"device\",\"args\":{\"engine\":\"%s\",\"op\":", engine);
+	out_str(op);
+	out(",\"kind\":\"%s\",\"reason\":\"%s\",\"cycles\":%" PRIu64 ",\"macs\":%" PRIu64
+	    ",\"dma_bytes\":%" PRIu64 ",\"host_submit_us\":%.3f}}", e1npu_ops_kind_name(r->kind),
+	    e1npu_ops_reason_name(r->reason), cycles, macs, bytes,
+	    (double)(r->t_submit > base_ns ? r->t_submit - base_ns : 0) / 1000.0);
+}
+
+void e1npu_trace_hw(const struct e1npu_trace_run *r, const struct e1npu_cmdbuf *cb,
+		    unsigned int n)
+{
+	const struct e1npu_perf *p0 = &r->p0, *p1 = &r->p1;
+	uint64_t w = p1->wrapper_cycles - p0->wrapper_cycles, d = p1->dp_cycles - p0->dp_cycles;
+	uint64_t bytes[3] = { 0 }, start, ws = 0, ds = 0, end;
+	int first = -1;
+	uint32_t fallbacks = 0;
+	char name[96], op[64];
 
 	if (!e1npu_trace_on())
 		return;
+	/* which engine ran each operation: its DMA bytes count there */
+	for (unsigned int i = 0; i < n; i++) {
+		struct e1npu_op_outcome oc;
+		uint64_t in, o;
+
+		if (e1npu_cmdbuf_get_outcome(cb, i, &oc) || e1npu_cmdbuf_op_bytes(cb, i, &in, &o))
+			continue;
+		if (oc.engine == E1NPU_ENGINE_CPU) {
+			fallbacks++;
+			bytes[2] += in + o;
+		} else if (oc.engine == E1NPU_ENGINE_WRAPPER || oc.engine == E1NPU_ENGINE_DATAPATH) {
+			bytes[oc.engine == E1NPU_ENGINE_WRAPPER ? 0 : 1] += in + o;
+			if (first < 0)
+				first = (int)oc.engine;
+		}
+	}
 	pthread_mutex_lock(&lock);
 	if (!fp)
 		goto out;
-	if (layer_index >= 0)
+	if (layer_index >= 0) {
 		snprintf(name, sizeof(name), "%s (layer %d)", layer_name, layer_index);
-	else
-		snprintf(name, sizeof(name), "%s", e1npu_ops_kind_name(kind));
-	host_span(T_LOWER, name, t_lower, t_submit);
-	out(",\"cat\":\"lowering\",\"args\":{\"kind\":\"%s\",\"hw_ops\":%u}}",
-	    e1npu_ops_kind_name(kind), hw_ops);
-	host_span(T_SUBMIT, name, t_submit, t_wait);
-	out(",\"cat\":\"submit\",\"args\":{\"kind\":\"%s\",\"hw_ops\":%u}}",
-	    e1npu_ops_kind_name(kind), hw_ops);
-	host_span(T_WAIT, name, t_wait, t_done);
-	out(",\"cat\":\"wait\",\"args\":{\"kind\":\"%s\",\"hw_ops\":%u,\"fallbacks\":%u,"
-	    "\"wrapper_cycles\":%" PRIu64 ",\"dp_cycles\":%" PRIu64 "}}",
-	    e1npu_ops_kind_name(kind), hw_ops, fallbacks, wrapper_cycles, dp_cycles);
-	start = dev_cursor;
+		snprintf(op, sizeof(op), "%s", layer_name);
+	} else {
+		snprintf(name, sizeof(name), "%s", e1npu_ops_kind_name(r->kind));
+		snprintf(op, sizeof(op), "%s", e1npu_ops_kind_name(r->kind));
+	}
+	host_span(T_LOWER, name, r->t_lower, r->t_submit);
+	out(",\"cat\":\"lowering\",\"args\":{\"layer\":%d,\"kind\":\"%s\",\"hw_ops\":%u}}",
+	    layer_index, e1npu_ops_kind_name(r->kind), n);
+	host_span(T_SUBMIT, name, r->t_submit, r->t_wait);
+	out(",\"cat\":\"submit\",\"args\":{\"layer\":%d,\"kind\":\"%s\",\"hw_ops\":%u}}",
+	    layer_index, e1npu_ops_kind_name(r->kind), n);
+	host_span(T_WAIT, name, r->t_wait, r->t_done);
+	out(",\"cat\":\"wait\",\"args\":{\"layer\":%d,\"kind\":\"%s\",\"hw_ops\":%u,\"fallbacks\":%u,"
+	    "\"cpu_bytes\":%" PRIu64 ",\"wrapper_cycles\":%" PRIu64 ",\"dp_cycles\":%" PRIu64 "}}",
+	    layer_index, e1npu_ops_kind_name(r->kind), n, fallbacks, bytes[2], w, d);
+	/* on the global clock when the device has one, else end to end */
+	start = p1->global_cycles ? p0->global_cycles : dev_cursor;
+	ws = ds = start;
+	if (p1->global_cycles && w && d && p1->global_cycles - p0->global_cycles >= w + d) {
+		/* the engines took turns: the one that ran first, then the other */
+		if (first == (int)E1NPU_ENGINE_DATAPATH)
+			ws += d;
+		else
+			ds += w;
+	}
 	end = start;
-	if (wrapper_cycles) {
-		dev_span(D_WRAPPER, name, start, wrapper_cycles);
-		out(",\"cat\":\"device\",\"args\":{\"engine\":\"wrapper\",\"kind\":\"%s\","
-		    "\"cycles\":%" PRIu64 ",\"host_submit_us\":%.3f}}", e1npu_ops_kind_name(kind),
-		    wrapper_cycles, (double)(t_submit > base_ns ? t_submit - base_ns : 0) / 1000.0);
+	if (w) {
+		ws = dev_span(D_WRAPPER, name, ws, w);
+		dev_args("wrapper", op, r, w, p1->wrapper_macs - p0->wrapper_macs, bytes[0]);
 		end = dev_end[D_WRAPPER];
 	}
-	if (dp_cycles) {
-		dev_span(D_DATAPATH, name, start, dp_cycles);
-		out(",\"cat\":\"device\",\"args\":{\"engine\":\"datapath\",\"kind\":\"%s\","
-		    "\"cycles\":%" PRIu64 ",\"host_submit_us\":%.3f}}", e1npu_ops_kind_name(kind),
-		    dp_cycles, (double)(t_submit > base_ns ? t_submit - base_ns : 0) / 1000.0);
+	if (d) {
+		ds = dev_span(D_DATAPATH, name, ds, d);
+		dev_args("datapath", op, r, d, p1->dp_macs - p0->dp_macs, bytes[1]);
 		if (dev_end[D_DATAPATH] > end)
 			end = dev_end[D_DATAPATH];
+	}
+	if (w || d) {
+		uint64_t s0 = w && d ? (ws < ds ? ws : ds) : w ? ws : ds;
+		double len = (double)(end - s0);
+
+		dev_counter("utilization (% busy)", s0, 100.0 * (double)w / len,
+			    100.0 * (double)d / len);
+		dev_counter("MACs per cycle", s0,
+			    w ? (double)(p1->wrapper_macs - p0->wrapper_macs) / (double)w : 0,
+			    d ? (double)(p1->dp_macs - p0->dp_macs) / (double)d : 0);
+		dev_counter("utilization (% busy)", end, 0, 0);
+		dev_counter("MACs per cycle", end, 0, 0);
 	}
 	dev_cursor = end;
 out:

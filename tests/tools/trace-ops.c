@@ -4,7 +4,8 @@
  * matmuls on the in-process model, a small one (datapath GEMM) and a big
  * one (systolic wrapper), traced to argv[1] through lib/trace.c's
  * e1npu_trace_open(); prints the perf counters' deltas over the traced
- * work ("wrapper N dp M") for trace-check.py to compare with the spans.
+ * work ("wrapper N dp M wrapper_macs A dp_macs B bytes C") for
+ * trace-check.py to compare with the spans.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,9 +54,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "trace-ops: %s\n", ret ? e1npu_ops_last_error(ops) : err);
 		return 1;
 	}
-	printf("wrapper %llu dp %llu\n",
+	printf("wrapper %llu dp %llu wrapper_macs %llu dp_macs %llu bytes %llu\n",
 	       (unsigned long long)(p1.wrapper_cycles - p0.wrapper_cycles),
-	       (unsigned long long)(p1.dp_cycles - p0.dp_cycles));
+	       (unsigned long long)(p1.dp_cycles - p0.dp_cycles),
+	       (unsigned long long)(p1.wrapper_macs - p0.wrapper_macs),
+	       (unsigned long long)(p1.dp_macs - p0.dp_macs),
+	       (unsigned long long)(p1.bytes_in + p1.bytes_out - p0.bytes_in - p0.bytes_out));
 	e1npu_ops_free(ops);
 	e1npu_device_close(dev);
 	return 0;

@@ -22,12 +22,13 @@ export E1NPU_DEVICE=sim
 python3 "$top/tests/tools/tflite-tool-check.py" bmp "$data/grace_hopper_128.bmp" "$tmp/img.raw"
 
 # perf counters of the run, from e1npu-tflite run --json
-perf() { python3 -c 'import json, sys; p = json.load(open(sys.argv[1]))["perf"]; print(p["wrapper_cycles"], p["dp_cycles"])' "$1"; }
+perf() { python3 -c 'import json, sys; p = json.load(open(sys.argv[1]))["perf"]; print(p["wrapper_cycles"], p["dp_cycles"], p["wrapper_macs"], p["dp_macs"], p["bytes"])' "$1"; }
 
 t_tool_run() {
 	"$bin" run "$model" -i "$tmp/img.raw" -n 3 --trace "$tmp/run.json" --json >"$tmp/run.out" 2>"$err" &&
 	set -- $(perf "$tmp/run.out") && [ "$1" -gt 0 ] &&
-	$chk "$tmp/run.json" --wrapper "$1" --dp "$2" --layers 93 >"$out"
+	$chk "$tmp/run.json" --wrapper "$1" --dp "$2" --wrapper-macs "$3" --dp-macs "$4" \
+		--bytes "$5" --layers 93 >"$out"
 }
 t_tool_diff() {
 	# both paths: the reference path's layers are host ops
@@ -48,7 +49,8 @@ t_env_classify() {
 t_both_engines() {
 	"$ops" "$tmp/ops.json" >"$tmp/ops.out" 2>"$err" &&
 	set -- $(cat "$tmp/ops.out") && [ "$2" -gt 0 ] && [ "$4" -gt 0 ] &&
-	$chk "$tmp/ops.json" --wrapper "$2" --dp "$4" --need-dp >"$out"
+	$chk "$tmp/ops.json" --wrapper "$2" --dp "$4" --wrapper-macs "$6" --dp-macs "$8" \
+		--bytes "${10}" --need-dp >"$out"
 }
 t_env_smoke() {
 	E1NPU_TRACE=$tmp/smoke.json "$smoke" smoke >/dev/null 2>"$err" &&

@@ -418,13 +418,18 @@ static int cmd_run(const struct args *a)
 		cls_json_str(devname);
 		printf(",\"artifact\":%s", art.model ? "true" : "false");
 		printf(",\"path\":\"%s\",\"layers\":%u,\"macs\":%llu,\"wrapper_cycles\":%llu,"
-		       "\"dp_cycles\":%llu,\"perf\":{\"wrapper_cycles\":%llu,\"dp_cycles\":%llu},"
+		       "\"dp_cycles\":%llu,\"perf\":{\"wrapper_cycles\":%llu,\"dp_cycles\":%llu,"
+		       "\"wrapper_macs\":%llu,\"dp_macs\":%llu,\"bytes\":%llu},"
 		       "\"latency_ms\":{\"first\":%.3f,\"runs\":%u,"
 		       "\"min\":%.3f,\"median\":%.3f,\"max\":%.3f},\"outputs\":[",
 		       a->cpu ? "reference" : "npu", nlayers, (unsigned long long)tot.macs,
 		       (unsigned long long)tot.wrapper_cycles, (unsigned long long)tot.dp_cycles,
 		       (unsigned long long)(p1.wrapper_cycles - p0.wrapper_cycles),
-		       (unsigned long long)(p1.dp_cycles - p0.dp_cycles), lat.first_ms,
+		       (unsigned long long)(p1.dp_cycles - p0.dp_cycles),
+		       (unsigned long long)(p1.wrapper_macs - p0.wrapper_macs),
+		       (unsigned long long)(p1.dp_macs - p0.dp_macs),
+		       (unsigned long long)(p1.bytes_in + p1.bytes_out - p0.bytes_in - p0.bytes_out),
+		       lat.first_ms,
 		       lat.runs, lat.min_ms, lat.median_ms, lat.max_ms);
 	} else {
 		printf("%s %s: %u inputs, %u outputs, %u layers, device %s, path %s\n",
