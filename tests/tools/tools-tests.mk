@@ -111,9 +111,11 @@ check-tflite-tool: $(TFLITE_TOOL) $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN) $(TFLITE_CM
 ALL_TARGETS   += $(TFLITE_CMP_UNIT) $(TFLITE_ART_UNIT)
 CHECK_TARGETS += check-tflite-tool
 
-# The timeline trace (lib/trace.c): tests/tools/trace-test.sh on
-# e1npu-tflite --trace, E1NPU_TRACE in e1npu-classify and npu-smoke, and
-# tests/tools/trace-ops.c (both engines). `make check-trace`.
+# The timeline trace (lib/trace.c): tests/tools/trace-test.sh on --trace
+# in every tool, E1NPU_TRACE in e1npu-classify and npu-smoke, and
+# tests/tools/trace-ops.c (both engines); tests/tools/trace-delegate-test.sh
+# on E1NPU_TRACE in real TFLite 2.2 with the delegate (SKIPPED without
+# it). `make check-trace`.
 TRACE_OPS     := $(O)/tests/tools/trace-ops
 TRACE_OPS_SAN := $(SAN_O)/tests/tools/trace-ops
 
@@ -128,8 +130,9 @@ $(TRACE_OPS_SAN): $(call sanobjs,tests/tools/trace-ops.c) $(LIB_SAN_A)
 
 .PHONY: check-trace
 check-trace: $(TFLITE_TOOL) $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN) $(CLASSIFY_SAN) $(NPU_SMOKE) \
-		$(TRACE_OPS) $(TRACE_OPS_SAN) $(HLO_TOOL) $(HLO_TOOL_SAN)
+		$(TRACE_OPS) $(TRACE_OPS_SAN) $(HLO_TOOL) $(HLO_TOOL_SAN) $(DELEGATE_TEST) $(DELEGATE_SO)
 	tests/tools/trace-test.sh $(TFLITE_TOOL) $(CLASSIFY_BIN) $(NPU_SMOKE) $(TRACE_OPS) $(HLO_TOOL)
+	tests/tools/trace-delegate-test.sh $(DELEGATE_TEST) $(DELEGATE_SO) $(FETCH_TFLITE)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		tests/tools/trace-test.sh $(TFLITE_TOOL_SAN) $(CLASSIFY_SAN) $(NPU_SMOKE) $(TRACE_OPS_SAN) \
 		$(HLO_TOOL_SAN)

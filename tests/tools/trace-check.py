@@ -5,7 +5,7 @@ trace-test.sh and tests/delegate's E1NPU_TRACE test:
 
   trace-check.py TRACE.json [--wrapper N] [--dp N] [--wrapper-macs N]
                  [--dp-macs N] [--bytes N] [--layers N] [--need-dp]
-                 [--need-device] [--ops OP,OP,...]
+                 [--need-device] [--layer-sums] [--ops OP,OP,...]
 
 Issue 23's list:
 - the file parses as JSON: {"traceEvents": [...], "otherData": {...}}, and
@@ -27,7 +27,10 @@ Issue 23's list:
   --wrapper-macs/--dp-macs), and their DMA bytes plus the CPU-fallback
   bytes of the wait spans equal its bytes_in + bytes_out (--bytes);
 - --layers: that many TFLite layer spans, each with op, MACs, cycles,
-  engine and reason; --ops: the layer spans' op names, in order.
+  engine and reason; --ops: the layer spans' op names, in order;
+  --layer-sums: every device cycle was a layer's (the layers' own
+  wrapper_cycles and dp_cycles, from their perf counter deltas, add up to
+  the device spans').
 """
 import json
 import sys
@@ -42,7 +45,7 @@ def parse_opts(opts):
     want = {}
     i = 0
     while i < len(opts):
-        if opts[i] in ("--need-dp", "--need-device"):
+        if opts[i] in ("--need-dp", "--need-device", "--layer-sums"):
             want[opts[i][2:]] = True
             i += 1
         elif opts[i] == "--ops":
@@ -177,6 +180,11 @@ def main():
         for k in ("op", "macs", "wrapper_cycles", "dp_cycles", "engine", "reason", "why"):
             if k not in e["args"]:
                 fail("layer span %s without args.%s" % (e["name"], k))
+    if want.get("layer-sums"):
+        for k, key in (("wrapper_cycles", "wrapper"), ("dp_cycles", "datapath")):
+            lsum = sum(e["args"][k] for e in layers)
+            if lsum != sums[key]:
+                fail("layers' %s add up to %d, the %s spans to %d" % (k, lsum, key, sums[key]))
     host_sub = tracks.get((1, 3), [])
     if len(tracks.get((1, 4), [])) != len(host_sub):
         fail("%d submit spans, %d wait spans" % (len(host_sub), len(tracks.get((1, 4), []))))
