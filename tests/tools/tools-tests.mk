@@ -61,7 +61,9 @@ CHECK_TARGETS += check-tools
 # e1npu-tflite (tools/e1npu-tflite/): its command line on the shipped model
 # (tests/tools/tflite-tool-test.sh, normal and ASan+UBSan, against
 # e1npu-classify), run/report/diff/compile on every zoo model and the
-# MobileNets of MODELS_DIR (tests/zoo/zoo-tool-test.py) and diff's comparison on synthetic tensors
+# MobileNets of MODELS_DIR (tests/zoo/zoo-tool-test.py), the per-layer SVG
+# chart of `make bench` (tests/bench/layer-chart-check.py: XML, one bar per
+# operator, heights read against the axis) and diff's comparison on synthetic tensors
 # (tests/tools/test-tflite-compare.c). `make check-tflite-tool`.
 TFLITE_CMP_UNIT_SRCS := tests/tools/test-tflite-compare.c tools/e1npu-tflite/compare.c
 TFLITE_CMP_UNIT      := $(O)/tests/tools/test-tflite-compare
@@ -92,7 +94,7 @@ $(TFLITE_ART_UNIT_SAN): $(call sanobjs,$(TFLITE_ART_UNIT_SRCS))
 TFLITE_TOOL_ZOO = $(sort $(wildcard tests/data/zoo/*.tflite)) tests/data/mobilenet_v1_0.25_128_quant.tflite
 
 .PHONY: check-tflite-tool
-check-tflite-tool: $(TFLITE_TOOL) $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN) $(TFLITE_CMP_UNIT) \
+check-tflite-tool: $(TFLITE_TOOL) $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN) $(NPU_SMOKE) $(TFLITE_CMP_UNIT) \
 		$(TFLITE_CMP_UNIT_SAN) $(TFLITE_ART_UNIT) $(TFLITE_ART_UNIT_SAN)
 	tests/tools/tflite-tool-test.sh $(TFLITE_TOOL) $(CLASSIFY_BIN)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -104,6 +106,12 @@ check-tflite-tool: $(TFLITE_TOOL) $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN) $(TFLITE_CM
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		python3 tests/zoo/zoo-tool-test.py $(TFLITE_TOOL_SAN) tests/data/zoo/expect.txt \
 		$(SAN_O)/tests/zoo/tool $(TFLITE_TOOL_ZOO)
+	@for m in tests/data/mobilenet_v1_0.25_128_quant.tflite $(wildcard $(MODELS_DIR)/mobilenet_v2_1.0_224_quant.tflite); do \
+		svg=$(O)/tests/zoo/tool/$$(basename $$m .tflite).svg; \
+		tests/bench/layer-chart.sh $(TFLITE_TOOL) $(NPU_SMOKE) $$m $$svg >/dev/null && \
+		python3 tests/bench/layer-chart-check.py $${svg%.svg}.json $$svg \
+			$$(E1NPU_DEVICE=sim $(NPU_SMOKE) info --json | python3 -c 'import json, sys; a = json.load(sys.stdin)["array"]; print(a[0] * a[1])') \
+		|| exit 1; done
 	$(TFLITE_CMP_UNIT)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(TFLITE_CMP_UNIT_SAN)
 	$(TFLITE_ART_UNIT)
