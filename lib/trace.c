@@ -30,7 +30,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <e1npu/e1npu.h>
 
@@ -45,6 +47,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int state;		/* 0: $E1NPU_TRACE not looked at, 1 on, -1 off */
 static FILE *fp;
 static char path[4096];
+static char tmp_path[4096 + 8];	/* a tool's trace until it ends well, else "" */
 static int write_err;		/* first errno of a write */
 static uint64_t base_ns;	/* host clock at open */
 static uint64_t host_end[T_NTRACKS];	/* ns since base */
@@ -101,10 +104,39 @@ static void meta(int pid, int tid, const char *what, const char *name)
 	out("}}");
 }
 
-static int open_locked(const char *p, char *err, size_t errlen)
+/*
+ * Open @p, or with @staged a temporary file beside it that close renames
+ * to @p (discard removes it): a run that ends on bad input leaves @p as it
+ * was. Only a regular file (or none yet) is staged: /dev/full or a pipe is
+ * written directly.
+ */
+static int open_locked(const char *p, bool staged, char *err, size_t errlen)
 {
+	struct stat st;
+
 	snprintf(path, sizeof(path), "%s", p);
-	fp = fopen(p, "w");
+	tmp_path[0] = 0;
+	if (staged && (stat(p, &st) ? errno == ENOENT : S_ISREG(st.st_mode))) {
+		int fd;
+
+		snprintf(tmp_path, sizeof(tmp_path), "%s.XXXXXX", p);
+		fd = mkstemp(tmp_path);
+		if (fd >= 0) {
+			mode_t um = umask(0);	/* mkstemp's 0600: the mode fopen gives */
+
+			umask(um);
+			fchmod(fd, (stat(p, &st) ? 0666 & ~um : st.st_mode) & 07777);
+		}
+		fp = fd < 0 ? NULL : fdopen(fd, "w");
+		if (fd >= 0 && !fp) {
+			close(fd);
+			unlink(tmp_path);
+		}
+		if (!fp)
+			tmp_path[0] = 0;
+	} else {
+		fp = fopen(p, "w");
+	}
 	if (!fp) {
 		int e = errno;
 
@@ -162,6 +194,11 @@ static int close_locked(char *err, size_t errlen)
 		e = errno ? errno : EIO;
 	fp = NULL;
 	state = -1;
+	if (!e && tmp_path[0] && rename(tmp_path, path))
+		e = errno ? errno : EIO;
+	if (e && tmp_path[0])
+		unlink(tmp_path);
+	tmp_path[0] = 0;
 	if (e && err && errlen)
 		snprintf(err, errlen, "%s: %s", path, strerror(e));
 	return -e;
@@ -184,9 +221,23 @@ int e1npu_trace_open(const char *p, char *err, size_t errlen)
 
 	pthread_mutex_lock(&lock);
 	close_locked(NULL, 0);
-	ret = open_locked(p, err, errlen);
+	ret = open_locked(p, true, err, errlen);
 	pthread_mutex_unlock(&lock);
 	return ret;
+}
+
+void e1npu_trace_discard(void)
+{
+	pthread_mutex_lock(&lock);
+	if (fp && tmp_path[0]) {
+		fclose(fp);
+		fp = NULL;
+		state = -1;
+		unlink(tmp_path);
+		tmp_path[0] = 0;
+	}
+	pthread_mutex_unlock(&lock);
+	e1npu_trace_close(NULL, 0);
 }
 
 int e1npu_trace_close(char *err, size_t errlen)
@@ -205,7 +256,7 @@ static int on_locked(void)
 		const char *p = getenv("E1NPU_TRACE");
 
 		state = -1;
-		if (p && *p && !open_locked(p, NULL, 0))
+		if (p && *p && !open_locked(p, false, NULL, 0))
 			atexit(at_exit);
 	}
 	return state > 0 && fp;

@@ -19,7 +19,10 @@
 
 /*
  * e1npu_trace_open() - trace into @path from now on (instead of
- * $E1NPU_TRACE). Return 0, or -errno with "PATH: why" in @err.
+ * $E1NPU_TRACE). A regular @path (or a new one) is written as a
+ * temporary file beside it, renamed to @path by e1npu_trace_close() and
+ * removed by e1npu_trace_discard(). Return 0, or -errno with "PATH: why"
+ * in @err.
  */
 int e1npu_trace_open(const char *path, char *err, size_t errlen);
 
@@ -29,6 +32,13 @@ int e1npu_trace_open(const char *path, char *err, size_t errlen);
  * open), or -errno with "PATH: why" in @err.
  */
 int e1npu_trace_close(char *err, size_t errlen);
+
+/*
+ * e1npu_trace_discard() - end the trace of a run that ended on bad input:
+ * @path of e1npu_trace_open() stays as it was (a file that is not regular
+ * is closed as by e1npu_trace_close()).
+ */
+void e1npu_trace_discard(void);
 
 /* e1npu_trace_on() - is a trace being written (opens $E1NPU_TRACE once). */
 int e1npu_trace_on(void);

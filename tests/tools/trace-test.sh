@@ -4,7 +4,8 @@
 # The timeline trace (lib/trace.c): --trace FILE on every tool
 # (e1npu-tflite run and diff, e1npu-classify, npu-smoke, e1npu-hlo: the
 # file, its precedence over E1NPU_TRACE, an unwritable FILE named with
-# exit 2, a full disk with exit 1), E1NPU_TRACE=FILE in another program
+# exit 2, a full disk with exit 1, bad input leaving an existing FILE as
+# it was), E1NPU_TRACE=FILE in another program
 # (e1npu-classify, npu-smoke) and the lowering layer on both engines
 # (trace-ops.c). Each file parses as
 # Chrome trace-event JSON, no track overlaps itself, the device spans' dur
@@ -118,6 +119,32 @@ t_full_disk_tools() {
 	grep -q -- '--trace /dev/full: No space left on device' "$err"
 }
 
+# bad input changes nothing: FILE keeps its bytes, no temporary is left
+unchanged() {
+	[ "$(cat "$tmp/keep/t.json")" = "old trace" ] && [ "$(ls "$tmp/keep")" = "t.json" ]
+}
+t_bad_input_keeps() {
+	rm -rf "$tmp/keep" && mkdir "$tmp/keep" && echo "old trace" >"$tmp/keep/t.json" &&
+	printf 'not a model' >"$tmp/bad.tflite" &&
+	bad_file 2 "$bin" run "$tmp/bad.tflite" -i "$tmp/img.raw" --trace "$tmp/keep/t.json" && unchanged &&
+	bad_file 2 "$bin" run "$model" -i "$tmp/bad.tflite" --trace "$tmp/keep/t.json" && unchanged &&
+	bad_file 2 "$cls" -m "$tmp/bad.tflite" -i "$data/grace_hopper_128.bmp" --trace "$tmp/keep/t.json" &&
+	unchanged &&
+	bad_file 2 "$hlo" run --trace "$tmp/keep/t.json" "$tmp/bad.tflite" && unchanged &&
+	bad_file 2 "$smoke" --trace "$tmp/keep/t.json" bench -n 0 && unchanged &&
+	E1NPU_SIM_ARENA_MB=0 bad_file 2 "$smoke" --trace "$tmp/keep/t.json" ping && unchanged
+}
+# a good run replaces FILE, with the mode a new file gets (not mkstemp's)
+t_good_run_writes() {
+	rm -rf "$tmp/keep" && mkdir "$tmp/keep" && echo "old trace" >"$tmp/keep/t.json" &&
+	chmod 644 "$tmp/keep/t.json" &&
+	"$bin" run "$model" -i "$tmp/img.raw" --trace "$tmp/keep/t.json" >"$out" 2>"$err" &&
+	[ "$(ls "$tmp/keep")" = "t.json" ] && [ "$(stat -c %a "$tmp/keep/t.json")" = 644 ] &&
+	$chk "$tmp/keep/t.json" --layers 31 >"$out" &&
+	(umask 022 && "$smoke" ping --trace "$tmp/keep/new.json" >/dev/null 2>"$err") &&
+	[ "$(stat -c %a "$tmp/keep/new.json")" = 644 ] && $chk "$tmp/keep/new.json" >"$out"
+}
+
 check tool_run t_tool_run
 check tool_diff t_tool_diff
 check env_classify t_env_classify
@@ -132,5 +159,7 @@ check classify_bad_file t_cls_bad
 check smoke_bad_file t_smoke_bad
 check hlo_bad_file t_hlo_bad
 check full_disk_tools t_full_disk_tools
+check bad_input_keeps_file t_bad_input_keeps
+check good_run_writes_file t_good_run_writes
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -26,6 +26,10 @@ int cli_trace_finish(bool json, const char *path, int status)
 {
 	char err[4200];
 
+	if (path && status == EXIT_USAGE) {
+		e1npu_trace_discard();	/* bad input changes nothing */
+		return status;
+	}
 	if (path && e1npu_trace_close(err, sizeof(err))) {
 		cls_error(json, "--trace %s", err);
 		return EXIT_RUN;

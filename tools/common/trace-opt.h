@@ -18,8 +18,10 @@ int cli_trace_start(bool json, const char *path);
 
 /*
  * cli_trace_finish() - end the trace started on @path (NULL: nothing to
- * do). Return: @status, or EXIT_RUN after "--trace PATH: why" when the
- * file could not be written whole (a full disk).
+ * do) for a run that ends with @status: EXIT_USAGE (bad input) leaves
+ * @path as it was, else it is written. Return: @status, or EXIT_RUN after
+ * "--trace PATH: why" when the file could not be written whole (a full
+ * disk).
  */
 int cli_trace_finish(bool json, const char *path, int status);
 

@@ -30,6 +30,7 @@
 #include "tflite_part.h"
 #include "tflite_report.h"
 #include "trace.h"
+#include "trace-opt.h"
 
 #define RUNS_MAX 100000u
 #define MAX_FILES 64
@@ -1008,10 +1009,8 @@ int main(int argc, char **argv)
 		cls_error(a.json, "%s", err);
 		status = EXIT_USAGE;
 	}
-	if (!status && a.trace && e1npu_trace_open(a.trace, err, sizeof(err))) {
-		cls_error(a.json, "--trace %s", err);
-		status = EXIT_USAGE;
-	}
+	if (!status && (status = cli_trace_start(a.json, a.trace)))
+		a.trace = NULL;
 	if (!status) {
 		if (!strcmp(a.cmd, "run"))
 			status = cmd_run(&a);
@@ -1022,11 +1021,9 @@ int main(int argc, char **argv)
 		else
 			status = cmd_diff(&a);
 	}
-	/* checked through fclose: a full disk is an error naming the file */
-	if (a.trace && e1npu_trace_close(err, sizeof(err))) {
-		cls_error(a.json, "--trace %s", err);
-		status = EXIT_RUN;
-	}
+	/* checked through fclose: a full disk is an error naming the file;
+	 * bad input leaves it as it was */
+	status = cli_trace_finish(a.json, a.trace, status);
 	if (cls_close_stdout())
 		status = EXIT_RUN;
 	return status;

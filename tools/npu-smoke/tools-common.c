@@ -56,6 +56,7 @@ void die_usage(const char *fmt, ...)
 {
 	va_list ap;
 
+	trace_opt_discard();	/* bad input changes nothing */
 	va_start(ap, fmt);
 	vdie(EXIT_USAGE, fmt, ap);
 }

@@ -75,6 +75,8 @@ double now_us(void);
  * cannot be opened, or was another file before.
  */
 void trace_opt_start(const char *path);
+/* Bad usage or input: end the trace leaving its file as it was. */
+void trace_opt_discard(void);
 
 /* Subcommands: argc/argv start at the subcommand name. */
 int cmd_info(int argc, char **argv, struct common_opts *o);

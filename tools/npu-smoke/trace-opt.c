@@ -2,7 +2,8 @@
 /*
  * npu-smoke --trace FILE: the library's timeline trace (lib/trace.c) on
  * FILE, opened when the options are parsed and checked through fclose at
- * exit (every subcommand ends in exit(), die() included). The messages and
+ * exit (every subcommand ends in exit(), die() included); die_usage()
+ * discards it first, so bad input leaves FILE as it was. The messages and
  * exit status are the other tools' (tools/common/trace-opt.c).
  */
 #include <stdio.h>
@@ -14,6 +15,12 @@
 #include "trace.h"
 
 static const char *trace_path;
+
+void trace_opt_discard(void)
+{
+	if (trace_path)
+		e1npu_trace_discard();
+}
 
 /* atexit: a trace that did not reach its file whole fails the run. */
 static void trace_finish(void)
