@@ -20,8 +20,8 @@ Issue 23's list:
   dma_bytes, engine (its track's) and reason; dur is cycles /
   device_clock_mhz;
 - counter tracks ("C" events on pid 2) for utilization: "utilization (%
-  busy)" with a wrapper and a datapath value in [0, 100] wherever a
-  device span starts, and "MACs per cycle";
+  busy)" with a wrapper and a datapath value in [0, 100] where each
+  command-buffer run's device spans start, and "MACs per cycle";
 - the per-engine sums of the device spans' cycles (and MACs) equal the
   perf counters of the same run, given by the caller (--wrapper/--dp,
   --wrapper-macs/--dp-macs), and their DMA bytes plus the CPU-fallback
@@ -121,7 +121,7 @@ def main():
     sums = {"wrapper": 0, "datapath": 0}
     macs = {"wrapper": 0, "datapath": 0}
     dma = 0
-    starts = set()
+    runs = {}  # a run's spans share its submit's host time
     for key, spans in tracks.items():
         tname = names[(key[0], key[1], "thread_name")]
         if key[0] != 2:
@@ -141,7 +141,8 @@ def main():
             sums[tname] += a["cycles"]
             macs[tname] += a["macs"]
             dma += a["dma_bytes"]
-            starts.add(ns(e["ts"]))
+            r = runs.setdefault(a["host_submit_us"], ns(e["ts"]))
+            runs[a["host_submit_us"]] = min(r, ns(e["ts"]))
     dma += sum(e["args"].get("cpu_bytes", 0) for e in tracks.get((1, 4), []))
     # counter tracks: utilization wherever a device span starts
     util = {}
@@ -156,9 +157,9 @@ def main():
             util[ns(e["ts"])] = e["args"]
         elif e["name"] != "MACs per cycle":
             fail("unknown counter %s" % e["name"])
-    for s in starts:
+    for s in runs.values():
         if s not in util:
-            fail("no utilization counter where a device span starts (%d ns)" % s)
+            fail("no utilization counter where a run's device spans start (%d ns)" % s)
     for k, key in (("wrapper", "wrapper"), ("dp", "datapath")):
         if k in want and sums[key] != want[k]:
             fail("%s spans: %d cycles, the perf counters %d" % (key, sums[key], want[k]))

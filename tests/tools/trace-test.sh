@@ -7,7 +7,8 @@
 # exit 2, a full disk with exit 1, bad input leaving an existing FILE as
 # it was), E1NPU_TRACE=FILE in another program
 # (e1npu-classify, npu-smoke) and the lowering layer on both engines
-# (trace-ops.c). Each file parses as
+# (trace-ops.c, with runs on both engines at once: overlapping when
+# independent, one after the other when dependent, on the model's clock). Each file parses as
 # Chrome trace-event JSON, no track overlaps itself, the device spans' dur
 # are cycles / clock, and the per-engine cycle sums equal the perf counters
 # of the same run (tests/tools/trace-check.py).
@@ -49,9 +50,27 @@ t_env_classify() {
 }
 t_both_engines() {
 	"$ops" "$tmp/ops.json" >"$tmp/ops.out" 2>"$err" &&
-	set -- $(cat "$tmp/ops.out") && [ "$2" -gt 0 ] && [ "$4" -gt 0 ] &&
+	set -- $(head -n 1 "$tmp/ops.out") && [ "$2" -gt 0 ] && [ "$4" -gt 0 ] &&
 	$chk "$tmp/ops.json" --wrapper "$2" --dp "$4" --wrapper-macs "$6" --dp-macs "$8" \
-		--bytes "${10}" --need-dp >"$out"
+		--bytes "${10}" --need-dp >"$out" &&
+	python3 - "$tmp/ops.json" "$tmp/ops.out" <<'PY'
+# a run on both engines, on the global clock: independent work overlaps
+# (both spans start at the clock before the run), the GEMM that reads the
+# matmul's output starts when the matmul ends
+import json, sys
+d = json.load(open(sys.argv[1]))
+mhz = d["otherData"]["device_clock_mhz"]
+spans = {(e["args"]["engine"], round(e["ts"] * 1000), round(e["dur"] * 1000))
+         for e in d["traceEvents"] if e["ph"] == "X" and e["pid"] == 2}
+mixed = [ln.split() for ln in open(sys.argv[2]) if ln.startswith("mixed ")]
+assert len(mixed) == 2, mixed
+for _, dep, g0, w, dp in mixed:
+    dep, g0, w, dp = int(dep), int(g0), int(w), int(dp)
+    assert w > 0 and dp > 0, (w, dp)
+    ns = lambda c: c * 1000 // mhz
+    want = {("wrapper", ns(g0), ns(w)), ("datapath", ns(g0 + (w if dep else 0)), ns(dp))}
+    assert want <= spans, ("dependent" if dep else "independent", want, sorted(spans))
+PY
 }
 t_env_smoke() {
 	E1NPU_TRACE=$tmp/smoke.json "$smoke" smoke >/dev/null 2>"$err" &&
