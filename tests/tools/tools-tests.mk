@@ -138,11 +138,14 @@ $(TRACE_OPS_SAN): $(call sanobjs,tests/tools/trace-ops.c) $(LIB_SAN_A)
 
 .PHONY: check-trace
 check-trace: $(TFLITE_TOOL) $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN) $(CLASSIFY_SAN) $(NPU_SMOKE) \
-		$(TRACE_OPS) $(TRACE_OPS_SAN) $(HLO_TOOL) $(HLO_TOOL_SAN) $(DELEGATE_TEST) $(DELEGATE_SO)
+		$(TRACE_OPS) $(TRACE_OPS_SAN) $(HLO_TOOL) $(HLO_TOOL_SAN) $(DELEGATE_TEST) $(DELEGATE_SO) \
+		$(DELEGATE_TEST_SAN) $(DELEGATE_SAN_SO)
 	tests/tools/trace-test.sh $(TFLITE_TOOL) $(CLASSIFY_BIN) $(NPU_SMOKE) $(TRACE_OPS) $(HLO_TOOL)
 	tests/tools/trace-delegate-test.sh $(DELEGATE_TEST) $(DELEGATE_SO) $(FETCH_TFLITE)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		tests/tools/trace-test.sh $(TFLITE_TOOL_SAN) $(CLASSIFY_SAN) $(NPU_SMOKE) $(TRACE_OPS_SAN) \
 		$(HLO_TOOL_SAN)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		tests/tools/trace-delegate-test.sh $(DELEGATE_TEST_SAN) $(DELEGATE_SAN_SO) $(FETCH_TFLITE)
 ALL_TARGETS   += $(TRACE_OPS)
 CHECK_TARGETS += check-trace
