@@ -21,7 +21,9 @@
  *     counters "utilization (% busy)" and "MACs per cycle" per engine
  *
  * A span never starts before the previous one on its track ends (clamped),
- * so no track overlaps itself. One mutex: any thread may trace.
+ * so no track overlaps itself. One mutex: any thread may trace. A tool's
+ * file (e1npu_trace_open) is written beside it and renamed at the end, so
+ * a run that ends on bad input (e1npu_trace_discard) changes nothing.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -107,8 +109,8 @@ static void meta(int pid, int tid, const char *what, const char *name)
 /*
  * Open @p, or with @staged a temporary file beside it that close renames
  * to @p (discard removes it): a run that ends on bad input leaves @p as it
- * was. Only a regular file (or none yet) is staged: /dev/full or a pipe is
- * written directly.
+ * was. Only a regular file (or none yet) is staged: /dev/full, a pipe or a
+ * symbolic link is written directly.
  */
 static int open_locked(const char *p, bool staged, char *err, size_t errlen)
 {
@@ -116,7 +118,7 @@ static int open_locked(const char *p, bool staged, char *err, size_t errlen)
 
 	snprintf(path, sizeof(path), "%s", p);
 	tmp_path[0] = 0;
-	if (staged && (stat(p, &st) ? errno == ENOENT : S_ISREG(st.st_mode))) {
+	if (staged && (lstat(p, &st) ? errno == ENOENT : S_ISREG(st.st_mode))) {
 		int fd;
 
 		snprintf(tmp_path, sizeof(tmp_path), "%s.XXXXXX", p);
