@@ -100,7 +100,7 @@ check-tflite-tool: $(TFLITE_TOOL) $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN) $(NPU_SMOKE
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		tests/tools/tflite-tool-test.sh $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN)
 	@mkdir -p $(O)/tests/zoo/tool $(SAN_O)/tests/zoo/tool
-	@[ -d '$(MODELS_DIR)' ] || echo "check-tflite-tool: $(MODELS_DIR) not found: the zoo without its MobileNets"
+	@[ -d '$(MODELS_DIR)' ] || echo "check-tflite-tool: $(MODELS_DIR) not found: the zoo and the shipped MobileNet only"
 	python3 tests/zoo/zoo-tool-test.py $(TFLITE_TOOL) tests/data/zoo/expect.txt $(O)/tests/zoo/tool \
 		$(TFLITE_TOOL_ZOO) $(wildcard $(MODELS_DIR)/mobilenet*.tflite)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
