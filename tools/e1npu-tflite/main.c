@@ -30,6 +30,7 @@
 #include "tflite_part.h"
 #include "tflite_report.h"
 #include "trace.h"
+#include "trace-opt.h"
 
 #define RUNS_MAX 100000u
 #define MAX_FILES 64
@@ -436,13 +437,18 @@ static int cmd_run(const struct args *a)
 		cls_json_str(devname);
 		printf(",\"artifact\":%s", art.model ? "true" : "false");
 		printf(",\"path\":\"%s\",\"layers\":%u,\"macs\":%llu,\"wrapper_cycles\":%llu,"
-		       "\"dp_cycles\":%llu,\"perf\":{\"wrapper_cycles\":%llu,\"dp_cycles\":%llu},"
+		       "\"dp_cycles\":%llu,\"perf\":{\"wrapper_cycles\":%llu,\"dp_cycles\":%llu,"
+		       "\"wrapper_macs\":%llu,\"dp_macs\":%llu,\"bytes\":%llu},"
 		       "\"latency_ms\":{\"first\":%.3f,\"runs\":%u,"
 		       "\"min\":%.3f,\"median\":%.3f,\"max\":%.3f},\"outputs\":[",
 		       a->cpu ? "reference" : "npu", nlayers, (unsigned long long)tot.macs,
 		       (unsigned long long)tot.wrapper_cycles, (unsigned long long)tot.dp_cycles,
 		       (unsigned long long)(p1.wrapper_cycles - p0.wrapper_cycles),
-		       (unsigned long long)(p1.dp_cycles - p0.dp_cycles), lat.first_ms,
+		       (unsigned long long)(p1.dp_cycles - p0.dp_cycles),
+		       (unsigned long long)(p1.wrapper_macs - p0.wrapper_macs),
+		       (unsigned long long)(p1.dp_macs - p0.dp_macs),
+		       (unsigned long long)(p1.bytes_in + p1.bytes_out - p0.bytes_in - p0.bytes_out),
+		       lat.first_ms,
 		       lat.runs, lat.min_ms, lat.median_ms, lat.max_ms);
 	} else {
 		printf("%s %s: %u inputs, %u outputs, %u layers, device %s, path %s\n",
@@ -1021,10 +1027,8 @@ int main(int argc, char **argv)
 		cls_error(a.json, "%s", err);
 		status = EXIT_USAGE;
 	}
-	if (!status && a.trace && e1npu_trace_open(a.trace, err, sizeof(err))) {
-		cls_error(a.json, "--trace %s", err);
-		status = EXIT_USAGE;
-	}
+	if (!status && (status = cli_trace_start(a.json, a.trace)))
+		a.trace = NULL;
 	if (!status) {
 		if (!strcmp(a.cmd, "run"))
 			status = cmd_run(&a);
@@ -1035,11 +1039,9 @@ int main(int argc, char **argv)
 		else
 			status = cmd_diff(&a);
 	}
-	/* checked through fclose: a full disk is an error naming the file */
-	if (a.trace && e1npu_trace_close(err, sizeof(err))) {
-		cls_error(a.json, "--trace %s", err);
-		status = EXIT_RUN;
-	}
+	/* checked through fclose: a full disk is an error naming the file;
+	 * bad input leaves it as it was */
+	status = cli_trace_finish(a.json, a.trace, status);
 	if (cls_close_stdout())
 		status = EXIT_RUN;
 	return status;
