@@ -24,10 +24,11 @@ if ! tfl=$("$fetch" 2>"$err"); then
 	exit 0
 fi
 
-# The delegated nodes' operators: those expect.txt's count says, taken as
-# the nodes whose tensors are all integer (TFLite keeps the float ends).
+# The delegated nodes' operators: those expect.txt's count ($2) says: every
+# node when it is the model's node count, else the nodes whose tensors are
+# all integer (TFLite keeps the float ones).
 ops_of() {
-	python3 - "$1" "$top" <<'PY'
+	python3 - "$1" "$top" "$2" <<'PY'
 import os, sys
 sys.path.insert(0, os.path.join(sys.argv[2], "tests", "models"))
 sys.path.insert(0, os.path.join(sys.argv[2], "tests", "zoo"))
@@ -39,9 +40,11 @@ codes = [max(fb.scalar(oc, 0, "b"), fb.scalar(oc, 3, "i")) for oc in fb.tables(r
 sg = fb.tables(root, 2)[0]
 tensors = fb.tables(sg, 0)
 ops = []
-for op in fb.tables(sg, 3):
+nodes = fb.tables(sg, 3)
+for op in nodes:
     ts = [t for t in list(fb.ints(op, 1)) + list(fb.ints(op, 2)) if t >= 0]
-    if all(fb.scalar(tensors[t], 1, "b") in (2, 3, 9) for t in ts):
+    if len(nodes) == int(sys.argv[3]) or \
+       all(fb.scalar(tensors[t], 1, "b") in (2, 3, 9) for t in ts):
         ops.append(OPS[codes[fb.scalar(op, 0, "I")]])
 print(",".join(ops))
 PY
@@ -53,7 +56,7 @@ t_model() {
 	E1NPU_TRACE=$trace "$harness" --tflite "$tfl/lib/libtensorflowlite_c.so" --delegate "$so" \
 		--no-skip-ops -r 1 "$model" >"$out" 2>"$err" &&
 	grep -q "delegated $n of" "$out" &&
-	ops=$(ops_of "$model") &&
+	ops=$(ops_of "$model" "$n") &&
 	[ "$(echo "$ops" | tr ',' '\n' | grep -c .)" = "$n" ] &&
 	$chk "$trace" --need-device --layer-sums --layers "$n" --ops "$ops" >"$out"
 }
