@@ -1670,7 +1670,7 @@ static int run_split(struct e1npu_tflite *t, struct layer *l)
 		tfl_join_run(&l->split, (const uint8_t *const *)p, t->buf[l->out]);
 	else
 		tfl_split_run(&l->split, t->buf[l->in], p);
-	host_report(l, tfl_struct_why(l->op->builtin, l->add_bcast));
+	host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 	return 0;
 }
 
@@ -1679,7 +1679,7 @@ static int run_gather(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	int64_t bad;
 	size_t pos;
 
-	host_report(l, tfl_struct_why(l->op->builtin, l->add_bcast));
+	host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 	if (tfl_gather_run(&l->gather, t->buf[l->in],
 			   l->gather_idx ? l->gather_idx : t->buf[l->in2], t->buf[l->out],
 			   &bad, &pos))
@@ -1717,7 +1717,7 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	case TFL_OP_ADD:
 		if (l->add_bcast) {
 			tfl_sub_run(&l->sub, &l->bcast, in, t->buf[l->in2], out);
-			host_report(l, tfl_struct_why(l->op->builtin, l->add_bcast));
+			host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 			return 0;
 		}
 		ret = npu ? e1npu_ops_add(t->ops, l->dtype, l->count, in, &l->qa,
@@ -1735,7 +1735,7 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	case TFL_OP_RESHAPE:
 		memcpy(out, in, tfl_tensor_count(T(t, l->in)) *
 		       tfl_type_size(T(t, l->in)->type));
-		host_report(l, "layout only: data copied on the host");
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
 	case TFL_OP_QUANTIZE:
 		if (l->in_type == TFL_TYPE_FLOAT32) {
@@ -1744,7 +1744,7 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 			return 0;
 		}
 		run_quantize(l, in, out);
-		host_report(l, "requantization: no hardware form, TFLite Requantize on the host");
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
 	case TFL_OP_CONCATENATION: {
 		const uint8_t *ins[TFL_CONCAT_MAX];
@@ -1752,45 +1752,45 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 		for (uint32_t k = 0; k < l->op->num_inputs; k++)
 			ins[k] = t->buf[l->op->inputs[k]];
 		tfl_concat_run(&l->concat, ins, out);
-		host_report(l, "concatenation (uint8 inputs rescaled in float) on the host");
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
 	}
 	case TFL_OP_RESIZE_NEAREST_NEIGHBOR:
 		tfl_resize_run(&l->resize, in, out);
-		host_report(l, "layout only: nearest-neighbour copy on the host");
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
 	case TFL_OP_TRANSPOSE:
 	case TFL_OP_SLICE:
 	case TFL_OP_STRIDED_SLICE:
 		tfl_layout_run(&l->layout, in, out);
-		host_report(l, "layout only: strided copy on the host");
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
 	case TFL_OP_PAD:
 		tfl_pad_run(&l->pad, in, out);
-		host_report(l, "layout only: padded copy on the host");
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
 	case TFL_OP_HARD_SWISH:
 		tfl_hswish_run(&l->hswish, in, out);
-		host_report(l, "hard swish in 16-bit fixed point on the host");
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
 	case TFL_OP_MUL:
 		tfl_mul_run(&l->mul, &l->bcast, in, t->buf[l->in2], out);
-		host_report(l, "elementwise product with requantization on the host");
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
 	case TFL_OP_SUB:
 		tfl_sub_run(&l->sub, &l->bcast, in, t->buf[l->in2], out);
-		host_report(l, "elementwise difference with requantization on the host");
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
 	case TFL_OP_MAXIMUM:
 	case TFL_OP_MINIMUM:
 		run_minmax(l, in, t->buf[l->in2], out);
-		host_report(l, "elementwise max/min of the stored values on the host");
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
 	case TFL_OP_RELU:
 	case TFL_OP_RELU6:
 	case TFL_OP_RELU_N1_TO_1:
 		tfl_relu_run(&l->relu, in, out);
-		host_report(l, "clamp with requantization: no hardware form, TFLite ReluX on the host");
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
 	case TFL_OP_SPLIT:
 	case TFL_OP_SPLIT_V:
@@ -1800,18 +1800,18 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	case TFL_OP_ARG_MAX:
 	case TFL_OP_ARG_MIN:
 		tfl_argmax_run(&l->argmax, in, out);
-		host_report(l, tfl_struct_why(l->op->builtin, l->add_bcast));
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
 	case TFL_OP_GATHER:
 		return run_gather(t, li, l);
 	case TFL_OP_SPACE_TO_BATCH_ND:
 	case TFL_OP_BATCH_TO_SPACE_ND:
 		tfl_space_batch_run(&l->space_batch, in, out);
-		host_report(l, tfl_struct_why(l->op->builtin, l->add_bcast));
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
 	case TFL_OP_RESIZE_BILINEAR:
 		tfl_bilinear_run(&l->bilinear, in, out);
-		host_report(l, tfl_struct_why(l->op->builtin, l->add_bcast));
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
 	case TFL_OP_LOGISTIC:
 	case TFL_OP_TANH:
@@ -1833,7 +1833,7 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 		return 0;
 	case TFL_OP_MEAN:
 		tfl_mean_run(&l->mean, in, out);
-		host_report(l, "mean over H, W: no hardware form, TFLite integer Mean on the host");
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
 	default:
 		return LFAIL(t, li, l, -ENOTSUP, "not supported");

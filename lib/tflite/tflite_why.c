@@ -1,11 +1,41 @@
 // SPDX-License-Identifier: MIT
-/* Host reasons of the structural and index operators (tflite_why.h). */
+/* Host reasons of the operators the interpreter runs on the host (tflite_why.h). */
 #include "tflite_reader.h"
 #include "tflite_why.h"
 
-const char *tfl_struct_why(int32_t builtin, bool add_bcast)
+const char *tfl_host_why(int32_t builtin, bool add_bcast)
 {
 	switch (builtin) {
+	case TFL_OP_RESHAPE:
+	case TFL_OP_SQUEEZE:
+		return "layout only: data copied on the host";
+	case TFL_OP_QUANTIZE:
+		return "requantization: no hardware form, TFLite Requantize on the host";
+	case TFL_OP_MEAN:
+		return "mean over H, W: no hardware form, TFLite integer Mean on the host";
+	case TFL_OP_CONCATENATION:
+		return "concatenation (uint8 inputs rescaled in float) on the host";
+	case TFL_OP_RESIZE_NEAREST_NEIGHBOR:
+		return "layout only: nearest-neighbour copy on the host";
+	case TFL_OP_TRANSPOSE:
+	case TFL_OP_SLICE:
+	case TFL_OP_STRIDED_SLICE:
+		return "layout only: strided copy on the host";
+	case TFL_OP_PAD:
+		return "layout only: padded copy on the host";
+	case TFL_OP_HARD_SWISH:
+		return "hard swish in 16-bit fixed point on the host";
+	case TFL_OP_MUL:
+		return "elementwise product with requantization on the host";
+	case TFL_OP_SUB:
+		return "elementwise difference with requantization on the host";
+	case TFL_OP_MAXIMUM:
+	case TFL_OP_MINIMUM:
+		return "elementwise max/min of the stored values on the host";
+	case TFL_OP_RELU:
+	case TFL_OP_RELU6:
+	case TFL_OP_RELU_N1_TO_1:
+		return "clamp with requantization: no hardware form, TFLite ReluX on the host";
 	case TFL_OP_SPLIT:
 	case TFL_OP_SPLIT_V:
 	case TFL_OP_UNPACK:

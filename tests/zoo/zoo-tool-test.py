@@ -93,6 +93,30 @@ def tool(*args):
     return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
 
 
+def plan_vs_run(rep, trace):
+    """report's placement of every operator against what the run did (its
+    trace's layer spans): the same engine, and for a host operator the same
+    reason text."""
+    with open(trace) as fp:
+        ev = json.load(fp)
+    ev = ev["traceEvents"] if isinstance(ev, dict) else ev
+    ran = {}
+    for e in ev:
+        a = e.get("args", {})
+        if e.get("pid") == 1 and e.get("ph") == "X" and "layer" in a and "why" in a:
+            ran[a["layer"]] = a
+    bad = []
+    for o in rep["operators"]:
+        r = ran.get(o["index"])
+        engine = {"host": "cpu"}.get(o["place"], o["place"])
+        if r is None or r["engine"] != engine or \
+           (engine == "cpu" and r["why"] != o["why"]):
+            bad.append("op %d %s: report %s %r, run %s" % (
+                o["index"], o["builtin"], o["place"], o["why"],
+                "(no layer span)" if r is None else "%s %r" % (r["engine"], r["why"])))
+    return not bad, "; ".join(bad[:3])
+
+
 def main():
     binary, expect_path, tmp = sys.argv[1:4]
     models = sys.argv[4:]
@@ -132,7 +156,8 @@ def main():
         oargs = []
         for k in range(len(outs)):
             oargs += ["-o", os.path.join(tmp, "%s.out%d" % (tag, k))]
-        rc, out, err = tool(binary, "run", path, *args, *oargs, "--json")
+        trace = os.path.join(tmp, "%s.trace.json" % tag)
+        rc, out, err = tool(binary, "run", path, *args, *oargs, "--json", "--trace", trace)
         if refused:
             check(tag + "_run_refused", rc == 2 and reason in err,
                   "exit %d, stderr %r, expected 2 and %r" % (rc, err.strip(), reason))
@@ -149,6 +174,8 @@ def main():
                     why = "output %d: %s, file %d bytes, tensor %s (%d bytes)" % (
                         k, res[k], size, t, nbytes(t))
             check(tag + "_run", ok, why)
+            if ok and rep:
+                check(tag + "_report_matches_run", *plan_vs_run(rep, trace))
 
         # diff: NPU path against the CPU reference path
         rc, out, err = tool(binary, "diff", path, *args, "--json")
