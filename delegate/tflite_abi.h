@@ -226,4 +226,12 @@ struct tflc_resize_bilinear_params {	/* TfLiteResizeBilinearParams */
 	bool align_corners, half_pixel_centers;
 };
 
+struct tflc_block_params {		/* TfLiteDepthToSpaceParams, TfLiteSpaceToDepthParams */
+	int block_size;
+};
+
+struct tflc_transpose_conv_params {	/* TfLiteTransposeConvParams */
+	int padding, stride_width, stride_height;
+};
+
 #endif /* __E1NPU_TFLITE_ABI_H__ */

@@ -190,6 +190,21 @@ static void view_options(int32_t code, const void *bd, struct tfl_options *o)
 		o->half_pixel_centers =
 			((const struct tflc_resize_bilinear_params *)bd)->half_pixel_centers;
 		break;
+	case TFL_OP_DEPTH_TO_SPACE:
+	case TFL_OP_SPACE_TO_DEPTH:
+		o->type = code == TFL_OP_DEPTH_TO_SPACE ? TFL_OPT_DEPTH_TO_SPACE :
+			  TFL_OPT_SPACE_TO_DEPTH;
+		o->block_size = ((const struct tflc_block_params *)bd)->block_size;
+		break;
+	case TFL_OP_TRANSPOSE_CONV: {
+		const struct tflc_transpose_conv_params *p = bd;
+
+		o->type = TFL_OPT_TRANSPOSE_CONV;
+		o->padding = map_pad(p->padding);
+		o->stride_w = p->stride_width;
+		o->stride_h = p->stride_height;
+		break;
+	}
 	default:
 		break;
 	}

@@ -577,6 +577,17 @@ static int parse_options(struct rd *r, const struct tbl *op,
 		if ((ret = rd_i32(r, &t, 0, 0, &o->axis, what)))
 			return ret;
 		break;
+	case TFL_OPT_DEPTH_TO_SPACE:
+	case TFL_OPT_SPACE_TO_DEPTH:
+		if ((ret = rd_i32(r, &t, 0, 0, &o->block_size, what)))
+			return ret;
+		break;
+	case TFL_OPT_TRANSPOSE_CONV:
+		if ((ret = rd_i8(r, &t, 0, 0, &o->padding, what)) ||
+		    (ret = rd_i32(r, &t, 1, 0, &o->stride_w, what)) ||
+		    (ret = rd_i32(r, &t, 2, 0, &o->stride_h, what)))
+			return ret;
+		break;
 	case TFL_OPT_SPLIT:
 	case TFL_OPT_SPLIT_V:
 		if ((ret = rd_i32(r, &t, 0, 0, &o->num, what)))

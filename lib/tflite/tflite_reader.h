@@ -72,6 +72,9 @@ enum tfl_builtin {
 	TFL_OP_PACK = 83,
 	TFL_OP_UNPACK = 88,
 	TFL_OP_SPLIT_V = 102,
+	TFL_OP_DEPTH_TO_SPACE = 5,
+	TFL_OP_SPACE_TO_DEPTH = 26,
+	TFL_OP_TRANSPOSE_CONV = 67,
 };
 
 /* schema.fbs BuiltinOptions union members (the ones we read). */
@@ -97,6 +100,9 @@ enum tfl_options_type {
 	TFL_OPT_PACK = 59,
 	TFL_OPT_UNPACK = 64,
 	TFL_OPT_SPLIT_V = 79,
+	TFL_OPT_SPACE_TO_DEPTH = 19,
+	TFL_OPT_TRANSPOSE_CONV = 49,
+	TFL_OPT_DEPTH_TO_SPACE = 94,
 };
 
 /* schema.fbs ActivationFunctionType and Padding. */
@@ -149,6 +155,7 @@ struct tfl_options {
 				 * (their axis: @axis) */
 	int32_t align_corners, half_pixel_centers;	/* resize bilinear */
 	float alpha;		/* leaky relu */
+	int32_t block_size;	/* depth to space, space to depth */
 };
 
 struct tfl_operator {

@@ -30,6 +30,7 @@
 #include "tflite_argmax.h"
 #include "tflite_bilinear.h"
 #include "tflite_concat.h"
+#include "tflite_depth_space.h"
 #include "tflite_float.h"
 #include "tflite_gather.h"
 #include "tflite_hswish.h"
@@ -46,6 +47,7 @@
 #include "tflite_space_batch.h"
 #include "tflite_split.h"
 #include "tflite_sub.h"
+#include "tflite_tconv.h"
 #include "tflite_why.h"
 #include "tflite_reader.h"
 #include "tflite_report.h"
@@ -100,6 +102,8 @@ struct layer {
 	struct tfl_gather gather;
 	const void *gather_idx;		/* constant indices, or NULL: in2 */
 	struct tfl_space_batch space_batch;
+	struct tfl_depth_space depth_space;	/* DEPTH_TO_SPACE, SPACE_TO_DEPTH */
+	struct tfl_tconv tconv;		/* TRANSPOSE_CONV */
 	struct tfl_bilinear bilinear;
 	bool add_bcast;			/* ADD of different shapes: on the host */
 	struct tfl_lut lut;		/* LOGISTIC, TANH, LEAKY_RELU */
@@ -1283,6 +1287,145 @@ static int prep_space_batch(struct e1npu_tflite *t, uint32_t li, struct layer *l
 	return 0;
 }
 
+/* DEPTH_TO_SPACE / SPACE_TO_DEPTH: 4-D uint8/int8, the options' block_size. */
+static int prep_depth_space(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *out;
+	bool ts = l->op->builtin == TFL_OP_DEPTH_TO_SPACE;
+	uint32_t want_opt = ts ? TFL_OPT_DEPTH_TO_SPACE : TFL_OPT_SPACE_TO_DEPTH;
+	int32_t block, od[4];
+	int ret;
+
+	if (l->op->num_inputs != 1)
+		return LFAIL(t, li, l, -EINVAL, "%u inputs (1 taken)", l->op->num_inputs);
+	if ((ret = want(t, li, l, l->in, "input", 4, false)) ||
+	    (ret = want(t, li, l, l->out, "output", 4, false)))
+		return ret;
+	in = T(t, l->in);
+	out = T(t, l->out);
+	if (!dtype_of(in->type) || (ret = want_act_type(t, li, l, l->out, in->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s (uint8, int8 handled)",
+					 tfl_type_name(in->type));
+	block = l->op->opt.type == want_opt ? l->op->opt.block_size : 0;
+	if (tfl_depth_space_prepare(&l->depth_space, ts, in->dims, block, 1, od))
+		return LFAIL(t, li, l, -EINVAL, "block_size %d does not fit input %dx%dx%dx%d",
+			     block, in->dims[0], in->dims[1], in->dims[2], in->dims[3]);
+	if (memcmp(od, out->dims, sizeof(od)))
+		return LFAIL(t, li, l, -EINVAL, "output shape %dx%dx%dx%d, expected %dx%dx%dx%d",
+			     out->dims[0], out->dims[1], out->dims[2], out->dims[3], od[0], od[1],
+			     od[2], od[3]);
+	set_shape(l, in, out);
+	return 0;
+}
+
+/*
+ * TRANSPOSE_CONV's filter quantization as TFLite 2.2 takes it: uint8 one
+ * scale and zero point, int8 one scale per output channel (or one) with
+ * zero points 0; each channel's multiplier as 2.2 forms it (uint8: the
+ * single-precision product of the scales, int8: the double one).
+ */
+static int tconv_quant(struct e1npu_tflite *t, uint32_t li, struct layer *l, int32_t fi,
+		       const struct e1npu_qparams *qi, const struct e1npu_qparams *qo)
+{
+	const struct tfl_tensor *f = T(t, fi);
+	struct tfl_tconv *s = &l->tconv;
+	uint32_t n = f->num_scales, oc = (uint32_t)s->out[3];
+	bool is_u8 = f->type == TFL_TYPE_UINT8;
+
+	if (!n || (n != 1 && (is_u8 || n != oc)))
+		return LFAIL(t, li, l, -ENOTSUP, "filter %d (%s): %u scales for %u output channels (%s)",
+			     fi, f->name, n, oc, is_u8 ? "uint8: one" : "int8: one or one a channel");
+	if (n > 1 && f->quantized_dimension != 0)
+		return LFAIL(t, li, l, -EINVAL, "filter %d (%s): quantized_dimension %d, expected 0",
+			     fi, f->name, f->quantized_dimension);
+	for (uint32_t k = 0; k < f->num_zero_points; k++) {
+		int64_t zp = tfl_zero_point(f, k);
+
+		if (is_u8 ? (zp < 0 || zp > 255) : zp != 0)
+			return LFAIL(t, li, l, -ENOTSUP, "filter %d (%s): zero point %lld (%s)",
+				     fi, f->name, (long long)zp,
+				     is_u8 ? "uint8: 0..255" : "int8: TFLite 2.2 takes 0");
+		if (is_u8)
+			s->zp_w = (int32_t)zp;
+	}
+	for (uint32_t c = 0; c < oc; c++) {
+		float ws = tfl_scale(f, n == 1 ? 0 : c);
+		double real = e1q_conv_scale(is_u8, qi->scale, ws, qo->scale);
+
+		if (!(ws > 0) || !isfinite(ws) ||
+		    e1q_quantize_multiplier(real, &s->mult[c], &s->shift[c]))
+			return LFAIL(t, li, l, -EINVAL,
+				     "channel %u: input scale %g x weight scale %g / output scale %g is not a representable requantization multiplier",
+				     c, (double)qi->scale, (double)ws, (double)qo->scale);
+	}
+	return 0;
+}
+
+/* TRANSPOSE_CONV: constant int32 output_shape [4], constant filter, input (no bias in 2.2). */
+static int prep_tconv(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *w, *out;
+	const struct tfl_options *o = &l->op->opt;
+	struct tfl_tconv *s = &l->tconv;
+	struct e1npu_qparams qi, qo;
+	int32_t os[4];
+	int ret;
+
+	if (l->op->num_inputs == 4)
+		return LFAIL(t, li, l, -ENOTSUP, "a bias input: TFLite 2.2's TRANSPOSE_CONV takes none");
+	if (l->op->num_inputs != 3 || l->op->inputs[1] < 0 || l->op->inputs[2] < 0)
+		return LFAIL(t, li, l, -EINVAL, "needs output_shape, weights and input");
+	l->in = l->op->inputs[2];
+	if ((ret = const_ints(t, li, l, l->op->inputs[0], "output_shape", 4, os)) ||
+	    (ret = want(t, li, l, l->op->inputs[1], "weights", 4, true)) ||
+	    (ret = want(t, li, l, l->in, "input", 4, false)) ||
+	    (ret = want(t, li, l, l->out, "output", 4, false)))
+		return ret;
+	in = T(t, l->in);
+	w = T(t, l->op->inputs[1]);
+	out = T(t, l->out);
+	if (!dtype_of(in->type) || (ret = want_act_type(t, li, l, l->out, in->type)) ||
+	    (ret = want_act_type(t, li, l, l->op->inputs[1], in->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s (uint8, int8 handled)",
+					 tfl_type_name(in->type));
+	if (o->type != TFL_OPT_TRANSPOSE_CONV || o->stride_w < 1 || o->stride_h < 1 ||
+	    (o->padding != TFL_PAD_SAME && o->padding != TFL_PAD_VALID))
+		return LFAIL(t, li, l, -EINVAL, "stride %dx%d, padding %d (strides >= 1, SAME or VALID)",
+			     o->stride_h, o->stride_w, o->padding);
+	if (memcmp(os, out->dims, sizeof(os)))
+		return LFAIL(t, li, l, -EINVAL, "output_shape %d,%d,%d,%d is not the output's %d,%d,%d,%d",
+			     os[0], os[1], os[2], os[3], out->dims[0], out->dims[1], out->dims[2],
+			     out->dims[3]);
+	if (w->dims[0] != out->dims[3] || w->dims[3] != in->dims[3] || in->dims[0] != out->dims[0])
+		return LFAIL(t, li, l, -EINVAL,
+			     "weights %dx%dx%dx%d do not map input %dx%dx%dx%d to output %dx%dx%dx%d",
+			     w->dims[0], w->dims[1], w->dims[2], w->dims[3], in->dims[0], in->dims[1],
+			     in->dims[2], in->dims[3], out->dims[0], out->dims[1], out->dims[2],
+			     out->dims[3]);
+	if ((ret = qparams(t, li, l, l->in, &qi)) || (ret = qparams(t, li, l, l->out, &qo)))
+		return ret;
+	memcpy(s->in, in->dims, sizeof(s->in));
+	memcpy(s->out, out->dims, sizeof(s->out));
+	s->fh = w->dims[1];
+	s->fw = w->dims[2];
+	s->stride_h = o->stride_h;
+	s->stride_w = o->stride_w;
+	s->pad_h = tfl_tconv_padding(o->padding == TFL_PAD_SAME, out->dims[1], s->fh, s->stride_h);
+	s->pad_w = tfl_tconv_padding(o->padding == TFL_PAD_SAME, out->dims[2], s->fw, s->stride_w);
+	s->zp_in = qi.zero_point;
+	s->zp_out = qo.zero_point;
+	s->is_int8 = in->type == TFL_TYPE_INT8;
+	if ((ret = tfl_tconv_alloc(s, w->data)))
+		return ret == -ENOMEM ? ret :
+		       LFAIL(t, li, l, -ENOTSUP, "output of %dx%dx%dx%d too large", out->dims[0],
+			     out->dims[1], out->dims[2], out->dims[3]);
+	if ((ret = tconv_quant(t, li, l, l->op->inputs[1], &qi, &qo)))
+		return ret;
+	l->host_why = "transposed convolution: TFLite 2.2's scatter-accumulate on the host, no hardware form";
+	set_shape(l, in, out);
+	return 0;
+}
+
 /* RESIZE_BILINEAR of [N, H, W, C] to a constant int32 size. */
 static int prep_bilinear(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 {
@@ -1809,6 +1952,15 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 		tfl_space_batch_run(&l->space_batch, in, out);
 		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
+	case TFL_OP_TRANSPOSE_CONV:
+		tfl_tconv_run(&l->tconv, in, out);
+		host_report(l, l->host_why);
+		return 0;
+	case TFL_OP_DEPTH_TO_SPACE:
+	case TFL_OP_SPACE_TO_DEPTH:
+		tfl_depth_space_run(&l->depth_space, in, out);
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
+		return 0;
 	case TFL_OP_RESIZE_BILINEAR:
 		tfl_bilinear_run(&l->bilinear, in, out);
 		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
@@ -1912,6 +2064,9 @@ static int prepare_layer(struct e1npu_tflite *t, uint32_t i, struct layer *l)
 	case TFL_OP_SPACE_TO_BATCH_ND:
 	case TFL_OP_BATCH_TO_SPACE_ND: ret = prep_space_batch(t, i, l); break;
 	case TFL_OP_RESIZE_BILINEAR: ret = prep_bilinear(t, i, l); break;
+	case TFL_OP_DEPTH_TO_SPACE:
+	case TFL_OP_SPACE_TO_DEPTH: ret = prep_depth_space(t, i, l); break;
+	case TFL_OP_TRANSPOSE_CONV: ret = prep_tconv(t, i, l); break;
 	case TFL_OP_LOGISTIC:
 	case TFL_OP_TANH:
 	case TFL_OP_LEAKY_RELU: ret = prep_lut(t, i, l); break;
@@ -2133,6 +2288,7 @@ E1NPU_API void e1npu_tflite_free(struct e1npu_tflite *t)
 		free(l->w);
 		free(l->bias);
 		tfl_resize_free(&l->resize);
+		tfl_tconv_free(&l->tconv);
 		free(l->wscales);
 	}
 	free(t->arena);

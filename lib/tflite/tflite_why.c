@@ -46,6 +46,9 @@ const char *tfl_host_why(int32_t builtin, bool add_bcast)
 	case TFL_OP_SPACE_TO_BATCH_ND:
 	case TFL_OP_BATCH_TO_SPACE_ND:
 		return "layout only: block-strided copies on the host, no hardware copy engine";
+	case TFL_OP_DEPTH_TO_SPACE:
+	case TFL_OP_SPACE_TO_DEPTH:
+		return "layout only: block-to-channel copies on the host, no hardware copy engine";
 	case TFL_OP_ARG_MAX:
 	case TFL_OP_ARG_MIN:
 		return "index of the largest/smallest stored value: no hardware arg-reduction, on the host";

@@ -155,6 +155,10 @@ int main(void)
 	OFF(tflc_pack_params, axis, 4);
 	OFF(tflc_resize_bilinear_params, align_corners, 0);
 	OFF(tflc_resize_bilinear_params, half_pixel_centers, 1);
+	OFF(tflc_block_params, block_size, 0);	/* depth to space, space to depth */
+	OFF(tflc_transpose_conv_params, padding, 0);
+	OFF(tflc_transpose_conv_params, stride_width, 4);
+	OFF(tflc_transpose_conv_params, stride_height, 8);
 	/* Enum values the delegate compares with. */
 	eq("kTfLiteFloat32", TFLC_FLOAT32, 1);
 	eq("kTfLiteInt32", TFLC_INT32, 2);

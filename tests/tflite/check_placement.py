@@ -23,6 +23,9 @@ WANT = {
     'argmin-i8-axis2-i32': {'ARG_MIN': 'no hardware arg-reduction'},
     'space-batch-u8-pad': {'SPACE_TO_BATCH_ND': 'block-strided copies',
                            'BATCH_TO_SPACE_ND': 'block-strided copies'},
+    'space-depth-u8-3-2': {'SPACE_TO_DEPTH': 'block-to-channel copies',
+                           'DEPTH_TO_SPACE': 'block-to-channel copies'},
+    'tconv-u8-same-s2': {'TRANSPOSE_CONV': "TFLite 2.2's scatter-accumulate"},
     'bilinear-i8-half': {'RESIZE_BILINEAR': "TFLite 2.2's single-precision float"},
     'bcast-add-u8-se': {'ADD': 'broadcasting add: the hardware add takes equal shapes'},
 }

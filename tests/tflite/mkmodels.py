@@ -21,7 +21,7 @@ import sys
 
 from tflbuild import (ADD, O_ADD, CONV, DW, FC, I32, I8, NONE, O_CONV, O_DW, O_FC,
                       O_RESHAPE, RELU as ACT_RELU, RELU6 as ACT_RELU6,
-                      RESHAPE, SAME, U8, Model, Table)
+                      RESHAPE, SAME, U8, VALID, Model, Table)
 
 SHAPE, STRIDED_SLICE, PACK, MEAN = 77, 45, 83, 40
 RELU, RELU_N1_TO_1, RELU6, QUANTIZE = 19, 20, 21, 114
@@ -44,6 +44,8 @@ I64 = 4
 LOGISTIC, TANH, LEAKY_RELU, L2_NORM, ABS, DEQUANTIZE = 14, 28, 98, 11, 101, 6
 O_L2NORM, O_LEAKY_RELU = 12, 75
 F32 = 0
+D2S, S2D, O_D2S, O_S2D = 5, 26, 94, 19
+TCONV, O_TCONV = 67, 49
 O_STRIDED_SLICE, O_SHAPE, O_PACK, O_REDUCER = 32, 55, 59, 27
 
 
@@ -390,6 +392,61 @@ def space_batch(ttype, shape, block, pads, crops):
     m.op(RELU, [sb], [r])
     m.op(B2S, [r, bk, cr], [o], O_B2S, Table())
     return m.build([i], [o, sb], 'space batch')
+
+
+def tconv(ttype, in_shape, out_shape, k, stride, padding, s_in=0.05, s_out=0.11, seed=7,
+          bias=False, wzp=131, out_tensor=None):
+    """TRANSPOSE_CONV of @in_shape to the constant @out_shape, a k[0] x k[1]
+    filter; uint8: one weight scale and zero point @wzp; int8: one scale
+    per output channel (zero points 0). Weights spread over the whole
+    byte range, so sums wrap nothing but do saturate the output."""
+    oc, ic = out_shape[3], in_shape[3]
+    n = oc * k[0] * k[1] * ic
+    z_in, z_out = (128, 120) if ttype == U8 else (-3, 4)
+    m = Model()
+    i = m.tensor('in', in_shape, ttype, s_in, z_in)
+    shp = m.const('output_shape', [4], I32, out_shape)
+    vals = [(v * 37 + seed * 11) % 256 for v in range(n)]
+    if ttype == U8:
+        w = m.const('w', [oc, k[0], k[1], ic], U8, vals, 0.007, wzp)
+    else:
+        w = m.const('w', [oc, k[0], k[1], ic], I8, [v - 128 for v in vals],
+                    [0.004 + 0.0013 * c for c in range(oc)], [0] * oc, qdim=0)
+    o = m.tensor('out', out_tensor or out_shape, ttype, s_out, z_out)
+    ins = [shp, w, i]
+    if bias:
+        ins.append(m.const('b', [oc], I32, [5] * oc, f32(s_in * 0.007), 0))
+    m.op(TCONV, ins, [o], O_TCONV,
+         Table(f0=('i8', padding), f1=('i32', stride[1]), f2=('i32', stride[0])))
+    return m.build([i], [o], 'transpose conv')
+
+
+def depth_space(ttype, shape, b1, b2):
+    """SPACE_TO_DEPTH by @b1, then DEPTH_TO_SPACE of that by @b2 (another
+    block size where the channels allow: not each other's inverse); both
+    outputs are model outputs. Output quantization other than the input's:
+    2.2 copies the stored values whatever it is."""
+    z = 100 if ttype == U8 else -20
+    n, h, w, c = shape
+    d = [n, h // b1, w // b1, c * b1 * b1]
+    o = [n, d[1] * b2, d[2] * b2, d[3] // (b2 * b2)]
+    m = Model()
+    i = m.tensor('in', shape, ttype, 0.05, z)
+    t = m.tensor('depth', d, ttype, 0.05, z)
+    u = m.tensor('space', o, ttype, 0.07, z + 3)
+    m.op(S2D, [i], [t], O_S2D, Table(f0=('i32', b1)))
+    m.op(D2S, [t], [u], O_D2S, Table(f0=('i32', b2)))
+    return m.build([i], [u, t], 'depth space')
+
+
+def depth_to_space(ttype, shape, b):
+    """DEPTH_TO_SPACE alone, the model input on its depth side."""
+    n, h, w, c = shape
+    m = Model()
+    i = m.tensor('in', shape, ttype, 0.05, 0)
+    o = m.tensor('out', [n, h * b, w * b, c // (b * b)], ttype, 0.05, 0)
+    m.op(D2S, [i], [o], O_D2S, Table(f0=('i32', b)))
+    return m.build([i], [o], 'depth to space')
 
 
 def bilinear(ttype, hw, size, align, half, n=1, c=3):
@@ -760,6 +817,20 @@ MODELS = {
     'quantize-f32-i8-tie': lambda: unary(QUANTIZE, F32, None, None, 0.125, -10, out_type=I8),
     'quantize-f32-i8': lambda: unary(QUANTIZE, F32, None, None, 0.0173, 3, out_type=I8),
     'abs-f32': lambda: unary(ABS, F32, None, None, None, None),
+    'tconv-u8-same-s2': lambda: tconv(U8, [1, 4, 5, 3], [1, 8, 10, 4], (3, 3), (2, 2), SAME),
+    'tconv-u8-valid-s2': lambda: tconv(U8, [1, 4, 4, 2], [1, 9, 9, 3], (3, 3), (2, 2), VALID),
+    'tconv-u8-same-s1-odd': lambda: tconv(U8, [1, 5, 7, 4], [1, 5, 7, 2], (3, 2), (1, 1), SAME,
+                                          s_out=0.3, wzp=0),
+    'tconv-u8-same-s3x2': lambda: tconv(U8, [2, 3, 4, 2], [2, 9, 7, 3], (4, 3), (3, 2), SAME),
+    'tconv-i8-same-s2': lambda: tconv(I8, [1, 4, 5, 3], [1, 8, 10, 4], (3, 3), (2, 2), SAME),
+    'tconv-i8-valid-s2': lambda: tconv(I8, [1, 3, 3, 5], [1, 8, 8, 6], (4, 4), (2, 2), VALID,
+                                       s_out=0.2),
+    'tconv-i8-same-s1': lambda: tconv(I8, [1, 6, 6, 2], [1, 6, 6, 3], (3, 3), (1, 1), SAME),
+    'space-depth-u8-3-2': lambda: depth_space(U8, [1, 6, 6, 4], 3, 2),
+    'space-depth-i8-2-2': lambda: depth_space(I8, [2, 4, 8, 3], 2, 2),
+    'space-depth-u8-1-1': lambda: depth_space(U8, [1, 3, 5, 2], 1, 1),
+    'depth-to-space-i8-3': lambda: depth_to_space(I8, [1, 3, 5, 18], 3),
+    'depth-to-space-u8-2': lambda: depth_to_space(U8, [2, 4, 3, 8], 2),
     'float-chain-u8-logistic': lambda: float_chain(U8, LOGISTIC, 0.05, 128, 1 / 256, 0),
     'float-chain-i8-tanh': lambda: float_chain(I8, TANH, 0.04, 3, 1 / 128, 0),
 }
@@ -771,6 +842,8 @@ PLACES = {
                                 "TFLite 2.2's 256-entry table, looked up on the host",
                                 'dequantized on the host, e1 has no float datapath',
                                 'float32 absolute value on the host'],
+    'tconv-i8-same-s2': ["transposed convolution: TFLite 2.2's scatter-accumulate on the host"],
+    'space-depth-i8-2-2': ['layout only: block-to-channel copies on the host'],
     'leaky-relu-u8': ["integer leaky ReLU as a 256-entry table on the host"],
     'l2norm-i8': ["integer inverse square root on the host, no hardware form"],
 }
@@ -791,6 +864,24 @@ REFUSED = {
                              'requires scale 1/128 (0.0078125), zero point 128'),
     'refused-l2norm-i8-relu': (lambda: l2norm(I8, [1, 4, 8], 0, act=ACT_RELU),
                                'fused activation 1: TFLite 2.2 takes none'),
+    'refused-space-to-depth-u8-uneven': (
+        lambda: unary(S2D, U8, 0.05, 128, 0.05, 128, shape=(1, 4, 6, 2),
+                      opts=(O_S2D, Table(f0=('i32', 3)))),
+        'block_size 3 does not fit input 1x4x6x2'),
+    'refused-depth-to-space-i8-zero': (
+        lambda: unary(D2S, I8, 0.05, 0, 0.05, 0, shape=(1, 2, 2, 4),
+                      opts=(O_D2S, Table(f0=('i32', 0)))),
+        'block_size 0 does not fit input 1x2x2x4'),
+    'refused-tconv-u8-bias': (
+        lambda: tconv(U8, [1, 4, 5, 3], [1, 8, 10, 4], (3, 3), (2, 2), SAME, bias=True),
+        "a bias input: TFLite 2.2's TRANSPOSE_CONV takes none"),
+    'refused-tconv-i8-stride0': (
+        lambda: tconv(I8, [1, 4, 5, 3], [1, 8, 10, 4], (3, 3), (0, 2), SAME),
+        'stride 0x2, padding 0'),
+    'refused-tconv-u8-shape': (
+        lambda: tconv(U8, [1, 4, 5, 3], [1, 8, 10, 4], (3, 3), (2, 2), SAME,
+                      out_tensor=[1, 8, 9, 4]),
+        'output_shape 1,8,10,4 is not the output\'s 1,8,9,4'),
     'refused-abs-u8': (lambda: unary(ABS, U8, 0.05, 128, 0.05, 128),
                        'TFLite 2.2 runs ABS on float32 only'),
     'refused-dequantize-f32': (lambda: unary(DEQUANTIZE, F32, None, None, None, None),

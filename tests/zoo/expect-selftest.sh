@@ -35,7 +35,7 @@ case_ missing-line $zoo/$m "other.tflite | exact | 3/3/1 | exact" 'no line in th
 case_ delegate-count $zoo/$m "$m | exact | 2/3/1 | exact" 'says 2/3/1: update expect.txt'
 case_ delegate-improved $zoo/$m "$m | exact | 3/3/1 | differs: was wrong" 'now exact on all'
 # a model the interpreter refuses (the zoo's become loadable as operators are added)
-m2=unsupported-space-to-depth.tflite
+m2=unsupported-reverse-v2.tflite
 python3 "$(dirname "$0")/mk_unsupported.py" "$out/$m2"
 case_ interp-regressed $out/$m2 "$m2 | exact | 0/1/0 | exact" 'expect.txt says .exact.'
 case_ refusal-reason $out/$m2 "$m2 | refused: MUL | 0/1/0 | exact" "expect.txt says 'refused: MUL'"
