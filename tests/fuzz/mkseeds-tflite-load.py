@@ -249,6 +249,9 @@ SEEDS = {
     'leaky-relu-u8': mkmodels.MODELS['leaky-relu-u8'],
     'l2norm-i8': mkmodels.MODELS['l2norm-i8'],
     'float-chain-u8': mkmodels.MODELS['float-chain-u8-logistic'],
+    'tconv-u8-same': mkmodels.MODELS['tconv-u8-same-s2'],
+    'tconv-i8-valid': mkmodels.MODELS['tconv-i8-valid-s2'],
+    'space-depth-u8': mkmodels.MODELS['space-depth-u8-3-2'],
 }
 
 
