@@ -163,6 +163,9 @@ static void view_options(int32_t code, const void *bd, struct tfl_options *o)
 		o->beta = ((const struct tflc_softmax_params *)bd)->beta;
 		break;
 	case TFL_OP_MEAN:
+	case TFL_OP_SUM:
+	case TFL_OP_REDUCE_MAX:
+	case TFL_OP_REDUCE_MIN:
 		o->type = TFL_OPT_REDUCER;
 		o->keep_dims = ((const struct tflc_reducer_params *)bd)->keep_dims;
 		break;

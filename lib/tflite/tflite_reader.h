@@ -75,6 +75,10 @@ enum tfl_builtin {
 	TFL_OP_DEPTH_TO_SPACE = 5,
 	TFL_OP_SPACE_TO_DEPTH = 26,
 	TFL_OP_TRANSPOSE_CONV = 67,
+	TFL_OP_PRELU = 54,
+	TFL_OP_SUM = 74,
+	TFL_OP_REDUCE_MAX = 82,
+	TFL_OP_REDUCE_MIN = 89,
 };
 
 /* schema.fbs BuiltinOptions union members (the ones we read). */

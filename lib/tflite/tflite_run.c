@@ -41,6 +41,8 @@
 #include "tflite_mean.h"
 #include "tflite_mul.h"
 #include "tflite_pad.h"
+#include "tflite_prelu.h"
+#include "tflite_reduce.h"
 #include "tflite_part.h"
 #include "tflite_relu.h"
 #include "tflite_resize.h"
@@ -104,6 +106,9 @@ struct layer {
 	struct tfl_space_batch space_batch;
 	struct tfl_depth_space depth_space;	/* DEPTH_TO_SPACE, SPACE_TO_DEPTH */
 	struct tfl_tconv tconv;		/* TRANSPOSE_CONV */
+	struct tfl_reduce reduce;	/* REDUCE_MAX, REDUCE_MIN, SUM */
+	struct tfl_prelu prelu;
+	const void *alpha;		/* PRELU's constant alpha, or NULL: in2 */
 	struct tfl_bilinear bilinear;
 	bool add_bcast;			/* ADD of different shapes: on the host */
 	struct tfl_lut lut;		/* LOGISTIC, TANH, LEAKY_RELU */
@@ -1426,6 +1431,100 @@ static int prep_tconv(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	return 0;
 }
 
+/* REDUCE_MAX, REDUCE_MIN, SUM: uint8/int8, constant int32 axes (any), keep_dims. */
+static int prep_reduce(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *ax, *out;
+	int32_t od[TFL_MAX_DIMS], axes[TFL_MAX_DIMS * 4], bad = 0;
+	bool keep = l->op->opt.type == TFL_OPT_REDUCER && l->op->opt.keep_dims;
+	enum tfl_reduce_kind kind = l->op->builtin == TFL_OP_REDUCE_MAX ? TFL_REDUCE_MAX :
+				    l->op->builtin == TFL_OP_REDUCE_MIN ? TFL_REDUCE_MIN :
+				    TFL_REDUCE_SUM_WRAP;
+	struct e1npu_qparams qi, qo;
+	uint32_t on = 0;
+	size_t na;
+	int ret;
+
+	if (l->op->num_inputs != 2 || l->op->inputs[1] < 0)
+		return LFAIL(t, li, l, -EINVAL, "needs input and axes");
+	if ((ret = want(t, li, l, l->in, "input", -1, false)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)) ||
+	    (ret = want(t, li, l, l->op->inputs[1], "axes", -1, true)))
+		return ret;
+	in = T(t, l->in);
+	ax = T(t, l->op->inputs[1]);
+	out = T(t, l->out);
+	if (!dtype_of(in->type) || (ret = want_act_type(t, li, l, l->out, in->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s (uint8, int8 handled)",
+					 tfl_type_name(in->type));
+	na = tfl_tensor_count(ax);
+	if (ax->type != TFL_TYPE_INT32 || ax->ndims > 1 || na > TFL_MAX_DIMS * 4)
+		return LFAIL(t, li, l, -ENOTSUP, "axes must be int32, rank 0 or 1, at most %d",
+			     TFL_MAX_DIMS * 4);
+	memcpy(axes, ax->data, 4 * na);
+	if (tfl_reduce_prepare(&l->reduce, kind, in->type == TFL_TYPE_INT8, in->dims, in->ndims,
+			       axes, (uint32_t)na, keep, od, &on, &bad))
+		return LFAIL(t, li, l, -EINVAL, "axis %d of a rank %u tensor", bad, in->ndims);
+	if (out->ndims != on || memcmp(out->dims, od, 4 * on))
+		return LFAIL(t, li, l, -EINVAL, "output shape does not match the reduction (keep_dims %d)",
+			     keep);
+	if ((ret = qparams(t, li, l, l->in, &qi)) || (ret = qparams(t, li, l, l->out, &qo)))
+		return ret;
+	/* 2.2 sums in the 8-bit type only when scale and zero point are equal */
+	if (kind == TFL_REDUCE_SUM_WRAP && (qi.scale != qo.scale || qi.zero_point != qo.zero_point)) {
+		l->reduce.kind = TFL_REDUCE_SUM_RESCALE;
+		if (l->reduce.nout && l->reduce.nin / l->reduce.nout > INT32_MAX)
+			return LFAIL(t, li, l, -ENOTSUP, "%zu elements a sum (int32 at most)",
+				     l->reduce.nin / l->reduce.nout);
+		if ((ret = tfl_reduce_rescale(&l->reduce, qi.scale, qi.zero_point, qo.scale,
+					      qo.zero_point)))
+			return ret;
+	}
+	set_shape(l, in, out);
+	return 0;
+}
+
+/* PRELU: uint8 input and alpha (constant or not) broadcast to the output. */
+static int prep_prelu(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *a, *out;
+	struct e1npu_qparams qi, qa, qo;
+	int ret;
+
+	if (l->op->num_inputs != 2 || l->op->inputs[1] < 0)
+		return LFAIL(t, li, l, -EINVAL, "needs input and alpha");
+	l->in2 = l->op->inputs[1];
+	if ((ret = want(t, li, l, l->in, "input", -1, false)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)) ||
+	    (ret = want(t, li, l, l->in2, "alpha", -1, !!T(t, l->in2)->data)))
+		return ret;
+	in = T(t, l->in);
+	a = T(t, l->in2);
+	out = T(t, l->out);
+	if (in->type != TFL_TYPE_UINT8)
+		return LFAIL(t, li, l, -ENOTSUP, "input type %s: TFLite 2.2 runs PRELU on float32 and uint8 only",
+			     tfl_type_name(in->type));
+	if (tfl_bcast_prepare(&l->bcast, in->dims, in->ndims, a->dims, a->ndims, out->dims,
+			      out->ndims))
+		return LFAIL(t, li, l, -ENOTSUP, "alpha does not broadcast to the output (rank 4 at most)");
+	if ((ret = want_act_type(t, li, l, l->in2, in->type)) ||
+	    (ret = want_act_type(t, li, l, l->out, in->type)))
+		return ret;
+	if ((ret = qparams(t, li, l, l->in, &qi)) || (ret = qparams(t, li, l, l->in2, &qa)) ||
+	    (ret = qparams(t, li, l, l->out, &qo)))
+		return ret;
+	if (tfl_prelu_prepare(&l->prelu, qi, qa, qo))
+		return LFAIL(t, li, l, -EINVAL,
+			     "input scale %g x alpha scale %g / output scale %g is not below 1 (TFLite 2.2 requires it)",
+			     (double)qi.scale, (double)qa.scale, (double)qo.scale);
+	if (a->data) {		/* a constant alpha is read where it is */
+		l->alpha = a->data;
+		l->in2 = -1;
+	}
+	set_shape(l, in, out);
+	return 0;
+}
+
 /* RESIZE_BILINEAR of [N, H, W, C] to a constant int32 size. */
 static int prep_bilinear(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 {
@@ -1952,6 +2051,16 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 		tfl_space_batch_run(&l->space_batch, in, out);
 		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
+	case TFL_OP_REDUCE_MAX:
+	case TFL_OP_REDUCE_MIN:
+	case TFL_OP_SUM:
+		tfl_reduce_run(&l->reduce, in, out);
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
+		return 0;
+	case TFL_OP_PRELU:
+		tfl_prelu_run(&l->prelu, &l->bcast, in, l->alpha ? l->alpha : t->buf[l->in2], out);
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
+		return 0;
 	case TFL_OP_TRANSPOSE_CONV:
 		tfl_tconv_run(&l->tconv, in, out);
 		host_report(l, l->host_why);
@@ -2067,6 +2176,10 @@ static int prepare_layer(struct e1npu_tflite *t, uint32_t i, struct layer *l)
 	case TFL_OP_DEPTH_TO_SPACE:
 	case TFL_OP_SPACE_TO_DEPTH: ret = prep_depth_space(t, i, l); break;
 	case TFL_OP_TRANSPOSE_CONV: ret = prep_tconv(t, i, l); break;
+	case TFL_OP_REDUCE_MAX:
+	case TFL_OP_REDUCE_MIN:
+	case TFL_OP_SUM: ret = prep_reduce(t, i, l); break;
+	case TFL_OP_PRELU: ret = prep_prelu(t, i, l); break;
 	case TFL_OP_LOGISTIC:
 	case TFL_OP_TANH:
 	case TFL_OP_LEAKY_RELU: ret = prep_lut(t, i, l); break;
@@ -2289,6 +2402,7 @@ E1NPU_API void e1npu_tflite_free(struct e1npu_tflite *t)
 		free(l->bias);
 		tfl_resize_free(&l->resize);
 		tfl_tconv_free(&l->tconv);
+		tfl_reduce_free(&l->reduce);
 		free(l->wscales);
 	}
 	free(t->arena);

@@ -49,6 +49,13 @@ const char *tfl_host_why(int32_t builtin, bool add_bcast)
 	case TFL_OP_DEPTH_TO_SPACE:
 	case TFL_OP_SPACE_TO_DEPTH:
 		return "layout only: block-to-channel copies on the host, no hardware copy engine";
+	case TFL_OP_REDUCE_MAX:
+	case TFL_OP_REDUCE_MIN:
+		return "max/min of the stored values over the axes: no hardware reduction, on the host";
+	case TFL_OP_SUM:
+		return "sum over the axes, TFLite 2.2's QuantizedMeanOrSum on the host: no hardware reduction";
+	case TFL_OP_PRELU:
+		return "parametric ReLU with broadcast alpha, TFLite 2.2's uint8 kernel on the host";
 	case TFL_OP_ARG_MAX:
 	case TFL_OP_ARG_MIN:
 		return "index of the largest/smallest stored value: no hardware arg-reduction, on the host";

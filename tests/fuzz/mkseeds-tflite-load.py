@@ -252,6 +252,9 @@ SEEDS = {
     'tconv-u8-same': mkmodels.MODELS['tconv-u8-same-s2'],
     'tconv-i8-valid': mkmodels.MODELS['tconv-i8-valid-s2'],
     'space-depth-u8': mkmodels.MODELS['space-depth-u8-3-2'],
+    'sum-u8-rescale': mkmodels.MODELS['sum-u8-rescale'],
+    'reduce-min-i8': mkmodels.MODELS['reduce-min-i8-axes-dup'],
+    'prelu-u8': mkmodels.MODELS['prelu-u8-channel'],
 }
 
 

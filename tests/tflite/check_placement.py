@@ -26,6 +26,9 @@ WANT = {
     'space-depth-u8-3-2': {'SPACE_TO_DEPTH': 'block-to-channel copies',
                            'DEPTH_TO_SPACE': 'block-to-channel copies'},
     'tconv-u8-same-s2': {'TRANSPOSE_CONV': "TFLite 2.2's scatter-accumulate"},
+    'reduce-max-u8-axes12-keep': {'REDUCE_MAX': 'max/min of the stored values'},
+    'sum-u8-rescale': {'SUM': "TFLite 2.2's QuantizedMeanOrSum"},
+    'prelu-u8-input-alpha': {'PRELU': 'parametric ReLU with broadcast alpha'},
     'bilinear-i8-half': {'RESIZE_BILINEAR': "TFLite 2.2's single-precision float"},
     'bcast-add-u8-se': {'ADD': 'broadcasting add: the hardware add takes equal shapes'},
 }

@@ -46,6 +46,7 @@ O_L2NORM, O_LEAKY_RELU = 12, 75
 F32 = 0
 D2S, S2D, O_D2S, O_S2D = 5, 26, 94, 19
 TCONV, O_TCONV = 67, 49
+PRELU, SUM, REDUCE_MAX, REDUCE_MIN = 54, 74, 82, 89
 O_STRIDED_SLICE, O_SHAPE, O_PACK, O_REDUCER = 32, 55, 59, 27
 
 
@@ -419,6 +420,41 @@ def tconv(ttype, in_shape, out_shape, k, stride, padding, s_in=0.05, s_out=0.11,
     m.op(TCONV, ins, [o], O_TCONV,
          Table(f0=('i8', padding), f1=('i32', stride[1]), f2=('i32', stride[0])))
     return m.build([i], [o], 'transpose conv')
+
+
+def reduce_(code, ttype, shape, axes, keep, s_in=0.05, zi=None, s_out=None, zo=None):
+    """REDUCE_MAX / REDUCE_MIN / SUM over the constant int32 @axes (any,
+    negative too); output quantization the input's unless given (SUM then
+    takes 2.2's rescaling form)."""
+    zi = (100 if ttype == U8 else -20) if zi is None else zi
+    s_out = s_in if s_out is None else s_out
+    zo = zi if zo is None else zo
+    red = {a % len(shape) for a in axes}
+    od = [1 if d in red else n for d, n in enumerate(shape) if keep or d not in red]
+    m = Model()
+    i = m.tensor('in', shape, ttype, s_in, zi)
+    ax = m.const('axes', [len(axes)], I32, axes)
+    o = m.tensor('out', od, ttype, s_out, zo)
+    m.op(code, [i, ax], [o], O_REDUCER, Table(f0=('u8', 1 if keep else 0)))
+    return m.build([i], [o], 'reduce')
+
+
+def prelu(ttype, shape, ashape, alpha_const=True, s_in=0.05, zi=128, s_a=0.01, za=100,
+          s_out=0.04, zo=60):
+    """PRELU with alpha of @ashape broadcast against @shape: a constant
+    (values across the byte range) or a second model input."""
+    m = Model()
+    i = m.tensor('in', shape, ttype, s_in, zi)
+    n = 1
+    for d in ashape:
+        n *= d
+    if alpha_const:
+        a = m.const('alpha', ashape, ttype, [(k * 53 + 7) % 256 for k in range(n)], s_a, za)
+    else:
+        a = m.tensor('alpha', ashape, ttype, s_a, za)
+    o = m.tensor('out', shape, ttype, s_out, zo)
+    m.op(PRELU, [i, a], [o])
+    return m.build([i] if alpha_const else [i, a], [o], 'prelu')
 
 
 def depth_space(ttype, shape, b1, b2):
@@ -826,6 +862,23 @@ MODELS = {
     'tconv-i8-valid-s2': lambda: tconv(I8, [1, 3, 3, 5], [1, 8, 8, 6], (4, 4), (2, 2), VALID,
                                        s_out=0.2),
     'tconv-i8-same-s1': lambda: tconv(I8, [1, 6, 6, 2], [1, 6, 6, 3], (3, 3), (1, 1), SAME),
+    'reduce-max-u8-axes12-keep': lambda: reduce_(REDUCE_MAX, U8, [1, 5, 6, 4], [1, 2], True),
+    'reduce-max-i8-axis-neg1': lambda: reduce_(REDUCE_MAX, I8, [2, 3, 7], [-1], False),
+    'reduce-max-u8-all': lambda: reduce_(REDUCE_MAX, U8, [3, 4, 5], [0, 1, 2], False),
+    'reduce-min-u8-axis0': lambda: reduce_(REDUCE_MIN, U8, [4, 3, 5], [0], True),
+    'reduce-min-i8-axes-dup': lambda: reduce_(REDUCE_MIN, I8, [1, 4, 3, 6], [3, 1, -1], False),
+    'sum-u8-same': lambda: reduce_(SUM, U8, [1, 4, 5, 3], [1, 2], True),
+    'sum-i8-same': lambda: reduce_(SUM, I8, [2, 3, 4], [1], False),
+    'sum-u8-rescale': lambda: reduce_(SUM, U8, [1, 4, 5, 3], [1, 2], False, 0.01, 128, 0.2, 10),
+    'sum-i8-rescale-keep': lambda: reduce_(SUM, I8, [1, 3, 4, 6], [-1], True, 0.02, -5, 0.1, -100),
+    'sum-u8-rescale-wrap': lambda: reduce_(SUM, U8, [2, 6, 8], [1, 2], False, 0.05, 20, 0.01, 0),
+    'sum-i8-rescale-axis0': lambda: reduce_(SUM, I8, [5, 7], [0], False, 0.03, 3, 0.05, 7),
+    'prelu-u8-channel': lambda: prelu(U8, [1, 4, 5, 6], [1, 1, 6]),
+    'prelu-u8-full': lambda: prelu(U8, [1, 4, 4, 3], [1, 4, 4, 3], s_in=0.1, zi=90, s_a=0.004,
+                                   za=0, s_out=0.05, zo=128),
+    'prelu-u8-input-alpha': lambda: prelu(U8, [1, 3, 4, 5], [5], alpha_const=False),
+    'prelu-u8-ramp': lambda: prelu(U8, [1, 16, 16], [16], s_in=0.02, zi=150, s_a=0.02, za=120,
+                                   s_out=0.03, zo=100),
     'space-depth-u8-3-2': lambda: depth_space(U8, [1, 6, 6, 4], 3, 2),
     'space-depth-i8-2-2': lambda: depth_space(I8, [2, 4, 8, 3], 2, 2),
     'space-depth-u8-1-1': lambda: depth_space(U8, [1, 3, 5, 2], 1, 1),
@@ -844,6 +897,9 @@ PLACES = {
                                 'float32 absolute value on the host'],
     'tconv-i8-same-s2': ["transposed convolution: TFLite 2.2's scatter-accumulate on the host"],
     'space-depth-i8-2-2': ['layout only: block-to-channel copies on the host'],
+    'reduce-min-u8-axis0': ['max/min of the stored values over the axes'],
+    'sum-i8-rescale-keep': ["sum over the axes, TFLite 2.2's QuantizedMeanOrSum on the host"],
+    'prelu-u8-channel': ["parametric ReLU with broadcast alpha, TFLite 2.2's uint8 kernel"],
     'leaky-relu-u8': ["integer leaky ReLU as a 256-entry table on the host"],
     'l2norm-i8': ["integer inverse square root on the host, no hardware form"],
 }
@@ -882,6 +938,18 @@ REFUSED = {
         lambda: tconv(U8, [1, 4, 5, 3], [1, 8, 10, 4], (3, 3), (2, 2), SAME,
                       out_tensor=[1, 8, 9, 4]),
         'output_shape 1,8,10,4 is not the output\'s 1,8,9,4'),
+    'refused-prelu-i8': (
+        lambda: prelu(I8, [1, 4, 5, 6], [1, 1, 6], zi=0, za=0, zo=0),
+        'input type int8: TFLite 2.2 runs PRELU on float32 and uint8 only'),
+    'refused-prelu-u8-scale': (
+        lambda: prelu(U8, [1, 4, 5, 6], [6], s_in=0.5, s_a=0.5, s_out=0.1),
+        'input scale 0.5 x alpha scale 0.5 / output scale 0.1 is not below 1'),
+    'refused-sum-u8-axis': (
+        lambda: reduce_(SUM, U8, [2, 3, 4], [1, 3], False, s_out=0.1),
+        'axis 3 of a rank 3 tensor'),
+    'refused-reduce-max-i8-axis': (
+        lambda: reduce_(REDUCE_MAX, I8, [2, 3, 4], [-4], True),
+        'axis -4 of a rank 3 tensor'),
     'refused-abs-u8': (lambda: unary(ABS, U8, 0.05, 128, 0.05, 128),
                        'TFLite 2.2 runs ABS on float32 only'),
     'refused-dequantize-f32': (lambda: unary(DEQUANTIZE, F32, None, None, None, None),
