@@ -79,6 +79,7 @@ enum tfl_builtin {
 	TFL_OP_SUM = 74,
 	TFL_OP_REDUCE_MAX = 82,
 	TFL_OP_REDUCE_MIN = 89,
+	TFL_OP_LOG_SOFTMAX = 50,
 };
 
 /* schema.fbs BuiltinOptions union members (the ones we read). */

@@ -37,6 +37,7 @@
 #include "tflite_l2norm.h"
 #include "tflite_leaky.h"
 #include "tflite_lut.h"
+#include "tflite_logsoftmax.h"
 #include "tflite_layout.h"
 #include "tflite_mean.h"
 #include "tflite_mul.h"
@@ -108,6 +109,7 @@ struct layer {
 	struct tfl_tconv tconv;		/* TRANSPOSE_CONV */
 	struct tfl_reduce reduce;	/* REDUCE_MAX, REDUCE_MIN, SUM */
 	struct tfl_prelu prelu;
+	struct tfl_logsoftmax logsoftmax;
 	const void *alpha;		/* PRELU's constant alpha, or NULL: in2 */
 	struct tfl_bilinear bilinear;
 	bool add_bcast;			/* ADD of different shapes: on the host */
@@ -1525,6 +1527,46 @@ static int prep_prelu(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	return 0;
 }
 
+/*
+ * LOG_SOFTMAX (uint8, int8) over the last dimension; the output must be
+ * 2.2's fixed quantization: scale 16/256, zero point 255 (uint8) / 127 (int8).
+ */
+static int prep_logsoftmax(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *out;
+	struct e1npu_qparams qi, qo;
+	bool i8;
+	int ret;
+
+	if (l->op->num_inputs != 1)
+		return LFAIL(t, li, l, -EINVAL, "%u inputs (1 taken)", l->op->num_inputs);
+	if ((ret = want(t, li, l, l->in, "input", -1, false)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)))
+		return ret;
+	in = T(t, l->in);
+	out = T(t, l->out);
+	if (!dtype_of(in->type) || !in->ndims || (ret = want_act_type(t, li, l, l->out, in->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s of rank %u",
+					 tfl_type_name(in->type), in->ndims);
+	if (out->ndims != in->ndims || memcmp(out->dims, in->dims, 4 * in->ndims))
+		return LFAIL(t, li, l, -EINVAL, "output shape is not the input's");
+	if ((ret = qparams(t, li, l, l->in, &qi)) || (ret = qparams(t, li, l, l->out, &qo)))
+		return ret;
+	i8 = in->type == TFL_TYPE_INT8;
+	if (qo.scale != 16.0f / 256 || qo.zero_point != (i8 ? 127 : 255))
+		return LFAIL(t, li, l, -ENOTSUP,
+			     "output scale %g, zero point %d: TFLite 2.2 requires 16/256 (0.0625), %d",
+			     (double)qo.scale, qo.zero_point, i8 ? 127 : 255);
+	if (!in->dims[in->ndims - 1] ||
+	    tfl_logsoftmax_prepare(&l->logsoftmax, i8,
+				   tfl_tensor_count(in) / (size_t)in->dims[in->ndims - 1],
+				   (size_t)in->dims[in->ndims - 1], qi.scale))
+		return LFAIL(t, li, l, -EINVAL, "input scale %g: no fixed-point form (TFLite 2.2 has none)",
+			     (double)qi.scale);
+	set_shape(l, in, out);
+	return 0;
+}
+
 /* RESIZE_BILINEAR of [N, H, W, C] to a constant int32 size. */
 static int prep_bilinear(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 {
@@ -2057,6 +2099,10 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 		tfl_reduce_run(&l->reduce, in, out);
 		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
+	case TFL_OP_LOG_SOFTMAX:
+		tfl_logsoftmax_run(&l->logsoftmax, in, out);
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
+		return 0;
 	case TFL_OP_PRELU:
 		tfl_prelu_run(&l->prelu, &l->bcast, in, l->alpha ? l->alpha : t->buf[l->in2], out);
 		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
@@ -2180,6 +2226,7 @@ static int prepare_layer(struct e1npu_tflite *t, uint32_t i, struct layer *l)
 	case TFL_OP_REDUCE_MIN:
 	case TFL_OP_SUM: ret = prep_reduce(t, i, l); break;
 	case TFL_OP_PRELU: ret = prep_prelu(t, i, l); break;
+	case TFL_OP_LOG_SOFTMAX: ret = prep_logsoftmax(t, i, l); break;
 	case TFL_OP_LOGISTIC:
 	case TFL_OP_TANH:
 	case TFL_OP_LEAKY_RELU: ret = prep_lut(t, i, l); break;

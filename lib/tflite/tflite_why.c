@@ -56,6 +56,8 @@ const char *tfl_host_why(int32_t builtin, bool add_bcast)
 		return "sum over the axes, TFLite 2.2's QuantizedMeanOrSum on the host: no hardware reduction";
 	case TFL_OP_PRELU:
 		return "parametric ReLU with broadcast alpha, TFLite 2.2's uint8 kernel on the host";
+	case TFL_OP_LOG_SOFTMAX:
+		return "log-softmax in TFLite 2.2's gemmlowp fixed point on the host: no hardware log";
 	case TFL_OP_ARG_MAX:
 	case TFL_OP_ARG_MIN:
 		return "index of the largest/smallest stored value: no hardware arg-reduction, on the host";

@@ -255,6 +255,7 @@ SEEDS = {
     'sum-u8-rescale': mkmodels.MODELS['sum-u8-rescale'],
     'reduce-min-i8': mkmodels.MODELS['reduce-min-i8-axes-dup'],
     'prelu-u8': mkmodels.MODELS['prelu-u8-channel'],
+    'log-softmax-i8': mkmodels.MODELS['log-softmax-i8-wide'],
 }
 
 

@@ -29,6 +29,7 @@ WANT = {
     'reduce-max-u8-axes12-keep': {'REDUCE_MAX': 'max/min of the stored values'},
     'sum-u8-rescale': {'SUM': "TFLite 2.2's QuantizedMeanOrSum"},
     'prelu-u8-input-alpha': {'PRELU': 'parametric ReLU with broadcast alpha'},
+    'log-softmax-u8-wide': {'LOG_SOFTMAX': "TFLite 2.2's gemmlowp fixed point"},
     'bilinear-i8-half': {'RESIZE_BILINEAR': "TFLite 2.2's single-precision float"},
     'bcast-add-u8-se': {'ADD': 'broadcasting add: the hardware add takes equal shapes'},
 }

@@ -47,6 +47,7 @@ F32 = 0
 D2S, S2D, O_D2S, O_S2D = 5, 26, 94, 19
 TCONV, O_TCONV = 67, 49
 PRELU, SUM, REDUCE_MAX, REDUCE_MIN = 54, 74, 82, 89
+LOG_SOFTMAX = 50
 O_STRIDED_SLICE, O_SHAPE, O_PACK, O_REDUCER = 32, 55, 59, 27
 
 
@@ -879,6 +880,16 @@ MODELS = {
     'prelu-u8-input-alpha': lambda: prelu(U8, [1, 3, 4, 5], [5], alpha_const=False),
     'prelu-u8-ramp': lambda: prelu(U8, [1, 16, 16], [16], s_in=0.02, zi=150, s_a=0.02, za=120,
                                    s_out=0.03, zo=100),
+    'log-softmax-u8': lambda: unary(LOG_SOFTMAX, U8, 0.05, 128, 16 / 256, 255),
+    'log-softmax-u8-wide': lambda: unary(LOG_SOFTMAX, U8, 0.25, 30, 16 / 256, 255,
+                                         shape=(4, 64)),
+    'log-softmax-u8-fine': lambda: unary(LOG_SOFTMAX, U8, 0.004, 200, 16 / 256, 255,
+                                         shape=(1, 2, 4, 32)),
+    'log-softmax-i8': lambda: unary(LOG_SOFTMAX, I8, 0.05, 0, 16 / 256, 127),
+    'log-softmax-i8-wide': lambda: unary(LOG_SOFTMAX, I8, 0.3, -20, 16 / 256, 127,
+                                         shape=(16, 16)),
+    'log-softmax-i8-row1000': lambda: unary(LOG_SOFTMAX, I8, 0.1, 5, 16 / 256, 127,
+                                            shape=(2, 1000)),
     'space-depth-u8-3-2': lambda: depth_space(U8, [1, 6, 6, 4], 3, 2),
     'space-depth-i8-2-2': lambda: depth_space(I8, [2, 4, 8, 3], 2, 2),
     'space-depth-u8-1-1': lambda: depth_space(U8, [1, 3, 5, 2], 1, 1),
@@ -900,6 +911,7 @@ PLACES = {
     'reduce-min-u8-axis0': ['max/min of the stored values over the axes'],
     'sum-i8-rescale-keep': ["sum over the axes, TFLite 2.2's QuantizedMeanOrSum on the host"],
     'prelu-u8-channel': ["parametric ReLU with broadcast alpha, TFLite 2.2's uint8 kernel"],
+    'log-softmax-i8': ["log-softmax in TFLite 2.2's gemmlowp fixed point on the host"],
     'leaky-relu-u8': ["integer leaky ReLU as a 256-entry table on the host"],
     'l2norm-i8': ["integer inverse square root on the host, no hardware form"],
 }
@@ -950,6 +962,12 @@ REFUSED = {
     'refused-reduce-max-i8-axis': (
         lambda: reduce_(REDUCE_MAX, I8, [2, 3, 4], [-4], True),
         'axis -4 of a rank 3 tensor'),
+    'refused-log-softmax-u8-zp': (
+        lambda: unary(LOG_SOFTMAX, U8, 0.05, 128, 16 / 256, 127),
+        'output scale 0.0625, zero point 127: TFLite 2.2 requires 16/256 (0.0625), 255'),
+    'refused-log-softmax-i8-scale': (
+        lambda: unary(LOG_SOFTMAX, I8, 0.05, 0, 1 / 16.5, 127),
+        'TFLite 2.2 requires 16/256 (0.0625), 127'),
     'refused-abs-u8': (lambda: unary(ABS, U8, 0.05, 128, 0.05, 128),
                        'TFLite 2.2 runs ABS on float32 only'),
     'refused-dequantize-f32': (lambda: unary(DEQUANTIZE, F32, None, None, None, None),
