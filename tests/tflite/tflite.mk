@@ -75,9 +75,10 @@ CHECK_TARGETS += check-tflite-unit
 #   space-batch-*, bilinear-*, bcast-add-*
 #                    the structural and index operators, ARG_MAX's int64
 #                    outputs, broadcasting ADD;
-#   tconv-*, space-depth-*, depth-to-space-*, prelu-*, reduce-*, sum-*
-#                    TRANSPOSE_CONV, SPACE_TO_DEPTH/DEPTH_TO_SPACE, PRELU,
-#                    REDUCE_MAX/REDUCE_MIN, SUM (issue 21 follow-up);
+#   tconv-*, space-depth-*, depth-to-space-*, prelu-*, reduce-*, sum-*,
+#   log-softmax-*    TRANSPOSE_CONV, SPACE_TO_DEPTH/DEPTH_TO_SPACE, PRELU,
+#                    REDUCE_MAX/REDUCE_MIN, SUM, LOG_SOFTMAX (issue 21
+#                    follow-up);
 #   refused/*        (check_refused.py) one bad parameter each: refused at
 #                    load by e1npu-tflite (ASan+UBSan) naming the value;
 #   check_placement.py: `e1npu-tflite report` puts the structural and index
