@@ -5,6 +5,8 @@
 #       built against libe1npu's static archives, normal and ASan+UBSan;
 #   test-tflite-unary LOGISTIC, TANH, LEAKY_RELU, L2_NORMALIZATION, DEQUANTIZE,
 #       QUANTIZE from float32 and ABS on hand-worked values (same builds);
+#   test-tflite-reduce-shape REDUCE_MAX/MIN, SUM, DEPTH_TO_SPACE,
+#       TRANSPOSE_CONV and LOG_SOFTMAX on hand-worked values (same builds);
 #   the repository's model's plan (`e1npu-classify --plan --json`, under
 #       ASan+UBSan) checked by tests/models/check-plan.py, an independent
 #       Python walk of the model.
