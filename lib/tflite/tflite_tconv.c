@@ -27,7 +27,7 @@ int tfl_tconv_alloc(struct tfl_tconv *s, const uint8_t *w)
 	size_t nw = (size_t)s->out[3] * (size_t)s->fh * (size_t)s->fw * (size_t)s->in[3];
 	size_t no = count4(s->out);
 
-	if (no > ((size_t)1 << 28))
+	if (no > ((size_t)1 << 26))	/* a 256 MiB scratch at most */
 		return -EINVAL;
 	s->w = malloc(nw ? nw : 1);
 	s->mult = calloc((size_t)s->out[3] + 1, sizeof(*s->mult));

@@ -38,7 +38,7 @@ int32_t tfl_tconv_padding(bool same, int32_t out_size, int32_t filter, int32_t s
 /*
  * Allocate @s's buffers: @w (out_c x fh x fw x in_c bytes) copied, the
  * multipliers left for the caller to fill. 0 or -ENOMEM (-EINVAL: the
- * scratch is too large).
+ * scratch, 4 bytes an output element, would pass 256 MiB).
  */
 int tfl_tconv_alloc(struct tfl_tconv *s, const uint8_t *w);
 
