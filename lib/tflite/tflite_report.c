@@ -40,6 +40,12 @@ static void plan_layer(struct e1npu_ops *ctx, const struct tflite_layer_view *v,
 		ops_conv_plan(v->conv, r);
 		p->cycles_known = 1;
 		break;
+	case TFL_OP_TRANSPOSE_CONV:	/* lowered: a convolution of the stuffed input */
+		if (!v->conv)
+			goto host;
+		ops_conv_plan(v->conv, r);
+		p->cycles_known = 1;
+		break;
 	case TFL_OP_FULLY_CONNECTED:
 		ops_plan_choice(ctx, E1NPU_OPS_FULLY_CONNECTED, v->fc_rows, v->fp.n,
 				v->fp.k, false, r);

@@ -51,6 +51,7 @@
 #include "tflite_split.h"
 #include "tflite_sub.h"
 #include "tflite_tconv.h"
+#include "tflite_tconv_lower.h"
 #include "tflite_why.h"
 #include "tflite_reader.h"
 #include "tflite_report.h"
@@ -107,6 +108,7 @@ struct layer {
 	struct tfl_space_batch space_batch;
 	struct tfl_depth_space depth_space;	/* DEPTH_TO_SPACE, SPACE_TO_DEPTH */
 	struct tfl_tconv tconv;		/* TRANSPOSE_CONV */
+	struct tfl_tconv_lower tconv_lw;	/* ... as an e1 convolution (conv != NULL) */
 	struct tfl_reduce reduce;	/* REDUCE_MAX, REDUCE_MIN, SUM */
 	struct tfl_prelu prelu;
 	struct tfl_logsoftmax logsoftmax;
@@ -1368,6 +1370,55 @@ static int tconv_quant(struct e1npu_tflite *t, uint32_t li, struct layer *l, int
 	return 0;
 }
 
+/*
+ * TRANSPOSE_CONV (batch 1) as an e1 convolution of the stuffed input
+ * (tflite_tconv_lower.h): the same int32 sums and the convolution's
+ * requantization, which 2.2 forms as for TRANSPOSE_CONV. 0 when l->conv is
+ * made; otherwise the layer stays on the host (-ENOMEM is the caller's).
+ */
+static int tconv_on_e1(struct e1npu_tflite *t, struct layer *l, const struct tfl_tensor *w,
+		       const struct e1npu_qparams *qi, const struct e1npu_qparams *qo)
+{
+	const struct tfl_tconv *s = &l->tconv;
+	uint32_t oc = (uint32_t)s->out[3], n = w->num_scales;
+	int ret = tfl_tconv_lower_prepare(&l->tconv_lw, s);
+
+	if (ret)
+		return ret;
+	l->wscales = malloc(n * sizeof(float));
+	l->bias = calloc(oc, sizeof(int32_t));	/* 2.2 takes no bias */
+	if (!l->wscales || !l->bias)
+		return -ENOMEM;
+	for (uint32_t c = 0; c < n; c++)
+		l->wscales[c] = tfl_scale(w, c);
+	memset(&l->cp, 0, sizeof(l->cp));
+	l->cp.kind = E1NPU_OPS_CONV2D;
+	l->cp.dtype = dtype_of(w->type);
+	l->cp.in_h = (uint32_t)l->tconv_lw.sh;
+	l->cp.in_w = (uint32_t)l->tconv_lw.sw;
+	l->cp.c_in = (uint32_t)s->in[3];
+	l->cp.c_out = oc;
+	l->cp.kh = (uint32_t)s->fh;
+	l->cp.kw = (uint32_t)s->fw;
+	l->cp.stride_h = l->cp.stride_w = l->cp.dil_h = l->cp.dil_w = 1;
+	l->cp.padding = E1NPU_PAD_VALID;
+	l->cp.groups = 1;
+	l->cp.depth_multiplier = 1;
+	l->cp.input = *qi;
+	l->cp.output = *qo;
+	l->cp.weight_zero_point = s->zp_w;
+	l->cp.weight_scales = l->wscales;
+	l->cp.num_weight_scales = n;
+	l->cp.act = E1NPU_ACT_NONE;
+	ret = e1npu_conv_new(t->ops, &l->cp, l->tconv_lw.hwio, l->bias, &l->conv);
+	if (ret) {		/* no lowering for it: the host scatter runs it */
+		l->conv = NULL;
+		tfl_tconv_lower_free(&l->tconv_lw);
+		return ret == -ENOMEM ? ret : 0;
+	}
+	return 0;
+}
+
 /* TRANSPOSE_CONV: constant int32 output_shape [4], constant filter, input (no bias in 2.2). */
 static int prep_tconv(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 {
@@ -1428,7 +1479,12 @@ static int prep_tconv(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 			     out->dims[1], out->dims[2], out->dims[3]);
 	if ((ret = tconv_quant(t, li, l, l->op->inputs[1], &qi, &qo)))
 		return ret;
-	l->host_why = "transposed convolution: TFLite 2.2's scatter-accumulate on the host, no hardware form";
+	l->host_why = in->dims[0] != 1 ?
+		"transposed convolution of batch > 1 (e1's lowering takes 1): TFLite 2.2's scatter-accumulate on the host" :
+		"transposed convolution e1's convolution does not take: TFLite 2.2's scatter-accumulate on the host";
+	if (t->path == E1NPU_TFLITE_PATH_NPU && in->dims[0] == 1 &&
+	    (ret = tconv_on_e1(t, l, w, &qi, &qo)) == -ENOMEM)
+		return ret;
 	set_shape(l, in, out);
 	return 0;
 }
@@ -2108,9 +2164,14 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
 	case TFL_OP_TRANSPOSE_CONV:
-		tfl_tconv_run(&l->tconv, in, out);
-		host_report(l, l->host_why);
-		return 0;
+		if (!l->conv) {
+			tfl_tconv_run(&l->tconv, in, out);
+			host_report(l, l->host_why);
+			return 0;
+		}
+		tfl_tconv_lower_stuff(&l->tconv_lw, &l->tconv, in);
+		ret = e1npu_conv_run(l->conv, l->tconv_lw.stuffed, out, rep);
+		break;
 	case TFL_OP_DEPTH_TO_SPACE:
 	case TFL_OP_SPACE_TO_DEPTH:
 		tfl_depth_space_run(&l->depth_space, in, out);
@@ -2449,6 +2510,7 @@ E1NPU_API void e1npu_tflite_free(struct e1npu_tflite *t)
 		free(l->bias);
 		tfl_resize_free(&l->resize);
 		tfl_tconv_free(&l->tconv);
+		tfl_tconv_lower_free(&l->tconv_lw);
 		tfl_reduce_free(&l->reduce);
 		free(l->wscales);
 	}

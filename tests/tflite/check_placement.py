@@ -25,7 +25,7 @@ WANT = {
                            'BATCH_TO_SPACE_ND': 'block-strided copies'},
     'space-depth-u8-3-2': {'SPACE_TO_DEPTH': 'block-to-channel copies',
                            'DEPTH_TO_SPACE': 'block-to-channel copies'},
-    'tconv-u8-same-s2': {'TRANSPOSE_CONV': "TFLite 2.2's scatter-accumulate"},
+    'tconv-i8-batch2-s2': {'TRANSPOSE_CONV': "TFLite 2.2's scatter-accumulate"},
     'reduce-max-u8-axes12-keep': {'REDUCE_MAX': 'max/min of the stored values'},
     'sum-u8-rescale': {'SUM': "TFLite 2.2's QuantizedMeanOrSum"},
     'prelu-u8-input-alpha': {'PRELU': 'parametric ReLU with broadcast alpha'},
