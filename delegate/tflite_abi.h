@@ -202,8 +202,36 @@ struct tflc_softmax_params {		/* TfLiteSoftmaxParams */
 	float beta;
 };
 
+struct tflc_leaky_relu_params {		/* TfLiteLeakyReluParams */
+	float alpha;
+};
+
 struct tflc_reducer_params {		/* TfLiteReducerParams */
 	bool keep_dims;
+};
+
+struct tflc_gather_params {		/* TfLiteGatherParams (leading field) */
+	int axis;
+};
+
+struct tflc_split_params {		/* TfLiteSplitParams, TfLiteSplitVParams */
+	int num_splits;
+};
+
+struct tflc_pack_params {		/* TfLitePackParams, TfLiteUnpackParams */
+	int num, axis;
+};
+
+struct tflc_resize_bilinear_params {	/* TfLiteResizeBilinearParams */
+	bool align_corners, half_pixel_centers;
+};
+
+struct tflc_block_params {		/* TfLiteDepthToSpaceParams, TfLiteSpaceToDepthParams */
+	int block_size;
+};
+
+struct tflc_transpose_conv_params {	/* TfLiteTransposeConvParams */
+	int padding, stride_width, stride_height;
 };
 
 #endif /* __E1NPU_TFLITE_ABI_H__ */

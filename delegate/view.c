@@ -150,17 +150,64 @@ static void view_options(int32_t code, const void *bd, struct tfl_options *o)
 		o->shrink_axis_mask = p->shrink_axis_mask;
 		break;
 	}
+	case TFL_OP_L2_NORMALIZATION:	/* TfLiteL2NormParams: the activation alone */
+		o->type = TFL_OPT_L2NORM;
+		o->act = ((const struct tflc_act_params *)bd)->activation;
+		break;
+	case TFL_OP_LEAKY_RELU:
+		o->type = TFL_OPT_LEAKY_RELU;
+		o->alpha = ((const struct tflc_leaky_relu_params *)bd)->alpha;
+		break;
 	case TFL_OP_SOFTMAX:
 		o->type = TFL_OPT_SOFTMAX;
 		o->beta = ((const struct tflc_softmax_params *)bd)->beta;
 		break;
 	case TFL_OP_MEAN:
+	case TFL_OP_SUM:
+	case TFL_OP_REDUCE_MAX:
+	case TFL_OP_REDUCE_MIN:
 		o->type = TFL_OPT_REDUCER;
 		o->keep_dims = ((const struct tflc_reducer_params *)bd)->keep_dims;
 		break;
 	case TFL_OP_RESHAPE:
 		o->type = TFL_OPT_RESHAPE;	/* the shapes are the tensors' */
 		break;
+	case TFL_OP_GATHER:
+		o->type = TFL_OPT_GATHER;
+		o->axis = ((const struct tflc_gather_params *)bd)->axis;
+		break;
+	case TFL_OP_SPLIT:
+	case TFL_OP_SPLIT_V:
+		o->type = code == TFL_OP_SPLIT ? TFL_OPT_SPLIT : TFL_OPT_SPLIT_V;
+		o->num = ((const struct tflc_split_params *)bd)->num_splits;
+		break;
+	case TFL_OP_PACK:
+	case TFL_OP_UNPACK:
+		o->type = code == TFL_OP_PACK ? TFL_OPT_PACK : TFL_OPT_UNPACK;
+		o->num = ((const struct tflc_pack_params *)bd)->num;
+		o->axis = ((const struct tflc_pack_params *)bd)->axis;
+		break;
+	case TFL_OP_RESIZE_BILINEAR:
+		o->type = TFL_OPT_RESIZE_BILINEAR;
+		o->align_corners = ((const struct tflc_resize_bilinear_params *)bd)->align_corners;
+		o->half_pixel_centers =
+			((const struct tflc_resize_bilinear_params *)bd)->half_pixel_centers;
+		break;
+	case TFL_OP_DEPTH_TO_SPACE:
+	case TFL_OP_SPACE_TO_DEPTH:
+		o->type = code == TFL_OP_DEPTH_TO_SPACE ? TFL_OPT_DEPTH_TO_SPACE :
+			  TFL_OPT_SPACE_TO_DEPTH;
+		o->block_size = ((const struct tflc_block_params *)bd)->block_size;
+		break;
+	case TFL_OP_TRANSPOSE_CONV: {
+		const struct tflc_transpose_conv_params *p = bd;
+
+		o->type = TFL_OPT_TRANSPOSE_CONV;
+		o->padding = map_pad(p->padding);
+		o->stride_w = p->stride_width;
+		o->stride_h = p->stride_height;
+		break;
+	}
 	default:
 		break;
 	}

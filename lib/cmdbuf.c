@@ -256,6 +256,16 @@ E1NPU_API int e1npu_cmdbuf_get_outcome(const struct e1npu_cmdbuf *cb,
 	return 0;
 }
 
+int e1npu_cmdbuf_op_bytes(const struct e1npu_cmdbuf *cb, unsigned int index,
+			  uint64_t *in, uint64_t *out)
+{
+	if (!cb || index >= cb->n)
+		return -ERANGE;
+	*in = cb->meta[index].bytes_in;
+	*out = cb->meta[index].bytes_out;
+	return 0;
+}
+
 static void op_done(struct e1npu_cmdbuf *cb, unsigned int i,
 		    enum e1npu_engine engine)
 {

@@ -150,6 +150,14 @@ void e1npu_set_open_error(const char *fmt, ...) __attribute__((format(printf, 1,
 void e1npu_device_get(struct e1npu_device *dev);
 void e1npu_device_put(struct e1npu_device *dev);
 
+/*
+ * cmdbuf.c: the tensor bytes operation @index reads (@in) and writes
+ * (@out), as the perf counters' bytes_in/bytes_out count them (the
+ * timeline trace's DMA bytes per engine). Return 0 or -ERANGE.
+ */
+int e1npu_cmdbuf_op_bytes(const struct e1npu_cmdbuf *cb, unsigned int index,
+			  uint64_t *in, uint64_t *out);
+
 /* buffer.c: the last put frees the memory and drops the device's ref. */
 void e1npu_buffer_get(struct e1npu_buffer *buf);
 void e1npu_buffer_put(struct e1npu_buffer *buf);

@@ -14,11 +14,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <e1npu/e1npu.h>
 #include <e1npu/e1npu_ops.h>
 
 /*
  * e1npu_trace_open() - trace into @path from now on (instead of
- * $E1NPU_TRACE). Return 0, or -errno with "PATH: why" in @err.
+ * $E1NPU_TRACE). A regular @path (or a new one) is written as a
+ * temporary file beside it, renamed to @path by e1npu_trace_close() and
+ * removed by e1npu_trace_discard(). Return 0, or -errno with "PATH: why"
+ * in @err.
  */
 int e1npu_trace_open(const char *path, char *err, size_t errlen);
 
@@ -28,6 +32,13 @@ int e1npu_trace_open(const char *path, char *err, size_t errlen);
  * open), or -errno with "PATH: why" in @err.
  */
 int e1npu_trace_close(char *err, size_t errlen);
+
+/*
+ * e1npu_trace_discard() - end the trace of a run that ended on bad input:
+ * @path of e1npu_trace_open() stays as it was (a file that is not regular
+ * is closed as by e1npu_trace_close()).
+ */
+void e1npu_trace_discard(void);
 
 /* e1npu_trace_on() - is a trace being written (opens $E1NPU_TRACE once). */
 int e1npu_trace_on(void);
@@ -49,14 +60,23 @@ void e1npu_trace_layer(uint32_t index, const char *op, const char *shape,
 		       const struct e1npu_ops_report *rep, uint64_t t0, uint64_t t1);
 
 /*
- * e1npu_trace_hw() - one command-buffer run of lowering-layer operation
- * @kind: lowered from @t_lower to @t_submit, submitted until @t_wait,
- * waited for until @t_done (host ns); @wrapper_cycles and @dp_cycles are
- * the perf counters' deltas over it; @hw_ops operations, @fallbacks of
- * them run on the CPU.
+ * struct e1npu_trace_run - one command-buffer run of the lowering layer:
+ * operation @kind (enum e1npu_ops_kind) on the engine chosen for
+ * @reason (enum e1npu_ops_reason), lowered from @t_lower to @t_submit,
+ * submitted until @t_wait, waited for until @t_done (host ns), with the
+ * device's perf counters read before (@p0) and after (@p1) it.
  */
-void e1npu_trace_hw(uint32_t kind, uint64_t t_lower, uint64_t t_submit, uint64_t t_wait,
-		    uint64_t t_done, uint64_t wrapper_cycles, uint64_t dp_cycles,
-		    uint32_t hw_ops, uint32_t fallbacks);
+struct e1npu_trace_run {
+	uint32_t kind, reason;
+	uint64_t t_lower, t_submit, t_wait, t_done;
+	struct e1npu_perf p0, p1;
+};
+
+/*
+ * e1npu_trace_hw() - trace run @r of the @n operations of @cb (their
+ * outcomes say which engine ran each, and its DMA bytes count there).
+ */
+void e1npu_trace_hw(const struct e1npu_trace_run *r, const struct e1npu_cmdbuf *cb,
+		    unsigned int n);
 
 #endif /* __E1NPU_TRACE_H__ */

@@ -17,6 +17,8 @@ NPU_SMOKE_STATIC := $(O)/tools/npu-smoke/npu-smoke-static
 SMOKE_HOST_JSON := $(O)/tests/lib/smoke-host.json
 
 $(call objs,$(NPU_SMOKE_SRCS)): CPPFLAGS += -Itools/npu-smoke
+# --trace: the library's internal trace.h (npu-smoke links libe1npu.a)
+$(call objs,tools/npu-smoke/trace-opt.c): CPPFLAGS += -Ilib
 
 $(NPU_SMOKE): $(call objs,$(NPU_SMOKE_SRCS)) $(LIB_A)
 	@mkdir -p $(@D)

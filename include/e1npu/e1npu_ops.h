@@ -307,6 +307,10 @@ int e1npu_ops_batch_matmul_s8(struct e1npu_ops *ops, uint32_t batch,
 enum e1npu_dtype {
 	E1NPU_DTYPE_INT8 = 1,
 	E1NPU_DTYPE_UINT8 = 2,
+	E1NPU_DTYPE_FLOAT32 = 3,	/* TFLite model inputs/outputs only */
+	/* TFLite model outputs only (ARG_MAX's indices): e1npu_tflite_output_info */
+	E1NPU_DTYPE_INT32 = 4,
+	E1NPU_DTYPE_INT64 = 5,
 };
 
 /* Fused activations (TFLite's). */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libe1npu TFLite interpreter: loads a quantized TensorFlow Lite model
- * (uint8 or int8, subgraph 0) with the library's own FlatBuffer reader and
+ * (uint8 or int8 activations, subgraph 0; float32 model inputs and outputs
+ * through QUANTIZE / DEQUANTIZE) with the library's own FlatBuffer reader and
  * runs it layer by layer on the lowering layer (include/e1npu/e1npu_ops.h),
  * or on the naive CPU reference kernels. Documentation/tflite.md.
  *
@@ -101,10 +102,15 @@ const char *e1npu_tflite_last_error(const struct e1npu_tflite *t);
 
 /**
  * struct e1npu_tflite_tensor_info - a model input or output.
- * @dtype: enum e1npu_dtype (the interpreter only runs uint8/int8 I/O).
+ * @dtype: enum e1npu_dtype: E1NPU_DTYPE_UINT8, E1NPU_DTYPE_INT8 or
+ *	E1NPU_DTYPE_FLOAT32 (host-order IEEE single floats, 4 bytes each) for
+ *	inputs and outputs; E1NPU_DTYPE_INT32 or E1NPU_DTYPE_INT64 (outputs
+ *	only, e.g. ARG_MAX's indices: host-order integers, @scale 0). A model
+ *	with another input or output type is refused at load.
  * @dims: @ndims dimensions (at most 8).
- * @bytes: size of the tensor's data.
- * @scale, @zero_point: its (per-tensor) quantization.
+ * @bytes: size of the tensor's data (element count x 1, or x 4 for float32).
+ * @scale, @zero_point: its (per-tensor) quantization; 0, 0 for a float32
+ *	tensor without one.
  */
 struct e1npu_tflite_tensor_info {
 	char name[64];
@@ -125,14 +131,20 @@ int e1npu_tflite_input_info(const struct e1npu_tflite *t, uint32_t index,
 int e1npu_tflite_output_info(const struct e1npu_tflite *t, uint32_t index,
 			     struct e1npu_tflite_tensor_info *info);
 
-/* Copy @size bytes (must equal the tensor's size) into input @index. */
+/*
+ * Copy @size bytes (must equal the tensor's size, info.bytes) into input
+ * @index: stored values of its dtype (float32: floats, not quantized).
+ */
 int e1npu_tflite_set_input(struct e1npu_tflite *t, uint32_t index,
 			   const void *data, size_t size);
 
 /* Run every layer once. Return: 0, or the failing layer's error. */
 int e1npu_tflite_invoke(struct e1npu_tflite *t);
 
-/* Copy output @index (@size must equal the tensor's size) out. */
+/*
+ * Copy output @index out: @size must equal info.bytes (e.g. 4 bytes per
+ * float32 element, 8 per int64 element).
+ */
 int e1npu_tflite_get_output(const struct e1npu_tflite *t, uint32_t index,
 			    void *data, size_t size);
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "e1npu_hw.h"
+#include "ops_plan.h"
 #include "qcommon.h"
 #include "reserved.h"
 #include "select.h"
@@ -226,7 +227,7 @@ E1NPU_API int e1npu_ops_avgpool(struct e1npu_ops *ops,
 	qc_range(p->dtype, p->act, p->q.scale, p->q.zero_point, &lo, &hi);
 	ch = sel_cpu(ops);
 	ops_report_set(rep, ch.engine, ch.reason,
-		       "%s: rounded division by the valid-tap count (TFLite), no hardware divider",
+		       "%s: " OPS_WHY_AVGPOOL,
 		       sel_reason_text(ch.reason));
 	t = ops_now_ns();
 	pool_cpu(p, in, out, true, oh, ow, pt, pl, lo, hi);
@@ -325,7 +326,7 @@ E1NPU_API int e1npu_ops_add(struct e1npu_ops *ops, uint32_t dtype, size_t count,
 	ops_rep_begin(rep, E1NPU_OPS_ADD, 0);
 	ch = sel_cpu(ops);
 	ops_report_set(rep, ch.engine, ch.reason,
-		       "%s: each input is rescaled by its own fixed-point multiplier (the datapath ADD has no rescale)",
+		       "%s: " OPS_WHY_ADD,
 		       sel_reason_text(ch.reason));
 	t = ops_now_ns();
 	if (e1q_add_rescale(qa->scale, qb->scale, qout->scale, &rs))
@@ -377,7 +378,7 @@ E1NPU_API int e1npu_ops_softmax(struct e1npu_ops *ops, uint32_t dtype,
 	ops_rep_begin(rep, E1NPU_OPS_SOFTMAX, 0);
 	ch = sel_cpu(ops);
 	ops_report_set(rep, ch.engine, ch.reason,
-		       "%s: TFLite's fixed-point exp and reciprocal (EXP2_NEG_Q0_8 is only 2^-n, not exact)",
+		       "%s: " OPS_WHY_SOFTMAX,
 		       sel_reason_text(ch.reason));
 	t = ops_now_ns();
 	if (OPS_BAD(ops, e1q_softmax_prepare((double)beta, (double)input_scale, &mult, &lshift, &diff_min)))

@@ -270,21 +270,6 @@ static bool uses_tensor(uint32_t opcode, int which)
 	}
 }
 
-/* Operations of the last run that the hardware rejected to the CPU. */
-static uint32_t count_fallbacks(struct e1npu_cmdbuf *cb, size_t n)
-{
-	uint32_t fb = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		struct e1npu_op_outcome oc;
-
-		if (!e1npu_cmdbuf_get_outcome(cb, (unsigned int)i, &oc) &&
-		    oc.engine == E1NPU_ENGINE_CPU)
-			fb++;
-	}
-	return fb;
-}
-
 int ops_plan_run(struct ops_plan *pl)
 {
 	struct e1npu_ops *ops = pl->ops;
@@ -342,11 +327,16 @@ int ops_plan_run(struct ops_plan *pl)
 	if (ret)
 		ops_device_error(ops, ret);
 	e1npu_device_read_perf(ops->dev, &p1);
-	if (e1npu_trace_on())	/* lib/trace.c: E1NPU_TRACE */
-		e1npu_trace_hw(rep ? rep->kind : 0, (uint64_t)pl->t0, (uint64_t)t2, (uint64_t)t3,
-			       (uint64_t)ops_now_ns(), p1.wrapper_cycles - p0.wrapper_cycles,
-			       p1.dp_cycles - p0.dp_cycles, (uint32_t)pl->n,
-			       count_fallbacks(ops->cb, pl->n));
+	if (e1npu_trace_on()) {	/* lib/trace.c: E1NPU_TRACE */
+		struct e1npu_trace_run tr = {
+			.kind = rep ? rep->kind : 0, .reason = rep ? rep->reason : 0,
+			.t_lower = (uint64_t)pl->t0, .t_submit = (uint64_t)t2,
+			.t_wait = (uint64_t)t3, .t_done = (uint64_t)ops_now_ns(),
+			.p0 = p0, .p1 = p1,
+		};
+
+		e1npu_trace_hw(&tr, ops->cb, (unsigned int)pl->n);
+	}
 	if (rep) {
 		rep->wrapper_cycles += p1.wrapper_cycles - p0.wrapper_cycles;
 		rep->dp_cycles += p1.dp_cycles - p0.dp_cycles;

@@ -30,4 +30,15 @@ int ops_conv_plan(const struct e1npu_conv *conv, struct e1npu_ops_report *rep);
 void ops_plan_choice(const struct e1npu_ops *ops, uint32_t kind, uint32_t m,
 		     uint32_t n, uint32_t k, bool hw, struct e1npu_ops_report *rep);
 
+/*
+ * Why the host computes the operations without a hardware form: the words
+ * after the selection reason in e1npu_ops_avgpool/add/softmax's report, and
+ * in the plan's (tflite_report.c), one text for both.
+ */
+#define OPS_WHY_AVGPOOL "rounded division by the valid-tap count (TFLite), no hardware divider"
+#define OPS_WHY_ADD \
+	"each input is rescaled by its own fixed-point multiplier (the datapath ADD has no rescale)"
+#define OPS_WHY_SOFTMAX \
+	"TFLite's fixed-point exp and reciprocal (EXP2_NEG_Q0_8 is only 2^-n, not exact)"
+
 #endif /* __E1NPU_OPS_PLAN_H__ */

@@ -19,7 +19,7 @@
 /*
  * e1npu_tflite_part_check() - would the interpreter run operator @op of
  * @m? Return: 0, or -ENOTSUP/-EINVAL with the reason in @err (e.g.
- * "operator 3 (ADD): broadcasting ADD not supported").
+ * "operator 3 (GATHER): index 6 (position 1) out of [0, 6)").
  */
 int e1npu_tflite_part_check(const struct tfl_model *m, uint32_t op,
 			    char *err, size_t errlen);

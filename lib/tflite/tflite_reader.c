@@ -528,6 +528,7 @@ static int parse_options(struct rd *r, const struct tbl *op,
 	case TFL_OPT_ADD:
 	case TFL_OPT_MUL:
 	case TFL_OPT_SUB:
+	case TFL_OPT_L2NORM:
 		if ((ret = rd_i8(r, &t, 0, 0, &o->act, what)))
 			return ret;
 		break;
@@ -539,6 +540,16 @@ static int parse_options(struct rd *r, const struct tbl *op,
 			return ret;
 		b32 = (uint32_t)bits;
 		memcpy(&o->beta, &b32, sizeof(o->beta));
+		break;
+	}
+	case TFL_OPT_LEAKY_RELU: {
+		uint64_t bits;
+		uint32_t b32;
+
+		if ((ret = rd_scalar(r, &t, 0, 4, 0, &bits, what)))
+			return ret;
+		b32 = (uint32_t)bits;
+		memcpy(&o->alpha, &b32, sizeof(o->alpha));
 		break;
 	}
 	case TFL_OPT_REDUCER: {
@@ -560,6 +571,42 @@ static int parse_options(struct rd *r, const struct tbl *op,
 		o->num_new_shape = n;
 		memcpy(o->new_shape, ns, n * sizeof(*ns));
 		free(ns);
+		break;
+	}
+	case TFL_OPT_GATHER:
+		if ((ret = rd_i32(r, &t, 0, 0, &o->axis, what)))
+			return ret;
+		break;
+	case TFL_OPT_DEPTH_TO_SPACE:
+	case TFL_OPT_SPACE_TO_DEPTH:
+		if ((ret = rd_i32(r, &t, 0, 0, &o->block_size, what)))
+			return ret;
+		break;
+	case TFL_OPT_TRANSPOSE_CONV:
+		if ((ret = rd_i8(r, &t, 0, 0, &o->padding, what)) ||
+		    (ret = rd_i32(r, &t, 1, 0, &o->stride_w, what)) ||
+		    (ret = rd_i32(r, &t, 2, 0, &o->stride_h, what)))
+			return ret;
+		break;
+	case TFL_OPT_SPLIT:
+	case TFL_OPT_SPLIT_V:
+		if ((ret = rd_i32(r, &t, 0, 0, &o->num, what)))
+			return ret;
+		break;
+	case TFL_OPT_PACK:
+	case TFL_OPT_UNPACK:
+		if ((ret = rd_i32(r, &t, 0, 0, &o->num, what)) ||
+		    (ret = rd_i32(r, &t, 1, 0, &o->axis, what)))
+			return ret;
+		break;
+	case TFL_OPT_RESIZE_BILINEAR: {
+		uint64_t ac, hp;
+
+		if ((ret = rd_scalar(r, &t, 2, 1, 0, &ac, what)) ||
+		    (ret = rd_scalar(r, &t, 3, 1, 0, &hp, what)))
+			return ret;
+		o->align_corners = ac != 0;
+		o->half_pixel_centers = hp != 0;
 		break;
 	}
 	default:

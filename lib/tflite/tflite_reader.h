@@ -58,6 +58,28 @@ enum tfl_builtin {
 	TFL_OP_STRIDED_SLICE = 45,
 	TFL_OP_QUANTIZE = 114,
 	TFL_OP_HARD_SWISH = 117,
+	TFL_OP_L2_NORMALIZATION = 11,
+	TFL_OP_TANH = 28,
+	TFL_OP_LEAKY_RELU = 98,
+	TFL_OP_ABS = 101,
+	TFL_OP_RESIZE_BILINEAR = 23,
+	TFL_OP_GATHER = 36,
+	TFL_OP_BATCH_TO_SPACE_ND = 37,
+	TFL_OP_SPACE_TO_BATCH_ND = 38,
+	TFL_OP_SPLIT = 49,
+	TFL_OP_ARG_MAX = 56,
+	TFL_OP_ARG_MIN = 79,
+	TFL_OP_PACK = 83,
+	TFL_OP_UNPACK = 88,
+	TFL_OP_SPLIT_V = 102,
+	TFL_OP_DEPTH_TO_SPACE = 5,
+	TFL_OP_SPACE_TO_DEPTH = 26,
+	TFL_OP_TRANSPOSE_CONV = 67,
+	TFL_OP_PRELU = 54,
+	TFL_OP_SUM = 74,
+	TFL_OP_REDUCE_MAX = 82,
+	TFL_OP_REDUCE_MIN = 89,
+	TFL_OP_LOG_SOFTMAX = 50,
 };
 
 /* schema.fbs BuiltinOptions union members (the ones we read). */
@@ -75,6 +97,17 @@ enum tfl_options_type {
 	TFL_OPT_RESHAPE = 17,
 	TFL_OPT_REDUCER = 27,
 	TFL_OPT_STRIDED_SLICE = 32,
+	TFL_OPT_L2NORM = 12,
+	TFL_OPT_LEAKY_RELU = 75,
+	TFL_OPT_RESIZE_BILINEAR = 15,
+	TFL_OPT_GATHER = 23,
+	TFL_OPT_SPLIT = 35,
+	TFL_OPT_PACK = 59,
+	TFL_OPT_UNPACK = 64,
+	TFL_OPT_SPLIT_V = 79,
+	TFL_OPT_SPACE_TO_DEPTH = 19,
+	TFL_OPT_TRANSPOSE_CONV = 49,
+	TFL_OPT_DEPTH_TO_SPACE = 94,
 };
 
 /* schema.fbs ActivationFunctionType and Padding. */
@@ -123,6 +156,11 @@ struct tfl_options {
 		shrink_axis_mask;	/* strided slice */
 	uint32_t num_new_shape;	/* reshape */
 	int32_t new_shape[TFL_MAX_DIMS];
+	int32_t num;		/* split/split_v num_splits, pack values_count, unpack num
+				 * (their axis: @axis) */
+	int32_t align_corners, half_pixel_centers;	/* resize bilinear */
+	float alpha;		/* leaky relu */
+	int32_t block_size;	/* depth to space, space to depth */
 };
 
 struct tfl_operator {

@@ -18,6 +18,7 @@
 #include "ops_plan.h"
 #include "tflite_part.h"
 #include "tflite_report.h"
+#include "tflite_why.h"
 
 const char *tflite_place_name(uint32_t place)
 {
@@ -39,6 +40,12 @@ static void plan_layer(struct e1npu_ops *ctx, const struct tflite_layer_view *v,
 		ops_conv_plan(v->conv, r);
 		p->cycles_known = 1;
 		break;
+	case TFL_OP_TRANSPOSE_CONV:	/* lowered: a convolution of the stuffed input */
+		if (!v->conv)
+			goto host;
+		ops_conv_plan(v->conv, r);
+		p->cycles_known = 1;
+		break;
 	case TFL_OP_FULLY_CONNECTED:
 		ops_plan_choice(ctx, E1NPU_OPS_FULLY_CONNECTED, v->fc_rows, v->fp.n,
 				v->fp.k, false, r);
@@ -57,29 +64,29 @@ static void plan_layer(struct e1npu_ops *ctx, const struct tflite_layer_view *v,
 		break;
 	case TFL_OP_AVERAGE_POOL_2D:
 		ops_plan_choice(ctx, E1NPU_OPS_AVGPOOL, 0, 0, 0, false, r);
-		strncat(r->why, ": rounded division by the valid-tap count (TFLite), no hardware divider",
+		strncat(r->why, ": " OPS_WHY_AVGPOOL,
 			sizeof(r->why) - strlen(r->why) - 1);
 		break;
 	case TFL_OP_ADD:
+		if (v->add_bcast)
+			goto host;
 		ops_plan_choice(ctx, E1NPU_OPS_ADD, 0, 0, 0, false, r);
-		strncat(r->why, ": each input is rescaled by its own fixed-point multiplier",
+		strncat(r->why, ": " OPS_WHY_ADD,
 			sizeof(r->why) - strlen(r->why) - 1);
 		break;
 	case TFL_OP_SOFTMAX:
 		ops_plan_choice(ctx, E1NPU_OPS_SOFTMAX, 0, 0, 0, false, r);
-		strncat(r->why, ": TFLite's fixed-point exp and reciprocal",
+		strncat(r->why, ": " OPS_WHY_SOFTMAX,
 			sizeof(r->why) - strlen(r->why) - 1);
 		break;
-	default:	/* RESHAPE, SQUEEZE, QUANTIZE, MEAN: the interpreter itself */
+	default:	/* every other operator: on the host, tflite_why.c says why */
+host:
 		memset(r, 0, sizeof(*r));
 		r->engine = E1NPU_ENGINE_CPU;
 		r->reason = E1NPU_OPS_WHY_NO_HW_OP;
-		snprintf(r->why, sizeof(r->why), "%s",
-			 v->op->builtin == TFL_OP_QUANTIZE ?
-			 "requantization: no hardware form, TFLite Requantize on the host" :
-			 v->op->builtin == TFL_OP_MEAN ?
-			 "mean over H, W: no hardware form, TFLite integer Mean on the host" :
-			 "layout only: data copied on the host");
+		snprintf(r->why, sizeof(r->why), "%s", v->host_why ? v->host_why :
+			 tfl_host_why(v->op->builtin, v->add_bcast) ?
+			 tfl_host_why(v->op->builtin, v->add_bcast) : "on the host");
 		break;
 	}
 	p->place = r->engine == E1NPU_ENGINE_WRAPPER ? TFLITE_PLACE_WRAPPER :

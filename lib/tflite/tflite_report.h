@@ -25,6 +25,8 @@ struct tflite_layer_view {
 	struct e1npu_fc_params fp;
 	uint32_t fc_rows;
 	struct e1npu_pool_params pp;
+	bool add_bcast;			/* ADD of different shapes (host) */
+	const char *host_why;		/* set at load by host-only layers, else NULL */
 };
 
 /* tflite_run.c: layer @k of @t (a whole or partial interpreter). */

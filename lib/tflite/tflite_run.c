@@ -27,16 +27,32 @@
 #include "quant.h"
 #include "arena_plan.h"
 #include "ref.h"
+#include "tflite_argmax.h"
+#include "tflite_bilinear.h"
 #include "tflite_concat.h"
+#include "tflite_depth_space.h"
+#include "tflite_float.h"
+#include "tflite_gather.h"
 #include "tflite_hswish.h"
+#include "tflite_l2norm.h"
+#include "tflite_leaky.h"
+#include "tflite_lut.h"
+#include "tflite_logsoftmax.h"
 #include "tflite_layout.h"
 #include "tflite_mean.h"
 #include "tflite_mul.h"
 #include "tflite_pad.h"
+#include "tflite_prelu.h"
+#include "tflite_reduce.h"
 #include "tflite_part.h"
 #include "tflite_relu.h"
 #include "tflite_resize.h"
+#include "tflite_space_batch.h"
+#include "tflite_split.h"
 #include "tflite_sub.h"
+#include "tflite_tconv.h"
+#include "tflite_tconv_lower.h"
+#include "tflite_why.h"
 #include "tflite_reader.h"
 #include "tflite_report.h"
 #include "tflite_artifact.h"
@@ -85,7 +101,26 @@ struct layer {
 	struct tfl_layout layout;
 	struct tfl_resize resize;
 	struct tfl_hswish hswish;
-	struct tfl_bcast bcast;		/* MUL, SUB, MAXIMUM, MINIMUM */
+	struct tfl_bcast bcast;		/* MUL, SUB, MAXIMUM, MINIMUM, ADD */
+	/* structural / index ops (issue 21) */
+	struct tfl_split split;		/* SPLIT, SPLIT_V, UNPACK, PACK */
+	struct tfl_argmax argmax;
+	struct tfl_gather gather;
+	const void *gather_idx;		/* constant indices, or NULL: in2 */
+	struct tfl_space_batch space_batch;
+	struct tfl_depth_space depth_space;	/* DEPTH_TO_SPACE, SPACE_TO_DEPTH */
+	struct tfl_tconv tconv;		/* TRANSPOSE_CONV */
+	struct tfl_tconv_lower tconv_lw;	/* ... as an e1 convolution (conv != NULL) */
+	struct tfl_reduce reduce;	/* REDUCE_MAX, REDUCE_MIN, SUM */
+	struct tfl_prelu prelu;
+	struct tfl_logsoftmax logsoftmax;
+	const void *alpha;		/* PRELU's constant alpha, or NULL: in2 */
+	struct tfl_bilinear bilinear;
+	bool add_bcast;			/* ADD of different shapes: on the host */
+	struct tfl_lut lut;		/* LOGISTIC, TANH, LEAKY_RELU */
+	struct tfl_l2norm l2norm;
+	struct tfl_float flt;		/* DEQUANTIZE, QUANTIZE from float32 */
+	const char *host_why;		/* host-only layers that say why at load */
 	struct e1npu_tflite_layer rep;
 };
 
@@ -131,6 +166,17 @@ static uint32_t dtype_of(uint32_t type)
 {
 	return type == TFL_TYPE_UINT8 ? E1NPU_DTYPE_UINT8 :
 	       type == TFL_TYPE_INT8 ? E1NPU_DTYPE_INT8 : 0;
+}
+
+/*
+ * The enum e1npu_dtype of a model input or output, 0 if not one the API
+ * takes (int32/int64: outputs only, e.g. ARG_MAX's indices).
+ */
+static uint32_t io_dtype(uint32_t type)
+{
+	return type == TFL_TYPE_FLOAT32 ? E1NPU_DTYPE_FLOAT32 :
+	       type == TFL_TYPE_INT32 ? E1NPU_DTYPE_INT32 :
+	       type == TFL_TYPE_INT64 ? E1NPU_DTYPE_INT64 : dtype_of(type);
 }
 
 static void type_range(uint32_t type, int32_t *lo, int32_t *hi)
@@ -579,10 +625,12 @@ static int prep_add(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 
 	if ((ret = prep_binary(t, li, l, &a, &b, &out)))
 		return ret;
-	if (a->ndims != b->ndims || a->ndims != out->ndims ||
-	    memcmp(a->dims, b->dims, a->ndims * sizeof(int32_t)) ||
-	    memcmp(a->dims, out->dims, a->ndims * sizeof(int32_t)))
-		return LFAIL(t, li, l, -ENOTSUP, "broadcasting ADD not supported");
+	l->add_bcast = a->ndims != b->ndims || a->ndims != out->ndims ||
+		       memcmp(a->dims, b->dims, a->ndims * sizeof(int32_t)) ||
+		       memcmp(a->dims, out->dims, a->ndims * sizeof(int32_t));
+	if (l->add_bcast && tfl_bcast_prepare(&l->bcast, a->dims, a->ndims, b->dims, b->ndims,
+					      out->dims, out->ndims))
+		return LFAIL(t, li, l, -ENOTSUP, "shapes do not broadcast to the output (rank 4 at most)");
 	l->dtype = dtype_of(a->type);
 	l->count = tfl_tensor_count(a);
 	if ((ret = qparams(t, li, l, l->in, &l->qa)) ||
@@ -600,6 +648,8 @@ static int prep_add(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 				     (double)l->qa.scale, (double)l->qb.scale,
 				     (double)l->qo.scale);
 	}
+	if (l->add_bcast)
+		tfl_add_prepare(&l->sub, a->type == TFL_TYPE_UINT8, l->act, l->qa, l->qb, l->qo);
 	set_shape(l, a, out);
 	return 0;
 }
@@ -655,7 +705,9 @@ static int prep_reshape(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	return 0;
 }
 
-/* QUANTIZE between uint8/int8: TFLite's Requantize. */
+static int prep_float(struct e1npu_tflite *t, uint32_t li, struct layer *l);
+
+/* QUANTIZE between uint8/int8: TFLite's Requantize (from float32: prep_float). */
 static int prep_quantize(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 {
 	const struct tfl_tensor *in, *out;
@@ -667,6 +719,8 @@ static int prep_quantize(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 		return ret;
 	in = T(t, l->in);
 	out = T(t, l->out);
+	if (in->type == TFL_TYPE_FLOAT32)
+		return prep_float(t, li, l);
 	if (!dtype_of(in->type) || !dtype_of(out->type))
 		return LFAIL(t, li, l, -ENOTSUP, "%s -> %s (only uint8/int8 requantization)",
 			     tfl_type_name(in->type), tfl_type_name(out->type));
@@ -921,15 +975,705 @@ static int prep_resize(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	return 0;
 }
 
+/* An axis @a of a rank @rank tensor, negative from the end: into @axis. */
+static int norm_axis(struct e1npu_tflite *t, uint32_t li, struct layer *l, int64_t a,
+		     uint32_t rank, uint32_t *axis)
+{
+	int64_t r = a < 0 ? a + (int64_t)rank : a;
+
+	if (r < 0 || r >= (int64_t)rank)
+		return LFAIL(t, li, l, -EINVAL, "axis %lld of a rank %u tensor", (long long)a,
+			     rank);
+	*axis = (uint32_t)r;
+	return 0;
+}
+
+/* A constant int32/int64 tensor of one element (SPLIT's, ARG_MAX's axis). */
+static int const_axis(struct e1npu_tflite *t, uint32_t li, struct layer *l, int32_t ti,
+		      uint32_t rank, uint32_t *axis)
+{
+	const struct tfl_tensor *x;
+	int ret = want(t, li, l, ti, "axis", -1, true);
+	int64_t a;
+
+	if (ret)
+		return ret;
+	x = T(t, ti);
+	if (tfl_tensor_count(x) != 1 || (x->type != TFL_TYPE_INT32 && x->type != TFL_TYPE_INT64))
+		return LFAIL(t, li, l, -ENOTSUP, "axis tensor %d (%s) must be one int32 or int64",
+			     ti, x->name);
+	if (x->type == TFL_TYPE_INT32) {
+		int32_t v;
+
+		memcpy(&v, x->data, 4);
+		a = v;
+	} else {
+		memcpy(&a, x->data, 8);
+	}
+	return norm_axis(t, li, l, a, rank, axis);
+}
+
+/*
+ * Tensor @ti (@role) of @ref's type and of @ref's shape with dimension
+ * @axis @len, or removed when @drop (UNPACK's outputs, PACK's inputs).
+ */
+static int want_part(struct e1npu_tflite *t, uint32_t li, struct layer *l, int32_t ti,
+		     const char *role, const struct tfl_tensor *ref, uint32_t axis,
+		     int32_t len, bool drop)
+{
+	const struct tfl_tensor *x;
+	int32_t d[TFL_MAX_DIMS];
+	uint32_t n = 0;
+	int ret;
+
+	if ((ret = want(t, li, l, ti, role, -1, false)) ||
+	    (ret = want_act_type(t, li, l, ti, ref->type)))
+		return ret;
+	for (uint32_t i = 0; i < ref->ndims; i++)
+		if (i != axis)
+			d[n++] = ref->dims[i];
+		else if (!drop)
+			d[n++] = len;
+	x = T(t, ti);
+	if (x->ndims != n || memcmp(x->dims, d, 4 * n))
+		return LFAIL(t, li, l, -EINVAL, "%s tensor %d (%s) shape does not match", role,
+			     ti, x->name);
+	return 0;
+}
+
+/* SPLIT_V's size_splits: constant int32/int64 [n], at most one -1 (the rest). */
+static int split_sizes(struct e1npu_tflite *t, uint32_t li, struct layer *l, int32_t ti,
+		       uint32_t n, int32_t along, int32_t *sizes)
+{
+	const struct tfl_tensor *x;
+	int64_t sum = 0;
+	int ret = want(t, li, l, ti, "size_splits", 1, true);
+	int rest = -1;
+
+	if (ret)
+		return ret;
+	x = T(t, ti);
+	if ((x->type != TFL_TYPE_INT32 && x->type != TFL_TYPE_INT64) || x->dims[0] != (int32_t)n)
+		return LFAIL(t, li, l, -ENOTSUP, "size_splits must be int32 or int64 [%u]", n);
+	for (uint32_t k = 0; k < n; k++) {
+		int64_t v;
+
+		if (x->type == TFL_TYPE_INT32) {
+			int32_t v32;
+
+			memcpy(&v32, x->data + 4 * k, 4);
+			v = v32;
+		} else {
+			memcpy(&v, x->data + 8 * k, 8);
+		}
+		if (v == -1 && rest < 0) {
+			rest = (int)k;
+			v = 0;
+		} else if (v < 0 || v > along) {
+			return LFAIL(t, li, l, -EINVAL, "size_splits[%u] = %lld (dimension %d)", k,
+				     (long long)v, along);
+		}
+		sizes[k] = (int32_t)v;
+		sum += v;
+	}
+	if (rest >= 0 && sum <= along)
+		sizes[rest] = (int32_t)(along - sum);
+	else if (sum != along)
+		return LFAIL(t, li, l, -EINVAL, "size_splits add up to %lld, dimension %d",
+			     (long long)sum, along);
+	return 0;
+}
+
+/* SPLIT (axis, input), SPLIT_V (input, size_splits, axis), UNPACK (input). */
+static int prep_split(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_operator *op = l->op;
+	int32_t code = op->builtin, sizes[TFL_SPLIT_MAX];
+	uint32_t n = op->num_outputs, axis = 0, need = code == TFL_OP_SPLIT ? 2 :
+						    code == TFL_OP_SPLIT_V ? 3 : 1;
+	const struct tfl_tensor *in;
+	int ret;
+
+	if (op->num_inputs != need)
+		return LFAIL(t, li, l, -EINVAL, "%u inputs, expected %u", op->num_inputs, need);
+	if (n > TFL_SPLIT_MAX)
+		return LFAIL(t, li, l, -ENOTSUP, "%u outputs (at most %d)", n, TFL_SPLIT_MAX);
+	if (op->opt.type && op->opt.num != (int32_t)n)
+		return LFAIL(t, li, l, -EINVAL, "%s %d, but %u outputs",
+			     code == TFL_OP_UNPACK ? "num" : "num_splits", op->opt.num, n);
+	if (code == TFL_OP_SPLIT)
+		l->in = op->inputs[1];
+	if ((ret = want(t, li, l, l->in, "input", -1, false)))
+		return ret;
+	in = T(t, l->in);
+	if (!dtype_of(in->type) || !in->ndims)
+		return LFAIL(t, li, l, -ENOTSUP, "input type %s of rank %u", tfl_type_name(in->type),
+			     in->ndims);
+	if (code == TFL_OP_UNPACK)
+		ret = norm_axis(t, li, l, op->opt.type == TFL_OPT_UNPACK ? op->opt.axis : 0,
+				in->ndims, &axis);
+	else
+		ret = const_axis(t, li, l, op->inputs[code == TFL_OP_SPLIT ? 0 : 2], in->ndims,
+				 &axis);
+	if (ret)
+		return ret;
+	if (code == TFL_OP_SPLIT_V) {
+		if ((ret = split_sizes(t, li, l, op->inputs[1], n, in->dims[axis], sizes)))
+			return ret;
+	} else {
+		if (code == TFL_OP_UNPACK ? in->dims[axis] != (int32_t)n : in->dims[axis] % (int32_t)n)
+			return LFAIL(t, li, l, -EINVAL, "dimension %d along axis %u into %u outputs",
+				     in->dims[axis], axis, n);
+		for (uint32_t k = 0; k < n; k++)
+			sizes[k] = in->dims[axis] / (int32_t)n;
+	}
+	for (uint32_t k = 0; k < n; k++)
+		if ((ret = want_part(t, li, l, op->outputs[k], "output", in, axis, sizes[k],
+				     code == TFL_OP_UNPACK)))
+			return ret;
+	if (tfl_split_prepare(&l->split, in->dims, in->ndims, axis, n, sizes))
+		return LFAIL(t, li, l, -EINVAL, "sizes do not add up");
+	set_shape(l, in, T(t, l->out));
+	return 0;
+}
+
+/* PACK: n inputs of one shape stacked along a new axis of the output. */
+static int prep_pack(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_operator *op = l->op;
+	const struct tfl_tensor *out;
+	int32_t sizes[TFL_SPLIT_MAX];
+	uint32_t n = op->num_inputs, axis = 0;
+	int ret;
+
+	if (n > TFL_SPLIT_MAX)
+		return LFAIL(t, li, l, -ENOTSUP, "%u inputs (at most %d)", n, TFL_SPLIT_MAX);
+	if (op->opt.type && op->opt.num != (int32_t)n)
+		return LFAIL(t, li, l, -EINVAL, "values_count %d, but %u inputs", op->opt.num, n);
+	if ((ret = want(t, li, l, l->out, "output", -1, false)))
+		return ret;
+	out = T(t, l->out);
+	if (!dtype_of(out->type) || out->ndims < 1)
+		return LFAIL(t, li, l, -ENOTSUP, "output type %s of rank %u",
+			     tfl_type_name(out->type), out->ndims);
+	if ((ret = norm_axis(t, li, l, op->opt.type == TFL_OPT_PACK ? op->opt.axis : 0,
+			     out->ndims, &axis)))
+		return ret;
+	if (out->dims[axis] != (int32_t)n)
+		return LFAIL(t, li, l, -EINVAL, "output dimension %d along axis %u, %u inputs",
+			     out->dims[axis], axis, n);
+	for (uint32_t k = 0; k < n; k++) {
+		if ((ret = want_part(t, li, l, op->inputs[k], "input", out, axis, 1, true)))
+			return ret;
+		sizes[k] = 1;
+	}
+	if (tfl_split_prepare(&l->split, out->dims, out->ndims, axis, n, sizes))
+		return LFAIL(t, li, l, -EINVAL, "sizes do not add up");
+	set_shape(l, T(t, l->in), out);
+	return 0;
+}
+
+/* ARG_MAX / ARG_MIN: uint8/int8 input, constant axis, int32/int64 output. */
+static int prep_argmax(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *out;
+	uint32_t axis = 0;
+	int ret;
+
+	if (l->op->num_inputs != 2)
+		return LFAIL(t, li, l, -EINVAL, "needs input and axis");
+	if ((ret = want(t, li, l, l->in, "input", -1, false)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)))
+		return ret;
+	in = T(t, l->in);
+	out = T(t, l->out);
+	if (!dtype_of(in->type) || !in->ndims)
+		return LFAIL(t, li, l, -ENOTSUP, "input type %s of rank %u", tfl_type_name(in->type),
+			     in->ndims);
+	if (out->type != TFL_TYPE_INT32 && out->type != TFL_TYPE_INT64)
+		return LFAIL(t, li, l, -ENOTSUP, "output type %s (int32 or int64)",
+			     tfl_type_name(out->type));
+	if ((ret = const_axis(t, li, l, l->op->inputs[1], in->ndims, &axis)))
+		return ret;
+	if (out->ndims != in->ndims - 1 || memcmp(out->dims, in->dims, 4 * axis) ||
+	    memcmp(out->dims + axis, in->dims + axis + 1, 4 * (in->ndims - 1 - axis)))
+		return LFAIL(t, li, l, -EINVAL, "output shape is not the input's without axis %u",
+			     axis);
+	if (tfl_argmax_prepare(&l->argmax, in->dims, in->ndims, axis,
+			       l->op->builtin == TFL_OP_ARG_MIN, in->type == TFL_TYPE_INT8,
+			       out->type == TFL_TYPE_INT64))
+		return LFAIL(t, li, l, -EINVAL, "empty axis %u", axis);
+	set_shape(l, in, out);
+	return 0;
+}
+
+/* GATHER: uint8/int8 params, int32/int64 indices (checked at run), options' axis. */
+static int prep_gather(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *idx, *out;
+	int32_t d[TFL_MAX_DIMS];
+	uint32_t axis = 0, n = 0;
+	int ret;
+
+	if (l->op->num_inputs != 2 || l->op->inputs[1] < 0)
+		return LFAIL(t, li, l, -EINVAL, "needs params and indices");
+	l->in2 = l->op->inputs[1];
+	if ((ret = want(t, li, l, l->in, "params", -1, false)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)) ||
+	    (ret = want(t, li, l, l->in2, "indices", -1, !!T(t, l->in2)->data)))
+		return ret;
+	in = T(t, l->in);
+	idx = T(t, l->in2);
+	out = T(t, l->out);
+	if (!dtype_of(in->type) || !in->ndims || (ret = want_act_type(t, li, l, l->out, in->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "params type %s of rank %u",
+					 tfl_type_name(in->type), in->ndims);
+	if (idx->type != TFL_TYPE_INT32 && idx->type != TFL_TYPE_INT64)
+		return LFAIL(t, li, l, -ENOTSUP, "indices type %s (int32 or int64)",
+			     tfl_type_name(idx->type));
+	if ((ret = norm_axis(t, li, l, l->op->opt.type == TFL_OPT_GATHER ? l->op->opt.axis : 0,
+			     in->ndims, &axis)))
+		return ret;
+	if (in->ndims - 1 + idx->ndims > TFL_MAX_DIMS)
+		return LFAIL(t, li, l, -ENOTSUP, "output rank over %d", TFL_MAX_DIMS);
+	for (uint32_t i = 0; i < axis; i++)
+		d[n++] = in->dims[i];
+	for (uint32_t i = 0; i < idx->ndims; i++)
+		d[n++] = idx->dims[i];
+	for (uint32_t i = axis + 1; i < in->ndims; i++)
+		d[n++] = in->dims[i];
+	if (out->ndims != n || memcmp(out->dims, d, 4 * n))
+		return LFAIL(t, li, l, -EINVAL, "output shape does not match");
+	tfl_gather_prepare(&l->gather, in->dims, in->ndims, axis, tfl_tensor_count(idx),
+			   idx->type == TFL_TYPE_INT64);
+	if (idx->data) {	/* constant indices: a bad one refused at load */
+		int64_t bad;
+		size_t pos;
+
+		if (tfl_gather_check(&l->gather, idx->data, &bad, &pos))
+			return LFAIL(t, li, l, -EINVAL, "index %lld (position %zu) out of [0, %d)",
+				     (long long)bad, pos, in->dims[axis]);
+		l->in2 = -1;
+		l->gather_idx = idx->data;
+	}
+	set_shape(l, in, out);
+	return 0;
+}
+
+/* SPACE_TO_BATCH_ND / BATCH_TO_SPACE_ND: 4-D, constant block [2], paddings/crops [2, 2]. */
+static int prep_space_batch(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *out, *bk, *pc;
+	bool tb = l->op->builtin == TFL_OP_SPACE_TO_BATCH_ND;
+	const char *what = tb ? "paddings" : "crops";
+	struct e1npu_qparams qo;
+	int32_t block[2], p[4], od[4];
+	int ret;
+
+	if (l->op->num_inputs != 3)
+		return LFAIL(t, li, l, -EINVAL, "needs input, block_shape and %s", what);
+	if ((ret = want(t, li, l, l->in, "input", -1, false)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)) ||
+	    (ret = want(t, li, l, l->op->inputs[1], "block_shape", 1, true)) ||
+	    (ret = want(t, li, l, l->op->inputs[2], what, 2, true)))
+		return ret;
+	in = T(t, l->in);
+	out = T(t, l->out);
+	bk = T(t, l->op->inputs[1]);
+	pc = T(t, l->op->inputs[2]);
+	if (!dtype_of(in->type) || (ret = want_act_type(t, li, l, l->out, in->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
+					 tfl_type_name(in->type));
+	if (in->ndims != 4 || out->ndims != 4)
+		return LFAIL(t, li, l, -ENOTSUP, "rank %u (4-D handled)", in->ndims);
+	if (bk->type != TFL_TYPE_INT32 || bk->dims[0] != 2 || pc->type != TFL_TYPE_INT32 ||
+	    pc->dims[0] != 2 || pc->dims[1] != 2)
+		return LFAIL(t, li, l, -ENOTSUP, "block_shape must be int32 [2], %s int32 [2, 2]",
+			     what);
+	memcpy(block, bk->data, 8);
+	memcpy(p, pc->data, 16);
+	if ((ret = qparams(t, li, l, l->out, &qo)))
+		return ret;
+	if (tfl_space_batch_prepare(&l->space_batch, tb, in->dims, block, p, qo.zero_point, od))
+		return LFAIL(t, li, l, -EINVAL, "block %dx%d with %s %d,%d,%d,%d does not fit %dx%dx%d",
+			     block[0], block[1], what, p[0], p[1], p[2], p[3], in->dims[0],
+			     in->dims[1], in->dims[2]);
+	if (memcmp(od, out->dims, sizeof(od)))
+		return LFAIL(t, li, l, -EINVAL, "output shape does not match");
+	set_shape(l, in, out);
+	return 0;
+}
+
+/* DEPTH_TO_SPACE / SPACE_TO_DEPTH: 4-D uint8/int8, the options' block_size. */
+static int prep_depth_space(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *out;
+	bool ts = l->op->builtin == TFL_OP_DEPTH_TO_SPACE;
+	uint32_t want_opt = ts ? TFL_OPT_DEPTH_TO_SPACE : TFL_OPT_SPACE_TO_DEPTH;
+	int32_t block, od[4];
+	int ret;
+
+	if (l->op->num_inputs != 1)
+		return LFAIL(t, li, l, -EINVAL, "%u inputs (1 taken)", l->op->num_inputs);
+	if ((ret = want(t, li, l, l->in, "input", 4, false)) ||
+	    (ret = want(t, li, l, l->out, "output", 4, false)))
+		return ret;
+	in = T(t, l->in);
+	out = T(t, l->out);
+	if (!dtype_of(in->type) || (ret = want_act_type(t, li, l, l->out, in->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s (uint8, int8 handled)",
+					 tfl_type_name(in->type));
+	block = l->op->opt.type == want_opt ? l->op->opt.block_size : 0;
+	if (tfl_depth_space_prepare(&l->depth_space, ts, in->dims, block, 1, od))
+		return LFAIL(t, li, l, -EINVAL, "block_size %d does not fit input %dx%dx%dx%d",
+			     block, in->dims[0], in->dims[1], in->dims[2], in->dims[3]);
+	if (memcmp(od, out->dims, sizeof(od)))
+		return LFAIL(t, li, l, -EINVAL, "output shape %dx%dx%dx%d, expected %dx%dx%dx%d",
+			     out->dims[0], out->dims[1], out->dims[2], out->dims[3], od[0], od[1],
+			     od[2], od[3]);
+	set_shape(l, in, out);
+	return 0;
+}
+
+/*
+ * TRANSPOSE_CONV's filter quantization as TFLite 2.2 takes it: uint8 one
+ * scale and zero point, int8 one scale per output channel (or one) with
+ * zero points 0; each channel's multiplier as 2.2 forms it (uint8: the
+ * single-precision product of the scales, int8: the double one).
+ */
+static int tconv_quant(struct e1npu_tflite *t, uint32_t li, struct layer *l, int32_t fi,
+		       const struct e1npu_qparams *qi, const struct e1npu_qparams *qo)
+{
+	const struct tfl_tensor *f = T(t, fi);
+	struct tfl_tconv *s = &l->tconv;
+	uint32_t n = f->num_scales, oc = (uint32_t)s->out[3];
+	bool is_u8 = f->type == TFL_TYPE_UINT8;
+
+	if (!n || (n != 1 && (is_u8 || n != oc)))
+		return LFAIL(t, li, l, -ENOTSUP, "filter %d (%s): %u scales for %u output channels (%s)",
+			     fi, f->name, n, oc, is_u8 ? "uint8: one" : "int8: one or one a channel");
+	if (n > 1 && f->quantized_dimension != 0)
+		return LFAIL(t, li, l, -EINVAL, "filter %d (%s): quantized_dimension %d, expected 0",
+			     fi, f->name, f->quantized_dimension);
+	for (uint32_t k = 0; k < f->num_zero_points; k++) {
+		int64_t zp = tfl_zero_point(f, k);
+
+		if (is_u8 ? (zp < 0 || zp > 255) : zp != 0)
+			return LFAIL(t, li, l, -ENOTSUP, "filter %d (%s): zero point %lld (%s)",
+				     fi, f->name, (long long)zp,
+				     is_u8 ? "uint8: 0..255" : "int8: TFLite 2.2 takes 0");
+		if (is_u8)
+			s->zp_w = (int32_t)zp;
+	}
+	for (uint32_t c = 0; c < oc; c++) {
+		float ws = tfl_scale(f, n == 1 ? 0 : c);
+		double real = e1q_conv_scale(is_u8, qi->scale, ws, qo->scale);
+
+		if (!(ws > 0) || !isfinite(ws) ||
+		    e1q_quantize_multiplier(real, &s->mult[c], &s->shift[c]))
+			return LFAIL(t, li, l, -EINVAL,
+				     "channel %u: input scale %g x weight scale %g / output scale %g is not a representable requantization multiplier",
+				     c, (double)qi->scale, (double)ws, (double)qo->scale);
+	}
+	return 0;
+}
+
+/*
+ * TRANSPOSE_CONV (batch 1) as an e1 convolution of the stuffed input
+ * (tflite_tconv_lower.h): the same int32 sums and the convolution's
+ * requantization, which 2.2 forms as for TRANSPOSE_CONV. 0 when l->conv is
+ * made; otherwise the layer stays on the host (-ENOMEM is the caller's).
+ */
+static int tconv_on_e1(struct e1npu_tflite *t, struct layer *l, const struct tfl_tensor *w,
+		       const struct e1npu_qparams *qi, const struct e1npu_qparams *qo)
+{
+	const struct tfl_tconv *s = &l->tconv;
+	uint32_t oc = (uint32_t)s->out[3], n = w->num_scales;
+	int ret = tfl_tconv_lower_prepare(&l->tconv_lw, s);
+
+	if (ret)
+		return ret;
+	l->wscales = malloc(n * sizeof(float));
+	l->bias = calloc(oc, sizeof(int32_t));	/* 2.2 takes no bias */
+	if (!l->wscales || !l->bias)
+		return -ENOMEM;
+	for (uint32_t c = 0; c < n; c++)
+		l->wscales[c] = tfl_scale(w, c);
+	memset(&l->cp, 0, sizeof(l->cp));
+	l->cp.kind = E1NPU_OPS_CONV2D;
+	l->cp.dtype = dtype_of(w->type);
+	l->cp.in_h = (uint32_t)l->tconv_lw.sh;
+	l->cp.in_w = (uint32_t)l->tconv_lw.sw;
+	l->cp.c_in = (uint32_t)s->in[3];
+	l->cp.c_out = oc;
+	l->cp.kh = (uint32_t)s->fh;
+	l->cp.kw = (uint32_t)s->fw;
+	l->cp.stride_h = l->cp.stride_w = l->cp.dil_h = l->cp.dil_w = 1;
+	l->cp.padding = E1NPU_PAD_VALID;
+	l->cp.groups = 1;
+	l->cp.depth_multiplier = 1;
+	l->cp.input = *qi;
+	l->cp.output = *qo;
+	l->cp.weight_zero_point = s->zp_w;
+	l->cp.weight_scales = l->wscales;
+	l->cp.num_weight_scales = n;
+	l->cp.act = E1NPU_ACT_NONE;
+	ret = e1npu_conv_new(t->ops, &l->cp, l->tconv_lw.hwio, l->bias, &l->conv);
+	if (ret) {		/* no lowering for it: the host scatter runs it */
+		l->conv = NULL;
+		tfl_tconv_lower_free(&l->tconv_lw);
+		return ret == -ENOMEM ? ret : 0;
+	}
+	return 0;
+}
+
+/* TRANSPOSE_CONV: constant int32 output_shape [4], constant filter, input (no bias in 2.2). */
+static int prep_tconv(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *w, *out;
+	const struct tfl_options *o = &l->op->opt;
+	struct tfl_tconv *s = &l->tconv;
+	struct e1npu_qparams qi, qo;
+	int32_t os[4];
+	int ret;
+
+	if (l->op->num_inputs == 4)
+		return LFAIL(t, li, l, -ENOTSUP, "a bias input: TFLite 2.2's TRANSPOSE_CONV takes none");
+	if (l->op->num_inputs != 3 || l->op->inputs[1] < 0 || l->op->inputs[2] < 0)
+		return LFAIL(t, li, l, -EINVAL, "needs output_shape, weights and input");
+	l->in = l->op->inputs[2];
+	if ((ret = const_ints(t, li, l, l->op->inputs[0], "output_shape", 4, os)) ||
+	    (ret = want(t, li, l, l->op->inputs[1], "weights", 4, true)) ||
+	    (ret = want(t, li, l, l->in, "input", 4, false)) ||
+	    (ret = want(t, li, l, l->out, "output", 4, false)))
+		return ret;
+	in = T(t, l->in);
+	w = T(t, l->op->inputs[1]);
+	out = T(t, l->out);
+	if (!dtype_of(in->type) || (ret = want_act_type(t, li, l, l->out, in->type)) ||
+	    (ret = want_act_type(t, li, l, l->op->inputs[1], in->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s (uint8, int8 handled)",
+					 tfl_type_name(in->type));
+	if (o->type != TFL_OPT_TRANSPOSE_CONV || o->stride_w < 1 || o->stride_h < 1 ||
+	    (o->padding != TFL_PAD_SAME && o->padding != TFL_PAD_VALID))
+		return LFAIL(t, li, l, -EINVAL, "stride %dx%d, padding %d (strides >= 1, SAME or VALID)",
+			     o->stride_h, o->stride_w, o->padding);
+	if (memcmp(os, out->dims, sizeof(os)))
+		return LFAIL(t, li, l, -EINVAL, "output_shape %d,%d,%d,%d is not the output's %d,%d,%d,%d",
+			     os[0], os[1], os[2], os[3], out->dims[0], out->dims[1], out->dims[2],
+			     out->dims[3]);
+	if (w->dims[0] != out->dims[3] || w->dims[3] != in->dims[3] || in->dims[0] != out->dims[0])
+		return LFAIL(t, li, l, -EINVAL,
+			     "weights %dx%dx%dx%d do not map input %dx%dx%dx%d to output %dx%dx%dx%d",
+			     w->dims[0], w->dims[1], w->dims[2], w->dims[3], in->dims[0], in->dims[1],
+			     in->dims[2], in->dims[3], out->dims[0], out->dims[1], out->dims[2],
+			     out->dims[3]);
+	if ((ret = qparams(t, li, l, l->in, &qi)) || (ret = qparams(t, li, l, l->out, &qo)))
+		return ret;
+	memcpy(s->in, in->dims, sizeof(s->in));
+	memcpy(s->out, out->dims, sizeof(s->out));
+	s->fh = w->dims[1];
+	s->fw = w->dims[2];
+	s->stride_h = o->stride_h;
+	s->stride_w = o->stride_w;
+	s->pad_h = tfl_tconv_padding(o->padding == TFL_PAD_SAME, out->dims[1], s->fh, s->stride_h);
+	s->pad_w = tfl_tconv_padding(o->padding == TFL_PAD_SAME, out->dims[2], s->fw, s->stride_w);
+	s->zp_in = qi.zero_point;
+	s->zp_out = qo.zero_point;
+	s->is_int8 = in->type == TFL_TYPE_INT8;
+	if ((ret = tfl_tconv_alloc(s, w->data)))
+		return ret == -ENOMEM ? ret :
+		       LFAIL(t, li, l, -ENOTSUP, "output of %dx%dx%dx%d too large", out->dims[0],
+			     out->dims[1], out->dims[2], out->dims[3]);
+	if ((ret = tconv_quant(t, li, l, l->op->inputs[1], &qi, &qo)))
+		return ret;
+	l->host_why = in->dims[0] != 1 ?
+		"transposed convolution of batch > 1 (e1's lowering takes 1): TFLite 2.2's scatter-accumulate on the host" :
+		"transposed convolution e1's convolution does not take: TFLite 2.2's scatter-accumulate on the host";
+	if (t->path == E1NPU_TFLITE_PATH_NPU && in->dims[0] == 1 &&
+	    (ret = tconv_on_e1(t, l, w, &qi, &qo)) == -ENOMEM)
+		return ret;
+	set_shape(l, in, out);
+	return 0;
+}
+
+/* REDUCE_MAX, REDUCE_MIN, SUM: uint8/int8, constant int32 axes (any), keep_dims. */
+static int prep_reduce(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *ax, *out;
+	int32_t od[TFL_MAX_DIMS], axes[TFL_MAX_DIMS * 4], bad = 0;
+	bool keep = l->op->opt.type == TFL_OPT_REDUCER && l->op->opt.keep_dims;
+	enum tfl_reduce_kind kind = l->op->builtin == TFL_OP_REDUCE_MAX ? TFL_REDUCE_MAX :
+				    l->op->builtin == TFL_OP_REDUCE_MIN ? TFL_REDUCE_MIN :
+				    TFL_REDUCE_SUM_WRAP;
+	struct e1npu_qparams qi, qo;
+	uint32_t on = 0;
+	size_t na;
+	int ret;
+
+	if (l->op->num_inputs != 2 || l->op->inputs[1] < 0)
+		return LFAIL(t, li, l, -EINVAL, "needs input and axes");
+	if ((ret = want(t, li, l, l->in, "input", -1, false)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)) ||
+	    (ret = want(t, li, l, l->op->inputs[1], "axes", -1, true)))
+		return ret;
+	in = T(t, l->in);
+	ax = T(t, l->op->inputs[1]);
+	out = T(t, l->out);
+	if (!dtype_of(in->type) || (ret = want_act_type(t, li, l, l->out, in->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s (uint8, int8 handled)",
+					 tfl_type_name(in->type));
+	na = tfl_tensor_count(ax);
+	if (ax->type != TFL_TYPE_INT32 || ax->ndims > 1 || na > TFL_MAX_DIMS * 4)
+		return LFAIL(t, li, l, -ENOTSUP, "axes must be int32, rank 0 or 1, at most %d",
+			     TFL_MAX_DIMS * 4);
+	memcpy(axes, ax->data, 4 * na);
+	if (tfl_reduce_prepare(&l->reduce, kind, in->type == TFL_TYPE_INT8, in->dims, in->ndims,
+			       axes, (uint32_t)na, keep, od, &on, &bad))
+		return LFAIL(t, li, l, -EINVAL, "axis %d of a rank %u tensor", bad, in->ndims);
+	if (out->ndims != on || memcmp(out->dims, od, 4 * on))
+		return LFAIL(t, li, l, -EINVAL, "output shape does not match the reduction (keep_dims %d)",
+			     keep);
+	if ((ret = qparams(t, li, l, l->in, &qi)) || (ret = qparams(t, li, l, l->out, &qo)))
+		return ret;
+	/* 2.2 sums in the 8-bit type only when scale and zero point are equal */
+	if (kind == TFL_REDUCE_SUM_WRAP && (qi.scale != qo.scale || qi.zero_point != qo.zero_point)) {
+		l->reduce.kind = TFL_REDUCE_SUM_RESCALE;
+		if (l->reduce.nout && l->reduce.nin / l->reduce.nout > INT32_MAX)
+			return LFAIL(t, li, l, -ENOTSUP, "%zu elements a sum (int32 at most)",
+				     l->reduce.nin / l->reduce.nout);
+		if ((ret = tfl_reduce_rescale(&l->reduce, qi.scale, qi.zero_point, qo.scale,
+					      qo.zero_point)))
+			return ret;
+	}
+	set_shape(l, in, out);
+	return 0;
+}
+
+/* PRELU: uint8 input and alpha (constant or not) broadcast to the output. */
+static int prep_prelu(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *a, *out;
+	struct e1npu_qparams qi, qa, qo;
+	int ret;
+
+	if (l->op->num_inputs != 2 || l->op->inputs[1] < 0)
+		return LFAIL(t, li, l, -EINVAL, "needs input and alpha");
+	l->in2 = l->op->inputs[1];
+	if ((ret = want(t, li, l, l->in, "input", -1, false)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)) ||
+	    (ret = want(t, li, l, l->in2, "alpha", -1, !!T(t, l->in2)->data)))
+		return ret;
+	in = T(t, l->in);
+	a = T(t, l->in2);
+	out = T(t, l->out);
+	if (in->type != TFL_TYPE_UINT8)
+		return LFAIL(t, li, l, -ENOTSUP, "input type %s: TFLite 2.2 runs PRELU on float32 and uint8 only",
+			     tfl_type_name(in->type));
+	if (tfl_bcast_prepare(&l->bcast, in->dims, in->ndims, a->dims, a->ndims, out->dims,
+			      out->ndims))
+		return LFAIL(t, li, l, -ENOTSUP, "alpha does not broadcast to the output (rank 4 at most)");
+	if ((ret = want_act_type(t, li, l, l->in2, in->type)) ||
+	    (ret = want_act_type(t, li, l, l->out, in->type)))
+		return ret;
+	if ((ret = qparams(t, li, l, l->in, &qi)) || (ret = qparams(t, li, l, l->in2, &qa)) ||
+	    (ret = qparams(t, li, l, l->out, &qo)))
+		return ret;
+	if (tfl_prelu_prepare(&l->prelu, qi, qa, qo))
+		return LFAIL(t, li, l, -EINVAL,
+			     "input scale %g x alpha scale %g / output scale %g is not below 1 (TFLite 2.2 requires it)",
+			     (double)qi.scale, (double)qa.scale, (double)qo.scale);
+	if (a->data) {		/* a constant alpha is read where it is */
+		l->alpha = a->data;
+		l->in2 = -1;
+	}
+	set_shape(l, in, out);
+	return 0;
+}
+
+/*
+ * LOG_SOFTMAX (uint8, int8) over the last dimension; the output must be
+ * 2.2's fixed quantization: scale 16/256, zero point 255 (uint8) / 127 (int8).
+ */
+static int prep_logsoftmax(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *out;
+	struct e1npu_qparams qi, qo;
+	bool i8;
+	int ret;
+
+	if (l->op->num_inputs != 1)
+		return LFAIL(t, li, l, -EINVAL, "%u inputs (1 taken)", l->op->num_inputs);
+	if ((ret = want(t, li, l, l->in, "input", -1, false)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)))
+		return ret;
+	in = T(t, l->in);
+	out = T(t, l->out);
+	if (!dtype_of(in->type) || !in->ndims || (ret = want_act_type(t, li, l, l->out, in->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s of rank %u",
+					 tfl_type_name(in->type), in->ndims);
+	if (out->ndims != in->ndims || memcmp(out->dims, in->dims, 4 * in->ndims))
+		return LFAIL(t, li, l, -EINVAL, "output shape is not the input's");
+	if ((ret = qparams(t, li, l, l->in, &qi)) || (ret = qparams(t, li, l, l->out, &qo)))
+		return ret;
+	i8 = in->type == TFL_TYPE_INT8;
+	if (qo.scale != 16.0f / 256 || qo.zero_point != (i8 ? 127 : 255))
+		return LFAIL(t, li, l, -ENOTSUP,
+			     "output scale %g, zero point %d: TFLite 2.2 requires 16/256 (0.0625), %d",
+			     (double)qo.scale, qo.zero_point, i8 ? 127 : 255);
+	if (!in->dims[in->ndims - 1] ||
+	    tfl_logsoftmax_prepare(&l->logsoftmax, i8,
+				   tfl_tensor_count(in) / (size_t)in->dims[in->ndims - 1],
+				   (size_t)in->dims[in->ndims - 1], qi.scale))
+		return LFAIL(t, li, l, -EINVAL, "input scale %g: no fixed-point form (TFLite 2.2 has none)",
+			     (double)qi.scale);
+	set_shape(l, in, out);
+	return 0;
+}
+
+/* RESIZE_BILINEAR of [N, H, W, C] to a constant int32 size. */
+static int prep_bilinear(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *out;
+	const struct tfl_options *o = &l->op->opt;
+	bool typed = o->type == TFL_OPT_RESIZE_BILINEAR;
+	int32_t size[2];
+	int ret;
+
+	if (l->op->num_inputs != 2)
+		return LFAIL(t, li, l, -EINVAL, "needs input and size");
+	if ((ret = want(t, li, l, l->in, "input", 4, false)) ||
+	    (ret = want(t, li, l, l->out, "output", 4, false)) ||
+	    (ret = const_ints(t, li, l, l->op->inputs[1], "size", 2, size)))
+		return ret;
+	in = T(t, l->in);
+	out = T(t, l->out);
+	if (!dtype_of(in->type) || (ret = want_act_type(t, li, l, l->out, in->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
+					 tfl_type_name(in->type));
+	if (out->dims[0] != in->dims[0] || out->dims[1] != size[0] || out->dims[2] != size[1] ||
+	    out->dims[3] != in->dims[3])
+		return LFAIL(t, li, l, -EINVAL, "output shape does not match the size %dx%d",
+			     size[0], size[1]);
+	if (tfl_bilinear_prepare(&l->bilinear, in->type == TFL_TYPE_INT8, in->dims, size[0],
+				 size[1], typed && o->align_corners, typed && o->half_pixel_centers))
+		return LFAIL(t, li, l, -EINVAL, "size %dx%d", size[0], size[1]);
+	set_shape(l, in, out);
+	return 0;
+}
+
 /* Storage for every activation tensor the layer reads and writes. */
 static bool layer_bufs(const struct e1npu_tflite *t, const struct layer *l)
 {
 	if (!t->buf[l->in] || !t->buf[l->out] || (l->in2 >= 0 && !t->buf[l->in2]))
 		return false;
-	if (l->op->builtin == TFL_OP_CONCATENATION)
+	if (l->op->builtin == TFL_OP_CONCATENATION || l->op->builtin == TFL_OP_PACK)
 		for (uint32_t k = 0; k < l->op->num_inputs; k++)
 			if (!t->buf[l->op->inputs[k]])
 				return false;
+	for (uint32_t k = 0; k < l->op->num_outputs; k++)	/* SPLIT, UNPACK */
+		if (!t->buf[l->op->outputs[k]])
+			return false;
 	return true;
 }
 
@@ -1048,6 +1792,163 @@ static int prep_relu(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	return 0;
 }
 
+/* One input and one output of as many elements: the unary operators' prologue. */
+static int prep_unary(struct e1npu_tflite *t, uint32_t li, struct layer *l,
+		      const struct tfl_tensor **in, const struct tfl_tensor **out)
+{
+	int ret;
+
+	if (l->op->num_inputs != 1)
+		return LFAIL(t, li, l, -EINVAL, "needs one input");
+	if ((ret = want(t, li, l, l->in, "input", -1, false)) ||
+	    (ret = want(t, li, l, l->out, "output", -1, false)))
+		return ret;
+	*in = T(t, l->in);
+	*out = T(t, l->out);
+	if (tfl_tensor_count(*in) != tfl_tensor_count(*out))
+		return LFAIL(t, li, l, -EINVAL, "input and output sizes differ");
+	l->count = tfl_tensor_count(*in);
+	set_shape(l, *in, *out);
+	return 0;
+}
+
+/* The unary prologue, then uint8/int8 in and out of one type, quantized. */
+static int prep_unary_q(struct e1npu_tflite *t, uint32_t li, struct layer *l,
+			const struct tfl_tensor **in, struct e1npu_qparams *qi,
+			struct e1npu_qparams *qo)
+{
+	const struct tfl_tensor *out;
+	int ret;
+
+	if ((ret = prep_unary(t, li, l, in, &out)))
+		return ret;
+	if (!dtype_of((*in)->type) || (ret = want_act_type(t, li, l, l->out, (*in)->type)))
+		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s (uint8 and int8 handled)",
+					 tfl_type_name((*in)->type));
+	if ((ret = qparams(t, li, l, l->in, qi)) || (ret = qparams(t, li, l, l->out, qo)))
+		return ret;
+	return 0;
+}
+
+/* LOGISTIC, TANH, LEAKY_RELU: one 256-entry table (tflite_lut.h, tflite_leaky.h). */
+static int prep_lut(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_operator *op = l->op;
+	const struct tfl_tensor *in;
+	struct e1npu_qparams qi, qo;
+	bool is_u8;
+	int ret;
+
+	if ((ret = prep_unary_q(t, li, l, &in, &qi, &qo)))
+		return ret;
+	is_u8 = in->type == TFL_TYPE_UINT8;
+	l->host_why = "TFLite 2.2's 256-entry table, looked up on the host: e1 has no table lookup";
+	if (op->builtin == TFL_OP_TANH) {
+		tfl_lut_tanh(&l->lut, is_u8, l->count, qi, qo);
+		return 0;
+	}
+	if (op->builtin == TFL_OP_LOGISTIC) {
+		if (tfl_lut_logistic(&l->lut, is_u8, l->count, qi, qo))
+			return LFAIL(t, li, l, -ENOTSUP,
+				     "output scale %.9g: TFLite 2.2 requires exactly 1/256 (0.00390625)",
+				     (double)qo.scale);
+		return 0;
+	}
+	if (!is_u8)
+		return LFAIL(t, li, l, -ENOTSUP,
+			     "int8 input: TFLite 2.2 runs LEAKY_RELU on uint8 and float32 only");
+	if (op->opt.type != TFL_OPT_LEAKY_RELU)
+		return LFAIL(t, li, l, -EINVAL, "no LeakyReluOptions (alpha)");
+	ret = tfl_leaky_prepare(&l->lut, l->count, op->opt.alpha, qi, qo);
+	if (ret == -EDOM)
+		return LFAIL(t, li, l, -EINVAL, "alpha %g is not finite", (double)op->opt.alpha);
+	if (ret)
+		return LFAIL(t, li, l, -ENOTSUP,
+			     "input scale %g squared over output scale %g is not below 1 (TFLite 2.2 aborts on it)",
+			     (double)qi.scale, (double)qo.scale);
+	l->host_why = "TFLite 2.2's integer leaky ReLU as a 256-entry table on the host: e1 has no table lookup";
+	return 0;
+}
+
+/* L2_NORMALIZATION over the last dimension (tflite_l2norm.h). */
+static int prep_l2norm(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *out;
+	struct e1npu_qparams qi, qo;
+	bool is_u8;
+	int32_t act = l->op->opt.type == TFL_OPT_L2NORM ? l->op->opt.act : TFL_ACT_NONE;
+	int ret;
+
+	if ((ret = prep_unary_q(t, li, l, &in, &qi, &qo)))
+		return ret;
+	out = T(t, l->out);
+	is_u8 = in->type == TFL_TYPE_UINT8;
+	if (!in->ndims || in->ndims > 4 || out->ndims != in->ndims ||
+	    memcmp(in->dims, out->dims, in->ndims * sizeof(int32_t)))
+		return LFAIL(t, li, l, -EINVAL,
+			     "input rank %u, output rank %u: TFLite 2.2 needs equal shapes of rank 1 to 4",
+			     in->ndims, out->ndims);
+	if (act != TFL_ACT_NONE)
+		return LFAIL(t, li, l, -ENOTSUP, "fused activation %d: TFLite 2.2 takes none", act);
+	if (qo.scale != 1.0f / 128 || qo.zero_point != (is_u8 ? 128 : 0))
+		return LFAIL(t, li, l, -ENOTSUP,
+			     "output quantization (%.9g, %d): TFLite 2.2 requires scale 1/128 (0.0078125), zero point %d",
+			     (double)qo.scale, qo.zero_point, is_u8 ? 128 : 0);
+	l->l2norm.uint8 = is_u8;
+	l->l2norm.depth = (size_t)in->dims[in->ndims - 1];
+	if (!l->l2norm.depth || l->l2norm.depth > INT32_MAX / (255 * 255))
+		return LFAIL(t, li, l, -ENOTSUP,
+			     "last dimension %zu: its int32 sum of squares could overflow (1 to %d handled)",
+			     l->l2norm.depth, INT32_MAX / (255 * 255));
+	l->l2norm.outer = l->count / l->l2norm.depth;
+	l->l2norm.in_zp = qi.zero_point;
+	l->host_why = "L2 normalization: TFLite 2.2's integer inverse square root on the host, no hardware form";
+	return 0;
+}
+
+/* Per-tensor quantization of the 8-bit side of a float32 boundary. */
+static int float_side(struct e1npu_tflite *t, uint32_t li, struct layer *l, int32_t ti)
+{
+	const struct tfl_tensor *x = T(t, ti);
+
+	if (x->num_scales > 1)
+		return LFAIL(t, li, l, -ENOTSUP, "tensor %d (%s) is quantized per channel (%u scales)",
+			     ti, x->name, x->num_scales);
+	l->flt.uint8 = x->type == TFL_TYPE_UINT8;
+	l->flt.count = l->count;
+	return qparams(t, li, l, ti, &l->flt.q);
+}
+
+/* DEQUANTIZE uint8/int8 -> float32; QUANTIZE float32 -> uint8/int8; float ABS. */
+static int prep_float(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	const struct tfl_tensor *in, *out;
+	int32_t code = l->op->builtin;
+	int ret;
+
+	if ((ret = prep_unary(t, li, l, &in, &out)))
+		return ret;
+	l->in_type = in->type;
+	if (code == TFL_OP_ABS) {
+		if (in->type != TFL_TYPE_FLOAT32 || out->type != TFL_TYPE_FLOAT32)
+			return LFAIL(t, li, l, -ENOTSUP,
+				     "%s -> %s: TFLite 2.2 runs ABS on float32 only",
+				     tfl_type_name(in->type), tfl_type_name(out->type));
+		l->host_why = "float32 absolute value on the host: e1 has no float datapath";
+		return 0;
+	}
+	if (code == TFL_OP_DEQUANTIZE ? !dtype_of(in->type) || out->type != TFL_TYPE_FLOAT32 :
+	    in->type != TFL_TYPE_FLOAT32 || !dtype_of(out->type))
+		return LFAIL(t, li, l, -ENOTSUP, "%s -> %s (handled: %s)",
+			     tfl_type_name(in->type), tfl_type_name(out->type),
+			     code == TFL_OP_DEQUANTIZE ? "uint8/int8 -> float32" :
+			     "float32 -> uint8/int8, uint8/int8 -> uint8/int8");
+	l->host_why = code == TFL_OP_DEQUANTIZE ?
+		      "float32 output: dequantized on the host, e1 has no float datapath" :
+		      "float32 input: quantized on the host, e1 has no float datapath";
+	return float_side(t, li, l, code == TFL_OP_DEQUANTIZE ? l->in : l->out);
+}
+
 static int32_t ld_act(const void *p, size_t i, uint32_t type)
 {
 	return type == TFL_TYPE_UINT8 ? ((const uint8_t *)p)[i] :
@@ -1104,6 +2005,37 @@ static void host_report(struct layer *l, const char *why)
 	snprintf(r->why, sizeof(r->why), "%s", why);
 }
 
+/* SPLIT, SPLIT_V, UNPACK: one input to n outputs; PACK: n inputs to one. */
+static int run_split(struct e1npu_tflite *t, struct layer *l)
+{
+	uint8_t *p[TFL_SPLIT_MAX];
+	bool pack = l->op->builtin == TFL_OP_PACK;
+	uint32_t n = pack ? l->op->num_inputs : l->op->num_outputs;
+
+	for (uint32_t k = 0; k < n; k++)
+		p[k] = t->buf[pack ? l->op->inputs[k] : l->op->outputs[k]];
+	if (pack)
+		tfl_join_run(&l->split, (const uint8_t *const *)p, t->buf[l->out]);
+	else
+		tfl_split_run(&l->split, t->buf[l->in], p);
+	host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
+	return 0;
+}
+
+static int run_gather(struct e1npu_tflite *t, uint32_t li, struct layer *l)
+{
+	int64_t bad;
+	size_t pos;
+
+	host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
+	if (tfl_gather_run(&l->gather, t->buf[l->in],
+			   l->gather_idx ? l->gather_idx : t->buf[l->in2], t->buf[l->out],
+			   &bad, &pos))
+		return LFAIL(t, li, l, -EINVAL, "index %lld (position %zu) out of [0, %zu)",
+			     (long long)bad, pos, l->gather.along);
+	return 0;
+}
+
 static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 {
 	void *in = t->buf[l->in], *out = t->buf[l->out];
@@ -1131,6 +2063,11 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 			    ref_avgpool(&l->pp, in, out);
 		break;
 	case TFL_OP_ADD:
+		if (l->add_bcast) {
+			tfl_sub_run(&l->sub, &l->bcast, in, t->buf[l->in2], out);
+			host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
+			return 0;
+		}
 		ret = npu ? e1npu_ops_add(t->ops, l->dtype, l->count, in, &l->qa,
 					  t->buf[l->in2], &l->qb, out, &l->qo,
 					  l->act, rep) :
@@ -1146,11 +2083,16 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	case TFL_OP_RESHAPE:
 		memcpy(out, in, tfl_tensor_count(T(t, l->in)) *
 		       tfl_type_size(T(t, l->in)->type));
-		host_report(l, "layout only: data copied on the host");
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
 	case TFL_OP_QUANTIZE:
+		if (l->in_type == TFL_TYPE_FLOAT32) {
+			tfl_quantize_float_run(&l->flt, in, out);
+			host_report(l, l->host_why);
+			return 0;
+		}
 		run_quantize(l, in, out);
-		host_report(l, "requantization: no hardware form, TFLite Requantize on the host");
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
 	case TFL_OP_CONCATENATION: {
 		const uint8_t *ins[TFL_CONCAT_MAX];
@@ -1158,49 +2100,116 @@ static int run_layer(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 		for (uint32_t k = 0; k < l->op->num_inputs; k++)
 			ins[k] = t->buf[l->op->inputs[k]];
 		tfl_concat_run(&l->concat, ins, out);
-		host_report(l, "concatenation (uint8 inputs rescaled in float) on the host");
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
 	}
 	case TFL_OP_RESIZE_NEAREST_NEIGHBOR:
 		tfl_resize_run(&l->resize, in, out);
-		host_report(l, "layout only: nearest-neighbour copy on the host");
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
 	case TFL_OP_TRANSPOSE:
 	case TFL_OP_SLICE:
 	case TFL_OP_STRIDED_SLICE:
 		tfl_layout_run(&l->layout, in, out);
-		host_report(l, "layout only: strided copy on the host");
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
 	case TFL_OP_PAD:
 		tfl_pad_run(&l->pad, in, out);
-		host_report(l, "layout only: padded copy on the host");
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
 	case TFL_OP_HARD_SWISH:
 		tfl_hswish_run(&l->hswish, in, out);
-		host_report(l, "hard swish in 16-bit fixed point on the host");
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
 	case TFL_OP_MUL:
 		tfl_mul_run(&l->mul, &l->bcast, in, t->buf[l->in2], out);
-		host_report(l, "elementwise product with requantization on the host");
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
 	case TFL_OP_SUB:
 		tfl_sub_run(&l->sub, &l->bcast, in, t->buf[l->in2], out);
-		host_report(l, "elementwise difference with requantization on the host");
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
 	case TFL_OP_MAXIMUM:
 	case TFL_OP_MINIMUM:
 		run_minmax(l, in, t->buf[l->in2], out);
-		host_report(l, "elementwise max/min of the stored values on the host");
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
 	case TFL_OP_RELU:
 	case TFL_OP_RELU6:
 	case TFL_OP_RELU_N1_TO_1:
 		tfl_relu_run(&l->relu, in, out);
-		host_report(l, "clamp with requantization: no hardware form, TFLite ReluX on the host");
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
+		return 0;
+	case TFL_OP_SPLIT:
+	case TFL_OP_SPLIT_V:
+	case TFL_OP_UNPACK:
+	case TFL_OP_PACK:
+		return run_split(t, l);
+	case TFL_OP_ARG_MAX:
+	case TFL_OP_ARG_MIN:
+		tfl_argmax_run(&l->argmax, in, out);
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
+		return 0;
+	case TFL_OP_GATHER:
+		return run_gather(t, li, l);
+	case TFL_OP_SPACE_TO_BATCH_ND:
+	case TFL_OP_BATCH_TO_SPACE_ND:
+		tfl_space_batch_run(&l->space_batch, in, out);
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
+		return 0;
+	case TFL_OP_REDUCE_MAX:
+	case TFL_OP_REDUCE_MIN:
+	case TFL_OP_SUM:
+		tfl_reduce_run(&l->reduce, in, out);
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
+		return 0;
+	case TFL_OP_LOG_SOFTMAX:
+		tfl_logsoftmax_run(&l->logsoftmax, in, out);
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
+		return 0;
+	case TFL_OP_PRELU:
+		tfl_prelu_run(&l->prelu, &l->bcast, in, l->alpha ? l->alpha : t->buf[l->in2], out);
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
+		return 0;
+	case TFL_OP_TRANSPOSE_CONV:
+		if (!l->conv) {
+			tfl_tconv_run(&l->tconv, in, out);
+			host_report(l, l->host_why);
+			return 0;
+		}
+		tfl_tconv_lower_stuff(&l->tconv_lw, &l->tconv, in);
+		ret = e1npu_conv_run(l->conv, l->tconv_lw.stuffed, out, rep);
+		break;
+	case TFL_OP_DEPTH_TO_SPACE:
+	case TFL_OP_SPACE_TO_DEPTH:
+		tfl_depth_space_run(&l->depth_space, in, out);
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
+		return 0;
+	case TFL_OP_RESIZE_BILINEAR:
+		tfl_bilinear_run(&l->bilinear, in, out);
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
+		return 0;
+	case TFL_OP_LOGISTIC:
+	case TFL_OP_TANH:
+	case TFL_OP_LEAKY_RELU:
+		tfl_lut_run(&l->lut, in, out);
+		host_report(l, l->host_why);
+		return 0;
+	case TFL_OP_L2_NORMALIZATION:
+		tfl_l2norm_run(&l->l2norm, in, out);
+		host_report(l, l->host_why);
+		return 0;
+	case TFL_OP_DEQUANTIZE:
+		tfl_dequantize_run(&l->flt, in, out);
+		host_report(l, l->host_why);
+		return 0;
+	case TFL_OP_ABS:
+		tfl_abs_float_run(l->count, in, out);
+		host_report(l, l->host_why);
 		return 0;
 	case TFL_OP_MEAN:
 		tfl_mean_run(&l->mean, in, out);
-		host_report(l, "mean over H, W: no hardware form, TFLite integer Mean on the host");
+		host_report(l, tfl_host_why(l->op->builtin, l->add_bcast));
 		return 0;
 	default:
 		return LFAIL(t, li, l, -ENOTSUP, "not supported");
@@ -1233,7 +2242,9 @@ static int prepare_layer(struct e1npu_tflite *t, uint32_t i, struct layer *l)
 	if (op->custom_code)
 		return tf_fail(t, -ENOTSUP, "operator %u: custom operator \"%s\" not supported",
 			       i, op->custom_code);
-	if (!op->num_inputs || op->num_outputs != 1)
+	if (!op->num_inputs || !op->num_outputs ||
+	    (op->num_outputs > 1 && op->builtin != TFL_OP_SPLIT &&
+	     op->builtin != TFL_OP_SPLIT_V && op->builtin != TFL_OP_UNPACK))
 		return LFAIL(t, i, l, -EINVAL, "%u inputs, %u outputs",
 			     op->num_inputs, op->num_outputs);
 	l->in = op->inputs[0];
@@ -1267,6 +2278,30 @@ static int prepare_layer(struct e1npu_tflite *t, uint32_t i, struct layer *l)
 	case TFL_OP_RESIZE_NEAREST_NEIGHBOR: ret = prep_resize(t, i, l); break;
 	case TFL_OP_STRIDED_SLICE: ret = prep_strided_slice(t, i, l); break;
 	case TFL_OP_CONCATENATION: ret = prep_concat(t, i, l); break;
+	case TFL_OP_SPLIT:
+	case TFL_OP_SPLIT_V:
+	case TFL_OP_UNPACK: ret = prep_split(t, i, l); break;
+	case TFL_OP_PACK: ret = prep_pack(t, i, l); break;
+	case TFL_OP_ARG_MAX:
+	case TFL_OP_ARG_MIN: ret = prep_argmax(t, i, l); break;
+	case TFL_OP_GATHER: ret = prep_gather(t, i, l); break;
+	case TFL_OP_SPACE_TO_BATCH_ND:
+	case TFL_OP_BATCH_TO_SPACE_ND: ret = prep_space_batch(t, i, l); break;
+	case TFL_OP_RESIZE_BILINEAR: ret = prep_bilinear(t, i, l); break;
+	case TFL_OP_DEPTH_TO_SPACE:
+	case TFL_OP_SPACE_TO_DEPTH: ret = prep_depth_space(t, i, l); break;
+	case TFL_OP_TRANSPOSE_CONV: ret = prep_tconv(t, i, l); break;
+	case TFL_OP_REDUCE_MAX:
+	case TFL_OP_REDUCE_MIN:
+	case TFL_OP_SUM: ret = prep_reduce(t, i, l); break;
+	case TFL_OP_PRELU: ret = prep_prelu(t, i, l); break;
+	case TFL_OP_LOG_SOFTMAX: ret = prep_logsoftmax(t, i, l); break;
+	case TFL_OP_LOGISTIC:
+	case TFL_OP_TANH:
+	case TFL_OP_LEAKY_RELU: ret = prep_lut(t, i, l); break;
+	case TFL_OP_L2_NORMALIZATION: ret = prep_l2norm(t, i, l); break;
+	case TFL_OP_DEQUANTIZE:
+	case TFL_OP_ABS: ret = prep_float(t, i, l); break;
 	default:
 		return tf_fail(t, -ENOTSUP, "operator %u: %s (builtin code %d) not supported",
 			       i, tfl_builtin_name(op->builtin), op->builtin);
@@ -1449,12 +2484,13 @@ static int prepare(struct e1npu_tflite *t)
 	if (ret)
 		return ret;
 	for (uint32_t i = 0; i < m->num_inputs; i++)
-		if (!t->buf[m->inputs[i]] || !dtype_of(m->tensors[m->inputs[i]].type))
-			return tf_fail(t, -ENOTSUP, "model input %u (tensor %d, %s) must be a non-empty uint8/int8 tensor",
+		if (!t->buf[m->inputs[i]] || !io_dtype(m->tensors[m->inputs[i]].type) ||
+		    io_dtype(m->tensors[m->inputs[i]].type) >= E1NPU_DTYPE_INT32)
+			return tf_fail(t, -ENOTSUP, "model input %u (tensor %d, %s) must be a non-empty uint8/int8/float32 tensor",
 				       i, m->inputs[i], tfl_type_name(m->tensors[m->inputs[i]].type));
 	for (uint32_t i = 0; i < m->num_outputs; i++)
-		if (!t->buf[m->outputs[i]] || !dtype_of(m->tensors[m->outputs[i]].type))
-			return tf_fail(t, -ENOTSUP, "model output %u (tensor %d, %s) must be a non-empty uint8/int8 tensor",
+		if (!t->buf[m->outputs[i]] || !io_dtype(m->tensors[m->outputs[i]].type))
+			return tf_fail(t, -ENOTSUP, "model output %u (tensor %d, %s) must be a non-empty uint8/int8/float32/int32/int64 tensor",
 				       i, m->outputs[i], tfl_type_name(m->tensors[m->outputs[i]].type));
 	for (uint32_t i = 0; i < m->num_operators; i++) {
 		struct layer *l = &t->layers[i];
@@ -1481,6 +2517,9 @@ E1NPU_API void e1npu_tflite_free(struct e1npu_tflite *t)
 		free(l->w);
 		free(l->bias);
 		tfl_resize_free(&l->resize);
+		tfl_tconv_free(&l->tconv);
+		tfl_tconv_lower_free(&l->tconv_lw);
+		tfl_reduce_free(&l->reduce);
 		free(l->wscales);
 	}
 	free(t->arena);
@@ -1650,7 +2689,7 @@ static void fill_info(const struct e1npu_tflite *t, int32_t ti,
 
 	memset(info, 0, sizeof(*info));
 	snprintf(info->name, sizeof(info->name), "%s", x->name);
-	info->dtype = dtype_of(x->type);
+	info->dtype = io_dtype(x->type);
 	info->ndims = x->ndims;
 	for (uint32_t d = 0; d < x->ndims; d++)
 		info->dims[d] = (uint32_t)x->dims[d];
@@ -1888,6 +2927,8 @@ int tflite_layer_view(const struct e1npu_tflite *t, uint32_t k,
 	v->fp = l->fp;
 	v->fc_rows = l->fc_rows;
 	v->pp = l->pp;
+	v->add_bcast = l->add_bcast;
+	v->host_why = l->host_why;
 	return 0;
 }
 

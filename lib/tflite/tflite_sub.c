@@ -12,12 +12,23 @@ int tfl_sub_prepare(struct tfl_sub *s, bool uint8, uint32_t act,
 	    e1q_add_rescale(qa.scale, qb.scale, qo.scale, &s->rs))
 		return -EINVAL;
 	s->uint8 = uint8;
+	s->sign = -1;
 	s->za = qa.zero_point;
 	s->zb = qb.zero_point;
 	s->zo = qo.zero_point;
 	e1q_activation_range((enum e1q_act)act, qo.scale, qo.zero_point,
 			     uint8 ? 0 : -128, uint8 ? 255 : 127, &s->lo, &s->hi);
 	return 0;
+}
+
+int tfl_add_prepare(struct tfl_sub *s, bool uint8, uint32_t act,
+		    struct e1npu_qparams qa, struct e1npu_qparams qb,
+		    struct e1npu_qparams qo)
+{
+	int ret = tfl_sub_prepare(s, uint8, act, qa, qb, qo);
+
+	s->sign = 1;
+	return ret;
 }
 
 static int32_t ld(const struct tfl_sub *s, const void *p, size_t i)
@@ -41,7 +52,7 @@ static void one(void *ctx, size_t ia, size_t ib, size_t io)
 						   s->rs.ma, s->rs.sa);
 	int32_t y = e1q_mul_by_qm_smaller_than_one((ld(s, w->b, ib) - s->zb) * shl,
 						   s->rs.mb, s->rs.sb);
-	int32_t v = e1q_mul_by_qm_smaller_than_one(x - y, s->rs.mo, s->rs.so) + s->zo;
+	int32_t v = e1q_mul_by_qm_smaller_than_one(x + s->sign * y, s->rs.mo, s->rs.so) + s->zo;
 
 	v = v < s->lo ? s->lo : v > s->hi ? s->hi : v;
 	if (s->uint8)

@@ -19,12 +19,18 @@
 
 struct tfl_sub {
 	bool uint8;
+	int32_t sign;		/* -1: SUB; +1: broadcasting ADD (add.cc's same arithmetic) */
 	int32_t za, zb, zo, lo, hi;
 	struct e1q_add_rescale rs;
 };
 
 /* @act: enum e1npu_act. 0, or -EINVAL when a multiplier is out of range. */
 int tfl_sub_prepare(struct tfl_sub *s, bool uint8, uint32_t act,
+		    struct e1npu_qparams qa, struct e1npu_qparams qb,
+		    struct e1npu_qparams qo);
+
+/* Broadcasting ADD (BroadcastAdd4DSlow): SUB's prepare, the second input added. */
+int tfl_add_prepare(struct tfl_sub *s, bool uint8, uint32_t act,
 		    struct e1npu_qparams qa, struct e1npu_qparams qb,
 		    struct e1npu_qparams qo);
 

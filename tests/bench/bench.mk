@@ -28,3 +28,20 @@ bench-hybrid: $(BENCH_HYBRID)
 
 ALL_TARGETS   += $(BENCH_HYBRID)
 BENCH_TARGETS += bench-hybrid
+
+# bench-layer-chart: MobileNetV2's per-layer SVG chart (modelled cycles vs
+# the MAC-bound ideal, coloured by engine) from e1npu-tflite report --json
+# (tests/bench/layer-chart.sh); Documentation/lowering.md, "Per-layer
+# chart". The model comes from MODELS_DIR (tests/models/models.mk).
+LAYER_CHART_MODEL := $(MODELS_DIR)/mobilenet_v2_1.0_224_quant.tflite
+LAYER_CHART_SVG   := $(O)/tests/bench/mobilenet_v2_layers.svg
+
+.PHONY: bench-layer-chart
+bench-layer-chart: $(TFLITE_TOOL) $(NPU_SMOKE)
+	@mkdir -p $(dir $(LAYER_CHART_SVG))
+	@if [ -f '$(LAYER_CHART_MODEL)' ]; then \
+		tests/bench/layer-chart.sh $(TFLITE_TOOL) $(NPU_SMOKE) '$(LAYER_CHART_MODEL)' \
+			$(LAYER_CHART_SVG) "MobileNetV2 1.0 224 (uint8): modelled cycles per layer vs the MAC-bound ideal"; \
+	else echo "bench-layer-chart: SKIPPED: $(LAYER_CHART_MODEL) not found (MODELS_DIR=DIR)"; fi
+
+BENCH_TARGETS += bench-layer-chart

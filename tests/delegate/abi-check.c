@@ -74,6 +74,7 @@ int main(void)
 	     sizeof(struct tflc_delegate) ? 1 : 0, 1);
 	same("kTfLiteUInt8", TFLC_UINT8, kTfLiteUInt8);
 	same("kTfLiteInt8", TFLC_INT8, kTfLiteInt8);
+	same("kTfLiteFloat32", TFLC_FLOAT32, kTfLiteFloat32);
 	same("kTfLiteMmapRo", TFLC_MMAP_RO, kTfLiteMmapRo);
 	same("kTfLiteDynamic", TFLC_DYNAMIC, kTfLiteDynamic);
 	same("kTfLiteDelegateFlagsAllowDynamicTensors", TFLC_DELEGATE_ALLOW_DYNAMIC,

@@ -148,6 +148,17 @@ int main(void)
 	eq("TfLiteDelegate.opaque_delegate_builder (~2.11+)",
 	   offsetof(struct tflc_delegate, opaque_delegate_builder), 48);
 	ge("sizeof(TfLiteDelegate)", sizeof(struct tflc_delegate), 56, "TFLite 2.11..2026");
+	/* builtin_data the structural operators read (builtin_op_data.h, 2.2) */
+	OFF(tflc_gather_params, axis, 0);
+	OFF(tflc_split_params, num_splits, 0);
+	OFF(tflc_pack_params, num, 0);		/* values_count / num */
+	OFF(tflc_pack_params, axis, 4);
+	OFF(tflc_resize_bilinear_params, align_corners, 0);
+	OFF(tflc_resize_bilinear_params, half_pixel_centers, 1);
+	OFF(tflc_block_params, block_size, 0);	/* depth to space, space to depth */
+	OFF(tflc_transpose_conv_params, padding, 0);
+	OFF(tflc_transpose_conv_params, stride_width, 4);
+	OFF(tflc_transpose_conv_params, stride_height, 8);
 	/* Enum values the delegate compares with. */
 	eq("kTfLiteFloat32", TFLC_FLOAT32, 1);
 	eq("kTfLiteInt32", TFLC_INT32, 2);

@@ -35,6 +35,8 @@
  * (models without that operator: tests/tflite/mkmodels.py's).
  * --interp-ref: the interpreter's reference path (lib/ref's naive
  * kernels) against TFLite 2.2 too, beside its NPU path.
+ * --ramp: one more input, "every value" (fill_ramp): exhaustive for the
+ * 256-element 8-bit inputs of tests/tflite/mkmodels.py's unary models.
  * --cache: the delegate's option cache_dir on every model (check_cache():
  * first run compiles, second loads, a corrupted or stale file is
  * replaced, an unwritable directory is warned about; outputs identical).
@@ -110,6 +112,7 @@ static create_fn dl_create;
 static destroy_fn dl_destroy;
 static const char *device = "sim";	/* -d: the delegate's and the interpreter's */
 static bool interp_ref;			/* --interp-ref */
+static bool ramp;			/* --ramp */
 static int npass, nfail, nskip, nxfail;
 static char last_report[512];
 
@@ -308,6 +311,24 @@ static void fill_random(uint8_t *p, size_t n, int type, uint64_t s)
 		p[i] = (uint8_t)(rnd(&s) >> 56);
 }
 
+/*
+ * --ramp: every byte value in turn (a 256-element 8-bit input sees each
+ * once), float32 inputs (k mod 512 - 256) / 32: [-8, 8) in steps that
+ * make quotient ties for power-of-two scales.
+ */
+static void fill_ramp(uint8_t *p, size_t n, int type)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = (uint8_t)i;
+	if (type != 1)	/* kTfLiteFloat32 */
+		return;
+	for (size_t i = 0; i + 4 <= n; i += 4) {
+		float f = (float)((int)(i / 4 % 512) - 256) / 32.0f;
+
+		memcpy(p + i, &f, 4);
+	}
+}
+
 /* The layout of @it's inputs; -1 if there are more than MAX_IN. */
 static int get_layout(void *it, struct in_layout *lay)
 {
@@ -379,6 +400,17 @@ static int make_inputs(const void *t, const struct in_layout *lay, char **images
 			fill_random(in[n].data + off, lay->size[k], lay->type[k],
 				    k ? s ^ (0xd1b54a32d192ed03ull * (uint64_t)k) : s);
 		snprintf(in[n].name, sizeof(in[n].name), "random seed %d", r);
+	}
+	if (ramp && n < max) {
+		size_t off = 0;
+
+		in[n].data = malloc(lay->total);
+		if (!in[n].data)
+			return -1;
+		for (int k = 0; k < lay->n; off += lay->size[k], k++)
+			fill_ramp(in[n].data + off, lay->size[k], lay->type[k]);
+		snprintf(in[n].name, sizeof(in[n].name), "every value");
+		n++;
 	}
 	return n;
 }
@@ -1044,6 +1076,8 @@ int main(int argc, char **argv)
 			cache = true;
 		else if (!strcmp(argv[a], "--no-skip-ops"))
 			skip_run = false;
+		else if (!strcmp(argv[a], "--ramp"))
+			ramp = true;
 		else if (!strcmp(argv[a], "--interp-ref"))
 			interp_ref = interp = true;
 		else if (!strcmp(argv[a], "-v"))
@@ -1057,7 +1091,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[a], "-r") && a + 1 < argc)
 			nrand = atoi(argv[++a]);
 		else {
-			fprintf(stderr, "usage: %s --tflite LIB [--delegate SO] [--interp] [--interp-ref] [--no-skip-ops] [--cache] [-v] [-d DEVICE] [-i BMP]... [-r N] [-p MODEL]... [--expect FILE] MODEL...\n",
+			fprintf(stderr, "usage: %s --tflite LIB [--delegate SO] [--interp] [--interp-ref] [--no-skip-ops] [--ramp] [--cache] [-v] [-d DEVICE] [-i BMP]... [-r N] [-p MODEL]... [--expect FILE] MODEL...\n",
 				argv[0]);
 			return 2;
 		}

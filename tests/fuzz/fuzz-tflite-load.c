@@ -50,11 +50,13 @@ static int errno_ok(int ret)
 
 static size_t info_bytes(const struct e1npu_tflite_tensor_info *ti)
 {
-	size_t n = 1;
+	/* uint8 / int8: one byte an element; float32 and int32 four, int64 eight */
+	size_t n = ti->dtype == E1NPU_DTYPE_INT64 ? 8 :
+		   ti->dtype == E1NPU_DTYPE_INT32 || ti->dtype == E1NPU_DTYPE_FLOAT32 ? 4 : 1;
 
 	for (uint32_t d = 0; d < ti->ndims; d++)
 		n *= ti->dims[d];
-	return n;	/* uint8 / int8: one byte an element */
+	return n;
 }
 
 static void check_arena(const struct e1npu_tflite *t)

@@ -3,6 +3,10 @@
 # lib/tflite unit tests that need no model file (check-tflite-unit):
 #   test-arena-plan   the tensor arena planner (lib/tflite/arena_plan.c),
 #       built against libe1npu's static archives, normal and ASan+UBSan;
+#   test-tflite-unary LOGISTIC, TANH, LEAKY_RELU, L2_NORMALIZATION, DEQUANTIZE,
+#       QUANTIZE from float32 and ABS on hand-worked values (same builds);
+#   test-tflite-reduce-shape REDUCE_MAX/MIN, SUM, DEPTH_TO_SPACE,
+#       TRANSPOSE_CONV and LOG_SOFTMAX on hand-worked values (same builds);
 #   the repository's model's plan (`e1npu-classify --plan --json`, under
 #       ASan+UBSan) checked by tests/models/check-plan.py, an independent
 #       Python walk of the model.
@@ -58,13 +62,35 @@ CHECK_TARGETS += check-tflite-unit
 #   resize-*, maximum-*, minimum-*, relu*, hard-swish-*, bcast-* (MUL,
 #   SUB, MAXIMUM, MINIMUM broadcasting a per-channel MEAN)
 #                    the other operators added with them;
+#   logistic-*, tanh-*, leaky-relu-*, l2norm-*, dequantize-*,
+#   quantize-f32-*, abs-f32, float-chain-*
+#                    the table operators, L2_NORMALIZATION and the float32
+#                    boundary; --ramp adds an input of every byte value
+#                    (exhaustive for their 256-element 8-bit inputs);
+#   refused/*        models libe1npu (and TFLite 2.2) refuse: e1npu-tflite
+#                    report (ASan+UBSan) must name the reason
+#                    (refused/expect.txt, which also holds the host
+#                    placements' reasons of some models above);
 #   dynamic-*        a shape computed at run time: the delegate only (the
-#                    interpreter has no SHAPE).
+#                    interpreter has no SHAPE);
+#   split-*, split-v-*, unpack-*, pack-*, argmax-*, argmin-*, gather-*,
+#   space-batch-*, bilinear-*, bcast-add-*
+#                    the structural and index operators, ARG_MAX's int64
+#                    outputs, broadcasting ADD;
+#   tconv-*, space-depth-*, depth-to-space-*, prelu-*, reduce-*, sum-*,
+#   log-softmax-*    TRANSPOSE_CONV, SPACE_TO_DEPTH/DEPTH_TO_SPACE, PRELU,
+#                    REDUCE_MAX/REDUCE_MIN, SUM, LOG_SOFTMAX (issue 21
+#                    follow-up);
+#   refused/*        (check_refused.py) one bad parameter each: refused at
+#                    load by e1npu-tflite (ASan+UBSan) naming the value;
+#   check_placement.py: `e1npu-tflite report` puts the structural and index
+#                    operators on the host with their reasons.
 # SKIPPED where TFLite 2.2 cannot be had (tools/devel/fetch-tflite.sh).
 TFLITE_MODELS_DIR := $(O)/tests/tflite/models
 
 .PHONY: check-tflite-models
-check-tflite-models: $(DELEGATE_TEST) $(DELEGATE_SO) $(DELEGATE_TEST_SAN) $(DELEGATE_SAN_SO)
+check-tflite-models: $(DELEGATE_TEST) $(DELEGATE_SO) $(DELEGATE_TEST_SAN) $(DELEGATE_SAN_SO) \
+		$(TFLITE_TOOL_SAN)
 	@mkdir -p $(TFLITE_MODELS_DIR)
 	@tfl=$$($(FETCH_TFLITE) 2>$(O)/tests/tflite/fetch.err) || { \
 		echo "$@: SKIPPED: no TFLite 2.2 reference: $$(cat $(O)/tests/tflite/fetch.err)"; \
@@ -73,13 +99,25 @@ check-tflite-models: $(DELEGATE_TEST) $(DELEGATE_SO) $(DELEGATE_TEST_SAN) $(DELE
 	lib="$$tfl/lib/libtensorflowlite_c.so"; m=$(TFLITE_MODELS_DIR); \
 	static=$$(ls $$m/*.tflite | grep -v '/dynamic-'); \
 	$(DELEGATE_TEST) --tflite "$$lib" --delegate $(DELEGATE_SO) --interp-ref --no-skip-ops \
-		-r 4 $$static; \
+		--ramp -r 4 $$static; \
 	$(DELEGATE_TEST) --tflite "$$lib" --delegate $(DELEGATE_SO) --no-skip-ops \
 		-r 4 $$m/dynamic-*.tflite; \
 	export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1; \
 	$(DELEGATE_TEST_SAN) --tflite "$$lib" --delegate $(DELEGATE_SAN_SO) --interp \
-		--no-skip-ops -r 2 $$static; \
+		--no-skip-ops --ramp -r 2 $$static; \
 	$(DELEGATE_TEST_SAN) --tflite "$$lib" --delegate $(DELEGATE_SAN_SO) \
-		--no-skip-ops -r 2 $$m/dynamic-*.tflite
+		--no-skip-ops -r 2 $$m/dynamic-*.tflite; \
+	p=0; f=0; while IFS='|' read -r name why; do \
+		E1NPU_DEVICE=sim $(TFLITE_TOOL_SAN) report $$m/refused/$$name.tflite \
+			> $$m/refused/report.out 2>&1 || true; \
+		if grep -qF "$$why" $$m/refused/report.out; then p=$$((p + 1)); \
+		else f=$$((f + 1)); echo "  FAIL  $$name: e1npu-tflite report does not say '$$why':"; \
+			cat $$m/refused/report.out; fi; \
+	done < $$m/refused/expect.txt; \
+	echo "$$p passed, $$f failed (check-tflite-models: e1npu-tflite report's refusals and host reasons)"; \
+	[ $$f -eq 0 ]; \
+	cd tests/tflite && python3 check_refused.py $(abspath $(TFLITE_TOOL_SAN)) \
+		$(abspath $(TFLITE_MODELS_DIR))/refused && \
+	python3 check_placement.py $(abspath $(TFLITE_TOOL_SAN)) $(abspath $(TFLITE_MODELS_DIR))
 
 CHECK_TARGETS += check-tflite-models

@@ -60,7 +60,10 @@ CHECK_TARGETS += check-tools
 
 # e1npu-tflite (tools/e1npu-tflite/): its command line on the shipped model
 # (tests/tools/tflite-tool-test.sh, normal and ASan+UBSan, against
-# e1npu-classify) and diff's comparison on synthetic tensors
+# e1npu-classify), run/report/diff/compile on every zoo model and the
+# MobileNets of MODELS_DIR (tests/zoo/zoo-tool-test.py), the per-layer SVG
+# chart of `make bench` (tests/bench/layer-chart-check.py: XML, one bar per
+# operator, heights read against the axis) and diff's comparison on synthetic tensors
 # (tests/tools/test-tflite-compare.c). `make check-tflite-tool`.
 TFLITE_CMP_UNIT_SRCS := tests/tools/test-tflite-compare.c tools/e1npu-tflite/compare.c
 TFLITE_CMP_UNIT      := $(O)/tests/tools/test-tflite-compare
@@ -90,12 +93,28 @@ $(TFLITE_ART_UNIT): $(call objs,$(TFLITE_ART_UNIT_SRCS)) $(LIB_A)
 $(TFLITE_ART_UNIT_SAN): $(call sanobjs,$(TFLITE_ART_UNIT_SRCS)) $(LIB_SAN_A)
 	$(CC) $(CFLAGS) $(SANFLAGS) $^ -o $@ -lcmocka $(LIB_LIBS)
 
+# the four subcommands on every model of the zoo (tests/zoo/zoo-tool-test.py)
+TFLITE_TOOL_ZOO = $(sort $(wildcard tests/data/zoo/*.tflite)) tests/data/mobilenet_v1_0.25_128_quant.tflite
+
 .PHONY: check-tflite-tool
-check-tflite-tool: $(TFLITE_TOOL) $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN) $(TFLITE_CMP_UNIT) \
+check-tflite-tool: $(TFLITE_TOOL) $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN) $(NPU_SMOKE) $(TFLITE_CMP_UNIT) \
 		$(TFLITE_CMP_UNIT_SAN) $(TFLITE_ART_UNIT) $(TFLITE_ART_UNIT_SAN)
 	tests/tools/tflite-tool-test.sh $(TFLITE_TOOL) $(CLASSIFY_BIN)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		tests/tools/tflite-tool-test.sh $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN)
+	@mkdir -p $(O)/tests/zoo/tool $(SAN_O)/tests/zoo/tool
+	@[ -d '$(MODELS_DIR)' ] || echo "check-tflite-tool: $(MODELS_DIR) not found: the zoo and the shipped MobileNet only"
+	python3 tests/zoo/zoo-tool-test.py $(TFLITE_TOOL) tests/data/zoo/expect.txt $(O)/tests/zoo/tool \
+		$(TFLITE_TOOL_ZOO) $(wildcard $(MODELS_DIR)/mobilenet*.tflite)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		python3 tests/zoo/zoo-tool-test.py $(TFLITE_TOOL_SAN) tests/data/zoo/expect.txt \
+		$(SAN_O)/tests/zoo/tool $(TFLITE_TOOL_ZOO)
+	@for m in tests/data/mobilenet_v1_0.25_128_quant.tflite $(wildcard $(MODELS_DIR)/mobilenet_v2_1.0_224_quant.tflite); do \
+		svg=$(O)/tests/zoo/tool/$$(basename $$m .tflite).svg; \
+		tests/bench/layer-chart.sh $(TFLITE_TOOL) $(NPU_SMOKE) $$m $$svg >/dev/null && \
+		python3 tests/bench/layer-chart-check.py $${svg%.svg}.json $$svg \
+			$$(E1NPU_DEVICE=sim $(NPU_SMOKE) info --json | python3 -c 'import json, sys; a = json.load(sys.stdin)["array"]; print(a[0] * a[1])') \
+		|| exit 1; done
 	$(TFLITE_CMP_UNIT)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(TFLITE_CMP_UNIT_SAN)
 	$(TFLITE_ART_UNIT) tests/data/mobilenet_v1_0.25_128_quant.tflite tests/data/zoo/*.tflite \
@@ -105,9 +124,11 @@ check-tflite-tool: $(TFLITE_TOOL) $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN) $(TFLITE_CM
 ALL_TARGETS   += $(TFLITE_CMP_UNIT) $(TFLITE_ART_UNIT)
 CHECK_TARGETS += check-tflite-tool
 
-# The timeline trace (lib/trace.c): tests/tools/trace-test.sh on
-# e1npu-tflite --trace, E1NPU_TRACE in e1npu-classify and npu-smoke, and
-# tests/tools/trace-ops.c (both engines). `make check-trace`.
+# The timeline trace (lib/trace.c): tests/tools/trace-test.sh on --trace
+# in every tool, E1NPU_TRACE in e1npu-classify and npu-smoke, and
+# tests/tools/trace-ops.c (both engines); tests/tools/trace-delegate-test.sh
+# on E1NPU_TRACE in real TFLite 2.2 with the delegate (SKIPPED without
+# it). `make check-trace`.
 TRACE_OPS     := $(O)/tests/tools/trace-ops
 TRACE_OPS_SAN := $(SAN_O)/tests/tools/trace-ops
 
@@ -121,9 +142,15 @@ $(TRACE_OPS_SAN): $(call sanobjs,tests/tools/trace-ops.c) $(LIB_SAN_A)
 	$(CC) $(CFLAGS) $(SANFLAGS) $^ -o $@ $(LIB_LIBS)
 
 .PHONY: check-trace
-check-trace: $(TFLITE_TOOL) $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN) $(NPU_SMOKE) $(TRACE_OPS) $(TRACE_OPS_SAN)
-	tests/tools/trace-test.sh $(TFLITE_TOOL) $(CLASSIFY_BIN) $(NPU_SMOKE) $(TRACE_OPS)
+check-trace: $(TFLITE_TOOL) $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN) $(CLASSIFY_SAN) $(NPU_SMOKE) \
+		$(TRACE_OPS) $(TRACE_OPS_SAN) $(HLO_TOOL) $(HLO_TOOL_SAN) $(DELEGATE_TEST) $(DELEGATE_SO) \
+		$(DELEGATE_TEST_SAN) $(DELEGATE_SAN_SO)
+	tests/tools/trace-test.sh $(TFLITE_TOOL) $(CLASSIFY_BIN) $(NPU_SMOKE) $(TRACE_OPS) $(HLO_TOOL)
+	tests/tools/trace-delegate-test.sh $(DELEGATE_TEST) $(DELEGATE_SO) $(FETCH_TFLITE)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		tests/tools/trace-test.sh $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN) $(NPU_SMOKE) $(TRACE_OPS_SAN)
+		tests/tools/trace-test.sh $(TFLITE_TOOL_SAN) $(CLASSIFY_SAN) $(NPU_SMOKE) $(TRACE_OPS_SAN) \
+		$(HLO_TOOL_SAN)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		tests/tools/trace-delegate-test.sh $(DELEGATE_TEST_SAN) $(DELEGATE_SAN_SO) $(FETCH_TFLITE)
 ALL_TARGETS   += $(TRACE_OPS)
 CHECK_TARGETS += check-trace

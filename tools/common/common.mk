@@ -16,6 +16,9 @@ TOOL_COMMON_CPPFLAGS := -Itools/common
 
 $(call objs,$(TOOL_COMMON_SRCS)) $(call sanobjs,$(TOOL_COMMON_SRCS)): \
 	CPPFLAGS += $(TOOL_COMMON_CPPFLAGS)
+# --trace: the library's internal trace.h (the tools link libe1npu.a)
+$(call objs,tools/common/trace-opt.c) $(call sanobjs,tools/common/trace-opt.c): \
+	CPPFLAGS += -Ilib
 
 $(TOOL_COMMON_A): $(call objs,$(TOOL_COMMON_SRCS))
 	@mkdir -p $(@D)

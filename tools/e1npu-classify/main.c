@@ -25,6 +25,7 @@
 #include "plan.h"
 #include "progress.h"
 #include "resize.h"
+#include "trace-opt.h"
 
 
 #define TOP_MAX		100000u
@@ -32,7 +33,7 @@
 
 
 struct args {
-	const char *model, *image, *tensor, *labels, *device, *raw_out;
+	const char *model, *image, *tensor, *labels, *device, *raw_out, *trace;
 	unsigned int top, repeat;
 	double crop;
 	int cpu, json, layers, plan;
@@ -65,6 +66,9 @@ static void usage(FILE *f)
 "                       latency, then min/median/max of the others\n"
 "      --plan           print the tensor arena plan (offsets, roles, shapes,\n"
 "                       dtypes, total bytes) and exit; not with -i\n"
+"      --trace FILE     a timeline trace of the run (Chrome trace-event JSON:\n"
+"                       host spans, device spans per engine) to FILE; takes\n"
+"                       precedence over $E1NPU_TRACE\n"
 "  -h, --help           this help\n"
 "  -V, --version        version\n\n"
 "Exit status: 0 success, 1 the run failed (device, inference, output),\n"
@@ -105,6 +109,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "repeat", required_argument, NULL, 'R' },
 		{ "crop", required_argument, NULL, 'C' },
 		{ "plan", no_argument, NULL, 'P' },
+		{ "trace", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -121,6 +126,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case 'l': r = cli_set_once(json, "-l/--labels", &a->labels, optarg); break;
 		case 'd': r = cli_set_once(json, "-d/--device", &a->device, optarg); break;
 		case 'r': r = cli_set_once(json, "--raw-output", &a->raw_out, optarg); break;
+		case 't': r = cli_set_once(json, "--trace", &a->trace, optarg); break;
 		case 'c': a->cpu = 1; break;
 		case 'L': a->layers = 1; break;
 		case 'j': a->json = 1; break;
@@ -158,11 +164,11 @@ static int parse_args(int argc, char **argv, struct args *a)
 		return EXIT_USAGE;
 	}
 	if (a->plan && (a->image || a->tensor || a->raw_out || a->labels || a->layers ||
-			a->repeat != 1)) {
+			a->repeat != 1 || a->trace)) {
 		cls_error(json, "--plan prints the model's arena plan and runs nothing: not with %s",
 			  a->image ? "-i/--image" : a->tensor ? "--input-tensor" :
 			  a->raw_out ? "--raw-output" : a->labels ? "-l/--labels" :
-			  a->layers ? "--layers" : "--repeat");
+			  a->layers ? "--layers" : a->trace ? "--trace" : "--repeat");
 		return EXIT_USAGE;
 	}
 	if (!a->model || (!a->plan && !a->image && !a->tensor)) {
@@ -433,6 +439,11 @@ int main(int argc, char **argv)
 		status = cls_print_plan(a.model, a.device, a.cpu, a.json);
 		return cls_close_stdout() ? EXIT_RUN : status;
 	}
+	status = cli_trace_start(a.json, a.trace);
+	if (status) {
+		cls_close_stdout();
+		return status;
+	}
 	status = EXIT_RUN;
 	if (a.cpu)
 		topt.path = E1NPU_TFLITE_PATH_REFERENCE;
@@ -453,6 +464,18 @@ int main(int argc, char **argv)
 	e1npu_tflite_get_counts(t, NULL, NULL, &nlayers);
 	if (ii.ndims != 4 || ii.dims[0] != 1 || ii.dims[3] != 3) {
 		cls_error(a.json, "%s: model input is not [1,H,W,3]", a.model);
+		status = EXIT_USAGE;
+		goto out;
+	}
+	if (ii.dtype == E1NPU_DTYPE_FLOAT32 || oi.dtype == E1NPU_DTYPE_FLOAT32) {
+		cls_error(a.json, "%s: model %s is float32: e1npu-classify takes uint8/int8 "
+			  "image inputs and scores (e1npu-tflite run takes float32 tensors)", a.model,
+			  ii.dtype == E1NPU_DTYPE_FLOAT32 ? "input" : "output");
+		status = EXIT_USAGE;
+		goto out;
+	}
+	if (oi.dtype != E1NPU_DTYPE_UINT8 && oi.dtype != E1NPU_DTYPE_INT8) {
+		cls_error(a.json, "%s: model output 0 is not uint8/int8 class scores", a.model);
 		status = EXIT_USAGE;
 		goto out;
 	}
@@ -513,6 +536,7 @@ out:
 	e1npu_tflite_free(t);
 	e1npu_device_close(dev);
 	labels_free(&lb);
+	status = cli_trace_finish(a.json, a.trace, status);
 	if (cls_close_stdout())
 		status = EXIT_RUN;
 	return status;

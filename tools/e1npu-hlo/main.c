@@ -20,6 +20,7 @@
 #include "errout.h"
 #include "npy.h"
 #include "progress-timer.h"
+#include "trace-opt.h"
 #include "values.h"
 
 #define MAX_INPUTS 64
@@ -30,7 +31,7 @@
 
 
 struct args {
-	const char *file, *device;
+	const char *file, *device, *trace;
 	const char *inputs[MAX_INPUTS];
 	const char *outputs[MAX_INPUTS];
 	int ninputs, noutputs;
@@ -59,6 +60,9 @@ static void usage(FILE *f)
 "  --max-work=MI          the work cap: the run's CPU work, in Mi steps (2^20\n"
 "                         each), 1 to 4194304 (default: $E1NPU_HLO_MAX_WORK,\n"
 "                         else 4096 = 2^32 steps)\n"
+"  --trace FILE           a timeline trace of the run (Chrome trace-event\n"
+"                         JSON: host spans, device spans per engine) to FILE;\n"
+"                         takes precedence over $E1NPU_TRACE\n"
 "  -h, --help             this help\n"
 "  -V, --version          version\n\n"
 "Results of up to 64 elements are printed (all of them in --json).\n"
@@ -104,6 +108,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 		{ "input", required_argument, NULL, 'i' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "max-work", required_argument, NULL, 'w' },
+		{ "trace", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -123,6 +128,11 @@ static void parse_args(int argc, char **argv, struct args *a)
 			break;
 		case 't':
 			a->tol = (unsigned int)parse_num("--quant-tolerance", optarg, 0, 255, "LSBs");
+			break;
+		case 'T':
+			if (a->trace)
+				die_usage("--trace given twice ('%s' and '%s')", a->trace, optarg);
+			a->trace = optarg;
 			break;
 		case 'w':
 			a->max_work_mi = (unsigned int)parse_num("--max-work", optarg, 1, 1ul << 22,
@@ -483,8 +493,10 @@ int main(int argc, char **argv)
 	opt.quant_tolerance = a.tol;
 	opt.cpu_only = a.cpu_only;
 	opt.max_work_mi = a.max_work_mi;
+	if (cli_trace_start(false, a.trace))
+		return EXIT_USAGE;
 	if (open_device(&a, &dev, devname, sizeof(devname)))
-		return EXIT_RUN;
+		return cli_trace_finish(false, a.trace, EXIT_RUN);
 	ret = e1npu_hlo_load_file(dev, a.file, &opt, &h, err, sizeof(err));
 	e1npu_device_close(dev);
 	if (ret) {
@@ -497,13 +509,13 @@ int main(int argc, char **argv)
 		}
 		fprintf(stderr, "e1npu-hlo: %s\n", err);
 		cls_close_stdout();
-		return EXIT_USAGE;
+		return cli_trace_finish(false, a.trace, EXIT_USAGE);
 	}
 	ret = bind_inputs(h, &a, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "e1npu-hlo: %s\n", err);
 		e1npu_hlo_free(h);
-		return EXIT_USAGE;
+		return cli_trace_finish(false, a.trace, EXIT_USAGE);
 	}
 	pr.a = &a;
 	pr.n = 0;
@@ -547,6 +559,7 @@ int main(int argc, char **argv)
 			status = w;
 	}
 	e1npu_hlo_free(h);
+	status = cli_trace_finish(false, a.trace, status);
 	if (cls_close_stdout())
 		return EXIT_RUN;
 	return status;

@@ -30,6 +30,7 @@
 #include "tflite_part.h"
 #include "tflite_report.h"
 #include "trace.h"
+#include "trace-opt.h"
 
 #define RUNS_MAX 100000u
 #define MAX_FILES 64
@@ -235,7 +236,25 @@ static bool ends_with(const char *s, const char *suffix)
 
 static const char *type_word(uint32_t dtype)
 {
-	return dtype == E1NPU_DTYPE_INT8 ? "int8" : "uint8";
+	return dtype == E1NPU_DTYPE_INT8 ? "int8" : dtype == E1NPU_DTYPE_FLOAT32 ? "float32" :
+	       dtype == E1NPU_DTYPE_INT32 ? "int32" : dtype == E1NPU_DTYPE_INT64 ? "int64" :
+	       "uint8";
+}
+
+/* The .npy element type (npy.h's spelling) of an enum e1npu_dtype. */
+static const char *npy_word(uint32_t dtype)
+{
+	return dtype == E1NPU_DTYPE_INT8 ? "i8" : dtype == E1NPU_DTYPE_FLOAT32 ? "f32" :
+	       dtype == E1NPU_DTYPE_INT32 ? "i32" : dtype == E1NPU_DTYPE_INT64 ? "i64" : "ui8";
+}
+
+/* The enum e1npu_dtype of a TFLite tensor type (uint8, int8, float32, int32, int64). */
+static uint32_t dtype_of_tfl(uint32_t type)
+{
+	return type == TFL_TYPE_INT8 ? E1NPU_DTYPE_INT8 :
+	       type == TFL_TYPE_FLOAT32 ? E1NPU_DTYPE_FLOAT32 :
+	       type == TFL_TYPE_INT32 ? E1NPU_DTYPE_INT32 :
+	       type == TFL_TYPE_INT64 ? E1NPU_DTYPE_INT64 : E1NPU_DTYPE_UINT8;
 }
 
 static void dims_str(const uint32_t *dims, uint32_t n, char *buf, size_t len)
@@ -262,7 +281,7 @@ static int read_input(bool json, const char *path, uint32_t k,
 	*data = NULL;
 	if (ends_with(path, ".npy")) {
 		struct npy n;
-		const char *want = ii->dtype == E1NPU_DTYPE_INT8 ? "i8" : "ui8";
+		const char *want = npy_word(ii->dtype);
 
 		if (npy_read(path, &n, err, sizeof(err))) {
 			cls_error(json, "--input-tensor %s", err);
@@ -303,7 +322,7 @@ static int write_tensor(const char *path, uint32_t dtype, uint32_t ndims,
 		return cls_write_file(path, data, size, err, errlen);
 	for (uint32_t i = 0; i < ndims && i < NPY_MAX_RANK; i++)
 		d[i] = dims[i];
-	return npy_write(path, dtype == E1NPU_DTYPE_INT8 ? "i8" : "ui8",
+	return npy_write(path, npy_word(dtype),
 			 ndims > NPY_MAX_RANK ? NPY_MAX_RANK : ndims, d, data, size,
 			 err, errlen);
 }
@@ -403,13 +422,18 @@ static int cmd_run(const struct args *a)
 		printf(",\"artifact\":%s,\"load_ms\":%.3f", art ? "true" : "false",
 		       (double)load_ns / 1e6);
 		printf(",\"path\":\"%s\",\"layers\":%u,\"macs\":%llu,\"wrapper_cycles\":%llu,"
-		       "\"dp_cycles\":%llu,\"perf\":{\"wrapper_cycles\":%llu,\"dp_cycles\":%llu},"
+		       "\"dp_cycles\":%llu,\"perf\":{\"wrapper_cycles\":%llu,\"dp_cycles\":%llu,"
+		       "\"wrapper_macs\":%llu,\"dp_macs\":%llu,\"bytes\":%llu},"
 		       "\"latency_ms\":{\"first\":%.3f,\"runs\":%u,"
 		       "\"min\":%.3f,\"median\":%.3f,\"max\":%.3f},\"outputs\":[",
 		       a->cpu ? "reference" : "npu", nlayers, (unsigned long long)tot.macs,
 		       (unsigned long long)tot.wrapper_cycles, (unsigned long long)tot.dp_cycles,
 		       (unsigned long long)(p1.wrapper_cycles - p0.wrapper_cycles),
-		       (unsigned long long)(p1.dp_cycles - p0.dp_cycles), lat.first_ms,
+		       (unsigned long long)(p1.dp_cycles - p0.dp_cycles),
+		       (unsigned long long)(p1.wrapper_macs - p0.wrapper_macs),
+		       (unsigned long long)(p1.dp_macs - p0.dp_macs),
+		       (unsigned long long)(p1.bytes_in + p1.bytes_out - p0.bytes_in - p0.bytes_out),
+		       lat.first_ms,
 		       lat.runs, lat.min_ms, lat.median_ms, lat.max_ms);
 	} else {
 		printf("%s %s: %u inputs, %u outputs, %u layers, device %s, path %s\n",
@@ -677,7 +701,7 @@ static int dump_layer(const char *dir, uint32_t i, const char *op, const char *p
 	for (uint32_t d = 0; d < x->ndims; d++)
 		dims[d] = (uint32_t)x->dims[d];
 	snprintf(name, sizeof(name), "%s/layer%03u-%s.%s.npy", dir, i, op, path);
-	return write_tensor(name, x->type == TFL_TYPE_INT8 ? E1NPU_DTYPE_INT8 : E1NPU_DTYPE_UINT8,
+	return write_tensor(name, dtype_of_tfl(x->type),
 			    x->ndims, dims, data, bytes, err, errlen);
 }
 
@@ -727,7 +751,7 @@ static int cmd_diff(const struct args *a)
 		void *data;
 
 		snprintf(ii.name, sizeof(ii.name), "%s", x->name);
-		ii.dtype = x->type == TFL_TYPE_INT8 ? E1NPU_DTYPE_INT8 : E1NPU_DTYPE_UINT8;
+		ii.dtype = dtype_of_tfl(x->type);
 		ii.ndims = x->ndims;
 		for (uint32_t d = 0; d < x->ndims; d++)
 			ii.dims[d] = (uint32_t)x->dims[d];
@@ -964,10 +988,8 @@ int main(int argc, char **argv)
 		cls_error(a.json, "%s", err);
 		status = EXIT_USAGE;
 	}
-	if (!status && a.trace && e1npu_trace_open(a.trace, err, sizeof(err))) {
-		cls_error(a.json, "--trace %s", err);
-		status = EXIT_USAGE;
-	}
+	if (!status && (status = cli_trace_start(a.json, a.trace)))
+		a.trace = NULL;
 	if (!status) {
 		if (!strcmp(a.cmd, "run"))
 			status = cmd_run(&a);
@@ -978,11 +1000,9 @@ int main(int argc, char **argv)
 		else
 			status = cmd_diff(&a);
 	}
-	/* checked through fclose: a full disk is an error naming the file */
-	if (a.trace && e1npu_trace_close(err, sizeof(err))) {
-		cls_error(a.json, "--trace %s", err);
-		status = EXIT_RUN;
-	}
+	/* checked through fclose: a full disk is an error naming the file;
+	 * bad input leaves it as it was */
+	status = cli_trace_finish(a.json, a.trace, status);
 	if (cls_close_stdout())
 		status = EXIT_RUN;
 	return status;

@@ -56,6 +56,7 @@ void die_usage(const char *fmt, ...)
 {
 	va_list ap;
 
+	trace_opt_discard();	/* bad input changes nothing */
 	va_start(ap, fmt);
 	vdie(EXIT_USAGE, fmt, ap);
 }
@@ -220,6 +221,7 @@ int parse_common(int argc, char **argv, struct common_opts *o,
 		{ "progress", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "trace", required_argument, NULL, 'T' },
 	};
 	size_t n = 0, i;
 	int c;
@@ -247,6 +249,10 @@ int parse_common(int argc, char **argv, struct common_opts *o,
 			break;
 		case 'P':
 			o->progress = true;
+			break;
+		case 'T':
+			trace_opt_start(optarg);
+			o->trace = optarg;
 			break;
 		case 'h':
 			help();

@@ -23,6 +23,7 @@ struct common_opts {
 	const char *device;	/* --device, NULL: E1NPU_DEVICE / auto */
 	bool json;		/* --json */
 	bool progress;		/* --progress (default: stderr is a tty) */
+	const char *trace;	/* --trace FILE, NULL: $E1NPU_TRACE or none */
 };
 
 extern const char *prog_name;
@@ -67,6 +68,15 @@ void progress_done(const struct common_opts *o);
 bool progress_enabled(const struct common_opts *o);
 
 double now_us(void);
+
+/*
+ * trace-opt.c: trace into @path from now on (NULL: nothing), over
+ * $E1NPU_TRACE; closed and checked at exit. Dies with exit 2 when @path
+ * cannot be opened, or was another file before.
+ */
+void trace_opt_start(const char *path);
+/* Bad usage or input: end the trace leaving its file as it was. */
+void trace_opt_discard(void);
 
 /* Subcommands: argc/argv start at the subcommand name. */
 int cmd_info(int argc, char **argv, struct common_opts *o);
