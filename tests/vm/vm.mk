@@ -28,6 +28,8 @@
 # Other fragments may append (host paths, relative to the top or absolute):
 #   VM_GUEST_FILES        files for /tests/ in every guest (e.g. the
 #                         driver team's run-guest.sh, modules.conf, t-*.sh)
+#   BOARD_BENCH_MORE      guest benchmark commands for bench-board's boot,
+#                         each followed by "&&"
 #   VM_RISCV_GUEST_FILES  riscv64 files for /tests/ (static binaries, the
 #                         cross-built userspace of tests/lib/guest-lib.mk)
 # These are also make goals: they are built (sub-make) before packing.
@@ -84,11 +86,13 @@ endif
 
 # make bench: the virtual board's own numbers (the driver's NOP SUBMIT +
 # wait against DRM_IOCTL_VERSION, a 1024^3 int8 matmul's wall time against
-# its modelled cycles at the device's 100 MHz)
+# its modelled cycles at the device's 100 MHz, and MobileNetV2's load to
+# first output from its .tflite and its artifact: tests/tools/artifact.mk),
+# in one boot
 bench-board: vm-deps
 	@echo "== bench-board: latency and timing on the virtual board"
 	@$(MAKE) --no-print-directory board \
-		CMD='npu-smoke bench -n 500 --matmul 1024 && /tests/e1npu-proof perf 2000'
+		CMD="npu-smoke bench -n 500 --matmul 1024 && /tests/e1npu-proof perf 2000 && $(BOARD_BENCH_MORE) true"
 
 vm-qemu: vm-deps
 	@$(vm_env) $(VM_SCRIPTS)/qemu-build.sh
