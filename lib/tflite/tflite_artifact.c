@@ -562,6 +562,14 @@ static void fp_tensor(struct fp_buf *f, const struct tfl_model *m, int32_t ti)
 	fp_add(f, b, 8);
 }
 
+/*
+ * Every field of struct tfl_options goes into the fingerprint below: a
+ * field added there without being hashed here would let two partitions
+ * that differ only in it share a cache entry.
+ */
+_Static_assert(sizeof(struct tfl_options) == (24 + TFL_MAX_DIMS) * 4,
+	       "tflite_part_fingerprint() must hash every struct tfl_options field");
+
 int tflite_part_fingerprint(const struct tfl_model *m, const uint32_t *ops, uint32_t n,
 			    uint8_t out[32])
 {
@@ -592,6 +600,11 @@ int tflite_part_fingerprint(const struct tfl_model *m, const uint32_t *ops, uint
 			float beta = o->beta;
 			uint32_t bb;
 
+			const int32_t w[] = { o->num, o->align_corners, o->half_pixel_centers,
+					      o->block_size };
+			float alpha = o->alpha;
+			uint32_t ab;
+
 			for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 				fp_u32(&f, (uint32_t)v[i]);
 			memcpy(&bb, &beta, 4);
@@ -599,6 +612,10 @@ int tflite_part_fingerprint(const struct tfl_model *m, const uint32_t *ops, uint
 			fp_u32(&f, o->num_new_shape);
 			for (uint32_t i = 0; i < o->num_new_shape && i < TFL_MAX_DIMS; i++)
 				fp_u32(&f, (uint32_t)o->new_shape[i]);
+			for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+				fp_u32(&f, (uint32_t)w[i]);
+			memcpy(&ab, &alpha, 4);
+			fp_u32(&f, ab);
 		}
 		fp_u32(&f, op->num_inputs);
 		for (uint32_t i = 0; i < op->num_inputs; i++)
