@@ -130,7 +130,7 @@ int tflite_part_fingerprint(const struct tfl_model *m, const uint32_t *ops, uint
 int tflite_part_compile(const struct e1npu_tflite *t, const uint8_t fp[32], void **out,
 			size_t *outsize);
 
-/* tflite_run.c: the load with stored forms (NULL: searched), and partitions'. */
+/* tflite_load.c, tflite_part.c: the load with stored forms (NULL: searched), and partitions'. */
 int tflite_load_chosen(struct e1npu_device *dev, const void *data, size_t size,
 		       const struct e1npu_tflite_options *opt,
 		       const struct ops_conv_choice *choices, uint32_t nchoices,
@@ -139,7 +139,7 @@ int tflite_part_new_chosen(struct e1npu_ops *ctx, const struct tfl_model *m,
 			   const uint32_t *ops, uint32_t n,
 			   const struct ops_conv_choice *choices,
 			   struct e1npu_tflite **tp, char *err, size_t errlen);
-/* tflite_run.c: the file @t was loaded from (NULL for a partition), its model, context. */
+/* tflite_api.c: the file @t was loaded from (NULL for a partition), its model, context. */
 int tflite_source(const struct e1npu_tflite *t, const void **file, size_t *size,
 		  const struct tfl_model **m, struct e1npu_ops **ops);
 

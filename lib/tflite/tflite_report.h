@@ -14,7 +14,7 @@
 
 #include "tflite_reader.h"
 
-/* A prepared layer's lowering objects (tflite_run.c's hook). */
+/* A prepared layer's lowering objects (tflite_api.c's hook). */
 struct tflite_layer_view {
 	uint32_t index;			/* operator index in the model */
 	const struct tfl_operator *op;
@@ -29,7 +29,7 @@ struct tflite_layer_view {
 	const char *host_why;		/* set at load by host-only layers, else NULL */
 };
 
-/* tflite_run.c: layer @k of @t (a whole or partial interpreter). */
+/* tflite_api.c: layer @k of @t (a whole or partial interpreter). */
 int tflite_layer_view(const struct e1npu_tflite *t, uint32_t k,
 		      struct tflite_layer_view *v);
 

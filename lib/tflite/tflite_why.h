@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Why an operator the interpreter runs on the host runs there: one text
- * per operator for the run report (tflite_run.c) and the plan
+ * per operator for the run report (tflite_layer.c) and the plan
  * (tflite_report.c), so `e1npu-tflite report` says before a run what the
  * run's layer report says after it. Operators whose reason depends on
  * their parameters (LOGISTIC, TANH, LEAKY_RELU, L2_NORMALIZATION, the
