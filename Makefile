@@ -66,6 +66,12 @@ ifneq ($(SYSROOT),)
 PKG_CONFIG := env PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) \
 	PKG_CONFIG_LIBDIR=$(SYSROOT)/usr/lib/$(TARGET_TRIPLET)/pkgconfig:$(SYSROOT)/usr/lib/pkgconfig:$(SYSROOT)/usr/share/pkgconfig $(PKG_CONFIG)
 endif
+# Data files from public repositories (models, weights, images) are never
+# in the tree: they live in shared/ beside the checkout (CI lays it there).
+# Tests read them from SHARED_DIR and skip, naming it, where it is absent.
+SHARED_DIR ?= $(abspath $(CURDIR)/../shared)
+export SHARED_DIR
+
 # Build trees: O for the normal build, SAN_O for ASan+UBSan.
 O       ?= build
 SAN_O   ?= build-san

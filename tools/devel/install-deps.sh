@@ -15,10 +15,11 @@ fuzz="clang libclang-rt-14-dev"
 # The Debian board (tests/vm/debian-board.sh): debootstrap of Debian's
 # riscv64 port, its second stage under qemu-user-static (binfmt-support),
 # the root file system as an ext4 image (e2fsprogs' mke2fs -d), the board
-# kernel's packages (make bindeb-pkg: dpkg-dev, fakeroot), a JPEG of the
+# kernel's packages (make bindeb-pkg: dpkg-dev, fakeroot, and debhelper,
+# whose dh_listpackages the kernel's debian/rules calls), a JPEG of the
 # test image (cjpeg).
 debian="debootstrap debian-archive-keyring qemu-user-static binfmt-support e2fsprogs \
-    fakeroot libjpeg-turbo-progs"
+    fakeroot debhelper libjpeg-turbo-progs"
 # Kernel build, lint and QEMU system tests (tests/vm/).
 # meson, ninja-build, cmake: the riscv64 libdrm and cmocka (tests/vm/cross-deps.sh).
 # libglib2.0-dev, libpixman-1-dev, libfdt-dev: the virtual board's QEMU
