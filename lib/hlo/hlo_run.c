@@ -141,24 +141,59 @@ static int compare(struct e1npu_hlo *h, const struct hlo_tensor *a,
 /*
  * --quant-tolerance covers a check of a dequantized result too: a compared
  * operand made by uniform_dequantize may be that many steps of its
- * quantized operand's (largest) scale off, as the quantized value may.
+ * quantized operand's (largest) scale off, as the quantized value may. The
+ * dequantized value is followed back through the operations that only move
+ * or copy elements (reshape, transpose, broadcast_in_dim, slice,
+ * concatenate): a transpose between the uniform_dequantize and the
+ * check moves the off-by-one-step element, it does not make it exact.
  */
+#define DEQ_WALK_DEPTH 32
+
+static int moves_elements(enum hlo_opk k)
+{
+	return k == HOP_RESHAPE || k == HOP_TRANSPOSE || k == HOP_BROADCAST ||
+	       k == HOP_SLICE || k == HOP_CONCAT;
+}
+
+static double dequant_origin_tol(const struct e1npu_hlo *h, const struct hlo_func *f,
+				 int v, int depth)
+{
+	int d = v >= 0 ? f->vdef[v] : -1;
+	const struct hlo_op *q = d >= 0 ? &f->ops[d] : NULL;
+	double tol = 0;
+
+	if (!q || depth > DEQ_WALK_DEPTH)
+		return 0;
+	if (q->kind == HOP_UDEQUANT && q->nopnd == 1) {
+		const struct hlo_type *qt = &f->vt[q->opnd[0]];
+
+		for (uint32_t k = 0; qt->quant && k < qt->nq; k++)
+			if (h->opt.quant_tolerance * qt->scale[k] > tol)
+				tol = h->opt.quant_tolerance * qt->scale[k];
+		return tol;
+	}
+	if (!moves_elements(q->kind) || hlo_is_float(&f->vt[v]) == 0)
+		return 0;
+	/* concatenate: any of its operands; the others: the moved operand */
+	for (int i = 0; i < (q->kind == HOP_CONCAT ? q->nopnd : 1) && i < q->nopnd; i++) {
+		double t = dequant_origin_tol(h, f, q->opnd[i], depth + 1);
+
+		if (t > tol)
+			tol = t;
+	}
+	return tol;
+}
+
 static double dequant_tolerance(const struct e1npu_hlo *h, const struct hlo_func *f,
 				const struct hlo_op *op)
 {
 	double tol = 0;
 
 	for (int i = 0; i < op->nopnd && i < 2; i++) {
-		int d = f->vdef[op->opnd[i]];
-		const struct hlo_op *q = d >= 0 ? &f->ops[d] : NULL;
-		const struct hlo_type *qt;
+		double t = dequant_origin_tol(h, f, op->opnd[i], 0);
 
-		if (!q || q->kind != HOP_UDEQUANT || q->nopnd != 1)
-			continue;
-		qt = &f->vt[q->opnd[0]];
-		for (uint32_t k = 0; qt->quant && k < qt->nq; k++)
-			if (h->opt.quant_tolerance * qt->scale[k] > tol)
-				tol = h->opt.quant_tolerance * qt->scale[k];
+		if (t > tol)
+			tol = t;
 	}
 	return tol;
 }
