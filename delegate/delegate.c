@@ -19,19 +19,6 @@
 
 #define E1D_EXPORT	__attribute__((visibility("default")))
 
-void e1d_log(const struct e1d *d, int level, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (level > d->log_level)
-		return;
-	fputs("e1npu-delegate: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
 /* "MUL" or "18" -> builtin code; -1 if neither. */
 static int builtin_code(const char *s, size_t len)
 {

@@ -2,9 +2,10 @@
 /*
  * Loading a whole model: parse (tflite_reader.c), plan one arena for every
  * activation (arena_plan.c), check the data flow of subgraph 0, prepare
- * every layer (tf_prepare_layer()), and free it all again. Also the entry
- * point the artifact loader uses with stored lowerings
- * (tflite_load_chosen(), tflite_artifact.c).
+ * every layer (tf_prepare_layer()), and free it all again
+ * (tflite_load_chosen(), with the lowerings an artifact stored or none).
+ * The public entry points that tell a .tflite from an artifact are in
+ * tflite_open.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -251,22 +252,6 @@ E1NPU_API void e1npu_tflite_free(struct e1npu_tflite *t)
 	free(t);
 }
 
-E1NPU_API int e1npu_tflite_load_memory(struct e1npu_device *dev, const void *data,
-				       size_t size,
-				       const struct e1npu_tflite_options *opt,
-				       struct e1npu_tflite **tp, char *err,
-				       size_t errlen)
-{
-	if (err && errlen)
-		err[0] = 0;
-	if (!tp || (!data && size))
-		return -EINVAL;
-	*tp = NULL;
-	if (tflite_art_is(data, size))	/* e1npu_tflite_compile()'s output */
-		return tflite_art_load(dev, data, size, opt, tp, err, errlen);
-	return tflite_load_chosen(dev, data, size, opt, NULL, 0, tp, err, errlen);
-}
-
 int tflite_load_chosen(struct e1npu_device *dev, const void *data, size_t size,
 		       const struct e1npu_tflite_options *opt,
 		       const struct ops_conv_choice *choices, uint32_t nchoices,
@@ -322,58 +307,4 @@ int tflite_load_chosen(struct e1npu_device *dev, const void *data, size_t size,
 	}
 	*tp = t;
 	return 0;
-}
-
-E1NPU_API int e1npu_tflite_load_file(struct e1npu_device *dev, const char *path,
-				     const struct e1npu_tflite_options *opt,
-				     struct e1npu_tflite **tp, char *err,
-				     size_t errlen)
-{
-	struct stat st;
-	uint8_t *data;
-	size_t done = 0;
-	int fd, ret;
-
-	if (err && errlen)
-		err[0] = 0;
-	if (!path || !tp)
-		return -EINVAL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		if (err && errlen)
-			snprintf(err, errlen, "%s: %s", path, strerror(-ret));
-		return ret;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > (1 << 30)) {
-		ret = -EINVAL;
-		if (err && errlen)
-			snprintf(err, errlen, "%s: not a regular file of at most 1 GiB", path);
-		close(fd);
-		return ret;
-	}
-	data = malloc(st.st_size ? (size_t)st.st_size : 1);
-	if (!data) {
-		close(fd);
-		return -ENOMEM;
-	}
-	while (done < (size_t)st.st_size) {
-		ssize_t n = read(fd, data + done, (size_t)st.st_size - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			ret = n < 0 ? -errno : -EIO;
-			if (err && errlen)
-				snprintf(err, errlen, "%s: read failed", path);
-			free(data);
-			close(fd);
-			return ret;
-		}
-		done += (size_t)n;
-	}
-	close(fd);
-	ret = e1npu_tflite_load_memory(dev, data, done, opt, tp, err, errlen);
-	free(data);
-	return ret;
 }

@@ -52,11 +52,19 @@ void die(const char *fmt, ...)
 	vdie(EXIT_RUN, fmt, ap);
 }
 
+static void (*usage_error_fn)(void);
+
+void on_usage_error(void (*fn)(void))
+{
+	usage_error_fn = fn;
+}
+
 void die_usage(const char *fmt, ...)
 {
 	va_list ap;
 
-	trace_opt_discard();	/* bad input changes nothing */
+	if (usage_error_fn)
+		usage_error_fn();	/* bad input changes nothing */
 	va_start(ap, fmt);
 	vdie(EXIT_USAGE, fmt, ap);
 }

@@ -75,8 +75,13 @@ double now_us(void);
  * cannot be opened, or was another file before.
  */
 void trace_opt_start(const char *path);
-/* Bad usage or input: end the trace leaving its file as it was. */
-void trace_opt_discard(void);
+
+/*
+ * @fn runs before die_usage() exits (NULL: nothing): whoever opened an
+ * output (the trace) registers how to drop it, so bad input leaves files
+ * as they were without this file knowing about them.
+ */
+void on_usage_error(void (*fn)(void));
 
 /* Subcommands: argc/argv start at the subcommand name. */
 int cmd_info(int argc, char **argv, struct common_opts *o);

@@ -16,7 +16,8 @@
 
 static const char *trace_path;
 
-void trace_opt_discard(void)
+/* die_usage(): bad input leaves FILE as it was */
+static void trace_opt_discard(void)
 {
 	if (trace_path)
 		e1npu_trace_discard();
@@ -45,5 +46,6 @@ void trace_opt_start(const char *path)
 	if (e1npu_trace_open(path, err, sizeof(err)))
 		die_usage("--trace %s", err);
 	trace_path = path;
+	on_usage_error(trace_opt_discard);
 	atexit(trace_finish);
 }
