@@ -66,7 +66,7 @@ kinds() {
 		missing) want="$p: No such file or directory" ;;
 		esac
 		[ "$role" = cls_labels ] && [ "$k" = empty ] && want="labels file $p is empty"
-		# shellcheck disable=SC2086
+		# shellcheck disable=SC2046 # the template's words are the command
 		check "${role}_$k" expect_fail "$want" $(echo "$tmpl" | sed "s|@|$p|")
 	done
 }
