@@ -19,6 +19,7 @@
 #include "hlo_plan.h"
 #include "hlo_type.h"
 #include "internal.h"
+#include "readfile.h"
 
 #define MAX_CALL_DEPTH	64
 
@@ -580,9 +581,9 @@ E1NPU_API int e1npu_hlo_load_file(struct e1npu_device *dev, const char *path,
 				  const struct e1npu_hlo_options *opt, struct e1npu_hlo **hp,
 				  char *err, size_t errlen)
 {
-	FILE *fp;
 	char *buf = NULL;
-	size_t len = 0, cap = 0;
+	void *data;
+	size_t len = 0;
 	int ret;
 
 	if (hp)
@@ -591,48 +592,11 @@ E1NPU_API int e1npu_hlo_load_file(struct e1npu_device *dev, const char *path,
 		set_err(err, errlen, "NULL argument");
 		return -EINVAL;
 	}
-	fp = fopen(path, "rb");
-	if (!fp) {
-		ret = -errno;
-		if (err && errlen)
-			snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+	/* a directory, FIFO, device, unreadable or empty file: the cause */
+	ret = e1npu_read_file(path, (size_t)1 << 30, &data, &len, err, errlen);
+	if (ret)
 		return ret;
-	}
-	for (;;) {
-		size_t n;
-
-		if (cap - len < 65536) {
-			char *nb;
-
-			if (cap > ((size_t)1 << 30)) {
-				fclose(fp);
-				free(buf);
-				if (err && errlen)
-					snprintf(err, errlen, "%s: larger than 1 GiB", path);
-				return -EFBIG;
-			}
-			cap = cap ? cap * 2 : 65536;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				fclose(fp);
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len, fp);
-		len += n;
-		if (!n)
-			break;
-	}
-	if (ferror(fp)) {
-		fclose(fp);
-		free(buf);
-		if (err && errlen)
-			snprintf(err, errlen, "%s: read error", path);
-		return -EIO;
-	}
-	fclose(fp);
+	buf = data;
 	ret = e1npu_hlo_load_memory(dev, buf, len, path, opt, hp, err, errlen);
 	if (!ret) {
 		/* the file name outlives the caller's string */

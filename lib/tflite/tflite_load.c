@@ -184,10 +184,21 @@ static int check_data_flow(struct e1npu_tflite *t)
 static int prepare(struct e1npu_tflite *t)
 {
 	struct tfl_model *m = &t->m;
+	size_t need;
 	int ret;
 
 	if (!m->num_inputs || !m->num_outputs)
 		return tf_fail(t, -EINVAL, "subgraph 0 has no inputs or outputs");
+	/* the parsed model and the loader's per-tensor and per-layer state
+	 * within the reader's budget (tflite_reader.h: operators sharing one
+	 * table cost 4 bytes of file each, a layer some kilobytes) */
+	need = m->mem + (size_t)m->num_tensors * (sizeof(void *) + sizeof(*t->plan) + 1) +
+	       (size_t)m->num_operators * sizeof(*t->layers);
+	if (need > tfl_mem_budget(t->size))
+		return tf_fail(t, -ENOTSUP, "%u operators and %u tensors would take %zu bytes, more than "
+			       "the limit TFL_MEM_PER_FILE_BYTE (%u) x the file (%zu bytes) + TFL_MEM_BASE (%zu)",
+			       m->num_operators, m->num_tensors, need, TFL_MEM_PER_FILE_BYTE, t->size,
+			       TFL_MEM_BASE);
 	t->buf = calloc(m->num_tensors ? m->num_tensors : 1, sizeof(void *));
 	t->plan = calloc(m->num_tensors ? m->num_tensors : 1, sizeof(*t->plan));
 	t->role = calloc(m->num_tensors ? m->num_tensors : 1, 1);

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "readfile.h"
 #include "tflite_artifact.h"
 #include "tflite_internal.h"
 
@@ -38,51 +39,19 @@ E1NPU_API int e1npu_tflite_load_file(struct e1npu_device *dev, const char *path,
 				     struct e1npu_tflite **tp, char *err,
 				     size_t errlen)
 {
-	struct stat st;
-	uint8_t *data;
 	size_t done = 0;
-	int fd, ret;
+	void *buf;
+	int ret;
 
 	if (err && errlen)
 		err[0] = 0;
 	if (!path || !tp)
 		return -EINVAL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		if (err && errlen)
-			snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+	/* a directory, FIFO, device, unreadable or empty file: the cause */
+	ret = e1npu_read_file(path, (size_t)1 << 30, &buf, &done, err, errlen);
+	if (ret)
 		return ret;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > (1 << 30)) {
-		ret = -EINVAL;
-		if (err && errlen)
-			snprintf(err, errlen, "%s: not a regular file of at most 1 GiB", path);
-		close(fd);
-		return ret;
-	}
-	data = malloc(st.st_size ? (size_t)st.st_size : 1);
-	if (!data) {
-		close(fd);
-		return -ENOMEM;
-	}
-	while (done < (size_t)st.st_size) {
-		ssize_t n = read(fd, data + done, (size_t)st.st_size - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			ret = n < 0 ? -errno : -EIO;
-			if (err && errlen)
-				snprintf(err, errlen, "%s: read failed", path);
-			free(data);
-			close(fd);
-			return ret;
-		}
-		done += (size_t)n;
-	}
-	close(fd);
-	ret = e1npu_tflite_load_memory(dev, data, done, opt, tp, err, errlen);
-	free(data);
+	ret = e1npu_tflite_load_memory(dev, buf, done, opt, tp, err, errlen);
+	free(buf);
 	return ret;
 }

@@ -31,6 +31,7 @@ struct rd {
 	size_t n;
 	char *err;
 	size_t errlen;
+	size_t mem;		/* bytes of parsed structures so far */
 };
 
 struct tbl {
@@ -50,6 +51,38 @@ static int fail(struct rd *r, const char *fmt, ...)
 		va_end(ap);
 	}
 	return -EINVAL;
+}
+
+/* A count past its limit: refused, naming the limit. */
+static int over(struct rd *r, const char *what, uint32_t n, uint32_t max,
+		const char *name)
+{
+	fail(r, "%s: %u entries, more than the limit %s = %u", what, n, name, max);
+	return -ENOTSUP;
+}
+
+/*
+ * @n more bytes of parsed structures: refused past TFL_MEM_PER_FILE_BYTE
+ * times the file plus TFL_MEM_BASE (many entries sharing one table).
+ */
+size_t tfl_mem_budget(size_t file_size)
+{
+	return file_size > (SIZE_MAX - TFL_MEM_BASE) / TFL_MEM_PER_FILE_BYTE ? SIZE_MAX :
+	       file_size * TFL_MEM_PER_FILE_BYTE + TFL_MEM_BASE;
+}
+
+static int take(struct rd *r, size_t n, const char *what)
+{
+	size_t budget = tfl_mem_budget(r->n);
+
+	if (n > budget || r->mem > budget - n) {
+		fail(r, "%s: the parsed model would take more than %zu bytes, the limit "
+		     "TFL_MEM_PER_FILE_BYTE (%u) x the file (%zu bytes) + TFL_MEM_BASE (%zu)",
+		     what, budget, TFL_MEM_PER_FILE_BYTE, r->n, TFL_MEM_BASE);
+		return -ENOTSUP;
+	}
+	r->mem += n;
+	return 0;
 }
 
 static bool in_bounds(const struct rd *r, size_t pos, size_t len)
@@ -244,6 +277,8 @@ static int rd_int_vector(struct rd *r, const struct tbl *t, unsigned int idx,
 		return ret;
 	if (*count > max)
 		return fail(r, "%s: %u entries (at most %u)", what, *count, max);
+	if ((ret = take(r, (size_t)*count * sizeof(int32_t), what)))
+		return ret;
 	*out = calloc(*count ? *count : 1, sizeof(int32_t));
 	if (!*out)
 		return -ENOMEM;
@@ -326,6 +361,10 @@ static int parse_buffers(struct rd *r, const struct tbl *model,
 
 	*bufs = NULL;
 	if (ret)
+		return ret;
+	if (*count > TFL_MAX_BUFFERS)
+		return over(r, "model.buffers", *count, TFL_MAX_BUFFERS, "TFL_MAX_BUFFERS");
+	if ((ret = take(r, (size_t)*count * sizeof(**bufs), "model.buffers")))
 		return ret;
 	*bufs = calloc(*count ? *count : 1, sizeof(**bufs));
 	if (!*bufs)
@@ -624,6 +663,11 @@ static int parse_opcodes(struct rd *r, const struct tbl *model,
 
 	if (ret)
 		return ret;
+	if (*count > TFL_MAX_OPCODES)
+		return over(r, "model.operator_codes", *count, TFL_MAX_OPCODES, "TFL_MAX_OPCODES");
+	if ((ret = take(r, (size_t)*count * (sizeof(**codes) + sizeof(**versions) +
+					    sizeof(**custom)), "model.operator_codes")))
+		return ret;
 	*codes = calloc(*count ? *count : 1, sizeof(**codes));
 	*versions = calloc(*count ? *count : 1, sizeof(**versions));
 	*custom = calloc(*count ? *count : 1, sizeof(**custom));
@@ -700,6 +744,10 @@ int tfl_parse(const void *buf, size_t size, struct tfl_model *m, char *err,
 	if ((ret = rd_vector(&r, &model, 2, 4, &nsub, &sub_start, "model.subgraphs")))
 		goto out;
 	m->num_subgraphs = nsub;
+	if (nsub > TFL_MAX_SUBGRAPHS) {
+		ret = over(&r, "model.subgraphs", nsub, TFL_MAX_SUBGRAPHS, "TFL_MAX_SUBGRAPHS");
+		goto out;
+	}
 	if (!nsub) {
 		ret = fail(&r, "model has no subgraph");
 		goto out;
@@ -707,6 +755,17 @@ int tfl_parse(const void *buf, size_t size, struct tfl_model *m, char *err,
 	if ((ret = rd_vec_table(&r, sub_start, 0, &sg, "subgraph 0")) ||
 	    (ret = rd_vector(&r, &sg, 0, 4, &ntens, &tstart, "subgraph 0 tensors")) ||
 	    (ret = rd_vector(&r, &sg, 3, 4, &nops, &ostart, "subgraph 0 operators")))
+		goto out;
+	if (ntens > TFL_MAX_TENSORS) {
+		ret = over(&r, "subgraph 0 tensors", ntens, TFL_MAX_TENSORS, "TFL_MAX_TENSORS");
+		goto out;
+	}
+	if (nops > TFL_MAX_OPERATORS) {
+		ret = over(&r, "subgraph 0 operators", nops, TFL_MAX_OPERATORS, "TFL_MAX_OPERATORS");
+		goto out;
+	}
+	if ((ret = take(&r, (size_t)ntens * sizeof(*m->tensors), "subgraph 0 tensors")) ||
+	    (ret = take(&r, (size_t)nops * sizeof(*m->operators), "subgraph 0 operators")))
 		goto out;
 	m->tensors = calloc(ntens ? ntens : 1, sizeof(*m->tensors));
 	m->operators = calloc(nops ? nops : 1, sizeof(*m->operators));
@@ -761,6 +820,7 @@ int tfl_parse(const void *buf, size_t size, struct tfl_model *m, char *err,
 			goto out;
 	}
 	ret = 0;
+	m->mem = r.mem;
 out:
 	free(bufs);
 	free(codes);

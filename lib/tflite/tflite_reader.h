@@ -18,6 +18,26 @@
 
 #define TFL_MAX_DIMS	8
 
+/*
+ * What a model may hold: far above any real model (MobileNets have ~100
+ * tensors and ~30 operators; large models some thousands), low enough that
+ * a small file cannot make load allocate gigabytes. A vector of N table
+ * offsets costs 4 N bytes of file however large the tables it points at
+ * (entries may share one table), so counts alone do not bound memory: the
+ * parsed model's structures (tensors, operators, their input and output
+ * lists, the buffer and operator-code tables) and the loader's per-tensor
+ * and per-layer state are also held to TFL_MEM_PER_FILE_BYTE times the
+ * file's size plus TFL_MEM_BASE (tfl_mem_budget()). Each
+ * refusal names its limit; tfl_parse() returns -ENOTSUP for them.
+ */
+#define TFL_MAX_TENSORS		(1u << 16)
+#define TFL_MAX_OPERATORS	(1u << 16)
+#define TFL_MAX_SUBGRAPHS	(1u << 10)
+#define TFL_MAX_BUFFERS		(1u << 17)
+#define TFL_MAX_OPCODES		(1u << 12)
+#define TFL_MEM_PER_FILE_BYTE	64u
+#define TFL_MEM_BASE		((size_t)4 << 20)
+
 /* schema.fbs TensorType (the ones we name). */
 enum tfl_type {
 	TFL_TYPE_FLOAT32 = 0,
@@ -186,7 +206,12 @@ struct tfl_model {
 	int32_t *inputs, *outputs;
 	uint32_t num_operators;
 	struct tfl_operator *operators;
+	size_t mem;		/* bytes of the structures above (the budget's) */
 };
+
+/* The memory a model of @file_size bytes may take once parsed and loaded:
+ * TFL_MEM_PER_FILE_BYTE x @file_size + TFL_MEM_BASE (saturating). */
+size_t tfl_mem_budget(size_t file_size);
 
 /**
  * tfl_parse() - parse @size bytes at @buf into @m (zeroed by the call).

@@ -46,6 +46,18 @@ check-tflite-unit: $(TFLITE_UNIT) $(TFLITE_UNIT_SAN) $(CLASSIFY_SAN)
 
 CHECK_TARGETS += check-tflite-unit
 
+# The loader's limits (lib/tflite/tflite_reader.h): a file one past each
+# count, operators sharing one table past the memory budget (parser and
+# loader), refused naming the limit in bounded memory
+# (tests/tflite/check-limits.sh, files from tests/tflite/mklimits.py);
+# the ASan+UBSan build's peak is higher (its shadow memory), its bound too.
+.PHONY: check-tflite-limits
+check-tflite-limits: $(TFLITE_TOOL) $(TFLITE_TOOL_SAN)
+	tests/tflite/check-limits.sh $(TFLITE_TOOL)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		tests/tflite/check-limits.sh $(TFLITE_TOOL_SAN) 131072
+CHECK_TARGETS += check-tflite-limits
+
 
 # Built models (tests/tflite/mkmodels.py, no TensorFlow needed) against real
 # TFLite 2.2 (check-tflite-models), byte for byte, by libe1npu's interpreter

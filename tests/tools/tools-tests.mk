@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Command-line tests of npu-smoke on the in-process model, the error paths
-# of e1npu-classify (tests/tools/classify-test.sh), --help against each
+# of e1npu-classify (tests/tools/classify-test.sh), every tool's input files
+# that are not readable non-empty regular files (tests/tools/input-files-test.sh),
+# --help against each
 # tool's man page (tests/tools/man-help-test.sh), and the unit
 # test of its lowered smoke cases (tests/tools/test-smoke-check.c: the
 # comparison helper, and every case failing on a corrupted reference),
@@ -21,7 +23,7 @@ $(SMOKE_UNIT_SAN): $(call sanobjs,$(SMOKE_UNIT_SRCS)) $(LIB_SAN_A)
 # e1npu-classify's image files and resize (tests/tools/test-classify-image.c)
 # against the fixtures of tests/tools/classify-image-ref.py; the classify
 # variables come from tests/models/models.mk, included before this file.
-CLS_IMG_UNIT_SRCS := tests/tools/test-classify-image.c $(CLASSIFY_IMG_SRCS)
+CLS_IMG_UNIT_SRCS := tests/tools/test-classify-image.c $(CLASSIFY_IMG_SRCS) lib/readfile.c
 CLS_IMG_UNIT      := $(O)/tests/tools/test-classify-image
 CLS_IMG_UNIT_SAN  := $(SAN_O)/tests/tools/test-classify-image
 CLS_IMG_FIXTURES  := $(O)/tests/tools/classify-fixtures
@@ -44,10 +46,14 @@ CLASSIFY_MODELS = $(if $(MODELS_DIR),$(MODELS_DIR),$(CURDIR)/../shared/models)
 
 .PHONY: check-tools
 check-tools: $(NPU_SMOKE) $(SMOKE_UNIT) $(SMOKE_UNIT_SAN) $(CLASSIFY_BIN) $(CLASSIFY_SAN) $(HLO_TOOL) $(TFLITE_TOOL) \
+		$(HLO_TOOL_SAN) $(TFLITE_TOOL_SAN) \
 		$(CLS_IMG_UNIT) $(CLS_IMG_UNIT_SAN) $(CLS_IMG_FIXTURES)/index.txt
 	tests/tools/npu-smoke-test.sh $(NPU_SMOKE)
 	tests/tools/man-help-test.sh $(NPU_SMOKE) $(CLASSIFY_BIN) $(HLO_TOOL) $(TFLITE_TOOL)
 	tests/tools/classify-test.sh $(CLASSIFY_BIN) $(CLASSIFY_MODELS)
+	tests/tools/input-files-test.sh $(HLO_TOOL) $(TFLITE_TOOL) $(CLASSIFY_BIN)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		tests/tools/input-files-test.sh $(HLO_TOOL_SAN) $(TFLITE_TOOL_SAN) $(CLASSIFY_SAN)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		tests/tools/classify-test.sh $(CLASSIFY_SAN) $(CLASSIFY_MODELS)
 	CLASSIFY_FIXTURES=$(CLS_IMG_FIXTURES) $(CLS_IMG_UNIT)

@@ -16,8 +16,10 @@ TOOL_COMMON_CPPFLAGS := -Itools/common
 
 $(call objs,$(TOOL_COMMON_SRCS)) $(call sanobjs,$(TOOL_COMMON_SRCS)): \
 	CPPFLAGS += $(TOOL_COMMON_CPPFLAGS)
-# --trace: the library's internal trace.h (the tools link libe1npu.a)
-$(call objs,tools/common/trace-opt.c) $(call sanobjs,tools/common/trace-opt.c): \
+# --trace: the library's internal trace.h; files.c, npy.c: its input file
+# reader, readfile.h (the tools link libe1npu.a)
+TOOL_COMMON_LIB_USERS := tools/common/trace-opt.c tools/common/files.c tools/common/npy.c
+$(call objs,$(TOOL_COMMON_LIB_USERS)) $(call sanobjs,$(TOOL_COMMON_LIB_USERS)): \
 	CPPFLAGS += -Ilib
 
 $(TOOL_COMMON_A): $(call objs,$(TOOL_COMMON_SRCS))

@@ -9,44 +9,14 @@
 #include <string.h>
 
 #include "files.h"
+#include "readfile.h"
 
 int cls_read_file(const char *path, void **data, size_t *size, char *err,
 		  size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	long n;
-	int ret;
-
-	*data = NULL;
-	*size = 0;
-	if (!f) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return ret;
-	}
-	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || n > (1L << 30) ||
-	    fseek(f, 0, SEEK_SET)) {
-		fclose(f);
-		snprintf(err, errlen, "%s: not a regular file of at most 1 GiB", path);
-		return -EINVAL;
-	}
-	*data = malloc(n ? (size_t)n : 1);
-	if (!*data) {
-		fclose(f);
-		snprintf(err, errlen, "%s: out of memory for %ld bytes", path, n);
-		return -ENOMEM;
-	}
-	if (fread(*data, 1, (size_t)n, f) != (size_t)n) {
-		ret = ferror(f) ? -EIO : -EINVAL;
-		fclose(f);
-		free(*data);
-		*data = NULL;
-		snprintf(err, errlen, "%s: read error", path);
-		return ret;
-	}
-	fclose(f);
-	*size = (size_t)n;
-	return 0;
+	/* the library's reader: a directory, FIFO, device, unreadable or
+	 * empty file is refused with the cause named (lib/readfile.h) */
+	return e1npu_read_file(path, (size_t)1 << 30, data, size, err, errlen);
 }
 
 int cls_write_file(const char *path, const void *data, size_t size, char *err,

@@ -7,7 +7,11 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* cls_read_file() - the whole of @path (1 GiB at most) in *@data (free()). */
+/*
+ * cls_read_file() - the whole of @path (1 GiB at most) in *@data (free()).
+ * A directory, FIFO, socket or device, an unreadable or an empty file is
+ * an error naming the cause ("PATH: is a directory", "PATH: empty file").
+ */
 int cls_read_file(const char *path, void **data, size_t *size, char *err,
 		  size_t errlen);
 

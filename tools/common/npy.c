@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "npy.h"
+#include "readfile.h"
 
 static const struct {
 	const char *descr, *dtype;
@@ -37,7 +39,9 @@ static const char *dict_value(const char *h, const char *key)
 
 int npy_read(const char *path, struct npy *n, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
+	/* a directory, FIFO, device or unreadable file: the cause */
+	int fd = e1npu_open_regular(path, err, errlen);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
 	unsigned char pre[12];
 	char *hdr = NULL;
 	size_t hlen, esz = 0, count = 1;
@@ -45,10 +49,23 @@ int npy_read(const char *path, struct npy *n, char *err, size_t errlen)
 	int ret = -EINVAL;
 
 	memset(n, 0, sizeof(*n));
+	if (fd < 0)
+		return fd;
 	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -errno;
+		int e = errno;
+
+		close(fd);
+		snprintf(err, errlen, "%s: %s", path, strerror(e));
+		return -e;
 	}
+	if (fgetc(f) == EOF) {
+		int e = ferror(f) ? (errno ? errno : EIO) : 0;
+
+		snprintf(err, errlen, "%s: %s", path, e ? strerror(e) : "empty file");
+		fclose(f);
+		return e ? -e : -ENODATA;
+	}
+	rewind(f);
 	if (fread(pre, 1, 10, f) != 10 || memcmp(pre, "\x93NUMPY", 6)) {
 		snprintf(err, errlen, "%s: not a .npy file", path);
 		goto out;

@@ -27,6 +27,8 @@ CLASSIFY_LIBS := \
 	$(if $(filter 1,$(E1NPU_WITH_JPEG)),$(shell $(PKG_CONFIG) --libs libjpeg 2>/dev/null || echo -ljpeg))
 
 $(call objs,$(CLASSIFY_SRCS)) $(call sanobjs,$(CLASSIFY_SRCS)): CPPFLAGS += $(CLASSIFY_CPPFLAGS)
+# image.c, labels.c: the library's input file reader (lib/readfile.h)
+$(call objs,$(CLASSIFY_SRCS)) $(call sanobjs,$(CLASSIFY_SRCS)): CPPFLAGS += -Ilib
 # float32 steps as TensorFlow rounds them: no fused multiply-add (riscv64)
 $(call objs,tools/e1npu-classify/resize.c) $(call sanobjs,tools/e1npu-classify/resize.c): \
 	CFLAGS += -ffp-contract=off

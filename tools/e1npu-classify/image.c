@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "image.h"
+#include "readfile.h"
 
 int image_decode(const uint8_t *d, size_t size, struct image *img, char *err,
 		 size_t errlen)
@@ -29,40 +30,19 @@ int image_decode(const uint8_t *d, size_t size, struct image *img, char *err,
 
 int image_load(const char *path, struct image *img, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
 	char msg[384];
-	uint8_t *data;
-	long n;
+	void *data;
+	size_t n;
 	int ret;
 
 	memset(img, 0, sizeof(*img));
-	if (!f) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	/* 1 GiB: larger than any image of IMAGE_MAX_DIM^2 RGB pixels needs;
+	 * a directory, FIFO, device, unreadable or empty file: the cause */
+	ret = e1npu_read_file(path, (size_t)1 << 30, &data, &n, err, errlen);
+	if (ret)
 		return ret;
-	}
-	/* 1 GiB: larger than any image of IMAGE_MAX_DIM^2 RGB pixels needs */
-	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || n > (1L << 30) ||
-	    fseek(f, 0, SEEK_SET)) {
-		fclose(f);
-		snprintf(err, errlen, "%s: cannot size the file (or larger than 1 GiB)", path);
-		return -EINVAL;
-	}
-	data = malloc(n ? (size_t)n : 1);
-	if (!data) {
-		fclose(f);
-		snprintf(err, errlen, "%s: out of memory for %ld bytes", path, n);
-		return -ENOMEM;
-	}
-	if (fread(data, 1, (size_t)n, f) != (size_t)n) {
-		free(data);
-		fclose(f);
-		snprintf(err, errlen, "%s: read error", path);
-		return -EIO;
-	}
-	fclose(f);
 	msg[0] = 0;
-	ret = image_decode(data, (size_t)n, img, msg, sizeof(msg));
+	ret = image_decode(data, n, img, msg, sizeof(msg));
 	free(data);
 	if (ret)
 		snprintf(err, errlen, "%s: %s", path, msg[0] ? msg : "cannot decode");

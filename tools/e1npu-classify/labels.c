@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "labels.h"
+#include "readfile.h"
 
 #define LABEL_MAX 4096
 
@@ -69,46 +70,24 @@ static int add(struct labels *l, unsigned int *cap, const char *s, size_t n)
 
 int labels_load(const char *path, struct labels *l, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, start = 0;
+	char *buf = NULL, why[320];
+	size_t len = 0, start = 0;
 	unsigned int lcap = 0;
+	void *data;
 	int ret = 0;
 
 	memset(l, 0, sizeof(*l));
-	if (!f) {
-		ret = -errno;
-		snprintf(err, errlen, "labels file %s: %s", path, strerror(errno));
+	/* a directory, FIFO, device, unreadable or empty file: the cause */
+	ret = e1npu_read_file(path, (size_t)1 << 30, &data, &len, why, sizeof(why));
+	if (ret == -ENODATA) {
+		snprintf(err, errlen, "labels file %s is empty", path);
+		return -EINVAL;
+	}
+	if (ret) {
+		snprintf(err, errlen, "labels file %s", why);
 		return ret;
 	}
-	for (;;) {
-		size_t n;
-
-		if (len == cap) {
-			char *nb = realloc(buf, cap = cap ? 2 * cap : 65536);
-
-			if (!nb) {
-				ret = -ENOMEM;
-				break;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (!ret && ferror(f)) {
-		ret = -EIO;
-		snprintf(err, errlen, "labels file %s: read error", path);
-	}
-	fclose(f);
-	if (ret == -ENOMEM)
-		snprintf(err, errlen, "labels file %s: out of memory", path);
-	if (!ret && len == 0) {
-		ret = -EINVAL;
-		snprintf(err, errlen, "labels file %s is empty", path);
-	}
+	buf = data;
 	if (!ret && looks_binary(buf, len)) {
 		ret = -EINVAL;
 		snprintf(err, errlen, "labels file %s is not text (one label per line)", path);
