@@ -49,13 +49,16 @@ enum e1npu_llm_path {
  * @path: enum e1npu_llm_path.
  * @group_size: int8 path: inputs per quantization group, 0 = 32.
  * @prefill_chunk: int8 path: tokens per prefill matmul (M), 0 = 16.
+ * @force: int8 path: enum e1npu_ops_force for the matmuls; 0
+ *	(E1NPU_OPS_FORCE_AUTO) is the lowering layer's choice.
  * @reserved: zero.
  */
 struct e1npu_llm_options {
 	uint32_t path;
 	uint32_t group_size;
 	uint32_t prefill_chunk;
-	uint32_t reserved[5];
+	uint32_t force;
+	uint32_t reserved[4];
 };
 
 /**

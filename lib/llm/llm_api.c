@@ -82,6 +82,9 @@ E1NPU_API int e1npu_llm_load_memory(struct e1npu_device *dev,
 	if (o.path > E1NPU_LLM_PATH_INT8)
 		return llm_errf(err, errlen, -EINVAL, "e1npu_llm_load_memory: options path = %u: expected 0 (float), 1 (double) or 2 (int8)",
 				o.path);
+	if (o.force > E1NPU_OPS_FORCE_CPU)
+		return llm_errf(err, errlen, -EINVAL, "e1npu_llm_load_memory: options force = %u: expected 0 (auto) to 3 (cpu)",
+				o.force);
 	if (!o.group_size)
 		o.group_size = 32;
 	if (!o.prefill_chunk)
@@ -110,7 +113,7 @@ E1NPU_API int e1npu_llm_load_memory(struct e1npu_device *dev,
 	else if (o.path == E1NPU_LLM_PATH_DOUBLE)
 		ret = llm_f64_alloc(l);
 	else
-		ret = llm_int8_init(l, dev, o.group_size, o.prefill_chunk);
+		ret = llm_int8_init(l, dev, o.group_size, o.prefill_chunk, o.force);
 	if (ret) {
 		llm_errf(err, errlen, ret, "%s", l->err);
 		goto err_free;

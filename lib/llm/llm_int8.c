@@ -194,7 +194,7 @@ static uint32_t umax(uint32_t a, uint32_t b)
 }
 
 int llm_int8_init(struct e1npu_llm *l, struct e1npu_device *dev,
-		  uint32_t gs, uint32_t chunk)
+		  uint32_t gs, uint32_t chunk, uint32_t force)
 {
 	const struct e1npu_llm_config *c = &l->cfg;
 	uint32_t dim = c->dim, hid = c->hidden_dim, kvd = l->kv_dim, L = c->n_layers;
@@ -213,6 +213,10 @@ int llm_int8_init(struct e1npu_llm *l, struct e1npu_device *dev,
 	ret = e1npu_ops_new(dev, &e->ops);
 	if (ret)
 		return llm_seterr(l, ret, "int8 path: e1npu_ops_new: %s", e1npu_ops_last_error(NULL));
+	ret = e1npu_ops_set_force(e->ops, (enum e1npu_ops_force)force);
+	if (ret)
+		return llm_seterr(l, ret, "int8 path: e1npu_ops_set_force(%u): %s", force,
+				  e1npu_ops_last_error(e->ops));
 	e->qkv = calloc(L, sizeof(*e->qkv));
 	e->wo = calloc(L, sizeof(*e->wo));
 	e->w13 = calloc(L, sizeof(*e->w13));

@@ -135,7 +135,7 @@ void llm_f64_forward(struct e1npu_llm *l, int32_t tok, uint32_t pos);
 
 /* llm_int8.c: quantize at load; forward of @n tokens from @pos. */
 int llm_int8_init(struct e1npu_llm *l, struct e1npu_device *dev,
-		  uint32_t group, uint32_t chunk);
+		  uint32_t group, uint32_t chunk, uint32_t force);
 void llm_int8_free(struct e1npu_llm *l);
 int llm_int8_forward(struct e1npu_llm *l, const int32_t *ids, uint32_t n,
 		     uint32_t pos);

@@ -27,14 +27,16 @@ struct args {
 	unsigned long steps, group;
 	double temperature, top_p;
 	unsigned long long seed;
-	int use_float, json, steps_set;
+	int use_float, json, steps_set, force_set;
+	unsigned int force;
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: e1npu-llm -m MODEL -z TOKENIZER [-p PROMPT] [-n N] [--temperature T]\n"
-"                 [--top-p P] [--seed S] [--group G] [--float] [--device D]\n"
+"                 [--top-p P] [--seed S] [--group G] [--engine E] [--float]\n"
+"                 [--device D]\n"
 "                 [--trace FILE] [--json]\n"
 "Generate text with a llama2.c checkpoint (Llama architecture, float32\n"
 "weights): int8 weights and activations with the matmuls on the e1 NPU\n"
@@ -48,6 +50,8 @@ static void usage(FILE *f)
 "      --top-p P         nucleus sampling mass in [0, 1] (default 0.9)\n"
 "      --seed S          sampler seed, a positive integer (default 1)\n"
 "      --group G         int8 quantization group size, 1 to 4096 (default 32)\n"
+"      --engine E        int8 matmuls on auto (default: the library's choice),\n"
+"                        wrapper, datapath or cpu\n"
 "      --float           the float32 reference path on the CPU\n"
 "  -d, --device SPEC     sim, /dev/accel/accelN (default: $E1NPU_DEVICE or auto)\n"
 "      --trace FILE      a timeline trace (Chrome trace-event JSON) to FILE\n"
@@ -106,6 +110,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "seed", required_argument, NULL, 'S' },
 		{ "group", required_argument, NULL, 'G' },
 		{ "float", no_argument, NULL, 'F' },
+		{ "engine", required_argument, NULL, 'E' },
 		{ "device", required_argument, NULL, 'd' },
 		{ "trace", required_argument, NULL, 't' },
 		{ "json", no_argument, NULL, 'j' },
@@ -148,6 +153,21 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->group = (unsigned long)u;
 			break;
 		case 'F': a->use_float = 1; break;
+		case 'E':
+			if (!strcmp(optarg, "auto"))
+				a->force = E1NPU_OPS_FORCE_AUTO;
+			else if (!strcmp(optarg, "wrapper"))
+				a->force = E1NPU_OPS_FORCE_WRAPPER;
+			else if (!strcmp(optarg, "datapath"))
+				a->force = E1NPU_OPS_FORCE_DATAPATH;
+			else if (!strcmp(optarg, "cpu"))
+				a->force = E1NPU_OPS_FORCE_CPU;
+			else {
+				cls_error(json, "--engine '%s': expected auto, wrapper, datapath or cpu", optarg);
+				return EXIT_USAGE;
+			}
+			a->force_set = 1;
+			break;
 		case 'j': break;
 		case 'h': exit(cli_help_or_version(false, usage));
 		case 'V': exit(cli_help_or_version(true, usage));
@@ -166,8 +186,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		cls_error(json, "--float runs on the CPU: not with -d/--device");
 		return EXIT_USAGE;
 	}
-	if (a->use_float && a->group) {
-		cls_error(json, "--group is for the int8 path: not with --float");
+	if (a->use_float && (a->group || a->force_set)) {
+		cls_error(json, "%s is for the int8 path: not with --float", a->group ? "--group" : "--engine");
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -241,6 +261,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	opt.path = a.use_float ? E1NPU_LLM_PATH_FLOAT : E1NPU_LLM_PATH_INT8;
 	opt.group_size = (uint32_t)a.group;
+	opt.force = a.force;
 	r = e1npu_llm_load_file(dev, a.model, a.tok, &opt, &l, err, sizeof(err));
 	e1npu_device_close(dev);
 	if (r) {
