@@ -59,6 +59,7 @@ static inline void *t_checkpoint(const int32_t h[7], long extra, size_t *size,
 	unsigned char *b;
 	float *w;
 
+	*size = 0;
 	n = voc * dim + L * dim * 2 + L * dim * dim * 2 + L * kv * dim * 2 +
 	    L * hid * dim * 3 + dim + seq * hs + (h[5] < 0 ? voc * dim : 0);
 	*size = 28 + n * 4 + (size_t)extra;
@@ -82,6 +83,7 @@ static inline void *t_tokenizer(uint32_t n, const char *const *extra, size_t *si
 	int32_t mtl = 16;
 	uint32_t e = 0;
 
+	*size = 0;
 	if (!b)
 		return NULL;
 	memcpy(b, &mtl, 4);
