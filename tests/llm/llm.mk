@@ -36,3 +36,26 @@ check-llm-tool: $(LLM_TOOL) $(LLM_TOOL_SAN)
 	@tests/llm/llm-tool-test.sh $(LLM_TOOL) $(LLM_TOOL_SAN)
 
 CHECK_TARGETS += check-llm
+
+# bench-llm (make bench): modelled prefill/decode tok/s vs the weight-
+# streaming floor, jobs per token, host ms/token int8 vs float32, for
+# stories260K (when $(SHARED_DIR)/llm has it) and a stories15M-shaped
+# checkpoint of random weights written at bench time (never committed).
+LLM_BENCH := $(O)/tests/llm/bench-llm
+LLM_SYNTH := $(O)/tests/llm/synth-stories15M.bin
+$(call objs,tests/llm/bench-llm.c): CPPFLAGS += -Itests/llm
+$(LLM_BENCH): $(O)/tests/llm/bench-llm.o $(LIB_A)
+	$(CC) $(CFLAGS) $^ -o $@ $(LIB_LIBS)
+
+$(LLM_SYNTH): tests/llm/mk-synth-ckpt.py
+	@mkdir -p $(@D)
+	tests/llm/mk-synth-ckpt.py $@.tmp && mv $@.tmp $@
+
+.PHONY: bench-llm
+bench-llm: $(LLM_BENCH) $(LLM_SYNTH)
+	@if [ -r '$(SHARED_DIR)/llm/stories260K.bin' ]; then \
+		$(LLM_BENCH) stories260K='$(SHARED_DIR)/llm/stories260K.bin'; \
+	else echo "bench-llm: stories260K SKIPPED: $(SHARED_DIR)/llm/stories260K.bin not found"; fi
+	BENCH_LLM_NO_AUTO=1 $(LLM_BENCH) synth-15M=$(LLM_SYNTH)
+
+BENCH_TARGETS += bench-llm
