@@ -45,6 +45,8 @@ int llm_quantize_rows(struct llm_qmat *q, const float *const *parts,
 	uint32_t n = 0, j = 0;
 	size_t wn;
 
+	if (gs > k)
+		gs = k;		/* one group of the whole input, no padding */
 	for (uint32_t p = 0; p < nparts; p++)
 		n += rows[p];
 	q->n = n;
