@@ -244,8 +244,10 @@ E1NPU_API int e1npu_llm_encode(struct e1npu_llm *l, const char *text, int bos,
 	if (ret == -ENOSPC)
 		return llm_seterr(l, ret, "e1npu_llm_encode: %zu tokens do not fit in max %zu", *count, max);
 	if (ret == -EINVAL)
-		return llm_seterr(l, ret, "e1npu_llm_encode: a byte of the text has no <0xXX> token (vocab_size %u)",
-				  l->cfg.vocab_size);
+		return llm_seterr(l, ret, "e1npu_llm_encode: the vocabulary (vocab_size %u) has no %s",
+				  l->cfg.vocab_size,
+				  (bos && l->cfg.vocab_size <= LLM_BOS) || (eos && l->cfg.vocab_size <= LLM_EOS) ?
+				  "BOS (1) or EOS (2) token" : "<0xXX> token for a byte of the text");
 	if (ret)
 		return llm_seterr(l, ret, "e1npu_llm_encode: out of memory");
 	return 0;

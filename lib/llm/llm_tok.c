@@ -186,7 +186,8 @@ int llm_tokenizer_encode(struct llm_tokenizer *t, const char *text, int bos,
 	int32_t *tk;
 	int ret = 0;
 
-	if (tl > SIZE_MAX / sizeof(int32_t) - 4)
+	if (tl > SIZE_MAX / sizeof(int32_t) - 4 || (bos && t->n <= LLM_BOS) ||
+	    (eos && t->n <= LLM_EOS))
 		return -EINVAL;
 	cap = tl + 4;
 	tk = malloc(cap * sizeof(*tk));
