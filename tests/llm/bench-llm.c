@@ -10,7 +10,8 @@
  *     over the int8 weight bytes (and scales) one token reads;
  *   - jobs and matmul calls per decode token;
  *   - host wall ms/token of the int8 path (the in-process model computes
- *     the matmuls on the host) and of the float32 path.
+ *     the matmuls on the host) and of the float32 path, and the process's
+ *     CPU ms/token (wall time is noisy on a shared machine).
  * Usage: bench-llm NAME=CHECKPOINT... (token ids are synthetic: no tokenizer).
  */
 #include <errno.h>
@@ -35,6 +36,14 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+static double cpu_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
 static int run(const char *name, const char *path, uint32_t lpath, uint32_t force,
 	       const char *label)
 {
@@ -46,7 +55,7 @@ static int run(const char *name, const char *path, uint32_t lpath, uint32_t forc
 	int32_t ids[PREFILL], tok = 5;
 	const float *lg;
 	char err[512];
-	double t0, t1;
+	double t0, t1, c0, c1;
 	int ret;
 
 	if (lpath == E1NPU_LLM_PATH_INT8 && e1npu_device_open("sim", &dev))
@@ -64,6 +73,7 @@ static int run(const char *name, const char *path, uint32_t lpath, uint32_t forc
 		ids[i] = (int32_t)((7u * (unsigned)i + 3u) % c.vocab_size);
 	if (e1npu_llm_prefill(l, ids, PREFILL, &lg))
 		goto fail;
+	c0 = cpu_ms();
 	for (int i = 0; i < DECODE; i++) {
 		uint32_t b = 0;
 
@@ -74,6 +84,7 @@ static int run(const char *name, const char *path, uint32_t lpath, uint32_t forc
 		if (e1npu_llm_step(l, tok, &lg))
 			goto fail;
 	}
+	c1 = cpu_ms();
 	e1npu_llm_get_stats(l, &st);
 	if (lpath == E1NPU_LLM_PATH_INT8) {
 		double dcyc = (double)(st.global_cycles - st.prefill_global_cycles);
@@ -81,7 +92,7 @@ static int run(const char *name, const char *path, uint32_t lpath, uint32_t forc
 
 		printf("%-12s %-14s load %7.1f ms | prefill %2u tok: modelled %9.0f tok/s, %6.2f ms host | "
 		       "decode: modelled %8.0f tok/s, floor %8.0f tok/s (%.0f%%), %5.1f jobs/tok, %llu matmuls/tok, "
-		       "%.3f ms/tok host | %llu weight bytes/tok\n",
+		       "%.3f ms/tok host (%.3f CPU) | %llu weight bytes/tok\n",
 		       name, label, t1 - t0, PREFILL,
 		       (double)st.prefill_tokens * CLOCK_HZ / (double)st.prefill_global_cycles,
 		       (double)st.prefill_ns / 1e6,
@@ -89,13 +100,13 @@ static int run(const char *name, const char *path, uint32_t lpath, uint32_t forc
 		       100.0 * ((double)st.decode_tokens * CLOCK_HZ / dcyc) / floor_tps,
 		       (double)(st.jobs - st.prefill_jobs) / (double)st.decode_tokens,
 		       (unsigned long long)(st.matmuls / (st.decode_tokens + (st.prefill_tokens + 15) / 16)),
-		       (double)st.decode_ns / 1e6 / (double)st.decode_tokens,
+		       (double)st.decode_ns / 1e6 / (double)st.decode_tokens, (c1 - c0) / DECODE,
 		       (unsigned long long)st.weight_bytes);
 	} else {
-		printf("%-12s %-14s load %7.1f ms | prefill %2u tok: %6.2f ms host | decode: %.3f ms/tok host | "
+		printf("%-12s %-14s load %7.1f ms | prefill %2u tok: %6.2f ms host | decode: %.3f ms/tok host (%.3f CPU) | "
 		       "%llu weight bytes/tok\n",
 		       name, label, t1 - t0, PREFILL, (double)st.prefill_ns / 1e6,
-		       (double)st.decode_ns / 1e6 / (double)st.decode_tokens,
+		       (double)st.decode_ns / 1e6 / (double)st.decode_tokens, (c1 - c0) / DECODE,
 		       (unsigned long long)st.weight_bytes);
 	}
 	e1npu_llm_free(l);
