@@ -35,7 +35,7 @@ struct e1npu_llm;
  *	symmetric scale per group of @group_size inputs (a short last group
  *	when the input size is not a multiple), activations quantized per
  *	group at each matmul; the matmuls run as int8 x int8 -> int32 on the
- *	device (e1npu_ops_batch_matmul_s8, one slice per group), the scaling,
+ *	device (enum e1npu_llm_mm_mode: one matmul, or one slice per group), the scaling,
  *	RMSNorm, RoPE, attention and softmax on the host.
  */
 enum e1npu_llm_path {
@@ -51,6 +51,7 @@ enum e1npu_llm_path {
  * @prefill_chunk: int8 path: tokens per prefill matmul (M), 0 = 16.
  * @force: int8 path: enum e1npu_ops_force for the matmuls; 0
  *	(E1NPU_OPS_FORCE_AUTO) is the lowering layer's choice.
+ * @mm_mode: int8 path: enum e1npu_llm_mm_mode.
  * @reserved: zero.
  */
 struct e1npu_llm_options {
@@ -58,7 +59,25 @@ struct e1npu_llm_options {
 	uint32_t group_size;
 	uint32_t prefill_chunk;
 	uint32_t force;
-	uint32_t reserved[4];
+	uint32_t mm_mode;
+	uint32_t reserved[3];
+};
+
+/**
+ * enum e1npu_llm_mm_mode - how the int8 path maps the per-group partial
+ * products of a matmul [M][K] x [K][N] with G groups to the device.
+ * @E1NPU_LLM_MM_ROWS: (default) one e1npu_ops_matmul_s8 of G*M
+ *	block-diagonal activation rows (row g*M + m holds group g of row m,
+ *	zeros elsewhere) by the whole [G*gs][N] weights: the weights stream
+ *	once, the extra rows ride in the systolic array's unused rows; used
+ *	when G*M <= 64, else the batch form.
+ * @E1NPU_LLM_MM_BATCH: e1npu_ops_batch_matmul_s8, one [M][gs] x [gs][N]
+ *	slice per group.
+ * Both give the same int32 partials, so the same logits.
+ */
+enum e1npu_llm_mm_mode {
+	E1NPU_LLM_MM_ROWS = 0,
+	E1NPU_LLM_MM_BATCH = 1,
 };
 
 /**

@@ -85,6 +85,9 @@ E1NPU_API int e1npu_llm_load_memory(struct e1npu_device *dev,
 	if (o.force > E1NPU_OPS_FORCE_CPU)
 		return llm_errf(err, errlen, -EINVAL, "e1npu_llm_load_memory: options force = %u: expected 0 (auto) to 3 (cpu)",
 				o.force);
+	if (o.mm_mode > E1NPU_LLM_MM_BATCH)
+		return llm_errf(err, errlen, -EINVAL, "e1npu_llm_load_memory: options mm_mode = %u: expected 0 (rows) or 1 (batch)",
+				o.mm_mode);
 	if (!o.group_size)
 		o.group_size = 32;
 	if (!o.prefill_chunk)
@@ -113,7 +116,7 @@ E1NPU_API int e1npu_llm_load_memory(struct e1npu_device *dev,
 	else if (o.path == E1NPU_LLM_PATH_DOUBLE)
 		ret = llm_f64_alloc(l);
 	else
-		ret = llm_int8_init(l, dev, o.group_size, o.prefill_chunk, o.force);
+		ret = llm_int8_init(l, dev, o.group_size, o.prefill_chunk, o.force, o.mm_mode);
 	if (ret) {
 		llm_errf(err, errlen, ret, "%s", l->err);
 		goto err_free;

@@ -6,9 +6,11 @@
  * multiple of gs, padded with zeros so no input is dropped). At each
  * matmul the activations are quantized the same way per row and group,
  * and the device computes every group's int8 x int8 -> int32 partial
- * products in one e1npu_ops_batch_matmul_s8 call (one slice per group:
- * [G][M][gs] x [G][gs][N] -> [G][M][N]); the host sums the partials
- * scaled by activation scale x weight scale. Matmuls that share their
+ * products [G][M][N] in one call: by default one e1npu_ops_matmul_s8 of
+ * G*M block-diagonal activation rows by the [G*gs][N] weights (the
+ * weights stream once: one job), or e1npu_ops_batch_matmul_s8 with one
+ * [M][gs] x [gs][N] slice per group (one job per group); the host sums
+ * the partials scaled by activation scale x weight scale. Matmuls that share their
  * input are fused along N: q|k|v, w1|w3.
  *
  * RMSNorm, RoPE, attention (with its softmax) and SwiGLU run on the host
@@ -120,8 +122,24 @@ static int qmatmul(struct e1npu_llm *l, enum llm_op_id id,
 	}
 	llm_op_note(l, LLM_OP_QUANT, E1NPU_ENGINE_CPU, E1NPU_OPS_WHY_NO_HW_OP,
 		    "host: per-row, per-group float scales (max |x| / 127) of the matmul inputs", 0);
-	ret = e1npu_ops_batch_matmul_s8(e->ops, 1, G, m, N, gs, e->aq, q->w,
-					e->acc, &rep);
+	if (e->mode == E1NPU_LLM_MM_ROWS && (size_t)G * m <= LLM_ROWS_MAX) {
+		/* block-diagonal rows: row g*m + r holds group g of row r at
+		 * columns [g*gs, g*gs + gs), zeros elsewhere; times the plain
+		 * [G*gs][N] weights gives the same [G][m][N] partials in one
+		 * matmul whose weights stream once */
+		size_t kp = (size_t)G * gs;
+
+		memset(e->arows, 0, (size_t)G * m * kp);
+		for (uint32_t g = 0; g < G; g++)
+			for (uint32_t r = 0; r < m; r++)
+				memcpy(e->arows + ((size_t)g * m + r) * kp + (size_t)g * gs,
+				       e->aq + ((size_t)g * m + r) * gs, gs);
+		ret = e1npu_ops_matmul_s8(e->ops, G * m, N, (uint32_t)kp, e->arows, kp,
+					  q->w, N, e->acc, N, &rep);
+	} else {
+		ret = e1npu_ops_batch_matmul_s8(e->ops, 1, G, m, N, gs, e->aq, q->w,
+						e->acc, &rep);
+	}
 	if (ret)
 		return llm_seterr(l, ret, "%s matmul %ux%ux%u (%u groups of %u) failed: %s",
 				  op->name, m, N, K, G, gs, e1npu_ops_last_error(e->ops));
@@ -183,6 +201,7 @@ void llm_int8_free(struct e1npu_llm *l)
 	free(e->kc);
 	free(e->vc);
 	free(e->aq);
+	free(e->arows);
 	free(e->as);
 	free(e->acc);
 	e1npu_ops_free(e->ops);
@@ -196,7 +215,8 @@ static uint32_t umax(uint32_t a, uint32_t b)
 }
 
 int llm_int8_init(struct e1npu_llm *l, struct e1npu_device *dev,
-		  uint32_t gs, uint32_t chunk, uint32_t force)
+		  uint32_t gs, uint32_t chunk, uint32_t force,
+		  uint32_t mode)
 {
 	const struct e1npu_llm_config *c = &l->cfg;
 	uint32_t dim = c->dim, hid = c->hidden_dim, kvd = l->kv_dim, L = c->n_layers;
@@ -210,6 +230,7 @@ int llm_int8_init(struct e1npu_llm *l, struct e1npu_device *dev,
 		return llm_seterr(l, -ENOMEM, "out of memory");
 	l->q8 = e;
 	e->dev = dev;
+	e->mode = mode;
 	e->gs = gs;
 	e->chunk = chunk;
 	ret = e1npu_ops_new(dev, &e->ops);
@@ -259,10 +280,11 @@ int llm_int8_init(struct e1npu_llm *l, struct e1npu_device *dev,
 	e->kc = calloc(kvn, sizeof(float));
 	e->vc = calloc(kvn, sizeof(float));
 	e->aq = calloc((size_t)maxg * chunk * gs, 1);
+	e->arows = calloc((size_t)LLM_ROWS_MAX * (maxk + gs), 1);
 	e->as = calloc((size_t)maxg * chunk, sizeof(float));
 	e->acc = calloc(accn, sizeof(int32_t));
 	if (!e->x || !e->xb || !e->xb2 || !e->hb || !e->qkvout || !e->h13 ||
-	    !e->att || !e->logits || !e->kc || !e->vc || !e->aq || !e->as || !e->acc)
+	    !e->att || !e->logits || !e->kc || !e->vc || !e->aq || !e->arows || !e->as || !e->acc)
 		return llm_seterr(l, -ENOMEM, "out of memory for the int8 path's activations and KV cache (seq_len %u)",
 				  c->seq_len);
 	l->logits = e->logits;

@@ -26,6 +26,9 @@
 #define LLM_MAX_SEQ		(1u << 20)
 #define LLM_MAX_TOKEN_LEN	4096u
 
+/* Most rows (groups x tokens) of one block-diagonal matmul. */
+#define LLM_ROWS_MAX		64u
+
 /* The float32 tensors of a checkpoint, pointers into llm->wdata. */
 struct llm_weights {
 	const float *emb;	/* [vocab][dim] */
@@ -77,6 +80,8 @@ struct llm_int8 {
 	float *x, *xb, *xb2, *hb, *qkvout, *h13, *att, *logits;
 	float *kc, *vc;		/* [L][seq_len][kv_dim] float */
 	int8_t *aq;
+	int8_t *arows;		/* LLM_ROWS_MAX x (max K + gs): block-diagonal rows */
+	uint32_t mode;		/* enum e1npu_llm_mm_mode */
 	float *as;
 	int32_t *acc;
 };
@@ -135,7 +140,8 @@ void llm_f64_forward(struct e1npu_llm *l, int32_t tok, uint32_t pos);
 
 /* llm_int8.c: quantize at load; forward of @n tokens from @pos. */
 int llm_int8_init(struct e1npu_llm *l, struct e1npu_device *dev,
-		  uint32_t group, uint32_t chunk, uint32_t force);
+		  uint32_t group, uint32_t chunk, uint32_t force,
+		  uint32_t mode);
 void llm_int8_free(struct e1npu_llm *l);
 int llm_int8_forward(struct e1npu_llm *l, const int32_t *ids, uint32_t n,
 		     uint32_t pos);

@@ -58,8 +58,11 @@ for bin in "$@"; do
 	fi
 	expect "${v}_float_sample" 0 "We can help you\.$" -- "$bin" -m "$model" -z "$tok" --float
 	expect "${v}_float_stats" 0 "float32 on cpu: prompt 1 tokens, .* \(256 tokens\)" -- "$bin" -m "$model" -z "$tok" --float
-	expect "${v}_int8_stats" 0 "int8 on sim: prompt 5 tokens, prefill .* ms, decode .* tok/s \(28 tokens\), modelled [0-9]+ tok/s, 62\.0 jobs/token, placement qkv=wrapper" -- \
-		"$bin" -m "$model" -z "$tok" -p "Once upon a time" -n 32 --engine wrapper
+	expect "${v}_int8_stats" 0 "int8 on sim: prompt 5 tokens, prefill .* ms, decode .* tok/s \(28 tokens\), modelled [0-9]+ tok/s, 21\.0 jobs/token, placement qkv=wrapper" -- \
+		"$bin" -m "$model" -z "$tok" -p "Once upon a time" -n 32
+	expect "${v}_int8_batch" 0 "int8 on sim: .* 62\.0 jobs/token, placement qkv=wrapper" -- \
+		"$bin" -m "$model" -z "$tok" -p "Once upon a time" -n 32 --engine wrapper --batch
+	expect "${v}_float_batch" 2 "--batch is for the int8 path: not with --float" -- "$bin" -m x -z y --float --batch
 	expect "${v}_json" 0 '^\{"device": "sim", "path": "int8", "prompt_ids": \[1, [0-9, ]+\], "generated_ids": \[[0-9, ]+\], "text": "Once upon a time.*"stats": \{"prompt_tokens": 5, "generated_tokens": 12,.*"ops": \[\{"name": "qkv", "engine": "(wrapper|datapath)"' -- \
 		"$bin" -m "$model" -z "$tok" -p "Once upon a time" -n 16 --json
 	"$bin" -m "$model" -z "$tok" -n 40 --temperature 1.0 --top-p 0.9 --seed 7 --float >"$tmp/a" 2>/dev/null

@@ -47,9 +47,11 @@ static const char *quick(void)
 	return getenv("E1NPU_LLM_TEST_QUICK");
 }
 
-static struct e1npu_llm *load(uint32_t path, uint32_t group, uint32_t force)
+static struct e1npu_llm *load_mode(uint32_t path, uint32_t group, uint32_t force,
+				    uint32_t mode)
 {
-	struct e1npu_llm_options o = { .path = path, .group_size = group, .force = force };
+	struct e1npu_llm_options o = { .path = path, .group_size = group, .force = force,
+				       .mm_mode = mode };
 	char model[512], tok[512], err[512];
 	struct e1npu_device *dev = NULL;
 	struct e1npu_llm *l = NULL;
@@ -63,6 +65,11 @@ static struct e1npu_llm *load(uint32_t path, uint32_t group, uint32_t force)
 		fail_msg("load: %s", err);
 	e1npu_device_close(dev);
 	return l;
+}
+
+static struct e1npu_llm *load(uint32_t path, uint32_t group, uint32_t force)
+{
+	return load_mode(path, group, force, E1NPU_LLM_MM_ROWS);
 }
 
 static uint32_t argmax(const float *v, uint32_t n)
@@ -221,24 +228,22 @@ static void test_perplexity(void **state)
 }
 
 /* Prefill in chunks of M > 1 gives the logits of token-by-token steps
- * exactly (per-row quantization, exact int32 partials), and the jobs of
- * one decode step are the groups of every matmul: per layer qkv and wo and
- * w1w3 ceil(dim / 32) each, w2 ceil(hidden / 32), plus the classifier's. */
-static void test_prefill_chunks_and_jobs(void **state)
+ * exactly (per-row quantization, exact int32 partials), in both mappings
+ * of the groups, and both give the same logits. Jobs of one decode step,
+ * from the shapes: the batch form submits one job per group of every
+ * matmul (per layer qkv, wo, w1w3 ceil(dim / 32) each and w2
+ * ceil(hidden / 32), plus the classifier's), the rows form one job per
+ * matmul (4 per layer + 1). */
+static void chunks_and_jobs(uint32_t mode, uint64_t jobs, float *logits_out)
 {
-	char model[512], tok[512];
 	struct e1npu_llm_stats s0, s1;
 	struct e1npu_llm *q;
 	const float *l1;
 	float *a;
 	int32_t ids[64];
 	size_t n;
-	uint32_t g_dim = (64 + 31) / 32, g_hid = (172 + 31) / 32;
-	uint64_t jobs = 5 * (3 * g_dim + g_hid) + g_dim;
 
-	(void)state;
-	t_need_stories(model, tok);
-	q = load(E1NPU_LLM_PATH_INT8, 32, E1NPU_OPS_FORCE_WRAPPER);
+	q = load_mode(E1NPU_LLM_PATH_INT8, 32, E1NPU_OPS_FORCE_WRAPPER, mode);
 	assert_int_equal(e1npu_llm_encode(q, "The cat sat on the mat and looked at the big red ball", 1, 0,
 					  ids, 64, &n), 0);
 	assert_true(n > 16);	/* more than one chunk of 16 */
@@ -250,10 +255,12 @@ static void test_prefill_chunks_and_jobs(void **state)
 	for (size_t i = 0; i < n; i++)
 		assert_int_equal(e1npu_llm_step(q, ids[i], &l1), 0);
 	assert_memory_equal(a, l1, 512 * sizeof(float));
+	memcpy(logits_out, l1, 512 * sizeof(float));
 	e1npu_llm_get_stats(q, &s0);
 	assert_int_equal(e1npu_llm_step(q, 5, &l1), 0);
 	e1npu_llm_get_stats(q, &s1);
-	print_message("jobs per decode token: %llu (expected %llu), matmul calls %llu\n",
+	print_message("%s: jobs per decode token: %llu (expected %llu), matmul calls %llu\n",
+		      mode == E1NPU_LLM_MM_ROWS ? "rows" : "batch",
 		      (unsigned long long)(s1.jobs - s0.jobs), (unsigned long long)jobs,
 		      (unsigned long long)(s1.matmuls - s0.matmuls));
 	assert_int_equal(s1.matmuls - s0.matmuls, 5 * 4 + 1);
@@ -272,6 +279,23 @@ static void test_prefill_chunks_and_jobs(void **state)
 	}
 	free(a);
 	e1npu_llm_free(q);
+}
+
+static void test_prefill_chunks_and_jobs(void **state)
+{
+	char model[512], tok[512];
+	uint32_t g_dim = (64 + 31) / 32, g_hid = (172 + 31) / 32;
+	float *rows = malloc(512 * sizeof(float)), *batch = malloc(512 * sizeof(float));
+
+	(void)state;
+	t_need_stories(model, tok);
+	assert_non_null(rows);
+	assert_non_null(batch);
+	chunks_and_jobs(E1NPU_LLM_MM_BATCH, 5 * (3 * g_dim + g_hid) + g_dim, batch);
+	chunks_and_jobs(E1NPU_LLM_MM_ROWS, 5 * 4 + 1, rows);
+	assert_memory_equal(rows, batch, 512 * sizeof(float));
+	free(rows);
+	free(batch);
 }
 
 static void test_context_overflow(void **state)

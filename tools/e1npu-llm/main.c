@@ -27,7 +27,7 @@ struct args {
 	unsigned long steps, group;
 	double temperature, top_p;
 	unsigned long long seed;
-	int use_float, json, steps_set, force_set;
+	int use_float, json, steps_set, force_set, batch;
 	unsigned int force;
 };
 
@@ -35,8 +35,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: e1npu-llm -m MODEL -z TOKENIZER [-p PROMPT] [-n N] [--temperature T]\n"
-"                 [--top-p P] [--seed S] [--group G] [--engine E] [--float]\n"
-"                 [--device D]\n"
+"                 [--top-p P] [--seed S] [--group G] [--engine E] [--batch]\n"
+"                 [--float] [--device D]\n"
 "                 [--trace FILE] [--json]\n"
 "Generate text with a llama2.c checkpoint (Llama architecture, float32\n"
 "weights): int8 weights and activations with the matmuls on the e1 NPU\n"
@@ -52,6 +52,8 @@ static void usage(FILE *f)
 "      --group G         int8 quantization group size, 1 to 4096 (default 32)\n"
 "      --engine E        int8 matmuls on auto (default: the library's choice),\n"
 "                        wrapper, datapath or cpu\n"
+"      --batch           int8 groups as a batch matmul, one slice (job) per\n"
+"                        group, not block-diagonal rows of one matmul\n"
 "      --float           the float32 reference path on the CPU\n"
 "  -d, --device SPEC     sim, /dev/accel/accelN (default: $E1NPU_DEVICE or auto)\n"
 "      --trace FILE      a timeline trace (Chrome trace-event JSON) to FILE\n"
@@ -111,6 +113,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "group", required_argument, NULL, 'G' },
 		{ "float", no_argument, NULL, 'F' },
 		{ "engine", required_argument, NULL, 'E' },
+		{ "batch", no_argument, NULL, 'R' },
 		{ "device", required_argument, NULL, 'd' },
 		{ "trace", required_argument, NULL, 't' },
 		{ "json", no_argument, NULL, 'j' },
@@ -153,6 +156,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->group = (unsigned long)u;
 			break;
 		case 'F': a->use_float = 1; break;
+		case 'R': a->batch = 1; break;
 		case 'E':
 			if (!strcmp(optarg, "auto"))
 				a->force = E1NPU_OPS_FORCE_AUTO;
@@ -186,8 +190,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 		cls_error(json, "--float runs on the CPU: not with -d/--device");
 		return EXIT_USAGE;
 	}
-	if (a->use_float && (a->group || a->force_set)) {
-		cls_error(json, "%s is for the int8 path: not with --float", a->group ? "--group" : "--engine");
+	if (a->use_float && (a->group || a->force_set || a->batch)) {
+		cls_error(json, "%s is for the int8 path: not with --float",
+			  a->group ? "--group" : a->batch ? "--batch" : "--engine");
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -262,6 +267,7 @@ int main(int argc, char **argv)
 	opt.path = a.use_float ? E1NPU_LLM_PATH_FLOAT : E1NPU_LLM_PATH_INT8;
 	opt.group_size = (uint32_t)a.group;
 	opt.force = a.force;
+	opt.mm_mode = a.batch ? E1NPU_LLM_MM_BATCH : E1NPU_LLM_MM_ROWS;
 	r = e1npu_llm_load_file(dev, a.model, a.tok, &opt, &l, err, sizeof(err));
 	e1npu_device_close(dev);
 	if (r) {
