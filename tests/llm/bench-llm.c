@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Language-model benchmark (make bench-llm): per checkpoint given, the
- * int8 path on the in-process device model (matmuls forced to the
- * systolic wrapper, and the library's auto choice) and the float32 path
- * on the CPU:
+ * int8 path on the in-process device model (groups as block-diagonal rows
+ * of one matmul, the default; as a batch matmul on the systolic wrapper,
+ * and with the library's engine choice) and the float32 path on the CPU:
  *   - modelled prefill and decode tokens/s: tokens over the device's
  *     makespan (global cycles) at the model's 1 GHz clock;
  *   - the weight-streaming floor: DMA bandwidth (16 bytes/cycle at 1 GHz)
@@ -45,9 +45,9 @@ static double cpu_ms(void)
 }
 
 static int run(const char *name, const char *path, uint32_t lpath, uint32_t force,
-	       const char *label)
+	       uint32_t mode, const char *label)
 {
-	struct e1npu_llm_options o = { .path = lpath, .force = force };
+	struct e1npu_llm_options o = { .path = lpath, .force = force, .mm_mode = mode };
 	struct e1npu_device *dev = NULL;
 	struct e1npu_llm_config c;
 	struct e1npu_llm_stats st;
@@ -132,10 +132,14 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		snprintf(name, sizeof(name), "%.*s", (int)(eq - argv[i]), argv[i]);
-		rc |= run(name, eq + 1, E1NPU_LLM_PATH_INT8, E1NPU_OPS_FORCE_WRAPPER, "int8 wrapper");
+		rc |= run(name, eq + 1, E1NPU_LLM_PATH_INT8, E1NPU_OPS_FORCE_AUTO, E1NPU_LLM_MM_ROWS,
+			  "int8 rows");
+		rc |= run(name, eq + 1, E1NPU_LLM_PATH_INT8, E1NPU_OPS_FORCE_WRAPPER, E1NPU_LLM_MM_BATCH,
+			  "int8 batch wr");
 		if (!getenv("BENCH_LLM_NO_AUTO"))
-			rc |= run(name, eq + 1, E1NPU_LLM_PATH_INT8, E1NPU_OPS_FORCE_AUTO, "int8 auto");
-		rc |= run(name, eq + 1, E1NPU_LLM_PATH_FLOAT, 0, "float32 cpu");
+			rc |= run(name, eq + 1, E1NPU_LLM_PATH_INT8, E1NPU_OPS_FORCE_AUTO,
+				  E1NPU_LLM_MM_BATCH, "int8 batch au");
+		rc |= run(name, eq + 1, E1NPU_LLM_PATH_FLOAT, 0, 0, "float32 cpu");
 	}
 	return rc;
 }
