@@ -371,6 +371,14 @@ static void test_bad_options(void **state)
 	o.group_size = 5000;
 	assert_int_equal(e1npu_llm_load_memory(NULL, m, ms, NULL, 0, &o, &l, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "group_size = 5000"));
+	o.group_size = 0;
+	o.mm_mode = 5;
+	assert_int_equal(e1npu_llm_load_memory(NULL, m, ms, NULL, 0, &o, &l, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "mm_mode = 5"));
+	o.mm_mode = 0;
+	o.force = 9;
+	assert_int_equal(e1npu_llm_load_memory(NULL, m, ms, NULL, 0, &o, &l, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "force = 9"));
 	free(m);
 }
 
