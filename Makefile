@@ -127,6 +127,7 @@ deps-bench:
 -include delegate/delegate.mk
 -include tools/e1npu-hlo/hlo.mk
 -include tools/e1npu-tflite/tflite-tool.mk
+-include tools/e1npu-llm/llm-tool.mk
 -include tests/tests.mk
 -include kernel/kernel.mk
 -include tests/vm/vm.mk
