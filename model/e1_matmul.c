@@ -12,6 +12,10 @@
  */
 #include "e1_matmul.h"
 
+#ifdef E1_MM_X86
+#include <immintrin.h>
+#endif
+
 /* Padded slice length: a multiple of the widest vector (32 int16 lanes). */
 #define KPAD	32
 
@@ -339,6 +343,246 @@ static void mm_run8(const struct e1_mm_job *job, struct e1_mm_ws *ws)
 	}
 }
 
+/*
+ * The AVX2 path (any x86-64 with AVX2, chosen at run time; the portable
+ * mm_run16 above stays the reference). Blocking like mm_run16 (K slices
+ * of E1_MM_KB, A blocks widened once, in 4-row tiles), but B panels of 16 columns
+ * are packed k-pair-interleaved, [k / 2][16 columns][2] int16 (vectorized:
+ * two int8 rows unpacked byte-wise, then sign-extended), and a 4 x 16
+ * micro-kernel keeps its 64 sums in 8 ymm registers: per k pair it
+ * broadcasts (A[i][k], A[i][k + 1]) of each row and vpmaddwd's it with the
+ * panel, adding into int32 lanes. vpmaddwd is exact here (|int8 * int8|
+ * <= 16384, two of them fit int32; only -32768 * -32768 * 2 overflows,
+ * which int8 inputs never reach), and int32 sums are the same whatever
+ * their order, so C is the same bit for bit as the portable path. No
+ * saturating instruction (vpmaddubsw) is used.
+ */
+#define E1_MM_AVX2	__attribute__((target("avx2")))
+#define A2_MR	4	/* micro-kernel rows (more spill in GCC) */
+#define A2_NR	16	/* micro-kernel columns (two ymm of int32) */
+#define A2_MC	E1_MM_MC	/* A block rows */
+
+E1_MM_AVX2
+static inline __m256i a2_bcast(const s16 *p)
+{
+	s32 v;
+
+	memcpy(&v, p, sizeof(v));
+	return _mm256_set1_epi32(v);
+}
+
+/*
+ * Tile sums @t (A2_MR rows of A2_NR) into C[i0 + r][j0 .. j0 + nr): added to
+ * the earlier K slices unless @first, clamped at zero if @relu.
+ */
+E1_MM_AVX2
+static void a2_store(const s32 *t, u8 *const *crow, u32 j0, u32 mr, u32 nr, bool first,
+		     bool relu)
+{
+	u32 r, c;
+
+	for (r = 0; r < mr; r++, t += A2_NR) {
+		u8 *p = crow[r] + 4 * j0;
+
+		if (nr == A2_NR) {
+			__m256i v0 = _mm256_loadu_si256((const __m256i *)t);
+			__m256i v1 = _mm256_loadu_si256((const __m256i *)(t + 8));
+
+			if (!first) {
+				v0 = _mm256_add_epi32(v0, _mm256_loadu_si256((const __m256i *)p));
+				v1 = _mm256_add_epi32(v1,
+						      _mm256_loadu_si256((const __m256i *)(p + 32)));
+			}
+			if (relu) {
+				v0 = _mm256_max_epi32(v0, _mm256_setzero_si256());
+				v1 = _mm256_max_epi32(v1, _mm256_setzero_si256());
+			}
+			_mm256_storeu_si256((__m256i *)p, v0);
+			_mm256_storeu_si256((__m256i *)(p + 32), v1);
+			continue;
+		}
+		for (c = 0; c < nr; c++, p += 4) {
+			s32 v = t[c];
+
+			if (!first)
+				v += load_s32(p);
+			if (relu && v < 0)
+				v = 0;
+			store_s32(p, v);
+		}
+	}
+}
+
+#define A2_ROW(r, x, c0, c1)							\
+	do {									\
+		x = a2_bcast(ak + 2 * (r));					\
+		c0 = _mm256_add_epi32(c0, _mm256_madd_epi16(x, b0));		\
+		c1 = _mm256_add_epi32(c1, _mm256_madd_epi16(x, b1));		\
+	} while (0)
+
+/*
+ * @t = the A2_MR x A2_NR tile sums of the interleaved A tile @a ([pair][4
+ * rows][2] int16) times the packed panel @b, over @np k pairs. The sums go
+ * through memory (a2_store): with them live after the loop GCC spills the
+ * accumulators inside it.
+ */
+E1_MM_AVX2 __attribute__((noinline))
+static void mm_micro_avx2(const s16 *a, const s16 *b, u32 np, s32 *t)
+{
+	__m256i c00 = _mm256_setzero_si256(), c01 = c00, c10 = c00, c11 = c00;
+	__m256i c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+	u32 p;
+
+	for (p = 0; p < np; p++) {
+		const s16 *ak = a + 8 * p;
+		__m256i b0 = _mm256_loadu_si256((const __m256i *)(b + 32 * p));
+		__m256i b1 = _mm256_loadu_si256((const __m256i *)(b + 32 * p + 16));
+		__m256i x;
+
+		A2_ROW(0, x, c00, c01);
+		A2_ROW(1, x, c10, c11);
+		A2_ROW(2, x, c20, c21);
+		A2_ROW(3, x, c30, c31);
+	}
+	_mm256_storeu_si256((__m256i *)t, c00);
+	_mm256_storeu_si256((__m256i *)(t + 8), c01);
+	_mm256_storeu_si256((__m256i *)(t + 16), c10);
+	_mm256_storeu_si256((__m256i *)(t + 24), c11);
+	_mm256_storeu_si256((__m256i *)(t + 32), c20);
+	_mm256_storeu_si256((__m256i *)(t + 40), c21);
+	_mm256_storeu_si256((__m256i *)(t + 48), c30);
+	_mm256_storeu_si256((__m256i *)(t + 56), c31);
+}
+
+/*
+ * Pack B[k0 .. k0 + kb)[j0 .. j0 + nb), nb <= 16, as [pair][column][2]
+ * int16; the odd last row and the missing columns are zero.
+ */
+E1_MM_AVX2
+static void mm_pack_b_avx2(const struct e1_mm_job *job, s16 *dst, u32 k0, u32 kb,
+			   u32 j0, u32 nb)
+{
+	u32 p, np = (kb + 1) / 2, jj;
+
+	for (p = 0; p < np; p++) {
+		const s8 *r0 = job->b_rows[k0 + 2 * p] + j0;
+		const s8 *r1 = 2 * p + 1 < kb ? job->b_rows[k0 + 2 * p + 1] + j0 : NULL;
+		s16 *d = dst + 32 * p;
+
+		if (nb == A2_NR && r1) {
+			__m128i x0 = _mm_loadu_si128((const __m128i *)r0);
+			__m128i x1 = _mm_loadu_si128((const __m128i *)r1);
+
+			_mm256_storeu_si256((__m256i *)d,
+					    _mm256_cvtepi8_epi16(_mm_unpacklo_epi8(x0, x1)));
+			_mm256_storeu_si256((__m256i *)(d + 16),
+					    _mm256_cvtepi8_epi16(_mm_unpackhi_epi8(x0, x1)));
+		} else {
+			for (jj = 0; jj < A2_NR; jj++) {
+				d[2 * jj] = jj < nb ? r0[jj] : 0;
+				d[2 * jj + 1] = jj < nb && r1 ? r1[jj] : 0;
+			}
+		}
+	}
+}
+
+/* A row slice widened to int16. */
+E1_MM_AVX2
+static void a2_widen(const s8 *src, u32 kb, s16 *a)
+{
+	u32 kk = 0;
+
+	for (; kk + 16 <= kb; kk += 16)
+		_mm256_storeu_si256((__m256i *)(a + kk),
+				    _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(src + kk))));
+	for (; kk < kb; kk++)
+		a[kk] = src[kk];
+}
+
+/*
+ * Four int16 rows @r (@kbp long, a multiple of 16) interleaved by k pair
+ * into @dst: [pair][row][2], a 4 x 8 transpose of int32 pairs per step.
+ */
+E1_MM_AVX2
+static void a2_interleave(const s16 *r, u32 kbp, s16 *dst)
+{
+	u32 k;
+
+	for (k = 0; k < kbp; k += 16, dst += 64) {
+		__m256i r0 = _mm256_loadu_si256((const __m256i *)(r + k));
+		__m256i r1 = _mm256_loadu_si256((const __m256i *)(r + kbp + k));
+		__m256i r2 = _mm256_loadu_si256((const __m256i *)(r + 2 * kbp + k));
+		__m256i r3 = _mm256_loadu_si256((const __m256i *)(r + 3 * kbp + k));
+		__m256i t0 = _mm256_unpacklo_epi32(r0, r1), t1 = _mm256_unpackhi_epi32(r0, r1);
+		__m256i t2 = _mm256_unpacklo_epi32(r2, r3), t3 = _mm256_unpackhi_epi32(r2, r3);
+		__m256i u0 = _mm256_unpacklo_epi64(t0, t2), u1 = _mm256_unpackhi_epi64(t0, t2);
+		__m256i u2 = _mm256_unpacklo_epi64(t1, t3), u3 = _mm256_unpackhi_epi64(t1, t3);
+
+		_mm256_storeu_si256((__m256i *)dst, _mm256_permute2x128_si256(u0, u1, 0x20));
+		_mm256_storeu_si256((__m256i *)(dst + 16), _mm256_permute2x128_si256(u2, u3, 0x20));
+		_mm256_storeu_si256((__m256i *)(dst + 32), _mm256_permute2x128_si256(u0, u1, 0x31));
+		_mm256_storeu_si256((__m256i *)(dst + 48), _mm256_permute2x128_si256(u2, u3, 0x31));
+	}
+}
+
+/*
+ * Loop nest: K slices of E1_MM_KB; A blocks of A2_MC rows widened to int16
+ * and interleaved in 4-row tiles (through the B panel's space as scratch);
+ * B panels of 16 columns (L1) packed once per block; every tile of the
+ * block against the panel.
+ */
+E1_MM_AVX2
+static void mm_run_avx2(const struct e1_mm_job *job, struct e1_mm_ws *ws)
+{
+	s32 t[A2_MR * A2_NR];
+	u32 j0, k0, i0, ib, r;
+
+	for (k0 = 0; k0 < job->k; k0 += E1_MM_KB) {
+		u32 kb = min_u32(E1_MM_KB, job->k - k0);
+		u32 kbp = (kb + KPAD - 1) / KPAD * KPAD, np = (kb + 1) / 2;
+		bool first = k0 == 0, last = k0 + kb == job->k;
+
+		for (ib = 0; ib < job->m; ib += A2_MC) {
+			u32 mb = min_u32(A2_MC, job->m - ib);
+
+			for (r = 0; r < mb; r++)
+				ws->w16.crow[r] = job->c_row(job, ib + r);
+			for (i0 = 0; i0 < mb; i0 += A2_MR) {
+				for (r = 0; r < A2_MR; r++) {
+					s16 *a = ws->w16.b + r * kbp;
+
+					if (i0 + r < mb && job->a_rows)
+						a2_widen(job->a_rows[ib + i0 + r] + k0, kb, a);
+					else if (i0 + r < mb)
+						job->load_a(job, ib + i0 + r, k0, kb, a);
+					else
+						memset(a, 0, kb * sizeof(s16));
+					memset(a + kb, 0, (kbp - kb) * sizeof(s16));
+				}
+				a2_interleave(ws->w16.b, kbp, ws->w16.a + i0 * kbp);
+			}
+			for (j0 = 0; j0 < job->n; j0 += A2_NR) {
+				u32 nb = min_u32(A2_NR, job->n - j0);
+
+				if (job->stop && job->stop(job))
+					return;
+				mm_pack_b_avx2(job, ws->w16.b, k0, kb, j0, nb);
+				for (i0 = 0; i0 < mb; i0 += A2_MR) {
+					mm_micro_avx2(ws->w16.a + i0 * kbp, ws->w16.b, np, t);
+					a2_store(t, ws->w16.crow + i0, j0, min_u32(A2_MR, mb - i0),
+						 nb, first, last && job->relu);
+				}
+			}
+		}
+	}
+}
+
+static bool mm_have_avx2(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx2");
+}
+
 static bool mm_have_vnni(void)
 {
 	__builtin_cpu_init();
@@ -350,8 +594,13 @@ static bool mm_have_vnni(void)
 void e1_mm_run(const struct e1_mm_job *job, struct e1_mm_ws *ws)
 {
 #ifdef E1_MM_X86
-	if (job->a_rows && job->m <= E1_MM8_MMAX && !job->int16_only && mm_have_vnni()) {
+	if (!job->portable && job->a_rows && job->m <= E1_MM8_MMAX && !job->int16_only &&
+	    mm_have_vnni()) {
 		mm_run8(job, ws);
+		return;
+	}
+	if (!job->portable && mm_have_avx2()) {
+		mm_run_avx2(job, ws);
 		return;
 	}
 #endif

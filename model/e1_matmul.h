@@ -84,6 +84,8 @@ typedef u8 *(*e1_mm_c_row_fn)(const struct e1_mm_job *job, u32 i);
  * @c_row: locates output rows.
  * @relu: clamp the results at zero.
  * @int16_only: never take the int8 (VNNI) path (for tests).
+ * @portable: only the plain C int16 path, no x86 fast path (for tests: the
+ *	reference the fast paths are compared with).
  * @stop: optional, called between blocks of at most ~1M MACs; true
  *	abandons the product with C partly written (a flushed engine).
  * @priv: for the callbacks.
@@ -96,6 +98,7 @@ struct e1_mm_job {
 	e1_mm_c_row_fn c_row;
 	bool relu;
 	bool int16_only;
+	bool portable;
 	bool (*stop)(const struct e1_mm_job *job);
 	const void *priv;
 };

@@ -544,9 +544,17 @@ static void cv_stage_row(const struct e1npu_conv *cv, const struct cv_block *bk,
 	} else if (bk->ci_n == cv->cin_g) {
 		const int8_t *src = row + (size_t)bk->g0 * cv->cin_g;
 
-		for (uint32_t c = 0; c < iw; c++)
-			for (size_t k = 0; k < run; k++)
-				dst[c * run + k] = src[c * c_in + k];
+		/* fixed-size copies for the usual runs (one vector move each) */
+		if (run == 16)
+			for (uint32_t c = 0; c < iw; c++)
+				memcpy(dst + (size_t)c * 16, src + c * c_in, 16);
+		else if (run == 8)
+			for (uint32_t c = 0; c < iw; c++)
+				memcpy(dst + (size_t)c * 8, src + c * c_in, 8);
+		else
+			for (uint32_t c = 0; c < iw; c++)
+				for (size_t k = 0; k < run; k++)
+					dst[c * run + k] = src[c * c_in + k];
 	} else {
 		for (uint32_t c = 0; c < iw; c++)
 			for (uint32_t gi = 0; gi < bk->gb; gi++)

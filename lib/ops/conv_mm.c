@@ -312,7 +312,31 @@ static void gather_stack(const struct e1npu_conv *cv, const uint8_t *c, size_t l
 {
 	const struct cv_mm *f = &cv->mm;
 	const uint32_t c_out = cv->p.c_out, cg = cv->cout_g;
+	/* locals: the stores below cannot change them */
+	const uint32_t bh = f->bh, bw = f->bw, out_h = cv->out_h, out_w = cv->out_w;
 
+	if (cg == 1) {
+		/*
+		 * Depthwise: per pixel, the ng channels are contiguous in acc
+		 * and bh * bw columns apart in C (writes in order, reads
+		 * strided).
+		 */
+		for (uint32_t by = 0; by < f->nby; by++)
+		for (uint32_t bx = 0; bx < f->nbx; bx++) {
+			const uint8_t *row = c + ((size_t)by * f->nbx + bx) * ldc;
+
+			for (uint32_t oy = 0; oy < bh && by * bh + oy < out_h; oy++)
+			for (uint32_t ox = 0; ox < bw && bx * bw + ox < out_w; ox++) {
+				const uint8_t *s = row + ((size_t)oy * bw + ox) * 4;
+				int32_t *a = acc + ((size_t)(by * bh + oy) * out_w + bx * bw + ox) *
+					     c_out + g0;
+
+				for (uint32_t gi = 0; gi < ng; gi++)
+					memcpy(a + gi, s + (size_t)gi * bh * bw * 4, 4);
+			}
+		}
+		return;
+	}
 	for (uint32_t by = 0; by < f->nby; by++)
 	for (uint32_t bx = 0; bx < f->nbx; bx++) {
 		const uint8_t *row = c + ((size_t)by * f->nbx + bx) * ldc;

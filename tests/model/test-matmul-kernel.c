@@ -16,7 +16,7 @@
 
 #include "e1_matmul.h"
 
-enum mode { MODE_ROWS, MODE_ROWS_INT16, MODE_LOAD_A, NMODES };
+enum mode { MODE_ROWS, MODE_ROWS_INT16, MODE_LOAD_A, MODE_C_ROWS, MODE_C_LOAD_A, NMODES };
 
 #define MAXM	130
 #define MAXN	130
@@ -86,11 +86,12 @@ static void check(u32 m, u32 n, u32 k, u32 as, u32 bs, bool relu, enum mode mode
 	struct e1_mm_job job = {
 		.m = m, .n = n, .k = k,
 		.b_rows = b_rows,
-		.a_rows = mode == MODE_LOAD_A ? NULL : a_rows,
+		.a_rows = mode == MODE_LOAD_A || mode == MODE_C_LOAD_A ? NULL : a_rows,
 		.load_a = load_a,
 		.c_row = c_row,
 		.relu = relu,
 		.int16_only = mode != MODE_ROWS,
+		.portable = mode == MODE_C_ROWS || mode == MODE_C_LOAD_A,
 		.priv = &x,
 	};
 	u32 i, j, kk;
@@ -192,7 +193,7 @@ static void test_extremes(void **state)
 		for (i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
 			fill(9, ks[i], ks[i], 33, how);
 			for (mode = 0; mode < NMODES; mode++)
-				check(9, 33, ks[i], ks[i], 33, how == 2 && mode == 1, mode);
+				check(9, 33, ks[i], ks[i], 33, how == 2 && mode % 2 == 1, mode);
 		}
 }
 
@@ -204,10 +205,74 @@ static void test_blocks(void **state)
 	(void)state;
 	fill(MAXM, 67, 67, MAXN, 0);
 	for (mode = 0; mode < NMODES; mode++)
-		check(MAXM, MAXN, 67, 67, MAXN, mode == 2, mode);
+		check(MAXM, MAXN, 67, 67, MAXN, mode % 3 == 2, mode);
 	fill(129, 300, 300, 35, 0);
 	for (mode = 0; mode < NMODES; mode++)
 		check(129, 35, 300, 300, 35, false, mode);
+}
+
+/*
+ * The fast path the host takes (direct rows and load_a) against the
+ * portable C path, byte for byte over the whole C buffer (stride padding
+ * included), on random shapes: odd and even sizes around every tile edge
+ * (6 x 16 AVX2 tiles, 4 x 4 C tiles, 126/128-row A blocks, 512-deep K
+ * slices), with and without ReLU, random and extreme values.
+ */
+static void run_into(u32 m, u32 n, u32 k, u32 as, u32 cs, bool relu, bool rows,
+		     bool portable, u8 *c)
+{
+	struct ctx x = { .a = buf_a, .as = as, .c = c, .cs = cs };
+	struct e1_mm_job job = {
+		.m = m, .n = n, .k = k,
+		.b_rows = b_rows,
+		.a_rows = rows ? a_rows : NULL,
+		.load_a = load_a,
+		.c_row = c_row,
+		.relu = relu,
+		.portable = portable,
+		.priv = &x,
+	};
+
+	memset(c, 0x5a, (size_t)m * cs);
+	e1_mm_run(&job, ws);
+}
+
+static void test_fast_vs_c(void **state)
+{
+	static const u32 edge[] = { 1, 5, 6, 7, 11, 12, 13, 15, 16, 17, 31, 33, 125, 126,
+				    127, 128, 129 };
+	u8 *c0 = malloc((size_t)MAXM * (4 * MAXN + PAD));
+	u8 *c1 = malloc((size_t)MAXM * (4 * MAXN + PAD));
+	u32 t, i;
+
+	(void)state;
+	assert_non_null(c0);
+	assert_non_null(c1);
+	for (t = 0; t < 300; t++) {
+		u32 m = t < 17 ? edge[t] : rnd() % MAXM + 1;
+		u32 n = t < 17 ? edge[16 - t] : rnd() % MAXN + 1;
+		u32 k = t % 7 == 0 ? 500 + rnd() % 40 : t % 11 == 0 ? 1000 + rnd() % 60 :
+			rnd() % 200 + 1;
+		u32 as = k + rnd() % 3, bs = n + rnd() % 5, cs = 4 * n + rnd() % PAD;
+		bool relu = rnd() & 1;
+		int how = t % 13 == 0 ? 1 + (int)(t / 13 % 3) : 0;
+		int rows;
+
+		fill(m, k, as, bs, how);
+		for (i = 0; i < m; i++)
+			a_rows[i] = buf_a + (size_t)i * as;
+		for (i = 0; i < k; i++)
+			b_rows[i] = buf_b + (size_t)i * bs;
+		for (rows = 0; rows < 2; rows++) {
+			run_into(m, n, k, as, cs, relu, rows, true, c0);
+			run_into(m, n, k, as, cs, relu, rows, false, c1);
+			if (memcmp(c0, c1, (size_t)m * cs))
+				fail_msg("fast != C: m %u n %u k %u relu %d rows %d", m, n, k,
+					 relu, rows);
+		}
+	}
+	free(c0);
+	free(c1);
 }
 
 static int setup(void **state)
@@ -240,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_k_slices),
 		cmocka_unit_test(test_extremes),
 		cmocka_unit_test(test_blocks),
+		cmocka_unit_test(test_fast_vs_c),
 	};
 
 	return cmocka_run_group_tests_name("matmul-kernel", tests, setup, teardown);
