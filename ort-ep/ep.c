@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -73,6 +74,10 @@ struct kern {
 	float xs, ys;
 	float *ws;		/* [n] */
 	size_t nw;		/* entries in ws/wzp (1 or n) */
+	/* run-time scales / zero points: fused-node input index, -1 none;
+	 * xs xz ws wz ys yz */
+	int rt[6];
+	const OrtValueInfo *rtv[6];
 	/* conv */
 	int64_t group, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr;
 	uint64_t runs;
@@ -84,6 +89,7 @@ struct e1_ep {
 	struct e1_factory *f;
 	struct e1npu_device *dev;
 	struct e1npu_ops *ops;
+	pthread_mutex_t lock;	/* one Compute at a time on @ops */
 	int log;
 	char devname[96];
 	char cache_dir[256];
@@ -342,7 +348,19 @@ struct qp {			/* a scale and zero point pair */
 	size_t n;		/* 1 or per-channel count */
 	float *s;
 	int32_t *zp;
+	const OrtValueInfo *sv, *zv;	/* run-time (not constant) ones, else NULL */
 };
+
+/* a run-time scalar of type @dt: rank 0 or [1] */
+static bool rt_scalar(const OrtValueInfo *v, int dt)
+{
+	int64_t d[8];
+	size_t r;
+
+	if (vi_const(v) || vi_type(v, d, &r) != dt)
+		return false;
+	return r == 0 || (r == 1 && d[0] == 1);
+}
 
 static void qp_free(struct qp *q)
 {
@@ -362,8 +380,33 @@ static const char *qp_read(const OrtValueInfo *sv, const OrtValueInfo *zv,
 
 	memset(q, 0, sizeof(*q));
 	q->dt = dt;
+	if (rt_scalar(sv, ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT)) {
+		/* a run-time per-tensor scale (read at every run) */
+		q->n = 1;
+		q->s = calloc(1, sizeof(*q->s));
+		q->zp = calloc(1, sizeof(*q->zp));
+		q->sv = sv;
+		if (!q->s || !q->zp) {
+			qp_free(q);
+			return "out of memory";
+		}
+		q->s[0] = 1.0f;
+		if (zv && rt_scalar(zv, dt)) {
+			q->zv = zv;
+		} else if (zv) {
+			if (!load_const(zv, &z) || z.dtype != dt || z.count != 1) {
+				free(z.data);
+				qp_free(q);
+				return "zero point neither a scalar input nor a constant scalar";
+			}
+			q->zp[0] = dt == ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8 ?
+				*(int8_t *)z.data : *(uint8_t *)z.data;
+			free(z.data);
+		}
+		return NULL;
+	}
 	if (!load_const(sv, &s))
-		return "scale not a constant initializer";
+		return "scale neither a constant initializer nor a float scalar";
 	if (s.dtype != ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT) {
 		free(s.data);
 		return "scale not float32";
@@ -380,10 +423,13 @@ static const char *qp_read(const OrtValueInfo *sv, const OrtValueInfo *zv,
 		return "out of memory";
 	}
 	if (zv) {
-		if (!load_const(zv, &z)) {
+		if (rt_scalar(zv, dt) && q->n == 1) {
+			q->zv = zv;
+		} else if (!load_const(zv, &z)) {
 			qp_free(q);
 			return "zero point not a constant initializer";
 		}
+		if (!q->zv) {
 		if (z.dtype != dt || (z.count != q->n && z.count != 1)) {
 			free(z.data);
 			qp_free(q);
@@ -396,6 +442,7 @@ static const char *qp_read(const OrtValueInfo *sv, const OrtValueInfo *zv,
 				((int8_t *)z.data)[j] : ((uint8_t *)z.data)[j];
 		}
 		free(z.data);
+		}
 	}
 	for (size_t i = 0; i < q->n; i++)
 		if (!isfinite(q->s[i]) || q->s[i] <= 0.0f) {
@@ -435,7 +482,10 @@ static const char *conv_attrs(const OrtNode *n, struct kern *k, const int64_t *w
 	int c;
 
 	if (wrank != 4)
-		return "not a 2-D convolution";
+		return "not a 2-D convolution (or weight rank unknown)";
+	for (int i = 0; i < 4; i++)
+		if (wdims[i] <= 0)
+			return "weight shape not static";
 	k->group = attr_int(n, "group", 1);
 	if (k->group < 1 || wdims[0] <= 0 || wdims[0] % k->group)
 		return "bad group";
@@ -470,6 +520,16 @@ static const char *conv_attrs(const OrtNode *n, struct kern *k, const int64_t *w
 	return NULL;
 }
 
+static void set_rt(struct kern *k, const struct qp *x, const struct qp *w, const struct qp *y)
+{
+	k->rtv[0] = x->sv;
+	k->rtv[1] = x->zv;
+	k->rtv[2] = w->sv;
+	k->rtv[3] = w->zv;
+	k->rtv[4] = y->sv;
+	k->rtv[5] = y->zv;
+}
+
 /* w: per-channel allowed for conv (axis 0, n = M) */
 static const char *set_w(struct kern *k, struct qp *wq, size_t n)
 {
@@ -500,11 +560,14 @@ static const char *check_matmul_shapes(const OrtValueInfo *xv, const OrtValueInf
 	vi_type(wv, wd, &wr);
 	if (xr == (size_t)-1 || wr == (size_t)-1)
 		return "rank unknown";
-	if (xr < 2 || wr != 2)
-		return "only A [..., M, K] x B [K, N]";
-	if (xd[xr - 1] > 0 && wd[0] > 0 && xd[xr - 1] != wd[0])
+	if (xr < 2 || wr < 2 || (wr != 2 && wr != xr))
+		return "only A [..., M, K] x B [K, N] or batched B of A's rank";
+	if (xd[xr - 1] > 0 && wd[wr - 2] > 0 && xd[xr - 1] != wd[wr - 2])
 		return "K mismatch";
-	if (wd[0] > 32768)
+	for (size_t i = 0; wr > 2 && i + 2 < wr; i++)
+		if (xd[i] <= 0 || xd[i] != wd[i])
+			return "batch dimensions not static and equal (no broadcasting)";
+	if (wd[wr - 2] > 32768)
 		return "K too large for exact int32";
 	return NULL;
 }
@@ -574,10 +637,6 @@ static void match_qlinear(const OrtNode *n, struct match *m)
 	}
 	wr = (size_t)wdims_of(m->wv, wd);
 	if (conv) {
-		if (!vi_const(m->wv)) {
-			m->why = "weights not constant";
-			return;
-		}
 		if ((m->why = conv_attrs(n, k, wd, wr)))
 			return;
 	} else if ((m->why = check_matmul_shapes(m->xv, m->wv))) {
@@ -593,6 +652,7 @@ static void match_qlinear(const OrtNode *n, struct match *m)
 		    (m->why = qp_read(in[4], in[5], k->wdt, conv ? (size_t)wd[0] : 0, &wq)) ||
 		    (m->why = qp_read(in[6], in[7], k->ydt, 0, &yq)))
 			goto out;
+		set_rt(k, &xq, &wq, &yq);
 		k->xs = xq.s[0];
 		k->xzp = xq.zp[0];
 		k->ys = yq.s[0];
@@ -617,7 +677,9 @@ static void match_qlinear(const OrtNode *n, struct match *m)
 			m->why = "out of memory";
 			return;
 		}
-		if (ni > 2 && in[2]) {
+		if (ni > 2 && in[2] && rt_scalar(in[2], k->xdt)) {
+			k->rtv[1] = in[2];
+		} else if (ni > 2 && in[2]) {
 			if (!load_const(in[2], &z) || z.count != 1 || z.dtype != k->xdt) {
 				free(z.data);
 				m->why = "input zero point not a constant scalar";
@@ -627,7 +689,9 @@ static void match_qlinear(const OrtNode *n, struct match *m)
 				*(int8_t *)z.data : *(uint8_t *)z.data;
 			free(z.data);
 		}
-		if (ni > 3 && in[3]) {
+		if (ni > 3 && in[3] && rt_scalar(in[3], k->wdt)) {
+			k->rtv[3] = in[3];
+		} else if (ni > 3 && in[3]) {
 			if (!load_const(in[3], &z) || z.count != 1 || z.dtype != k->wdt) {
 				free(z.data);
 				m->why = "weight zero point not a constant scalar";
@@ -638,7 +702,7 @@ static void match_qlinear(const OrtNode *n, struct match *m)
 			free(z.data);
 		}
 	}
-	if ((m->why = take_operand(m->wv, &k->w, conv)))
+	if ((m->why = take_operand(m->wv, &k->w, false)))
 		goto out;
 	if ((m->why = take_operand(m->xv, &k->x, false)))
 		goto out;
@@ -750,6 +814,7 @@ static void match_qdq(const OrtNode *n, struct match *m)
 		m->why = "per-channel weight scale not on axis 0";
 		goto out;
 	}
+	set_rt(k, &xq, &wq, &yq);
 	k->xs = xq.s[0];
 	k->xzp = xq.zp[0];
 	k->ys = yq.s[0];
@@ -762,7 +827,7 @@ static void match_qdq(const OrtNode *n, struct match *m)
 		m->why = "bias not a constant int32 [M]";
 		goto out;
 	}
-	if ((m->why = take_operand(wsrc, &k->w, conv)))
+	if ((m->why = take_operand(wsrc, &k->w, false)))
 		goto out;
 	if ((m->why = take_operand(xsrc, &k->x, false)))
 		goto out;
@@ -1033,63 +1098,64 @@ static OrtStatus *run_matmul(struct kern *k, OrtKernelContext *ctx)
 	void *y;
 	int8_t *a8 = NULL, *b8 = NULL;
 	int64_t *acc = NULL;
-	int32_t cb;
-	size_t M, N, K, rows = 1;
+	int32_t *cbv = NULL;
+	int32_t oa = k->xdt == ONNX_TENSOR_ELEMENT_DATA_TYPE_UINT8 ? 128 : 0;
+	int32_t ob = k->wdt == ONNX_TENSOR_ELEMENT_DATA_TYPE_UINT8 ? 128 : 0;
+	size_t M, N, K, rows = 1, nb;
 	int ret;
 
 	if ((s = get_in(ctx, &k->x, &a, ad, &ar)) || (s = get_in(ctx, &k->w, &b, bd, &br)))
 		return s;
-	if (ar < 2 || br != 2 || ad[ar - 1] != bd[0])
+	if (ar < 2 || br < 2 || (br != 2 && br != ar) || ad[ar - 1] != bd[br - 2])
 		return st(ORT_INVALID_ARGUMENT, "e1npu: %s: shapes", k->name);
-	K = (size_t)bd[0];
-	N = (size_t)bd[1];
+	for (size_t i = 0; br > 2 && i + 2 < br; i++)
+		if (ad[i] != bd[i])
+			return st(ORT_INVALID_ARGUMENT, "e1npu: %s: batch shapes", k->name);
+	K = (size_t)bd[br - 2];
+	N = (size_t)bd[br - 1];
 	for (size_t i = 0; i + 1 < ar; i++)
 		rows *= (size_t)ad[i];
-	M = rows;
+	/* B [K, N]: one product of all rows; batched B: one per batch */
+	nb = 1;
+	for (size_t i = 0; br > 2 && i + 2 < br; i++)
+		nb *= (size_t)bd[i];
+	M = rows / (nb ? nb : 1);
 	memcpy(yd, ad, ar * sizeof(*yd));
 	yd[ar - 1] = (int64_t)N;
 	if ((s = ort->KernelContext_GetOutput(ctx, 0, yd, ar, &yv)) ||
 	    (s = ort->GetTensorMutableData(yv, &y)))
 		return s;
-	if (!M || !N)
+	if (!M || !N || !nb)
 		return NULL;
 	a8 = malloc(M * K + 1);
 	b8 = malloc(K * N + 1);
 	acc = malloc(M * N * sizeof(*acc) + 1);
-	if (!a8 || !b8 || !acc) {
+	cbv = malloc(N * sizeof(*cbv) + 1);
+	if (!a8 || !b8 || !acc || !cbv) {
 		s = st(ORT_FAIL, "e1npu: out of memory");
 		goto out;
 	}
-	for (size_t i = 0; i < M * K; i++)
-		a8[i] = to8(ld8(a, i, k->xdt), k->xdt);
-	for (size_t i = 0; i < K * N; i++)
-		b8[i] = to8(ld8(b, i, k->wdt), k->wdt);
-	{
-		int32_t oa = k->xdt == ONNX_TENSOR_ELEMENT_DATA_TYPE_UINT8 ? 128 : 0;
-		int32_t ob = k->wdt == ONNX_TENSOR_ELEMENT_DATA_TYPE_UINT8 ? 128 : 0;
-		int32_t *cbv = malloc(N * sizeof(*cbv) + 1);
-
-		if (!cbv) {
-			s = st(ORT_FAIL, "e1npu: out of memory");
+	for (size_t n = 0; n < N; n++)
+		cbv[n] = ob - k->wzp[0];
+	for (size_t bi = 0; bi < nb; bi++) {
+		for (size_t i = 0; i < M * K; i++)
+			a8[i] = to8(ld8(a, bi * M * K + i, k->xdt), k->xdt);
+		for (size_t i = 0; i < K * N; i++)
+			b8[i] = to8(ld8(b, bi * K * N + i, k->wdt), k->wdt);
+		ret = qmatmul(k->ep, k, (uint32_t)M, (uint32_t)N, (uint32_t)K, a8, b8, oa - k->xzp, cbv, acc);
+		if (ret) {
+			s = st(ORT_FAIL, "e1npu: %s: e1npu_ops_matmul_s8: %s", k->name,
+			       e1npu_ops_last_error(k->ep->ops));
 			goto out;
 		}
-		cb = ob - k->wzp[0];
-		for (size_t n = 0; n < N; n++)
-			cbv[n] = cb;
-		ret = qmatmul(k->ep, k, (uint32_t)M, (uint32_t)N, (uint32_t)K, a8, b8, oa - k->xzp, cbv, acc);
-		free(cbv);
+		for (size_t i = 0; i < M * N; i++)
+			store(k, y, bi * M * N + i, acc[i], 0);
 	}
-	if (ret) {
-		s = st(ORT_FAIL, "e1npu: %s: e1npu_ops_matmul_s8: %s", k->name,
-		       e1npu_ops_last_error(k->ep->ops));
-		goto out;
-	}
-	for (size_t i = 0; i < M * N; i++)
-		store(k, y, i, acc[i], 0);
 out:
 	free(a8);
 	free(b8);
 	free(acc);
+	free(cbv);
 	return s;
 }
 
@@ -1213,13 +1279,56 @@ static OrtStatus *ORT_API_CALL ci_create_state(OrtNodeComputeInfo *this_ptr,
 static OrtStatus *ORT_API_CALL ci_compute(OrtNodeComputeInfo *this_ptr, void *state,
 					  OrtKernelContext *ctx)
 {
-	struct kern *k = (struct kern *)this_ptr;
-	OrtStatus *s;
+	struct kern *k = (struct kern *)this_ptr, kl;
+	OrtStatus *s = NULL;
+	float ws1 = 0;
+	int32_t wz1 = 0;
 
 	(void)state;
-	s = k->kind == K_CONV ? run_conv(k, ctx) : run_matmul(k, ctx);
-	if (!s && k->ep->log >= LOG_VERBOSE && k->runs == 1)
-		fprintf(stderr, "e1npu: %s %s: %s\n", k->op, k->name, k->why);
+	kl = *k;
+	for (int i = 0; i < 6 && !s; i++) {
+		const OrtValue *v = NULL;
+		const void *p = NULL;
+		int dt = i < 2 ? k->xdt : i < 4 ? k->wdt : k->ydt;
+		int32_t zi;
+
+		if (k->rt[i] < 0)
+			continue;
+		if ((s = ort->KernelContext_GetInput(ctx, (size_t)k->rt[i], &v)) ||
+		    (s = ort->GetTensorData(v, &p)))
+			break;
+		if (!p) {
+			s = st(ORT_FAIL, "e1npu: %s: quantization parameter missing", k->name);
+			break;
+		}
+		zi = dt == ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8 ? *(const int8_t *)p : *(const uint8_t *)p;
+		switch (i) {
+		case 0: kl.xs = *(const float *)p; break;
+		case 1: kl.xzp = zi; break;
+		case 2: ws1 = *(const float *)p; kl.ws = &ws1; kl.nw = 1; break;
+		case 3: wz1 = zi; kl.wzp = &wz1; kl.nw = 1; break;
+		case 4: kl.ys = *(const float *)p; break;
+		case 5: kl.yzp = zi; break;
+		}
+	}
+	if ((k->rt[2] >= 0) != (k->rt[3] >= 0) && !s) {
+		/* one of the pair run-time: the other is per-tensor (checked) */
+		if (k->rt[2] >= 0) {
+			wz1 = k->wzp[0];
+			kl.wzp = &wz1;
+		} else {
+			ws1 = k->ws ? k->ws[0] : 0;
+			kl.ws = &ws1;
+		}
+	}
+	if (s)
+		return s;
+	pthread_mutex_lock(&k->ep->lock);
+	s = k->kind == K_CONV ? run_conv(&kl, ctx) : run_matmul(&kl, ctx);
+	pthread_mutex_unlock(&k->ep->lock);
+	k->runs = kl.runs;
+	if (!s && k->ep->log >= LOG_VERBOSE && kl.runs == 1)
+		fprintf(stderr, "e1npu: %s %s: %s\n", k->op, k->name, kl.why);
 	return s;
 }
 
@@ -1300,6 +1409,17 @@ static OrtStatus *ORT_API_CALL ep_compile(OrtEp *this_ptr, const OrtGraph **grap
 			kern_free(k);
 			free(k);
 			return st(ORT_FAIL, "e1npu: compile: input %s not found", vi_name(m.wv));
+		}
+		for (int r = 0; r < 6; r++) {
+			k->rt[r] = -1;
+			if (m.k.rtv[r] && (k->rt[r] = fused_input(fused[i], vi_name(m.k.rtv[r]))) < 0) {
+				const char *nm = vi_name(m.k.rtv[r]);
+
+				kern_free(k);
+				free(k);
+				return st(ORT_FAIL, "e1npu: compile: input %s not found", nm);
+			}
+			k->rtv[r] = NULL;
 		}
 		k->info.ort_version_supported = ORT_API_VERSION;
 		k->info.CreateState = ci_create_state;
@@ -1412,6 +1532,7 @@ static void ORT_API_CALL f_release_ep(OrtEpFactory *f, OrtEp *e)
 		return;
 	e1npu_ops_free(ep->ops);
 	e1npu_device_close(ep->dev);
+	pthread_mutex_destroy(&ep->lock);
 	free(ep);
 }
 
@@ -1438,6 +1559,7 @@ static OrtStatus *ORT_API_CALL f_create_ep(OrtEpFactory *this_ptr,
 	if (!ep)
 		return st(ORT_FAIL, "e1npu: out of memory");
 	ep->f = f;
+	pthread_mutex_init(&ep->lock, NULL);
 	ep->log = LOG_QUIET;
 	env = getenv("E1NPU_ORT_LOG");
 	v = cfg(so, "log_level", buf, sizeof(buf));

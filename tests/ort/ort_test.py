@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The e1 ONNX Runtime plugin EP against ONNX Runtime's CPU EP
+(Documentation/onnxruntime.md). Runs inside the sid root (tests/vm/sid-root.sh).
+
+  ort_test.py python EP.so       register the library, list the OrtEpDevice,
+                                 sessions with options (good and bad values)
+  ort_test.py node EP.so         ONNX's backend node tests of every op type
+                                 the EP claims: expected data and CPU EP
+  ort_test.py models EP.so DIR   real models quantized at test time (QDQ,
+                                 per-tensor and per-channel) and a built one
+
+Each prints result lines and "NAME: N passed, M failed, K skipped".
+"""
+import contextlib
+import glob
+import io
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ort_common as oc  # noqa: E402
+
+PASS = FAIL = SKIP = 0
+
+
+def result(ok, msg):
+    global PASS, FAIL
+    if ok:
+        PASS += 1
+        print("PASS: " + msg)
+    else:
+        FAIL += 1
+        print("FAIL: " + msg)
+
+
+def skip(msg):
+    global SKIP
+    SKIP += 1
+    print("SKIP: " + msg)
+
+
+def total(name):
+    print("%s: %d passed, %d failed, %d skipped" % (name, PASS, FAIL, SKIP))
+    return 1 if FAIL else 0
+
+
+# ---------------------------------------------------------------- python
+def t_python(ep):
+    import onnxruntime as ort
+    from onnx import helper as h, TensorProto as T
+    devs = oc.register(ep)
+    d = devs[0]
+    md = dict(d.ep_metadata)
+    print("device: ep_name=%s vendor=%s metadata=%s" % (d.ep_name, d.ep_vendor, md))
+    result(d.ep_name == "e1npu" and md.get("e1npu.description", "").startswith("e1 NPU"),
+           "e1 device listed as an OrtEpDevice (%s)" % md.get("e1npu.description"))
+    # a QLinearMatMul model
+    rng = np.random.default_rng(7)
+    inits = [numpy_helper.from_array(np.array(0.05, np.float32), "as"),
+             numpy_helper.from_array(np.array(3, np.uint8), "az"),
+             numpy_helper.from_array(rng.integers(0, 255, (16, 8)).astype(np.uint8), "b"),
+             numpy_helper.from_array(np.array(0.02, np.float32), "bs"),
+             numpy_helper.from_array(np.array(128, np.uint8), "bz"),
+             numpy_helper.from_array(np.array(0.3, np.float32), "ys"),
+             numpy_helper.from_array(np.array(120, np.uint8), "yz")]
+    g = h.make_graph([h.make_node("QLinearMatMul", ["a", "as", "az", "b", "bs", "bz", "ys", "yz"], ["y"]),
+                      h.make_node("DequantizeLinear", ["y", "ys", "yz"], ["z"])], "g",
+                     [h.make_tensor_value_info("a", T.UINT8, [4, 16])],
+                     [h.make_tensor_value_info("z", T.FLOAT, [4, 8])], inits)
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", 13)])
+    m.ir_version = 8
+    mb = m.SerializeToString()
+    s, summ = oc.session(mb, ep)
+    print("summary:", summ)
+    result(summ is not None and summ[0] == 1 and summ[1] == 2 and "DequantizeLinear" in summ[3],
+           "summary line: claimed 1 of 2 nodes, DequantizeLinear left with its reason: %s" % (summ,))
+    result("e1npu" in s.get_providers()[0] or "e1npu" in str(s.get_providers()),
+           "session providers %s" % s.get_providers())
+    c, _ = oc.session(mb)
+    a = rng.integers(0, 255, (4, 16)).astype(np.uint8)
+    result(np.array_equal(s.run(None, {"a": a})[0], c.run(None, {"a": a})[0]),
+           "QLinearMatMul through the e1 EP equals the CPU EP")
+    # ORT's Python session falls back to the CPU EP alone when an EP
+    # fails to be created, printing the EP's error: look for both
+    for key, val in [("log_level", "loud"), ("device", "/nonexistent/accel9"),
+                     ("cache_dir", "/nonexistent-dir"), ("summary", "maybe")]:
+        err = ""
+        provs = []
+        out = io.StringIO()
+        with oc.CaptureStderr() as cap, contextlib.redirect_stdout(out):
+            try:
+                s3, _ = oc.session(mb, ep, {key: val})
+                provs = s3.get_providers()
+            except Exception as e:  # noqa: BLE001
+                err = str(e)
+        err += cap.text + out.getvalue()
+        line = [x for x in err.splitlines() if "e1npu:" in x]
+        result(bool(line) and val in line[0] and not any("e1npu" in p for p in provs),
+               "bad %s=%s refused: %s" % (key, val, line[0].split("e1npu:")[-1].strip() if line else err[-200:]))
+    s2, _ = oc.session(mb, ep, {"device": "sim", "log_level": "quiet"})
+    result(np.array_equal(s2.run(None, {"a": a})[0], c.run(None, {"a": a})[0]),
+           "device=sim (the in-process device model) explicitly")
+    return total("check-ort-python")
+
+
+# ---------------------------------------------------------------- node tests
+CLAIMED_OPS = ["QLinearMatMul", "QLinearConv", "MatMulInteger", "ConvInteger", "MatMul", "Conv",
+               "DequantizeLinear", "QuantizeLinear"]
+
+
+def node_dirs():
+    base = "/usr/share/libonnx-testdata/data/node"
+    return base, sorted(glob.glob(os.path.join(base, "test_*")))
+
+
+def load_pb(path):
+    t = onnx.TensorProto()
+    with open(path, "rb") as f:
+        t.ParseFromString(f.read())
+    return numpy_helper.to_array(t)
+
+
+def t_node(ep):
+    base, dirs = node_dirs()
+    counts = {}
+    print("node tests from %s (%d dirs)" % (base, len(dirs)))
+    for d in dirs:
+        mp = os.path.join(d, "model.onnx")
+        try:
+            model = onnx.load(mp)
+        except Exception as e:  # noqa: BLE001
+            continue
+        ops = {n.op_type for n in model.graph.node}
+        mine = sorted(ops & set(CLAIMED_OPS))
+        if not mine or ops & {"MatMul", "Conv"} and not ops & set(CLAIMED_OPS[:4]) and \
+                not ops & {"DequantizeLinear"}:
+            # plain float MatMul/Conv: the EP never claims them (float);
+            # still run them to check it leaves them alone
+            if not mine:
+                continue
+        name = os.path.basename(d)
+        key = "/".join(mine)
+        cnt = counts.setdefault(key, [0, 0, 0, 0])  # pass fail skip claimed
+        try:
+            cpu, _ = oc.session(mp)
+        except Exception as e:  # noqa: BLE001
+            skip("%s: the CPU EP cannot load it (%s)" % (name, str(e).strip().splitlines()[0][:100]))
+            cnt[2] += 1
+            continue
+        try:
+            e1, summ = oc.session(mp, ep)
+        except Exception as e:  # noqa: BLE001
+            result(False, "%s: session with the e1 EP: %s" % (name, e))
+            cnt[1] += 1
+            continue
+        claimed = summ[0] if summ else 0
+        if claimed:
+            cnt[3] += 1
+        ins = [i.name for i in e1.get_inputs()]
+        good = True
+        why = []
+        for ds in sorted(glob.glob(os.path.join(d, "test_data_set_*"))):
+            feeds = {}
+            for i, n in enumerate(ins):
+                p = os.path.join(ds, "input_%d.pb" % i)
+                if os.path.exists(p):
+                    feeds[n] = load_pb(p)
+            exp = [load_pb(p) for p in sorted(glob.glob(os.path.join(ds, "output_*.pb")))]
+            try:
+                yc = cpu.run(None, feeds)
+            except Exception as e:  # noqa: BLE001
+                why.append("SKIP: the CPU EP alone fails to run it: %s" % str(e).strip()[:100])
+                continue
+            try:
+                ye = e1.run(None, feeds)
+            except Exception as e:  # noqa: BLE001
+                good = False
+                why.append("run: %s" % str(e)[:100])
+                continue
+            for a, b, x in zip(ye, yc, exp):
+                if claimed and not (a.dtype == b.dtype and a.shape == b.shape and
+                                    a.tobytes() == b.tobytes()):
+                    good = False
+                    why.append("differs from the CPU EP")
+                if np.issubdtype(x.dtype, np.integer):
+                    tol_ok = a.shape == x.shape and np.max(np.abs(a.astype(np.int64) - x.astype(np.int64)), initial=0) <= 1
+                else:
+                    tol_ok = a.shape == x.shape and np.allclose(a, x, rtol=1e-3, atol=1e-5)
+                if not tol_ok:
+                    # the CPU EP itself may not meet ONNX's expectation
+                    if a.tobytes() == b.tobytes():
+                        why.append("expected data not met by the CPU EP alone either (same bytes)")
+                    else:
+                        good = False
+                        why.append("expected data not met")
+        if why and all(w.startswith("SKIP") for w in why):
+            skip("%s (%s): %s" % (name, key, why[0][6:]))
+            cnt[2] += 1
+            continue
+        if summ and summ[0] < summ[1]:
+            why.append("left: " + summ[3][:200])
+        msg = "%s (%s): claimed %s%s" % (name, key, "%d of %d" % summ[:2] if summ else "0",
+                                         ("; " + "; ".join(sorted(set(why)))) if why else "")
+        result(good, msg)
+        cnt[0 if good else 1] += 1
+    print("per op type (tests passed/failed/skipped, tests where e1 claimed nodes):")
+    for k in sorted(counts):
+        p, f, s, c = counts[k]
+        print("  %-40s %3d passed %3d failed %3d skipped  e1 claimed in %d" % (k, p, f, s, c))
+    return total("check-ort-node")
+
+
+# ---------------------------------------------------------------- models
+def t_models(ep, outdir):
+    import ort_models as om
+    os.makedirs(outdir, exist_ok=True)
+    rows = []
+    for name, path, feeds in om.all_models(outdir, result, skip):
+        try:
+            cpu, _ = oc.session(path)
+            e1, summ = oc.session(path, ep)
+        except Exception as e:  # noqa: BLE001
+            result(False, "%s: session: %s" % (name, e))
+            continue
+        same = 0
+        for i, f in enumerate(feeds):
+            yc = cpu.run(None, f)
+            ye = e1.run(None, f)
+            eq = all(a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+                     for a, b in zip(ye, yc))
+            same += eq
+        result(same == len(feeds) and summ is not None,
+               "%s: ORT+e1 vs ORT CPU byte-identical on %d/%d inputs; claimed %s"
+               % (name, same, len(feeds), "%d of %d nodes in %d partitions" % summ[:3] if summ else "?"))
+        rows.append((name, summ, same, len(feeds)))
+        if summ:
+            print("   left: %s" % summ[3][:600])
+    print("model table:")
+    print("| model | claimed / total nodes | partitions | byte-identical inputs |")
+    print("|---|---|---|---|")
+    for name, summ, same, n in rows:
+        print("| %s | %s | %s | %d/%d |" % (name, "%d / %d" % summ[:2] if summ else "?",
+                                          summ[2] if summ else "?", same, n))
+    return total("check-ort-models")
+
+
+def main():
+    mode, ep = sys.argv[1], sys.argv[2]
+    if mode == "python":
+        return t_python(ep)
+    if mode == "node":
+        return t_node(ep)
+    if mode == "models":
+        return t_models(ep, sys.argv[3])
+    print("unknown mode " + mode)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
