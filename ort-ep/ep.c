@@ -594,6 +594,82 @@ static int64_t wdims_of(const OrtValueInfo *wv, int64_t *d)
 	return (int64_t)r;
 }
 
+/*
+ * ORT's CPU EP multiplies 8-bit matrices with MLAS. Its u8 x s8 kernels
+ * on x86-64 without VNNI (AVX2: vpmaddubsw) add each pair of u8 x s8
+ * products in int16 with saturation, so ORT's result is not the exact
+ * integer product when a pair exceeds 32767 (s8 activations are shifted
+ * to u8 first). e1 computes the exact product: a node with int8 weights
+ * is claimed there only when no pair can saturate whatever the
+ * activations: 255 * (the two largest weights of one sign of an output
+ * channel) <= 32767. With VNNI (vpdpbusd, exact) there is no limit.
+ */
+static bool mlas_exact_u8s8(void)
+{
+#if defined(__x86_64__)
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx512vnni") || __builtin_cpu_supports("avxvnni");
+#else
+	return false;
+#endif
+}
+
+static const char *sat_guard(const struct kern *k)
+{
+	const int8_t *w;
+	size_t nch, klen, stride_k, stride_n;
+
+	if (k->wdt != ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8 || mlas_exact_u8s8())
+		return NULL;
+	if (k->w.runtime_idx != -1 || !k->w.data)
+		return "int8 weights not constant: ORT's MLAS u8s8 kernel (AVX2, no VNNI) may saturate int16 pairs";
+	w = k->w.data;
+	if (k->kind == K_CONV) {
+		nch = (size_t)k->w.dims[0];
+		klen = nch ? k->w.count / nch : 0;
+		stride_k = 1;
+		stride_n = klen;
+	} else {
+		size_t N = (size_t)k->w.dims[k->w.rank - 1];
+
+		nch = k->w.count / (N ? N : 1) / (size_t)k->w.dims[k->w.rank - 2] * N;
+		klen = (size_t)k->w.dims[k->w.rank - 2];
+		stride_k = N;
+		stride_n = 0;	/* (batch, n) below */
+	}
+	for (size_t c = 0; c < nch; c++) {
+		int p1 = 0, p2 = 0, n1 = 0, n2 = 0;
+		size_t base;
+
+		if (k->kind == K_CONV) {
+			base = c * stride_n;
+		} else {
+			size_t N = stride_k, b = c / N, n = c % N;
+
+			base = b * klen * N + n;
+		}
+		for (size_t i = 0; i < klen; i++) {
+			int v = w[base + i * stride_k];
+
+			if (v > 0) {
+				if (v > p1)
+					p2 = p1, p1 = v;
+				else if (v > p2)
+					p2 = v;
+			} else {
+				v = -v;
+				if (v > n1)
+					n2 = n1, n1 = v;
+				else if (v > n2)
+					n2 = v;
+			}
+		}
+		if (255 * (p1 + p2) > 32767 || 255 * (n1 + n2) > 32767)
+			return "int8 weights that can saturate ORT's MLAS u8s8 int16 pairs (AVX2, no VNNI): ORT's result is not the exact product";
+	}
+	return NULL;
+}
+
 /* QLinearMatMul / QLinearConv / MatMulInteger / ConvInteger alone */
 static void match_qlinear(const OrtNode *n, struct match *m)
 {
@@ -706,6 +782,7 @@ static void match_qlinear(const OrtNode *n, struct match *m)
 		goto out;
 	if ((m->why = take_operand(m->xv, &k->x, false)))
 		goto out;
+	m->why = sat_guard(k);
 out:
 	qp_free(&xq);
 	qp_free(&wq);
@@ -831,6 +908,7 @@ static void match_qdq(const OrtNode *n, struct match *m)
 		goto out;
 	if ((m->why = take_operand(xsrc, &k->x, false)))
 		goto out;
+	m->why = sat_guard(k);
 out:
 	qp_free(&xq);
 	qp_free(&wq);
@@ -842,6 +920,12 @@ static void match_node(const OrtNode *n, struct match *m)
 	const char *op = node_op(n);
 
 	memset(m, 0, sizeof(*m));
+#if !defined(__x86_64__)
+	/* ORT's MLAS requantizes with fixed point on arm64: only x86-64's
+	 * float path (matched here) is verified */
+	m->why = "only verified against ORT's x86-64 MLAS";
+	return;
+#endif
 	if (!node_onnx_domain(n)) {
 		m->why = "not in the ONNX domain";
 		return;
