@@ -79,6 +79,7 @@ struct kern {
 	int rt[6];
 	const OrtValueInfo *rtv[6];
 	/* conv */
+	int autopad;		/* 0 pads, 1 SAME_UPPER, 2 SAME_LOWER */
 	int64_t group, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr;
 	uint64_t runs;
 	char why[200];
@@ -511,9 +512,19 @@ static const char *conv_attrs(const OrtNode *n, struct kern *k, const int64_t *w
 		return "bad pads";
 	if (c)
 		k->pt = v[0], k->pl = v[1], k->pb = v[2], k->pr = v[3];
-	if (attr_str(n, "auto_pad", pad, sizeof(pad)) && strcmp(pad, "NOTSET") &&
-	    strcmp(pad, "VALID"))
-		return "auto_pad SAME_* not handled";
+	k->autopad = 0;
+	if (attr_str(n, "auto_pad", pad, sizeof(pad)) && strcmp(pad, "NOTSET")) {
+		if (!strcmp(pad, "VALID"))
+			k->pt = k->pl = k->pb = k->pr = 0;
+		else if ((k->dh > 1 || k->dw > 1) && strncmp(pad, "SAME", 4) == 0)
+			return "auto_pad SAME_* with dilation (ORT's CPU EP refuses it too)";
+		else if (!strcmp(pad, "SAME_UPPER"))
+			k->autopad = 1;
+		else if (!strcmp(pad, "SAME_LOWER"))
+			k->autopad = 2;
+		else
+			return "unknown auto_pad";
+	}
 	if (k->sh < 1 || k->sw < 1 || k->dh < 1 || k->dw < 1 || k->pt < 0 || k->pl < 0 ||
 	    k->pb < 0 || k->pr < 0 || k->kh < 1 || k->kw < 1 || k->kh > 64 || k->kw > 64)
 		return "unsupported stride/dilation/pad/kernel";
@@ -536,6 +547,9 @@ static const char *set_w(struct kern *k, struct qp *wq, size_t n)
 	k->nw = wq->n;
 	if (wq->n != 1 && wq->n != n)
 		return "weight scale count mismatch";
+	for (size_t i = 1; i < wq->n; i++)
+		if (wq->zp[i] != wq->zp[0])
+			return "per-channel weight zero points that differ (ORT's CPU EP refuses them too)";
 	k->ws = wq->s;
 	k->wzp = wq->zp;
 	wq->s = NULL;
@@ -1271,6 +1285,23 @@ static OrtStatus *run_conv(struct kern *k, OrtKernelContext *ctx)
 	if (Cg * G != C || M % G)
 		return st(ORT_INVALID_ARGUMENT, "e1npu: %s: channels", k->name);
 	Mg = M / G;
+	if (k->autopad) {
+		/* ONNX (and ORT): out = ceil(in / stride), the total padding
+		 * split evenly, the odd one at the end (UPPER) or start (LOWER) */
+		int64_t in[2] = { (int64_t)H, (int64_t)W }, st2[2] = { k->sh, k->sw };
+		int64_t ks[2] = { (k->kh - 1) * k->dh + 1, (k->kw - 1) * k->dw + 1 };
+		int64_t *b0[2] = { &k->pt, &k->pl }, *b1[2] = { &k->pb, &k->pr };
+
+		for (int i = 0; i < 2; i++) {
+			int64_t o = (in[i] + st2[i] - 1) / st2[i];
+			int64_t t = (o - 1) * st2[i] + ks[i] - in[i];
+
+			if (t < 0)
+				t = 0;
+			*b0[i] = k->autopad == 1 ? t / 2 : t - t / 2;
+			*b1[i] = t - *b0[i];
+		}
+	}
 	{
 		int64_t eh = (int64_t)H + k->pt + k->pb - ((k->kh - 1) * k->dh + 1);
 		int64_t ew = (int64_t)W + k->pl + k->pr - ((k->kw - 1) * k->dw + 1);

@@ -105,7 +105,77 @@ def t_python(ep):
     s2, _ = oc.session(mb, ep, {"device": "sim", "log_level": "quiet"})
     result(np.array_equal(s2.run(None, {"a": a})[0], c.run(None, {"a": a})[0]),
            "device=sim (the in-process device model) explicitly")
+    t_conv_shapes(ep)
     return total("check-ort-python")
+
+
+def t_conv_shapes(ep):
+    """QLinearConv (u8 x u8 per-channel zero points, bias) and QLinearMatMul
+    (u8 x s8 small weights, s8 x s8) over strides, dilations, groups,
+    auto_pad: e1 claims them and equals the CPU EP byte for byte."""
+    from onnx import helper as h, TensorProto as T
+    rng = np.random.default_rng(3)
+    for ap in ["SAME_UPPER", "SAME_LOWER", "VALID", None]:
+        for (H, W, kh, kw, s, d, g) in [(7, 9, 3, 3, 2, 1, 1), (8, 8, 5, 5, 1, 1, 2),
+                                        (6, 7, 2, 3, 3, 1, 4), (10, 10, 3, 3, 1, 2, 1),
+                                        (9, 5, 1, 1, 1, 1, 4)]:
+            if ap and ap.startswith("SAME") and d > 1:
+                continue  # ORT's CPU EP refuses it
+            C, M = 4, 8
+            inits = [numpy_helper.from_array(np.array(0.03, np.float32), "xs"),
+                     numpy_helper.from_array(np.array(9, np.uint8), "xz"),
+                     numpy_helper.from_array(rng.integers(0, 255, (M, C // g, kh, kw)).astype(np.uint8), "w"),
+                     numpy_helper.from_array(rng.random(M).astype(np.float32) * 0.01 + 0.001, "ws"),
+                     numpy_helper.from_array(np.full(M, 121, np.uint8), "wz"),
+                     numpy_helper.from_array(np.array(0.2, np.float32), "ys"),
+                     numpy_helper.from_array(np.array(100, np.uint8), "yz"),
+                     numpy_helper.from_array(rng.integers(-500, 500, M).astype(np.int32), "b")]
+            attrs = dict(strides=[s, s], dilations=[d, d], group=g)
+            if ap:
+                attrs["auto_pad"] = ap
+            else:
+                attrs["pads"] = [1, 0, 0, 1] if kh > 1 else [0, 0, 0, 0]
+            n = h.make_node("QLinearConv", ["x", "xs", "xz", "w", "ws", "wz", "ys", "yz", "b"], ["y"], **attrs)
+            gr = h.make_graph([n], "g", [h.make_tensor_value_info("x", T.UINT8, [2, C, H, W])],
+                              [h.make_tensor_value_info("y", T.UINT8, None)], inits)
+            m = h.make_model(gr, opset_imports=[h.make_opsetid("", 13)])
+            m.ir_version = 8
+            mb = m.SerializeToString()
+            x = rng.integers(0, 255, (2, C, H, W)).astype(np.uint8)
+            c = oc.session(mb)[0].run(None, {"x": x})[0]
+            es, summ = oc.session(mb, ep)
+            e = es.run(None, {"x": x})[0]
+            result(summ is not None and summ[0] == 1 and c.shape == e.shape and np.array_equal(c, e),
+                   "QLinearConv u8 auto_pad=%s HxW %dx%d k %dx%d stride %d dilation %d group %d: "
+                   "claimed %s, %s" % (ap, H, W, kh, kw, s, d, g, summ[:2] if summ else None,
+                                       "equal to the CPU EP" if np.array_equal(c, e) else "DIFFERS"))
+    # int8 weights: small ones are claimed (no int16 pair can saturate in
+    # MLAS's AVX2 u8s8 kernel), large ones are left to the CPU EP there
+    for wmax in (60, 127):
+        for adt in (T.UINT8, T.INT8):
+            npa = np.uint8 if adt == T.UINT8 else np.int8
+            inits = [numpy_helper.from_array(np.array(0.02, np.float32), "as"),
+                     numpy_helper.from_array(np.array(7 if adt == T.UINT8 else -3, npa), "az"),
+                     numpy_helper.from_array(rng.integers(-wmax, wmax + 1, (64, 48)).astype(np.int8), "b"),
+                     numpy_helper.from_array(np.array(0.013, np.float32), "bs"),
+                     numpy_helper.from_array(np.array(0, np.int8), "bz"),
+                     numpy_helper.from_array(np.array(0.11, np.float32), "ys"),
+                     numpy_helper.from_array(np.array(100 if adt == T.UINT8 else 2, npa), "yz")]
+            n = h.make_node("QLinearMatMul", ["a", "as", "az", "b", "bs", "bz", "ys", "yz"], ["y"])
+            gr = h.make_graph([n], "g", [h.make_tensor_value_info("a", adt, [3, 10, 64])],
+                              [h.make_tensor_value_info("y", adt, [3, 10, 48])], inits)
+            m = h.make_model(gr, opset_imports=[h.make_opsetid("", 13)])
+            m.ir_version = 8
+            mb = m.SerializeToString()
+            a = rng.integers(0 if npa == np.uint8 else -128, 127, (3, 10, 64)).astype(npa)
+            c = oc.session(mb)[0].run(None, {"a": a})[0]
+            es, summ = oc.session(mb, ep)
+            e = es.run(None, {"a": a})[0]
+            result(summ is not None and np.array_equal(c, e),
+                   "QLinearMatMul %s x s8 |w| <= %d: claimed %d of %d%s, %s"
+                   % ("u8" if adt == T.UINT8 else "s8", wmax, summ[0], summ[1],
+                      "" if summ[0] else " (" + summ[3] + ")",
+                      "equal to the CPU EP" if np.array_equal(c, e) else "DIFFERS"))
 
 
 # ---------------------------------------------------------------- node tests
