@@ -13,7 +13,15 @@ ORT_EP_SRCS := $(sort $(wildcard ort-ep/*.c))
 ORT_EP_SO   := $(O)/ort-ep/libe1npu_ort_ep.so
 ORT_INCDIR  ?= $(firstword $(wildcard /usr/include/onnxruntime /usr/local/include/onnxruntime))
 
-$(call objs,$(ORT_EP_SRCS)): CPPFLAGS += -isystem $(ORT_INCDIR)
+$(call objs,$(ORT_EP_SRCS)) $(call sanobjs,$(ORT_EP_SRCS)): CPPFLAGS += -isystem $(ORT_INCDIR)
+
+# ASan+UBSan (check-ort-san): the EP and libe1npu instrumented, ORT not;
+# the sanitizer runtimes are LD_PRELOADed into the (uninstrumented) python3.
+ORT_EP_SAN_SO := $(SAN_O)/ort-ep/libe1npu_ort_ep.so
+$(ORT_EP_SAN_SO): $(call sanobjs,$(ORT_EP_SRCS)) $(LIB_SAN_A) ort-ep/ort-ep.sym
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SANFLAGS) -shared -Wl,--version-script=ort-ep/ort-ep.sym \
+		-o $@ $(call sanobjs,$(ORT_EP_SRCS)) $(LIB_SAN_A) $(LIB_LIBS) -lm
 
 $(ORT_EP_SO): $(call objs,$(ORT_EP_SRCS)) $(LIB_A) ort-ep/ort-ep.sym
 	@mkdir -p $(@D)
@@ -25,8 +33,9 @@ ifneq ($(ORT_INCDIR),)
 ALL_TARGETS += $(ORT_EP_SO)
 endif
 
-# From the host: build it inside the sid root (its own build tree).
+# From the host: build it inside the sid root (its own build trees).
 SID_O ?= build-sid
+SID_SAN_O ?= build-sid-san
 .PHONY: ort-ep
 ort-ep:
 	tests/vm/sid-root.sh --run $(MAKE) O=$(SID_O) $(SID_O)/ort-ep/libe1npu_ort_ep.so
