@@ -49,7 +49,7 @@ struct e1_factory {
 struct e1_ep;
 
 /* One claimed partition: one quantized product, maybe with its DQ/Q. */
-enum kkind { K_MATMUL, K_CONV };
+enum kkind { K_MATMUL, K_CONV, K_MAXPOOL };
 
 struct operand {		/* a tensor: constant (copied) or run-time */
 	int runtime_idx;	/* fused-node input index, -1 when constant */
@@ -929,6 +929,112 @@ out:
 	qp_free(&yq);
 }
 
+/*
+ * DQ -> MaxPool -> Q with the same (constant, per-tensor) scale and zero
+ * point on both sides: the maximum commutes with the monotonic
+ * dequantization, and Q(DQ(q)) = q, so the result is MaxPool of the 8-bit
+ * values (what ORT's CPU EP runs once it drops such Q/DQ pairs).
+ */
+static void match_maxpool(const OrtNode *n, struct match *m)
+{
+	const OrtValueInfo *in[1], *src, *sv, *zv, *qin[3], *outs[2];
+	const OrtNode *dq, *q;
+	struct kern *k = &m->k;
+	struct qp a, b;
+	int64_t v[8], d[8];
+	size_t r, no = 0, nq;
+	int c;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	if (node_inputs(n, in, 1) < 1 || !in[0]) {
+		m->why = "missing input";
+		return;
+	}
+	if (!ok(ort->Node_GetNumOutputs(n, &no)) || no != 1) {
+		m->why = "Indices output";
+		return;
+	}
+	dq = dq_of(in[0], &src, &sv, &zv);
+	if (!dq) {
+		m->why = "float (input not from a single-use DequantizeLinear)";
+		return;
+	}
+	outs[0] = node_output0(n);
+	q = only_consumer(outs[0]);
+	if (!q || strcmp(node_op(q), "QuantizeLinear") || !node_onnx_domain(q)) {
+		m->why = "output not to a single QuantizeLinear";
+		return;
+	}
+	nq = node_inputs(q, qin, 3);
+	k->xdt = vi_type(src, d, &r);
+	k->ydt = vi_type(node_output0(q), NULL, NULL);
+	if (!is8(k->xdt) || k->xdt != k->ydt || nq < 2 || r != 4) {
+		m->why = "not an 8-bit 2-D pool with output of the input's type";
+		return;
+	}
+	if (vi_const(src)) {
+		m->why = "constant input";
+		return;
+	}
+	if ((m->why = qp_read(sv, zv, k->xdt, 0, &a)) ||
+	    (m->why = qp_read(qin[1], nq > 2 ? qin[2] : NULL, k->ydt, 0, &b)))
+		goto out;
+	if (a.sv || a.zv || b.sv || b.zv || memcmp(&a.s[0], &b.s[0], sizeof(float)) ||
+	    a.zp[0] != b.zp[0]) {
+		m->why = "DequantizeLinear and QuantizeLinear parameters differ (or are not constant)";
+		goto out;
+	}
+	c = attr_ints(n, "kernel_shape", v, 8);
+	if (c != 2 || v[0] < 1 || v[1] < 1 || v[0] > 64 || v[1] > 64) {
+		m->why = "not a 2-D kernel";
+		goto out;
+	}
+	k->kh = v[0], k->kw = v[1];
+	k->sh = k->sw = 1;
+	c = attr_ints(n, "strides", v, 8);
+	if (c < 0 || (c && c != 2) || (c && (v[0] < 1 || v[1] < 1))) {
+		m->why = "bad strides";
+		goto out;
+	}
+	if (c)
+		k->sh = v[0], k->sw = v[1];
+	c = attr_ints(n, "pads", v, 8);
+	for (int i = 0; i < c; i++)
+		if (v[i]) {
+			m->why = "explicit padding";
+			goto out;
+		}
+	c = attr_ints(n, "dilations", v, 8);
+	for (int i = 0; i < c; i++)
+		if (v[i] != 1) {
+			m->why = "dilation";
+			goto out;
+		}
+	{
+		char ap[32];
+
+		if (attr_int(n, "ceil_mode", 0) || attr_int(n, "storage_order", 0) ||
+		    (attr_str(n, "auto_pad", ap, sizeof(ap)) && strcmp(ap, "NOTSET") &&
+		     strcmp(ap, "VALID"))) {
+			m->why = "ceil_mode, storage_order or auto_pad SAME";
+			goto out;
+		}
+	}
+	m->nodes[m->nn++] = dq;
+	m->nodes[m->nn++] = n;
+	m->nodes[m->nn++] = q;
+	snprintf(k->op, sizeof(k->op), "DQ->MaxPool->Q");
+	k->kind = K_MAXPOOL;
+	k->xs = a.s[0];
+	k->xzp = a.zp[0];
+	m->xv = src;
+	m->why = take_operand(src, &k->x, false);
+out:
+	qp_free(&a);
+	qp_free(&b);
+}
+
 static void match_node(const OrtNode *n, struct match *m)
 {
 	const char *op = node_op(n);
@@ -949,6 +1055,8 @@ static void match_node(const OrtNode *n, struct match *m)
 		match_qlinear(n, m);
 	else if (!strcmp(op, "MatMul") || !strcmp(op, "Conv"))
 		match_qdq(n, m);
+	else if (!strcmp(op, "MaxPool"))
+		match_maxpool(n, m);
 	else if (!strcmp(op, "Gemm"))
 		m->why = "Gemm: ORT fuses DQ->Gemm->Q into com.microsoft QGemm (not matched yet)";
 	else
@@ -1016,8 +1124,11 @@ static OrtStatus *ORT_API_CALL ep_get_capability(OrtEp *this_ptr, const OrtGraph
 				const char *nm = NULL;
 
 				(void)ok(ort->Node_GetName(nodes[i], &nm));
-				fprintf(stderr, "e1npu: claim %s '%s' (%zu nodes): int32 accumulation on e1 (e1npu_ops_matmul_s8), requantization on the host as ORT's MLAS\n",
-					m.k.op, nm ? nm : "", m.nn);
+				fprintf(stderr, "e1npu: claim %s '%s' (%zu nodes): %s\n",
+					m.k.op, nm ? nm : "", m.nn,
+					m.k.kind == K_MAXPOOL ?
+					"8-bit max pool on e1 (e1npu_ops_maxpool), NCHW<->NHWC on the host" :
+					"int32 accumulation on e1 (e1npu_ops_matmul_s8), requantization on the host as ORT's MLAS");
 			}
 		}
 		kern_free(&m.k);
@@ -1383,6 +1494,75 @@ out:
 	return s;
 }
 
+static OrtStatus *run_maxpool(struct kern *k, OrtKernelContext *ctx)
+{
+	const void *x;
+	int64_t xd[8], yd[4];
+	size_t xr, N, C, H, W, OH, OW;
+	OrtStatus *s;
+	OrtValue *yv = NULL;
+	uint8_t *in = NULL, *out = NULL, *y;
+	struct e1npu_pool_params p;
+	struct e1npu_ops_report rep;
+	uint32_t oh = 0, ow = 0;
+	int ret;
+
+	if ((s = get_in(ctx, &k->x, &x, xd, &xr)))
+		return s;
+	if (xr != 4 || xd[2] < k->kh || xd[3] < k->kw)
+		return st(ORT_INVALID_ARGUMENT, "e1npu: %s: shape", k->name);
+	N = (size_t)xd[0], C = (size_t)xd[1], H = (size_t)xd[2], W = (size_t)xd[3];
+	memset(&p, 0, sizeof(p));
+	p.dtype = k->xdt == ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8 ? E1NPU_DTYPE_INT8 : E1NPU_DTYPE_UINT8;
+	p.in_h = (uint32_t)H, p.in_w = (uint32_t)W, p.channels = (uint32_t)C;
+	p.filter_h = (uint32_t)k->kh, p.filter_w = (uint32_t)k->kw;
+	p.stride_h = (uint32_t)k->sh, p.stride_w = (uint32_t)k->sw;
+	p.padding = E1NPU_PAD_VALID;
+	p.q.scale = k->xs;
+	p.q.zero_point = k->xzp;
+	p.act = E1NPU_ACT_NONE;
+	if (e1npu_ops_pool_output_size(&p, &oh, &ow))
+		return st(ORT_INVALID_ARGUMENT, "e1npu: %s: pool size", k->name);
+	OH = oh, OW = ow;
+	yd[0] = (int64_t)N, yd[1] = (int64_t)C, yd[2] = (int64_t)OH, yd[3] = (int64_t)OW;
+	if ((s = ort->KernelContext_GetOutput(ctx, 0, yd, 4, &yv)) ||
+	    (s = ort->GetTensorMutableData(yv, (void **)&y)))
+		return s;
+	in = malloc(H * W * C + 1);
+	out = malloc(OH * OW * C + 1);
+	if (!in || !out) {
+		s = st(ORT_FAIL, "e1npu: out of memory");
+		goto done;
+	}
+	for (size_t b = 0; b < N; b++) {
+		const uint8_t *xb = (const uint8_t *)x + b * C * H * W;
+
+		/* NCHW -> NHWC (bytes: int8 and uint8 alike) */
+		for (size_t c = 0; c < C; c++)
+			for (size_t i = 0; i < H * W; i++)
+				in[i * C + c] = xb[c * H * W + i];
+		memset(&rep, 0, sizeof(rep));
+		ret = e1npu_ops_maxpool(k->ep->ops, &p, in, out, &rep);
+		if (ret) {
+			s = st(ORT_FAIL, "e1npu: %s: e1npu_ops_maxpool: %s", k->name,
+			       e1npu_ops_last_error(k->ep->ops));
+			goto done;
+		}
+		if (!k->runs++)
+			snprintf(k->why, sizeof(k->why), "%s: %s (%s) %s",
+				 e1npu_ops_kind_name(rep.kind),
+				 rep.engine == E1NPU_ENGINE_CPU ? "cpu" : "e1",
+				 e1npu_ops_reason_name(rep.reason), rep.why);
+		for (size_t c = 0; c < C; c++)
+			for (size_t i = 0; i < OH * OW; i++)
+				y[(b * C + c) * OH * OW + i] = out[i * C + c];
+	}
+done:
+	free(in);
+	free(out);
+	return s;
+}
+
 static OrtStatus *ORT_API_CALL ci_create_state(OrtNodeComputeInfo *this_ptr,
 					       OrtNodeComputeContext *cc, void **state)
 {
@@ -1439,7 +1619,8 @@ static OrtStatus *ORT_API_CALL ci_compute(OrtNodeComputeInfo *this_ptr, void *st
 	if (s)
 		return s;
 	pthread_mutex_lock(&k->ep->lock);
-	s = k->kind == K_CONV ? run_conv(&kl, ctx) : run_matmul(&kl, ctx);
+	s = k->kind == K_CONV ? run_conv(&kl, ctx) :
+	    k->kind == K_MAXPOOL ? run_maxpool(&kl, ctx) : run_matmul(&kl, ctx);
 	pthread_mutex_unlock(&k->ep->lock);
 	k->runs = kl.runs;
 	if (!s && k->ep->log >= LOG_VERBOSE && kl.runs == 1)
@@ -1492,7 +1673,7 @@ static OrtStatus *ORT_API_CALL ep_compile(OrtEp *this_ptr, const OrtGraph **grap
 
 			if (strcmp(op, "QLinearMatMul") && strcmp(op, "QLinearConv") &&
 			    strcmp(op, "MatMulInteger") && strcmp(op, "ConvInteger") &&
-			    strcmp(op, "MatMul") && strcmp(op, "Conv"))
+			    strcmp(op, "MatMul") && strcmp(op, "Conv") && strcmp(op, "MaxPool"))
 				continue;
 			match_node(nodes[j], &m);
 			if (m.why || m.nn != nn) {

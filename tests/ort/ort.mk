@@ -16,6 +16,8 @@
 #                     quantize_static (QDQ, per-tensor and per-channel,
 #                     u8 x u8 and u8 x s8): ORT+e1 vs ORT CPU byte-identical
 #                     on 3 seeded inputs each; the claimed/total table.
+#   check-ort-san     the EP and libe1npu under ASan+UBSan on
+#                     check-ort-python's cases.
 # SKIPPED, with the reason, when the sid root cannot be built or used.
 # check-ort runs the three.
 
@@ -48,7 +50,7 @@ define ort_run
 	exit $$rc
 endef
 
-.PHONY: check-ort check-ort-python check-ort-node check-ort-models
+.PHONY: check-ort check-ort-python check-ort-node check-ort-models check-ort-san
 check-ort-python: ort-sid-build
 	$(call ort_run,check-ort-python,python $(ORT_EP_SID))
 
@@ -58,6 +60,29 @@ check-ort-node: ort-sid-build
 check-ort-models: ort-sid-build
 	$(call ort_run,check-ort-models,models $(ORT_EP_SID) /src/$(SID_O)/tests/ort/models)
 
-check-ort: check-ort-python check-ort-node check-ort-models
+# The EP and libe1npu under ASan+UBSan (ORT and python3 are not: the
+# runtimes are LD_PRELOADed), on check-ort-python's cases and the models
+# of check-ort-models' attention block.
+check-ort-san: ort-sid-build
+	@st=$$(cat $(ORT_STATUS)); case "$$st" in \
+	SKIPPED*) echo "$@: $$st"; echo "$@: 0 passed, 0 failed, 1 skipped"; exit 0;; \
+	FAILED*) echo "$@: $$st"; echo "$@: 0 passed, 1 failed, 0 skipped"; exit 1;; \
+	esac; \
+	if ! $(SID_ROOT_SH) --run $(MAKE) -s O=$(SID_O) SAN_O=$(SID_SAN_O) \
+		$(SID_SAN_O)/ort-ep/libe1npu_ort_ep.so >$(O)/tests/ort/build-san.log 2>&1; then \
+		cat $(O)/tests/ort/build-san.log; echo "$@: 0 passed, 1 failed, 0 skipped"; exit 1; fi; \
+	$(SID_ROOT_SH) --run sh -c 'LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
+		ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		ORT_TEST_NAME=$@ python3 tests/ort/ort_test.py python /src/$(SID_SAN_O)/ort-ep/libe1npu_ort_ep.so' \
+		>$(O)/tests/ort/$@.log 2>$(O)/tests/ort/$@.stderr; rc=$$?; \
+	cat $(O)/tests/ort/$@.log; \
+	if grep -q 'ERROR: AddressSanitizer\|runtime error:' $(O)/tests/ort/$@.stderr; then \
+		grep -A30 'ERROR: AddressSanitizer\|runtime error:' $(O)/tests/ort/$@.stderr | head -60; \
+		echo "$@: 0 passed, 1 failed, 0 skipped"; exit 1; fi; \
+	grep -q "^$@: [0-9]* passed" $(O)/tests/ort/$@.log || { \
+		tail -n 20 $(O)/tests/ort/$@.stderr; echo "$@: 0 passed, 1 failed, 0 skipped"; exit 1; }; \
+	exit $$rc
 
-CHECK_TARGETS += check-ort-python check-ort-node check-ort-models
+check-ort: check-ort-python check-ort-node check-ort-models check-ort-san
+
+CHECK_TARGETS += check-ort-python check-ort-node check-ort-models check-ort-san

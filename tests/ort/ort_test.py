@@ -45,6 +45,7 @@ def skip(msg):
 
 
 def total(name):
+    name = os.environ.get("ORT_TEST_NAME", name)
     print("%s: %d passed, %d failed, %d skipped" % (name, PASS, FAIL, SKIP))
     return 1 if FAIL else 0
 
@@ -106,7 +107,40 @@ def t_python(ep):
     result(np.array_equal(s2.run(None, {"a": a})[0], c.run(None, {"a": a})[0]),
            "device=sim (the in-process device model) explicitly")
     t_conv_shapes(ep)
+    t_maxpool(ep)
     return total("check-ort-python")
+
+
+def t_maxpool(ep):
+    """DQ -> MaxPool -> Q with equal parameters: claimed, byte-identical;
+    with different parameters: left to the CPU EP."""
+    from onnx import helper as h, TensorProto as T
+    rng = np.random.default_rng(11)
+    for dt, npt, zp in ((T.UINT8, np.uint8, 17), (T.INT8, np.int8, -5)):
+        for (H, W, k, s, same) in ((8, 8, 2, 2, True), (9, 7, 3, 2, True), (6, 6, 3, 1, True),
+                                   (8, 8, 2, 2, False)):
+            inits = [numpy_helper.from_array(np.array(0.05, np.float32), "s"),
+                     numpy_helper.from_array(np.array(zp, npt), "z"),
+                     numpy_helper.from_array(np.array(0.05 if same else 0.07, np.float32), "s2")]
+            nodes = [h.make_node("DequantizeLinear", ["x", "s", "z"], ["xf"]),
+                     h.make_node("MaxPool", ["xf"], ["pf"], kernel_shape=[k, k], strides=[s, s]),
+                     h.make_node("QuantizeLinear", ["pf", "s2", "z"], ["y"])]
+            gr = h.make_graph(nodes, "g", [h.make_tensor_value_info("x", dt, [2, 3, H, W])],
+                              [h.make_tensor_value_info("y", dt, None)], inits)
+            m = h.make_model(gr, opset_imports=[h.make_opsetid("", 13)])
+            m.ir_version = 8
+            mb = m.SerializeToString()
+            lo, hi = (0, 256) if npt == np.uint8 else (-128, 128)
+            x = rng.integers(lo, hi, (2, 3, H, W)).astype(npt)
+            c = oc.session(mb)[0].run(None, {"x": x})[0]
+            es, summ = oc.session(mb, ep)
+            e = es.run(None, {"x": x})[0]
+            want = 3 if same else 0
+            result(summ is not None and summ[0] == want and np.array_equal(c, e),
+                   "DQ->MaxPool->Q %s %dx%d k%d s%d %s parameters: claimed %s of %s, %s"
+                   % ("u8" if npt == np.uint8 else "s8", H, W, k, s, "equal" if same else "different",
+                      summ[0] if summ else None, summ[1] if summ else None,
+                      "equal to the CPU EP" if np.array_equal(c, e) else "DIFFERS"))
 
 
 def t_conv_shapes(ep):
