@@ -24,6 +24,12 @@
 SID_ROOT_SH := tests/vm/sid-root.sh
 ORT_EP_SID  := /src/$(SID_O)/ort-ep/libe1npu_ort_ep.so
 
+# the C API client (tests/ort/ort-c-run.c), built in the sid root too
+ORT_C_RUN := $(O)/tests/ort/ort-c-run
+$(ORT_C_RUN): tests/ort/ort-c-run.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -isystem $(ORT_INCDIR) $(CFLAGS) -o $@ $< -lonnxruntime
+
 # once per make run: the sid root and the EP built in it (ORT_STATUS says)
 ORT_STATUS := $(O)/tests/ort/status
 .PHONY: ort-sid-build
@@ -32,7 +38,7 @@ ort-sid-build:
 	@if ! $(SID_ROOT_SH) --print >$(O)/tests/ort/sid.log 2>&1; then \
 		echo "SKIPPED: the sid root cannot be built or used: $$(tail -n 1 $(O)/tests/ort/sid.log)" >$(ORT_STATUS); \
 	elif ! $(SID_ROOT_SH) --run $(MAKE) -s O=$(SID_O) $(SID_O)/ort-ep/libe1npu_ort_ep.so \
-		>$(O)/tests/ort/build.log 2>&1; then \
+		$(SID_O)/tests/ort/ort-c-run >$(O)/tests/ort/build.log 2>&1; then \
 		echo "FAILED: building the EP in the sid root ($(O)/tests/ort/build.log)" >$(ORT_STATUS); \
 	else echo "OK $$($(SID_ROOT_SH) --versions | tr '\n' ' ')" >$(ORT_STATUS); fi
 
@@ -42,7 +48,8 @@ define ort_run
 	SKIPPED*) echo "$(1): $$st"; echo "$(1): 0 passed, 0 failed, 1 skipped"; exit 0;; \
 	FAILED*) cat $(O)/tests/ort/build.log; echo "$(1): $$st"; echo "$(1): 0 passed, 1 failed, 0 skipped"; exit 1;; \
 	esac; echo "$(1): sid root: $${st#OK }"; \
-	$(SID_ROOT_SH) --run env SHARED_ONNX=/shared/onnx python3 tests/ort/ort_test.py $(2) \
+	$(SID_ROOT_SH) --run env SHARED_ONNX=/shared/onnx ORT_C_RUN=/src/$(SID_O)/tests/ort/ort-c-run \
+		ORT_TMP=/src/$(SID_O)/tests/ort python3 tests/ort/ort_test.py $(2) \
 		>$(O)/tests/ort/$(1).log 2>$(O)/tests/ort/$(1).stderr; rc=$$?; \
 	cat $(O)/tests/ort/$(1).log; \
 	grep -q "^$(1): [0-9]* passed" $(O)/tests/ort/$(1).log || { \

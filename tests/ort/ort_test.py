@@ -88,6 +88,25 @@ def t_python(ep):
            "QLinearMatMul through the e1 EP equals the CPU EP")
     # ORT's Python session falls back to the CPU EP alone when an EP
     # fails to be created, printing the EP's error: look for both
+    crun = os.environ.get("ORT_C_RUN")
+    if crun and os.path.exists(crun):
+        import subprocess
+        tmp = os.environ.get("ORT_TMP", "/tmp")
+        os.makedirs(tmp, exist_ok=True)
+        mp = os.path.join(tmp, "qlinearmatmul.onnx")
+        with open(mp, "wb") as f:
+            f.write(mb)
+        a.tofile(os.path.join(tmp, "qlinearmatmul.in"))
+        c.run(None, {"a": a})[0].tofile(os.path.join(tmp, "qlinearmatmul.cpu"))
+        r = subprocess.run([crun, ep, mp, os.path.join(tmp, "qlinearmatmul.in"), "4", "16",
+                            os.path.join(tmp, "qlinearmatmul.cpu")], capture_output=True, text=True)
+        line = [x for x in r.stdout.splitlines() if x.startswith(("PASS", "FAIL"))]
+        summ_c = [x for x in r.stderr.splitlines() if "claimed" in x]
+        result(r.returncode == 0 and bool(line) and line[0].startswith("PASS") and bool(summ_c),
+               "%s; %s" % (line[0][6:] if line else r.stdout + r.stderr[-300:],
+                           summ_c[-1] if summ_c else "no summary line"))
+    else:
+        skip("C API client: ORT_C_RUN not set or not built")
     for key, val in [("log_level", "loud"), ("device", "/nonexistent/accel9"),
                      ("cache_dir", "/nonexistent-dir"), ("summary", "maybe")]:
         err = ""
