@@ -1859,8 +1859,16 @@ static OrtStatus *ORT_API_CALL f_create_ep(OrtEpFactory *this_ptr,
 	ep->log = LOG_QUIET;
 	env = getenv("E1NPU_ORT_LOG");
 	v = cfg(so, "log_level", buf, sizeof(buf));
-	if (!v)
+	if (!v && env && *env) {
 		v = env;
+		if (strcmp(v, "quiet") && strcmp(v, "summary") && strcmp(v, "verbose") &&
+		    strcmp(v, "0") && strcmp(v, "1") && strcmp(v, "2")) {
+			OrtStatus *s = st(ORT_INVALID_ARGUMENT,
+					  "e1npu: environment variable E1NPU_ORT_LOG='%s': expected 'quiet', 'summary', 'verbose', 0, 1 or 2", v);
+			free(ep);
+			return s;
+		}
+	}
 	if (v) {
 		if (!strcmp(v, "quiet") || !strcmp(v, "0"))
 			ep->log = LOG_QUIET;

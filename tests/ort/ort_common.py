@@ -55,6 +55,7 @@ def session(model, e1=None, options=None):
     devs = register(e1)
     opts = {"log_level": "summary"}
     opts.update(options or {})
+    opts = {k: v for k, v in opts.items() if v is not None}
     so.add_provider_for_devices(devs, opts)
     with CaptureStderr() as c:
         s = ort.InferenceSession(model, sess_options=so)

@@ -108,17 +108,23 @@ def t_python(ep):
     else:
         skip("C API client: ORT_C_RUN not set or not built")
     for key, val in [("log_level", "loud"), ("device", "/nonexistent/accel9"),
-                     ("cache_dir", "/nonexistent-dir"), ("summary", "maybe")]:
+                     ("cache_dir", "/nonexistent-dir"), ("summary", "maybe"),
+                     ("E1NPU_ORT_LOG", "chatty")]:
+        env = key.startswith("E1NPU_")
+        if env:
+            os.environ[key] = val
         err = ""
         provs = []
         out = io.StringIO()
         with oc.CaptureStderr() as cap, contextlib.redirect_stdout(out):
             try:
-                s3, _ = oc.session(mb, ep, {key: val})
+                s3, _ = oc.session(mb, ep, {"log_level": None} if env else {key: val})
                 provs = s3.get_providers()
             except Exception as e:  # noqa: BLE001
                 err = str(e)
         err += cap.text + out.getvalue()
+        if env:
+            del os.environ[key]
         line = [x for x in err.splitlines() if "e1npu:" in x]
         result(bool(line) and val in line[0] and not any("e1npu" in p for p in provs),
                "bad %s=%s refused: %s" % (key, val, line[0].split("e1npu:")[-1].strip() if line else err[-200:]))
