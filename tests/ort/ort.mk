@@ -80,7 +80,8 @@ check-ort-san: ort-sid-build
 		cat $(O)/tests/ort/build-san.log; echo "$@: 0 passed, 1 failed, 0 skipped"; exit 1; fi; \
 	$(SID_ROOT_SH) --run sh -c 'LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
 		ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-		ORT_TEST_NAME=$@ python3 tests/ort/ort_test.py python /src/$(SID_SAN_O)/ort-ep/libe1npu_ort_ep.so' \
+		ORT_TEST_NAME=$@ ORT_C_RUN=/src/$(SID_O)/tests/ort/ort-c-run ORT_TMP=/src/$(SID_SAN_O)/tests/ort \
+		python3 tests/ort/ort_test.py python /src/$(SID_SAN_O)/ort-ep/libe1npu_ort_ep.so' \
 		>$(O)/tests/ort/$@.log 2>$(O)/tests/ort/$@.stderr; rc=$$?; \
 	cat $(O)/tests/ort/$@.log; \
 	if grep -q 'ERROR: AddressSanitizer\|runtime error:' $(O)/tests/ort/$@.stderr; then \
