@@ -832,7 +832,7 @@ static void match_qdq(const OrtNode *n, struct match *m)
 	const char *op = node_op(n);
 	const OrtValueInfo *in[3], *xsrc, *xs, *xz, *wsrc, *wsv, *wz, *out, *qin[3];
 	const OrtValueInfo *bsrc = NULL, *bs, *bz;
-	const OrtNode *dqx, *dqw, *dqb = NULL, *q;
+	const OrtNode *dqx, *dqw, *dqb = NULL, *q, *relu = NULL;
 	struct kern *k = &m->k;
 	struct qp xq, wq, yq;
 	bool conv = !strcmp(op, "Conv");
@@ -862,6 +862,13 @@ static void match_qdq(const OrtNode *n, struct match *m)
 	}
 	out = node_output0(n);
 	q = only_consumer(out);
+	if (q && !strcmp(node_op(q), "Relu") && node_onnx_domain(q)) {
+		/* ORT's ReluQuantFusion drops a Relu before a Q whose zero
+		 * point is the type's lowest value (the clamp is the Relu);
+		 * checked below */
+		relu = q;
+		q = only_consumer(node_output0(relu));
+	}
 	if (!q || strcmp(node_op(q), "QuantizeLinear") || !node_onnx_domain(q)) {
 		m->why = "output not to a single QuantizeLinear";
 		return;
@@ -877,8 +884,10 @@ static void match_qdq(const OrtNode *n, struct match *m)
 	if (dqb)
 		m->nodes[m->nn++] = dqb;
 	m->nodes[m->nn++] = n;
+	if (relu)
+		m->nodes[m->nn++] = relu;
 	m->nodes[m->nn++] = q;
-	snprintf(k->op, sizeof(k->op), "DQ->%s->Q", op);
+	snprintf(k->op, sizeof(k->op), "DQ->%s%s->Q", op, relu ? "->Relu" : "");
 	k->kind = conv ? K_CONV : K_MATMUL;
 	k->requant = true;
 	m->xv = xsrc;
@@ -901,6 +910,10 @@ static void match_qdq(const OrtNode *n, struct match *m)
 	    (m->why = qp_read(wsv, wz, k->wdt, conv ? (size_t)wd[0] : 0, &wq)) ||
 	    (m->why = qp_read(qin[1], nq > 2 ? qin[2] : NULL, k->ydt, 0, &yq)))
 		goto out;
+	if (relu && (yq.zv || yq.zp[0] != (k->ydt == ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8 ? -128 : 0))) {
+		m->why = "Relu before a QuantizeLinear whose zero point is not the lowest value (ORT keeps it: float)";
+		goto out;
+	}
 	if (conv && wq.n > 1 && attr_int(dqw, "axis", 1) != 0) {
 		m->why = "per-channel weight scale not on axis 0";
 		goto out;

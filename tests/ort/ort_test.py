@@ -133,7 +133,43 @@ def t_python(ep):
            "device=sim (the in-process device model) explicitly")
     t_conv_shapes(ep)
     t_maxpool(ep)
+    t_conv_relu(ep)
     return total("check-ort-python")
+
+
+def t_conv_relu(ep):
+    """DQ -> Conv -> Relu -> Q: claimed (Relu included) when the Q zero point
+    is the type's lowest value (ORT drops the Relu then), else left."""
+    from onnx import helper as h, TensorProto as T
+    rng = np.random.default_rng(13)
+    for yz in (0, 10):
+        inits = [numpy_helper.from_array(np.array(0.04, np.float32), "xs"),
+                 numpy_helper.from_array(np.array(128, np.uint8), "xz"),
+                 numpy_helper.from_array(rng.integers(0, 255, (6, 3, 3, 3)).astype(np.uint8), "w"),
+                 numpy_helper.from_array(np.array(0.003, np.float32), "ws"),
+                 numpy_helper.from_array(np.array(127, np.uint8), "wz"),
+                 numpy_helper.from_array(np.array(0.05, np.float32), "ys"),
+                 numpy_helper.from_array(np.array(yz, np.uint8), "yz")]
+        nodes = [h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["xf"]),
+                 h.make_node("DequantizeLinear", ["w", "ws", "wz"], ["wf"]),
+                 h.make_node("Conv", ["xf", "wf"], ["cf"], pads=[1, 1, 1, 1]),
+                 h.make_node("Relu", ["cf"], ["rf"]),
+                 h.make_node("QuantizeLinear", ["rf", "ys", "yz"], ["y"])]
+        gr = h.make_graph(nodes, "g", [h.make_tensor_value_info("x", T.UINT8, [1, 3, 9, 9])],
+                          [h.make_tensor_value_info("y", T.UINT8, None)], inits)
+        m = h.make_model(gr, opset_imports=[h.make_opsetid("", 13)])
+        m.ir_version = 8
+        mb = m.SerializeToString()
+        x = rng.integers(0, 256, (1, 3, 9, 9)).astype(np.uint8)
+        c = oc.session(mb)[0].run(None, {"x": x})[0]
+        es, summ = oc.session(mb, ep)
+        e = es.run(None, {"x": x})[0]
+        want = 5 if yz == 0 else 0
+        result(summ is not None and summ[0] == want and np.array_equal(c, e),
+               "DQ->Conv->Relu->Q, Q zero point %d: claimed %s of %s%s, %s"
+               % (yz, summ[0] if summ else None, summ[1] if summ else None,
+                  "" if not summ or summ[0] else " (" + summ[3] + ")",
+                  "equal to the CPU EP" if np.array_equal(c, e) else "DIFFERS"))
 
 
 def t_maxpool(ep):
