@@ -277,6 +277,19 @@ static int64_t attr_int(const OrtNode *n, const char *name, int64_t def)
 	return v;
 }
 
+static float attr_float(const OrtNode *n, const char *name, float def)
+{
+	const OrtOpAttr *a = NULL;
+	float v = def;
+	size_t out = 0;
+
+	if (!ok(ort->Node_GetAttributeByName(n, name, &a)) || !a)
+		return def;
+	if (!ok(ort->ReadOpAttr(a, ORT_OP_ATTR_FLOAT, &v, sizeof(v), &out)))
+		return def;
+	return v;
+}
+
 /* ints attribute: count (0 when absent, -1 when malformed/too long) */
 static int attr_ints(const OrtNode *n, const char *name, int64_t *v, int max)
 {
@@ -835,8 +848,9 @@ static void match_qdq(const OrtNode *n, struct match *m)
 	const OrtNode *dqx, *dqw, *dqb = NULL, *q, *relu = NULL;
 	struct kern *k = &m->k;
 	struct qp xq, wq, yq;
-	bool conv = !strcmp(op, "Conv");
-	size_t ni = node_inputs(n, in, 3), nq;
+	bool conv = !strcmp(op, "Conv"), gemm = !strcmp(op, "Gemm");
+	size_t ni = node_inputs(n, in, 3), nq, gn = 0, nch;
+	int64_t transb = 0;
 	int64_t wd[8];
 	size_t wr;
 
@@ -853,7 +867,7 @@ static void match_qdq(const OrtNode *n, struct match *m)
 		m->why = "float (inputs not from single-use DequantizeLinear)";
 		return;
 	}
-	if (conv && ni > 2 && in[2]) {
+	if ((conv || gemm) && ni > 2 && in[2]) {
 		dqb = dq_of(in[2], &bsrc, &bs, &bz);
 		if (!dqb) {
 			m->why = "float bias";
@@ -903,11 +917,35 @@ static void match_qdq(const OrtNode *n, struct match *m)
 	if (conv) {
 		if ((m->why = conv_attrs(n, k, wd, wr)))
 			return;
+	} else if (gemm) {
+		/* ORT fuses it into com.microsoft QGemm: int32 C added to the
+		 * accumulator, scale (alpha * a_scale * b_scale[n]) / y_scale
+		 * (alpha 1 here), MLAS's requantization */
+		int64_t xd[8];
+		size_t xr;
+
+		transb = attr_int(n, "transB", 0);
+		vi_type(xsrc, xd, &xr);
+		if (attr_float(n, "alpha", 1.0f) != 1.0f || attr_float(n, "beta", 1.0f) != 1.0f ||
+		    attr_int(n, "transA", 0) != 0 || (transb != 0 && transb != 1)) {
+			m->why = "Gemm with alpha/beta other than 1 or transA";
+			return;
+		}
+		if (xr != 2 || wr != 2 || wd[0] <= 0 || wd[1] <= 0 || !vi_const(wsrc)) {
+			m->why = "Gemm shapes not A [M, K] x constant B";
+			return;
+		}
+		gn = (size_t)(transb ? wd[0] : wd[1]);
+		if ((xd[1] > 0 && xd[1] != (transb ? wd[1] : wd[0])) || (transb ? wd[1] : wd[0]) > 32768) {
+			m->why = "Gemm K mismatch or too large";
+			return;
+		}
 	} else if ((m->why = check_matmul_shapes(xsrc, wsrc))) {
 		return;
 	}
+	nch = conv ? (size_t)wd[0] : gemm ? gn : 0;
 	if ((m->why = qp_read(xs, xz, k->xdt, 0, &xq)) ||
-	    (m->why = qp_read(wsv, wz, k->wdt, conv ? (size_t)wd[0] : 0, &wq)) ||
+	    (m->why = qp_read(wsv, wz, k->wdt, nch, &wq)) ||
 	    (m->why = qp_read(qin[1], nq > 2 ? qin[2] : NULL, k->ydt, 0, &yq)))
 		goto out;
 	if (relu && (yq.zv || yq.zp[0] != (k->ydt == ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8 ? -128 : 0))) {
@@ -918,21 +956,42 @@ static void match_qdq(const OrtNode *n, struct match *m)
 		m->why = "per-channel weight scale not on axis 0";
 		goto out;
 	}
+	if (gemm && wq.n > 1 && attr_int(dqw, "axis", 1) != (transb ? 0 : 1)) {
+		m->why = "per-channel weight scale not along N";
+		goto out;
+	}
 	set_rt(k, &xq, &wq, &yq);
 	k->xs = xq.s[0];
 	k->xzp = xq.zp[0];
 	k->ys = yq.s[0];
 	k->yzp = yq.zp[0];
-	if ((m->why = set_w(k, &wq, conv ? (size_t)wd[0] : 1)))
+	if ((m->why = set_w(k, &wq, nch ? nch : 1)))
 		goto out;
 	if (dqb && (!load_const(bsrc, &k->bias) ||
 		    k->bias.dtype != ONNX_TENSOR_ELEMENT_DATA_TYPE_INT32 ||
-		    k->bias.count != (size_t)wd[0])) {
-		m->why = "bias not a constant int32 [M]";
+		    k->bias.count != nch || (gemm && k->bias.rank != 1))) {
+		m->why = "bias not a constant int32 [channels]";
 		goto out;
 	}
 	if ((m->why = take_operand(wsrc, &k->w, false)))
 		goto out;
+	if (gemm && transb) {
+		/* B [N, K] -> [K, N] once */
+		size_t K = (size_t)wd[1], N = gn;
+		uint8_t *t = malloc(K * N + 1), *src = k->w.data;
+
+		if (!t) {
+			m->why = "out of memory";
+			goto out;
+		}
+		for (size_t i = 0; i < N; i++)
+			for (size_t j = 0; j < K; j++)
+				t[j * N + i] = src[i * K + j];
+		free(k->w.data);
+		k->w.data = t;
+		k->w.dims[0] = (int64_t)K;
+		k->w.dims[1] = (int64_t)N;
+	}
 	if ((m->why = take_operand(xsrc, &k->x, false)))
 		goto out;
 	m->why = sat_guard(k);
@@ -1066,12 +1125,10 @@ static void match_node(const OrtNode *n, struct match *m)
 	if (!strcmp(op, "QLinearMatMul") || !strcmp(op, "QLinearConv") ||
 	    !strcmp(op, "MatMulInteger") || !strcmp(op, "ConvInteger"))
 		match_qlinear(n, m);
-	else if (!strcmp(op, "MatMul") || !strcmp(op, "Conv"))
+	else if (!strcmp(op, "MatMul") || !strcmp(op, "Conv") || !strcmp(op, "Gemm"))
 		match_qdq(n, m);
 	else if (!strcmp(op, "MaxPool"))
 		match_maxpool(n, m);
-	else if (!strcmp(op, "Gemm"))
-		m->why = "Gemm: ORT fuses DQ->Gemm->Q into com.microsoft QGemm (not matched yet)";
 	else
 		m->why = "no e1 kernel matching ORT's CPU EP byte for byte";
 	if (m->why)
@@ -1371,7 +1428,7 @@ static OrtStatus *run_matmul(struct kern *k, OrtKernelContext *ctx)
 			goto out;
 		}
 		for (size_t i = 0; i < M * N; i++)
-			store(k, y, bi * M * N + i, acc[i], 0);
+			store(k, y, bi * M * N + i, acc[i], i % N);
 	}
 out:
 	free(a8);
@@ -1686,7 +1743,8 @@ static OrtStatus *ORT_API_CALL ep_compile(OrtEp *this_ptr, const OrtGraph **grap
 
 			if (strcmp(op, "QLinearMatMul") && strcmp(op, "QLinearConv") &&
 			    strcmp(op, "MatMulInteger") && strcmp(op, "ConvInteger") &&
-			    strcmp(op, "MatMul") && strcmp(op, "Conv") && strcmp(op, "MaxPool"))
+			    strcmp(op, "MatMul") && strcmp(op, "Conv") && strcmp(op, "MaxPool") &&
+			    strcmp(op, "Gemm"))
 				continue;
 			match_node(nodes[j], &m);
 			if (m.why || m.nn != nn) {

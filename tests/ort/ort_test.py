@@ -134,7 +134,51 @@ def t_python(ep):
     t_conv_shapes(ep)
     t_maxpool(ep)
     t_conv_relu(ep)
+    t_gemm(ep)
     return total("check-ort-python")
+
+
+def t_gemm(ep):
+    """DQ -> Gemm (+ DQ int32 bias) -> Q, which ORT fuses into QGemm:
+    transB 0/1, per-tensor and per-column u8 weights."""
+    from onnx import helper as h, TensorProto as T
+    rng = np.random.default_rng(17)
+    M, K, N = 5, 24, 12
+    for transb in (0, 1):
+        for pc in (False, True):
+            wshape = (N, K) if transb else (K, N)
+            ws = (rng.random(N).astype(np.float32) * 0.01 + 0.002) if pc else np.array(0.006, np.float32)
+            wz = np.full(N, 120, np.uint8) if pc else np.array(120, np.uint8)
+            bscale = (np.float32(0.03) * ws).astype(np.float32)
+            inits = [numpy_helper.from_array(np.array(0.03, np.float32), "xs"),
+                     numpy_helper.from_array(np.array(128, np.uint8), "xz"),
+                     numpy_helper.from_array(rng.integers(0, 255, wshape).astype(np.uint8), "w"),
+                     numpy_helper.from_array(ws, "ws"), numpy_helper.from_array(wz, "wz"),
+                     numpy_helper.from_array(rng.integers(-3000, 3000, N).astype(np.int32), "b"),
+                     numpy_helper.from_array(bscale if pc else np.array(bscale, np.float32), "bs"),
+                     numpy_helper.from_array(np.zeros(N, np.int32) if pc else np.array(0, np.int32), "bz"),
+                     numpy_helper.from_array(np.array(0.08, np.float32), "ys"),
+                     numpy_helper.from_array(np.array(110, np.uint8), "yz")]
+            dqw = h.make_node("DequantizeLinear", ["w", "ws", "wz"], ["wf"], axis=(0 if transb else 1)) if pc \
+                else h.make_node("DequantizeLinear", ["w", "ws", "wz"], ["wf"])
+            nodes = [h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["xf"]), dqw,
+                     h.make_node("DequantizeLinear", ["b", "bs", "bz"], ["bf"], **({"axis": 0} if pc else {})),
+                     h.make_node("Gemm", ["xf", "wf", "bf"], ["gf"], transB=transb),
+                     h.make_node("QuantizeLinear", ["gf", "ys", "yz"], ["y"])]
+            gr = h.make_graph(nodes, "g", [h.make_tensor_value_info("x", T.UINT8, [M, K])],
+                              [h.make_tensor_value_info("y", T.UINT8, [M, N])], inits)
+            m = h.make_model(gr, opset_imports=[h.make_opsetid("", 13)])
+            m.ir_version = 8
+            mb = m.SerializeToString()
+            x = rng.integers(0, 256, (M, K)).astype(np.uint8)
+            c = oc.session(mb)[0].run(None, {"x": x})[0]
+            es, summ = oc.session(mb, ep)
+            e = es.run(None, {"x": x})[0]
+            result(summ is not None and summ[0] == 5 and np.array_equal(c, e),
+                   "DQ->Gemm->Q u8 x u8 transB %d %s: claimed %s of %s%s, %s"
+                   % (transb, "per-column" if pc else "per-tensor", summ[0] if summ else None,
+                      summ[1] if summ else None, "" if not summ or summ[0] else " (" + summ[3] + ")",
+                      "equal to the CPU EP" if np.array_equal(c, e) else "DIFFERS"))
 
 
 def t_conv_relu(ep):
