@@ -39,3 +39,5 @@ SID_SAN_O ?= build-sid-san
 .PHONY: ort-ep
 ort-ep:
 	tests/vm/sid-root.sh --run $(MAKE) O=$(SID_O) $(SID_O)/ort-ep/libe1npu_ort_ep.so
+
+CLEAN_DIRS += $(SID_O) $(SID_SAN_O)
