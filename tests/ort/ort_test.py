@@ -319,7 +319,7 @@ def t_conv_shapes(ep):
 
 # ---------------------------------------------------------------- node tests
 CLAIMED_OPS = ["QLinearMatMul", "QLinearConv", "MatMulInteger", "ConvInteger", "MatMul", "Conv",
-               "DequantizeLinear", "QuantizeLinear"]
+               "DequantizeLinear", "QuantizeLinear", "Gemm", "MaxPool", "Relu"]
 
 
 def node_dirs():
@@ -346,12 +346,10 @@ def t_node(ep):
             continue
         ops = {n.op_type for n in model.graph.node}
         mine = sorted(ops & set(CLAIMED_OPS))
-        if not mine or ops & {"MatMul", "Conv"} and not ops & set(CLAIMED_OPS[:4]) and \
-                not ops & {"DequantizeLinear"}:
-            # plain float MatMul/Conv: the EP never claims them (float);
-            # still run them to check it leaves them alone
-            if not mine:
-                continue
+        if not mine:
+            # (float MatMul/Conv/Gemm/MaxPool/Relu tests are run too: the
+            # EP must leave float nodes alone)
+            continue
         name = os.path.basename(d)
         key = "/".join(mine)
         cnt = counts.setdefault(key, [0, 0, 0, 0])  # pass fail skip claimed
