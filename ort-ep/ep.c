@@ -81,7 +81,8 @@ struct kern {
 	/* conv */
 	int autopad;		/* 0 pads, 1 SAME_UPPER, 2 SAME_LOWER */
 	int64_t group, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr;
-	uint64_t runs;
+	uint64_t runs;		/* e1 calls made */
+	uint64_t computes;	/* Compute calls */
 	char why[200];
 };
 
@@ -1648,6 +1649,7 @@ static OrtStatus *ORT_API_CALL ci_compute(OrtNodeComputeInfo *this_ptr, void *st
 	OrtStatus *s = NULL;
 	float ws1 = 0;
 	int32_t wz1 = 0;
+	bool first;
 
 	(void)state;
 	kl = *k;
@@ -1691,10 +1693,12 @@ static OrtStatus *ORT_API_CALL ci_compute(OrtNodeComputeInfo *this_ptr, void *st
 	pthread_mutex_lock(&k->ep->lock);
 	s = k->kind == K_CONV ? run_conv(&kl, ctx) :
 	    k->kind == K_MAXPOOL ? run_maxpool(&kl, ctx) : run_matmul(&kl, ctx);
-	pthread_mutex_unlock(&k->ep->lock);
 	k->runs = kl.runs;
-	if (!s && k->ep->log >= LOG_VERBOSE && kl.runs == 1)
-		fprintf(stderr, "e1npu: %s %s: %s\n", k->op, k->name, kl.why);
+	first = !k->computes++;
+	pthread_mutex_unlock(&k->ep->lock);
+	if (first && !s && k->ep->log >= LOG_VERBOSE)
+		fprintf(stderr, "e1npu: %s %s: %s (%llu calls)\n", k->op, k->name, kl.why,
+			(unsigned long long)kl.runs);
 	return s;
 }
 
