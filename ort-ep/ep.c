@@ -6,7 +6,9 @@
  * It claims quantized matrix products whose result it can make equal to
  * ONNX Runtime's CPU EP byte for byte: QLinearMatMul, QLinearConv,
  * MatMulInteger, ConvInteger, and the QDQ groups ORT's CPU EP fuses into
- * QLinearMatMul / QLinearConv (DQ->MatMul->Q, DQ->Conv->Q). The int32
+ * QLinearMatMul / QLinearConv / QGemm (DQ->MatMul->Q, DQ->Conv->Q,
+ * DQ->Gemm->Q, with a Relu ORT drops), and DQ->MaxPool->Q with equal
+ * parameters (e1npu_ops_maxpool on the 8-bit values). The int32
  * accumulation runs on e1 (e1npu_ops_matmul_s8: raw int8 x int8 -> int32,
  * zero points folded exactly on the host); the requantization runs on the
  * host as ORT's MLAS does it (float32 scale x_scale * w_scale / y_scale,
