@@ -125,6 +125,7 @@ deps-bench:
 -include tools/common/common.mk
 -include tools/tools.mk
 -include delegate/delegate.mk
+-include ort-ep/ort-ep.mk
 -include tools/e1npu-hlo/hlo.mk
 -include tools/e1npu-tflite/tflite-tool.mk
 -include tools/e1npu-llm/llm-tool.mk

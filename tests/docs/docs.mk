@@ -31,9 +31,9 @@ check-docs: $(DOCS_GUIDE_BIN) $(TFLITE_TOOL)
 	python3 tests/docs/tflite-doc-check.py $(TFLITE_TOOL) Documentation/tflite.md .
 	@# every E1NPU_* variable the code reads is in libe1npu.md's Environment table
 	@missing=; for v in $$(grep -rhoE 'getenv\("E1NPU_[A-Z0-9_]+"|"E1NPU_[A-Z0-9_]+", [0-9]' \
-		lib delegate tools | grep -oE 'E1NPU_[A-Z0-9_]+' | sort -u); do \
+		lib delegate ort-ep tools | grep -oE 'E1NPU_[A-Z0-9_]+' | sort -u); do \
 		grep -q "^| \`$$v\`" Documentation/libe1npu.md || missing="$$missing $$v"; \
 	done; [ -z "$$missing" ] || { echo "check-docs: not in libe1npu.md's Environment table:$$missing"; exit 1; }
-	@echo "check-docs: every E1NPU_* variable read by lib/, delegate/, tools/ is in libe1npu.md"
+	@echo "check-docs: every E1NPU_* variable read by lib/, delegate/, ort-ep/, tools/ is in libe1npu.md"
 
 CHECK_TARGETS += check-docs
