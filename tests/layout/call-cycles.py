@@ -25,7 +25,7 @@ import os
 import re
 import sys
 
-GROUPS = ["kernel", "lib", "delegate", "tools", "model", "include"]
+GROUPS = ["kernel", "lib", "delegate", "ort-ep", "tools", "model", "include"]
 KNOWN = {"kernel"}
 SKIP = ("tests/", "model/qemu/", "build", ".git/")
 DEF = re.compile(r"^(?!static\b)(?!typedef\b)(?!extern\b)[A-Za-z_][\w \*]*?\b([a-z_][a-z0-9_]*)\s*\(")
