@@ -172,6 +172,14 @@ int tf_prep_conv(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	/* TFLite derives the multiplier from the shapes (old files may
 	 * carry a stale option). */
 	l->cp.depth_multiplier = dw ? cout / cin : 1;
+	/*
+	 * TFLite 2.14 (x86, no NEON) runs an int8 CONV_2D, whatever its
+	 * kernel, as a ruy GEMM (its rounding); uint8 still goes to gemmlowp
+	 * and DEPTHWISE_CONV_2D has kernels of its own (gemmlowp's rounding).
+	 */
+	l->cp.rounding = tf_ref(t) == E1NPU_TFLITE_REF_2_14 && !dw &&
+			 l->cp.dtype == E1NPU_DTYPE_INT8 ?
+			 E1NPU_ROUNDING_RUY : E1NPU_ROUNDING_GEMMLOWP;
 	if ((ret = tf_qparams(t, li, l, l->in, &l->cp.input)) ||
 	    (ret = tf_qparams(t, li, l, l->out, &l->cp.output)) ||
 	    (ret = tf_map_act(t, li, l, op->opt.act, &l->cp.act)) ||
@@ -248,6 +256,9 @@ int tf_prep_fc(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	l->fp.dtype = dtype_of(in->type);
 	l->fp.k = k;
 	l->fp.n = n;
+	/* TFLite 2.14 runs an int8 FULLY_CONNECTED as a ruy GEMM too */
+	l->fp.rounding = tf_ref(t) == E1NPU_TFLITE_REF_2_14 && l->fp.dtype == E1NPU_DTYPE_INT8 ?
+			 E1NPU_ROUNDING_RUY : E1NPU_ROUNDING_GEMMLOWP;
 	l->fc_rows = (uint32_t)(cnt / k);
 	if ((ret = tf_qparams(t, li, l, l->in, &l->fp.input)) ||
 	    (ret = tf_qparams(t, li, l, l->out, &l->fp.output)) ||

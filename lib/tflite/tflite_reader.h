@@ -186,6 +186,9 @@ struct tfl_model {
 	int32_t *inputs, *outputs;
 	uint32_t num_operators;
 	struct tfl_operator *operators;
+	/* not from the file: the TFLite release whose arithmetic the
+	 * interpreter follows, enum e1npu_tflite_ref (0: 2.2) */
+	uint32_t ref;
 };
 
 /**
