@@ -1069,7 +1069,7 @@ int main(int argc, char **argv)
 {
 	const char *lib = NULL, *dso = NULL, *expect_path = NULL;
 	char *images[8], *partial[8];
-	static struct expect expects[64];
+	static struct expect expects[256];
 	int nimg = 0, nrand = 0, npartial = 0, nexp = 0;
 	bool interp = false, verbose = false, skip_run = true, cache = false;
 	const char *skip_ops = "DEPTHWISE_CONV_2D";	/* --skip: the second run's */
@@ -1110,7 +1110,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (expect_path && (nexp = read_expect(expect_path, expects, 64)) < 0)
+	if (expect_path && (nexp = read_expect(expect_path, expects, (int)(sizeof(expects) / sizeof(expects[0])))) < 0)
 		return 1;
 	if (!lib || load_api(lib))
 		return 1;
