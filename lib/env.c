@@ -22,6 +22,7 @@ struct env_var {
 static const char *const device_words[] = { "auto", "sim", NULL };
 static const char *const lowering_words[] = { "auto", "conv2d", "matmul", "first", NULL };
 static const char *const path_words[] = { NULL };	/* any file name */
+static const char *const tflite_ref_words[] = { "2.2", "2.14", NULL };
 
 static const struct env_var vars[] = {
 	{ "E1NPU_DEVICE", 0, 0, 0, device_words,
@@ -36,6 +37,8 @@ static const struct env_var vars[] = {
 	{ "E1NPU_OPS_LOWERING", 0, 0, 0, lowering_words,
 	  "'auto', 'conv2d', 'matmul' or 'first'" },
 	{ "E1NPU_TFLITE_DEBUG", 0, 1, 0, NULL, "0 or 1" },
+	/* lib/tflite/tflite_load.c: whose arithmetic the interpreter follows */
+	{ "E1NPU_TFLITE_REF", 0, 0, 0, tflite_ref_words, "'2.2' or '2.14'" },
 	/* lib/trace.c: the timeline trace's file (opened at the first event) */
 	{ "E1NPU_TRACE", 0, 0, 0, path_words, "a file name" },
 	/* e1npu-tflite diff's test hook: perturb that layer's NPU output */
