@@ -8,8 +8,10 @@
 #                        compiled-partition cache: option cache_dir);
 #   check-models-tflite  libe1npu's own interpreter vs TFLite 2.2; run as
 #                        part of check-models;
-#   check-delegate-newer the delegate against TFLITE_NEWER (a later TFLite's
-#                        C library), SKIPPED without one.
+#   check-delegate-newer the delegate (and the interpreter with
+#                        E1NPU_TFLITE_REF=2.14) inside TFLite 2.14.1 in the
+#                        Debian sid root (tests/delegate/newer-sid.sh),
+#                        SKIPPED naming why without SHARED_DIR or the root.
 # check-delegate also checks delegate/tflite_abi.h's layout (abi-layout.c).
 # On every model in tests/data and in MODELS_DIR (../shared/models, when
 # present), on the shipped images and seeded random tensors. TFLite comes
