@@ -16,6 +16,7 @@
 #include "delegate.h"
 #include "dynamic.h"
 #include "tflite_part.h"
+#include <e1npu/e1npu_tflite.h>
 
 #define E1D_EXPORT	__attribute__((visibility("default")))
 
@@ -108,7 +109,16 @@ static int parse_option(struct e1d *d, const char *key, const char *val,
 		snprintf(d->cache_dir, sizeof(d->cache_dir), "%s", val);
 		return 0;
 	}
-	opt_error(report, "e1npu delegate: unknown option '%s' (value '%s'); known: device, log_level, skip_ops, cache_dir",
+	if (!strcmp(key, "tflite_ref")) {
+		if (!strcmp(val, "auto") || !strcmp(val, "2.2") || !strcmp(val, "2.14")) {
+			d->ref_opt = !strcmp(val, "2.2") ? E1NPU_TFLITE_REF_2_2 :
+				     !strcmp(val, "2.14") ? E1NPU_TFLITE_REF_2_14 : 0;
+			return 0;
+		}
+		opt_error(report, "e1npu delegate: tflite_ref '%s' is not auto, 2.2 or 2.14", val);
+		return -EINVAL;
+	}
+	opt_error(report, "e1npu delegate: unknown option '%s' (value '%s'); known: device, log_level, skip_ops, cache_dir, tflite_ref",
 		  key, val);
 	return -EINVAL;
 }
@@ -137,6 +147,12 @@ static tfl_status e1d_prepare(struct tflc_context *ctx, struct tflc_delegate *ba
 		free(dyn);
 		return TFL_ERROR;
 	}
+	e1d_version_detect(d, ctx);
+	v.m.ref = d->ref;
+	e1d_log(d, 1, "TFLite %s: arithmetic of TFLite %s%s", d->tfl_version[0] ?
+		d->tfl_version : "(no TfLiteVersion)",
+		d->ref == E1NPU_TFLITE_REF_2_14 ? "2.14" : "2.2",
+		d->ref_opt ? " (option tflite_ref)" : "");
 	take = malloc(sizeof(*take) + (size_t)(plan->size + 1) * sizeof(int));
 	if (!take) {
 		e1d_view_free(&v);

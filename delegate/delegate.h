@@ -4,6 +4,7 @@
 #define __E1NPU_DELEGATE_H__
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <e1npu/e1npu.h>
 #include <e1npu/e1npu_ops.h>
@@ -22,7 +23,17 @@ struct e1d {
 	bool skip[E1D_MAX_BUILTIN];	/* option skip_ops: builtin codes kept on TFLite */
 	unsigned int partitions;	/* kernels created by the last Prepare */
 	char cache_dir[4096];		/* option cache_dir: compiled partitions (cache.c), "" none */
+	uint32_t ref_opt;		/* option tflite_ref: enum e1npu_tflite_ref, 0 auto */
+	uint32_t ref;			/* what the kernels follow (version.c) */
+	char tfl_version[32];		/* TfLiteVersion() of the TFLite that loaded us */
 };
+
+/*
+ * version.c: which TFLite runs us (TfLiteVersion() of the library that
+ * holds @ctx's functions) and so whose arithmetic the kernels follow:
+ * sets d->ref (and d->tfl_version) unless option tflite_ref fixed it.
+ */
+void e1d_version_detect(struct e1d *d, struct tflc_context *ctx);
 
 __attribute__((format(printf, 3, 4)))
 void e1d_log(const struct e1d *d, int level, const char *fmt, ...);

@@ -84,6 +84,7 @@ void *e1d_kernel_init(struct tflc_context *ctx, const char *buffer, size_t lengt
 			     &k->v, k->err, sizeof(k->err));
 	if (ret)
 		return k;
+	k->v.m.ref = k->d->ref;		/* set by Prepare (version.c) */
 	ret = kernel_storage(k, p);
 	if (ret) {
 		snprintf(k->err, sizeof(k->err), "partition storage: %s", e1npu_strerror(ret));

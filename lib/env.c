@@ -23,6 +23,7 @@ static const char *const device_words[] = { "auto", "sim", NULL };
 static const char *const lowering_words[] = { "auto", "conv2d", "matmul", "first", NULL };
 static const char *const path_words[] = { NULL };	/* any file name */
 static const char *const ort_log_words[] = { "quiet", "summary", "verbose", "0", "1", "2", NULL };
+static const char *const tflite_ref_words[] = { "2.2", "2.14", NULL };
 
 static const struct env_var vars[] = {
 	{ "E1NPU_DEVICE", 0, 0, 0, device_words,
@@ -40,6 +41,8 @@ static const struct env_var vars[] = {
 	/* the ONNX Runtime EP (ort-ep/): its log_level option's default */
 	{ "E1NPU_ORT_LOG", 0, 0, 0, ort_log_words,
 	  "'quiet', 'summary', 'verbose', 0, 1 or 2" },
+	/* lib/tflite/tflite_load.c: whose arithmetic the interpreter follows */
+	{ "E1NPU_TFLITE_REF", 0, 0, 0, tflite_ref_words, "'2.2' or '2.14'" },
 	/* lib/trace.c: the timeline trace's file (opened at the first event) */
 	{ "E1NPU_TRACE", 0, 0, 0, path_words, "a file name" },
 	/* e1npu-tflite diff's test hook: perturb that layer's NPU output */

@@ -343,9 +343,19 @@ struct e1npu_qparams {
  * @weight_scales: 1 (per-tensor) or @n (per-channel, int8 only) floats.
  * @num_weight_scales: 1 or @n.
  * @act: enum e1npu_act.
+ * @rounding: enum e1npu_rounding, how the accumulators are requantized.
  * Accumulators are int32 and wrap (two's complement) when the true sum
  * overflows (k large), on every engine.
  */
+enum e1npu_rounding {
+	/* gemmlowp's: a rounding doubling high multiply, then a rounding
+	 * right shift, ties away from zero (TFLite 2.2's kernels) */
+	E1NPU_ROUNDING_GEMMLOWP = 0,
+	/* ruy's (TFLite 2.14's int8 GEMMs): the same high multiply, then
+	 * a right shift rounding ties toward +infinity */
+	E1NPU_ROUNDING_RUY = 1,
+};
+
 struct e1npu_fc_params {
 	uint32_t dtype;
 	uint32_t k, n;
@@ -354,7 +364,8 @@ struct e1npu_fc_params {
 	const float *weight_scales;
 	uint32_t num_weight_scales;
 	uint32_t act;
-	uint32_t reserved[8];
+	uint32_t rounding;	/* enum e1npu_rounding */
+	uint32_t reserved[7];
 };
 
 /**
@@ -389,8 +400,8 @@ int e1npu_fc_run(struct e1npu_fc *fc, uint32_t rows, const void *in,
  * @groups: grouped conv: c_in and c_out divisible by it.
  * @depth_multiplier: depthwise.
  * @input, @output, @weight_zero_point, @weight_scales,
- * @num_weight_scales, @act: as struct e1npu_fc_params (scales per output
- *	channel).
+ * @num_weight_scales, @act, @rounding: as struct e1npu_fc_params (scales
+ *	per output channel).
  * @reserved: must be zero.
  * Zero points must be values of @dtype; every effective scale must have a
  * multiplier below 2^31 (Documentation/quantization.md): -EINVAL otherwise.
@@ -412,7 +423,8 @@ struct e1npu_conv_params {
 	const float *weight_scales;
 	uint32_t num_weight_scales;
 	uint32_t act;
-	uint32_t reserved[8];
+	uint32_t rounding;	/* enum e1npu_rounding */
+	uint32_t reserved[7];
 };
 
 /*

@@ -39,9 +39,25 @@ enum e1npu_tflite_path {
 	E1NPU_TFLITE_PATH_REFERENCE = 1,
 };
 
+/**
+ * enum e1npu_tflite_ref - which TFLite release's arithmetic the layers
+ * reproduce byte for byte (Documentation/tflite.md, "TFLite 2.2 and 2.14").
+ * @E1NPU_TFLITE_REF_DEFAULT: the environment variable E1NPU_TFLITE_REF
+ *	("2.2" or "2.14"; another value fails the load, naming it), else 2.2.
+ * @E1NPU_TFLITE_REF_2_2: TFLite 2.2's built-in kernels.
+ * @E1NPU_TFLITE_REF_2_14: TFLite 2.14's built-in kernels (ruy GEMMs for
+ *	1x1 CONV_2D and FULLY_CONNECTED, ...).
+ */
+enum e1npu_tflite_ref {
+	E1NPU_TFLITE_REF_DEFAULT = 0,
+	E1NPU_TFLITE_REF_2_2 = 1,
+	E1NPU_TFLITE_REF_2_14 = 2,
+};
+
 struct e1npu_tflite_options {
 	uint32_t path;		/* enum e1npu_tflite_path */
-	uint32_t reserved[7];	/* zero */
+	uint32_t ref;		/* enum e1npu_tflite_ref */
+	uint32_t reserved[6];	/* zero */
 };
 
 /**

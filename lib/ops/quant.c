@@ -402,3 +402,10 @@ void e1q_requant_bytes(const int32_t *acc, const int32_t *mult, const int *shift
 		out[i] = (uint8_t)v;
 	}
 }
+
+void e1q_requant_bytes_ruy(const int32_t *acc, const int32_t *mult, const int *shift,
+			      int32_t zp, int32_t lo, int32_t hi, uint32_t n, uint8_t *out)
+{
+	for (uint32_t i = 0; i < n; i++)
+		out[i] = (uint8_t)e1q_requant_ruy(acc[i], mult[i], shift[i], zp, lo, hi);
+}

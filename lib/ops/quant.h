@@ -132,6 +132,43 @@ static inline int32_t e1q_mul_by_qm_inline(int32_t x, int32_t multiplier, int sh
 	return (v >> right) + (rem > thr ? 1 : 0);
 }
 
+/*
+ * MultiplyByQuantizedMultiplier as TFLite 2.14's ruy GEMM kernels apply it
+ * (E1NPU_ROUNDING_RUY): the same rounding doubling high multiply, then a
+ * right shift that rounds ties toward +infinity ((v + 2^(s-1)) >> s),
+ * not away from zero: only a negative tie comes out differently.
+ */
+static inline int32_t e1q_mul_by_qm_ruy(int32_t x, int32_t multiplier, int shift)
+{
+	int left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
+	int32_t a = (int32_t)((uint32_t)x << left);
+	int64_t ab, v;
+
+	if (a == INT32_MIN && multiplier == INT32_MIN)
+		v = INT32_MAX;
+	else {
+		ab = (int64_t)a * multiplier;
+		v = (ab + (ab >= 0 ? (1LL << 30) : 1 - (1LL << 30))) / (1LL << 31);
+	}
+	if (right <= 0)
+		return (int32_t)v;
+	if (right > 31)
+		right = 31;
+	v += (int64_t)1 << (right - 1);
+	/* floor division by 2^right (v may be negative) */
+	return (int32_t)(v >= 0 ? v / ((int64_t)1 << right) :
+			 -((-v + ((int64_t)1 << right) - 1) / ((int64_t)1 << right)));
+}
+
+/* e1q_requant with E1NPU_ROUNDING_RUY. */
+static inline int32_t e1q_requant_ruy(int32_t acc, int32_t mult, int shift,
+					 int32_t zp, int32_t lo, int32_t hi)
+{
+	int64_t v = (int64_t)e1q_mul_by_qm_ruy(acc, mult, shift) + zp;
+
+	return v < lo ? lo : v > hi ? hi : (int32_t)v;
+}
+
 /* Requantize one accumulator: MBQM, + zp, clamp to [lo, hi]. */
 static inline int32_t e1q_requant(int32_t acc, int32_t mult, int shift,
 				  int32_t zp, int32_t lo, int32_t hi)
@@ -148,6 +185,9 @@ static inline int32_t e1q_requant(int32_t acc, int32_t mult, int shift,
  */
 void e1q_requant_bytes(const int32_t *acc, const int32_t *mult, const int *shift,
 		       int32_t zp, int32_t lo, int32_t hi, uint32_t n, uint8_t *out);
+/* The same with E1NPU_ROUNDING_RUY. */
+void e1q_requant_bytes_ruy(const int32_t *acc, const int32_t *mult, const int *shift,
+			      int32_t zp, int32_t lo, int32_t hi, uint32_t n, uint8_t *out);
 
 /*
  * int32 accumulation as TFLite's kernels effectively do it: two's-complement

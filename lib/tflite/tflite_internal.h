@@ -177,6 +177,19 @@ static inline void type_range(uint32_t type, int32_t *lo, int32_t *hi)
 	tf_fail(t, ret, "operator %u (%s): " fmt, i, \
 		tfl_builtin_name((l)->op->builtin), ##__VA_ARGS__)
 
+/* The TFLite release the layers follow (struct tfl_model's ref, 0: 2.2). */
+static inline uint32_t tf_ref(const struct e1npu_tflite *t)
+{
+	return t->m.ref == E1NPU_TFLITE_REF_2_14 ? E1NPU_TFLITE_REF_2_14 : E1NPU_TFLITE_REF_2_2;
+}
+
+/*
+ * enum e1npu_tflite_ref of options field @ref, E1NPU_TFLITE_REF_DEFAULT
+ * resolved through the environment variable E1NPU_TFLITE_REF; -EINVAL
+ * (message in @err) for a bad field or variable.
+ */
+int tflite_ref_resolve(uint32_t ref, uint32_t *out, char *err, size_t errlen);
+
 static inline const struct tfl_tensor *T(const struct e1npu_tflite *t, int32_t i)
 {
 	return &t->m.tensors[i];

@@ -263,12 +263,40 @@ E1NPU_API void e1npu_tflite_free(struct e1npu_tflite *t)
 	free(t);
 }
 
+int tflite_ref_resolve(uint32_t ref, uint32_t *out, char *err, size_t errlen)
+{
+	const char *env = getenv("E1NPU_TFLITE_REF");
+
+	if (ref > E1NPU_TFLITE_REF_2_14) {
+		if (err && errlen)
+			snprintf(err, errlen, "e1npu_tflite_options: ref %" PRIu32
+				 " is not 0 (default), 1 (TFLite 2.2) or 2 (TFLite 2.14)", ref);
+		return -EINVAL;
+	}
+	if (ref != E1NPU_TFLITE_REF_DEFAULT) {
+		*out = ref;
+		return 0;
+	}
+	*out = E1NPU_TFLITE_REF_2_2;
+	if (!env || !env[0] || !strcmp(env, "2.2"))
+		return 0;
+	if (!strcmp(env, "2.14")) {
+		*out = E1NPU_TFLITE_REF_2_14;
+		return 0;
+	}
+	if (err && errlen)
+		snprintf(err, errlen, "environment variable E1NPU_TFLITE_REF='%.40s': expected 2.2 or 2.14",
+			 env);
+	return -EINVAL;
+}
+
 int tflite_load_chosen(struct e1npu_device *dev, const void *data, size_t size,
 		       const struct e1npu_tflite_options *opt,
 		       const struct ops_conv_choice *choices, uint32_t nchoices,
 		       struct e1npu_tflite **tp, char *err, size_t errlen)
 {
 	struct e1npu_tflite *t;
+	uint32_t ref;
 	int ret;
 
 	if (opt && (opt->path > E1NPU_TFLITE_PATH_REFERENCE))
@@ -282,6 +310,9 @@ int tflite_load_chosen(struct e1npu_device *dev, const void *data, size_t size,
 			return -EINVAL;
 		}
 	}
+	ret = tflite_ref_resolve(opt ? opt->ref : 0, &ref, err, errlen);
+	if (ret)
+		return ret;
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
@@ -295,6 +326,7 @@ int tflite_load_chosen(struct e1npu_device *dev, const void *data, size_t size,
 		memcpy(t->file, data, size);
 	t->size = size;
 	ret = tfl_parse(t->file, size, &t->m, t->err, sizeof(t->err));
+	t->m.ref = ref;
 	if (!ret && t->path == E1NPU_TFLITE_PATH_NPU) {
 		ret = e1npu_ops_new(dev, &t->ops);
 		if (ret)

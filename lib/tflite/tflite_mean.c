@@ -9,7 +9,7 @@
 #include "quant.h"
 #include "tflite_mean.h"
 
-int tfl_mean_prepare(struct tfl_mean *m, bool uint8, bool keep_dims,
+int tfl_mean_prepare(struct tfl_mean *m, bool tfl214, bool uint8, bool keep_dims,
 		     uint32_t h, uint32_t w, uint32_t c,
 		     struct e1npu_qparams qi, struct e1npu_qparams qo)
 {
@@ -23,7 +23,8 @@ int tfl_mean_prepare(struct tfl_mean *m, bool uint8, bool keep_dims,
 	m->out_zp = qo.zero_point;
 	m->lo = uint8 ? 0 : -128;
 	m->hi = uint8 ? 255 : 127;
-	if (keep_dims && !uint8) {
+	/* 2.14's optimized int8 Mean is the uint8 one (below) on int8 */
+	if (keep_dims && !uint8 && !tfl214) {
 		m->form = TFL_MEAN_INT8_4D;
 		return e1q_quantize_multiplier((double)qi.scale / (double)qo.scale,
 					       &m->mult, &m->shift);
@@ -38,6 +39,30 @@ int tfl_mean_prepare(struct tfl_mean *m, bool uint8, bool keep_dims,
 		m->bias = qo.zero_point - (int32_t)zs;
 		return e1q_quantize_multiplier((double)(qi.scale / (n * qo.scale)),
 					       &m->mult, &m->shift);
+	}
+	if (tfl214) {
+		/*
+		 * reduce.cc PrepareMeanOrSum: in / out as a multiplier; then
+		 * QuantizedMeanOrSum folds 1/n into it: shifted left by
+		 * floor(log2 n) (at most 32 and 31 + shift), divided by n
+		 * (truncating), the shift lowered by as much.
+		 */
+		int64_t cnt = (int64_t)h * w;
+		int ret = e1q_quantize_multiplier((double)qi.scale / (double)qo.scale,
+						  &m->mult, &m->shift);
+		int s = 0;
+
+		if (ret)
+			return ret;
+		while (s < 62 && ((int64_t)1 << (s + 1)) <= cnt)
+			s++;
+		s = s < 32 ? s : 32;
+		s = s < 31 + m->shift ? s : 31 + m->shift;
+		s = s > 0 ? s : 0;
+		m->form = TFL_MEAN_INT_2_14;
+		m->mult = (int32_t)(((int64_t)m->mult << s) / cnt);
+		m->shift -= s;
+		return 0;
 	}
 	if (qi.zero_point == qo.zero_point && qi.scale == qo.scale) {
 		m->form = TFL_MEAN_SAME_QUANT;
@@ -78,6 +103,10 @@ static int32_t mean_of(const struct tfl_mean *m, int32_t sum, int32_t zsum)
 		return e1q_clamp(acc, m->lo, m->hi);
 	case TFL_MEAN_SAME_QUANT:
 		return sum / n;		/* C and C++ both truncate */
+	case TFL_MEAN_INT_2_14:
+		/* sum - zp * n in int64, kept as int32 (TFLite's U) */
+		acc = e1q_wrap32((int64_t)sum - (int64_t)m->in_zp * n);
+		return e1q_clamp(e1q_mul_by_qm(acc, m->mult, m->shift) + m->out_zp, m->lo, m->hi);
 	case TFL_MEAN_FLOAT:
 	default:
 		r = (float)sum / (float)n * m->scale + m->fbias;

@@ -14,9 +14,14 @@
 
 enum tfl_mean_form {
 	TFL_MEAN_INT8_4D,	/* int8, keep_dims: reference_integer_ops::Mean */
-	TFL_MEAN_UINT8_4D,	/* uint8, keep_dims: the legacy uint8 Mean */
+	/* uint8, keep_dims: the legacy uint8 Mean (2.14: int8 too, its
+	 * optimized_integer_ops::Mean) */
+	TFL_MEAN_UINT8_4D,
 	TFL_MEAN_SAME_QUANT,	/* same scale and zero point: sum / n */
 	TFL_MEAN_FLOAT,		/* otherwise: QuantizedMeanOrSum, in float */
+	/* TFLite 2.14, keep_dims false: reference QuantizedMeanOrSum, in
+	 * integers (in/out multiplier folded with 1/n) */
+	TFL_MEAN_INT_2_14,
 };
 
 struct tfl_mean {
@@ -29,8 +34,11 @@ struct tfl_mean {
 	float scale, fbias;
 };
 
-/* 0, or -EINVAL when a multiplier is not representable. */
-int tfl_mean_prepare(struct tfl_mean *m, bool uint8, bool keep_dims,
+/*
+ * 0, or -EINVAL when a multiplier is not representable. @tfl214: the
+ * forms of TFLite 2.14 (enum e1npu_tflite_ref), else 2.2's.
+ */
+int tfl_mean_prepare(struct tfl_mean *m, bool tfl214, bool uint8, bool keep_dims,
 		     uint32_t h, uint32_t w, uint32_t c,
 		     struct e1npu_qparams qi, struct e1npu_qparams qo);
 

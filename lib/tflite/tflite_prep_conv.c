@@ -172,6 +172,16 @@ int tf_prep_conv(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	/* TFLite derives the multiplier from the shapes (old files may
 	 * carry a stale option). */
 	l->cp.depth_multiplier = dw ? cout / cin : 1;
+	/*
+	 * TFLite 2.14.1 (x86, measured): an int8 CONV_2D, whatever its
+	 * kernel, and a uint8 1x1 stride-1 one (no im2col) requantize as ruy
+	 * does; other uint8 ones as gemmlowp does, as does
+	 * DEPTHWISE_CONV_2D (kernels of its own).
+	 */
+	l->cp.rounding = tf_ref(t) == E1NPU_TFLITE_REF_2_14 && !dw &&
+			 (l->cp.dtype == E1NPU_DTYPE_INT8 ||
+			  (kh == 1 && kw == 1 && l->cp.stride_h == 1 && l->cp.stride_w == 1)) ?
+			 E1NPU_ROUNDING_RUY : E1NPU_ROUNDING_GEMMLOWP;
 	if ((ret = tf_qparams(t, li, l, l->in, &l->cp.input)) ||
 	    (ret = tf_qparams(t, li, l, l->out, &l->cp.output)) ||
 	    (ret = tf_map_act(t, li, l, op->opt.act, &l->cp.act)) ||
@@ -248,6 +258,9 @@ int tf_prep_fc(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	l->fp.dtype = dtype_of(in->type);
 	l->fp.k = k;
 	l->fp.n = n;
+	/* TFLite 2.14 runs an int8 FULLY_CONNECTED as a ruy GEMM too */
+	l->fp.rounding = tf_ref(t) == E1NPU_TFLITE_REF_2_14 && l->fp.dtype == E1NPU_DTYPE_INT8 ?
+			 E1NPU_ROUNDING_RUY : E1NPU_ROUNDING_GEMMLOWP;
 	l->fc_rows = (uint32_t)(cnt / k);
 	if ((ret = tf_qparams(t, li, l, l->in, &l->fp.input)) ||
 	    (ret = tf_qparams(t, li, l, l->out, &l->fp.output)) ||

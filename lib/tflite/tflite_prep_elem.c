@@ -194,7 +194,8 @@ int tf_prep_mean(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	    (ret = tf_qparams(t, li, l, l->out, &qo)))
 		return ret;
 	/* no options: TFLite's default, keep_dims false */
-	if (tfl_mean_prepare(&l->mean, in->type == TFL_TYPE_UINT8,
+	if (tfl_mean_prepare(&l->mean, tf_ref(t) == E1NPU_TFLITE_REF_2_14,
+			     in->type == TFL_TYPE_UINT8,
 			     l->op->opt.type == TFL_OPT_REDUCER && l->op->opt.keep_dims,
 			     (uint32_t)in->dims[1], (uint32_t)in->dims[2],
 			     (uint32_t)in->dims[3], qi, qo))

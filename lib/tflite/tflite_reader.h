@@ -207,6 +207,9 @@ struct tfl_model {
 	uint32_t num_operators;
 	struct tfl_operator *operators;
 	size_t mem;		/* bytes of the structures above (the budget's) */
+	/* not from the file: the TFLite release whose arithmetic the
+	 * interpreter follows, enum e1npu_tflite_ref (0: 2.2) */
+	uint32_t ref;
 };
 
 /* The memory a model of @file_size bytes may take once parsed and loaded:

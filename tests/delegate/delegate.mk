@@ -8,8 +8,10 @@
 #                        compiled-partition cache: option cache_dir);
 #   check-models-tflite  libe1npu's own interpreter vs TFLite 2.2; run as
 #                        part of check-models;
-#   check-delegate-newer the delegate against TFLITE_NEWER (a later TFLite's
-#                        C library), SKIPPED without one.
+#   check-delegate-newer the delegate (and the interpreter with
+#                        E1NPU_TFLITE_REF=2.14) inside TFLite 2.14.1 in the
+#                        Debian sid root (tests/delegate/newer-sid.sh),
+#                        SKIPPED naming why without SHARED_DIR or the root.
 # check-delegate also checks delegate/tflite_abi.h's layout (abi-layout.c).
 # On every model in tests/data and in MODELS_DIR (../shared/models, when
 # present), on the shipped images and seeded random tensors. TFLite comes
@@ -97,22 +99,37 @@ check-models-tflite: $(DELEGATE_TEST)
 	@mkdir -p $(O)/tests/delegate
 	$(call delegate_run,--interp)
 
-# The delegate against a TFLite newer than 2.2: TFLITE_NEWER=/path/to/
-# libtensorflowlite_c.so (x86-64 Linux, C API). None is packaged where this
-# project fetches from (npm: node-tflite 0.0.1/0.0.2 ship 2.2; Debian: no
-# TFLite runtime, only Arm NN's parser), so without it: SKIPPED, and
-# tests/delegate/abi-layout.c checks the layouts of the later releases'
-# headers instead (Documentation/tflite.md, "Newer TFLite").
+# The delegate inside TFLite 2.14.1 (Documentation/tflite.md, "TFLite 2.2
+# and 2.14"): Debian sid's libtensorflow-lite-dev, in the cached sid root
+# of tests/vm/sid-root.sh (sid's libraries need sid's C library), where
+# the test program and the delegate are built again ($(SID_O)) and run
+# by tests/delegate/newer-sid.sh on the shipped model, SHARED_DIR's
+# MobileNets and zoo (tests/delegate/expect-2.14.txt) and mkmodels.py's
+# models. SKIPPED, naming why, without SHARED_DIR or when the root cannot
+# be built. TFLITE_NEWER=/path/to/libtensorflowlite_c.so instead: the
+# delegate on the shipped models and the zoo against that library, here.
 TFLITE_NEWER ?=
+SID_O ?= $(O)-sid
+CLEAN_DIRS += $(SID_O)
 check-delegate-newer: $(DELEGATE_TEST) $(DELEGATE_SO)
-	@if [ -z '$(TFLITE_NEWER)' ]; then \
-		echo "$@: SKIPPED: no TFLite newer than 2.2 (set TFLITE_NEWER=.../libtensorflowlite_c.so; none on npm or Debian)"; \
-		echo "$@: 0 passed, 0 failed, 1 skipped"; exit 0; fi; \
+	@if [ -n '$(TFLITE_NEWER)' ]; then \
 	[ -f '$(TFLITE_NEWER)' ] || { echo "$@: TFLITE_NEWER=$(TFLITE_NEWER): no such file"; exit 1; }; \
 	$(DELEGATE_TEST) --tflite '$(TFLITE_NEWER)' --delegate $(DELEGATE_SO) \
 		-i tests/data/grace_hopper_128.bmp -r $(DELEGATE_RANDOM) tests/data/*.tflite && \
 	$(DELEGATE_TEST) --tflite '$(TFLITE_NEWER)' --delegate $(DELEGATE_SO) \
-		--expect $(ZOO_EXPECT) -i tests/data/grace_hopper_128.bmp -r 1 $(ZOO_MODELS)
+		--expect $(ZOO_EXPECT) -i tests/data/grace_hopper_128.bmp -r 1 $(ZOO_MODELS); \
+	exit $$?; fi; \
+	if [ ! -d '$(SHARED_DIR)/models' ] || [ ! -d '$(SHARED_DIR)/zoo' ]; then \
+		echo "$@: SKIPPED: SHARED_DIR=$(SHARED_DIR) has no models/ and zoo/ (the MobileNets and the model zoo)"; \
+		echo "$@: 0 passed, 0 failed, 1 skipped"; exit 0; fi; \
+	if [ "$$(realpath '$(SHARED_DIR)')" != "$$(realpath '$(CURDIR)/../shared')" ]; then \
+		echo "$@: SKIPPED: SHARED_DIR=$(SHARED_DIR) is not ../shared, the directory tests/vm/sid-root.sh binds"; \
+		echo "$@: 0 passed, 0 failed, 1 skipped"; exit 0; fi; \
+	mkdir -p $(SID_O); \
+	if ! bash tests/vm/sid-root.sh --print > $(SID_O)/root.log 2>&1; then \
+		echo "$@: SKIPPED: the Debian sid root (TFLite 2.14) cannot be built: $$(tail -n 1 $(SID_O)/root.log)"; \
+		echo "$@: 0 passed, 0 failed, 1 skipped"; exit 0; fi; \
+	bash tests/vm/sid-root.sh --run sh tests/delegate/newer-sid.sh $(SID_O)
 
 check-models: check-models-tflite
 CHECK_TARGETS += check-delegate check-delegate-newer

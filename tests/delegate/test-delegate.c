@@ -33,6 +33,8 @@
  * operator of the middle delegated node (fewer nodes must be delegated).
  * --no-skip-ops: no second delegate run with skip_ops=DEPTHWISE_CONV_2D
  * (models without that operator: tests/tflite/mkmodels.py's).
+ * --skip OPS: the second run's skip_ops instead of DEPTHWISE_CONV_2D (a
+ * hunt for the operator that differs).
  * --interp-ref: the interpreter's reference path (lib/ref's naive
  * kernels) against TFLite 2.2 too, beside its NPU path.
  * --ramp: one more input, "every value" (fill_ramp): exhaustive for the
@@ -415,12 +417,21 @@ static int make_inputs(const void *t, const struct in_layout *lay, char **images
 	return n;
 }
 
+static int last_maxabs;	/* of the last ndiff(): largest byte difference */
+
 static size_t ndiff(const uint8_t *a, const uint8_t *b, size_t n)
 {
 	size_t d = 0;
 
-	for (size_t i = 0; i < n; i++)
+	last_maxabs = 0;
+	for (size_t i = 0; i < n; i++) {
+		/* 8-bit outputs: the distance modulo 256 (int8 and uint8 alike) */
+		int x = a[i] > b[i] ? a[i] - b[i] : b[i] - a[i];
+
+		x = x > 128 ? 256 - x : x;
+		last_maxabs = x > last_maxabs ? x : last_maxabs;
 		d += a[i] != b[i];
+	}
 	return d;
 }
 
@@ -588,7 +599,7 @@ static void check_delegate(const char *mname, void *model, char **keys, char **v
 			       in[i].name, dif ? "!=" : "==", outlen,
 			       dif ? ", differences below" : "");
 		if (dif && !xf)
-			printf("    %zu of %zu bytes differ\n", dif, outlen);
+			printf("    %zu of %zu bytes differ (max abs %d)\n", dif, outlen, last_maxabs);
 	}
 	/* Expected to differ, and identical on every input: say so. */
 	if (exp && xf && !more_parts && it && nin && !res->ndiff)
@@ -681,7 +692,7 @@ static void check_interp(const char *path, const char *mname, struct input *in, 
 			result(!dif, "%s, %s: %s %s TFLite 2.2 (%zu bytes)", mname,
 			       in[i].name, who, dif ? "!=" : "==", outlen);
 		if (dif && !want_differs)
-			printf("    %zu of %zu bytes differ\n", dif, outlen);
+			printf("    %zu of %zu bytes differ (max abs %d)\n", dif, outlen, last_maxabs);
 	}
 	snprintf(state, statelen, "%s", nfailed ? "failed" : ndif ? "differs" : "exact");
 	if (want_differs && nin && !ndif && !nfailed)
@@ -1058,9 +1069,10 @@ int main(int argc, char **argv)
 {
 	const char *lib = NULL, *dso = NULL, *expect_path = NULL;
 	char *images[8], *partial[8];
-	static struct expect expects[64];
+	static struct expect expects[256];
 	int nimg = 0, nrand = 0, npartial = 0, nexp = 0;
 	bool interp = false, verbose = false, skip_run = true, cache = false;
+	const char *skip_ops = "DEPTHWISE_CONV_2D";	/* --skip: the second run's */
 	int a;
 
 	for (a = 1; a < argc && argv[a][0] == '-'; a++) {
@@ -1076,6 +1088,8 @@ int main(int argc, char **argv)
 			cache = true;
 		else if (!strcmp(argv[a], "--no-skip-ops"))
 			skip_run = false;
+		else if (!strcmp(argv[a], "--skip") && a + 1 < argc)
+			skip_ops = argv[++a];
 		else if (!strcmp(argv[a], "--ramp"))
 			ramp = true;
 		else if (!strcmp(argv[a], "--interp-ref"))
@@ -1096,7 +1110,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (expect_path && (nexp = read_expect(expect_path, expects, 64)) < 0)
+	if (expect_path && (nexp = read_expect(expect_path, expects, (int)(sizeof(expects) / sizeof(expects[0])))) < 0)
 		return 1;
 	if (!lib || load_api(lib))
 		return 1;
@@ -1165,7 +1179,7 @@ int main(int argc, char **argv)
 		}
 		if (dso) {
 			char *k[] = { (char *)"device", (char *)"skip_ops" };
-			char *v[] = { (char *)device, (char *)"DEPTHWISE_CONV_2D" };
+			char *v[] = { (char *)device, (char *)skip_ops };
 
 			check_delegate(mname, model, k, v, 1, false, part, in, nin, &lay,
 				       refout, outlen, verbose, exp, NULL, &d1);

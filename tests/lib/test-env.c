@@ -23,6 +23,7 @@ static const struct {
 	{ "E1NPU_SIM_TIMING", "0x40", "a bit mask from 0 to 0x3f" },
 	{ "E1NPU_OPS_LOWERING", "fast", "'auto', 'conv2d', 'matmul' or 'first'" },
 	{ "E1NPU_TFLITE_DEBUG", "junk", "0 or 1" },
+	{ "E1NPU_TFLITE_REF", "2.15", "'2.2' or '2.14'" },
 	{ "E1NPU_HLO_MAX_WORK", "0", "Mi steps (2^20 each) from 1 to 4194304" },
 };
 

@@ -189,6 +189,35 @@ static void test_requant(void **state)
  * first, then edge and random operands in runs of odd lengths (the vector
  * tails).
  */
+/*
+ * E1NPU_ROUNDING_RUY (TFLite 2.14's ruy GEMMs): the same high multiply,
+ * ties of the final right shift toward +infinity. -7 * 0.5 -> -3 (as
+ * above), shift -1: -1.5 -> -1 (gemmlowp: -2); -2 * 0.5 = -1, shift -1:
+ * -0.5 -> 0 (gemmlowp: -1); positive ties agree (+1.5 -> 2); no tie,
+ * no difference; a left shift has no final shift; the byte form agrees.
+ */
+static void test_requant_ruy(void **state)
+{
+	static const int32_t acc[4] = { -7, -2, 7, -6 }, mult[4] = { 1 << 30, 1 << 30, 1 << 30, 1 << 30 };
+	static const int shift[4] = { -1, -1, -1, -2 };
+	uint8_t out[4];
+
+	(void)state;
+	assert_int_equal(e1q_mul_by_qm_ruy(-7, 1 << 30, -1), -1);
+	assert_int_equal(e1q_mul_by_qm(-7, 1 << 30, -1), -2);
+	assert_int_equal(e1q_mul_by_qm_ruy(-2, 1 << 30, -1), 0);
+	assert_int_equal(e1q_mul_by_qm(-2, 1 << 30, -1), -1);
+	assert_int_equal(e1q_mul_by_qm_ruy(7, 1 << 30, -1), 2);
+	assert_int_equal(e1q_mul_by_qm(7, 1 << 30, -1), 2);
+	assert_int_equal(e1q_mul_by_qm_ruy(-6, 1 << 30, -2), e1q_mul_by_qm(-6, 1 << 30, -2));
+	assert_int_equal(e1q_mul_by_qm_ruy(-3, 1 << 30, 2), e1q_mul_by_qm(-3, 1 << 30, 2));
+	assert_int_equal(e1q_mul_by_qm_ruy(INT32_MIN, INT32_MIN, 0), INT32_MAX);
+	assert_int_equal(e1q_requant_ruy(-7, 1 << 30, -1, 10, 0, 255), 9);
+	e1q_requant_bytes_ruy(acc, mult, shift, 10, 0, 255, 4, out);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(out[i], e1q_requant_ruy(acc[i], mult[i], shift[i], 10, 0, 255));
+}
+
 static void test_requant_bytes(void **state)
 {
 	/*
@@ -397,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_activation_range),
 		cmocka_unit_test(test_requant),
 		cmocka_unit_test(test_requant_bytes),
+		cmocka_unit_test(test_requant_ruy),
 		cmocka_unit_test(test_fixedpoint),
 		cmocka_unit_test(test_softmax_prepare),
 		cmocka_unit_test(test_conv_scale),

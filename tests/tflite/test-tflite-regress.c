@@ -123,6 +123,37 @@ static void test_mean_sum(void **state)
 	rejected(DIR "regress-mean-sum-overflow", -ENOTSUP, "int32 sum could overflow");
 }
 
+/*
+ * The TFLite release followed (e1npu_tflite_options.ref, E1NPU_TFLITE_REF):
+ * a bad field or variable is refused naming it; 2.2 and 2.14 load.
+ */
+static void test_tflite_ref(void **state)
+{
+	static const char *model = "tests/data/mobilenet_v1_0.25_128_quant.tflite";
+	struct e1npu_tflite_options opt = { .ref = 3 };
+	struct e1npu_tflite *t = NULL;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(e1npu_tflite_load_file(NULL, model, &opt, &t, err, sizeof(err)), -EINVAL);
+	assert_null(t);
+	assert_non_null(strstr(err, "ref 3 is not 0 (default), 1 (TFLite 2.2) or 2 (TFLite 2.14)"));
+	setenv("E1NPU_TFLITE_REF", "2.15", 1);
+	opt.ref = E1NPU_TFLITE_REF_DEFAULT;
+	assert_int_equal(e1npu_tflite_load_file(NULL, model, &opt, &t, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "E1NPU_TFLITE_REF='2.15': expected 2.2 or 2.14"));
+	/* an explicit field wins over the variable */
+	opt.ref = E1NPU_TFLITE_REF_2_14;
+	assert_int_equal(e1npu_tflite_load_file(NULL, model, &opt, &t, err, sizeof(err)), 0);
+	e1npu_tflite_free(t);
+	t = NULL;
+	setenv("E1NPU_TFLITE_REF", "2.14", 1);
+	opt.ref = E1NPU_TFLITE_REF_DEFAULT;
+	assert_int_equal(e1npu_tflite_load_file(NULL, model, &opt, &t, err, sizeof(err)), 0);
+	e1npu_tflite_free(t);
+	unsetenv("E1NPU_TFLITE_REF");
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -144,6 +175,7 @@ int main(void)
 		cmocka_unit_test(test_add_reads_unwritten),
 		cmocka_unit_test(test_pool_huge_filter),
 		cmocka_unit_test(test_arena_too_big),
+		cmocka_unit_test(test_tflite_ref),
 	};
 
 	return cmocka_run_group_tests_name("tflite-regress", tests, setup, teardown);
