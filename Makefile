@@ -81,6 +81,11 @@ export MODELS_DIR ZOO_DIR
 TEST_MODEL  := $(MODELS_DIR)/mobilenet_v1_0.25_128_quant.tflite
 TEST_LABELS := $(MODELS_DIR)/imagenet_labels.txt
 TEST_PHOTO  := $(MODELS_DIR)/grace_hopper.bmp
+ifeq ($(MAKELEVEL)$(wildcard $(SHARED_DIR)),0)
+ifneq ($(filter check% bench%,$(MAKECMDGOALS)),)
+$(info NOTE: SHARED_DIR=$(SHARED_DIR) is absent: every check on models from public repositories is SKIPPED, naming the file (CI lays shared/ beside the checkout))
+endif
+endif
 # shared_skip NAME,FILE...: recipe text: unless every FILE exists, say which
 # is absent, print NAME's result line and end the recipe (exit 0).
 shared_skip = for f in $(2); do [ -e "$$f" ] || { \

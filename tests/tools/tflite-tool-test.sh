@@ -26,6 +26,7 @@ bin=$1
 cls=$2
 . "$(dirname "$0")/lib.sh"
 test_init tflite_tool
+need_data
 model=$data/mobilenet_v1_0.25_128_quant.tflite
 chk="python3 $top/tests/tools/tflite-tool-check.py"
 export E1NPU_DEVICE=sim
