@@ -75,7 +75,7 @@ expect() {
 	echo "  exit $rc (expected $want); stderr should contain: $text" >&2
 	return 1
 }
-# cls ARGS...: the shipped model and photo on the model (sim).
+# cls ARGS...: the small MobileNet and photo on the model (sim).
 cls() { E1NPU_DEVICE=sim "$bin" -m "$data/$model" -i "$data/grace_hopper_128.bmp" "$@"; }
 
 # Silent data loss: every written file is checked up to fclose().

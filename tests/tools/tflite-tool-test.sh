@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# e1npu-tflite (tools/e1npu-tflite/) on the shipped MobileNet v1 0.25 128:
+# e1npu-tflite (tools/e1npu-tflite/) on the small MobileNet v1 0.25 128:
 #   run     outputs byte-identical to e1npu-classify --raw-output on the
 #           shipped image and to the CPU reference path (--cpu), raw and
 #           .npy in and out, input sizes checked (the message names the
