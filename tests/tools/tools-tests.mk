@@ -69,7 +69,8 @@ TFLITE_CMP_UNIT_SRCS := tests/tools/test-tflite-compare.c tools/e1npu-tflite/com
 TFLITE_CMP_UNIT      := $(O)/tests/tools/test-tflite-compare
 TFLITE_CMP_UNIT_SAN  := $(SAN_O)/tests/tools/test-tflite-compare
 # the library's compiled-model artifact and its SHA-256
-# (tests/tools/test-tflite-artifact.c, on the small MobileNet)
+# (tests/tools/test-tflite-artifact.c, on the small MobileNet: the first
+# model it is given)
 TFLITE_ART_UNIT_SRCS := tests/tools/test-tflite-artifact.c
 TFLITE_ART_UNIT      := $(O)/tests/tools/test-tflite-artifact
 TFLITE_ART_UNIT_SAN  := $(SAN_O)/tests/tools/test-tflite-artifact
@@ -119,9 +120,10 @@ check-tflite-tool: $(TFLITE_TOOL) $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN) $(NPU_SMOKE
 	$(TFLITE_CMP_UNIT)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(TFLITE_CMP_UNIT_SAN)
 	@$(call shared_skip,check-tflite-tool (artifact),$(TEST_MODEL) $(ZOO_DIR)); \
-	set -x; $(TFLITE_ART_UNIT) $(sort $(TFLITE_TOOL_ZOO) $(wildcard $(MODELS_DIR)/*.tflite)) && \
+	set -x; $(TFLITE_ART_UNIT) $(TEST_MODEL) $(filter-out $(TEST_MODEL),$(sort \
+		$(wildcard $(ZOO_DIR)/*.tflite) $(wildcard $(MODELS_DIR)/*.tflite))) && \
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		$(TFLITE_ART_UNIT_SAN) $(TFLITE_TOOL_ZOO)
+		$(TFLITE_ART_UNIT_SAN) $(TEST_MODEL) $(sort $(wildcard $(ZOO_DIR)/*.tflite))
 ALL_TARGETS   += $(TFLITE_CMP_UNIT) $(TFLITE_ART_UNIT)
 CHECK_TARGETS += check-tflite-tool
 
