@@ -27,6 +27,7 @@ test_init() {
 # of them (or a FILE the caller needs) is absent: one SKIP line naming it,
 # and false (need_data: then the result line and exit 0).
 test_data() {
+	data=$tmp/data
 	td_shared=${SHARED_DIR:-$top/../shared}
 	td_models=${MODELS_DIR:-$td_shared/models}
 	td_zoo=${ZOO_DIR:-$td_shared/zoo}
@@ -36,7 +37,6 @@ test_data() {
 		echo "SKIP: $test_prefix: $f absent (CI lays shared/ beside the checkout: SHARED_DIR)"
 		return 1
 	done
-	data=$tmp/data
 	mkdir "$data"
 	ln -s "$td_models/mobilenet_v1_0.25_128_quant.tflite" "$td_models/imagenet_labels.txt" "$data/"
 	ln -s "$td_zoo" "$data/zoo"
