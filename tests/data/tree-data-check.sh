@@ -31,7 +31,7 @@ bad=$(grep -v '^[[:space:]]*#' "$allow" | awk 'NF == 1 { print "  " $0 }')
 
 allowed() {
 	grep -v '^[[:space:]]*#' "$allow" | {
-		while read -r pat why; do
+		while read -r pat _; do
 			[ -n "$pat" ] || continue
 			# shellcheck disable=SC2254
 			case $1 in $pat) exit 0 ;; esac
