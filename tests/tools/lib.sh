@@ -26,11 +26,13 @@ test_init() {
 # made it, else tests/data/mkimage.py on the shared photograph). Where one
 # of them (or a FILE the caller needs) is absent: one SKIP line naming it,
 # and false (need_data: then the result line and exit 0).
+# td_abs PATH: PATH from /, for the links test_data makes in $tmp
+td_abs() { case $1 in /*) echo "$1" ;; *) echo "$(pwd)/$1" ;; esac; }
 test_data() {
 	data=$tmp/data
 	td_shared=${SHARED_DIR:-$top/../shared}
-	td_models=${MODELS_DIR:-$td_shared/models}
-	td_zoo=${ZOO_DIR:-$td_shared/zoo}
+	td_models=$(td_abs "${MODELS_DIR:-$td_shared/models}")
+	td_zoo=$(td_abs "${ZOO_DIR:-$td_shared/zoo}")
 	for f in "$td_models/mobilenet_v1_0.25_128_quant.tflite" "$td_models/imagenet_labels.txt" \
 		"$td_models/grace_hopper.bmp" "$@"; do
 		[ -e "$f" ] && continue
