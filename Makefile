@@ -71,10 +71,33 @@ endif
 # Tests read them from SHARED_DIR and skip, naming it, where it is absent.
 SHARED_DIR ?= $(abspath $(CURDIR)/../shared)
 export SHARED_DIR
+# Its parts: the MobileNets, their labels and the photo (models/), the model
+# zoo (zoo/); the test inputs the suites share: the small MobileNet, its
+# labels and the photo at the model's 128x128 (made in the build tree by
+# tests/data/mkimage.py, tests/data/data.mk).
+MODELS_DIR ?= $(SHARED_DIR)/models
+ZOO_DIR    ?= $(SHARED_DIR)/zoo
+export MODELS_DIR ZOO_DIR
+TEST_MODEL  := $(MODELS_DIR)/mobilenet_v1_0.25_128_quant.tflite
+TEST_LABELS := $(MODELS_DIR)/imagenet_labels.txt
+TEST_PHOTO  := $(MODELS_DIR)/grace_hopper.bmp
+ifeq ($(MAKELEVEL)$(wildcard $(SHARED_DIR)),0)
+ifneq ($(filter check% bench%,$(MAKECMDGOALS)),)
+$(info NOTE: SHARED_DIR=$(SHARED_DIR) is absent: every check on models from public repositories is SKIPPED, naming the file (CI lays shared/ beside the checkout))
+endif
+endif
+# shared_skip NAME,FILE...: recipe text: unless every FILE exists, say which
+# is absent, print NAME's result line and end the recipe (exit 0).
+shared_skip = for f in $(2); do [ -e "$$f" ] || { \
+	echo "SKIP: $(1): $$f absent (CI lays shared/ beside the checkout: SHARED_DIR=$(SHARED_DIR))"; \
+	echo "$(1): 0 passed, 0 failed, 1 skipped"; exit 0; }; done
 
 # Build trees: O for the normal build, SAN_O for ASan+UBSan.
 O       ?= build
 SAN_O   ?= build-san
+# The photo at 128x128, made from TEST_PHOTO (tests/data/data.mk)
+TEST_IMAGE := $(O)/tests/data/grace_hopper_128.bmp
+export TEST_IMAGE
 
 # The project's version: the library's (soname stays libe1npu.so.0), the
 # tools' --version, libe1npu.pc. Written here only.

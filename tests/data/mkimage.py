@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Make tests/data/grace_hopper_128.bmp: the shared 24-bit grace_hopper.bmp
+"""Make grace_hopper_128.bmp (the build makes $(O)/tests/data/grace_hopper_128.bmp,
+tests/data/data.mk; never committed): the shared 24-bit grace_hopper.bmp
 area-averaged (integer box filter) to 128x128, the input size of
 mobilenet_v1_0.25_128_quant.tflite, so the test image is 48 KiB instead of
 900 KiB. Usage: mkimage.py SRC.bmp DST.bmp [SIZE]"""

@@ -13,10 +13,11 @@
 #                        Debian sid root (tests/delegate/newer-sid.sh),
 #                        SKIPPED naming why without SHARED_DIR or the root.
 # check-delegate also checks delegate/tflite_abi.h's layout (abi-layout.c).
-# On every model in tests/data and in MODELS_DIR (../shared/models, when
-# present), on the shipped images and seeded random tensors. TFLite comes
-# from tools/devel/fetch-tflite.sh (x86_64 only: elsewhere SKIPPED with its
-# reason). check-delegate also runs the shipped models under ASan+UBSan.
+# On every model in MODELS_DIR ($(SHARED_DIR)/models: SKIPPED, naming it,
+# where the small MobileNet is absent), on its photograph (full size and
+# TEST_IMAGE, 128x128) and seeded random tensors. TFLite comes from
+# tools/devel/fetch-tflite.sh (x86_64 only: elsewhere SKIPPED with its
+# reason). check-delegate also runs the small MobileNet under ASan+UBSan.
 
 
 DELEGATE_TEST     := $(O)/tests/delegate/test-delegate
@@ -44,24 +45,23 @@ define delegate_run
 	@tfl=$$($(FETCH_TFLITE) 2>$(O)/tests/delegate/fetch.err) || { \
 		echo "$@: SKIPPED: no TFLite 2.2 reference: $$(cat $(O)/tests/delegate/fetch.err)"; \
 		echo "$@: 0 passed, 0 failed, 1 skipped"; exit 0; }; \
-	models=$$(ls tests/data/*.tflite); imgs="-i tests/data/grace_hopper_128.bmp"; \
-	if [ -d '$(MODELS_DIR)' ]; then \
-		models="$$models $$(ls '$(MODELS_DIR)'/*.tflite)"; \
-		[ -f '$(MODELS_DIR)/grace_hopper.bmp' ] && imgs="$$imgs -i $(MODELS_DIR)/grace_hopper.bmp"; \
-	else echo "$@: model directory $(MODELS_DIR) not found: shipped models only"; fi; \
+	$(call shared_skip,$@,$(TEST_MODEL) $(TEST_IMAGE)); \
+	models=$$(ls '$(MODELS_DIR)'/*.tflite); imgs="-i $(TEST_IMAGE)"; \
+	[ -f '$(TEST_PHOTO)' ] && imgs="$$imgs -i $(TEST_PHOTO)"; \
 	echo "$@: TFLite 2.2 from $$tfl"; \
 	$(2) \
 	$(DELEGATE_TEST) --tflite "$$tfl/lib/libtensorflowlite_c.so" $(1) $$imgs \
 		-r $(DELEGATE_RANDOM) $$models && [ -z "$$fail" ]
 endef
 
-# The shipped model with SOFTMAX turned into CAST (uint8 to uint8: TFLite
+# The small MobileNet with SOFTMAX turned into CAST (uint8 to uint8: TFLite
 # 2.2 copies it): one node the delegate must leave to TFLite. (LOGISTIC,
 # the operator it was before, is delegated since libe1npu runs it.)
 DELEGATE_PARTIAL := $(O)/tests/delegate/mobilenet_v1_0.25_128_cast.tflite
-$(DELEGATE_PARTIAL): tests/data/mobilenet_v1_0.25_128_quant.tflite tests/delegate/swap_opcode.py
+$(DELEGATE_PARTIAL): $(wildcard $(TEST_MODEL)) tests/delegate/swap_opcode.py
 	@mkdir -p $(@D)
-	python3 tests/delegate/swap_opcode.py $< $@ 25 53
+	@if [ -f '$(TEST_MODEL)' ]; then python3 tests/delegate/swap_opcode.py '$(TEST_MODEL)' $@ 25 53; \
+	else echo "$@: not made: $(TEST_MODEL) absent (CI lays shared/ beside the checkout)"; fi
 
 # delegate/tflite_abi.h against TFLite 2.2's own common.h (only there
 # once fetched, so built in the recipe).
@@ -78,24 +78,24 @@ $(DELEGATE_ABI_LAYOUT): tests/delegate/abi-layout.c delegate/tflite_abi.h
 
 .PHONY: check-delegate check-models-tflite check-delegate-newer
 check-delegate: $(DELEGATE_TEST) $(DELEGATE_SO) $(DELEGATE_PARTIAL) \
-		$(DELEGATE_TEST_SAN) $(DELEGATE_SAN_SO) $(DELEGATE_ABI_LAYOUT)
+		$(DELEGATE_TEST_SAN) $(DELEGATE_SAN_SO) $(DELEGATE_ABI_LAYOUT) $(TEST_IMAGE)
 	@mkdir -p $(O)/tests/delegate
 	@$(DELEGATE_ABI_LAYOUT) > $(O)/tests/delegate/abi-layout.log || { \
 		cat $(O)/tests/delegate/abi-layout.log; exit 1; }; \
 	tail -n 1 $(O)/tests/delegate/abi-layout.log
 	$(call delegate_run,--delegate $(DELEGATE_SO) --cache -p $(DELEGATE_PARTIAL),$(DELEGATE_ABI_CHECK))
-	@tfl=$$($(FETCH_TFLITE) 2>/dev/null) || exit 0; \
+	@tfl=$$($(FETCH_TFLITE) 2>/dev/null) || exit 0; [ -f '$(TEST_MODEL)' ] || exit 0; \
 	echo "check-delegate: 4 MiB of device memory: the 14 partitions share one lowering context"; \
 	E1NPU_SIM_ARENA_MB=4 $(DELEGATE_TEST) --tflite "$$tfl/lib/libtensorflowlite_c.so" \
-		--delegate $(DELEGATE_SO) -r 1 tests/data/mobilenet_v1_0.25_128_quant.tflite
-	@tfl=$$($(FETCH_TFLITE) 2>/dev/null) || exit 0; \
-	echo "check-delegate: under ASan+UBSan, shipped models"; \
+		--delegate $(DELEGATE_SO) -r 1 $(TEST_MODEL)
+	@tfl=$$($(FETCH_TFLITE) 2>/dev/null) || exit 0; [ -f '$(TEST_MODEL)' ] || exit 0; \
+	echo "check-delegate: under ASan+UBSan, the small MobileNet"; \
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	$(DELEGATE_TEST_SAN) --tflite "$$tfl/lib/libtensorflowlite_c.so" \
 		--delegate $(DELEGATE_SAN_SO) --interp --cache -p $(DELEGATE_PARTIAL) \
-		-i tests/data/grace_hopper_128.bmp -r 2 tests/data/*.tflite
+		-i $(TEST_IMAGE) -r 2 $(TEST_MODEL)
 
-check-models-tflite: $(DELEGATE_TEST)
+check-models-tflite: $(DELEGATE_TEST) $(TEST_IMAGE)
 	@mkdir -p $(O)/tests/delegate
 	$(call delegate_run,--interp)
 
@@ -111,13 +111,14 @@ check-models-tflite: $(DELEGATE_TEST)
 TFLITE_NEWER ?=
 SID_O ?= $(O)-sid
 CLEAN_DIRS += $(SID_O)
-check-delegate-newer: $(DELEGATE_TEST) $(DELEGATE_SO)
+check-delegate-newer: $(DELEGATE_TEST) $(DELEGATE_SO) $(TEST_IMAGE)
 	@if [ -n '$(TFLITE_NEWER)' ]; then \
 	[ -f '$(TFLITE_NEWER)' ] || { echo "$@: TFLITE_NEWER=$(TFLITE_NEWER): no such file"; exit 1; }; \
+	$(call shared_skip,$@,$(TEST_MODEL) $(TEST_IMAGE) $(ZOO_DIR)); \
 	$(DELEGATE_TEST) --tflite '$(TFLITE_NEWER)' --delegate $(DELEGATE_SO) \
-		-i tests/data/grace_hopper_128.bmp -r $(DELEGATE_RANDOM) tests/data/*.tflite && \
+		-i $(TEST_IMAGE) -r $(DELEGATE_RANDOM) $(TEST_MODEL) && \
 	$(DELEGATE_TEST) --tflite '$(TFLITE_NEWER)' --delegate $(DELEGATE_SO) \
-		--expect $(ZOO_EXPECT) -i tests/data/grace_hopper_128.bmp -r 1 $(ZOO_MODELS); \
+		--expect $(ZOO_EXPECT) -i $(TEST_IMAGE) -r 1 $(ZOO_MODELS); \
 	exit $$?; fi; \
 	if [ ! -d '$(SHARED_DIR)/models' ] || [ ! -d '$(SHARED_DIR)/zoo' ]; then \
 		echo "$@: SKIPPED: SHARED_DIR=$(SHARED_DIR) has no models/ and zoo/ (the MobileNets and the model zoo)"; \

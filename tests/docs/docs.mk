@@ -21,7 +21,7 @@ $(DOCS_GUIDE_BIN): $(DOCS_GUIDE_C) $(LIB_PUB_A)
 	$(CC) $(CSTD) $(WARN) -Iinclude $< -o $@ $(LIB_PUB_A) $(LIB_LIBS)
 
 .PHONY: check-docs
-check-docs: $(DOCS_GUIDE_BIN) $(TFLITE_TOOL)
+check-docs: $(DOCS_GUIDE_BIN) $(TFLITE_TOOL) $(TEST_IMAGE)
 	E1NPU_DEVICE=sim $(DOCS_GUIDE_BIN) > $(O)/tests/docs/matmul.out
 	cat $(O)/tests/docs/matmul.out
 	grep -q '^device: sim (the model)$$' $(O)/tests/docs/matmul.out

@@ -3,8 +3,11 @@
 """check-docs: the e1npu-tflite examples of Documentation/tflite.md are
 real. In its "## e1npu-tflite" section, every fenced block line "$ CMD"
 whose command is e1npu-tflite (after VAR=value assignments) is run again
-(device sim, in a scratch directory holding the shipped model and
-grace_hopper.raw, the BMP's pixels as the input tensor), and every line
+(device sim, in a scratch directory holding the small MobileNet of
+$SHARED_DIR/models (default TOP/../shared/models; absent: SKIP, naming it)
+and grace_hopper.raw, the pixels of $TEST_IMAGE (the 128x128 photo the
+build makes; else made here by tests/data/mkimage.py from the shared
+photo) as the input tensor), and every line
 shown under it must be a line of what it prints now, except "..." (a cut)
 and the "latency:" and "load:" lines (host time). A changed output fails
 with both.
@@ -43,13 +46,27 @@ def blocks(path):
 
 def main():
     tool, doc, top = sys.argv[1:4]
+    shared = os.environ.get("SHARED_DIR") or os.path.join(top, "..", "shared")
+    models = os.environ.get("MODELS_DIR") or os.path.join(shared, "models")
+    model = os.path.join(models, "mobilenet_v1_0.25_128_quant.tflite")
+    photo = os.path.join(models, "grace_hopper.bmp")
+    for f in (model, photo):
+        if not os.path.exists(f):
+            print("SKIP: check-docs: tflite.md's e1npu-tflite examples: %s absent "
+                  "(CI lays shared/ beside the checkout)" % f)
+            print("0 passed, 0 failed, 1 skipped")
+            sys.exit(0)
     tmp = tempfile.mkdtemp()
     passed = failed = 0
     try:
-        shutil.copy(os.path.join(top, "tests/data/mobilenet_v1_0.25_128_quant.tflite"), tmp)
+        shutil.copy(model, tmp)
+        image = os.environ.get("TEST_IMAGE", "")
+        if not os.path.isfile(image):
+            image = os.path.join(tmp, "grace_hopper_128.bmp")
+            subprocess.run([sys.executable, os.path.join(top, "tests/data/mkimage.py"),
+                            photo, image], check=True)
         subprocess.run([sys.executable, os.path.join(top, "tests/tools/tflite-tool-check.py"),
-                        "bmp", os.path.join(top, "tests/data/grace_hopper_128.bmp"),
-                        os.path.join(tmp, "grace_hopper.raw")], check=True)
+                        "bmp", image, os.path.join(tmp, "grace_hopper.raw")], check=True)
         env = dict(os.environ, E1NPU_DEVICE="sim",
                    PATH=os.path.dirname(os.path.abspath(tool)) + ":" + os.environ["PATH"])
         for cmd, shown in blocks(doc):

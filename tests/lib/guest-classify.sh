@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# /tests/guest-classify.sh DEVICE: e1npu-classify on the shipped MobileNet
-# (tests/data/) in a QEMU guest, three ways: through the kernel driver
+# /tests/guest-classify.sh DEVICE: e1npu-classify on the small MobileNet
+# (from ../shared/models, Documentation/board.md copies it) in a QEMU guest, three ways: through the kernel driver
 # (DEVICE), on the in-process device model (--device sim: the model's GEMM
 # as compiled for this arch) and on the CPU reference path (--cpu). Each
 # output tensor's sha256 must equal the host's in-process run

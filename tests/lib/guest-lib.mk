@@ -26,7 +26,8 @@ GUEST_RV_BLOCKS  := $(BOARD_W)/board-blocks.sh
 CLASSIFY_HOST    := $(O)/tests/lib/classify-host.txt
 # models.mk's $(CLASSIFY), which is included after this file
 CLASSIFY_BIN     := $(O)/tools/e1npu-classify/e1npu-classify
-BOARD_DATA       := tests/data/mobilenet_v1_0.25_128_quant.tflite tests/data/grace_hopper_128.bmp
+# the small MobileNet of SHARED_DIR and the 128x128 photo the build makes of its photograph
+BOARD_DATA       := $(TEST_MODEL) $(TEST_IMAGE)
 
 .PHONY: guest-riscv64-force
 $(GUEST_RV_TAR): guest-riscv64-force
@@ -43,7 +44,7 @@ $(GUEST_RV_BLOCKS): Documentation/board.md
 $(CLASSIFY_HOST): $(CLASSIFY_BIN) $(BOARD_DATA)
 	@mkdir -p $(@D)
 	E1NPU_DEVICE=sim $(CLASSIFY_BIN) -m $(word 1,$(BOARD_DATA)) -i $(word 2,$(BOARD_DATA)) \
-		-l tests/data/imagenet_labels.txt -n 1 --raw-output $@.npu > $@.log
+		-l $(TEST_LABELS) -n 1 --raw-output $@.npu > $@.log
 	$(CLASSIFY_BIN) --cpu -m $(word 1,$(BOARD_DATA)) -i $(word 2,$(BOARD_DATA)) \
 		-n 1 --raw-output $@.cpu >> $@.log
 	@cmp $@.npu $@.cpu || { echo "classify-host: NPU path != CPU reference path"; exit 1; }

@@ -6,10 +6,9 @@
 #       walk, malformed-input fuzz loop (ASan+UBSan), end-to-end top-1 and
 #       NPU vs CPU-reference byte equality (tests/models/run-models.sh),
 #   bench-models   modelled cycles, utilization, descriptors, host time.
-# The models live beside the repository: MODELS_DIR (default
-# $(CURDIR)/../shared/models); without it the model tests are SKIPPED loudly.
-
-MODELS_DIR ?= $(CURDIR)/../shared/models
+# The models live beside the repository: MODELS_DIR (the top-level
+# Makefile's $(SHARED_DIR)/models); without it the model tests are SKIPPED
+# loudly.
 
 
 MODELS_TEST_SRCS := tests/models/test-tflite.c
@@ -41,14 +40,14 @@ check-models: $(CLASSIFY) $(CLASSIFY_SAN) $(MODELS_TEST) $(MODELS_TEST_SAN)
 	TEST_TFLITE='$(MODELS_TEST)' TEST_TFLITE_SAN='$(MODELS_TEST_SAN)' \
 		sh tests/models/run-models.sh
 
-# The repository's model, then MODELS_DIR's; real TFLite 2.2 from
+# The small MobileNet, then MODELS_DIR's others; real TFLite 2.2 from
 # tools/devel/fetch-tflite.sh (x86_64 only) as the speed reference.
 bench-models: $(MODELS_BENCH)
-	@[ -d '$(MODELS_DIR)' ] || echo "bench-models: model directory $(MODELS_DIR) not found: only tests/data"
-	@set -e; if d=$$(sh tools/devel/fetch-tflite.sh 2>$(O)/tests/models/fetch-tflite.err); then \
+	@$(call shared_skip,$@,$(TEST_MODEL)); \
+	set -e; if d=$$(sh tools/devel/fetch-tflite.sh 2>$(O)/tests/models/fetch-tflite.err); then \
 		set -- --tflite "$$d/lib/libtensorflowlite_c.so"; \
 	else set -- --no-tflite "$$(tail -n 1 $(O)/tests/models/fetch-tflite.err)"; fi; \
-	$(MODELS_BENCH) $(BENCH_MODELS_ARGS) "$$@" tests/data/mobilenet_v1_0.25_128_quant.tflite \
+	$(MODELS_BENCH) $(BENCH_MODELS_ARGS) "$$@" $(TEST_MODEL) \
 		$(filter-out %/mobilenet_v1_0.25_128_quant.tflite,$(sort $(wildcard $(MODELS_DIR)/*.tflite)))
 
 CHECK_TARGETS   += check-models

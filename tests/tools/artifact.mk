@@ -9,15 +9,14 @@
 #                         board; make bench runs it within bench-board's boot)
 # and, in every riscv64 guest run (vm-riscv64), /tests/t-artifact.sh:
 # artifacts compiled here, on the host, loaded by the riscv64 e1npu-tflite,
-# byte-identical to the .tflite's run there and to the host's: the shipped
-# MobileNet v1 0.25 ("small") through e1npu.ko on the board's NPU, and
-# MobileNetV2 from MODELS_DIR ("big"; else the shipped model again) on the
+# byte-identical to the .tflite's run there and to the host's: the small
+# MobileNet v1 0.25 of MODELS_DIR ("small") through e1npu.ko on the board's
+# NPU, and MobileNetV2 from MODELS_DIR ("big"; else the small one again) on the
 # guest's in-process device (its staging needs more than the board's 4 MiB
 # tensor arena).
 ART_DIR   := $(O)/tests/artifact
-ART_BIG   := $(firstword $(wildcard $(MODELS_DIR)/mobilenet_v2_1.0_224_quant.tflite) \
-		tests/data/mobilenet_v1_0.25_128_quant.tflite)
-ART_SMALL := tests/data/mobilenet_v1_0.25_128_quant.tflite
+ART_BIG   := $(firstword $(wildcard $(MODELS_DIR)/mobilenet_v2_1.0_224_quant.tflite) $(TEST_MODEL))
+ART_SMALL := $(TEST_MODEL)
 # per model K (big, small): art-K.tflite, .e1c, -input.raw, -host.txt
 ART_FILES := $(foreach k,big small,$(addprefix $(ART_DIR)/art-$(k),.tflite .e1c -input.raw -host.txt))
 
@@ -54,9 +53,10 @@ $(ART_DIR)/art-%-host.txt: $(ART_DIR)/art-%.tflite $(ART_DIR)/art-%-input.raw $(
 	rm -f $@.out
 
 .PHONY: bench-artifact bench-artifact-board
-bench-artifact: $(ART_FILES) $(TFLITE_TOOL)
-	@echo "== bench-artifact: load to first output, .tflite vs compiled artifact (host, in-process device)"
-	@tests/tools/artifact-bench.sh $(TFLITE_TOOL) $(ART_DIR)/art-big.tflite $(ART_DIR)/art-big.e1c \
+bench-artifact: $(if $(wildcard $(TEST_MODEL)),$(ART_FILES)) $(TFLITE_TOOL)
+	@$(call shared_skip,$@,$(TEST_MODEL)); \
+	echo "== bench-artifact: load to first output, .tflite vs compiled artifact (host, in-process device)"; \
+	tests/tools/artifact-bench.sh $(TFLITE_TOOL) $(ART_DIR)/art-big.tflite $(ART_DIR)/art-big.e1c \
 		$(ART_DIR)/art-big-input.raw 11 sim "$(basename $(notdir $(ART_BIG))) (x86_64 host)"
 
 bench-artifact-board: vm-deps

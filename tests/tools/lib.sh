@@ -5,8 +5,8 @@
 # POSIX sh, like the scripts.
 
 # test_init PREFIX: the counters, a temporary directory $tmp removed on
-# exit, its files $out and $err, $top (the source tree) and $data
-# (tests/data); ok/ko/check below report as "PASS PREFIX_NAME".
+# exit, its files $out and $err and $top (the source tree); ok/ko/check
+# below report as "PASS PREFIX_NAME".
 test_init() {
 	test_prefix=$1
 	pass=0
@@ -16,8 +16,39 @@ test_init() {
 	out=$tmp/out
 	err=$tmp/err
 	top=$(dirname "$0")/../..
-	data=$top/tests/data
 }
+
+# test_data [FILE...]: $data, a directory in $tmp holding the test inputs
+# from outside the tree: the small MobileNet and imagenet_labels.txt of
+# $MODELS_DIR (default $SHARED_DIR/models, SHARED_DIR default $top/../shared:
+# CI lays shared/ beside the checkout), zoo/ ($ZOO_DIR, default
+# $SHARED_DIR/zoo) and grace_hopper_128.bmp ($TEST_IMAGE when the build
+# made it, else tests/data/mkimage.py on the shared photograph). Where one
+# of them (or a FILE the caller needs) is absent: one SKIP line naming it,
+# and false (need_data: then the result line and exit 0).
+# td_abs PATH: PATH from /, for the links test_data makes in $tmp
+td_abs() { case $1 in /*) echo "$1" ;; *) echo "$(pwd)/$1" ;; esac; }
+test_data() {
+	data=$tmp/data
+	td_shared=${SHARED_DIR:-$top/../shared}
+	td_models=$(td_abs "${MODELS_DIR:-$td_shared/models}")
+	td_zoo=$(td_abs "${ZOO_DIR:-$td_shared/zoo}")
+	for f in "$td_models/mobilenet_v1_0.25_128_quant.tflite" "$td_models/imagenet_labels.txt" \
+		"$td_models/grace_hopper.bmp" "$@"; do
+		[ -e "$f" ] && continue
+		echo "SKIP: $test_prefix: $f absent (CI lays shared/ beside the checkout: SHARED_DIR)"
+		return 1
+	done
+	mkdir "$data"
+	ln -s "$td_models/mobilenet_v1_0.25_128_quant.tflite" "$td_models/imagenet_labels.txt" "$data/"
+	ln -s "$td_zoo" "$data/zoo"
+	if [ -n "${TEST_IMAGE:-}" ] && [ -f "$TEST_IMAGE" ]; then
+		cp "$TEST_IMAGE" "$data/grace_hopper_128.bmp"
+	else
+		python3 "$top/tests/data/mkimage.py" "$td_models/grace_hopper.bmp" "$data/grace_hopper_128.bmp"
+	fi
+}
+need_data() { test_data "$@" || { echo "$pass passed, $fail failed, 1 skipped"; exit 0; }; }
 
 ok() { pass=$((pass + 1)); echo "PASS ${test_prefix}_$1"; }
 # a failure shows what the tool said (stdout too when it said something)

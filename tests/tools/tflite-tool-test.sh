@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# e1npu-tflite (tools/e1npu-tflite/) on the shipped MobileNet v1 0.25 128:
+# e1npu-tflite (tools/e1npu-tflite/) on the small MobileNet v1 0.25 128:
 #   run     outputs byte-identical to e1npu-classify --raw-output on the
 #           shipped image and to the CPU reference path (--cpu), raw and
 #           .npy in and out, input sizes checked (the message names the
@@ -26,6 +26,7 @@ bin=$1
 cls=$2
 . "$(dirname "$0")/lib.sh"
 test_init tflite_tool
+need_data
 model=$data/mobilenet_v1_0.25_128_quant.tflite
 chk="python3 $top/tests/tools/tflite-tool-check.py"
 export E1NPU_DEVICE=sim

@@ -42,20 +42,19 @@ $(CLS_IMG_FIXTURES)/index.txt: tests/tools/classify-image-ref.py
 	python3 $< $(@D)
 
 CLASSIFY_BIN := $(O)/tools/e1npu-classify/e1npu-classify
-CLASSIFY_MODELS = $(if $(MODELS_DIR),$(MODELS_DIR),$(CURDIR)/../shared/models)
 
 .PHONY: check-tools
 check-tools: $(NPU_SMOKE) $(SMOKE_UNIT) $(SMOKE_UNIT_SAN) $(CLASSIFY_BIN) $(CLASSIFY_SAN) $(HLO_TOOL) $(TFLITE_TOOL) \
 		$(HLO_TOOL_SAN) $(TFLITE_TOOL_SAN) \
-		$(CLS_IMG_UNIT) $(CLS_IMG_UNIT_SAN) $(CLS_IMG_FIXTURES)/index.txt
+		$(CLS_IMG_UNIT) $(CLS_IMG_UNIT_SAN) $(CLS_IMG_FIXTURES)/index.txt $(TEST_IMAGE)
 	tests/tools/npu-smoke-test.sh $(NPU_SMOKE)
 	tests/tools/man-help-test.sh $(NPU_SMOKE) $(CLASSIFY_BIN) $(HLO_TOOL) $(TFLITE_TOOL)
-	tests/tools/classify-test.sh $(CLASSIFY_BIN) $(CLASSIFY_MODELS)
+	tests/tools/classify-test.sh $(CLASSIFY_BIN) $(MODELS_DIR)
 	tests/tools/input-files-test.sh $(HLO_TOOL) $(TFLITE_TOOL) $(CLASSIFY_BIN)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		tests/tools/input-files-test.sh $(HLO_TOOL_SAN) $(TFLITE_TOOL_SAN) $(CLASSIFY_SAN)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		tests/tools/classify-test.sh $(CLASSIFY_SAN) $(CLASSIFY_MODELS)
+		tests/tools/classify-test.sh $(CLASSIFY_SAN) $(MODELS_DIR)
 	CLASSIFY_FIXTURES=$(CLS_IMG_FIXTURES) $(CLS_IMG_UNIT)
 	CLASSIFY_FIXTURES=$(CLS_IMG_FIXTURES) ASAN_OPTIONS=detect_leaks=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(CLS_IMG_UNIT_SAN)
@@ -64,18 +63,20 @@ check-tools: $(NPU_SMOKE) $(SMOKE_UNIT) $(SMOKE_UNIT_SAN) $(CLASSIFY_BIN) $(CLAS
 ALL_TARGETS   += $(CLS_IMG_UNIT)
 CHECK_TARGETS += check-tools
 
-# e1npu-tflite (tools/e1npu-tflite/): its command line on the shipped model
-# (tests/tools/tflite-tool-test.sh, normal and ASan+UBSan, against
-# e1npu-classify), run/report/diff/compile on every zoo model and the
+# e1npu-tflite (tools/e1npu-tflite/): its command line on the small
+# MobileNet (tests/tools/tflite-tool-test.sh, normal and ASan+UBSan, against
+# e1npu-classify), run/report/diff/compile on every zoo model (ZOO_DIR) and the
 # MobileNets of MODELS_DIR (tests/zoo/zoo-tool-test.py), the per-layer SVG
 # chart of `make bench` (tests/bench/layer-chart-check.py: XML, one bar per
 # operator, heights read against the axis) and diff's comparison on synthetic tensors
-# (tests/tools/test-tflite-compare.c). `make check-tflite-tool`.
+# (tests/tools/test-tflite-compare.c). `make check-tflite-tool`. The parts
+# on models from SHARED_DIR are SKIPPED, naming the absent path, without it.
 TFLITE_CMP_UNIT_SRCS := tests/tools/test-tflite-compare.c tools/e1npu-tflite/compare.c
 TFLITE_CMP_UNIT      := $(O)/tests/tools/test-tflite-compare
 TFLITE_CMP_UNIT_SAN  := $(SAN_O)/tests/tools/test-tflite-compare
 # the library's compiled-model artifact and its SHA-256
-# (tests/tools/test-tflite-artifact.c, on the shipped model)
+# (tests/tools/test-tflite-artifact.c, on the small MobileNet: the first
+# model it is given)
 TFLITE_ART_UNIT_SRCS := tests/tools/test-tflite-artifact.c
 TFLITE_ART_UNIT      := $(O)/tests/tools/test-tflite-artifact
 TFLITE_ART_UNIT_SAN  := $(SAN_O)/tests/tools/test-tflite-artifact
@@ -100,22 +101,23 @@ $(TFLITE_ART_UNIT_SAN): $(call sanobjs,$(TFLITE_ART_UNIT_SRCS)) $(LIB_SAN_A)
 	$(CC) $(CFLAGS) $(SANFLAGS) $^ -o $@ -lcmocka $(LIB_LIBS)
 
 # the four subcommands on every model of the zoo (tests/zoo/zoo-tool-test.py)
-TFLITE_TOOL_ZOO = $(sort $(wildcard tests/data/zoo/*.tflite)) tests/data/mobilenet_v1_0.25_128_quant.tflite
+TFLITE_TOOL_ZOO = $(sort $(wildcard $(ZOO_DIR)/*.tflite)) $(TEST_MODEL)
 
 .PHONY: check-tflite-tool
 check-tflite-tool: $(TFLITE_TOOL) $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN) $(NPU_SMOKE) $(TFLITE_CMP_UNIT) \
-		$(TFLITE_CMP_UNIT_SAN) $(TFLITE_ART_UNIT) $(TFLITE_ART_UNIT_SAN)
+		$(TFLITE_CMP_UNIT_SAN) $(TFLITE_ART_UNIT) $(TFLITE_ART_UNIT_SAN) $(TEST_IMAGE)
 	tests/tools/tflite-tool-test.sh $(TFLITE_TOOL) $(CLASSIFY_BIN)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		tests/tools/tflite-tool-test.sh $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN)
 	@mkdir -p $(O)/tests/zoo/tool $(SAN_O)/tests/zoo/tool
-	@[ -d '$(MODELS_DIR)' ] || echo "check-tflite-tool: $(MODELS_DIR) not found: the zoo and the shipped MobileNet only"
-	python3 tests/zoo/zoo-tool-test.py $(TFLITE_TOOL) tests/data/zoo/expect.txt $(O)/tests/zoo/tool \
-		$(TFLITE_TOOL_ZOO) $(wildcard $(MODELS_DIR)/mobilenet*.tflite)
+	@$(call shared_skip,check-tflite-tool (zoo),$(ZOO_DIR) $(TEST_MODEL)); \
+	set -x; python3 tests/zoo/zoo-tool-test.py $(TFLITE_TOOL) $(ZOO_EXPECT) $(O)/tests/zoo/tool \
+		$(sort $(TFLITE_TOOL_ZOO) $(wildcard $(MODELS_DIR)/mobilenet*.tflite)) && \
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		python3 tests/zoo/zoo-tool-test.py $(TFLITE_TOOL_SAN) tests/data/zoo/expect.txt \
+		python3 tests/zoo/zoo-tool-test.py $(TFLITE_TOOL_SAN) $(ZOO_EXPECT) \
 		$(SAN_O)/tests/zoo/tool $(TFLITE_TOOL_ZOO)
-	@for m in tests/data/mobilenet_v1_0.25_128_quant.tflite $(wildcard $(MODELS_DIR)/mobilenet_v2_1.0_224_quant.tflite); do \
+	@$(call shared_skip,check-tflite-tool (layer chart),$(TEST_MODEL)); \
+	for m in $(TEST_MODEL) $(wildcard $(MODELS_DIR)/mobilenet_v2_1.0_224_quant.tflite); do \
 		svg=$(O)/tests/zoo/tool/$$(basename $$m .tflite).svg; \
 		tests/bench/layer-chart.sh $(TFLITE_TOOL) $(NPU_SMOKE) $$m $$svg >/dev/null && \
 		python3 tests/bench/layer-chart-check.py $${svg%.svg}.json $$svg \
@@ -123,10 +125,11 @@ check-tflite-tool: $(TFLITE_TOOL) $(TFLITE_TOOL_SAN) $(CLASSIFY_BIN) $(NPU_SMOKE
 		|| exit 1; done
 	$(TFLITE_CMP_UNIT)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(TFLITE_CMP_UNIT_SAN)
-	$(TFLITE_ART_UNIT) tests/data/mobilenet_v1_0.25_128_quant.tflite tests/data/zoo/*.tflite \
-		$(wildcard $(MODELS_DIR)/*.tflite)
+	@$(call shared_skip,check-tflite-tool (artifact),$(TEST_MODEL) $(ZOO_DIR)); \
+	set -x; $(TFLITE_ART_UNIT) $(TEST_MODEL) $(filter-out $(TEST_MODEL),$(sort \
+		$(wildcard $(ZOO_DIR)/*.tflite) $(wildcard $(MODELS_DIR)/*.tflite))) && \
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		$(TFLITE_ART_UNIT_SAN) tests/data/mobilenet_v1_0.25_128_quant.tflite tests/data/zoo/*.tflite
+		$(TFLITE_ART_UNIT_SAN) $(TEST_MODEL) $(sort $(wildcard $(ZOO_DIR)/*.tflite))
 ALL_TARGETS   += $(TFLITE_CMP_UNIT) $(TFLITE_ART_UNIT)
 CHECK_TARGETS += check-tflite-tool
 

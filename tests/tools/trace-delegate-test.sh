@@ -15,6 +15,7 @@ set -u
 harness=$1 so=$2 fetch=$3
 . "$(dirname "$0")/lib.sh"
 test_init trace_delegate
+need_data "${ZOO_DIR:-${SHARED_DIR:-$top/../shared}/zoo}"
 chk="python3 $top/tests/tools/trace-check.py"
 export E1NPU_DEVICE=sim
 
@@ -63,7 +64,7 @@ t_model() {
 
 check mobilenet_v1 t_model "$data/mobilenet_v1_0.25_128_quant.tflite" 31
 # zoo models the delegate runs in part or whole: N from expect.txt
-grep -v '^#' "$data/zoo/expect.txt" | while IFS='|' read -r name interp counts rest; do
+grep -v '^#' "$top/tests/data/zoo/expect.txt" | while IFS='|' read -r name interp counts rest; do
 	name=$(echo "$name" | tr -d ' ')
 	n=${counts%%/*}
 	n=$(echo "$n" | tr -d ' ')

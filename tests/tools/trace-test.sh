@@ -17,6 +17,7 @@ set -u
 bin=$1 cls=$2 smoke=$3 ops=$4 hlo=$5
 . "$(dirname "$0")/lib.sh"
 test_init trace
+need_data
 model=$data/mobilenet_v1_0.25_128_quant.tflite
 chk="python3 $top/tests/tools/trace-check.py"
 export E1NPU_DEVICE=sim

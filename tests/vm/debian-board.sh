@@ -70,9 +70,18 @@ run_logged "$W/delegate-load.log" ${CROSS}gcc --sysroot="$SYSROOT" -std=c11 -O2 
 T_DEBS=$(elapsed "$t0")
 
 # ---- 3. data: the test image as PNG and JPEG, the host's outputs ----------
+# the model, labels and photo from shared/ beside the checkout (SHARED_DIR,
+# set by the Makefile), the photo at 128x128 by tests/data/mkimage.py
 D="$P/data"
-cp "$TOP/tests/data/mobilenet_v1_0.25_128_quant.tflite" "$TOP/tests/data/imagenet_labels.txt" \
-	"$TOP/tests/data/grace_hopper_128.bmp" "$D/"
+SHARED_MODELS=${MODELS_DIR:-${SHARED_DIR:-$TOP/../shared}/models}
+for f in mobilenet_v1_0.25_128_quant.tflite imagenet_labels.txt grace_hopper.bmp; do
+	[ -f "$SHARED_MODELS/$f" ] ||
+		die "debian board: $SHARED_MODELS/$f absent (CI lays shared/ beside the checkout: SHARED_DIR)"
+done
+cp "$SHARED_MODELS/mobilenet_v1_0.25_128_quant.tflite" "$SHARED_MODELS/imagenet_labels.txt" "$D/"
+chmod u+w "$D/mobilenet_v1_0.25_128_quant.tflite" "$D/imagenet_labels.txt"   # shared/ is read-only
+python3 "$TOP/tests/data/mkimage.py" "$SHARED_MODELS/grace_hopper.bmp" "$D/grace_hopper_128.bmp" ||
+	die "debian board: cannot make grace_hopper_128.bmp"
 python3 "$VM_DIR/debian/bmp2png.py" "$D/grace_hopper_128.bmp" "$D/grace_hopper_128.png" ||
 	die "debian board: cannot write the PNG"
 cjpeg -quality 92 -dct int -outfile "$D/grace_hopper_128.jpg" "$D/grace_hopper_128.bmp" ||

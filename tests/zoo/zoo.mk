@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: MIT
 #
-# The model zoo (tests/data/zoo, its README.md for sources and licenses):
-# real quantized models from public repositories against real TFLite 2.2.
-#   check-zoo   every tests/data/zoo/*.tflite: TFLite 2.2 + the e1npu
+# The model zoo (ZOO_DIR, $(SHARED_DIR)/zoo beside the checkout; its
+# provenance table tests/data/zoo/README.md, its expectations
+# tests/data/zoo/expect.txt): real quantized models from public
+# repositories against real TFLite 2.2. SKIPPED, naming the path, without
+# ZOO_DIR.
+#   check-zoo   every ZOO_DIR/*.tflite: TFLite 2.2 + the e1npu
 #       delegate vs TFLite 2.2 alone (byte-identical outputs; the default
 #       run's nodes/partitions as expect.txt says; a second run with one
 #       operator kept on TFLite), and libe1npu's own interpreter vs TFLite
@@ -19,17 +22,18 @@
 # TFLite from tools/devel/fetch-tflite.sh (x86_64 only: elsewhere SKIPPED
 # with its reason).
 
-ZOO_DIR     := tests/data/zoo
+ZOO_META    := tests/data/zoo
 ZOO_MODELS   = $(sort $(wildcard $(ZOO_DIR)/*.tflite))
-ZOO_EXPECT  := $(ZOO_DIR)/expect.txt
+ZOO_EXPECT  := $(ZOO_META)/expect.txt
 ZOO_RANDOM  ?= 3
-ZOO_ARGS     = --interp --expect $(ZOO_EXPECT) -i tests/data/grace_hopper_128.bmp
+ZOO_ARGS     = --interp --expect $(ZOO_EXPECT) -i $(TEST_IMAGE)
 
 .PHONY: check-zoo zoo-table
-check-zoo: $(DELEGATE_TEST) $(DELEGATE_SO) $(DELEGATE_TEST_SAN) $(DELEGATE_SAN_SO)
+check-zoo: $(DELEGATE_TEST) $(DELEGATE_SO) $(DELEGATE_TEST_SAN) $(DELEGATE_SAN_SO) $(TEST_IMAGE)
 	@mkdir -p $(O)/tests/zoo
-	@python3 tests/zoo/zoo_table.py --check $(ZOO_DIR)
-	@tfl=$$($(FETCH_TFLITE) 2>$(O)/tests/zoo/fetch.err) || { \
+	@$(call shared_skip,$@,$(ZOO_DIR) $(TEST_IMAGE)); \
+	python3 tests/zoo/zoo_table.py --check $(ZOO_DIR) $(ZOO_META) || exit 1; \
+	tfl=$$($(FETCH_TFLITE) 2>$(O)/tests/zoo/fetch.err) || { \
 		echo "$@: SKIPPED: no TFLite 2.2 reference: $$(cat $(O)/tests/zoo/fetch.err)"; \
 		echo "$@: 0 passed, 0 failed, 1 skipped"; exit 0; }; \
 	echo "$@: $(words $(ZOO_MODELS)) models, TFLite 2.2 from $$tfl"; \
@@ -50,6 +54,7 @@ check-zoo: $(DELEGATE_TEST) $(DELEGATE_SO) $(DELEGATE_TEST_SAN) $(DELEGATE_SAN_S
 
 # The table of Documentation/tflite.md, "The model zoo", from check-zoo's log.
 zoo-table: check-zoo
-	@python3 tests/zoo/zoo_table.py $(ZOO_DIR) $(O)/tests/zoo/zoo.log
+	@$(call shared_skip,$@,$(ZOO_DIR)); \
+	python3 tests/zoo/zoo_table.py $(ZOO_DIR) $(ZOO_META) $(O)/tests/zoo/zoo.log
 
 CHECK_TARGETS += check-zoo

@@ -3,11 +3,11 @@
 """The model zoo's table (Documentation/tflite.md, "The model zoo") from a
 real run, and the zoo's bookkeeping check.
 
-  zoo_table.py --check DIR        every DIR/*.tflite has a row in
-      DIR/README.md and a line in DIR/expect.txt (and no row or line names a
-      missing file); the models total at most 8 MiB. Exit 1 naming each
-      problem.
-  zoo_table.py DIR LOG            the markdown table: per model its source
+  zoo_table.py --check DIR META   every DIR/*.tflite (the models, in
+      $(SHARED_DIR)/zoo) has a row in META/README.md and a line in
+      META/expect.txt (tests/data/zoo; no row or line names a missing
+      file); the models total at most 8 MiB. Exit 1 naming each problem.
+  zoo_table.py DIR META LOG       the markdown table: per model its source
       and license (README.md), bytes, input/output types and quantization
       (zoo_info.py, read from the file), task, and the results of the
       "ZOO|..." lines test-delegate --expect printed into LOG.
@@ -40,17 +40,17 @@ def expect_models(d):
     return out
 
 
-def check(d):
+def check(d, meta):
     models = sorted(os.path.basename(p) for p in glob.glob(os.path.join(d, "*.tflite")))
-    rows, exp = readme_rows(d), expect_models(d)
+    rows, exp = readme_rows(meta), expect_models(meta)
     bad = []
     for m in models:
         if m not in rows:
-            bad.append("%s: no row in %s/README.md" % (m, d))
+            bad.append("%s: no row in %s/README.md" % (m, meta))
         elif not rows[m][3] or not rows[m][4] or "github.com" not in rows[m][2]:
             bad.append("%s: README.md row lacks source URL, commit or license" % m)
         if m not in exp:
-            bad.append("%s: no line in %s/expect.txt" % (m, d))
+            bad.append("%s: no line in %s/expect.txt" % (m, meta))
     for m in sorted(set(rows) | exp):
         if m not in models:
             bad.append("%s: named in README.md or expect.txt but not in %s" % (m, d))
@@ -64,8 +64,8 @@ def check(d):
     return 1 if bad else 0
 
 
-def table(d, log):
-    rows = readme_rows(d)
+def table(d, meta, log):
+    rows = readme_rows(meta)
     res = {}
     for line in open(log):
         if line.startswith("ZOO|"):
@@ -96,10 +96,10 @@ def table(d, log):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 3 and sys.argv[1] == "--check":
-        sys.exit(check(sys.argv[2]))
-    if len(sys.argv) == 3:
-        table(sys.argv[1], sys.argv[2])
+    if len(sys.argv) == 4 and sys.argv[1] == "--check":
+        sys.exit(check(sys.argv[2], sys.argv[3]))
+    if len(sys.argv) == 4:
+        table(sys.argv[1], sys.argv[2], sys.argv[3])
         sys.exit(0)
-    print("usage: zoo_table.py --check DIR | zoo_table.py DIR LOG", file=sys.stderr)
+    print("usage: zoo_table.py --check DIR META | zoo_table.py DIR META LOG", file=sys.stderr)
     sys.exit(2)

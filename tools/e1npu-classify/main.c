@@ -279,8 +279,8 @@ static void labels_hint(const struct args *a)
 {
 	if (!a->labels && !a->json)
 		fprintf(stderr, "e1npu-classify: no labels: classes are shown by index; "
-			"-l FILE names them (tests/data/imagenet_labels.txt for the "
-			"ImageNet models)\n");
+			"-l FILE names them (imagenet_labels.txt beside the ImageNet "
+			"models, ../shared/models/ next to a checkout)\n");
 }
 
 /* --repeat: every run timed apart (the first one is the warm-up). */
