@@ -76,26 +76,7 @@ $(LLM_HOST): $(LLM_TOOL) $(LLM_DATA_HERE)
 	echo "llm-host: $$(tr '\n' ' ' < $@)"
 
 GUEST_RV_HLO_TESTS := gen-dot gen-conv gen-quant gen-quant-tolerance gen-jax-dot gen-e1-records
-GUEST_RV_HLO_MLIR  := $(addprefix $(BOARD_W)/hlo/hlo-,$(addsuffix .mlir,$(LLM_HOST         := $(O)/tests/lib/llm-host.txt
-LLM_DATA         := $(SHARED_DIR)/llm/stories260K.bin $(SHARED_DIR)/llm/tok512.bin
-LLM_DATA_HERE    := $(wildcard $(LLM_DATA))
-
-# llm_ids PATH-OPTION: the generated ids of the host's in-process run
-llm_ids = E1NPU_DEVICE=sim $(LLM_TOOL) $(1) -m $(word 1,$(LLM_DATA)) -z $(word 2,$(LLM_DATA)) \
-	-p "Once upon a time" -n 32 --json | sed -n 's/.*"generated_ids": \[\([^]]*\)\].*/\1/p' | tr -d ' '
-
-$(LLM_HOST): $(LLM_TOOL) $(LLM_DATA_HERE)
-	@mkdir -p $(@D)
-	@rm -f $@
-	@for f in $(LLM_DATA); do [ -r "$$f" ] || { \
-		echo "SKIP $$f absent (CI lays shared/ beside the checkout: SHARED_DIR=$(SHARED_DIR))" > $@.tmp; \
-		mv $@.tmp $@; echo "llm-host: $$(cat $@)"; exit 0; }; done; \
-	i=$$($(call llm_ids,)) && f=$$($(call llm_ids,--float)) && [ -n "$$i" ] && [ -n "$$f" ] || \
-		{ echo "llm-host: e1npu-llm failed on the host"; exit 1; }; \
-	printf 'int8 %s\nfloat %s\n' "$$i" "$$f" > $@.tmp && mv $@.tmp $@; \
-	echo "llm-host: $$(tr '\n' ' ' < $@)"
-
-GUEST_RV_HLO_TESTS)))
+GUEST_RV_HLO_MLIR  := $(addprefix $(BOARD_W)/hlo/hlo-,$(addsuffix .mlir,$(GUEST_RV_HLO_TESTS)))
 $(BOARD_W)/hlo/hlo-%.mlir: tests/hlo/%.mlir
 	@mkdir -p $(@D)
 	cp $< $@
