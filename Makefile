@@ -163,7 +163,7 @@ deps-bench:
 # (npu-smoke-static is for the busybox guest; a Debian sysroot's packages
 # are the dynamic tools: its libc.a does not link with Debian 12's binutils)
 CROSS_TARGETS := $(LIB_SO) $(LIB_A) $(LIB_PUB_A) $(LIB_PC) $(NPU_SMOKE) \
-	$(if $(SYSROOT_MULTIARCH),,$(NPU_SMOKE_STATIC)) $(CLASSIFY) $(HLO_TOOL) $(TFLITE_TOOL) $(DELEGATE_SO) \
+	$(if $(SYSROOT_MULTIARCH),,$(NPU_SMOKE_STATIC)) $(CLASSIFY) $(HLO_TOOL) $(TFLITE_TOOL) $(LLM_TOOL) $(DELEGATE_SO) \
 	$(LIBT_TESTS) $(OPS_BINS)
 
 .PHONY: all check check-unit smoke bench install uninstall clean

@@ -65,7 +65,7 @@ is_rv() {
 }
 r=$ROOTFS/usr
 for f in "$r/lib/libe1npu.so.0" "$r/lib/libe1npu.a" "$r/bin/npu-smoke" \
-	 "$r/bin/e1npu-classify" "$r/bin/e1npu-example" "$BUILD/tools/npu-smoke/npu-smoke-static"; do
+	 "$r/bin/e1npu-classify" "$r/bin/e1npu-llm" "$r/bin/e1npu-example" "$BUILD/tools/npu-smoke/npu-smoke-static"; do
 	if is_rv "$f"; then ok "riscv64: ${f#"$W"/}"; else ko "not a riscv64 file: $f"; fi
 done
 soname=$(${CROSS}readelf -d "$r/lib/libe1npu.so.0" | sed -n 's/.*SONAME.*\[\(.*\)\].*/\1/p')

@@ -17,7 +17,11 @@
 # hlo-*.mlir in the guest's flat /tests/) with the installed e1npu-hlo.
 # classify-host.txt: the sha256 of e1npu-classify's output tensor on the
 # host (in-process model; must equal the CPU reference path's), for the
-# guest to compare against.
+# guest to compare against. llm-host.txt: e1npu-llm's generated token ids
+# on the host (in-process model, greedy, "Once upon a time", 32 steps), one
+# line per path ("int8 IDS", "float IDS"), or "SKIP REASON" without
+# $(SHARED_DIR)/llm; guest-llm.sh compares the guest's with them.
+# stories260K.bin and tok512.bin go to the guest's /tests/ when present.
 ifeq ($(CROSS_COMPILE),)
 BOARD_W          := $(O)/vm/board
 GUEST_RV_TAR     := $(BOARD_W)/guest-riscv64.tar
@@ -52,6 +56,25 @@ $(CLASSIFY_HOST): $(CLASSIFY_BIN) $(BOARD_DATA)
 	@echo "classify-host: $$(cat $@)"
 	@rm -f $@.npu $@.cpu $@.log
 
+LLM_HOST         := $(O)/tests/lib/llm-host.txt
+LLM_DATA         := $(SHARED_DIR)/llm/stories260K.bin $(SHARED_DIR)/llm/tok512.bin
+LLM_DATA_HERE    := $(wildcard $(LLM_DATA))
+
+# llm_ids PATH-OPTION: the generated ids of the host's in-process run
+llm_ids = E1NPU_DEVICE=sim $(LLM_TOOL) $(1) -m $(word 1,$(LLM_DATA)) -z $(word 2,$(LLM_DATA)) \
+	-p "Once upon a time" -n 32 --json | sed -n 's/.*"generated_ids": \[\([^]]*\)\].*/\1/p' | tr -d ' '
+
+$(LLM_HOST): $(LLM_TOOL) $(LLM_DATA_HERE)
+	@mkdir -p $(@D)
+	@rm -f $@
+	@for f in $(LLM_DATA); do [ -r "$$f" ] || { \
+		echo "SKIP $$f absent (CI lays shared/ beside the checkout: SHARED_DIR=$(SHARED_DIR))" > $@.tmp; \
+		mv $@.tmp $@; echo "llm-host: $$(cat $@)"; exit 0; }; done; \
+	i=$$($(call llm_ids,)) && f=$$($(call llm_ids,--float)) && [ -n "$$i" ] && [ -n "$$f" ] || \
+		{ echo "llm-host: e1npu-llm failed on the host"; exit 1; }; \
+	printf 'int8 %s\nfloat %s\n' "$$i" "$$f" > $@.tmp && mv $@.tmp $@; \
+	echo "llm-host: $$(tr '\n' ' ' < $@)"
+
 GUEST_RV_HLO_TESTS := gen-dot gen-conv gen-quant gen-quant-tolerance gen-jax-dot gen-e1-records
 GUEST_RV_HLO_MLIR  := $(addprefix $(BOARD_W)/hlo/hlo-,$(addsuffix .mlir,$(GUEST_RV_HLO_TESTS)))
 $(BOARD_W)/hlo/hlo-%.mlir: tests/hlo/%.mlir
@@ -62,6 +85,7 @@ ifneq ($(SMOKE_HOST_JSON),)
 VM_RISCV_GUEST_FILES += $(GUEST_RV_TAR) $(GUEST_RV_SMOKE) $(GUEST_RV_BLOCKS) \
 	$(CLASSIFY_HOST) $(SMOKE_HOST_JSON) tests/lib/guest-smoke.sh \
 	tests/lib/guest-lib-tests.sh tests/lib/t-board.sh tests/lib/guest-classify.sh \
+	$(LLM_HOST) $(LLM_DATA_HERE) tests/lib/guest-llm.sh \
 	tests/hlo/t-hlo.sh $(GUEST_RV_HLO_MLIR)
 endif
 endif

@@ -12,7 +12,8 @@
 #     one test each, as written;
 #  3. checks: npu-smoke info|ping|smoke|bench|perf|ops --json parsed; the
 #     sysfs counters against the MACs of known matmuls; e1npu-classify's
-#     output bytes against the host's (guest-classify.sh); the udev rule;
+#     output bytes against the host's (guest-classify.sh); e1npu-llm's
+#     generated token ids against the host's (guest-llm.sh); the udev rule;
 #     the device tree node, its arena, and that the driver bound to it.
 . /tests/lib.sh
 
@@ -170,6 +171,8 @@ want board-perf-jobs-example "sysfs perf/jobs_completed delta" "$((j1 - j0))" 1
 
 # ---- 3c. a real network: output bytes equal to the host's -------------------
 DATA=/root sh "$T/guest-classify.sh" "$dev"
+# the language model: generated token ids equal to the host's
+sh "$T/guest-llm.sh" "$dev"
 
 # ---- 3d. the installed udev rule matches this device ------------------------
 rule=$(grep -v '^#' /etc/udev/rules.d/70-e1npu.rules 2>/dev/null | grep .)

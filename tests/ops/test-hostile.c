@@ -138,7 +138,7 @@ static void test_conv_reserved_zero_points(void **state)
 	struct e1npu_qparams q = { 0.5f, 200 }, q0 = { 0.5f, 0 };
 	int8_t a[4] = { 0 }, out[4];
 
-	p.reserved[7] = 1;
+	p.reserved[6] = 1;
 	assert_int_equal(conv_new_rc(e->ops, &p), -EINVAL);
 	p = conv_base();
 	p.input.zero_point = 128;		/* not an int8 */

@@ -10,7 +10,7 @@
 
 #include <e1npu/e1npu_tflite.h>
 
-#define NRES 8
+#define NRES(a) (unsigned int)(sizeof(a) / sizeof((a)[0]))
 
 struct env {
 	struct e1npu_device *dev;
@@ -70,7 +70,7 @@ static void test_fc_params(void **state)
 
 	assert_int_equal(e1npu_fc_new(e->ops, &p, w, NULL, &fc), 0);
 	e1npu_fc_free(fc);
-	for (unsigned int i = 0; i < NRES; i++) {
+	for (unsigned int i = 0; i < NRES(p.reserved); i++) {
 		p = fc_params();
 		p.reserved[i] = 100 + i;
 		snprintf(msg, sizeof(msg), "e1npu_fc_params: field reserved[%u] = %u must be zero",
@@ -108,7 +108,7 @@ static void test_conv_params(void **state)
 
 	assert_int_equal(e1npu_conv_new(e->ops, &p, w, NULL, &cv), 0);
 	e1npu_conv_free(cv);
-	for (unsigned int i = 0; i < NRES; i++) {
+	for (unsigned int i = 0; i < NRES(p.reserved); i++) {
 		p = conv_params();
 		p.reserved[i] = 1;
 		snprintf(msg, sizeof(msg), "e1npu_conv_params: field reserved[%u] = 1 must be zero", i);
@@ -142,7 +142,7 @@ static void test_pool_params(void **state)
 	assert_int_equal(e1npu_ops_maxpool(e->ops, &p, in, out, NULL), 0);
 	assert_int_equal(e1npu_ops_avgpool(e->ops, &p, in, out, NULL), 0);
 	assert_int_equal(e1npu_ops_pool_output_size(&p, &oh, &ow), 0);
-	for (unsigned int i = 0; i < NRES; i++) {
+	for (unsigned int i = 0; i < NRES(p.reserved); i++) {
 		p = pool_params();
 		p.reserved[i] = 7;
 		snprintf(msg, sizeof(msg), "e1npu_pool_params: field reserved[%u] = 7 must be zero", i);
@@ -177,7 +177,7 @@ static void test_attention_params(void **state)
 	char msg[96];
 
 	assert_int_equal(e1npu_ops_attention_s8(e->ops, &p, q, k, v, out, NULL), 0);
-	for (unsigned int i = 0; i < NRES; i++) {
+	for (unsigned int i = 0; i < NRES(p.reserved); i++) {
 		p = att_params();
 		p.reserved[i] = 3;
 		snprintf(msg, sizeof(msg), "e1npu_attention_params: field reserved[%u] = 3 must be zero", i);
@@ -236,7 +236,7 @@ static void test_decoder_params(void **state)
 	};
 	char msg[96];
 
-	for (unsigned int i = 0; i < NRES; i++) {
+	for (unsigned int i = 0; i < NRES(p.reserved); i++) {
 		memset(&p, 0, sizeof(p));
 		p.reserved[i] = 5;
 		snprintf(msg, sizeof(msg), "e1npu_decoder_params: field reserved[%u] = 5 must be zero", i);

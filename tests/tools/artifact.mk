@@ -30,10 +30,10 @@ $(ART_DIR)/art-small.tflite: $(ART_SMALL)
 	cp $< $@
 	chmod u+w $@
 
-# the model's input 0 (its size from run's refusal of an empty one, which
-# names it), deterministic bytes
+# the model's input 0 (its size from run's refusal of a one-byte one, which
+# names it; an empty file is refused before the model is read), deterministic bytes
 $(ART_DIR)/art-%-input.raw: $(ART_DIR)/art-%.tflite $(TFLITE_TOOL)
-	: > $@.empty
+	printf x > $@.empty
 	n=$$($(TFLITE_TOOL) run $< -i $@.empty --device sim --json 2>/dev/null | \
 		python3 -c 'import json, re, sys; \
 		print(re.search(r"model input 0 .* is (\d+) bytes$$", json.load(sys.stdin)["error"])[1])') && \

@@ -77,11 +77,11 @@ vm-riscv64-debian: vm-deps $(CLASSIFY)
 # make board [OS=debian] [CMD='npu-smoke smoke']: Documentation/board.md
 ifeq ($(OS),debian)
 board: vm-deps $(CLASSIFY)
-	@$(vm_env) VM_BOARD_CMD="$(CMD)" $(VM_SCRIPTS)/debian-board.sh shell
+	@$(vm_env) VM_BOARD_CMD='$(subst ','\'',$(CMD))' $(VM_SCRIPTS)/debian-board.sh shell
 else
 board: vm-deps
 	@$(call vm_guest_goals,$(VM_GUEST_FILES) $(VM_RISCV_GUEST_FILES))
-	@$(vm_env) VM_BOARD_CMD="$(CMD)" $(VM_SCRIPTS)/run-vm.sh riscv64 board
+	@$(vm_env) VM_BOARD_CMD='$(subst ','\'',$(CMD))' $(VM_SCRIPTS)/run-vm.sh riscv64 board
 endif
 
 # make bench: the virtual board's own numbers (the driver's NOP SUBMIT +
