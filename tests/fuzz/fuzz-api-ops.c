@@ -458,8 +458,9 @@ static void f_conv(struct e1npu_ops *ops, struct call *c, struct fz *f)
 	sel = fz_u8(f);
 	p.num_weight_scales = sel & 1 ? p.c_out : sel < 0xf0 ? 1 : fz_u32(f);
 	p.act = fz_u8(f) % 5;
+	p.rounding = fz_u8(f) % 3;	/* 2: not an enum e1npu_rounding */
 	if (fz_u8(f) == 0xff)
-		p.reserved[fz_u8(f) & 7] = fz_u32(f);
+		p.reserved[fz_u8(f) % 7] = fz_u32(f);
 	with_bias = fz_u8(f) & 1;
 
 	/* the header's rules (e1npu_ops.h, lowering.md "Hostile shapes") */
@@ -476,8 +477,9 @@ static void f_conv(struct e1npu_ops *ops, struct call *c, struct fz *f)
 		     (u128)p.c_in * p.depth_multiplier != p.c_out) ||
 		    (p.kind == E1NPU_OPS_GROUPED_CONV2D && p.groups &&
 		     (p.c_in % p.groups || p.c_out % p.groups)) ||
-		    p.reserved[0] | p.reserved[1] | p.reserved[2] | p.reserved[3] |
-		    p.reserved[4] | p.reserved[5] | p.reserved[6] | p.reserved[7];
+		    p.rounding > E1NPU_ROUNDING_RUY ||
+		    (p.reserved[0] | p.reserved[1] | p.reserved[2] | p.reserved[3] |
+		     p.reserved[4] | p.reserved[5] | p.reserved[6]);
 	wbytes = mul3(taps, cin_g, p.c_out);
 	c->name = "conv_new";
 	w = need(c, wbytes);

@@ -26,7 +26,7 @@
 #   VM_RISCV_GUEST_FILES riscv64 files for /tests/ (static binaries, the
 #                        cross-built userspace)
 #   VM_APPEND            extra kernel command line (e.g. e1vm.selftest_warn=1)
-#   VM_TIMEOUT           seconds before the VM is killed (300; 1800 debug)
+#   VM_TIMEOUT           seconds before the VM is killed (600; 1800 debug)
 #   VM_BANNER_TIMEOUT    seconds for /init's first line before QEMU is
 #                        restarted, once (150)
 #   VM_SMP, VM_MEM       guest CPUs (2) and memory (512M; 1G debug)
@@ -157,7 +157,7 @@ QEMU=("$QEMU_RISCV64" -M virt -L /usr/share/qemu -bios default
 APPEND="$APPEND earlycon"
 # the debug guest took 791-1064 s on 2 cores, the longer with builds
 # running beside it
-TIMEOUT=${VM_TIMEOUT:-$([ "$VARIANT" = debug ] && echo 1800 || echo 300)}
+TIMEOUT=${VM_TIMEOUT:-$([ "$VARIANT" = debug ] && echo 1800 || echo 600)}
 riscv64_board_dtb "$W/board.dtb" "$DT" "${QEMU[@]}"
 QEMU+=(-dtb "$W/board.dtb")
 # The QMP monitor: a socket for the host, and the same monitor's second
