@@ -389,9 +389,10 @@ static void a2_store(const s32 *t, u8 *const *crow, u32 j0, u32 mr, u32 nr, bool
 			__m256i v1 = _mm256_loadu_si256((const __m256i *)(t + 8));
 
 			if (!first) {
-				v0 = _mm256_add_epi32(v0, _mm256_loadu_si256((const __m256i *)p));
-				v1 = _mm256_add_epi32(v1,
-						      _mm256_loadu_si256((const __m256i *)(p + 32)));
+				const __m256i *q = (const __m256i *)p;
+
+				v0 = _mm256_add_epi32(v0, _mm256_loadu_si256(q));
+				v1 = _mm256_add_epi32(v1, _mm256_loadu_si256(q + 1));
 			}
 			if (relu) {
 				v0 = _mm256_max_epi32(v0, _mm256_setzero_si256());
@@ -413,12 +414,19 @@ static void a2_store(const s32 *t, u8 *const *crow, u32 j0, u32 mr, u32 nr, bool
 	}
 }
 
-#define A2_ROW(r, x, c0, c1)							\
-	do {									\
-		x = a2_bcast(ak + 2 * (r));					\
-		c0 = _mm256_add_epi32(c0, _mm256_madd_epi16(x, b0));		\
-		c1 = _mm256_add_epi32(c1, _mm256_madd_epi16(x, b1));		\
-	} while (0)
+/*
+ * One row of the micro-kernel: @c0/@c1 += the row's k pair (@ak) times
+ * the panel's two halves @b0/@b1.
+ */
+E1_MM_AVX2
+static inline void a2_row(const s16 *ak, __m256i b0, __m256i b1,
+			  __m256i *c0, __m256i *c1)
+{
+	__m256i x = a2_bcast(ak);
+
+	*c0 = _mm256_add_epi32(*c0, _mm256_madd_epi16(x, b0));
+	*c1 = _mm256_add_epi32(*c1, _mm256_madd_epi16(x, b1));
+}
 
 /*
  * @t = the A2_MR x A2_NR tile sums of the interleaved A tile @a ([pair][4
@@ -426,7 +434,7 @@ static void a2_store(const s32 *t, u8 *const *crow, u32 j0, u32 mr, u32 nr, bool
  * through memory (a2_store): with them live after the loop GCC spills the
  * accumulators inside it.
  */
-E1_MM_AVX2 __attribute__((noinline))
+E1_MM_AVX2 noinline
 static void mm_micro_avx2(const s16 *a, const s16 *b, u32 np, s32 *t)
 {
 	__m256i c00 = _mm256_setzero_si256(), c01 = c00, c10 = c00, c11 = c00;
@@ -437,12 +445,11 @@ static void mm_micro_avx2(const s16 *a, const s16 *b, u32 np, s32 *t)
 		const s16 *ak = a + 8 * p;
 		__m256i b0 = _mm256_loadu_si256((const __m256i *)(b + 32 * p));
 		__m256i b1 = _mm256_loadu_si256((const __m256i *)(b + 32 * p + 16));
-		__m256i x;
 
-		A2_ROW(0, x, c00, c01);
-		A2_ROW(1, x, c10, c11);
-		A2_ROW(2, x, c20, c21);
-		A2_ROW(3, x, c30, c31);
+		a2_row(ak, b0, b1, &c00, &c01);
+		a2_row(ak + 2, b0, b1, &c10, &c11);
+		a2_row(ak + 4, b0, b1, &c20, &c21);
+		a2_row(ak + 6, b0, b1, &c30, &c31);
 	}
 	_mm256_storeu_si256((__m256i *)t, c00);
 	_mm256_storeu_si256((__m256i *)(t + 8), c01);
@@ -492,9 +499,11 @@ static void a2_widen(const s8 *src, u32 kb, s16 *a)
 {
 	u32 kk = 0;
 
-	for (; kk + 16 <= kb; kk += 16)
-		_mm256_storeu_si256((__m256i *)(a + kk),
-				    _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(src + kk))));
+	for (; kk + 16 <= kb; kk += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(src + kk));
+
+		_mm256_storeu_si256((__m256i *)(a + kk), _mm256_cvtepi8_epi16(v));
+	}
 	for (; kk < kb; kk++)
 		a[kk] = src[kk];
 }

@@ -209,7 +209,7 @@ int main(void)
 	printf("model kernel: %s\n", __builtin_cpu_supports("avx512vnni") &&
 	       __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") ?
 	       "int8 path (AVX-512 VNNI vpdpbusd)" :
-	       __builtin_cpu_supports("avx2") ? "AVX2 path (6x16 vpmaddwd tiles)" :
+	       __builtin_cpu_supports("avx2") ? "AVX2 path (4x16 vpmaddwd tiles)" :
 	       "portable int16 path (pmaddwd)");
 #endif
 	printf("ratio = model speed / oneDNN's from the least wall time; r_cpu the same from the\n"
