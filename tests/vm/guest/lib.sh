@@ -8,6 +8,7 @@
 #   t_skip NAME REASON...   record a skip:  "E1VM: SKIP NAME REASON" (no count)
 #   t_run NAME CMD...       run CMD; pass if it exits 0, else fail with
 #                           its last output lines
+#   t_debug_skip NAME [WHY] on the debug kernel: skip NAME, return 0
 #   t_insmod MOD [ARGS...]  insmod $E1VM_MODDIR/MOD.ko ARGS (test "insmod-MOD")
 #   t_rmmod MOD             rmmod MOD (test "rmmod-MOD")
 #   t_insmod_deps           insmod the kernel modules the project modules
@@ -69,6 +70,17 @@ t_run() {
 		echo "$_out" | tail -n 20 | sed "s/^/E1VM-LOG: $_n: /"
 		t_fail "$_n" "exit status $_rc: $*"
 	fi
+}
+
+# t_debug_skip NAME [WHY]: on the debug kernel (e1vm.kvariant=debug) report
+# NAME skipped and return 0, else return 1. For checks that run userspace
+# alone, or drive the same ioctls other checks do with heavy compute: under
+# KASAN, lockdep and kmemleak they take 5-15x the base guest's time, which
+# runs them all.
+t_debug_skip() {
+	[ "$(e1vm_param kvariant)" = debug ] || return 1
+	t_skip "$1" "debug kernel: ${2:-the base guest runs it}"
+	return 0
 }
 
 # e1vm_param NAME: value of e1vm.NAME=VALUE on the kernel command line
