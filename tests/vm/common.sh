@@ -121,7 +121,7 @@ linux_source_version() {
 	if [ -z "$v" ]; then
 		v=$(ls "$E1NPU_CACHE/src" 2>/dev/null | sed -n 's/^linux-source-//p' | sort -V | tail -n 1)
 	fi
-	[ -n "$v" ] || die "cannot find linux-source-6.12 (apt or cache)"
+	[ -n "$v" ] || die "cannot find linux-source-6.12 in apt's lists or $E1NPU_CACHE/src: Debian 12 ships it in bookworm-security (a fresh install's sources have 'deb http://deb.debian.org/debian-security bookworm-security main')"
 	echo "$v"
 }
 

@@ -32,7 +32,8 @@ Runs CI (bash .ci/run) from a fresh clone in a fresh Debian 12 chroot.
                   e.g. --cmd 'make smoke'
   -h, --help      this text
 
-Environment: E1NPU_DEBIAN_MIRROR (default: the mirror the host's apt uses).
+Environment: E1NPU_DEBIAN_MIRROR, E1NPU_DEBIAN_SECURITY (default: the
+mirror and the security archive the host's apt uses).
 Exit status: the command's, or 2 for bad arguments, 1 for a setup failure.
 EOF
 }
@@ -84,6 +85,9 @@ case "$root" in /*) ;; *) root="$PWD/$root" ;; esac
 mirror=${E1NPU_DEBIAN_MIRROR:-$(apt-get indextargets --format '$(REPO_URI)' 'Created-By: Packages' 2>/dev/null |
 	grep -v -E 'security|updates' | sort -u | head -n 1 || true)}
 mirror=${mirror:-http://deb.debian.org/debian/}
+security=${E1NPU_DEBIAN_SECURITY:-$(apt-get indextargets --format '$(REPO_URI)' 'Created-By: Packages' 2>/dev/null |
+	grep -E 'security' | sort -u | head -n 1 || true)}
+security=${security:-http://deb.debian.org/debian-security/}
 
 t0=$(date +%s)
 msg() { printf '[fresh-check %s] %s\n' "$(date +%H:%M:%S)" "$*"; }
@@ -135,11 +139,14 @@ mkdir -p "$root"
 tar -C "$root" -xf "$tarball" || die "cannot unpack $tarball into $root"
 
 # what a chroot lacks: name resolution, a sources list like a fresh
-# install's, and the host's settings for reaching its mirror
+# install's (the installer's three: main, updates and security; Debian
+# 12's linux-source-6.12 is in bookworm-security), and the host's
+# settings for reaching its mirror
 cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 cat >"$root/etc/apt/sources.list" <<EOF
 deb $mirror bookworm main
 deb $mirror bookworm-updates main
+deb $security bookworm-security main
 EOF
 apt-config dump 2>/dev/null |
 	grep -E '^Acquire::(Check-Valid-Until|Check-Date|https?::Proxy) ' \
