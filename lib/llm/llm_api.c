@@ -393,7 +393,6 @@ E1NPU_API int e1npu_llm_reset(struct e1npu_llm *l)
 	memset(&l->st, 0, sizeof(l->st));
 	l->st.weight_bytes = wb;
 	ops_clear(l);
-	llm_e1ops_reset(l);
 	return 0;
 }
 

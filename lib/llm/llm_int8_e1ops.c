@@ -6,9 +6,11 @@
  * way its lowering expects, runs it, and scales the int8 result back:
  *  - RMSNorm, e1npu_ops_rmsnorm_s8, one call per row: x int8 with its own
  *    scale (the norm does not depend on it), gamma int8 in Q(gamma_frac)
- *    (the largest that holds max |gamma|), output in Q(out_frac): out_frac
- *    is kept per norm site, lowered and the row rerun when an output
- *    saturates, raised for the next row when all outputs fit in 6 bits;
+ *    (the largest that holds max |gamma|), output in Q(out_frac): a first
+ *    run in Q0 gives the row's largest output, out_frac is the largest that
+ *    holds it, the row runs again (lowered while an output saturates): two
+ *    jobs a row, no state across rows (chunked prefill gives the logits
+ *    of token-by-token steps);
  *  - RoPE, e1npu_ops_rope_s8: each head's q or k one row, scaled so the
  *    longest (even, odd) pair is 127 (a rotation keeps it in range), cos
  *    and sin in Q7 from a table computed at load;
@@ -33,7 +35,7 @@
 
 struct llm_e1ops {
 	int8_t *g8;		/* [2L + 1][dim] gamma in Q(gfrac) */
-	uint32_t *gfrac, *ofrac, *ofrac0;	/* [2L + 1] */
+	uint32_t *gfrac;	/* [2L + 1] */
 	int8_t *cs, *sn;	/* [seq][hs / 2] Q7 */
 	int8_t *a8, *b8;	/* chunk x max(dim + 2 kv_dim, hidden) */
 	int8_t *rc, *rs;	/* rope rows' cos, sin */
@@ -83,8 +85,6 @@ void llm_e1ops_free(struct e1npu_llm *l)
 		return;
 	free(s->g8);
 	free(s->gfrac);
-	free(s->ofrac);
-	free(s->ofrac0);
 	free(s->cs);
 	free(s->sn);
 	free(s->a8);
@@ -108,14 +108,6 @@ void llm_e1ops_free(struct e1npu_llm *l)
 	l->q8->e1 = NULL;
 }
 
-void llm_e1ops_reset(struct e1npu_llm *l)
-{
-	struct llm_e1ops *s = l->q8 ? l->q8->e1 : NULL;
-
-	if (s)
-		memcpy(s->ofrac, s->ofrac0, (2 * (size_t)l->cfg.n_layers + 1) * sizeof(uint32_t));
-}
-
 /* gamma of norm @site in Q(f), f the largest in [0, 14] that holds max |gamma|. */
 static void gamma_q(struct llm_e1ops *s, uint32_t site, const float *g, uint32_t n)
 {
@@ -129,11 +121,6 @@ static void gamma_q(struct llm_e1ops *s, uint32_t site, const float *g, uint32_t
 	s->gfrac[site] = f;
 	for (uint32_t i = 0; i < n; i++)
 		s->g8[(size_t)site * n + i] = q8of(g[i], ldexpf(1.0f, (int)f));
-	/* first guess of the output's format: |x / rms| <= 4 */
-	f = 14;
-	while (f > 0 && 4.0f * mx * ldexpf(1.0f, (int)f) > 127.0f)
-		f--;
-	s->ofrac0[site] = f;
 }
 
 int llm_e1ops_init(struct e1npu_llm *l)
@@ -154,8 +141,6 @@ int llm_e1ops_init(struct e1npu_llm *l)
 				  c->n_heads, ch, c->seq_len);
 	s->g8 = calloc(sites, dim);
 	s->gfrac = calloc(sites, sizeof(uint32_t));
-	s->ofrac = calloc(sites, sizeof(uint32_t));
-	s->ofrac0 = calloc(sites, sizeof(uint32_t));
 	s->cs = calloc((size_t)c->seq_len, hs / 2);
 	s->sn = calloc((size_t)c->seq_len, hs / 2);
 	s->a8 = calloc((size_t)ch, wide);
@@ -175,7 +160,7 @@ int llm_e1ops_init(struct e1npu_llm *l)
 	s->l8 = calloc(att, 1);
 	s->mask = calloc(att, 1);
 	s->p8 = calloc(att, 1);
-	if (!s->g8 || !s->gfrac || !s->ofrac || !s->ofrac0 || !s->cs || !s->sn || !s->a8 ||
+	if (!s->g8 || !s->gfrac || !s->cs || !s->sn || !s->a8 ||
 	    !s->b8 || !s->rc || !s->rs || !s->rsc || !s->q8 || !s->o8 || !s->k8 || !s->v8 ||
 	    !s->qs || !s->ks || !s->vs || !s->s32 || !s->sf || !s->l8 || !s->mask || !s->p8)
 		return llm_seterr(l, -ENOMEM, "out of memory for the e1 ops' scratch (seq_len %u)", c->seq_len);
@@ -184,7 +169,6 @@ int llm_e1ops_init(struct e1npu_llm *l)
 		gamma_q(s, 2 * i + 1, l->w.rms_ffn + (size_t)i * dim, dim);
 	}
 	gamma_q(s, 2 * L, l->w.rms_final, dim);
-	llm_e1ops_reset(l);
 	for (uint32_t p = 0; p < c->seq_len; p++)
 		for (uint32_t j = 0; j < hs / 2; j++) {
 			float freq = 1.0f / powf(10000.0f, (float)(2 * j) / (float)hs);
@@ -210,7 +194,7 @@ int llm_e1_rmsnorm(struct e1npu_llm *l, uint32_t site, float *o, const float *x,
 	(void)w;	/* quantized at load into g8 */
 	for (uint32_t r = 0; r < m; r++) {
 		const float *xr = x + (size_t)r * n;
-		uint32_t of = s->ofrac[site], reruns = 0;
+		uint32_t of = 0, pass = 0;
 		float amax = 0;
 		int ymax;
 
@@ -225,15 +209,18 @@ int llm_e1_rmsnorm(struct e1npu_llm *l, uint32_t site, float *o, const float *x,
 			ymax = 0;
 			for (uint32_t i = 0; i < n; i++)
 				ymax = abs(s->b8[i]) > ymax ? abs(s->b8[i]) : ymax;
-			snprintf(what, sizeof(what), "x int8 per row, gamma Q%u, out Q%u%s", gf, of,
-				 reruns ? " (rerun after saturating)" : "");
+			snprintf(what, sizeof(what), "x int8 per row, gamma Q%u, out Q%u (pass %u: %s)", gf, of,
+				 pass + 1, pass ? "the row's format" : "Q0 for the row's range");
 			note(l, LLM_OP_RMSNORM, &rep, 1, what, 0);
+			if (!pass++) {
+				while (of < 14 && (ymax + 1) << (of + 1) <= 127)
+					of++;
+				continue;
+			}
 			if (ymax < 127 || of == 0)
 				break;
 			of--;
-			reruns++;
 		}
-		s->ofrac[site] = ymax < 64 && of < 14 ? of + 1 : of;
 		for (uint32_t i = 0; i < n; i++)
 			o[(size_t)r * n + i] = ldexpf((float)s->b8[i], -(int)of);
 	}

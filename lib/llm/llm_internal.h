@@ -165,7 +165,6 @@ void llm_kv_store(struct e1npu_llm *l, uint32_t li, uint32_t m, uint32_t pos);
  * RMSNorm: 2 * layer (attention), 2 * layer + 1 (FFN), 2 * n_layers (final). */
 int llm_e1ops_init(struct e1npu_llm *l);
 void llm_e1ops_free(struct e1npu_llm *l);
-void llm_e1ops_reset(struct e1npu_llm *l);
 int llm_e1_rmsnorm(struct e1npu_llm *l, uint32_t site, float *o,
 		   const float *x, const float *w, uint32_t m, uint32_t n);
 int llm_e1_rope(struct e1npu_llm *l, uint32_t m, uint32_t pos);
