@@ -334,7 +334,7 @@ int llm_e1_attention(struct e1npu_llm *l, uint32_t li, uint32_t m, uint32_t pos)
 			if (sm) {
 				long v = t <= last ? lrintf((sr[t] - mx) * 1.44269504f) : -128;
 
-				s->l8[gi * tk + t] = (int8_t)(v < -128 ? -128 : v);
+				s->l8[gi * tk + t] = (int8_t)(v < -128 ? -128 : v > 0 ? 0 : v);
 			} else if (t <= last) {
 				sr[t] = expf(sr[t] - mx);
 				sum += sr[t];
@@ -346,7 +346,7 @@ int llm_e1_attention(struct e1npu_llm *l, uint32_t li, uint32_t m, uint32_t pos)
 				if (att) {
 					long v = lrintf(sr[t] * 256.0f);
 
-					s->p8[gi * tk + t] = (uint8_t)(v > 255 ? 255 : v);
+					s->p8[gi * tk + t] = (uint8_t)(v > 255 ? 255 : v < 0 ? 0 : v);
 				}
 			}
 	}
