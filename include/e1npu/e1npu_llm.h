@@ -35,8 +35,9 @@ struct e1npu_llm;
  *	symmetric scale per group of @group_size inputs (a short last group
  *	when the input size is not a multiple), activations quantized per
  *	group at each matmul; the matmuls run as int8 x int8 -> int32 on the
- *	device (enum e1npu_llm_mm_mode: one matmul, or one slice per group), the scaling,
- *	RMSNorm, RoPE, attention and softmax on the host.
+ *	device (enum e1npu_llm_mm_mode: one matmul, or one slice per group), the scaling
+ *	on the host; RMSNorm, RoPE, attention, softmax and SwiGLU on the host
+ *	in float32 or through the e1 lowerings, per op (enum e1npu_llm_ops).
  */
 enum e1npu_llm_path {
 	E1NPU_LLM_PATH_FLOAT = 0,
@@ -52,6 +53,11 @@ enum e1npu_llm_path {
  * @force: int8 path: enum e1npu_ops_force for the matmuls; 0
  *	(E1NPU_OPS_FORCE_AUTO) is the lowering layer's choice.
  * @mm_mode: int8 path: enum e1npu_llm_mm_mode.
+ * @ops_e1: int8 path: enum e1npu_llm_ops bits of the non-matmul ops to run
+ *	through the e1 lowerings.
+ * @ops_host: int8 path: bits of those to run on the host in float32. An op
+ *	in neither mask takes the library's default (E1NPU_LLM_OPS_DEFAULT_E1);
+ *	an op in both, or a bit outside E1NPU_LLM_OPS_ALL, is -EINVAL.
  * @reserved: zero.
  */
 struct e1npu_llm_options {
@@ -60,7 +66,33 @@ struct e1npu_llm_options {
 	uint32_t prefill_chunk;
 	uint32_t force;
 	uint32_t mm_mode;
-	uint32_t reserved[3];
+	uint32_t ops_e1;
+	uint32_t ops_host;
+	uint32_t reserved[1];
+};
+
+/**
+ * enum e1npu_llm_ops - the int8 path's non-matmul ops, as placement bits.
+ * On e1 each runs through its lowering (include/e1npu/e1npu_ops.h), its
+ * float inputs quantized the way the lowering expects and its int8 output
+ * scaled back (Documentation/llm.md, "Placement of the non-matmul ops"):
+ * @E1NPU_LLM_OPS_RMSNORM: e1npu_ops_rmsnorm_s8 (sums of squares DOT4_S8).
+ * @E1NPU_LLM_OPS_ROPE: e1npu_ops_rope_s8 (rotations DOT4_S8, Q7 cos/sin).
+ * @E1NPU_LLM_OPS_ATTENTION: the QK^T and P x V products,
+ *	e1npu_ops_attention_qk_s8 and e1npu_ops_attention_av_s8 (GEMMs).
+ * @E1NPU_LLM_OPS_SOFTMAX: e1npu_ops_softmax_exp2_s8 (EXP2_NEG_Q0_8).
+ * @E1NPU_LLM_OPS_SWIGLU: the SiLU of SwiGLU, e1npu_ops_silu_s8 (EXP2).
+ * @E1NPU_LLM_OPS_DEFAULT_E1: those on e1 unless asked otherwise, chosen by
+ *	the measured accuracy (Documentation/llm.md).
+ */
+enum e1npu_llm_ops {
+	E1NPU_LLM_OPS_RMSNORM = 1u << 0,
+	E1NPU_LLM_OPS_ROPE = 1u << 1,
+	E1NPU_LLM_OPS_ATTENTION = 1u << 2,
+	E1NPU_LLM_OPS_SOFTMAX = 1u << 3,
+	E1NPU_LLM_OPS_SWIGLU = 1u << 4,
+	E1NPU_LLM_OPS_ALL = 0x1f,
+	E1NPU_LLM_OPS_DEFAULT_E1 = 0,
 };
 
 /**
@@ -224,10 +256,11 @@ int e1npu_llm_get_stats(const struct e1npu_llm *l, struct e1npu_llm_stats *st);
 /**
  * struct e1npu_llm_op - one operation of the forward pass and where it ran:
  * @name: "qkv", "wo", "w1w3", "w2", "classifier" (matmuls), "rmsnorm",
- *	"rope", "attention", "swiglu", "quantize", "dequantize" (host).
+ *	"rope", "attention", "softmax", "swiglu" (host or e1: enum
+ *	e1npu_llm_ops), "quantize", "dequantize" (host).
  * @engine: enum e1npu_engine of the last call; @reason: enum
  *	e1npu_ops_reason; @why: in words (the lowering layer's report for
- *	the matmuls).
+ *	the ops on e1, prefixed "e1:").
  * @calls, @jobs, @hw_ops, @macs, @wrapper_cycles, @dp_cycles: totals since
  *	load or reset.
  */

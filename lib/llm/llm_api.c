@@ -21,7 +21,8 @@ static const char *const op_names[LLM_OP_COUNT] = {
 	[LLM_OP_QKV] = "qkv", [LLM_OP_WO] = "wo", [LLM_OP_W1W3] = "w1w3",
 	[LLM_OP_W2] = "w2", [LLM_OP_CLS] = "classifier",
 	[LLM_OP_RMSNORM] = "rmsnorm", [LLM_OP_ROPE] = "rope",
-	[LLM_OP_ATTENTION] = "attention", [LLM_OP_SWIGLU] = "swiglu",
+	[LLM_OP_ATTENTION] = "attention", [LLM_OP_SOFTMAX] = "softmax",
+	[LLM_OP_SWIGLU] = "swiglu",
 	[LLM_OP_QUANT] = "quantize", [LLM_OP_DEQUANT] = "dequantize",
 };
 
@@ -88,6 +89,14 @@ E1NPU_API int e1npu_llm_load_memory(struct e1npu_device *dev,
 	if (o.mm_mode > E1NPU_LLM_MM_BATCH)
 		return llm_errf(err, errlen, -EINVAL, "e1npu_llm_load_memory: options mm_mode = %u: expected 0 (rows) or 1 (batch)",
 				o.mm_mode);
+	if ((o.ops_e1 | o.ops_host) & ~(uint32_t)E1NPU_LLM_OPS_ALL)
+		return llm_errf(err, errlen, -EINVAL, "e1npu_llm_load_memory: options %s = 0x%x: bits outside E1NPU_LLM_OPS_ALL (0x%x)",
+				o.ops_e1 & ~(uint32_t)E1NPU_LLM_OPS_ALL ? "ops_e1" : "ops_host",
+				o.ops_e1 & ~(uint32_t)E1NPU_LLM_OPS_ALL ? o.ops_e1 : o.ops_host,
+				(unsigned int)E1NPU_LLM_OPS_ALL);
+	if (o.ops_e1 & o.ops_host)
+		return llm_errf(err, errlen, -EINVAL, "e1npu_llm_load_memory: options ops_e1 = 0x%x and ops_host = 0x%x both hold 0x%x: an op goes to one place",
+				o.ops_e1, o.ops_host, o.ops_e1 & o.ops_host);
 	if (!o.group_size)
 		o.group_size = 32;
 	if (!o.prefill_chunk)
@@ -116,7 +125,8 @@ E1NPU_API int e1npu_llm_load_memory(struct e1npu_device *dev,
 	else if (o.path == E1NPU_LLM_PATH_DOUBLE)
 		ret = llm_f64_alloc(l);
 	else
-		ret = llm_int8_init(l, dev, o.group_size, o.prefill_chunk, o.force, o.mm_mode);
+		ret = llm_int8_init(l, dev, o.group_size, o.prefill_chunk, o.force, o.mm_mode,
+				    o.ops_e1 | ((uint32_t)E1NPU_LLM_OPS_DEFAULT_E1 & ~o.ops_host));
 	if (ret) {
 		llm_errf(err, errlen, ret, "%s", l->err);
 		goto err_free;

@@ -13,11 +13,9 @@
  * the partials scaled by activation scale x weight scale. Matmuls that share their
  * input are fused along N: q|k|v, w1|w3.
  *
- * RMSNorm, RoPE, attention (with its softmax) and SwiGLU run on the host
- * in float32: they are a small fraction of the MACs (attention is
- * head_size MACs per head and cached position), need 1/sqrt, sin/cos and
- * exp, and keeping them (and the KV cache) in float confines the int8
- * error to the weight matmuls.
+ * RMSNorm, RoPE, attention, softmax and SwiGLU run on the host in float32
+ * (llm_int8_host.c) or through the e1 lowerings (llm_int8_e1ops.c), per
+ * op as options.ops_e1 / ops_host and the default choose.
  */
 #include <errno.h>
 #include <math.h>
@@ -204,6 +202,7 @@ void llm_int8_free(struct e1npu_llm *l)
 	free(e->arows);
 	free(e->as);
 	free(e->acc);
+	llm_e1ops_free(l);
 	e1npu_ops_free(e->ops);
 	free(e);
 	l->q8 = NULL;
@@ -216,7 +215,7 @@ static uint32_t umax(uint32_t a, uint32_t b)
 
 int llm_int8_init(struct e1npu_llm *l, struct e1npu_device *dev,
 		  uint32_t gs, uint32_t chunk, uint32_t force,
-		  uint32_t mode)
+		  uint32_t mode, uint32_t on_e1)
 {
 	const struct e1npu_llm_config *c = &l->cfg;
 	uint32_t dim = c->dim, hid = c->hidden_dim, kvd = l->kv_dim, L = c->n_layers;
@@ -231,6 +230,7 @@ int llm_int8_init(struct e1npu_llm *l, struct e1npu_device *dev,
 	l->q8 = e;
 	e->dev = dev;
 	e->mode = mode;
+	e->on_e1 = on_e1;
 	e->gs = gs;
 	e->chunk = chunk;
 	ret = e1npu_ops_new(dev, &e->ops);
@@ -288,22 +288,17 @@ int llm_int8_init(struct e1npu_llm *l, struct e1npu_device *dev,
 		return llm_seterr(l, -ENOMEM, "out of memory for the int8 path's activations and KV cache (seq_len %u)",
 				  c->seq_len);
 	l->logits = e->logits;
-	return 0;
+	return on_e1 ? llm_e1ops_init(l) : 0;
 }
 
-static void rmsnorm_rows(float *o, const float *x, const float *w,
-			 uint32_t m, uint32_t n)
+/* RMSNorm @site (2 * layer, 2 * layer + 1, 2 * n_layers) where it is placed. */
+static int rmsnorm(struct e1npu_llm *l, uint32_t site, float *o, const float *x,
+		   const float *w, uint32_t m)
 {
-	for (uint32_t r = 0; r < m; r++) {
-		const float *xr = x + (size_t)r * n;
-		float *or = o + (size_t)r * n, ss = 0;
-
-		for (uint32_t i = 0; i < n; i++)
-			ss += xr[i] * xr[i];
-		ss = 1.0f / sqrtf(ss / (float)n + 1e-5f);
-		for (uint32_t i = 0; i < n; i++)
-			or[i] = w[i] * (ss * xr[i]);
-	}
+	if (l->q8->on_e1 & E1NPU_LLM_OPS_RMSNORM)
+		return llm_e1_rmsnorm(l, site, o, x, w, m, l->cfg.dim);
+	llm_host_rmsnorm(l, o, x, w, m, l->cfg.dim);
+	return 0;
 }
 
 int llm_int8_forward(struct e1npu_llm *l, const int32_t *ids, uint32_t m,
@@ -311,100 +306,47 @@ int llm_int8_forward(struct e1npu_llm *l, const int32_t *ids, uint32_t m,
 {
 	const struct e1npu_llm_config *c = &l->cfg;
 	struct llm_int8 *e = l->q8;
-	uint32_t dim = c->dim, hid = c->hidden_dim, kvd = l->kv_dim, hs = l->head_size;
-	uint32_t kv_mul = c->n_heads / c->n_kv_heads, qn = dim + 2 * kvd;
-	size_t seq = c->seq_len;
-	char why[160];
+	uint32_t dim = c->dim, L = c->n_layers;
 	int ret;
 
 	for (uint32_t r = 0; r < m; r++)
 		memcpy(e->x + (size_t)r * dim, l->w.emb + (size_t)ids[r] * dim, dim * sizeof(float));
-	for (uint32_t li = 0; li < c->n_layers; li++) {
-		size_t lo = (size_t)li * seq * kvd;
-
-		rmsnorm_rows(e->xb, e->x, l->w.rms_att + (size_t)li * dim, m, dim);
-		if ((ret = qmatmul(l, LLM_OP_QKV, &e->qkv[li], e->xb, m, e->qkvout)))
+	for (uint32_t li = 0; li < L; li++) {
+		if ((ret = rmsnorm(l, 2 * li, e->xb, e->x, l->w.rms_att + (size_t)li * dim, m)) ||
+		    (ret = qmatmul(l, LLM_OP_QKV, &e->qkv[li], e->xb, m, e->qkvout)))
 			return ret;
-		for (uint32_t r = 0; r < m; r++) {
-			float *q = e->qkvout + (size_t)r * qn, *k = q + dim, *v = k + kvd;
-			uint32_t p = pos + r;
-
-			for (uint32_t i = 0; i < dim; i += 2) {
-				float freq = 1.0f / powf(10000.0f, (float)(i % hs) / (float)hs);
-				float val = (float)p * freq, fr = cosf(val), fi = sinf(val);
-
-				for (int t = 0; t < (i < kvd ? 2 : 1); t++) {
-					float *vec = t ? k : q, v0 = vec[i], v1 = vec[i + 1];
-
-					vec[i] = v0 * fr - v1 * fi;
-					vec[i + 1] = v0 * fi + v1 * fr;
-				}
-			}
-			memcpy(e->kc + lo + (size_t)p * kvd, k, kvd * sizeof(float));
-			memcpy(e->vc + lo + (size_t)p * kvd, v, kvd * sizeof(float));
+		if (e->on_e1 & E1NPU_LLM_OPS_ROPE) {
+			if ((ret = llm_e1_rope(l, m, pos)))
+				return ret;
+		} else {
+			llm_host_rope(l, m, pos);
 		}
-		for (uint32_t r = 0; r < m; r++) {
-			const float *q = e->qkvout + (size_t)r * qn;
-			uint32_t p = pos + r;
-
-			for (uint32_t h = 0; h < c->n_heads; h++) {
-				const float *qh = q + (size_t)h * hs;
-				float *xo = e->xb + (size_t)r * dim + (size_t)h * hs, mx = -INFINITY, sum = 0;
-				size_t ko = (size_t)(h / kv_mul) * hs;
-
-				for (uint32_t t = 0; t <= p; t++) {
-					const float *kt = e->kc + lo + (size_t)t * kvd + ko;
-					float sc = 0;
-
-					for (uint32_t i = 0; i < hs; i++)
-						sc += qh[i] * kt[i];
-					e->att[t] = sc / sqrtf((float)hs);
-					mx = fmaxf(mx, e->att[t]);
-				}
-				for (uint32_t t = 0; t <= p; t++) {
-					e->att[t] = expf(e->att[t] - mx);
-					sum += e->att[t];
-				}
-				memset(xo, 0, hs * sizeof(float));
-				for (uint32_t t = 0; t <= p; t++) {
-					const float *vt = e->vc + lo + (size_t)t * kvd + ko;
-					float a = e->att[t] / sum;
-
-					for (uint32_t i = 0; i < hs; i++)
-						xo[i] += a * vt[i];
-				}
-			}
+		llm_kv_store(l, li, m, pos);
+		if (e->on_e1 & (E1NPU_LLM_OPS_ATTENTION | E1NPU_LLM_OPS_SOFTMAX)) {
+			if ((ret = llm_e1_attention(l, li, m, pos)))
+				return ret;
+		} else {
+			llm_host_attention(l, li, m, pos);
 		}
-		llm_op_note(l, LLM_OP_RMSNORM, E1NPU_ENGINE_CPU, E1NPU_OPS_WHY_NO_HW_OP,
-			    "host float32: a row reduction and 1/sqrt; float keeps the int8 error to the matmuls", 0);
-		llm_op_note(l, LLM_OP_ROPE, E1NPU_ENGINE_CPU, E1NPU_OPS_WHY_NO_HW_OP,
-			    "host float32: sin/cos rotation of q and k pairs, no hardware operation", 0);
-		snprintf(why, sizeof(why),
-			 "host float32: %u MACs per head and cached position (head_size %u), float KV cache; softmax needs exp",
-			 2 * hs, hs);
-		llm_op_note(l, LLM_OP_ATTENTION, E1NPU_ENGINE_CPU, E1NPU_OPS_WHY_NO_HW_OP, why,
-			    (uint64_t)2 * hs * c->n_heads * ((uint64_t)m * pos + (uint64_t)m * (m + 1) / 2));
 		if ((ret = qmatmul(l, LLM_OP_WO, &e->wo[li], e->xb, m, e->xb2)))
 			return ret;
 		for (size_t i = 0; i < (size_t)m * dim; i++)
 			e->x[i] += e->xb2[i];
-		rmsnorm_rows(e->xb, e->x, l->w.rms_ffn + (size_t)li * dim, m, dim);
-		if ((ret = qmatmul(l, LLM_OP_W1W3, &e->w13[li], e->xb, m, e->h13)))
+		if ((ret = rmsnorm(l, 2 * li + 1, e->xb, e->x, l->w.rms_ffn + (size_t)li * dim, m)) ||
+		    (ret = qmatmul(l, LLM_OP_W1W3, &e->w13[li], e->xb, m, e->h13)))
 			return ret;
-		for (uint32_t r = 0; r < m; r++) {
-			const float *a = e->h13 + (size_t)r * 2 * hid, *b = a + hid;
-			float *o = e->hb + (size_t)r * hid;
-
-			for (uint32_t i = 0; i < hid; i++)
-				o[i] = a[i] / (1.0f + expf(-a[i])) * b[i];
+		if (e->on_e1 & E1NPU_LLM_OPS_SWIGLU) {
+			if ((ret = llm_e1_swiglu(l, m)))
+				return ret;
+		} else {
+			llm_host_swiglu(l, m);
 		}
-		llm_op_note(l, LLM_OP_SWIGLU, E1NPU_ENGINE_CPU, E1NPU_OPS_WHY_NO_HW_OP,
-			    "host float32: silu(w1 x) * (w3 x) needs exp", 0);
 		if ((ret = qmatmul(l, LLM_OP_W2, &e->w2[li], e->hb, m, e->xb2)))
 			return ret;
 		for (size_t i = 0; i < (size_t)m * dim; i++)
 			e->x[i] += e->xb2[i];
 	}
-	rmsnorm_rows(e->xb, e->x + (size_t)(m - 1) * dim, l->w.rms_final, 1, dim);
+	if ((ret = rmsnorm(l, 2 * L, e->xb, e->x + (size_t)(m - 1) * dim, l->w.rms_final, 1)))
+		return ret;
 	return qmatmul(l, LLM_OP_CLS, &e->cls, e->xb, 1, e->logits);
 }

@@ -58,8 +58,8 @@ struct llm_tokenizer {
 /* The operations of the forward pass, rows of e1npu_llm_get_op(). */
 enum llm_op_id {
 	LLM_OP_QKV, LLM_OP_WO, LLM_OP_W1W3, LLM_OP_W2, LLM_OP_CLS,
-	LLM_OP_RMSNORM, LLM_OP_ROPE, LLM_OP_ATTENTION, LLM_OP_SWIGLU,
-	LLM_OP_QUANT, LLM_OP_DEQUANT, LLM_OP_COUNT
+	LLM_OP_RMSNORM, LLM_OP_ROPE, LLM_OP_ATTENTION, LLM_OP_SOFTMAX,
+	LLM_OP_SWIGLU, LLM_OP_QUANT, LLM_OP_DEQUANT, LLM_OP_COUNT
 };
 
 /* An int8 weight matrix of n outputs, k inputs, g groups of gs inputs:
@@ -84,9 +84,12 @@ struct llm_int8 {
 	uint32_t mode;		/* enum e1npu_llm_mm_mode */
 	float *as;
 	int32_t *acc;
+	uint32_t on_e1;		/* enum e1npu_llm_ops: the non-matmul ops on e1 */
+	struct llm_e1ops *e1;	/* their state and scratch (llm_int8_e1ops.c) */
 };
 
 struct llm_f32;
+struct llm_e1ops;
 struct llm_f64;
 
 struct e1npu_llm {
@@ -141,13 +144,33 @@ void llm_f64_forward(struct e1npu_llm *l, int32_t tok, uint32_t pos);
 /* llm_int8.c: quantize at load; forward of @n tokens from @pos. */
 int llm_int8_init(struct e1npu_llm *l, struct e1npu_device *dev,
 		  uint32_t group, uint32_t chunk, uint32_t force,
-		  uint32_t mode);
+		  uint32_t mode, uint32_t on_e1);
 void llm_int8_free(struct e1npu_llm *l);
 int llm_int8_forward(struct e1npu_llm *l, const int32_t *ids, uint32_t n,
 		     uint32_t pos);
 int llm_quantize_rows(struct llm_qmat *q, const float *const *parts,
 		      const uint32_t *rows, uint32_t nparts, uint32_t k,
 		      uint32_t gs);
+
+/* llm_int8_host.c: the non-matmul ops on the host in float32. */
+void llm_host_rmsnorm(struct e1npu_llm *l, float *o, const float *x,
+		      const float *w, uint32_t m, uint32_t n);
+void llm_host_rope(struct e1npu_llm *l, uint32_t m, uint32_t pos);
+void llm_host_attention(struct e1npu_llm *l, uint32_t li, uint32_t m,
+			uint32_t pos);
+void llm_host_swiglu(struct e1npu_llm *l, uint32_t m);
+void llm_kv_store(struct e1npu_llm *l, uint32_t li, uint32_t m, uint32_t pos);
+
+/* llm_int8_e1ops.c: the same ops through the e1 lowerings. @site of an
+ * RMSNorm: 2 * layer (attention), 2 * layer + 1 (FFN), 2 * n_layers (final). */
+int llm_e1ops_init(struct e1npu_llm *l);
+void llm_e1ops_free(struct e1npu_llm *l);
+int llm_e1_rmsnorm(struct e1npu_llm *l, uint32_t site, float *o,
+		   const float *x, const float *w, uint32_t m, uint32_t n);
+int llm_e1_rope(struct e1npu_llm *l, uint32_t m, uint32_t pos);
+int llm_e1_attention(struct e1npu_llm *l, uint32_t li, uint32_t m,
+		     uint32_t pos);
+int llm_e1_swiglu(struct e1npu_llm *l, uint32_t m);
 
 /* llm_sample.c */
 int llm_sample(struct e1npu_llm *l, const float *logits, int32_t *tok);

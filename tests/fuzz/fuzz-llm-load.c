@@ -6,7 +6,8 @@
  * rest), then the tokenizer file. The pair is loaded with
  * e1npu_llm_load_memory() on the float32 path, or on the int8 path on the
  * in-process device when the top bit is set (group size and prefill
- * chunk from the last byte); when
+ * chunk from the last byte, the non-matmul ops placed on e1 from the bits
+ * of the one before); when
  * it loads and is small, a text made of the input's bytes is encoded, its
  * tokens decoded, prefilled (at most 4 positions) and sampled.
  *
@@ -59,6 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		o.path = E1NPU_LLM_PATH_INT8;
 		o.group_size = 1 + data[size - 1] % 40;
 		o.prefill_chunk = 1 + data[size - 1] % 3;
+		o.ops_e1 = data[size - 2] & E1NPU_LLM_OPS_ALL;
 	}
 	err[0] = 'x';
 	err[1] = '\0';

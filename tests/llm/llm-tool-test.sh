@@ -44,6 +44,11 @@ for bin in "$@"; do
 	expect "${v}_bad_seed" 2 "--seed '-3'" -- "$bin" -m x -z y --seed -3
 	expect "${v}_bad_group" 2 "--group '0'" -- "$bin" -m x -z y --group 0
 	expect "${v}_bad_engine" 2 "--engine 'gpu': expected auto, wrapper, datapath or cpu" -- "$bin" -m x -z y --engine gpu
+	expect "${v}_bad_ops_on" 2 "--ops-on 'gpu': expected e1, host, default or OP=e1\|host" -- "$bin" -m x -z y --ops-on gpu
+	expect "${v}_bad_ops_op" 2 "--ops-on 'rope=e1,conv=e1': unknown op 'conv'" -- "$bin" -m x -z y --ops-on rope=e1,conv=e1
+	expect "${v}_bad_ops_place" 2 "--ops-on 'rope=gpu': op 'rope' placed on 'gpu': expected e1 or host" -- "$bin" -m x -z y --ops-on rope=gpu
+	expect "${v}_ops_twice" 2 "op 'rope' given twice" -- "$bin" -m x -z y --ops-on rope=e1,rope=host
+	expect "${v}_float_ops" 2 "--ops-on is for the int8 path: not with --float" -- "$bin" -m x -z y --float --ops-on e1
 	expect "${v}_float_device" 2 "--float runs on the CPU" -- "$bin" -m x -z y --float -d sim
 	expect "${v}_twice" 2 "given twice" -- "$bin" -m x -m y -z y
 	expect "${v}_unknown_option" 2 "Try" -- "$bin" --bogus
@@ -62,6 +67,8 @@ for bin in "$@"; do
 		"$bin" -m "$model" -z "$tok" -p "Once upon a time" -n 32
 	expect "${v}_int8_batch" 0 "int8 on sim: .* 62\.0 jobs/token, placement qkv=wrapper" -- \
 		"$bin" -m "$model" -z "$tok" -p "Once upon a time" -n 32 --engine wrapper --batch
+	expect "${v}_int8_ops_e1" 0 "int8 on sim: .*placement .*rmsnorm=datapath,rope=datapath,attention=wrapper,softmax=datapath,swiglu=cpu" -- \
+		"$bin" -m "$model" -z "$tok" -p "Once upon a time" -n 16 --engine wrapper --ops-on rmsnorm=e1,rope=e1,attention=e1,softmax=e1
 	expect "${v}_float_batch" 2 "--batch is for the int8 path: not with --float" -- "$bin" -m x -z y --float --batch
 	expect "${v}_json" 0 '^\{"device": "sim", "path": "int8", "prompt_ids": \[1, [0-9, ]+\], "generated_ids": \[[0-9, ]+\], "text": "Once upon a time.*"stats": \{"prompt_tokens": 5, "generated_tokens": 12,.*"ops": \[\{"name": "qkv", "engine": "(wrapper|datapath)"' -- \
 		"$bin" -m "$model" -z "$tok" -p "Once upon a time" -n 16 --json

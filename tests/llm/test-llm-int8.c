@@ -7,29 +7,7 @@
  * text written for this test; chunked prefill (M > 1) equal to token by
  * token; jobs per token as counted from the shapes; context overflow.
  */
-#include "llm-test.h"
-
-static const char *const prompts[6] = {
-	"Once upon a time",
-	"Tom had a red car",
-	"The cat sat on the mat and",
-	"One day, a little bird",
-	"Sue and her mom went to the store",
-	"The big dog was happy because",
-};
-
-/* Written for this test (not from the training data). */
-static const char ppl_text[] =
-	"Once upon a time, there was a little boy named Tim. Tim liked to play with his ball in the "
-	"garden. One day, the sun was hot and Tim was thirsty. He went to his mom and said, \"Mom, can "
-	"I have some water?\" His mom smiled and gave him a big cup of cold water. Tim said, \"Thank "
-	"you, Mom!\" Then he ran back to the garden. His ball was under a tree. A small bird sat on the "
-	"ball. Tim did not want to scare the bird. He sat down and waited. The bird looked at Tim and "
-	"sang a happy song. Tim laughed and clapped his hands. The bird flew up to the tree, and Tim "
-	"took his ball. He was very happy. That night, Tim told his dad about the bird. His dad said, "
-	"\"You were kind to the bird. That is good.\" Tim went to bed with a big smile.";
-
-#define GEN 64
+#include "llm-acc.h"
 
 /*
  * Thresholds from the measured values (group 32, the in-process model,
@@ -42,29 +20,13 @@ static const char ppl_text[] =
 #define LLM_MAX_GAP		0.75
 #define LLM_MAX_PPL_RISE_PCT	2.0
 
-static const char *quick(void)
-{
-	return getenv("E1NPU_LLM_TEST_QUICK");
-}
-
 static struct e1npu_llm *load_mode(uint32_t path, uint32_t group, uint32_t force,
 				    uint32_t mode)
 {
 	struct e1npu_llm_options o = { .path = path, .group_size = group, .force = force,
-				       .mm_mode = mode };
-	char model[512], tok[512], err[512];
-	struct e1npu_device *dev = NULL;
-	struct e1npu_llm *l = NULL;
-	const char *spec = getenv("E1NPU_DEVICE");
+				       .mm_mode = mode, .ops_host = E1NPU_LLM_OPS_ALL };
 
-	t_shared(model, sizeof(model), "stories260K.bin");
-	t_shared(tok, sizeof(tok), "tok512.bin");
-	if (path == E1NPU_LLM_PATH_INT8)
-		assert_int_equal(e1npu_device_open(spec && *spec ? spec : "sim", &dev), 0);
-	if (e1npu_llm_load_file(dev, model, tok, &o, &l, err, sizeof(err)))
-		fail_msg("load: %s", err);
-	e1npu_device_close(dev);
-	return l;
+	return load_opts(&o);
 }
 
 static struct e1npu_llm *load(uint32_t path, uint32_t group, uint32_t force)
@@ -72,97 +34,16 @@ static struct e1npu_llm *load(uint32_t path, uint32_t group, uint32_t force)
 	return load_mode(path, group, force, E1NPU_LLM_MM_ROWS);
 }
 
-static uint32_t argmax(const float *v, uint32_t n)
-{
-	uint32_t b = 0;
-
-	for (uint32_t i = 1; i < n; i++)
-		if (v[i] > v[b])
-			b = i;
-	return b;
-}
-
-/* -log softmax(v)[t] in double */
-static double nll(const float *v, uint32_t n, int32_t t)
-{
-	double mx = v[argmax(v, n)], s = 0;
-
-	for (uint32_t i = 0; i < n; i++)
-		s += exp((double)v[i] - mx);
-	return -((double)v[t] - mx - log(s));
-}
-
-struct acc {
-	uint32_t agree, total, prefix_min, prefix_sum;
-	double gap, rel_gap;
-};
-
+/* The matmul-only int8 path (the non-matmul ops on the host) of @group. */
 static void accuracy(uint32_t group, struct acc *r, int print)
 {
-	struct e1npu_llm *f = load(E1NPU_LLM_PATH_FLOAT, 0, 0);
-	struct e1npu_llm *q = load(E1NPU_LLM_PATH_INT8, group, E1NPU_OPS_FORCE_WRAPPER);
-	uint32_t V = 512;
-	int np_max = quick() ? 2 : 6;
+	struct e1npu_llm_options o = { .path = E1NPU_LLM_PATH_INT8, .group_size = group,
+				       .force = E1NPU_OPS_FORCE_WRAPPER,
+				       .ops_host = E1NPU_LLM_OPS_ALL };
+	char label[32];
 
-	memset(r, 0, sizeof(*r));
-	r->prefix_min = GEN;
-	for (int p = 0; p < np_max; p++) {
-		int32_t ids[64], ref[GEN], tok;
-		float *fl = malloc(V * sizeof(float));
-		const float *lf, *lq;
-		uint32_t agree = 0, prefix = 0;
-		double gap = 0, rel = 0;
-		size_t np;
-
-		assert_non_null(fl);
-		assert_int_equal(e1npu_llm_encode(f, prompts[p], 1, 0, ids, 64, &np), 0);
-		/* float greedy reference, int8 teacher-forced on it */
-		e1npu_llm_reset(f);
-		e1npu_llm_reset(q);
-		assert_int_equal(e1npu_llm_prefill(f, ids, np, &lf), 0);
-		assert_int_equal(e1npu_llm_prefill(q, ids, np, &lq), 0);
-		for (int i = 0; i < GEN; i++) {
-			float lo = lf[0], hi = lf[0], g = 0;
-
-			ref[i] = (int32_t)argmax(lf, V);
-			agree += argmax(lq, V) == (uint32_t)ref[i];
-			for (uint32_t j = 0; j < V; j++) {
-				g = fmaxf(g, fabsf(lq[j] - lf[j]));
-				lo = fminf(lo, lf[j]);
-				hi = fmaxf(hi, lf[j]);
-			}
-			gap = fmax(gap, g);
-			rel = fmax(rel, g / (hi - lo));
-			if (i + 1 < GEN) {
-				assert_int_equal(e1npu_llm_step(f, ref[i], &lf), 0);
-				assert_int_equal(e1npu_llm_step(q, ref[i], &lq), 0);
-			}
-		}
-		/* int8 free-running greedy */
-		e1npu_llm_reset(q);
-		assert_int_equal(e1npu_llm_prefill(q, ids, np, &lq), 0);
-		for (int i = 0; i < GEN; i++) {
-			tok = (int32_t)argmax(lq, V);
-			if (tok != ref[i])
-				break;
-			prefix++;
-			if (i + 1 < GEN)
-				assert_int_equal(e1npu_llm_step(q, tok, &lq), 0);
-		}
-		if (print)
-			print_message("group %3u prompt %d %-36s teacher-forced top-1 %2u/%u, greedy prefix %2u/%u, max |logit gap| %.4f (%.2f%% of the logit range)\n",
-				      group, p, prompts[p], agree, GEN, prefix, GEN, gap, 100 * rel);
-		r->agree += agree;
-		r->total += GEN;
-		r->prefix_sum += prefix;
-		if (prefix < r->prefix_min)
-			r->prefix_min = prefix;
-		r->gap = fmax(r->gap, gap);
-		r->rel_gap = fmax(r->rel_gap, rel);
-		free(fl);
-	}
-	e1npu_llm_free(f);
-	e1npu_llm_free(q);
+	snprintf(label, sizeof(label), "group %3u", group);
+	accuracy_opts(&o, r, print ? label : NULL);
 }
 
 static void test_accuracy(void **state)
@@ -193,38 +74,21 @@ static void test_accuracy(void **state)
 
 static void test_perplexity(void **state)
 {
+	struct e1npu_llm_options o = { .path = E1NPU_LLM_PATH_INT8, .group_size = 32,
+				       .force = E1NPU_OPS_FORCE_WRAPPER,
+				       .ops_host = E1NPU_LLM_OPS_ALL };
 	char model[512], tok[512];
-	struct e1npu_llm *f, *q;
-	double nf = 0, nq = 0;
-	const float *lf, *lq;
-	int32_t ids[512];
+	double nf, nq;
 	size_t n;
 
 	(void)state;
 	t_need_stories(model, tok);
-	f = load(E1NPU_LLM_PATH_FLOAT, 0, 0);
-	q = load(E1NPU_LLM_PATH_INT8, 32, E1NPU_OPS_FORCE_WRAPPER);
-	assert_int_equal(e1npu_llm_encode(f, ppl_text, 1, 0, ids, 512, &n), 0);
-	assert_true(n > 200 && n < 512);
+	perplexity_opts(&o, &nf, &nq, &n);
 	print_message("perplexity text (%zu tokens): %s\n", n, ppl_text);
-	assert_int_equal(e1npu_llm_step(f, ids[0], &lf), 0);
-	assert_int_equal(e1npu_llm_step(q, ids[0], &lq), 0);
-	for (size_t i = 1; i < n; i++) {
-		nf += nll(lf, 512, ids[i]);
-		nq += nll(lq, 512, ids[i]);
-		if (i + 1 < n) {
-			assert_int_equal(e1npu_llm_step(f, ids[i], &lf), 0);
-			assert_int_equal(e1npu_llm_step(q, ids[i], &lq), 0);
-		}
-	}
-	nf = exp(nf / (double)(n - 1));
-	nq = exp(nq / (double)(n - 1));
 	print_message("perplexity over %zu predicted tokens: float32 %.4f, int8 group 32 %.4f (%+.2f%%)\n",
 		      n - 1, nf, nq, 100 * (nq / nf - 1));
 	assert_true(nf > 1.0 && nf < 20.0);
 	assert_true(nq / nf < 1.0 + LLM_MAX_PPL_RISE_PCT / 100.0);
-	e1npu_llm_free(f);
-	e1npu_llm_free(q);
 }
 
 /* Prefill in chunks of M > 1 gives the logits of token-by-token steps

@@ -364,10 +364,10 @@ static void test_bad_options(void **state)
 	assert_int_equal(e1npu_llm_load_memory(NULL, m, ms, NULL, 0, &o, &l, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "path = 7"));
 	o.path = 0;
-	o.reserved[1] = 1;
+	o.reserved[0] = 1;
 	assert_int_equal(e1npu_llm_load_memory(NULL, m, ms, NULL, 0, &o, &l, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "reserved[1] = 1"));
-	o.reserved[1] = 0;
+	assert_non_null(strstr(err, "reserved[0] = 1"));
+	o.reserved[0] = 0;
 	o.group_size = 5000;
 	assert_int_equal(e1npu_llm_load_memory(NULL, m, ms, NULL, 0, &o, &l, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "group_size = 5000"));

@@ -27,8 +27,8 @@ struct args {
 	unsigned long steps, group;
 	double temperature, top_p;
 	unsigned long long seed;
-	int use_float, json, steps_set, force_set, batch;
-	unsigned int force;
+	int use_float, json, steps_set, force_set, batch, ops_set;
+	unsigned int force, ops_e1, ops_host;
 };
 
 static void usage(FILE *f)
@@ -36,7 +36,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "Usage: e1npu-llm -m MODEL -z TOKENIZER [-p PROMPT] [-n N] [--temperature T]\n"
 "                 [--top-p P] [--seed S] [--group G] [--engine E] [--batch]\n"
-"                 [--float] [--device D]\n"
+"                 [--ops-on SPEC] [--float] [--device D]\n"
 "                 [--trace FILE] [--json]\n"
 "Generate text with a llama2.c checkpoint (Llama architecture, float32\n"
 "weights): int8 weights and activations with the matmuls on the e1 NPU\n"
@@ -54,6 +54,11 @@ static void usage(FILE *f)
 "                        wrapper, datapath or cpu\n"
 "      --batch           int8 groups as a batch matmul, one slice (job) per\n"
 "                        group, not block-diagonal rows of one matmul\n"
+"      --ops-on SPEC     int8 path: where RMSNorm, RoPE, attention, softmax and\n"
+"                        SwiGLU run: e1 (all through the e1 lowerings), host\n"
+"                        (all in float32 on the host), default, or a list\n"
+"                        OP=e1|host,... of rmsnorm, rope, attention, softmax,\n"
+"                        swiglu (the others: default)\n"
 "      --float           the float32 reference path on the CPU\n"
 "  -d, --device SPEC     sim, /dev/accel/accelN (default: $E1NPU_DEVICE or auto)\n"
 "      --trace FILE      a timeline trace (Chrome trace-event JSON) to FILE\n"
@@ -100,6 +105,66 @@ static int parse_int(bool json, const char *opt, const char *v, unsigned long lo
 	return 0;
 }
 
+static const struct {
+	const char *name;
+	unsigned int bit;
+} op_bits[] = {
+	{ "rmsnorm", E1NPU_LLM_OPS_RMSNORM }, { "rope", E1NPU_LLM_OPS_ROPE },
+	{ "attention", E1NPU_LLM_OPS_ATTENTION }, { "softmax", E1NPU_LLM_OPS_SOFTMAX },
+	{ "swiglu", E1NPU_LLM_OPS_SWIGLU },
+};
+
+/* --ops-on: e1, host, default, or OP=e1|host,... */
+static int parse_ops(bool json, const char *v, struct args *a)
+{
+	char buf[256], *save = NULL, *item;
+
+	a->ops_e1 = a->ops_host = 0;
+	if (!strcmp(v, "e1") || !strcmp(v, "host") || !strcmp(v, "default")) {
+		if (*v == 'e')
+			a->ops_e1 = E1NPU_LLM_OPS_ALL;
+		else if (*v == 'h')
+			a->ops_host = E1NPU_LLM_OPS_ALL;
+		return 0;
+	}
+	if (strlen(v) >= sizeof(buf) || !*v)
+		goto bad;
+	strcpy(buf, v);
+	for (item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(item, '=');
+		unsigned int bit = 0;
+
+		if (!eq)
+			goto bad;
+		*eq = '\0';
+		for (size_t i = 0; i < sizeof(op_bits) / sizeof(op_bits[0]); i++)
+			if (!strcmp(item, op_bits[i].name))
+				bit = op_bits[i].bit;
+		if (!bit) {
+			cls_error(json, "--ops-on '%s': unknown op '%s': expected rmsnorm, rope, attention, softmax or swiglu",
+				  v, item);
+			return EXIT_USAGE;
+		}
+		if ((a->ops_e1 | a->ops_host) & bit) {
+			cls_error(json, "--ops-on '%s': op '%s' given twice", v, item);
+			return EXIT_USAGE;
+		}
+		if (!strcmp(eq + 1, "e1"))
+			a->ops_e1 |= bit;
+		else if (!strcmp(eq + 1, "host"))
+			a->ops_host |= bit;
+		else {
+			cls_error(json, "--ops-on '%s': op '%s' placed on '%s': expected e1 or host", v, item, eq + 1);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
+bad:
+	cls_error(json, "--ops-on '%s': expected e1, host, default or OP=e1|host,... (OP: rmsnorm, rope, attention, softmax, swiglu)",
+		  v);
+	return EXIT_USAGE;
+}
+
 static int parse_args(int argc, char **argv, struct args *a)
 {
 	static const struct option lopts[] = {
@@ -114,6 +179,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "float", no_argument, NULL, 'F' },
 		{ "engine", required_argument, NULL, 'E' },
 		{ "batch", no_argument, NULL, 'R' },
+		{ "ops-on", required_argument, NULL, 'O' },
 		{ "device", required_argument, NULL, 'd' },
 		{ "trace", required_argument, NULL, 't' },
 		{ "json", no_argument, NULL, 'j' },
@@ -156,6 +222,15 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->group = (unsigned long)u;
 			break;
 		case 'F': a->use_float = 1; break;
+		case 'O':
+			if (a->ops_set) {
+				cls_error(json, "--ops-on given twice");
+				return EXIT_USAGE;
+			}
+			if ((r = parse_ops(json, optarg, a)))
+				return r;
+			a->ops_set = 1;
+			break;
 		case 'R': a->batch = 1; break;
 		case 'E':
 			if (!strcmp(optarg, "auto"))
@@ -190,9 +265,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 		cls_error(json, "--float runs on the CPU: not with -d/--device");
 		return EXIT_USAGE;
 	}
-	if (a->use_float && (a->group || a->force_set || a->batch)) {
+	if (a->use_float && (a->group || a->force_set || a->batch || a->ops_set)) {
 		cls_error(json, "%s is for the int8 path: not with --float",
-			  a->group ? "--group" : a->batch ? "--batch" : "--engine");
+			  a->group ? "--group" : a->batch ? "--batch" : a->ops_set ? "--ops-on" : "--engine");
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -268,6 +343,8 @@ int main(int argc, char **argv)
 	opt.group_size = (uint32_t)a.group;
 	opt.force = a.force;
 	opt.mm_mode = a.batch ? E1NPU_LLM_MM_BATCH : E1NPU_LLM_MM_ROWS;
+	opt.ops_e1 = a.ops_e1;
+	opt.ops_host = a.ops_host;
 	r = e1npu_llm_load_file(dev, a.model, a.tok, &opt, &l, err, sizeof(err));
 	e1npu_device_close(dev);
 	if (r) {
