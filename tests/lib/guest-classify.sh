@@ -16,8 +16,6 @@ cls=${CLASSIFY:-e1npu-classify}
 data=${DATA:-/tests}
 exp=$(cut -d' ' -f1 /tests/classify-host.txt)
 for mode in kernel sim cpu; do
-	# sim and cpu never enter the kernel
-	[ "$mode" = kernel ] || ! t_debug_skip "classify-$mode" "userspace only" || continue
 	case "$mode" in
 	kernel) o="--device $dev" ;;
 	sim) o="--device sim" ;;
