@@ -15,7 +15,7 @@
 # Prints each verdict, then "N passed, M failed (check-noshared)".
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$TOP"
+cd "$TOP" || exit 2
 # a make of its own: not the parent's flags, variables or shared/ paths
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES GNUMAKEFLAGS
 unset SHARED_DIR MODELS_DIR ZOO_DIR TEST_IMAGE
@@ -29,8 +29,10 @@ ok() { pass=$((pass + 1)); echo "  PASS  noshared: $*"; }
 ko() { fail=$((fail + 1)); echo "  FAIL  noshared: $*"; }
 
 files=$(mk -s SHARED_DIR="$A" vm-guest-files 2>"$d/err") || { cat "$d/err"; ko "make vm-guest-files failed"; }
+# shellcheck disable=SC2086
 n=$(printf '%s\n' $files | grep -c .)
 if [ "$n" -ge 10 ]; then ok "$n guest files listed"; else ko "only $n guest files listed: $files"; fi
+# shellcheck disable=SC2086
 from=$(printf '%s\n' $files | grep -F "$A" || true)
 if [ -z "$from" ]; then ok "no guest file is read from SHARED_DIR"; else ko "guest files from the absent SHARED_DIR: $from"; fi
 

@@ -55,6 +55,7 @@ n=$(grep -c -v -E '^\s*(#|$)' "$W/board-host-blocks.sh" || true)
 SD=${SHARED_DIR:-../shared}
 rm -f "$W/board-shared-absent.txt"
 absent=
+# shellcheck disable=SC2016
 while IFS= read -r line; do
 	for w in $(printf '%s\n' "$line" | grep -o '"${SHARED_DIR[^}]*}[^"]*"[^ ]*'); do
 		eval "set -- $w"
@@ -64,6 +65,7 @@ done < <(grep 'SHARED_DIR' "$W/board-host-blocks.sh")
 blocks=$W/board-host-blocks.sh
 if [ -n "$absent" ]; then
 	why="not on the board:$absent absent on the build machine (CI lays shared/ beside the checkout: SHARED_DIR=$SD)"
+	# shellcheck disable=SC2016
 	grep 'SHARED_DIR' "$blocks" | grep -o -E '"\$\{SHARED_DIR[^}]*}[^"]*"[^ ]*|"\$ROOTFS/root/[^"]+"' |
 		while IFS= read -r w; do
 			eval "set -- $w"
