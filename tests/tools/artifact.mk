@@ -63,7 +63,7 @@ ifneq ($(ART_ABSENT),)
 $(foreach k,$(ART_ABSENT),$(ART_DIR)/art-$(k)-host.txt): $(ART_DIR)/art-%-host.txt: $(SHARED_STATE)
 	@mkdir -p $(@D)
 	@echo "SKIP $(ART_SRC_$*) absent (CI lays shared/ beside the checkout: SHARED_DIR=$(SHARED_DIR))" > $@
-	@echo "artifact: $$(cat $@)"
+	@echo "artifact: $(notdir $@): $$(cat $@)"
 endif
 
 .PHONY: bench-artifact bench-artifact-board
