@@ -82,7 +82,7 @@ TEST_MODEL  := $(MODELS_DIR)/mobilenet_v1_0.25_128_quant.tflite
 TEST_LABELS := $(MODELS_DIR)/imagenet_labels.txt
 TEST_PHOTO  := $(MODELS_DIR)/grace_hopper.bmp
 ifeq ($(MAKELEVEL)$(wildcard $(SHARED_DIR)),0)
-ifneq ($(filter check% bench%,$(MAKECMDGOALS)),)
+ifneq ($(filter check% bench% vm-% board,$(filter-out vm-guest-files,$(MAKECMDGOALS))),)
 $(info NOTE: SHARED_DIR=$(SHARED_DIR) is absent: every check on models from public repositories is SKIPPED, naming the file (CI lays shared/ beside the checkout))
 endif
 endif
@@ -98,6 +98,18 @@ SAN_O   ?= build-san
 # The photo at 128x128, made from TEST_PHOTO (tests/data/data.mk)
 TEST_IMAGE := $(O)/tests/data/grace_hopper_128.bmp
 export TEST_IMAGE
+# SHARED_STATE: a file that changes when the set of files under SHARED_DIR
+# (MODELS_DIR, ZOO_DIR) does, and only then: what is made from shared/
+# (or, without it, the SKIP lines naming what is absent) depends on it, so
+# a build tree never keeps a stale skip after shared/ appears, nor stale
+# results after it goes (e.g. the guests' classify-host.txt, llm-host.txt).
+SHARED_STATE := $(O)/shared-state.txt
+SHARED_STATE_TEXT = SHARED_DIR=$(SHARED_DIR) $(sort $(wildcard $(SHARED_DIR)/*/* $(MODELS_DIR)/* $(ZOO_DIR)/*))
+.PHONY: shared-state-force
+$(SHARED_STATE): shared-state-force
+	@mkdir -p $(@D)
+	@printf '%s\n' $(foreach w,$(SHARED_STATE_TEXT),'$(w)') > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
 # The project's version: the library's (soname stays libe1npu.so.0), the
 # tools' --version, libe1npu.pc. Written here only.

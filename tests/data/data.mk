@@ -8,6 +8,9 @@
 #   check-tree-data   every binary file git tracks is on
 #                     tests/data/binary-allow.txt (the project's own, each
 #                     with its reason), and the check fails on one that is not.
+#   check-noshared    the guests' file lists with SHARED_DIR absent: each
+#                     file has a rule, none is read from shared/, the skip
+#                     files name the absent model (tests/data/noshared-check.sh)
 
 $(TEST_IMAGE): tests/data/mkimage.py $(wildcard $(TEST_PHOTO))
 	@mkdir -p $(@D)
@@ -29,3 +32,9 @@ check-tree-data:
 	else cat "$$d/log"; echo "0 passed, 1 failed (check-tree-data: the self-test's verdicts)"; exit 1; fi
 
 CHECK_TARGETS += check-tree-data
+
+.PHONY: check-noshared
+check-noshared:
+	@tests/data/noshared-check.sh
+
+CHECK_TARGETS += check-noshared

@@ -22,6 +22,11 @@
 # line per path ("int8 IDS", "float IDS"), or "SKIP REASON" without
 # $(SHARED_DIR)/llm; guest-llm.sh compares the guest's with them.
 # stories260K.bin and tok512.bin go to the guest's /tests/ when present.
+# Without shared/ (SHARED_DIR absent) every file of the lists below still
+# exists: classify-host.txt and llm-host.txt then say "SKIP PATH absent",
+# board-host.sh leaves board.md's lines that copy from shared/ out and
+# lists, in the guest's /tests/board-shared-absent.txt, what they would
+# have copied; the guest skips each check on those, naming the path.
 ifeq ($(CROSS_COMPILE),)
 BOARD_W          := $(O)/vm/board
 GUEST_RV_TAR     := $(BOARD_W)/guest-riscv64.tar
@@ -45,7 +50,16 @@ $(GUEST_RV_BLOCKS): Documentation/board.md
 	@mkdir -p $(@D)
 	awk '/^```sh board$$/ { on = 1; next } /^```/ { on = 0 } on' $< > $@
 
-$(CLASSIFY_HOST): $(CLASSIFY_BIN) $(BOARD_DATA)
+# without the model, labels or photo: "SKIP PATH absent ...", which
+# guest-classify.sh reports as its checks' reason
+CLASSIFY_ABSENT := $(filter-out $(wildcard $(TEST_MODEL) $(TEST_LABELS) $(TEST_PHOTO)),$(TEST_MODEL) $(TEST_LABELS) $(TEST_PHOTO))
+ifneq ($(CLASSIFY_ABSENT),)
+$(CLASSIFY_HOST): $(SHARED_STATE)
+	@mkdir -p $(@D)
+	@echo "SKIP $(firstword $(CLASSIFY_ABSENT)) absent (CI lays shared/ beside the checkout: SHARED_DIR=$(SHARED_DIR))" > $@
+	@echo "classify-host: $$(cat $@)"
+else
+$(CLASSIFY_HOST): $(CLASSIFY_BIN) $(BOARD_DATA) $(SHARED_STATE)
 	@mkdir -p $(@D)
 	E1NPU_DEVICE=sim $(CLASSIFY_BIN) -m $(word 1,$(BOARD_DATA)) -i $(word 2,$(BOARD_DATA)) \
 		-l $(TEST_LABELS) -n 1 --raw-output $@.npu > $@.log
@@ -55,6 +69,7 @@ $(CLASSIFY_HOST): $(CLASSIFY_BIN) $(BOARD_DATA)
 	@echo "$$(sha256sum < $@.npu | cut -d' ' -f1) $$(tail -n 1 $@.log)" > $@
 	@echo "classify-host: $$(cat $@)"
 	@rm -f $@.npu $@.cpu $@.log
+endif
 
 LLM_HOST         := $(O)/tests/lib/llm-host.txt
 LLM_DATA         := $(SHARED_DIR)/llm/stories260K.bin $(SHARED_DIR)/llm/tok512.bin
@@ -64,7 +79,7 @@ LLM_DATA_HERE    := $(wildcard $(LLM_DATA))
 llm_ids = E1NPU_DEVICE=sim $(LLM_TOOL) $(1) -m $(word 1,$(LLM_DATA)) -z $(word 2,$(LLM_DATA)) \
 	-p "Once upon a time" -n 32 --json | sed -n 's/.*"generated_ids": \[\([^]]*\)\].*/\1/p' | tr -d ' '
 
-$(LLM_HOST): $(LLM_TOOL) $(LLM_DATA_HERE)
+$(LLM_HOST): $(LLM_TOOL) $(LLM_DATA_HERE) $(SHARED_STATE)
 	@mkdir -p $(@D)
 	@rm -f $@
 	@for f in $(LLM_DATA); do [ -r "$$f" ] || { \

@@ -33,6 +33,9 @@
 #   VM_RISCV_GUEST_FILES  riscv64 files for /tests/ (static binaries, the
 #                         cross-built userspace of tests/lib/guest-lib.mk)
 # These are also make goals: they are built (sub-make) before packing.
+# Each must exist, or have a rule, without shared/ (SHARED_DIR absent): a
+# file made from shared/ is then a "SKIP PATH absent" file, or left out
+# (make check-noshared checks it).
 # Cache: E1NPU_CACHE (default /var/cache/e1npu). See Documentation/testing-vm.md.
 
 VM_SCRIPTS := tests/vm
@@ -44,6 +47,11 @@ vm_env = O=$(abspath $(O)) E1NPU_CACHE=$(E1NPU_CACHE) \
 
 # vm_guest_goals FILES: build guest files that have make rules
 vm_guest_goals = $(if $(strip $(1)),$(MAKE) --no-print-directory $(1))
+
+# the guest file lists, one a line (tests/data/noshared-check.sh)
+.PHONY: vm-guest-files
+vm-guest-files:
+	@printf '%s\n' $(VM_GUEST_FILES) $(VM_RISCV_GUEST_FILES)
 
 .PHONY: vm-deps vm-riscv64 vm-riscv64-debian vm-riscv64-kernel vm-riscv64-kernel-bg \
 	vm-riscv64-debug vm-riscv64-debug-kernel vm-riscv64-debug-kernel-bg \

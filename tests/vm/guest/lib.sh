@@ -9,6 +9,10 @@
 #   t_run NAME CMD...       run CMD; pass if it exits 0, else fail with
 #                           its last output lines
 #   t_debug_skip NAME [WHY] on the debug kernel: skip NAME, return 0
+#   t_shared_absent FILE TEXT  FILE lists ("NAME REASON..." a line) the data
+#                           files the build machine had no shared/ for:
+#                           print the REASON of the first NAME in TEXT
+#                           (return 0), or return 1
 #   t_insmod MOD [ARGS...]  insmod $E1VM_MODDIR/MOD.ko ARGS (test "insmod-MOD")
 #   t_rmmod MOD             rmmod MOD (test "rmmod-MOD")
 #   t_insmod_deps           insmod the kernel modules the project modules
@@ -81,6 +85,18 @@ t_debug_skip() {
 	[ "$(e1vm_param kvariant)" = debug ] || return 1
 	t_skip "$1" "debug kernel: ${2:-the base guest runs it}"
 	return 0
+}
+
+t_shared_absent() {
+	[ -f "$1" ] || return 1
+	while read -r _f _why; do
+		case "$2" in *"$_f"*)
+			echo "$_why"
+			return 0
+			;;
+		esac
+	done <"$1"
+	return 1
 }
 
 # e1vm_param NAME: value of e1vm.NAME=VALUE on the kernel command line
