@@ -12,7 +12,8 @@
 #                  against Debian's own riscv64 packages (debian-sysroot.sh)
 #     tests/       the library's cmocka suites of that build
 #     data/        the model, the test image as BMP, PNG and JPEG, and
-#                  e1npu-classify's output checksums on this machine
+#                  e1npu-classify's output checksums on this machine; the
+#                  language model (stories260K) and e1npu-llm's token ids
 #     board-blocks.sh  board.md's ```sh debian-board commands
 #     run.sh       debian/run-board.sh (run), or the command of `make
 #                  board-debian CMD=...`
@@ -107,6 +108,25 @@ else
 			{ cat "$W/host-classify.log" >&2; die "debian board: host e1npu-classify on $img failed"; }
 		echo "$img $(sha256sum <"$W/host-out.raw" | cut -d' ' -f1)" >>"$D/classify-host.txt"
 	done
+fi
+# the language model (shared/llm): its weights and tokenizer, and the
+# token ids the host's in-process device generates (the board's through
+# e1npu.ko must be the same); absent: llm-host.txt says "SKIP why"
+SHARED_LLM=${SHARED_DIR:-$TOP/../shared}/llm
+LLM="$TOP/$O/tools/e1npu-llm/e1npu-llm"
+case "$O" in /*) LLM="$O/tools/e1npu-llm/e1npu-llm" ;; esac
+if [ -f "$SHARED_LLM/stories260K.bin" ] && [ -f "$SHARED_LLM/tok512.bin" ]; then
+	[ -x "$LLM" ] || die "debian board: no host e1npu-llm at $LLM (make first)"
+	cp "$SHARED_LLM/stories260K.bin" "$SHARED_LLM/tok512.bin" "$D/"
+	chmod u+w "$D/stories260K.bin" "$D/tok512.bin"
+	ids=$(E1NPU_DEVICE=sim "$LLM" -m "$D/stories260K.bin" -z "$D/tok512.bin" \
+		-p "Once upon a time" -n 32 --json 2>"$W/host-llm.log" |
+		sed -n 's/.*"generated_ids": \[\([^]]*\)\].*/\1/p' | tr -d ' ')
+	[ -n "$ids" ] || { cat "$W/host-llm.log" >&2; die "debian board: host e1npu-llm failed"; }
+	echo "int8 $ids" >"$D/llm-host.txt"
+else
+	msg "debian board: SKIP the language model: $SHARED_LLM/stories260K.bin or tok512.bin absent"
+	echo "SKIP $SHARED_LLM/stories260K.bin or tok512.bin absent on the build machine (CI lays shared/ beside the checkout: SHARED_DIR=${SHARED_DIR:-$TOP/../shared})" >"$D/llm-host.txt"
 fi
 awk '/^```sh debian-board$/ { on = 1; next } /^```/ { on = 0 } on' \
 	"$TOP/Documentation/board.md" >"$P/board-blocks.sh"

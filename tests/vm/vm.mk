@@ -76,9 +76,9 @@ vm-riscv64-split: vm-deps
 	@$(call vm_guest_goals,$(VM_GUEST_FILES) $(VM_RISCV_GUEST_FILES))
 	@$(vm_env) $(VM_SCRIPTS)/run-vm.sh riscv64 split
 
-# the Debian board: the host's e1npu-classify computes the checksums the
-# board's must equal
-vm-riscv64-debian: vm-deps $(CLASSIFY)
+# the Debian board: the host's e1npu-classify and e1npu-llm compute the
+# checksums and token ids the board's must equal
+vm-riscv64-debian: vm-deps $(CLASSIFY) $(LLM_TOOL)
 	@echo "== vm-riscv64-debian: the virtual board running Debian trixie riscv64, the stack installed as packages"
 	@$(vm_env) $(VM_SCRIPTS)/debian-board.sh run
 

@@ -11,7 +11,8 @@
 #  3. every command of board.md's ```sh debian-board blocks, as written;
 #  4. the userspace: linked against Debian's libudev/libdrm/libpng/libjpeg,
 #     npu-smoke on the NPU, the library's cmocka suites, e1npu-classify on
-#     BMP, PNG and JPEG (output bytes equal the host's), the delegate loads;
+#     BMP, PNG and JPEG (output bytes equal the host's), e1npu-llm's int8
+#     token ids through e1npu.ko equal the host's, the delegate loads;
 #     (the commands and checks on the model and photo are skipped, naming
 #     the path, when the build machine had no shared/: data/shared-absent.txt)
 #  5. purging the packages leaves the file system as it was before them.
@@ -151,6 +152,22 @@ for img in grace_hopper_128.bmp grace_hopper_128.png grace_hopper_128.jpg; do
 		t_fail "classify-$img-equals-host" "e1npu-classify failed"
 	fi
 done
+# the language model through e1npu.ko: the host's in-process token ids
+if grep -q '^SKIP ' "$P/data/llm-host.txt"; then
+	t_skip llm-int8-equals-host "$(sed -n 's/^SKIP //p' "$P/data/llm-host.txt")"
+else
+	exp=$(sed -n 's/^int8 //p' "$P/data/llm-host.txt")
+	_t0=$(date +%s)
+	if e1npu-llm --device /dev/accel/accel0 -m /root/stories260K.bin -z /root/tok512.bin \
+		-p "Once upon a time" -n 32 --json >"$W/llm.json" 2>"$W/llm.err"; then
+		got=$(sed -n 's/.*"generated_ids": \[\([^]]*\)\].*/\1/p' "$W/llm.json" | tr -d ' ')
+		echo "E1VM-LOG: llm-int8: $(sed -n 's/.*"decode_tok_s": \([0-9.]*\).*/\1/p' "$W/llm.json") tok/s decode, $(($(date +%s) - _t0)) s"
+		want llm-int8-equals-host "$got" "$exp"
+	else
+		tail -n 5 "$W/llm.err" | sed "s/^/E1VM-LOG: llm-int8: /"
+		t_fail llm-int8-equals-host "e1npu-llm failed"
+	fi
+fi
 so=$(dpkg -L libe1npu-tflite-delegate | grep '\.so$' | head -n 1)
 t_run delegate-loads "$P/bin/delegate-load" "$so"
 t_skip delegate-tflite "TFLite has no riscv64 build here (Debian ships none; node-tflite is x86_64 only): the delegate's results are checked on the host"
