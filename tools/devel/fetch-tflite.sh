@@ -49,7 +49,12 @@ flock 9
 
 tmp=$(mktemp -d "$cache/tflite.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-(cd "$tmp" && npm pack --silent node-tflite@0.0.2 >/dev/null 2>npm.log) || {
+# the system's CA store (Debian's ca-certificates, with any local CA a
+# proxy needs), as apt and curl use it: npm's own bundle lacks local CAs
+ca=
+[ ! -f /etc/ssl/certs/ca-certificates.crt ] || ca=--cafile=/etc/ssl/certs/ca-certificates.crt
+# shellcheck disable=SC2086
+(cd "$tmp" && npm pack --loglevel=error $ca node-tflite@0.0.2 >/dev/null 2>npm.log) || {
 	echo "fetch-tflite.sh: npm pack node-tflite@0.0.2 failed:" >&2
 	cat "$tmp/npm.log" >&2
 	exit 1

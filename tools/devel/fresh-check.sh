@@ -151,12 +151,24 @@ EOF
 apt-config dump 2>/dev/null |
 	grep -E '^Acquire::(Check-Valid-Until|Check-Date|https?::Proxy) ' \
 	>"$root/etc/apt/apt.conf.d/99fresh-check-host" || true
+# the host's local CAs (a TLS proxy's, /usr/local/share/ca-certificates)
+# are part of the machine, like its apt proxy settings: npm and git
+# reach HTTPS registries through them
+if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
+	mkdir -p "$root/usr/local/share/ca-certificates"
+	cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+	chroot "$root" update-ca-certificates >/dev/null 2>&1 ||
+		msg "warning: update-ca-certificates failed in the root"
+fi
 # no daemons started by package scripts (they would outlive the run and
 # keep its mounts busy)
 printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
 chmod 0755 "$root/usr/sbin/policy-rc.d"
 
 mounted=1
+# the root a mount point, as / is on a machine (unshare --propagation,
+# tests/vm/sid-root.sh, needs one)
+mount --bind "$root" "$root"
 mount -t proc proc "$root/proc"
 mount --rbind /sys "$root/sys" && mount --make-rslave "$root/sys"
 mount --rbind /dev "$root/dev" && mount --make-rslave "$root/dev"
