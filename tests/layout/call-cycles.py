@@ -20,7 +20,7 @@ import os
 import re
 import sys
 
-GROUPS = ["kernel", "lib", "delegate", "ort-ep", "tools", "model", "include"]
+GROUPS = ["kernel", "hw", "lib", "delegate", "ort-ep", "tools", "model", "include"]
 SKIP = ("tests/", "model/qemu/", "build", ".git/")
 DEF = re.compile(r"^(?!static\b)(?!typedef\b)(?!extern\b)[A-Za-z_][\w \*]*?\b([a-z_][a-z0-9_]*)\s*\(")
 WORD = re.compile(r"\b[a-z_][a-z0-9_]*\b")
