@@ -86,7 +86,7 @@ struct e1npu_client *e1npu_client_get(struct e1npu_client *client);
 void e1npu_client_put(struct e1npu_client *client);
 void e1npu_show_fdinfo(struct drm_printer *p, struct drm_file *file);
 
-/* Hardware perf counters of the perf/ sysfs group (e1npu_sysfs.c). */
+/* Hardware perf counters (e1npu_perfmon.c), shown in sysfs perf/. */
 enum e1npu_perf {
 	E1NPU_PERF_CYCLES,
 	E1NPU_PERF_MACS,
@@ -272,8 +272,6 @@ void e1npu_pm_put(struct e1npu_device *edev);
 extern const struct dev_pm_ops e1npu_pm_ops;
 
 extern const struct attribute_group *e1npu_sysfs_groups[];
-void e1npu_perf_save(struct e1npu_device *edev);
-u64 e1npu_perf_hw(struct e1npu_device *edev, unsigned int i);
 void e1npu_debugfs_init(struct e1npu_device *edev);
 
 #endif /* __E1NPU_DEVICE_H__ */

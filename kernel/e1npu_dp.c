@@ -21,16 +21,6 @@
 /* Longest a direct-mode datapath command may take (it needs a few cycles). */
 #define E1NPU_DP_TIMEOUT_US		1000
 
-/**
- * e1npu_dp_idle() - datapath idle: descriptor mode off, done/error clear
- * @edev: the device, datapath present
- */
-void e1npu_dp_idle(struct e1npu_device *edev)
-{
-	e1npu_dp_write(edev, E1_DP_CMD_PARAM, 0);
-	e1npu_dp_write(edev, E1_DP_CTRL_STATUS, E1_DP_STATUS_DONE);
-}
-
 static u32 e1npu_dp_io_read(void *ctx, u32 off)
 {
 	return e1npu_dp_read(ctx, off);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * e1 NPU DRM accel driver: probe, removal, the ioctl table and the small
- * ioctls. Buffers live in e1npu_gem.c, jobs in e1npu_submit.c and
- * e1npu_sched.c (see e1npu_job.h), the shared
+ * ioctls. Buffers live in e1npu_gem.c, jobs in e1npu_submit.c,
+ * e1npu_sched.c and e1npu_job.c (see e1npu_job.h), the shared
  * submission rules in e1npu_opcheck.c.
  */
 #include <linux/bitfield.h>

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * e1 NPU hardware control: programming the wrapper, flush and reset, the
- * reset-line pulse, suspend and resume, and the wedged state (an engine
- * that never went idle after a flush). The ring itself is e1npu_ring.c.
+ * datapath's idle state, the reset-line pulse, suspend and resume, and the
+ * wedged state (an engine that never went idle after a flush). The ring
+ * itself is e1npu_ring.c, datapath jobs e1npu_dp.c.
  */
 #include <linux/delay.h>
 #include <linux/interrupt.h>
@@ -17,6 +18,7 @@
 
 #include "e1npu_device.h"
 #include "e1npu_job.h"
+#include "e1npu_perfmon.h"
 #include "e1npu_ring.h"
 
 unsigned int e1npu_flush_timeout_ms = 1000;
@@ -191,6 +193,16 @@ void e1npu_hw_init(struct e1npu_device *edev)
 {
 	INIT_LIST_HEAD(&edev->pinned);
 	INIT_WORK(&edev->wedged_work, e1npu_wedged_work);
+}
+
+/**
+ * e1npu_dp_idle() - datapath idle: descriptor mode off, done/error clear
+ * @edev: the device, datapath present
+ */
+void e1npu_dp_idle(struct e1npu_device *edev)
+{
+	e1npu_dp_write(edev, E1_DP_CMD_PARAM, 0);
+	e1npu_dp_write(edev, E1_DP_CTRL_STATUS, E1_DP_STATUS_DONE);
 }
 
 /**

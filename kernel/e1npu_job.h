@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * e1 NPU jobs: what the SUBMIT path (e1npu_submit.c), the scheduler
- * backend (e1npu_sched.c), the wrapper ring (e1npu_ring.c) and the
- * datapath (e1npu_dp.c) share.
+ * backend (e1npu_sched.c), the wrapper ring (e1npu_ring.c), the datapath
+ * (e1npu_dp.c) and a job's completion (e1npu_job.c) share.
  */
 #ifndef __E1NPU_JOB_H__
 #define __E1NPU_JOB_H__
@@ -116,15 +116,17 @@ struct e1npu_job {
 
 #define to_e1npu_job(j)	container_of(j, struct e1npu_job, base)
 
+/* e1npu_job.c */
+void e1npu_job_complete(struct e1npu_job *job, int error, u32 err_code,
+			u32 fail_index, u32 ops_done);
+void e1npu_job_cleanup(struct e1npu_job *job);
+struct e1npu_engine *e1npu_job_engine(struct e1npu_job *job);
+
 /* e1npu_sched.c */
 int e1npu_job_init(struct e1npu_device *edev);
 void e1npu_job_fini(struct e1npu_device *edev);
 int e1npu_job_open(struct e1npu_file *efile);
 void e1npu_job_close(struct e1npu_file *efile);
-void e1npu_job_complete(struct e1npu_job *job, int error, u32 err_code,
-			u32 fail_index, u32 ops_done);
-void e1npu_job_cleanup(struct e1npu_job *job);
-struct e1npu_engine *e1npu_job_engine(struct e1npu_job *job);
 
 /**
  * struct e1npu_job_ctx - SUBMIT state of one job that does not outlive the ioctl
@@ -150,7 +152,6 @@ int e1npu_ioctl_submit(struct drm_device *ddev, void *data,
 		       struct drm_file *file);
 
 /* e1npu_dp.c */
-void e1npu_dp_idle(struct e1npu_device *edev);
 void e1npu_dp_job_queue(struct e1npu_job *job);
 void e1npu_dp_job_flush(struct e1npu_job *job);
 int e1npu_dp_init(struct e1npu_device *edev);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* e1 NPU per-job performance monitors (e1npu_perfmon.c). */
+/* e1 NPU perf counters and per-job performance monitors (e1npu_perfmon.c). */
 #ifndef __E1NPU_PERFMON_H__
 #define __E1NPU_PERFMON_H__
 
@@ -7,9 +7,13 @@
 
 struct drm_device;
 struct drm_file;
+struct e1npu_device;
 struct e1npu_file;
 struct e1npu_job;
 struct e1npu_perfmon;
+
+u64 e1npu_perf_hw(struct e1npu_device *edev, unsigned int i);
+void e1npu_perf_save(struct e1npu_device *edev);
 
 struct e1npu_perfmon *e1npu_perfmon_find(struct e1npu_file *efile, u32 id);
 void e1npu_perfmon_put(struct e1npu_perfmon *pm);

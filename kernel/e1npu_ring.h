@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* e1 NPU wrapper: hardware control (e1npu_hwctl.c) and the ring (e1npu_ring.c). */
+/* e1 NPU hardware control (e1npu_hwctl.c) and the wrapper ring (e1npu_ring.c). */
 #ifndef __E1NPU_RING_H__
 #define __E1NPU_RING_H__
 
@@ -20,6 +20,7 @@ int e1npu_hw_reset_line(struct e1npu_device *edev);
 bool e1npu_hw_reset_pulse(struct e1npu_device *edev);
 void e1npu_hw_resume(struct e1npu_device *edev);
 int e1npu_hw_suspend(struct e1npu_device *edev);
+void e1npu_dp_idle(struct e1npu_device *edev);
 void e1npu_hw_pinned_release(struct e1npu_device *edev);
 
 /* e1npu_ring.c */

@@ -3,7 +3,7 @@
  * e1 NPU perf counters in sysfs, on the platform device (see
  * Documentation/ABI/testing/sysfs-driver-e1npu). Hardware counters read 0
  * when their engine is absent or the device is gone, and run on across
- * the resets of a reset line (e1npu_perf_save()).
+ * the resets of a reset line (e1npu_perf_save() in e1npu_perfmon.c).
  */
 #include <linux/device.h>
 #include <linux/math64.h>
@@ -12,64 +12,11 @@
 #include <drm/drm_drv.h>
 
 #include "e1npu_device.h"
+#include "e1npu_perfmon.h"
 
 static struct e1npu_device *e1npu_sysfs_edev(struct device *dev)
 {
 	return dev_get_drvdata(dev);
-}
-
-/* The hardware perf counters of the perf/ group (enum e1npu_perf). */
-static const struct {
-	bool dp;
-	u16 lo;
-	u16 hi;		/* 0: a 32-bit counter */
-} e1npu_perf_regs[E1NPU_PERF_COUNT] = {
-	[E1NPU_PERF_CYCLES] = { false, E1_V0_PERF_CYCLES, 0 },
-	[E1NPU_PERF_MACS] = { false, E1_V0_PERF_MACS_LO, E1_V0_PERF_MACS_HI },
-	[E1NPU_PERF_FALLBACKS] = { false, E1_V0_PERF_FALLBACKS, 0 },
-	[E1NPU_PERF_DP_CYCLES] = { true, E1_DP_PERF_CYCLES, 0 },
-	[E1NPU_PERF_DP_MACS] = { true, E1_DP_PERF_MACS, 0 },
-	[E1NPU_PERF_DP_OPS] = { true, E1_DP_PERF_OPS, 0 },
-	[E1NPU_PERF_DP_ERRORS] = { true, E1_DP_PERF_ERRORS, 0 },
-	[E1NPU_PERF_DP_UNSUPPORTED_OPS] = { true, E1_DP_PERF_UNSUPPORTED_OPS, 0 },
-	[E1NPU_PERF_DP_SCRATCH_BYTES] = { true, E1_DP_PERF_SCRATCH_BYTES, 0 },
-};
-
-/**
- * e1npu_perf_hw() - a perf counter as the hardware holds it
- * @edev: the device, powered
- * @i: enum e1npu_perf
- *
- * Return: the counter, 0 when its window is absent.
- */
-u64 e1npu_perf_hw(struct e1npu_device *edev, unsigned int i)
-{
-	u16 lo = e1npu_perf_regs[i].lo, hi = e1npu_perf_regs[i].hi;
-
-	if (e1npu_perf_regs[i].dp)
-		return edev->dp ? e1npu_dp_read(edev, lo) : 0;
-	if (!edev->wrap)
-		return 0;
-	if (!hi)
-		return e1npu_wr_read_relaxed(edev, lo);
-	return (u64)e1npu_wr_read_relaxed(edev, hi) << 32 |
-	       e1npu_wr_read_relaxed(edev, lo);
-}
-
-/**
- * e1npu_perf_save() - fold the hardware counters into the software totals
- * @edev: the device, powered, perf_lock held
- *
- * Called right before a reset line clears them, so that what perf/ reports
- * (total + hardware) runs on across the reset.
- */
-void e1npu_perf_save(struct e1npu_device *edev)
-{
-	unsigned int i;
-
-	lockdep_assert_held(&edev->perf_lock);
-	for (i = 0; i < E1NPU_PERF_COUNT; i++)
-		edev->perf_base[i] += e1npu_perf_hw(edev, i);
 }
 
 /* Counter @i: total before the last reset + hardware; 0 when unplugged. */

@@ -11,7 +11,7 @@
  * - Buffers are first-fit sub-allocations of the arena, page-rounded,
  *   zeroed, named by small integer handles like GEM handles.
  * - Every submitted operation is validated by e1npu_op_check() (the
- *   kernel's own code, kernel/e1npu_opcheck.c), wrapper operations are encoded
+ *   kernel's own code, hw/e1npu_opcheck.c), wrapper operations are encoded
  *   by e1npu_op_encode() into the ring, the doorbell is rung and
  *   e1_model_run() executes them; datapath operations run through
  *   e1npu_dp_exec() over e1_model_read()/e1_model_write().

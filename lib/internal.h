@@ -13,7 +13,7 @@
 
 #include <e1npu/e1npu.h>
 
-#include "e1npu_opcheck.h"		/* kernel/: shared submission rules + UAPI */
+#include "e1npu_opcheck.h"		/* hw/: shared submission rules + UAPI */
 #include "e1_timing.h"			/* model/: the cost model's parameters */
 
 /* The outcome of one job, as every backend reports it. */

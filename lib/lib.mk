@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: MIT
 #
 # libe1npu: lib/*.c and lib/*/*.c (the runtime, and the lowering layer in
-# lib/ops/ and lib/ref/), kernel/e1npu_opcheck.c (the kernel's submission
-# rules, compiled in userspace) and the device model (model/*.c, the
-# in-process backend), as
+# lib/ops/ and lib/ref/), hw/e1npu_opcheck.c (the command formats and
+# submission rules the kernel driver compiles too) and the device model
+# (model/*.c, the in-process backend), as
 #   $(O)/lib/libe1npu.so.0.1.0 (soname libe1npu.so.0, version script
 #   lib/libe1npu.sym, only E1NPU_API symbols exported),
 #   $(O)/lib/libe1npu.a (installed: one relocatable object whose only
@@ -23,14 +23,14 @@ E1NPU_WITH_UDEV  ?= 1
 
 
 
-LIB_SRCS := $(sort $(wildcard lib/*.c lib/*/*.c)) kernel/e1npu_opcheck.c
+LIB_SRCS := $(sort $(wildcard lib/*.c lib/*/*.c)) hw/e1npu_opcheck.c
 # The model's sources: model.mk's list when it is included, else ours.
 LIB_MODEL_SRCS := $(MODEL_SRCS)
 
 # libdrm through pkg-config (a cross build's SYSROOT, see the Makefile)
 LIB_DRM_CFLAGS := $(shell $(PKG_CONFIG) --cflags libdrm 2>/dev/null || echo -I/usr/include/libdrm)
 LIB_DRM_LIBS   := $(shell $(PKG_CONFIG) --libs libdrm 2>/dev/null || echo -ldrm)
-LIB_CPPFLAGS   := -Ilib -Ilib/ops -Ilib/ref -Ikernel -Iinclude/uapi/drm $(LIB_DRM_CFLAGS)
+LIB_CPPFLAGS   := -Ilib -Ilib/ops -Ilib/ref -Ihw -Iinclude/uapi/drm $(LIB_DRM_CFLAGS)
 LIB_LIBS       := $(LIB_DRM_LIBS) $(if $(filter 1,$(E1NPU_WITH_UDEV)),-ludev) -lm
 
 LIB_OBJS     := $(call objs,$(LIB_SRCS) $(LIB_MODEL_SRCS))

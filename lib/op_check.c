@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Validation of one public operation description with the kernel's own
- * rules (kernel/e1npu_opcheck.c, compiled into the library), so both backends
+ * rules (hw/e1npu_opcheck.c, compiled into the library), so both backends
  * and the CPU executor accept exactly what the driver accepts.
  */
 #include <errno.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer harness of the driver's submission rules (kernel/e1npu_opcheck.c).
+ * libFuzzer harness of the driver's submission rules (hw/e1npu_opcheck.c).
  *
  * The input is decoded into: device configuration and limits (only ever
  * tightened from the real envelope, so the hardware must accept whatever

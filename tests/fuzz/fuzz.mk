@@ -27,11 +27,11 @@ FUZZ_RSS_MB   ?= 2048
 FUZZ_FLAGS    := -g -O1 -fno-omit-frame-pointer -std=c11 -D_DEFAULT_SOURCE \
 		 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		 -Wall -Wextra -Werror -Wno-unused-parameter
-FUZZ_CPPFLAGS := -DE1NPU_VERSION='"$(E1NPU_VERSION)"' -Iinclude -Iinclude/hw -Iinclude/uapi/drm -Imodel -Ikernel \
+FUZZ_CPPFLAGS := -DE1NPU_VERSION='"$(E1NPU_VERSION)"' -Iinclude -Iinclude/hw -Iinclude/uapi/drm -Imodel -Ihw \
 		 -Itests/fuzz $(shell pkg-config --cflags libdrm 2>/dev/null)
-FUZZ_LIB_SRCS := kernel/e1npu_opcheck.c $(MODEL_SRCS)
+FUZZ_LIB_SRCS := hw/e1npu_opcheck.c $(MODEL_SRCS)
 FUZZ_HDRS     := $(wildcard tests/fuzz/*.h include/hw/*.h include/uapi/drm/*.h \
-		   kernel/e1npu_opcheck.h model/*.h)
+		   hw/e1npu_opcheck.h model/*.h)
 
 .PHONY: fuzz-build fuzz-cc check-fuzz fuzz-long
 

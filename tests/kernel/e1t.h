@@ -5,7 +5,7 @@
  * Everything goes through raw ioctl() on the accel node with the project's
  * UAPI header; nothing here links libdrm or libe1npu. Operations become
  * hardware commands through the shared encoder (e1npu_cmd_encode() of
- * kernel/e1npu_opcheck.c, what libe1npu uses); expected values come from
+ * hw/e1npu_opcheck.c, what libe1npu uses); expected values come from
  * the naive CPU references in e1t_ref.c, never from the driver or the
  * device model.
  */

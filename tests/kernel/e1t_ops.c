@@ -909,7 +909,7 @@ static void t_dp_vrelu(struct e1t_dev *d, uint32_t n, uint32_t seed)
 	}
 	e1t_fill_s8(s.a.map, 128, &seed);
 	/* a may be byte aligned; the driver wants every datapath output 4-byte
-	 * aligned (kernel/e1npu_opcheck.c), although the UAPI only says so for
+	 * aligned (hw/e1npu_opcheck.c), although the UAPI only says so for
 	 * int32 outputs */
 	e1t_ref_relu((int8_t *)s.a.map + 3, 0, (int8_t *)s.want + 8, 0, 1, n);
 	memset(&op, 0, sizeof(op));

@@ -15,9 +15,9 @@
 #     headers need __typeof_unqual__, which Debian 12's sparse 0.6.4 lacks)
 #   - checkpatch.pl --strict, both 6.12's (Debian's linux-source-6.12) and
 #     the mainline tree's, on kernel/*.[ch], include/uapi/drm/*.h,
-#     include/hw/*.h, model/*.[ch] (no kernel module builds the model since
-#     the simulator module went; it is checked all the same) and the
-#     harness's own module. kernel/e1npu_compat.h (LINUX_VERSION_CODE checks
+#     include/hw/*.h and hw/*.[ch] (group hw), model/*.[ch] (no kernel
+#     module builds the model since the simulator module went; it is
+#     checked all the same) and the harness's own module. kernel/e1npu_compat.h (LINUX_VERSION_CODE checks
 #     for the 6.12 build, never dropped into a kernel tree) is checked with
 #     --ignore LINUX_VERSION_CODE, everything else without exceptions
 # Warnings from files outside the project (kernel headers) are counted and
@@ -91,8 +91,9 @@ compile_lint() {
 	cp -r "$VM_DIR/selftest" "$src/selftest"
 	local dirs=("$src/selftest")
 	if [ -f "$TOP/kernel/Kbuild" ]; then
-		# the driver alone: it must build without model/ beside it
-		for d in kernel include; do
+		# the driver alone (with hw/'s shared code): it must build
+		# without model/ beside it
+		for d in kernel hw include; do
 			[ -d "$TOP/$d" ] && cp -r "$TOP/$d" "$src/$d"
 		done
 		dirs+=("$src/kernel")
@@ -151,7 +152,7 @@ checkpatch_lint() {
 		case "$grp" in
 		kernel) files=$(ls kernel/*.[ch] 2>/dev/null | grep -v '^kernel/e1npu_compat\.h$' || true) ;;
 		uapi) files=$(ls include/uapi/drm/*.h 2>/dev/null || true) ;;
-		hw) files=$(ls include/hw/*.h 2>/dev/null || true) ;;
+		hw) files=$(ls include/hw/*.h hw/*.[ch] 2>/dev/null || true) ;;
 		# *_user.h files are userspace-only (never built in the kernel).
 		model) files=$(ls model/*.[ch] 2>/dev/null | grep -v "_user\.h$" || true) ;;
 		harness) files=$(ls tests/vm/selftest/*.c 2>/dev/null || true) ;;

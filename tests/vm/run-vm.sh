@@ -89,7 +89,8 @@ build_modules "$SRC/selftest" selftest
 KOS=("$SRC/selftest/e1vm_selftest.ko")
 
 if [ -f "$TOP/kernel/Kbuild" ] && [ "${VM_NO_PROJECT:-0}" != 1 ]; then
-	for d in kernel include; do
+	# kernel/Kbuild builds ../hw/'s shared code too
+	for d in kernel hw include; do
 		[ -d "$TOP/$d" ] && rsync -a --delete "${RSYNC_EXCL[@]}" "$TOP/$d/" "$SRC/$d/"
 	done
 	build_modules "$SRC/kernel" kernel

@@ -118,7 +118,7 @@ expected() {
 	while IFS= read -r f; do
 		case "$f" in
 		@MANPAGES@) for m in "$TOP"/tools/*/*.1; do [ -e "$m" ] && echo "usr/share/man/man1/${m##*/}.gz"; done ;;
-		@KERNEL_SOURCES@) for k in "$TOP"/kernel/*.[ch]; do echo "usr/src/e1npu-$version/${k##*/}"; done ;;
+		@KERNEL_SOURCES@) for k in "$TOP"/kernel/*.[ch] "$TOP"/hw/*.[ch]; do echo "usr/src/e1npu-$version/${k##*/}"; done ;;
 		*) echo "$f" | sed -e "s|@MULTIARCH@|$multiarch|g" -e "s|@VERSION@|$version|g" ;;
 		esac
 	done | sort

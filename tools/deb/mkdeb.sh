@@ -139,11 +139,13 @@ for p in $ARCH_PKGS; do
 done
 
 # e1npu-dkms: the driver as DKMS source, in the kernel-tree layout that
-# kernel/Kbuild knows (e1npu_hw.h beside the sources); the UAPI header as
-# drm/e1npu_accel.h so <drm/e1npu_accel.h> resolves through Kbuild's -I$(src).
+# kernel/Kbuild knows (hw/'s shared code and e1npu_hw.h beside the
+# sources); the UAPI header as drm/e1npu_accel.h so <drm/e1npu_accel.h>
+# resolves through Kbuild's -I$(src).
 DKMS_SRC=$ROOT/e1npu-dkms/usr/src/e1npu-$VERSION
 mkdir -p "$DKMS_SRC/drm"
 install -m 0644 "$TOP/kernel/Kbuild" "$TOP"/kernel/*.c "$TOP"/kernel/*.h "$DKMS_SRC/"
+install -m 0644 "$TOP"/hw/*.c "$TOP"/hw/*.h "$DKMS_SRC/"
 install -m 0644 "$TOP/include/hw/e1npu_hw.h" "$DKMS_SRC/"
 install -m 0644 "$TOP/include/uapi/drm/e1npu_accel.h" "$DKMS_SRC/drm/"
 sed -e '/^#/d' -e "s/@VERSION@/$VERSION/g" "$HERE/dkms.conf.in" > "$DKMS_SRC/dkms.conf"

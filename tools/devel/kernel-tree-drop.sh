@@ -10,8 +10,9 @@
 #   vendor-prefix  "^eliza,.*" in Documentation/devicetree/bindings/
 #                  vendor-prefixes.yaml (sorted in)
 #   binding        Documentation/devicetree/bindings/npu/eliza,e1-npu.yaml
-#   driver         the files kernel/Kbuild builds, kernel/*.h, Kconfig,
-#                  Kbuild (and any .c those #include),
+#   driver         the files kernel/Kbuild builds (from kernel/ or hw/,
+#                  the code shared with libe1npu), kernel/*.h, hw/*.h,
+#                  Kconfig, Kbuild (and any .c those #include),
 #                  include/hw/e1npu_hw.h -> drivers/accel/e1npu/;
 #                  include/uapi/drm/e1npu_accel.h -> include/uapi/drm/;
 #                  'source "drivers/accel/e1npu/Kconfig"' in
@@ -25,7 +26,8 @@
 #
 # Sources are copied unchanged; kernel/Kbuild finds the headers in either
 # layout. The driver's .c files are the ones kernel/Kbuild names
-# (e1npu-y, e1npu_kunit_test-y), read at run time. Only the driver goes
+# (e1npu-y, e1npu_kunit_test-y; a $(var) directory prefix, hw/'s in the
+# repository, is dropped), read at run time. Only the driver goes
 # in: no device model, no simulator (a file of kernel/ named e1npu_sim*
 # is refused). Idempotent (an earlier drop is replaced). Enable it with
 # CONFIG_DRM_ACCEL_E1NPU in .config.
@@ -62,7 +64,16 @@ replace() {
 kbuild_sources() {
 	sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$TOP/kernel/Kbuild" |
 		sed -n 's/^[a-z0-9_]*-y[ \t]*[:+]\?=//p' | tr ' \t' '\n\n' |
-		sed -n 's/\.o$/.c/p' | sort -u
+		sed -n 's/\.o$/.c/p' | sed 's/^\$([a-z0-9_-]*)//' | sort -u
+}
+
+# driver_src NAME: the path of a driver source, kernel/'s own or hw/'s
+driver_src() {
+	local d
+	for d in kernel hw; do
+		[ -f "$TOP/$d/$1" ] && { echo "$TOP/$d/$1"; return 0; }
+	done
+	return 1
 }
 
 part_vendor_prefix() {
@@ -92,7 +103,7 @@ part_binding() {
 }
 
 part_driver() {
-	local accel="$KTREE/drivers/accel" dest="$KTREE/drivers/accel/e1npu" f
+	local accel="$KTREE/drivers/accel" dest="$KTREE/drivers/accel/e1npu" f src
 	[ -f "$accel/Kconfig" ] && [ -f "$accel/Makefile" ] ||
 		die "$KTREE has no drivers/accel/{Kconfig,Makefile} (not a Linux >= 6.2 tree?)"
 	[ -d "$KTREE/include/uapi/drm" ] || die "$KTREE has no include/uapi/drm"
@@ -104,15 +115,15 @@ part_driver() {
 	rm -rf "$dest"
 	mkdir -p "$dest"
 	for f in $(kbuild_sources); do
-		[ -f "$TOP/kernel/$f" ] || die "kernel/Kbuild names $f, which kernel/ does not hold"
-		put "$TOP/kernel/$f" "$dest/$f"
+		src=$(driver_src "$f") || die "kernel/Kbuild names $f, which neither kernel/ nor hw/ holds"
+		put "$src" "$dest/$f"
 	done
 	# and the .c files those include (a KUnit suite may #include its unit)
 	for f in $(sed -n 's/^#include "\([a-z0-9_]*\.c\)"$/\1/p' "$dest"/*.c | sort -u); do
-		[ -f "$TOP/kernel/$f" ] || die "a driver source includes $f, which kernel/ does not hold"
-		[ -f "$dest/$f" ] || put "$TOP/kernel/$f" "$dest/$f"
+		src=$(driver_src "$f") || die "a driver source includes $f, which neither kernel/ nor hw/ holds"
+		[ -f "$dest/$f" ] || put "$src" "$dest/$f"
 	done
-	for f in "$TOP"/kernel/*.h "$TOP"/kernel/Kconfig "$TOP"/kernel/Kbuild \
+	for f in "$TOP"/kernel/*.h "$TOP"/hw/*.h "$TOP"/kernel/Kconfig "$TOP"/kernel/Kbuild \
 		 "$TOP"/include/hw/e1npu_hw.h; do
 		put "$f" "$dest/$(basename "$f")"
 	done
