@@ -55,6 +55,18 @@ static int8_t q8of(float v, float inv)
 	return (int8_t)(q > 127 ? 127 : q < -127 ? -127 : q);
 }
 
+/* @x[0..n) symmetric to int8 over its own max |x|: the scale (step) */
+static float q8_row(const float *x, uint32_t n, int8_t *q)
+{
+	float amax = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		amax = fmaxf(amax, fabsf(x[i]));
+	for (uint32_t i = 0; i < n; i++)
+		q[i] = q8of(x[i], amax > 0 ? 127.0f / amax : 0.0f);
+	return amax / 127.0f;
+}
+
 /* Adds a lowering's report to op @id's totals and notes it as one call. */
 static void note(struct e1npu_llm *l, enum llm_op_id id, const struct e1npu_ops_report *r,
 		 uint32_t n, const char *what, uint64_t macs)
@@ -195,13 +207,9 @@ int llm_e1_rmsnorm(struct e1npu_llm *l, uint32_t site, float *o, const float *x,
 	for (uint32_t r = 0; r < m; r++) {
 		const float *xr = x + (size_t)r * n;
 		uint32_t of = 0, pass = 0;
-		float amax = 0;
 		int ymax;
 
-		for (uint32_t i = 0; i < n; i++)
-			amax = fmaxf(amax, fabsf(xr[i]));
-		for (uint32_t i = 0; i < n; i++)
-			s->a8[i] = q8of(xr[i], amax > 0 ? 127.0f / amax : 0.0f);
+		q8_row(xr, n, s->a8);
 		for (;;) {
 			ret = e1npu_ops_rmsnorm_s8(e->ops, 1, n, s->a8, g8, gf, of, s->b8, &rep);
 			if (ret)
@@ -288,23 +296,15 @@ int llm_e1_attention(struct e1npu_llm *l, uint32_t li, uint32_t m, uint32_t pos)
 			for (uint32_t i = 0; i < tq; i++) {
 				const float *q = e->qkvout + (size_t)(i / kv_mul) * qn +
 						 (size_t)(g * kv_mul + i % kv_mul) * hs;
-				float amax = 0;
+				size_t r = (size_t)g * tq + i;
 
-				for (uint32_t d = 0; d < hs; d++)
-					amax = fmaxf(amax, fabsf(q[d]));
-				s->qs[(size_t)g * tq + i] = amax / 127.0f;
-				for (uint32_t d = 0; d < hs; d++)
-					s->q8[((size_t)g * tq + i) * hs + d] = q8of(q[d], amax > 0 ? 127.0f / amax : 0.0f);
+				s->qs[r] = q8_row(q, hs, s->q8 + r * hs);
 			}
 			for (uint32_t t = 0; t < tk; t++) {
-				const float *k = kc + (size_t)t * kvd + (size_t)g * hs;
-				float amax = 0;
+				size_t r = (size_t)g * tk + t;
 
-				for (uint32_t d = 0; d < hs; d++)
-					amax = fmaxf(amax, fabsf(k[d]));
-				s->ks[(size_t)g * tk + t] = amax / 127.0f;
-				for (uint32_t d = 0; d < hs; d++)
-					s->k8[((size_t)g * tk + t) * hs + d] = q8of(k[d], amax > 0 ? 127.0f / amax : 0.0f);
+				s->ks[r] = q8_row(kc + (size_t)t * kvd + (size_t)g * hs, hs,
+						  s->k8 + r * hs);
 			}
 		}
 		ret = e1npu_ops_attention_qk_s8(e->ops, 1, kvh, tq, tk, hs, s->q8, s->k8, s->s32, &rep[0]);

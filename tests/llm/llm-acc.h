@@ -12,15 +12,6 @@
 
 #include "llm-test.h"
 
-static const char *const prompts[6] = {
-	"Once upon a time",
-	"Tom had a red car",
-	"The cat sat on the mat and",
-	"One day, a little bird",
-	"Sue and her mom went to the store",
-	"The big dog was happy because",
-};
-
 /* Written for the tests (not from the training data). */
 static const char ppl_text[] =
 	"Once upon a time, there was a little boy named Tim. Tim liked to play with his ball in the "

@@ -22,6 +22,16 @@
 #include <e1npu/e1npu.h>
 #include <e1npu/e1npu_llm.h>
 
+/* the six prompts the accuracy tests run (float32 vs float64, int8 vs float32) */
+static const char *const prompts[6] = {
+	"Once upon a time",
+	"Tom had a red car",
+	"The cat sat on the mat and",
+	"One day, a little bird",
+	"Sue and her mom went to the store",
+	"The big dog was happy because",
+};
+
 /* $SHARED_DIR/llm/NAME into @buf; 0 when the file is absent. */
 static inline int t_shared(char *buf, size_t len, const char *name)
 {

@@ -17,15 +17,6 @@ static const char expected_sample[] =
 	"Lily didn't want to help her mom, so she said, \"I'm sorry, mom. I didn't know what to do.\" "
 	"Her mom said, \"Don't worry, Lily. We can help you.";
 
-static const char *const prompts[6] = {
-	"Once upon a time",
-	"Tom had a red car",
-	"The cat sat on the mat and",
-	"One day, a little bird",
-	"Sue and her mom went to the store",
-	"The big dog was happy because",
-};
-
 static struct e1npu_llm *load(uint32_t path)
 {
 	struct e1npu_llm_options o = { .path = path };
