@@ -14,6 +14,7 @@
  * host as ORT's MLAS does it (float32 scale x_scale * w_scale / y_scale,
  * float(acc) * scale, clamp, round half to even, + zero point). Anything
  * else, or anything unexpected, stays on the CPU EP with its reason.
+ * Compiled models (EPContext nodes) are ep_context.c's.
  */
 #include <errno.h>
 #include <math.h>
@@ -31,107 +32,16 @@
 #include <e1npu/e1npu.h>
 #include <e1npu/e1npu_ops.h>
 
-#define EP_NAME "e1npu"
-#define EP_VENDOR "e1"
-#define EP_VERSION E1NPU_VERSION
-#define EXPORT __attribute__((visibility("default")))
-
-static const OrtApi *ort;
-static const OrtEpApi *epapi;
-
-enum { LOG_QUIET = 0, LOG_SUMMARY = 1, LOG_VERBOSE = 2 };
-
-struct e1_factory {
-	OrtEpFactory base;
-	char devdesc[128];	/* what libe1npu found */
-	char devpath[64];
-	int backend;
-};
-
-struct e1_ep;
-
-/* One claimed partition: one quantized product, maybe with its DQ/Q. */
-enum kkind { K_MATMUL, K_CONV, K_MAXPOOL };
-
-struct operand {		/* a tensor: constant (copied) or run-time */
-	int runtime_idx;	/* fused-node input index, -1 when constant */
-	int dtype;		/* ONNXTensorElementDataType */
-	void *data;		/* constant data */
-	size_t count;
-	int64_t dims[8];
-	size_t rank;
-};
-
-struct kern {
-	OrtNodeComputeInfo info;
-	struct e1_ep *ep;
-	char name[96];
-	char op[40];
-	enum kkind kind;
-	bool requant;		/* else int32 output (MatMulInteger, ConvInteger) */
-	struct operand x, w, bias;
-	int xdt, wdt, ydt;
-	int32_t xzp, yzp;
-	int32_t *wzp;		/* [n] */
-	float xs, ys;
-	float *ws;		/* [n] */
-	size_t nw;		/* entries in ws/wzp (1 or n) */
-	/* run-time scales / zero points: fused-node input index, -1 none;
-	 * xs xz ws wz ys yz */
-	int rt[6];
-	const OrtValueInfo *rtv[6];
-	/* conv */
-	int autopad;		/* 0 pads, 1 SAME_UPPER, 2 SAME_LOWER */
-	int64_t group, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr;
-	uint64_t runs;		/* e1 calls made */
-	uint64_t computes;	/* Compute calls */
-	char why[200];
-};
-
-struct e1_ep {
-	OrtEp base;
-	struct e1_factory *f;
-	struct e1npu_device *dev;
-	struct e1npu_ops *ops;
-	pthread_mutex_t lock;	/* one Compute at a time on @ops */
-	int log;
-	char devname[96];
-	char cache_dir[256];
-};
+#include "ep.h"
 
 /* ------------------------------------------------------------------ */
 
-static OrtStatus *st(OrtErrorCode code, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static OrtStatus *st(OrtErrorCode code, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
 
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	return ort->CreateStatus(code, buf);
-}
-
-/* ok(): true when @s is success; releases a failure. */
-static bool ok(OrtStatus *s)
-{
-	if (!s)
-		return true;
-	ort->ReleaseStatus(s);
-	return false;
-}
 
 /* ------------------------------------------------------------------ */
 /* Graph helpers                                                        */
 
-static const char *node_op(const OrtNode *n)
-{
-	const char *t = NULL;
 
-	return ok(ort->Node_GetOperatorType(n, &t)) && t ? t : "?";
-}
 
 static bool node_onnx_domain(const OrtNode *n)
 {
@@ -142,18 +52,6 @@ static bool node_onnx_domain(const OrtNode *n)
 	return !d || !*d || !strcmp(d, "ai.onnx");
 }
 
-static size_t node_inputs(const OrtNode *n, const OrtValueInfo **in, size_t max)
-{
-	size_t k = 0;
-
-	if (!ok(ort->Node_GetNumInputs(n, &k)) || k > max)
-		return 0;
-	for (size_t i = 0; i < max; i++)
-		in[i] = NULL;
-	if (k && !ok(ort->Node_GetInputs(n, in, k)))
-		return 0;
-	return k;
-}
 
 static const OrtValueInfo *node_output0(const OrtNode *n)
 {
@@ -167,12 +65,6 @@ static const OrtValueInfo *node_output0(const OrtNode *n)
 	return o[0];
 }
 
-static const char *vi_name(const OrtValueInfo *v)
-{
-	const char *s = NULL;
-
-	return v && ok(ort->GetValueInfoName(v, &s)) && s ? s : "";
-}
 
 /* element type and rank (-1 when unknown) of a value */
 static int vi_type(const OrtValueInfo *v, int64_t *dims, size_t *rank)
@@ -209,19 +101,6 @@ static bool vi_const(const OrtValueInfo *v)
 	return v && ok(ort->ValueInfo_IsConstantInitializer(v, &c)) && c;
 }
 
-static size_t dt_size(int dt)
-{
-	switch (dt) {
-	case ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8:
-	case ONNX_TENSOR_ELEMENT_DATA_TYPE_UINT8:
-		return 1;
-	case ONNX_TENSOR_ELEMENT_DATA_TYPE_INT32:
-	case ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT:
-		return 4;
-	default:
-		return 0;
-	}
-}
 
 static bool is8(int dt)
 {
@@ -481,16 +360,6 @@ struct match {
 	const char *why;
 };
 
-static void kern_free(struct kern *k)
-{
-	if (!k)
-		return;
-	free(k->x.data);
-	free(k->w.data);
-	free(k->bias.data);
-	free(k->ws);
-	free(k->wzp);
-}
 
 static const char *conv_attrs(const OrtNode *n, struct kern *k, const int64_t *wdims, size_t wrank)
 {
@@ -624,81 +493,7 @@ static int64_t wdims_of(const OrtValueInfo *wv, int64_t *d)
 	return (int64_t)r;
 }
 
-/*
- * ORT's CPU EP multiplies 8-bit matrices with MLAS. Its u8 x s8 kernels
- * on x86-64 without VNNI (AVX2: vpmaddubsw) add each pair of u8 x s8
- * products in int16 with saturation, so ORT's result is not the exact
- * integer product when a pair exceeds 32767 (s8 activations are shifted
- * to u8 first). e1 computes the exact product: a node with int8 weights
- * is claimed there only when no pair can saturate whatever the
- * activations: 255 * (the two largest weights of one sign of an output
- * channel) <= 32767. With VNNI (vpdpbusd, exact) there is no limit.
- */
-static bool mlas_exact_u8s8(void)
-{
-#if defined(__x86_64__)
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("avx512vnni") || __builtin_cpu_supports("avxvnni");
-#else
-	return false;
-#endif
-}
 
-static const char *sat_guard(const struct kern *k)
-{
-	const int8_t *w;
-	size_t nch, klen, stride_k, stride_n;
-
-	if (k->wdt != ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8 || mlas_exact_u8s8())
-		return NULL;
-	if (k->w.runtime_idx != -1 || !k->w.data)
-		return "int8 weights not constant: ORT's MLAS u8s8 kernel (AVX2, no VNNI) may saturate int16 pairs";
-	w = k->w.data;
-	if (k->kind == K_CONV) {
-		nch = (size_t)k->w.dims[0];
-		klen = nch ? k->w.count / nch : 0;
-		stride_k = 1;
-		stride_n = klen;
-	} else {
-		size_t N = (size_t)k->w.dims[k->w.rank - 1];
-
-		nch = k->w.count / (N ? N : 1) / (size_t)k->w.dims[k->w.rank - 2] * N;
-		klen = (size_t)k->w.dims[k->w.rank - 2];
-		stride_k = N;
-		stride_n = 0;	/* (batch, n) below */
-	}
-	for (size_t c = 0; c < nch; c++) {
-		int p1 = 0, p2 = 0, n1 = 0, n2 = 0;
-		size_t base;
-
-		if (k->kind == K_CONV) {
-			base = c * stride_n;
-		} else {
-			size_t N = stride_k, b = c / N, n = c % N;
-
-			base = b * klen * N + n;
-		}
-		for (size_t i = 0; i < klen; i++) {
-			int v = w[base + i * stride_k];
-
-			if (v > 0) {
-				if (v > p1)
-					p2 = p1, p1 = v;
-				else if (v > p2)
-					p2 = v;
-			} else {
-				v = -v;
-				if (v > n1)
-					n2 = n1, n1 = v;
-				else if (v > n2)
-					n2 = v;
-			}
-		}
-		if (255 * (p1 + p2) > 32767 || 255 * (n1 + n2) > 32767)
-			return "int8 weights that can saturate ORT's MLAS u8s8 int16 pairs (AVX2, no VNNI): ORT's result is not the exact product";
-	}
-	return NULL;
-}
 
 /* QLinearMatMul / QLinearConv / MatMulInteger / ConvInteger alone */
 static void match_qlinear(const OrtNode *n, struct match *m)
@@ -1170,6 +965,7 @@ static OrtStatus *ORT_API_CALL ep_get_capability(OrtEp *this_ptr, const OrtGraph
 	struct reason *rs = NULL;
 	struct match m;
 	OrtNodeFusionOptions fo;
+	OrtStatus *ret = NULL;
 
 	if (!ok(ort->Graph_GetNumNodes(graph, &nn)) || !nn)
 		return NULL;
@@ -1181,10 +977,40 @@ static OrtStatus *ORT_API_CALL ep_get_capability(OrtEp *this_ptr, const OrtGraph
 	memset(&fo, 0, sizeof(fo));
 	fo.ort_version_supported = ORT_API_VERSION;
 	fo.drop_constant_initializers = true;
+	/*
+	 * A compiled model's EPContext nodes of this EP: each its own
+	 * partition, loaded by Compile without the source graph. A blob that
+	 * does not load here (another library version or format, another
+	 * device, corrupted) fails the session with the reason: the CPU EP
+	 * cannot run an EPContext node either.
+	 */
+	for (size_t i = 0; i < nn; i++) {
+		OrtStatus *s;
+
+		if (!ctx_is_ours(nodes[i]))
+			continue;
+		if (ep->ctx_enable) {
+			ret = st(ORT_INVALID_ARGUMENT,
+				 "e1npu: ep.context_enable=1 on a model that is already compiled (EPContext node '%s'): compile the original model",
+				 node_name(nodes[i]));
+			goto out;
+		}
+		if ((s = ctx_check(ep, nodes[i]))) {
+			ret = s;
+			goto out;
+		}
+		if (!ok(epapi->EpGraphSupportInfo_AddNodesToFuse(info, &nodes[i], 1, &fo)))
+			continue;
+		taken[claimed++] = nodes[i];
+		parts++;
+		if (ep->log >= LOG_VERBOSE)
+			fprintf(stderr, "e1npu: claim EPContext '%s': compiled partition loaded, not compiled again\n",
+				node_name(nodes[i]));
+	}
 	for (size_t i = 0; i < nn; i++) {
 		bool clash = false;
 
-		if (in_list(taken, claimed, nodes[i]))
+		if (in_list(taken, claimed, nodes[i]) || ctx_is_ep_context(nodes[i]))
 			continue;
 		match_node(nodes[i], &m);
 		for (size_t j = 0; j < m.nn; j++)
@@ -1217,6 +1043,8 @@ static OrtStatus *ORT_API_CALL ep_get_capability(OrtEp *this_ptr, const OrtGraph
 		why = m.why ? m.why : "overlaps a claimed group";
 		if (!strcmp(op, "QuantizeLinear") || !strcmp(op, "DequantizeLinear"))
 			why = "not part of a claimed QDQ group";
+		if (ctx_is_ep_context(nodes[i]))
+			why = "another EP's compiled partition";
 		kern_free(&m.k);
 		for (r = 0; r < nr; r++)
 			if (!strcmp(rs[r].op, op) && !strcmp(rs[r].why, why))
@@ -1239,7 +1067,7 @@ out:
 	free(nodes);
 	free(taken);
 	free(rs);
-	return NULL;
+	return ret;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1271,6 +1099,9 @@ static inline int32_t ld8(const void *p, size_t i, int dt)
  * 128 for uint8, 0 for int8) are int8; the zero points fold on the host.
  * @a8, @b8: already shifted to int8. @ca = oa - za, @cb[n] = ob - zb[n].
  */
+/* A product's A or C block at most (a device buffer holds up to 256 MiB) */
+#define QMATMUL_BLOCK_BYTES	(32u << 20)
+
 static int qmatmul(struct e1_ep *ep, struct kern *k, uint32_t M, uint32_t N, uint32_t K,
 		   const int8_t *a8, const int8_t *b8, int32_t ca, const int32_t *cb,
 		   int64_t *acc)
@@ -1278,7 +1109,9 @@ static int qmatmul(struct e1_ep *ep, struct kern *k, uint32_t M, uint32_t N, uin
 	int32_t *c = malloc((size_t)M * N * sizeof(*c) + 1);
 	int64_t *cs = calloc(N + 1, sizeof(*cs));
 	struct e1npu_ops_report rep;
-	int ret;
+	size_t per_row = K > (size_t)N * 4 ? K : (size_t)N * 4 + 1;
+	uint32_t rows = (uint32_t)((QMATMUL_BLOCK_BYTES / per_row) ? QMATMUL_BLOCK_BYTES / per_row : 1);
+	int ret = 0;
 
 	if (!c || !cs) {
 		free(c);
@@ -1286,11 +1119,17 @@ static int qmatmul(struct e1_ep *ep, struct kern *k, uint32_t M, uint32_t N, uin
 		return -ENOMEM;
 	}
 	memset(&rep, 0, sizeof(rep));
-	ret = e1npu_ops_matmul_s8(ep->ops, M, N, K, a8, K, b8, N, c, N, &rep);
-	if (ret) {
-		free(c);
-		free(cs);
-		return ret;
+	/* in row blocks whose A and C stay far below a device buffer's limit */
+	for (uint32_t r0 = 0; r0 < M; r0 += rows) {
+		uint32_t n = M - r0 < rows ? M - r0 : rows;
+
+		ret = e1npu_ops_matmul_s8(ep->ops, n, N, K, a8 + (size_t)r0 * K, K, b8, N,
+					  c + (size_t)r0 * N, N, &rep);
+		if (ret) {
+			free(c);
+			free(cs);
+			return ret;
+		}
 	}
 	if (!k->runs++ || ep->log >= LOG_VERBOSE + 1)
 		snprintf(k->why, sizeof(k->why), "%s: %s (%s) %s", e1npu_ops_kind_name(rep.kind),
@@ -1395,6 +1234,9 @@ static OrtStatus *run_matmul(struct kern *k, OrtKernelContext *ctx)
 			return st(ORT_INVALID_ARGUMENT, "e1npu: %s: batch shapes", k->name);
 	K = (size_t)bd[br - 2];
 	N = (size_t)bd[br - 1];
+	if ((k->nw != 1 && k->nw != N) || (k->bias.data && k->bias.count != N))
+		return st(ORT_INVALID_ARGUMENT, "e1npu: %s: %zu output columns, %zu scales, %zu biases",
+			  k->name, N, k->nw, k->bias.data ? k->bias.count : 0);
 	for (size_t i = 0; i + 1 < ar; i++)
 		rows *= (size_t)ad[i];
 	/* B [K, N]: one product of all rows; batched B: one per batch */
@@ -1468,6 +1310,11 @@ static OrtStatus *run_conv(struct kern *k, OrtKernelContext *ctx)
 	Cg = (size_t)wd[1];
 	if (Cg * G != C || M % G)
 		return st(ORT_INVALID_ARGUMENT, "e1npu: %s: channels", k->name);
+	if (wd[2] != k->kh || wd[3] != k->kw || (k->nw != 1 && k->nw != M) ||
+	    (k->bias.data && k->bias.count != M))
+		return st(ORT_INVALID_ARGUMENT, "e1npu: %s: weights %lldx%lld for a %lldx%lld kernel, %zu scales, %zu biases for %zu channels",
+			  k->name, (long long)wd[2], (long long)wd[3], (long long)k->kh,
+			  (long long)k->kw, k->nw, k->bias.data ? k->bias.count : 0, M);
 	Mg = M / G;
 	if (k->autopad) {
 		/* ONNX (and ORT): out = ceil(in / stride), the total padding
@@ -1567,6 +1414,48 @@ out:
 	return s;
 }
 
+/*
+ * MaxPool on an input smaller than the window in a dimension: ORT's
+ * output size is (in - kernel) / stride + 1 in int64 (truncated toward
+ * zero: 1 when the stride exceeds the shortfall, 0 or an error else), and
+ * each window is clipped to the input. On the host: the shape is
+ * degenerate (one output row or column at most in that dimension).
+ */
+static OrtStatus *maxpool_clipped(struct kern *k, OrtKernelContext *ctx, const void *x,
+				  const int64_t *xd)
+{
+	int64_t oh = (xd[2] - k->kh) / k->sh + 1, ow = (xd[3] - k->kw) / k->sw + 1, yd[4];
+	bool s8 = k->xdt == ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8;
+	OrtValue *yv = NULL;
+	uint8_t *y;
+	OrtStatus *s;
+
+	if (oh < 0 || ow < 0)
+		return st(ORT_INVALID_ARGUMENT, "e1npu: %s: input %lldx%lld smaller than the %lldx%lld window",
+			  k->name, (long long)xd[2], (long long)xd[3], (long long)k->kh,
+			  (long long)k->kw);
+	yd[0] = xd[0], yd[1] = xd[1], yd[2] = oh, yd[3] = ow;
+	if ((s = ort->KernelContext_GetOutput(ctx, 0, yd, 4, &yv)) ||
+	    (s = ort->GetTensorMutableData(yv, (void **)&y)))
+		return s;
+	for (int64_t p = 0; p < xd[0] * xd[1]; p++)
+		for (int64_t i = 0; i < oh; i++)
+			for (int64_t j = 0; j < ow; j++) {
+				int best = INT32_MIN;
+
+				for (int64_t r = i * k->sh; r < i * k->sh + k->kh && r < xd[2]; r++)
+					for (int64_t c = j * k->sw; c < j * k->sw + k->kw && c < xd[3]; c++) {
+						size_t at = (size_t)((p * xd[2] + r) * xd[3] + c);
+						int v = s8 ? ((const int8_t *)x)[at] : ((const uint8_t *)x)[at];
+
+						best = v > best ? v : best;
+					}
+				y[(p * oh + i) * ow + j] = (uint8_t)best;
+			}
+	snprintf(k->why, sizeof(k->why), "max pool: cpu (input smaller than the window: clipped, as ORT)");
+	return NULL;
+}
+
 static OrtStatus *run_maxpool(struct kern *k, OrtKernelContext *ctx)
 {
 	const void *x;
@@ -1582,8 +1471,10 @@ static OrtStatus *run_maxpool(struct kern *k, OrtKernelContext *ctx)
 
 	if ((s = get_in(ctx, &k->x, &x, xd, &xr)))
 		return s;
-	if (xr != 4 || xd[2] < k->kh || xd[3] < k->kw)
+	if (xr != 4)
 		return st(ORT_INVALID_ARGUMENT, "e1npu: %s: shape", k->name);
+	if (xd[2] < k->kh || xd[3] < k->kw)
+		return maxpool_clipped(k, ctx, x, xd);
 	N = (size_t)xd[0], C = (size_t)xd[1], H = (size_t)xd[2], W = (size_t)xd[3];
 	memset(&p, 0, sizeof(p));
 	p.dtype = k->xdt == ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8 ? E1NPU_DTYPE_INT8 : E1NPU_DTYPE_UINT8;
@@ -1710,17 +1601,6 @@ static void ORT_API_CALL ci_release_state(OrtNodeComputeInfo *this_ptr, void *st
 	(void)state;
 }
 
-/* index of the fused node's input named @name, -1 when absent */
-static int fused_input(const OrtNode *fused, const char *name)
-{
-	const OrtValueInfo *in[64];
-	size_t n = node_inputs(fused, in, 64);
-
-	for (size_t i = 0; i < n; i++)
-		if (in[i] && !strcmp(vi_name(in[i]), name))
-			return (int)i;
-	return -1;
-}
 
 static OrtStatus *ORT_API_CALL ep_compile(OrtEp *this_ptr, const OrtGraph **graphs,
 					  const OrtNode **fused, size_t count,
@@ -1744,6 +1624,20 @@ static OrtStatus *ORT_API_CALL ep_compile(OrtEp *this_ptr, const OrtGraph **grap
 		if (!ok(ort->Graph_GetNumNodes(graphs[i], &nn)) || nn > 16 ||
 		    !ok(ort->Graph_GetNodes(graphs[i], nodes, nn)))
 			return st(ORT_FAIL, "e1npu: compile: cannot read partition %zu", i);
+		if (nn == 1 && ctx_is_ours(nodes[0])) {
+			/* a compiled partition: its kernel from the blob */
+			OrtStatus *s;
+
+			k = calloc(1, sizeof(*k));
+			if (!k)
+				return st(ORT_FAIL, "e1npu: out of memory");
+			if ((s = ctx_load(ep, nodes[0], fused[i], k))) {
+				free(k);
+				return s;
+			}
+			snprintf(k->name, sizeof(k->name), "%s", node_name(fused[i]));
+			goto ready;
+		}
 		for (size_t j = 0; j < nn && !found; j++) {
 			const char *op = node_op(nodes[j]);
 
@@ -1794,6 +1688,16 @@ static OrtStatus *ORT_API_CALL ep_compile(OrtEp *this_ptr, const OrtGraph **grap
 			}
 			k->rtv[r] = NULL;
 		}
+		if (ep->ctx_enable && ctx_nodes) {
+			OrtStatus *s = ctx_save(ep, k, fused[i], &ctx_nodes[i]);
+
+			if (s) {
+				kern_free(k);
+				free(k);
+				return s;
+			}
+		}
+ready:
 		k->info.ort_version_supported = ORT_API_VERSION;
 		k->info.CreateState = ci_create_state;
 		k->info.Compute = ci_compute;
@@ -1801,6 +1705,13 @@ static OrtStatus *ORT_API_CALL ep_compile(OrtEp *this_ptr, const OrtGraph **grap
 		infos[i] = &k->info;
 	}
 	return NULL;
+}
+
+static const char *ORT_API_CALL ep_compat_info(OrtEp *this_ptr, const OrtGraph *graph)
+{
+	(void)this_ptr;
+	(void)graph;
+	return ctx_compat_info();
 }
 
 static void ORT_API_CALL ep_release_infos(OrtEp *this_ptr, OrtNodeComputeInfo **infos, size_t n)
@@ -1984,6 +1895,15 @@ static OrtStatus *ORT_API_CALL f_create_ep(OrtEpFactory *this_ptr,
 		}
 		snprintf(ep->cache_dir, sizeof(ep->cache_dir), "%s", v);
 	}
+	/* ORT's own session option: save the compiled partitions as EPContext nodes */
+	{
+		int has = 0;
+		size_t n = sizeof(buf);
+
+		if (ok(ort->HasSessionConfigEntry(so, "ep.context_enable", &has)) && has &&
+		    ok(ort->GetSessionConfigEntry(so, "ep.context_enable", buf, &n)))
+			ep->ctx_enable = !strcmp(buf, "1");
+	}
 	v = cfg(so, "device", buf, sizeof(buf));
 	ret = e1npu_device_open(v && *v ? v : NULL, &ep->dev);
 	if (ret) {
@@ -2009,18 +1929,28 @@ static OrtStatus *ORT_API_CALL f_create_ep(OrtEpFactory *this_ptr,
 	ep->base.GetCapability = ep_get_capability;
 	ep->base.Compile = ep_compile;
 	ep->base.ReleaseNodeComputeInfos = ep_release_infos;
+	ep->base.GetCompiledModelCompatibilityInfo = ep_compat_info;
 	*out = &ep->base;
 	return NULL;
 }
 
+/*
+ * A compiled model's compatibility string (ctx_compat_info() when it was
+ * compiled): another artifact format or library version cannot load its
+ * blobs. The device is checked per blob when the session loads them.
+ */
 static OrtStatus *ORT_API_CALL f_validate(OrtEpFactory *f, const OrtHardwareDevice *const *d,
 					  size_t n, const char *info, OrtCompiledModelCompatibility *c)
 {
 	(void)f;
 	(void)d;
 	(void)n;
-	(void)info;
-	*c = OrtCompiledModelCompatibility_EP_NOT_APPLICABLE;
+	if (!info || !*info)
+		*c = OrtCompiledModelCompatibility_EP_NOT_APPLICABLE;
+	else if (!strcmp(info, ctx_compat_info()))
+		*c = OrtCompiledModelCompatibility_EP_SUPPORTED_OPTIMAL;
+	else
+		*c = OrtCompiledModelCompatibility_EP_UNSUPPORTED;
 	return NULL;
 }
 

@@ -13,7 +13,7 @@ ORT_EP_SRCS := $(sort $(wildcard ort-ep/*.c))
 ORT_EP_SO   := $(O)/ort-ep/libe1npu_ort_ep.so
 ORT_INCDIR  ?= $(firstword $(wildcard /usr/include/onnxruntime /usr/local/include/onnxruntime))
 
-$(call objs,$(ORT_EP_SRCS)) $(call sanobjs,$(ORT_EP_SRCS)): CPPFLAGS += -isystem $(ORT_INCDIR)
+$(call objs,$(ORT_EP_SRCS)) $(call sanobjs,$(ORT_EP_SRCS)): CPPFLAGS += -isystem $(ORT_INCDIR) -Ilib -Ilib/tflite
 
 # ASan+UBSan (check-ort-san): the EP and libe1npu instrumented, ORT not;
 # the sanitizer runtimes are LD_PRELOADed into the (uninstrumented) python3.

@@ -155,6 +155,30 @@ static int art_alloc(const struct art_out *o, uint8_t **out, size_t *outsize)
 	return 0;
 }
 
+int tflite_art_wrap(uint32_t kind, struct e1npu_device *dev, const void *payload,
+		    size_t size, void **out, size_t *outsize)
+{
+	uint8_t sha[32], *b = NULL;
+	struct art_out o;
+	size_t total = 0;
+	int ret;
+
+	memset(&o, 0, sizeof(o));
+	tfl_sha256(payload, size, sha);
+	o.kind = kind;
+	o.sha = sha;
+	tflite_art_caps_of(dev, &o.caps);
+	o.model = payload;
+	o.model_size = size;
+	ret = art_alloc(&o, &b, &total);
+	if (ret)
+		return ret;
+	tflite_art_seal(b, total);
+	*out = b;
+	*outsize = total;
+	return 0;
+}
+
 static void put_layer(uint8_t *r, int32_t builtin, const struct ops_conv_choice *c,
 		      const struct tflite_op_plan *p)
 {
@@ -329,7 +353,9 @@ int tflite_art_parse(const void *buf, size_t size, uint32_t kind, const char *li
 	if (a->kind != kind)
 		BAD(-ENOTSUP, "an artifact of kind %u (%s), expected kind %u", a->kind,
 		    a->kind == TFLITE_ART_KIND_MODEL ? "a model" :
-		    a->kind == TFLITE_ART_KIND_PART ? "a delegate partition" : "unknown", kind);
+		    a->kind == TFLITE_ART_KIND_PART ? "a delegate partition" :
+		    a->kind == TFLITE_ART_KIND_ORT ? "an ONNX Runtime EP partition" : "unknown",
+		    kind);
 	a->nlayers = get32(b + 68);
 	a->narena = get32(b + 92);
 	msize = get64(b + 96);
@@ -347,9 +373,18 @@ int tflite_art_parse(const void *buf, size_t size, uint32_t kind, const char *li
 		    size);
 	if (kind == TFLITE_ART_KIND_PART && (msize || a->narena))
 		BAD(-EINVAL, "a delegate partition with a model or an arena plan");
+	if (kind == TFLITE_ART_KIND_ORT && (a->nlayers || a->narena || packed))
+		BAD(-EINVAL, "an ONNX Runtime EP partition with layer or arena records");
 	if (get64(b + OFF_SUM) != art_sum(b, size))
 		BAD(-EINVAL, "checksum differs from the one recorded: the file is corrupted");
 	memcpy(a->sha256, b + 32, 32);
+	if (kind == TFLITE_ART_KIND_ORT) {
+		uint8_t sha[32];
+
+		tfl_sha256(b + size - msize, (size_t)msize, sha);
+		if (memcmp(sha, a->sha256, 32))
+			BAD(-EINVAL, "SHA-256 of the payload differs from the one recorded: the blob is corrupted");
+	}
 	a->caps.engines = get32(b + 72);
 	a->caps.wrapper_caps = get32(b + 76);
 	a->caps.gemmini_present = get32(b + 80);

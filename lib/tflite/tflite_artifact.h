@@ -9,7 +9,10 @@
  *   16  16 libe1npu version that compiled it, NUL-padded ("0.1.0")
  *   32  32 SHA-256 of the source: the .tflite file (kind 1), or the
  *          delegate partition's fingerprint (kind 2)
- *   64  4  kind: 1 a whole model, 2 a delegate partition (cache_dir)
+ *   64  4  kind: 1 a whole model, 2 a delegate partition (cache_dir),
+ *          3 an ONNX Runtime EP partition (ort-ep/ep_context.c: an
+ *          EPContext node's blob; no layer or arena records, the EP's
+ *          record in the model section, the SHA-256 field its SHA-256)
  *   68  4  layers (layer records)
  *   72  20 device capabilities: engines, wrapper_caps, gemmini_present,
  *          array_rows, array_cols (struct e1npu_device_info's)
@@ -55,6 +58,7 @@ struct ops_conv_choice;		/* lib/ops/conv_choice.h */
 #define TFLITE_ART_PACKED_ENTRY	16u
 #define TFLITE_ART_KIND_MODEL	1u
 #define TFLITE_ART_KIND_PART	2u
+#define TFLITE_ART_KIND_ORT	3u
 /* Most layer or arena records a loader accepts (a model has fewer). */
 #define TFLITE_ART_MAX_RECORDS	(1u << 20)
 
@@ -79,6 +83,15 @@ struct tflite_art {
 
 /* Write the checksum of artifact @buf (@size >= the header; tests, fuzzing). */
 void tflite_art_seal(void *buf, size_t size);
+
+/*
+ * tflite_art_wrap() - a record-less artifact of @kind for @dev's
+ * capabilities holding @payload (@size bytes) as its model section, the
+ * SHA-256 field the payload's, sealed, in *@out (free()): the container of
+ * the ONNX Runtime EP's EPContext blobs. Return 0, -EINVAL or -ENOMEM.
+ */
+int tflite_art_wrap(uint32_t kind, struct e1npu_device *dev, const void *payload,
+		    size_t size, void **out, size_t *outsize);
 
 /* Does @buf start with the artifact's magic? */
 bool tflite_art_is(const void *buf, size_t size);

@@ -135,6 +135,10 @@ def t_python(ep):
     t_maxpool(ep)
     t_conv_relu(ep)
     t_gemm(ep)
+    import ort_epcontext
+    ort_epcontext.t_epcontext(ep, result)
+    import ort_fuzz
+    ort_fuzz.t_fuzz(ep, result, int(os.environ.get("ORT_FUZZ_COUNT", "300")))
     return total("check-ort-python")
 
 
