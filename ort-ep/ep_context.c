@@ -568,7 +568,7 @@ OrtStatus *ctx_save(struct e1_ep *ep, const struct kern *k, const OrtNode *fused
 	const OrtModelEditorApi *ed = ort->GetModelEditorApi();
 	const OrtValueInfo *in[64], *outs[8];
 	const char *inn[64], *outn[8], *fname = NULL, *lib = e1npu_api_version();
-	size_t nin = node_inputs(fused, in, 64), nout = 0;
+	size_t nin = node_inputs(fused, in, 64), nout = 0, n = 0;
 	struct wbuf b = { 0 };
 	void *blob = NULL;
 	size_t blen = 0;
@@ -580,6 +580,8 @@ OrtStatus *ctx_save(struct e1_ep *ep, const struct kern *k, const OrtNode *fused
 	*out = NULL;
 	if (!ed)
 		return st(ORT_NOT_IMPLEMENTED, "e1npu: this ONNX Runtime has no model editor API");
+	if (!ok(ort->Node_GetNumInputs(fused, &n)) || n > 64 || n != nin)
+		return st(ORT_FAIL, "e1npu: EPContext: the fused node's %zu inputs (at most 64)", n);
 	if (!ok(ort->Node_GetNumOutputs(fused, &nout)) || nout > 8 ||
 	    !ok(ort->Node_GetOutputs(fused, outs, nout)))
 		return st(ORT_FAIL, "e1npu: EPContext: cannot read the fused node's outputs");
