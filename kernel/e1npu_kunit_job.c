@@ -3,8 +3,10 @@
  * KUnit suite of the job helpers (e1npu_job_helpers.h, used by
  * e1npu_submit.c): SUBMIT header bounds, handle and buffer de-duplication,
  * the buffer locking order, the order between the jobs of one SUBMIT
- * sharing a buffer, and which job owns a ring slot across the wrap. Expected values are written out from the UAPI (struct drm_e1npu_job
- * is 72 bytes, struct drm_e1npu_reloc 24, struct drm_e1npu_sync 16) and the ring contract.
+ * sharing a buffer, and which job owns a ring slot across the wrap.
+ * Expected values are written out from the UAPI (struct drm_e1npu_job
+ * is 72 bytes, struct drm_e1npu_reloc 24, struct drm_e1npu_sync 16) and
+ * the ring contract.
  */
 #include <kunit/test.h>
 #include <linux/sort.h>
