@@ -128,11 +128,15 @@ struct e1npu_job {
  * submitted it, and @fmt, the cause.
  */
 #define e1npu_job_warn(job, fmt, ...)					\
-	dev_warn_ratelimited((job)->edev->drm.dev,			\
-			     "%s job of client %llu (pid %d): " fmt,	\
-			     (job)->engine == DRM_E1NPU_ENGINE_WRAPPER ?	\
-			     "wrapper" : "datapath",			\
-			     (job)->client_id, (job)->pid, ##__VA_ARGS__)
+	do {								\
+		const struct e1npu_job *__j = (job);			\
+									\
+		dev_warn_ratelimited(__j->edev->drm.dev,		\
+				     "%s job of client %llu (pid %d): " fmt, \
+				     __j->engine == DRM_E1NPU_ENGINE_WRAPPER ? \
+				     "wrapper" : "datapath",		\
+				     __j->client_id, __j->pid, ##__VA_ARGS__); \
+	} while (0)
 
 /* e1npu_job.c */
 void e1npu_job_complete(struct e1npu_job *job, int error, u32 err_code,
