@@ -537,7 +537,7 @@ static int in_point_64_once(struct e1t_dev *d, unsigned int try)
 	uint32_t tl = 0, seed = 9;
 	uint64_t got = 0;
 	uint8_t want[4096];
-	bool gated = false, running;
+	bool gated = false, running, untouched;
 	int ret, again = 0;
 
 	if (e1t_bo_new(d, 4096, &a) || e1t_bo_new(d, 4096, &g) ||
@@ -593,8 +593,10 @@ static int in_point_64_once(struct e1t_dev *d, unsigned int try)
 		goto out_gate;
 	}
 	e1t_sleep_ms(250);
+	/* the look: record, point and output, all before the gate's check */
 	e1t_job_status(d, &job, &st);
 	ret = e1t_timeline_wait(d, &d->timeline, &job.point, 1, 0, 0);
+	untouched = all_are(o.map, 4096, SENTINEL);
 	running = gate_running(d, &gj);
 	gate_end();
 	gated = false;
@@ -602,11 +604,10 @@ static int in_point_64_once(struct e1t_dev *d, unsigned int try)
 		again = gate_too_short(name, try);
 		goto out_gate;
 	}
-	if (st.state != DRM_E1NPU_JOB_STATE_QUEUED || ret != -ETIME ||
-	    !all_are(o.map, 4096, SENTINEL)) {
+	if (st.state != DRM_E1NPU_JOB_STATE_QUEUED || ret != -ETIME || !untouched) {
 		e1t_fail(name, "while point 2^32 + 1 was pending: record state %u, out point %s, output %s: the job did not wait for it (point 1?)",
 			 st.state, ret == -ETIME ? "pending" : "signalled",
-			 all_are(o.map, 4096, SENTINEL) ? "untouched" : "written");
+			 untouched ? "untouched" : "written");
 		goto out_gate;
 	}
 	ret = e1t_job_wait(d, &job, E1T_JOB_TIMEOUT_MS, &r);
@@ -812,7 +813,7 @@ static int intra_order_once(struct e1t_dev *d, unsigned int try)
 	uint32_t tl = 0, seed = 12;
 	uint64_t pt1 = 1, pt2 = 2;
 	uint8_t relu[64 * 16], want[4096];
-	bool gated = false, running;
+	bool gated = false, running, untouched;
 	int ret, i, again = 0;
 
 	if (e1t_bo_new(d, 4096, &a) || e1t_bo_new(d, 4096, &c) ||
@@ -848,8 +849,9 @@ static int intra_order_once(struct e1t_dev *d, unsigned int try)
 		goto out;
 	}
 	e1t_sleep_ms(250);
+	/* the look (job 1's point and output), then job 0 still running */
 	ret = e1t_timeline_wait(d, &tl, &pt2, 1, 0, 0);
-	/* job 0 (the gate) still running after the look */
+	untouched = all_are(o.map, 4096, SENTINEL);
 	running = e1t_timeline_wait(d, &tl, &pt1, 1, 0, 0) == -ETIME;
 	gate_end();
 	gated = false;
@@ -858,10 +860,10 @@ static int intra_order_once(struct e1t_dev *d, unsigned int try)
 		e1t_timeline_wait(d, &tl, &pt2, 1, 0, E1T_JOB_TIMEOUT_MS);
 		goto out;
 	}
-	if (ret != -ETIME || !all_are(o.map, 4096, SENTINEL)) {
+	if (ret != -ETIME || !untouched) {
 		e1t_fail(name, "while job 0 ran: job 1's point %s (%d), its output %s",
 			 ret ? "pending" : "signalled", ret,
-			 all_are(o.map, 4096, SENTINEL) ? "untouched" : "written");
+			 untouched ? "untouched" : "written");
 		e1t_timeline_wait(d, &tl, &pt2, 1, 0, E1T_JOB_TIMEOUT_MS);
 		goto out;
 	}
