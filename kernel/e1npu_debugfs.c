@@ -86,4 +86,11 @@ void e1npu_debugfs_init(struct e1npu_device *edev)
 {
 	drm_debugfs_add_files(&edev->drm, e1npu_debugfs_list,
 			      ARRAY_SIZE(e1npu_debugfs_list));
+	/*
+	 * Fault injection for the SUBMIT's all-or-nothing rule: write 1 + the
+	 * index of a job of the next SUBMIT; its dependencies fail with
+	 * -ENOMEM (once). The device's directory exists from drm_dev_init().
+	 */
+	debugfs_create_u32("fail_submit_deps", 0600, edev->drm.debugfs_root,
+			   &edev->fail_submit_deps);
 }

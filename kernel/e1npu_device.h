@@ -46,6 +46,8 @@ extern unsigned int e1npu_arena_size_param;
 extern unsigned int e1npu_timeout_ms;
 extern unsigned int e1npu_ring_len_param;
 extern unsigned long e1npu_file_quota;
+extern unsigned long e1npu_host_file_max;
+extern unsigned long e1npu_host_dev_max;
 extern unsigned int e1npu_flush_timeout_ms;
 
 /**
@@ -74,11 +76,14 @@ struct e1npu_engine {
  * @ref: held by the file, each of its jobs and each buffer it created
  * @busy_ns: per engine (enum drm_e1npu_engine), ns spent on its jobs
  * @mem_used: arena bytes of the buffers it created; under the mm_lock
+ * @host_used: bytes of the DRM_E1NPU_BO_HOST buffers it created; under the
+ *	mm_lock
  */
 struct e1npu_client {
 	struct kref ref;
 	atomic64_t busy_ns[2];
 	u64 mem_used;
+	u64 host_used;
 };
 
 struct e1npu_client *e1npu_client_alloc(void);
@@ -109,7 +114,7 @@ enum e1npu_perf {
  * @arena_vaddr: CPU address of the tensor arena
  * @arena_dma: device address of the tensor arena
  * @arena_size: bytes of the arena
- * @mm_lock: guards @mm
+ * @mm_lock: guards @mm, @host_used and the clients' mem_used and host_used
  * @mm: sub-allocator of the arena
  * @ring_vaddr: CPU address of the wrapper descriptor ring
  * @ring_dma: device address of the ring
@@ -156,6 +161,10 @@ enum e1npu_perf {
  * @resets: device resets (timeouts and hard errors)
  * @fallbacks: operations handed back under the CPU-fallback contract
  * @hard_errors: window, bus and overflow errors seen
+ * @fail_submit_deps: fault injection (debugfs fail_submit_deps): 1 + the
+ *	index of a SUBMIT's job whose dependencies then fail with -ENOMEM,
+ *	once; 0 = off
+ * @host_used: bytes of all DRM_E1NPU_BO_HOST buffers; under @mm_lock
  */
 struct e1npu_device {
 	struct drm_device drm;
@@ -213,6 +222,8 @@ struct e1npu_device {
 	atomic64_t resets;
 	atomic64_t fallbacks;
 	atomic64_t hard_errors;
+	u32 fail_submit_deps;
+	u64 host_used;
 };
 
 #define to_e1npu_device(d)	container_of_const(d, struct e1npu_device, drm)

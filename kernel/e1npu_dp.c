@@ -83,6 +83,10 @@ static void e1npu_dp_job_work(struct work_struct *work)
 				    job->dp_ptr[i][E1NPU_T_C], &st);
 		mutex_unlock(&edev->dp_lock);
 		if (ret) {
+			e1npu_job_warn(job, "command %u of %u failed: %s (status 0x%08x)\n",
+				       i, job->op_count,
+				       ret == -ETIMEDOUT ? "never completed" :
+				       "datapath error", st);
 			e1npu_job_complete(job, ret, st, i, i);
 			goto out_dev_exit;
 		}

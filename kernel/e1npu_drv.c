@@ -47,6 +47,16 @@ module_param_named(file_quota, e1npu_file_quota, ulong, 0644);
 MODULE_PARM_DESC(file_quota,
 		 "Arena bytes the buffers of one file may take, 0 = the whole arena; BO_CREATE fails with -ENOSPC beyond (default 0)");
 
+unsigned long e1npu_host_file_max = 16 << 20;
+module_param_named(host_file_max, e1npu_host_file_max, ulong, 0644);
+MODULE_PARM_DESC(host_file_max,
+		 "Bytes of DRM_E1NPU_BO_HOST buffers one file may hold; BO_CREATE fails with -ENOSPC beyond (default 16 MiB)");
+
+unsigned long e1npu_host_dev_max = 256 << 20;
+module_param_named(host_dev_max, e1npu_host_dev_max, ulong, 0644);
+MODULE_PARM_DESC(host_dev_max,
+		 "Bytes of DRM_E1NPU_BO_HOST buffers all files of a device may hold; BO_CREATE fails with -ENOSPC beyond (default 256 MiB)");
+
 /* Largest DEV_QUERY buffer: the zero-filled tail stays bounded. */
 #define E1NPU_DEV_QUERY_MAX	PAGE_SIZE
 

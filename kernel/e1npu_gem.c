@@ -179,6 +179,11 @@ static void e1npu_gem_free(struct drm_gem_object *obj)
 
 	if (bo->host) {
 		vfree(bo->vaddr);
+		mutex_lock(&edev->mm_lock);
+		bo->client->host_used -= obj->size;
+		edev->host_used -= obj->size;
+		mutex_unlock(&edev->mm_lock);
+		e1npu_client_put(bo->client);
 		drm_gem_object_release(obj);
 		kfree(bo);
 		return;
@@ -190,6 +195,28 @@ static void e1npu_gem_free(struct drm_gem_object *obj)
 	e1npu_client_put(bo->client);
 	drm_gem_object_release(obj);
 	kfree(bo);
+}
+
+/*
+ * A host buffer's pages, as remap_vmalloc_range() would map them: that
+ * needs a VM_USERMAP area, which only vmalloc_user() (not charged to the
+ * memory cgroup) makes; __vmalloc_node_range() is not exported.
+ */
+static int e1npu_gem_mmap_host(struct e1npu_bo *bo, struct vm_area_struct *vma,
+			       unsigned long pgoff)
+{
+	unsigned long i;
+	int ret;
+
+	vma->vm_pgoff = 0;
+	for (i = 0; i < vma_pages(vma); i++) {
+		ret = vm_insert_page(vma, vma->vm_start + (i << PAGE_SHIFT),
+				     vmalloc_to_page(bo->vaddr +
+						     ((pgoff + i) << PAGE_SHIFT)));
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 static int e1npu_gem_mmap(struct drm_gem_object *obj,
@@ -215,10 +242,8 @@ static int e1npu_gem_mmap(struct drm_gem_object *obj,
 	if (pgoff + vma_pages(vma) > obj->size >> PAGE_SHIFT)
 		return -EINVAL;
 	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
-	if (bo->host) {
-		vma->vm_pgoff = 0;
-		return remap_vmalloc_range(vma, bo->vaddr, pgoff);
-	}
+	if (bo->host)
+		return e1npu_gem_mmap_host(bo, vma, pgoff);
 	pgoff += bo->node.start >> PAGE_SHIFT;
 	/*
 	 * On error drm_gem_mmap_obj() drops the reference it took for the
@@ -354,22 +379,61 @@ static struct e1npu_bo *e1npu_gem_create(struct e1npu_device *edev,
 	return bo;
 }
 
-/* A DRM_E1NPU_BO_HOST buffer: zeroed vmalloc_user() memory. */
+/*
+ * Charge @size bytes of host buffers to @client and the device: -ENOSPC
+ * past the host_file_max or host_dev_max parameter.
+ */
+static int e1npu_gem_host_charge(struct e1npu_device *edev,
+				 struct e1npu_client *client, u64 size)
+{
+	u64 file_max = READ_ONCE(e1npu_host_file_max);
+	u64 dev_max = READ_ONCE(e1npu_host_dev_max);
+	int ret = 0;
+
+	mutex_lock(&edev->mm_lock);
+	if (client->host_used + size > file_max ||
+	    edev->host_used + size > dev_max) {
+		drm_dbg(&edev->drm, "bo_create: host size %llu with %llu (file) %llu (device) in use passes host_file_max %llu or host_dev_max %llu (-ENOSPC)\n",
+			size, client->host_used, edev->host_used, file_max,
+			dev_max);
+		ret = -ENOSPC;
+	} else {
+		client->host_used += size;
+		edev->host_used += size;
+	}
+	mutex_unlock(&edev->mm_lock);
+	return ret;
+}
+
+/*
+ * A DRM_E1NPU_BO_HOST buffer: zeroed vmalloc memory charged to the
+ * caller's memory cgroup (vmalloc_user() is not), within the per-file and
+ * per-device caps. -ENOSPC past a cap, -ENOMEM when the allocation (or the
+ * cgroup's limit) refuses it; nothing is charged then.
+ */
 static struct e1npu_bo *e1npu_gem_create_host(struct e1npu_device *edev,
+					      struct e1npu_client *client,
 					      u64 size)
 {
 	struct e1npu_bo *bo;
 	int ret;
 
+	ret = e1npu_gem_host_charge(edev, client, size);
+	if (ret)
+		return ERR_PTR(ret);
 	bo = kzalloc_obj(*bo, GFP_KERNEL_ACCOUNT);
-	if (!bo)
-		return ERR_PTR(-ENOMEM);
-	bo->vaddr = vmalloc_user(size);
-	if (!bo->vaddr) {
+	if (bo)
+		bo->vaddr = __vmalloc(size, GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+	if (!bo || !bo->vaddr) {
 		kfree(bo);
+		mutex_lock(&edev->mm_lock);
+		client->host_used -= size;
+		edev->host_used -= size;
+		mutex_unlock(&edev->mm_lock);
 		return ERR_PTR(-ENOMEM);
 	}
 	bo->host = true;
+	bo->client = e1npu_client_get(client);
 	bo->base.funcs = &e1npu_gem_funcs;
 	drm_gem_private_object_init(&edev->drm, &bo->base, size);
 	ret = drm_gem_create_mmap_offset(&bo->base);
@@ -388,7 +452,10 @@ static struct e1npu_bo *e1npu_gem_create_host(struct e1npu_device *edev,
  *
  * Return: 0, -EINVAL for unknown flags, size 0 or a host buffer above
  * DRM_E1NPU_BO_HOST_MAX, -ENOSPC when the file's buffers
- * would pass the file_quota parameter, -ENOMEM when the arena is full.
+ * would pass the file_quota parameter, or its host buffers the
+ * host_file_max parameter, or the device's host buffers host_dev_max,
+ * -ENOMEM when the arena is full or the host memory cannot be allocated
+ * (the memory cgroup's limit).
  */
 int e1npu_ioctl_bo_create(struct drm_device *ddev, void *data,
 			  struct drm_file *file)
@@ -421,7 +488,7 @@ int e1npu_ioctl_bo_create(struct drm_device *ddev, void *data,
 		return -ENODEV;
 
 	if (args->flags & DRM_E1NPU_BO_HOST)
-		bo = e1npu_gem_create_host(edev, size);
+		bo = e1npu_gem_create_host(edev, efile->client, size);
 	else
 		bo = e1npu_gem_create(edev, efile->client, size);
 	if (IS_ERR(bo)) {

@@ -18,8 +18,9 @@ struct e1npu_device;
  * @vaddr: CPU address of the buffer
  * @dma: device address of the buffer (0 for @host)
  * @client: the creating file's accounting, charged with the buffer's size
- *	(arena buffers)
- * @host: system memory from vmalloc_user(), for status records only
+ *	(arena buffers, or host buffers)
+ * @host: system memory from __vmalloc(), charged to the memory cgroup and
+ *	to @client's host_used, for status records only
  */
 struct e1npu_bo {
 	struct drm_gem_object base;

@@ -8,6 +8,7 @@
 #define __E1NPU_JOB_H__
 
 #include <linux/atomic.h>
+#include <linux/dev_printk.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/workqueue.h>
@@ -76,6 +77,9 @@ struct e1npu_file {
  * @err_code: hardware code when @failed
  * @fail_index: failing command when @failed
  * @client: the submitting file's accounting (fdinfo busy time)
+ * @client_id: the submitting file's DRM client id (fdinfo drm-client-id),
+ *	for the kernel log
+ * @pid: the submitting process (thread group id), for the kernel log
  * @start_ns: ktime (ns) run_job handed the job to its engine, 0 before
  * @pm_ref: the job holds a runtime-PM reference on the device
  * @retired: counted in &e1npu_device.jobs_retired (set once)
@@ -109,12 +113,30 @@ struct e1npu_job {
 	u32 err_code;
 	u32 fail_index;
 	struct e1npu_client *client;
+	u64 client_id;
+	pid_t pid;
 	u64 start_ns;
 	bool pm_ref;
 	atomic_t retired;
 };
 
 #define to_e1npu_job(j)	container_of(j, struct e1npu_job, base)
+
+/*
+ * A job's failure in the kernel log, at warning level and ratelimited:
+ * its engine, the client (drm-client-id of fdinfo) and process that
+ * submitted it, and @fmt, the cause.
+ */
+#define e1npu_job_warn(job, fmt, ...)					\
+	do {								\
+		const struct e1npu_job *__j = (job);			\
+									\
+		dev_warn_ratelimited(__j->edev->drm.dev,		\
+				     "%s job of client %llu (pid %d): " fmt, \
+				     __j->engine == DRM_E1NPU_ENGINE_WRAPPER ? \
+				     "wrapper" : "datapath",		\
+				     __j->client_id, __j->pid, ##__VA_ARGS__); \
+	} while (0)
 
 /* e1npu_job.c */
 void e1npu_job_complete(struct e1npu_job *job, int error, u32 err_code,

@@ -108,6 +108,64 @@ static inline int e1npu_obj_cmp(const void *a, const void *b)
 }
 
 /**
+ * struct e1npu_bo_last - the jobs of one SUBMIT that used one of its buffers
+ * @use: per engine (enum drm_e1npu_engine), the index of the latest job
+ *	that read or wrote the buffer, -1 for none
+ * @write: per engine, the index of the latest job that wrote it, -1 for none
+ *
+ * Job indices are below E1NPU_MAX_JOBS_PER_SUBMIT (64): an s8 holds them.
+ */
+struct e1npu_bo_last {
+	s8 use[2];
+	s8 write[2];
+};
+
+/**
+ * e1npu_bo_last_init() - no job of the SUBMIT used the buffer yet
+ * @l: the record
+ */
+static inline void e1npu_bo_last_init(struct e1npu_bo_last *l)
+{
+	l->use[0] = -1;
+	l->use[1] = -1;
+	l->write[0] = -1;
+	l->write[1] = -1;
+}
+
+/**
+ * e1npu_bo_last_deps() - the earlier jobs of a SUBMIT a job waits for
+ * @l: the buffer's record, before the job
+ * @write: the job writes the buffer
+ * @dep: out: per engine, the job to wait for, -1 for none
+ *
+ * Implicit sync between the jobs of one SUBMIT, as dma_resv gives it
+ * between SUBMITs: a write waits for every earlier use, a read for the
+ * earlier writes. Jobs of one engine finish in order, so the latest job
+ * per engine stands for the ones before it on that engine.
+ */
+static inline void e1npu_bo_last_deps(const struct e1npu_bo_last *l,
+				      bool write, s8 dep[2])
+{
+	dep[0] = write ? l->use[0] : l->write[0];
+	dep[1] = write ? l->use[1] : l->write[1];
+}
+
+/**
+ * e1npu_bo_last_update() - record that a job used the buffer
+ * @l: the buffer's record
+ * @engine: the job's engine (enum drm_e1npu_engine, 0 or 1)
+ * @job: the job's index in the SUBMIT
+ * @write: the job writes the buffer
+ */
+static inline void e1npu_bo_last_update(struct e1npu_bo_last *l, u32 engine,
+					u32 job, bool write)
+{
+	l->use[engine] = job;
+	if (write)
+		l->write[engine] = job;
+}
+
+/**
  * e1npu_ring_dist() - slots from one ring index forward to another
  * @from: the first index
  * @to: the second

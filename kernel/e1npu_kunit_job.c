@@ -2,9 +2,11 @@
 /*
  * KUnit suite of the job helpers (e1npu_job_helpers.h, used by
  * e1npu_submit.c): SUBMIT header bounds, handle and buffer de-duplication,
- * the buffer locking order, and which job owns a ring slot across the
- * wrap. Expected values are written out from the UAPI (struct drm_e1npu_job
- * is 72 bytes, struct drm_e1npu_reloc 24, struct drm_e1npu_sync 16) and the ring contract.
+ * the buffer locking order, the order between the jobs of one SUBMIT
+ * sharing a buffer, and which job owns a ring slot across the wrap.
+ * Expected values are written out from the UAPI (struct drm_e1npu_job
+ * is 72 bytes, struct drm_e1npu_reloc 24, struct drm_e1npu_sync 16) and
+ * the ring contract.
  */
 #include <kunit/test.h>
 #include <linux/sort.h>
@@ -163,6 +165,53 @@ static void e1npu_kt_ring_holds(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, e1npu_ring_holds(5, 0, 5, 15, &pos));
 }
 
+/*
+ * The order between the jobs of one SUBMIT sharing a buffer, as implicit
+ * sync orders SUBMITs: a write waits for every earlier use, a read for the
+ * earlier writes; per engine the latest such job (W = wrapper 0,
+ * D = datapath 1).
+ */
+static void e1npu_kt_bo_last(struct kunit *test)
+{
+	struct e1npu_bo_last l;
+	s8 dep[2];
+
+	e1npu_bo_last_init(&l);
+	/* job 0 (W) reads: nothing before it */
+	e1npu_bo_last_deps(&l, false, dep);
+	KUNIT_EXPECT_EQ(test, dep[0], -1);
+	KUNIT_EXPECT_EQ(test, dep[1], -1);
+	e1npu_bo_last_update(&l, 0, 0, false);
+	/* job 1 (D) reads after a read: no wait */
+	e1npu_bo_last_deps(&l, false, dep);
+	KUNIT_EXPECT_EQ(test, dep[0], -1);
+	KUNIT_EXPECT_EQ(test, dep[1], -1);
+	e1npu_bo_last_update(&l, 1, 1, false);
+	/* job 2 (W) writes: waits for both readers */
+	e1npu_bo_last_deps(&l, true, dep);
+	KUNIT_EXPECT_EQ(test, dep[0], 0);
+	KUNIT_EXPECT_EQ(test, dep[1], 1);
+	e1npu_bo_last_update(&l, 0, 2, true);
+	/* job 3 (D) reads: waits for the writer (2) only */
+	e1npu_bo_last_deps(&l, false, dep);
+	KUNIT_EXPECT_EQ(test, dep[0], 2);
+	KUNIT_EXPECT_EQ(test, dep[1], -1);
+	e1npu_bo_last_update(&l, 1, 3, false);
+	/* job 4 (D) writes: the latest use per engine, 2 (W) and 3 (D) */
+	e1npu_bo_last_deps(&l, true, dep);
+	KUNIT_EXPECT_EQ(test, dep[0], 2);
+	KUNIT_EXPECT_EQ(test, dep[1], 3);
+	e1npu_bo_last_update(&l, 1, 4, true);
+	/* job 5 (W) reads: the latest writer of each engine */
+	e1npu_bo_last_deps(&l, false, dep);
+	KUNIT_EXPECT_EQ(test, dep[0], 2);
+	KUNIT_EXPECT_EQ(test, dep[1], 4);
+	/* the last job index of a SUBMIT fits */
+	e1npu_bo_last_update(&l, 0, E1NPU_MAX_JOBS_PER_SUBMIT - 1, true);
+	e1npu_bo_last_deps(&l, true, dep);
+	KUNIT_EXPECT_EQ(test, dep[0], E1NPU_MAX_JOBS_PER_SUBMIT - 1);
+}
+
 static struct kunit_case e1npu_job_cases[] = {
 	KUNIT_CASE(e1npu_kt_submit_header),
 	KUNIT_CASE(e1npu_kt_handle_find),
@@ -170,6 +219,7 @@ static struct kunit_case e1npu_job_cases[] = {
 	KUNIT_CASE(e1npu_kt_obj_order),
 	KUNIT_CASE(e1npu_kt_ring_dist),
 	KUNIT_CASE(e1npu_kt_ring_holds),
+	KUNIT_CASE(e1npu_kt_bo_last),
 	{}
 };
 

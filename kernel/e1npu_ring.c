@@ -154,6 +154,21 @@ static struct e1npu_job *e1npu_ring_owner(struct e1npu_device *edev, u32 idx,
 	return NULL;
 }
 
+/* The cause of a hard error, for the kernel log. */
+static const char *e1npu_ring_err_name(u32 code)
+{
+	switch (code) {
+	case E1_V0_ERR_WINDOW:
+		return "tensor outside the tensor window";
+	case E1_V0_ERR_BUS:
+		return "bus error";
+	case E1_V0_ERR_OVERFLOW:
+		return "descriptor queue overflow";
+	default:
+		return "hardware error";
+	}
+}
+
 /*
  * Hard error (window, bus, overflow): fail the job owning the faulting
  * descriptor, flush, and re-issue the jobs queued behind it.
@@ -186,6 +201,13 @@ static void e1npu_ring_hard_error(struct e1npu_device *edev, u32 idx, u32 code)
 	spin_unlock_irq(&edev->retire_lock);
 	drm_dbg(&edev->drm, "wrapper error 0x%02x at slot %u addr 0x%llx\n",
 		code, idx, addr);
+	if (job)
+		e1npu_job_warn(job, "%s (error 0x%02x) at command %u, address 0x%llx: engine reset\n",
+			       e1npu_ring_err_name(code), code, pos, addr);
+	else
+		dev_warn_ratelimited(edev->drm.dev,
+				     "wrapper: %s (error 0x%02x) at slot %u with no job in it: engine reset\n",
+				     e1npu_ring_err_name(code), code, idx);
 	e1npu_ring_reissue(edev, job);
 	if (job)
 		e1npu_job_complete(job, code == E1_V0_ERR_OVERFLOW ? -EIO : -EFAULT,
@@ -308,6 +330,8 @@ void e1npu_ring_timeout(struct e1npu_device *edev, struct e1npu_job *bad)
 		if (st)
 			e1npu_wr_write_relaxed(edev, E1_V0_IRQ_STATUS, st);
 		e1npu_ring_service(edev);
+		e1npu_job_warn(bad, "finished, but its interrupt was lost: retired at the %u ms timeout\n",
+			       e1npu_timeout_ms);
 		return;
 	}
 	atomic64_inc(&edev->resets);
@@ -315,10 +339,11 @@ void e1npu_ring_timeout(struct e1npu_device *edev, struct e1npu_job *bad)
 	e1npu_hw_reset_pulse(edev);
 	if (e1npu_hw_reset(edev))
 		e1npu_wedge(edev, &jobs, NULL);
-	if (own_bad) {
-		drm_dbg(&edev->drm, "job timed out at command %u, reset\n", pos);
+	e1npu_job_warn(bad, "timed out after %u ms at command %u of %u: engine reset%s\n",
+		       e1npu_timeout_ms, pos, bad->op_count,
+		       edev->wedged ? ", device wedged" : "");
+	if (own_bad)
 		e1npu_job_complete(bad, -ETIMEDOUT, 0, pos, pos);
-	}
 	list_for_each_entry_safe(j, tmp, &jobs, node) {
 		list_del_init(&j->node);
 		if (j == bad)

@@ -114,6 +114,8 @@ static enum drm_gpu_sched_stat e1npu_job_timedout(struct drm_sched_job *sched_jo
 		e1npu_ring_timeout(edev, job);
 		mutex_unlock(&edev->ring_lock);
 	} else {
+		e1npu_job_warn(job, "timed out after %u ms: waiting for its commands to end\n",
+			       e1npu_timeout_ms);
 		e1npu_dp_job_flush(job);
 	}
 	drm_sched_stop(sched, sched_job);

@@ -7,9 +7,11 @@
  * descriptors the ring will hold. Then syncobjs, status records,
  * perfmons, implicit fences, and the push to the engine's scheduler.
  */
+#include <linux/bsearch.h>
 #include <linux/dma-fence-chain.h>
 #include <linux/dma-resv.h>
 #include <linux/overflow.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/uaccess.h>
@@ -114,12 +116,18 @@ static int e1npu_job_copy_sync(const struct drm_e1npu_submit *args, u64 ptr,
 	return s->flags ? -EINVAL : 0;
 }
 
-/* In-syncs become scheduler dependencies; out-syncs are looked up. */
+/*
+ * In-syncs become scheduler dependencies; out-syncs are looked up. The
+ * fence of an in-sync is found here, not through
+ * drm_sched_job_add_syncobj_dependency(), whose point is a u32 (6.12 and
+ * later): it would wait for point 1 where the job names 2^32 + 1.
+ */
 static int e1npu_job_syncs(struct e1npu_job *job, struct drm_file *file,
 			   const struct drm_e1npu_submit *args,
 			   const struct drm_e1npu_job *uj)
 {
 	struct drm_e1npu_sync s;
+	struct dma_fence *fence;
 	u32 i;
 	int ret;
 
@@ -127,8 +135,11 @@ static int e1npu_job_syncs(struct e1npu_job *job, struct drm_file *file,
 		ret = e1npu_job_copy_sync(args, uj->in_syncs, i, &s);
 		if (ret)
 			return ret;
-		ret = drm_sched_job_add_syncobj_dependency(&job->base, file,
-							   s.handle, s.point);
+		ret = drm_syncobj_find_fence(file, s.handle, s.point, 0, &fence);
+		if (ret)
+			return ret;
+		/* Takes the fence reference, also on error. */
+		ret = drm_sched_job_add_dependency(&job->base, fence);
 		if (ret)
 			return ret;
 	}
@@ -195,6 +206,8 @@ static int e1npu_job_create(struct e1npu_file *efile, struct drm_file *file,
 	job->edev = edev;
 	atomic_inc(&edev->jobs_alive);
 	job->client = e1npu_client_get(efile->client);
+	job->client_id = file->client_id;
+	job->pid = task_tgid_nr(current);
 	INIT_LIST_HEAD(&job->node);
 	/* The device stays resumed while the job exists (until free_job). */
 	ret = e1npu_pm_get(edev);
@@ -264,14 +277,17 @@ static void e1npu_job_drop(struct e1npu_job *job)
 
 /*
  * The buffers of every job of one SUBMIT, each once and referenced, with
- * the number of jobs using it. They are locked together and their fence
- * slots reserved before the first job is queued, so that nothing after a
- * push can fail on a signal (-ERESTARTSYS would restart the ioctl and
- * queue the jobs before it twice) or on a reservation.
+ * the number of jobs using it and the latest jobs of the SUBMIT that used
+ * and wrote it (the order between the SUBMIT's own jobs). They are locked
+ * together and their fence slots reserved before the first job is queued,
+ * so that nothing after a push can fail on a signal (-ERESTARTSYS would
+ * restart the ioctl and queue the jobs before it twice) or on a
+ * reservation.
  */
 struct e1npu_submit_bos {
 	struct drm_gem_object **objs;
 	u32 *uses;
+	struct e1npu_bo_last *last;
 	u32 count;
 	struct ww_acquire_ctx ctx;
 };
@@ -295,12 +311,13 @@ static int e1npu_submit_bos_lock(struct e1npu_submit_bos *sb,
 	memset(sb, 0, sizeof(*sb));
 	for (i = 0; i < n; i++)
 		total += jobs[i]->bo_count;
-	/* One allocation: the objects, then their use counts. */
-	sb->objs = kvcalloc(total, sizeof(*sb->objs) + sizeof(*sb->uses),
-			    GFP_KERNEL);
+	/* One allocation: the objects, their use counts, their last jobs. */
+	sb->objs = kvcalloc(total, sizeof(*sb->objs) + sizeof(*sb->uses) +
+			    sizeof(*sb->last), GFP_KERNEL);
 	if (!sb->objs)
 		return -ENOMEM;
 	sb->uses = (u32 *)(sb->objs + total);
+	sb->last = (struct e1npu_bo_last *)(sb->uses + total);
 	for (i = 0; i < n; i++)
 		for (b = 0; b < jobs[i]->bo_count; b++)
 			sb->objs[k++] = jobs[i]->bos[b];
@@ -313,6 +330,7 @@ static int e1npu_submit_bos_lock(struct e1npu_submit_bos *sb,
 		}
 		drm_gem_object_get(sb->objs[i]);
 		sb->objs[sb->count] = sb->objs[i];
+		e1npu_bo_last_init(&sb->last[sb->count]);
 		sb->uses[sb->count++] = 1;
 	}
 
@@ -339,45 +357,90 @@ static void e1npu_submit_bos_unlock(struct e1npu_submit_bos *sb)
 	e1npu_submit_bos_put(sb);
 }
 
-/*
- * Implicit sync of one job, its buffers locked: depend on their fences,
- * including those of the jobs of the same SUBMIT queued before it.
- */
-static int e1npu_job_add_deps(struct e1npu_job *job)
+/* The SUBMIT's record of one of its buffers (it is there: sorted). */
+static struct e1npu_bo_last *e1npu_submit_bo_last(struct e1npu_submit_bos *sb,
+						  struct drm_gem_object *obj)
 {
-	u32 i;
+	struct drm_gem_object **o;
+
+	o = bsearch(&obj, sb->objs, sb->count, sizeof(*sb->objs),
+		    e1npu_obj_cmp);
+	return &sb->last[o - sb->objs];
+}
+
+/*
+ * debugfs fail_submit_deps: 1 + the index of a job whose dependencies
+ * fail with -ENOMEM, once (the submission test's fault injection).
+ */
+static bool e1npu_submit_fault(struct e1npu_device *edev, u32 index)
+{
+	u32 want = index + 1;
+
+	return READ_ONCE(edev->fail_submit_deps) == want &&
+	       cmpxchg(&edev->fail_submit_deps, want, 0) == want;
+}
+
+/*
+ * The dependencies of job @i of a SUBMIT, the buffers locked, the jobs
+ * before it armed: the fences on its buffers (implicit sync; no job of
+ * this SUBMIT has put its fence there yet) and, through the same rule
+ * (a write waits for every use, a read for the writes), the fences of
+ * the jobs of this SUBMIT before it: the latest one per engine, as jobs
+ * of one engine finish in order. -ENOMEM is the only error.
+ */
+static int e1npu_job_add_deps(struct e1npu_device *edev,
+			      struct e1npu_submit_bos *sb,
+			      struct e1npu_job **jobs, u32 i)
+{
+	struct e1npu_job *job = jobs[i];
+	struct e1npu_bo_last *last;
+	struct dma_fence *fence;
+	s8 dep[2];
+	u32 b, e;
 	int ret;
 
-	for (i = 0; i < job->bo_count; i++) {
+	if (e1npu_submit_fault(edev, i))
+		return -ENOMEM;
+	for (b = 0; b < job->bo_count; b++) {
 		ret = drm_sched_job_add_implicit_dependencies(&job->base,
-							      job->bos[i],
-							      job->bo_write[i]);
+							      job->bos[b],
+							      job->bo_write[b]);
 		if (ret)
 			return ret;
+		last = e1npu_submit_bo_last(sb, job->bos[b]);
+		e1npu_bo_last_deps(last, job->bo_write[b], dep);
+		for (e = 0; e < ARRAY_SIZE(dep); e++) {
+			if (dep[e] < 0)
+				continue;
+			fence = &jobs[dep[e]]->base.s_fence->finished;
+			ret = drm_sched_job_add_dependency(&job->base,
+							   dma_fence_get(fence));
+			if (ret)
+				return ret;
+		}
+		e1npu_bo_last_update(last, job->engine, i, job->bo_write[b]);
 	}
 	return 0;
 }
 
 /*
- * Arm, publish the job's fence on its buffers (locked, slots reserved) and
- * out-syncs, mark its status record queued, then push. Once pushed the job
- * belongs to the scheduler: it may run, complete and be freed (free_job)
- * before drm_sched_entity_push_job() returns, so nothing of @job is
- * touched after the push.
+ * Publish an armed job's fence on its buffers (locked, slots reserved)
+ * and out-syncs, mark its status record queued, then push; the caller
+ * holds the file's submit_lock (arm and push in one order). Once pushed
+ * the job belongs to the scheduler: it may run, complete and be freed
+ * (free_job) before drm_sched_entity_push_job() returns, so nothing of
+ * @job is touched after the push.
  */
-static void e1npu_job_push(struct e1npu_file *efile, struct e1npu_job *job)
+static void e1npu_job_push(struct e1npu_job *job)
 {
 	static const struct drm_e1npu_job_status queued = {
 		.state = DRM_E1NPU_JOB_STATE_QUEUED,
 	};
-	struct dma_fence *fence;
+	struct dma_fence *fence = &job->base.s_fence->finished;
 	u32 i;
 
 	if (job->status)
 		memcpy(job->status, &queued, sizeof(queued));
-	mutex_lock(&efile->submit_lock);
-	drm_sched_job_arm(&job->base);
-	fence = &job->base.s_fence->finished;
 	for (i = 0; i < job->bo_count; i++)
 		dma_resv_add_fence(job->bos[i]->resv, fence,
 				   job->bo_write[i] ? DMA_RESV_USAGE_WRITE :
@@ -394,7 +457,34 @@ static void e1npu_job_push(struct e1npu_file *efile, struct e1npu_job *job)
 	}
 	/* The job is the scheduler's (free_job) from here on. */
 	drm_sched_entity_push_job(&job->base);
+}
+
+/*
+ * Arm and queue the jobs of one SUBMIT, their buffers locked. Every step
+ * that can fail (the dependencies) is done for every job before the first
+ * one is published or pushed: on an error nothing is queued. A job armed
+ * then is still dropped with drm_sched_job_cleanup(): its fence was given
+ * to nobody but the later jobs of the SUBMIT, dropped with it.
+ */
+static int e1npu_submit_queue(struct e1npu_file *efile,
+			      struct e1npu_submit_bos *sb,
+			      struct e1npu_job **jobs, u32 n)
+{
+	u32 i;
+	int ret = 0;
+
+	mutex_lock(&efile->submit_lock);
+	for (i = 0; i < n; i++) {
+		ret = e1npu_job_add_deps(efile->edev, sb, jobs, i);
+		if (ret)
+			break;
+		drm_sched_job_arm(&jobs[i]->base);
+	}
+	if (!ret)
+		for (i = 0; i < n; i++)
+			e1npu_job_push(jobs[i]);
 	mutex_unlock(&efile->submit_lock);
+	return ret;
 }
 
 /**
@@ -403,8 +493,9 @@ static void e1npu_job_push(struct e1npu_file *efile, struct e1npu_job *job)
  * @data: struct drm_e1npu_submit
  * @file: the caller
  *
- * Every job, command and relocation is copied and validated before any job
- * is queued; on a validation error nothing runs.
+ * Every job, command and relocation is copied and validated, and every
+ * job's dependencies added, before any job is queued: on an error nothing
+ * of the SUBMIT runs.
  *
  * Return: 0 or a negative errno (see the UAPI DOC "e1npu submission
  * errors").
@@ -448,20 +539,12 @@ int e1npu_ioctl_submit(struct drm_device *ddev, void *data,
 	ret = e1npu_submit_bos_lock(&sb, jobs, n);
 	if (ret)
 		goto out_drop;
-	for (i = 0; i < n; i++) {
-		ret = e1npu_job_add_deps(jobs[i]);
-		if (ret) {
-			/*
-			 * -ENOMEM with the caller being killed: the jobs
-			 * before i were queued; drop the rest.
-			 */
-			for (; i < n; i++)
-				e1npu_job_drop(jobs[i]);
-			break;
-		}
-		e1npu_job_push(efile, jobs[i]);
-	}
+	ret = e1npu_submit_queue(efile, &sb, jobs, n);
 	e1npu_submit_bos_unlock(&sb);
+	if (ret) {
+		drm_dbg(ddev, "submit: dependencies (%d): nothing queued\n", ret);
+		goto out_drop;
+	}
 	n = 0;
 	goto out_free;
 

@@ -345,11 +345,138 @@ out:
 	e1t_close(&d);
 }
 
+#define HOST_PARAMS "/sys/module/e1npu/parameters/"
+#define HOST_MIB (1u << 20)
+/* the per-file cap when the driver has no parameter for it */
+#define HOST_FILE_MAX_DEFAULT (16ull << 20)
+
+/* a mapped host buffer of 1 MiB whose every page is written and read */
+static int host_mib(struct e1t_dev *d, struct e1t_bo *bo)
+{
+	size_t i;
+	int ret = e1t_bo_new_flags(d, HOST_MIB, DRM_E1NPU_BO_HOST, bo);
+
+	if (ret)
+		return ret;
+	for (i = 0; i < HOST_MIB; i += 4096) {
+		if (bo->map[i])
+			return -EBADMSG;
+		bo->map[i] = 0x5a;
+	}
+	return 0;
+}
+
+/*
+ * DRM_E1NPU_BO_HOST memory is bounded: one file holds at most
+ * host_file_max bytes of it (BO_CREATE then fails with -ENOSPC and
+ * creates nothing: after freeing one buffer exactly one more fits), and
+ * all files of the device host_dev_max (lowered for the test, so that a
+ * second file is refused before its own cap).
+ */
+static void t_bo_host_caps(void)
+{
+	const char *n = "bo-host-caps";
+	struct e1t_bo *bos = NULL, extra = { 0 }, b2[3] = { 0 };
+	struct e1t_dev d, d2;
+	char old_dev[32] = "", val[32];
+	unsigned long long file_max = HOST_FILE_MAX_DEFAULT;
+	uint32_t count, i, got = 0, got2 = 0;
+	bool d2_open = false;
+	int ret = 0;
+
+	if (e1t_read_file(HOST_PARAMS "host_file_max", val, sizeof(val)))
+		e1t_log("%s: no host_file_max parameter: the cap is taken as %llu",
+			n, file_max);
+	else
+		file_max = strtoull(val, NULL, 0);
+	count = (uint32_t)(file_max / HOST_MIB);
+	if (!count || count > 256) {
+		e1t_fail(n, "host_file_max %llu: the test wants 1..256 MiB",
+			 file_max);
+		return;
+	}
+	if (e1t_open(&d)) {
+		e1t_fail(n, "open %s", e1t_dev_path());
+		return;
+	}
+	bos = calloc(count + 1, sizeof(*bos));
+	if (!bos) {
+		e1t_fail(n, "calloc");
+		goto out;
+	}
+	/* up to the cap, and one past it (bounded: never more) */
+	for (got = 0; got <= count; got++) {
+		ret = host_mib(&d, &bos[got]);
+		if (ret)
+			break;
+	}
+	if (got != count || ret != -ENOSPC) {
+		e1t_fail(n, "%u host buffers of 1 MiB, then %d; want %u, then -ENOSPC (host_file_max %llu)",
+			 got, got == count + 1 ? 0 : ret, count, file_max);
+		goto out;
+	}
+	/* the refused BO_CREATE charged nothing: one freed, one fits */
+	e1t_bo_free(&d, &bos[0]);
+	ret = host_mib(&d, &bos[0]);
+	if (ret) {
+		e1t_fail(n, "after freeing one buffer at the cap: %s",
+			 strerror(-ret));
+		goto out;
+	}
+	ret = host_mib(&d, &extra);
+	if (ret != -ENOSPC) {
+		e1t_fail(n, "past the cap again: %d, want -ENOSPC", ret);
+		goto out;
+	}
+
+	/* the device cap: file_max + 2 MiB for every file together */
+	if (e1t_read_file(HOST_PARAMS "host_dev_max", old_dev,
+			  sizeof(old_dev))) {
+		e1t_fail(n, "no host_dev_max parameter");
+		goto out;
+	}
+	snprintf(val, sizeof(val), "%llu", file_max + 2ull * HOST_MIB);
+	if (e1t_write_file(HOST_PARAMS "host_dev_max", val)) {
+		e1t_fail(n, "cannot set host_dev_max");
+		goto out;
+	}
+	if (e1t_open(&d2)) {
+		e1t_fail(n, "open a second file");
+		goto out_dev;
+	}
+	d2_open = true;
+	for (got2 = 0; got2 < 3; got2++) {
+		ret = host_mib(&d2, &b2[got2]);
+		if (ret)
+			break;
+	}
+	if (got2 != 2 || ret != -ENOSPC)
+		e1t_fail(n, "second file under host_dev_max %s: %u buffers, then %d; want 2, then -ENOSPC",
+			 val, got2, ret);
+	else
+		e1t_pass(n);
+out_dev:
+	e1t_write_file(HOST_PARAMS "host_dev_max", old_dev);
+out:
+	for (i = 0; i < 3; i++)
+		if (b2[i].map)
+			e1t_bo_free(&d2, &b2[i]);
+	if (d2_open)
+		e1t_close(&d2);
+	if (bos)
+		for (i = 0; i <= count; i++)
+			if (bos[i].map)
+				e1t_bo_free(&d, &bos[i]);
+	free(bos);
+	e1t_close(&d);
+}
+
 int e1t_group_basic(void)
 {
 	t_dev_query();
 	t_bo();
 	t_bo_host();
+	t_bo_host_caps();
 	return e1t_failures;
 }
 

@@ -14,7 +14,9 @@
  *   datapath job of datapath_slots commands run with the soft-lockup detector at 2 s and the
  *   RCU stall timeout at 3 s, and leave no lockup or stall report;
  * - an engine that never idles after a flush wedges the device: SUBMIT
- *   fails with -EIO and the hung job's buffer stays allocated.
+ *   fails with -EIO and the hung job's buffer stays allocated;
+ * - the timeout and the hard error are in the kernel log at warning level,
+ *   naming the engine, the client and the submitting pid.
  *
  * The last test leaves the device wedged: run-guest.sh reloads after it.
  */
@@ -63,6 +65,60 @@ static int count_stalls(void)
 			n++;
 	free(buf);
 	return n;
+}
+
+/*
+ * Lines of the kernel log holding "(pid <this process>): " followed by
+ * @cause (the driver's warning for a failed job names its engine, client,
+ * pid and cause); -1 when the log cannot be read.
+ */
+static int count_job_warnings(const char *engine, const char *cause)
+{
+	int len = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	char needle[160], *buf, *line, *end;
+	int n = 0, got;
+
+	if (len <= 0)
+		return -1;
+	buf = malloc((size_t)len + 1);
+	if (!buf)
+		return -1;
+	got = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, len);
+	if (got < 0) {
+		free(buf);
+		return -1;
+	}
+	buf[got] = 0;
+	snprintf(needle, sizeof(needle), "(pid %d): %s", (int)getpid(), cause);
+	for (line = buf; *line; line = end + 1) {
+		end = strchr(line, '\n');
+		if (!end)
+			end = line + strlen(line) - 1;
+		else
+			*end = 0;
+		if (strstr(line, needle) && strstr(line, engine) &&
+		    strstr(line, " job of client "))
+			n++;
+		if (!end[1])
+			break;
+	}
+	free(buf);
+	return n;
+}
+
+/* The job warning with @cause appeared (once more than @before). */
+static void expect_job_warning(const char *name, const char *engine,
+			       const char *cause, int before)
+{
+	int after = count_job_warnings(engine, cause);
+
+	if (before < 0 || after < 0)
+		e1t_fail(name, "cannot read the kernel log");
+	else if (after <= before)
+		e1t_fail(name, "no \"%s job of client N (pid %d): %s...\" line in the kernel log",
+			 engine, (int)getpid(), cause);
+	else
+		e1t_pass(name);
 }
 
 /*
@@ -163,7 +219,7 @@ static void t_overflow_attribution(struct e1t_dev *d)
 	struct e1npu_hw_op ops[3];
 	struct e1t_bo a = { 0 }, c = { 0 };
 	uint32_t seed = 5, i;
-	int ret;
+	int ret, logged;
 
 	ret = e1t_bo_new(d, 4096, &a);
 	if (!ret)
@@ -181,6 +237,7 @@ static void t_overflow_attribution(struct e1t_dev *d)
 		e1t_fail(name, "set inject-overflow-after: %s", strerror(-ret));
 		goto out;
 	}
+	logged = count_job_warnings("wrapper", "descriptor queue overflow");
 	ret = e1t_run(d, DRM_E1NPU_ENGINE_WRAPPER, ops, 3, &r);
 	e1t_dev_set("inject-overflow-after", "0");
 	if (ret < 0)
@@ -196,6 +253,9 @@ static void t_overflow_attribution(struct e1t_dev *d)
 		e1t_fail(name, "op 0 output missing or ops 1-2 ran");
 	else
 		e1t_pass(name);
+	/* the hard error is in the kernel log, at warning level */
+	expect_job_warning("recover-overflow-logged", "wrapper",
+			   "descriptor queue overflow", logged);
 	next_job_passes(d, "recover-overflow-next-job");
 out:
 	e1t_bo_free(d, &a);
@@ -277,7 +337,7 @@ static void t_rerun_behind_hang(struct e1t_dev *d)
 	struct e1t_bo a = { 0 }, ca = { 0 }, cb = { 0 }, cc = { 0 };
 	struct e1t_job ja, jb, jc;
 	uint32_t seed = 11;
-	int ret;
+	int ret, logged;
 
 	ret = e1t_bo_new(d, 4096, &a);
 	if (!ret)
@@ -303,6 +363,7 @@ static void t_rerun_behind_hang(struct e1t_dev *d)
 		e1t_fail(name, "set inject-hang: %s", strerror(-ret));
 		goto out;
 	}
+	logged = count_job_warnings("wrapper", "timed out after");
 	ret = e1t_submit(d, DRM_E1NPU_ENGINE_WRAPPER, &oa, 1, &ja);
 	if (!ret)
 		ret = e1t_submit(d, DRM_E1NPU_ENGINE_WRAPPER, &ob, 1, &jb);
@@ -348,6 +409,10 @@ static void t_rerun_behind_hang(struct e1t_dev *d)
 		e1t_fail(name, "BO_WAIT on job C's output: %d", ret);
 	else
 		e1t_pass(name);
+	/* the timeout and the reset are in the kernel log */
+	if (!ret)
+		expect_job_warning("recover-hang-logged", "wrapper",
+				   "timed out after", logged);
 out_clear:
 	e1t_dev_set("inject-hang", "0");
 	next_job_passes(d, "recover-rerun-next-job");

@@ -8,8 +8,13 @@
  *          every command counted; jobs chained through timeline points
  *          (wrapper -> wrapper, wrapper -> datapath) wait for each other
  *          and compute the CPU reference of the chain; an in-sync on a
- *          signalled binary syncobj runs at once. The jobs wait for a job
- *          made slow through the device's exec-delay-ms (QMP).
+ *          signalled binary syncobj runs at once; an in-sync point above
+ *          2^32 is waited for as such (not as its low 32 bits, a point
+ *          already signalled); a SUBMIT whose second job's dependencies
+ *          fail (-ENOMEM, debugfs fail_submit_deps) queues nothing, not
+ *          even its first job; a datapath job of one SUBMIT waits for the
+ *          wrapper job before it that writes its input. The jobs wait for
+ *          a job made slow through the device's exec-delay-ms (QMP).
  * perfmon  PERFMON_CREATE/GET_VALUES/DESTROY: a matmul's MACs are counted
  *          exactly (M*N*K, the hardware contract's PERF_MACS), jobs without
  *          the perfmon are not, RESET zeroes, a 0xFF descriptor counts one
@@ -18,9 +23,11 @@
  * Expected outputs come from the CPU references of e1t_ref.c.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "e1t.h"
 #include "e1npu_hw.h"
@@ -481,6 +488,413 @@ out:
 	e1t_bo_free(d, &c);
 }
 
+/* DP_SCALAR ADD of @recs 12-byte records of @a into @o */
+static void dp_add_op(struct e1npu_hw_op *op, const struct e1t_bo *a,
+		      const struct e1t_bo *o, uint32_t recs)
+{
+	memset(op, 0, sizeof(*op));
+	op->opcode = E1NPU_HWOP_DP_SCALAR;
+	op->m = recs;
+	op->k = E1_DP_OP_ADD;
+	op->a = e1t_t(a, 0, 0);
+	op->c = e1t_t(o, 0, 0);
+}
+
+/* what dp_add_op() writes from the bytes @in: {op_a + op_b, 0} per record,
+ * the rest of the 4096 bytes of @want SENTINEL */
+static void dp_add_ref(const uint8_t *in, uint32_t recs, uint8_t *want)
+{
+	uint32_t i, w[3], res[2];
+
+	memset(want, SENTINEL, 4096);
+	for (i = 0; i < recs; i++) {
+		memcpy(w, in + 12 * i, sizeof(w));
+		res[0] = w[0] + w[1];
+		res[1] = 0;
+		memcpy(want + 8 * i, res, sizeof(res));
+	}
+}
+
+/*
+ * Timeline points are 64-bit. Point 1 of the test's timeline is signalled
+ * from the CPU; point 2^32 + 1 is the out-sync of a job made slow (the
+ * gate). A datapath job waiting for 2^32 + 1 must stay QUEUED, its output
+ * untouched, while the gate runs on the wrapper (nothing else holds it
+ * back: a kernel that truncated the point to 32 bits waits for point 1,
+ * signalled, and runs it at once), then run.
+ */
+static int in_point_64_once(struct e1t_dev *d, unsigned int try)
+{
+	const char *name = "sync-in-point-64bit";
+	const uint64_t far = (1ull << 32) + 1;
+	struct e1t_bo a = { 0 }, g = { 0 }, o = { 0 };
+	struct drm_e1npu_job_status st;
+	struct e1t_submit_args args;
+	struct drm_e1npu_sync gout, in;
+	struct e1npu_hw_op gop, op;
+	struct e1t_job gj = { 0 }, job = { 0 };
+	struct e1t_result r;
+	uint32_t tl = 0, seed = 9;
+	uint64_t got = 0;
+	uint8_t want[4096];
+	bool gated = false, running, untouched;
+	int ret, again = 0;
+
+	if (e1t_bo_new(d, 4096, &a) || e1t_bo_new(d, 4096, &g) ||
+	    e1t_bo_new(d, 4096, &o) || e1t_syncobj_create(d, &tl, false)) {
+		e1t_fail(name, "buffers/syncobj");
+		goto out;
+	}
+	e1t_fill_s8(a.map, 4096, &seed);
+	memset(o.map, SENTINEL, 4096);
+	dp_add_ref(a.map, 4, want);
+	ret = e1t_timeline_signal(d, tl, 1);
+	if (ret) {
+		e1t_fail(name, "signal point 1: %s", strerror(-ret));
+		goto out;
+	}
+	/* the gate: a slow wrapper job that signals point 2^32 + 1 */
+	relu_op(&gop, &a, &g, 0, 1);
+	ret = e1t_dev_set("exec-delay-ms", gate_ms[try]);
+	if (ret) {
+		e1t_fail(name, "set exec-delay-ms: %s", strerror(-ret));
+		goto out;
+	}
+	gated = true;
+	memset(&gout, 0, sizeof(gout));
+	gout.handle = tl;
+	gout.point = far;
+	memset(&args, 0, sizeof(args));
+	args.engine = DRM_E1NPU_ENGINE_WRAPPER;
+	args.ops = &gop;
+	args.nops = 1;
+	args.out_syncs = &gout;
+	args.out_sync_count = 1;
+	ret = e1t_submit_ex(d, &args, &gj);
+	if (ret) {
+		e1t_fail(name, "the gate job: %s", strerror(-ret));
+		goto out_gate;
+	}
+	/* the datapath job waits for point 2^32 + 1 */
+	dp_add_op(&op, &a, &o, 4);
+	memset(&in, 0, sizeof(in));
+	in.handle = tl;
+	in.point = far;
+	memset(&args, 0, sizeof(args));
+	args.engine = DRM_E1NPU_ENGINE_DATAPATH;
+	args.ops = &op;
+	args.nops = 1;
+	args.in_syncs = &in;
+	args.in_sync_count = 1;
+	ret = e1t_submit_ex(d, &args, &job);
+	if (ret) {
+		e1t_fail(name, "submit waiting for point 2^32 + 1: %s",
+			 strerror(-ret));
+		goto out_gate;
+	}
+	e1t_sleep_ms(250);
+	/* the look: record, point and output, all before the gate's check */
+	e1t_job_status(d, &job, &st);
+	ret = e1t_timeline_wait(d, &d->timeline, &job.point, 1, 0, 0);
+	untouched = all_are(o.map, 4096, SENTINEL);
+	running = gate_running(d, &gj);
+	gate_end();
+	gated = false;
+	if (!running) {
+		again = gate_too_short(name, try);
+		goto out_gate;
+	}
+	if (st.state != DRM_E1NPU_JOB_STATE_QUEUED || ret != -ETIME || !untouched) {
+		e1t_fail(name, "while point 2^32 + 1 was pending: record state %u, out point %s, output %s: the job did not wait for it (point 1?)",
+			 st.state, ret == -ETIME ? "pending" : "signalled",
+			 untouched ? "untouched" : "written");
+		goto out_gate;
+	}
+	ret = e1t_job_wait(d, &job, E1T_JOB_TIMEOUT_MS, &r);
+	if (ret || r.state != DRM_E1NPU_JOB_STATE_DONE || r.error) {
+		e1t_fail(name, "after the gate: wait %d state %u error %d",
+			 ret, r.state, r.error);
+		goto out_gate;
+	}
+	ret = e1t_timeline_query(d, tl, &got);
+	if (ret || got != far)
+		e1t_fail(name, "timeline at %llu (%d), want 2^32 + 1",
+			 (unsigned long long)got, ret);
+	else if (e1t_expect_bytes(name, o.map, want, sizeof(want)))
+		e1t_pass(name);
+out_gate:
+	if (gated)
+		gate_end();
+	if (gj.point)
+		e1t_job_wait(d, &gj, E1T_JOB_TIMEOUT_MS, &r);
+	if (job.point)
+		e1t_job_wait(d, &job, E1T_JOB_TIMEOUT_MS, &r);
+out:
+	if (tl)
+		e1t_syncobj_destroy(d, tl);
+	e1t_bo_free(d, &a);
+	e1t_bo_free(d, &g);
+	e1t_bo_free(d, &o);
+	return again;
+}
+
+static void t_in_point_64(struct e1t_dev *d)
+{
+	unsigned int try;
+
+	for (try = 0; try < GATE_TRIES; try++)
+		if (in_point_64_once(d, try) != E1T_AGAIN)
+			break;
+}
+
+/* One untracked job of one op signalling @point of timeline @tl. */
+struct raw_job {
+	struct drm_e1npu_job j;
+	struct drm_e1npu_sync out;
+	void *cmds;
+	struct drm_e1npu_reloc *relocs;
+};
+
+static int raw_job_init(struct raw_job *rj, uint32_t engine,
+			const struct e1npu_hw_op *op, uint32_t tl,
+			uint64_t point)
+{
+	uint32_t nrel = 0;
+	int ret;
+
+	memset(rj, 0, sizeof(*rj));
+	ret = e1t_encode(engine, op, 1, &rj->cmds, &rj->relocs, &nrel);
+	if (ret)
+		return ret;
+	rj->out.handle = tl;
+	rj->out.point = point;
+	rj->j.engine = engine;
+	rj->j.cmds = (uintptr_t)rj->cmds;
+	rj->j.cmd_count = 1;
+	rj->j.relocs = (uintptr_t)rj->relocs;
+	rj->j.reloc_count = nrel;
+	rj->j.out_syncs = (uintptr_t)&rj->out;
+	rj->j.out_sync_count = 1;
+	return 0;
+}
+
+static void raw_job_fini(struct raw_job *rj)
+{
+	free(rj->cmds);
+	free(rj->relocs);
+}
+
+/* debugfs fail_submit_deps of the device at @dev_path */
+static int fail_deps_path(const char *dev_path, char *buf, size_t len)
+{
+	char link[PATH_MAX], target[PATH_MAX];
+	const char *base;
+	ssize_t n;
+	int ret;
+
+	ret = e1t_dev_sysfs(dev_path, link, sizeof(link));
+	if (ret)
+		return ret;
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n < 0)
+		return -errno;
+	target[n] = 0;
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if ((size_t)snprintf(buf, len, "/sys/kernel/debug/accel/%.200s/fail_submit_deps",
+			     base) >= len)
+		return -ENAMETOOLONG;
+	return access(buf, W_OK) ? -errno : 0;
+}
+
+/*
+ * All or nothing: a SUBMIT of two wrapper jobs whose second job's
+ * dependencies fail with -ENOMEM (fault injection: debugfs
+ * fail_submit_deps = 2) returns -ENOMEM and queues nothing: the first
+ * job's out point is never submitted (a wait for its submission times
+ * out), its output stays untouched. The same SUBMIT then runs whole.
+ */
+static void t_all_or_nothing(struct e1t_dev *d)
+{
+	const char *name = "sync-submit-all-or-nothing";
+	struct e1t_bo a = { 0 }, c = { 0 };
+	struct raw_job rj[2] = { 0 };
+	struct drm_e1npu_job jobs[2];
+	struct e1npu_hw_op op[2];
+	char knob[PATH_MAX], val[16];
+	uint32_t tl = 0, seed = 10;
+	uint64_t pt1 = 1, pt2 = 2, got = 5;
+	uint8_t want[64 * 16];
+	int ret, i;
+
+	ret = fail_deps_path(e1t_dev_path(), knob, sizeof(knob));
+	if (ret) {
+		e1t_fail(name, "debugfs fail_submit_deps of %s: %s",
+			 e1t_dev_path(), strerror(-ret));
+		return;
+	}
+	if (e1t_bo_new(d, 4096, &a) || e1t_bo_new(d, 4096, &c) ||
+	    e1t_syncobj_create(d, &tl, false)) {
+		e1t_fail(name, "buffers/syncobj");
+		goto out;
+	}
+	e1t_fill_s8(a.map, 4096, &seed);
+	memset(c.map, SENTINEL, 4096);
+	e1t_ref_relu((int8_t *)a.map, 64, (int8_t *)want, 64, 16, 64);
+	for (i = 0; i < 2; i++) {
+		relu_op(&op[i], &a, &c, 8 * i, 8);
+		ret = raw_job_init(&rj[i], DRM_E1NPU_ENGINE_WRAPPER, &op[i],
+				   tl, i + 1);
+		if (ret) {
+			e1t_fail(name, "encode: %s", strerror(-ret));
+			goto out;
+		}
+		jobs[i] = rj[i].j;
+	}
+	ret = e1t_write_file(knob, "2");
+	if (ret) {
+		e1t_fail(name, "write %s: %s", knob, strerror(-ret));
+		goto out;
+	}
+	ret = e1t_submit_jobs(d, jobs, 2, 0, 0, 0);
+	if (ret != -ENOMEM) {
+		e1t_write_file(knob, "0");
+		e1t_fail(name, "SUBMIT with job 1's dependencies failing: %d, want -ENOMEM",
+			 ret);
+		goto out;
+	}
+	if (e1t_read_file(knob, val, sizeof(val)) || strcmp(val, "0")) {
+		e1t_write_file(knob, "0");
+		e1t_fail(name, "fail_submit_deps still armed (%s)", val);
+		goto out;
+	}
+	/* job 0 must not have been queued: point 1 never gets a fence */
+	ret = e1t_timeline_wait(d, &tl, &pt1, 1,
+				DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, 1000);
+	e1t_timeline_query(d, tl, &got);
+	if (ret != -ETIME || got != 0 || !all_are(c.map, 4096, SENTINEL)) {
+		e1t_fail(name, "after the failed SUBMIT: wait for point 1 %d (want -ETIME), timeline at %llu, output %s: job 0 was queued",
+			 ret, (unsigned long long)got,
+			 all_are(c.map, 4096, SENTINEL) ? "untouched" : "written");
+		e1t_timeline_wait(d, &tl, &pt1, 1, 0, E1T_JOB_TIMEOUT_MS);
+		goto out;
+	}
+	ret = e1t_submit_jobs(d, jobs, 2, 0, 0, 0);
+	if (!ret)
+		ret = e1t_timeline_wait(d, &tl, &pt2, 1, 0, E1T_JOB_TIMEOUT_MS);
+	if (ret)
+		e1t_fail(name, "the same SUBMIT without the fault: %s",
+			 strerror(-ret));
+	else if (e1t_expect_bytes(name, c.map, want, sizeof(want)))
+		e1t_pass(name);
+out:
+	for (i = 0; i < 2; i++)
+		raw_job_fini(&rj[i]);
+	if (tl)
+		e1t_syncobj_destroy(d, tl);
+	e1t_bo_free(d, &a);
+	e1t_bo_free(d, &c);
+}
+
+/*
+ * Implicit sync inside one SUBMIT: job 0 (wrapper, slow: the gate) writes
+ * c, job 1 (datapath) reads c. Job 1 must wait for job 0 although nothing
+ * else holds it back on its own engine: its out point stays pending and
+ * its output untouched while job 0 runs, then it computes from job 0's
+ * output.
+ */
+static int intra_order_once(struct e1t_dev *d, unsigned int try)
+{
+	const char *name = "sync-submit-intra-wrapper-to-datapath";
+	struct e1t_bo a = { 0 }, c = { 0 }, o = { 0 };
+	struct raw_job rj[2] = { 0 };
+	struct drm_e1npu_job jobs[2];
+	struct e1npu_hw_op op[2];
+	uint32_t tl = 0, seed = 12;
+	uint64_t pt1 = 1, pt2 = 2;
+	uint8_t relu[64 * 16], want[4096];
+	bool gated = false, running, untouched;
+	int ret, i, again = 0;
+
+	if (e1t_bo_new(d, 4096, &a) || e1t_bo_new(d, 4096, &c) ||
+	    e1t_bo_new(d, 4096, &o) || e1t_syncobj_create(d, &tl, false)) {
+		e1t_fail(name, "buffers/syncobj");
+		goto out;
+	}
+	e1t_fill_s8(a.map, 4096, &seed);
+	memset(c.map, SENTINEL, 4096);
+	memset(o.map, SENTINEL, 4096);
+	e1t_ref_relu((int8_t *)a.map, 64, (int8_t *)relu, 64, 16, 64);
+	dp_add_ref(relu, 4, want);
+	relu_op(&op[0], &a, &c, 0, 16);
+	dp_add_op(&op[1], &c, &o, 4);
+	for (i = 0; i < 2; i++) {
+		ret = raw_job_init(&rj[i], i ? DRM_E1NPU_ENGINE_DATAPATH :
+				   DRM_E1NPU_ENGINE_WRAPPER, &op[i], tl, i + 1);
+		if (ret) {
+			e1t_fail(name, "encode: %s", strerror(-ret));
+			goto out;
+		}
+		jobs[i] = rj[i].j;
+	}
+	ret = e1t_dev_set("exec-delay-ms", gate_ms[try]);
+	if (ret) {
+		e1t_fail(name, "set exec-delay-ms: %s", strerror(-ret));
+		goto out;
+	}
+	gated = true;
+	ret = e1t_submit_jobs(d, jobs, 2, 0, 0, 0);
+	if (ret) {
+		e1t_fail(name, "submit: %s", strerror(-ret));
+		goto out;
+	}
+	e1t_sleep_ms(250);
+	/* the look (job 1's point and output), then job 0 still running */
+	ret = e1t_timeline_wait(d, &tl, &pt2, 1, 0, 0);
+	untouched = all_are(o.map, 4096, SENTINEL);
+	running = e1t_timeline_wait(d, &tl, &pt1, 1, 0, 0) == -ETIME;
+	gate_end();
+	gated = false;
+	if (!running) {
+		again = gate_too_short(name, try);
+		e1t_timeline_wait(d, &tl, &pt2, 1, 0, E1T_JOB_TIMEOUT_MS);
+		goto out;
+	}
+	if (ret != -ETIME || !untouched) {
+		e1t_fail(name, "while job 0 ran: job 1's point %s (%d), its output %s",
+			 ret ? "pending" : "signalled", ret,
+			 untouched ? "untouched" : "written");
+		e1t_timeline_wait(d, &tl, &pt2, 1, 0, E1T_JOB_TIMEOUT_MS);
+		goto out;
+	}
+	ret = e1t_timeline_wait(d, &tl, &pt2, 1, 0, E1T_JOB_TIMEOUT_MS);
+	if (ret)
+		e1t_fail(name, "wait for job 1: %s", strerror(-ret));
+	else if (e1t_expect_bytes(name, c.map, relu, sizeof(relu)) &&
+		 e1t_expect_bytes(name, o.map, want, sizeof(want)))
+		e1t_pass(name);
+out:
+	if (gated)
+		gate_end();
+	for (i = 0; i < 2; i++)
+		raw_job_fini(&rj[i]);
+	if (tl)
+		e1t_syncobj_destroy(d, tl);
+	e1t_bo_free(d, &a);
+	e1t_bo_free(d, &c);
+	e1t_bo_free(d, &o);
+	return again;
+}
+
+static void t_intra_order(struct e1t_dev *d)
+{
+	unsigned int try;
+
+	for (try = 0; try < GATE_TRIES; try++)
+		if (intra_order_once(d, try) != E1T_AGAIN)
+			break;
+}
+
 int e1t_group_sync(void)
 {
 	struct e1t_dev d;
@@ -499,6 +913,15 @@ int e1t_group_sync(void)
 	else
 		e1t_skip("sync-chain-wrapper-to-datapath", "no datapath engine");
 	t_binary_in(&d);
+	if (d.info.engines & (1u << DRM_E1NPU_ENGINE_DATAPATH)) {
+		t_in_point_64(&d);
+		t_intra_order(&d);
+	} else {
+		e1t_skip("sync-in-point-64bit", "no datapath engine");
+		e1t_skip("sync-submit-intra-wrapper-to-datapath",
+			 "no datapath engine");
+	}
+	t_all_or_nothing(&d);
 	e1t_close(&d);
 	return e1t_failures;
 }

@@ -34,9 +34,11 @@ extern "C" {
  * DOC: e1npu submission errors
  *
  * DRM_IOCTL_E1NPU_SUBMIT copies every job, command and relocation, then
- * validates each command before anything is queued (the rules are shared
- * with libe1npu). The first failure is returned; nothing of the SUBMIT is
- * queued then:
+ * validates each command and adds every job's dependencies (in-syncs, the
+ * fences on its buffers, the jobs of the same SUBMIT before it) before
+ * anything is queued (the rules are shared with libe1npu). The first
+ * failure is returned; nothing of the SUBMIT is queued then (all or
+ * nothing, whichever step failed):
  *
  * - -EINVAL: a bad header (zero or too many commands, a size smaller than
  *   the struct or larger than the page size, non-zero flags or pad); a
@@ -54,7 +56,12 @@ extern "C" {
  * - -ENODEV: the job's engine is not present;
  * - -EFAULT: copying from userspace failed;
  * - -EIO: the device is wedged (after a reset the engine never went idle,
- *   so it may still write memory): it takes no work until rebound.
+ *   so it may still write memory): it takes no work until rebound;
+ * - -ENOMEM: the kernel could not allocate a job or its dependencies.
+ *
+ * An in-sync's timeline point is the full 64-bit value of
+ * &drm_e1npu_sync.point; the point must already have a fence (be
+ * submitted or signalled), else -EINVAL.
  */
 
 /**
@@ -188,7 +195,13 @@ struct drm_e1npu_dev_info {
  * With DRM_E1NPU_BO_HOST the buffer is system memory the NPU cannot
  * address (at most DRM_E1NPU_BO_HOST_MAX bytes, outside the arena and its
  * quota): a home for status records that takes no tensor memory. A
- * relocation naming it is -EINVAL.
+ * relocation naming it is -EINVAL. Host buffers are charged to the memory
+ * cgroup of the creating process (-ENOMEM past its limit) and are bounded:
+ * -ENOSPC when the host buffers created through this file would exceed
+ * the module parameter host_file_max (bytes, default 16 MiB), or those of
+ * every file of the device host_dev_max (bytes, default 256 MiB). A
+ * refused BO_CREATE creates and charges nothing; freeing a buffer gives
+ * its bytes back.
  */
 struct drm_e1npu_bo_create {
 	/** @size: in: bytes, > 0; the kernel rounds up to a page */
