@@ -36,6 +36,26 @@
 
 #define FLUSH_TIMEOUT "/sys/module/e1npu/parameters/flush_timeout_ms"
 
+/* the whole kernel log, NUL-terminated (free()), or NULL */
+static char *read_klog(void)
+{
+	int len = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0), got;
+	char *buf;
+
+	if (len <= 0)
+		return NULL;
+	buf = malloc((size_t)len + 1);
+	if (!buf)
+		return NULL;
+	got = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, len);
+	if (got < 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[got] = 0;
+	return buf;
+}
+
 /* lines of the kernel log that report a lockup or an RCU stall */
 static int count_stalls(void)
 {
@@ -44,22 +64,12 @@ static int count_stalls(void)
 		"rcu_preempt self-detected", "rcu_sched self-detected",
 		"blocked for more than",
 	};
-	int len = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
-	int n = 0, got;
-	char *buf, *p;
+	char *buf = read_klog(), *p;
+	int n = 0;
 	size_t i;
 
-	if (len <= 0)
-		return -1;
-	buf = malloc((size_t)len + 1);
 	if (!buf)
 		return -1;
-	got = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, len);
-	if (got < 0) {
-		free(buf);
-		return -1;
-	}
-	buf[got] = 0;
 	for (i = 0; i < E1T_ARRAY_SIZE(pats); i++)
 		for (p = strstr(buf, pats[i]); p; p = strstr(p + 1, pats[i]))
 			n++;
@@ -74,21 +84,11 @@ static int count_stalls(void)
  */
 static int count_job_warnings(const char *engine, const char *cause)
 {
-	int len = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
-	char needle[160], *buf, *line, *end;
-	int n = 0, got;
+	char needle[160], *buf = read_klog(), *line, *end;
+	int n = 0;
 
-	if (len <= 0)
-		return -1;
-	buf = malloc((size_t)len + 1);
 	if (!buf)
 		return -1;
-	got = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, len);
-	if (got < 0) {
-		free(buf);
-		return -1;
-	}
-	buf[got] = 0;
 	snprintf(needle, sizeof(needle), "(pid %d): %s", (int)getpid(), cause);
 	for (line = buf; *line; line = end + 1) {
 		end = strchr(line, '\n');
