@@ -431,7 +431,8 @@ def t_models(ep, outdir):
     import ort_models as om
     os.makedirs(outdir, exist_ok=True)
     rows = []
-    for name, path, feeds in om.all_models(outdir, result, skip):
+    only = os.environ.get("ORT_MODELS_ONLY", "").split()
+    for name, path, feeds in om.all_models(outdir, result, skip, only):
         try:
             cpu, _ = oc.session(path)
             e1, summ = oc.session(path, ep)
