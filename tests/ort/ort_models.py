@@ -42,7 +42,7 @@ MODELS = (
     ("mlsd_tiny320", "npm", "mlsd_320x320_tiny.onnx", None, PRE_NOSYM, ALL4),
     ("ppocr_v4_det", "npm", "ch_PP-OCRv4_det_infer.onnx", [1, 3, 128, 128], PRE, ALL4),
     ("ppocr_mobile_v2_cls", "npm", "ch_ppocr_mobile_v2.0_cls_infer.onnx", [1, 3, 48, 192], PRE, ALL4),
-    ("torch_net", "torch", "torch_net.onnx", None, None, ALL4),
+    ("torch_net", "torch", "torch_net.onnx", None, PRE, ALL4),
     ("attention_block", "built", "attention_block.onnx", None, None, ALL4),
 )
 
@@ -155,8 +155,8 @@ def attention_block(path):
 
 
 def _status(d, what):
-    """{file: None (there) or the reason it is not} from DIR/status (OK
-    FILE ... / SKIP FILE REASON lines), or a reason for all."""
+    """{file: (word, rest)} from DIR/status (OK FILE ... / SKIP FILE REASON /
+    FAIL FILE REASON lines), or a reason for all."""
     if not d:
         return "%s not set (make check-ort-models sets it)" % what
     try:
@@ -164,11 +164,12 @@ def _status(d, what):
             lines = [ln.rstrip("\n").split(" ", 2) for ln in f if ln.strip()]
     except OSError as e:
         return "%s: %s" % (what, e)
-    return {w[1]: None if w[0] == "OK" else (w[2] if len(w) > 2 else "?") for w in lines}
+    return {w[1]: (w[0], w[2] if len(w) > 2 else "?") for w in lines if len(w) > 1}
 
 
 def _source(where, f, outdir):
-    """(path, None) or (None, the reason the model is not there)."""
+    """(path, None), (None, the reason the model is not there) or
+    (None, ("FAIL", the reason it could not be made))."""
     if where == "shared":
         p = os.path.join(SHARED_ONNX, f)
         return (p, None) if os.path.exists(p) else \
@@ -183,8 +184,10 @@ def _source(where, f, outdir):
         return None, st
     if f not in st:
         return None, "not in %s/status" % d
-    if st[f]:
+    if st[f][0] == "FAIL":
         return None, st[f]
+    if st[f][0] != "OK":
+        return None, st[f][1]
     return os.path.join(d, f), None
 
 
@@ -193,6 +196,9 @@ def all_models(outdir, result, skip, only=None):
         if only and base not in only:
             continue
         src, why = _source(where, f, outdir)
+        if isinstance(why, tuple):
+            result(False, "%s (%s): %s" % (base, f, why[1]))
+            continue
         if not src:
             skip("%s (%s): %s" % (base, f, why))
             continue
