@@ -95,7 +95,13 @@ def prepare(src, dst, dims, pre):
     onnx.save(model, path)
     if pre is not None:
         from onnxruntime.quantization.shape_inference import quant_pre_process
-        quant_pre_process(path, dst + ".pre.onnx", **pre)
+        # it leaves temporary files in the working directory
+        cwd = os.getcwd()
+        os.chdir(os.path.dirname(os.path.abspath(dst)))
+        try:
+            quant_pre_process(os.path.abspath(path), os.path.abspath(dst) + ".pre.onnx", **pre)
+        finally:
+            os.chdir(cwd)
         path = dst + ".pre.onnx"
     return path
 
@@ -168,16 +174,16 @@ def _status(d, what):
 
 
 def _source(where, f, outdir):
-    """(path, None), (None, the reason the model is not there) or
+    """(path, where it is from), (None, the reason it is not there) or
     (None, ("FAIL", the reason it could not be made))."""
     if where == "shared":
         p = os.path.join(SHARED_ONNX, f)
-        return (p, None) if os.path.exists(p) else \
+        return (p, "../shared/onnx") if os.path.exists(p) else \
             (None, "not found in %s (../shared/onnx, README.md there)" % SHARED_ONNX)
     if where == "built":
         p = os.path.join(outdir, f)
         attention_block(p)
-        return p, None
+        return p, "onnx.helper, here"
     d = NPM_DIR if where == "npm" else TORCH_DIR
     st = _status(d, "ORT_NPM_DIR" if where == "npm" else "ORT_TORCH_DIR")
     if isinstance(st, str):
@@ -188,10 +194,11 @@ def _source(where, f, outdir):
         return None, st[f]
     if st[f][0] != "OK":
         return None, st[f][1]
-    return os.path.join(d, f), None
+    return os.path.join(d, f), ("npm " if where == "npm" else "") + st[f][1]
 
 
 def all_models(outdir, result, skip, only=None):
+    """Yields (name, path, feeds, where the float model is from)."""
     for base, where, f, dims, pre, variants in MODELS:
         if only and base not in only:
             continue
@@ -215,4 +222,4 @@ def all_models(outdir, result, skip, only=None):
             except Exception as e:  # noqa: BLE001
                 result(False, "%s: quantize_static: %s" % (name, e))
                 continue
-            yield name, dst, feeds_for(iname, idims)
+            yield name, dst, feeds_for(iname, idims), why

@@ -112,7 +112,7 @@ def main():
     warnings.filterwarnings("ignore", category=UserWarning)
     torch.onnx.export(net, x[:1], path, opset_version=13, input_names=["image"],
                       output_names=["probs"], do_constant_folding=True)
-    status(d, "OK torch_net.onnx torch %s trained %.1f s, held-out accuracy %.3f"
+    status(d, "OK torch_net.onnx PyTorch %s (torch.onnx.export), trained %.1f s, held-out accuracy %.3f"
            % (torch.__version__, time.time() - t0, acc))
     return 0
 
