@@ -82,7 +82,8 @@ ort-models-src:
 	@sh tools/devel/fetch-onnx-npm.sh $(ORT_NPM_DIR) >/dev/null
 	@mkdir -p $(ORT_TORCH_DIR); rm -f $(ORT_TORCH_DIR)/status; \
 	if ! $(DEPS) torch >$(ORT_TORCH_DIR)/deps.log 2>&1; then \
-		echo "SKIP torch_net.onnx python3-torch cannot be installed: $$(tail -n 1 $(ORT_TORCH_DIR)/deps.log)" \
+		echo "SKIP torch_net.onnx python3-torch cannot be installed (tools/devel/install-deps.sh torch):" \
+			"$$(tail -n 1 $(ORT_TORCH_DIR)/deps.log)" \
 			>$(ORT_TORCH_DIR)/status; \
 	elif ! $(TORCH_PY) tests/ort/torch_net.py $(ORT_TORCH_DIR) >$(ORT_TORCH_DIR)/log 2>&1; then \
 		[ -s $(ORT_TORCH_DIR)/status ] || echo "FAIL torch_net.onnx tests/ort/torch_net.py:" \
