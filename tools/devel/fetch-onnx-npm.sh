@@ -82,7 +82,7 @@ fetch() {
 mkdir -p "$cache"
 exec 9>"$cache.lock"
 flock 9
-pkg= ver= why=
+pkg='' ver='' why='' lic=''
 echo "$MODELS" | while read -r a b c d e; do
 	[ -n "$a" ] || continue
 	if [ "$a" = pkg ]; then
