@@ -222,7 +222,8 @@ struct tflc_pack_params {		/* TfLitePackParams, TfLiteUnpackParams */
 	int num, axis;
 };
 
-struct tflc_resize_bilinear_params {	/* TfLiteResizeBilinearParams */
+/* TfLiteResizeBilinearParams, TfLiteResizeNearestNeighborParams */
+struct tflc_resize_bilinear_params {
 	bool align_corners, half_pixel_centers;
 };
 

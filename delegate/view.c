@@ -193,6 +193,12 @@ static void view_options(int32_t code, const void *bd, struct tfl_options *o)
 		o->half_pixel_centers =
 			((const struct tflc_resize_bilinear_params *)bd)->half_pixel_centers;
 		break;
+	case TFL_OP_RESIZE_NEAREST_NEIGHBOR:	/* TfLiteResizeNearestNeighborParams: the same two */
+		o->type = TFL_OPT_RESIZE_NEAREST_NEIGHBOR;
+		o->align_corners = ((const struct tflc_resize_bilinear_params *)bd)->align_corners;
+		o->half_pixel_centers =
+			((const struct tflc_resize_bilinear_params *)bd)->half_pixel_centers;
+		break;
 	case TFL_OP_DEPTH_TO_SPACE:
 	case TFL_OP_SPACE_TO_DEPTH:
 		o->type = code == TFL_OP_DEPTH_TO_SPACE ? TFL_OPT_DEPTH_TO_SPACE :

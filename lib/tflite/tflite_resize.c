@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* TFLite 2.2's RESIZE_NEAREST_NEIGHBOR (tflite_resize.h). */
+/* TFLite 2.2's and 2.14's RESIZE_NEAREST_NEIGHBOR (tflite_resize.h). */
 #include <errno.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,9 +22,33 @@ static int32_t nearest(uint32_t o, uint32_t in, uint32_t out)
 	return v < (int32_t)in - 1 ? v : (int32_t)in - 1;
 }
 
-int tfl_resize_prepare(struct tfl_resize *r, uint32_t ih, uint32_t iw, uint32_t oh,
-		       uint32_t ow, uint32_t c)
+/* TFLite 2.14's source row (column) for output row @o (tflite_resize.h). */
+static int32_t nearest_2_14(uint32_t o, uint32_t in, uint32_t out, unsigned int flags)
 {
+	bool align = flags & TFL_RESIZE_ALIGN, half = flags & TFL_RESIZE_HALF;
+	float scale, pos;
+	int32_t v;
+
+	if ((flags & TFL_RESIZE_UINT8) && !align && !half) {
+		/* int32 in TFLite (which overflows from 32768 rows on) */
+		int64_t fs = (int64_t)(((uint64_t)in << 16) / out) + 1;
+
+		v = (int32_t)(((int64_t)o * fs) >> 16);
+	} else {
+		scale = align && out > 1 ? (float)(in - 1) / (float)(out - 1) :
+					   (float)in / (float)out;
+		pos = ((float)o + (half ? 0.5f : 0.0f)) * scale;
+		v = align ? (int32_t)roundf(pos) : (int32_t)floorf(pos);
+	}
+	v = v < (int32_t)in - 1 ? v : (int32_t)in - 1;
+	return half && v < 0 ? 0 : v;
+}
+
+int tfl_resize_prepare(struct tfl_resize *r, uint32_t ih, uint32_t iw, uint32_t oh,
+		       uint32_t ow, uint32_t c, unsigned int flags)
+{
+	bool t214 = flags & TFL_RESIZE_2_14;
+
 	memset(r, 0, sizeof(*r));
 	if (!ih || !iw || !oh || !ow || !c || oh > TFL_RESIZE_MAX || ow > TFL_RESIZE_MAX)
 		return -EINVAL;
@@ -39,9 +64,9 @@ int tfl_resize_prepare(struct tfl_resize *r, uint32_t ih, uint32_t iw, uint32_t 
 	r->ow = ow;
 	r->c = c;
 	for (uint32_t y = 0; y < oh; y++)
-		r->ys[y] = nearest(y, ih, oh);
+		r->ys[y] = t214 ? nearest_2_14(y, ih, oh, flags) : nearest(y, ih, oh);
 	for (uint32_t x = 0; x < ow; x++)
-		r->xs[x] = nearest(x, iw, ow);
+		r->xs[x] = t214 ? nearest_2_14(x, iw, ow, flags) : nearest(x, iw, ow);
 	return 0;
 }
 
