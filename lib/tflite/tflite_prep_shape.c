@@ -589,8 +589,9 @@ int tf_prep_bilinear(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	    out->dims[3] != in->dims[3])
 		return LFAIL(t, li, l, -EINVAL, "output shape does not match the size %dx%d",
 			     size[0], size[1]);
-	if (tfl_bilinear_prepare(&l->bilinear, in->type == TFL_TYPE_INT8, in->dims, size[0],
-				 size[1], typed && o->align_corners, typed && o->half_pixel_centers))
+	if (tfl_bilinear_prepare(&l->bilinear, tf_ref(t) == E1NPU_TFLITE_REF_2_14,
+				 in->type == TFL_TYPE_INT8, in->dims, size[0], size[1],
+				 typed && o->align_corners, typed && o->half_pixel_centers))
 		return LFAIL(t, li, l, -EINVAL, "size %dx%d", size[0], size[1]);
 	tf_set_shape(l, in, out);
 	return 0;
