@@ -182,8 +182,8 @@ int tf_prep_resize(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	if (!dtype_of(in->type) || (ret = tf_want_act_type(t, li, l, l->out, in->type)))
 		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
 					 tfl_type_name(in->type));
-	/* TFLite 2.2's kernel ignores align_corners and half_pixel_centers
-	 * (checked: resize-*-align, resize-u8-half), 2.14's reads them */
+	/* TFLite 2.2's kernels ignore align_corners and half_pixel_centers
+	 * (checked: resize-*-align, resize-u8-half*), 2.14's read them */
 	if (in->dims[0] != 1 || out->dims[0] != 1 || out->dims[1] != size[0] ||
 	    out->dims[2] != size[1] || out->dims[3] != in->dims[3])
 		return LFAIL(t, li, l, -EINVAL, "output shape does not match the size");

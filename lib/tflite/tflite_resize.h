@@ -2,7 +2,8 @@
 /*
  * RESIZE_NEAREST_NEIGHBOR of a [1, H, W, C] uint8/int8 tensor as TFLite
  * 2.2's kernel: the stored values copied (no rescale), each output row and
- * column from floor(o * in / out), in float: 2.2's kernel does so
+ * column from floor(o * in / out), in float on int8, in the 16.16 fixed
+ * point below on uint8 (its optimized kernel): 2.2's kernels do so
  * whatever align_corners and half_pixel_centers say.
  *
  * TFLite 2.14 reads them: with either, or on int8, its reference
@@ -11,7 +12,8 @@
  * with align_corners, else floored, clamped to the image); on uint8
  * without them its optimized kernel's 16.16 fixed point,
  * (o * ((in << 16) / out + 1)) >> 16, which parts from the float floor
- * (e.g. 2 rows to 82: row 41 reads row 1, the float floor row 0).
+ * (e.g. 2 rows to 82: row 41 reads row 1, the float floor row 0;
+ * resize-u8-up-fixed).
  */
 #ifndef E1NPU_TFLITE_RESIZE_H
 #define E1NPU_TFLITE_RESIZE_H

@@ -746,8 +746,11 @@ MODELS = {
     'resize-i8-align-down': lambda: resize(I8, (9, 10), (4, 6), 1),
     'resize-u8-half': lambda: resize(U8, (3, 7), (7, 9), 0, 1),
     # 2 -> 82 rows: row 41 is 1 by TFLite's uint8 16.16 fixed point, 0 by
-    # the float floor of 41 * (2 / 82)
+    # the float floor of 41 * (2 / 82); 2.2 takes the fixed point whatever
+    # the options say, 2.14 only without them
     'resize-u8-up-fixed': lambda: resize(U8, (2, 3), (82, 5), 0),
+    'resize-u8-up-fixed-half': lambda: resize(U8, (2, 3), (82, 5), 0, 1),
+    'resize-u8-up-fixed-align': lambda: resize(U8, (2, 3), (82, 5), 1),
     'strided-slice-u8-4d': lambda: strided_slice(U8, [1, 6, 8, 3], [0, 1, -7, 0],
                                                  [1, 6, 8, 3], [1, 2, 3, 1]),
     'strided-slice-i8-negative': lambda: strided_slice(I8, [2, 7, 5], [1, -1, 4],
