@@ -222,8 +222,15 @@ struct tflc_pack_params {		/* TfLitePackParams, TfLiteUnpackParams */
 	int num, axis;
 };
 
-/* TfLiteResizeBilinearParams, TfLiteResizeNearestNeighborParams */
-struct tflc_resize_bilinear_params {
+struct tflc_resize_bilinear_params {	/* TfLiteResizeBilinearParams */
+	bool align_corners, half_pixel_centers;
+};
+
+/*
+ * TfLiteResizeNearestNeighborParams: align_corners alone in 2.2 (1 byte,
+ * allocated so), half_pixel_centers after it in later releases.
+ */
+struct tflc_resize_nn_params {
 	bool align_corners, half_pixel_centers;
 };
 
