@@ -40,7 +40,6 @@ void e1d_version_detect(struct e1d *d, struct tflc_context *ctx)
 	const char *(*fn)(void) = d->tfl_version[0] ? NULL : version_fn(ctx);
 	const char *v = fn ? fn() : NULL;
 	int major = 0, minor = 0;
-
 	bool newer;
 
 	if (fn)

@@ -114,7 +114,6 @@ void tfl_bilinear_run(const struct tfl_bilinear *b, const void *in, void *out)
 {
 	/* 2.14 adds 0.5 to uint8's float sum before the truncation */
 	float round = b->tfl214 ? 0.5f : 0.0f;
-
 	size_t o = 0, c = (size_t)b->c;
 
 	if (b->tfl214 && b->int8) {

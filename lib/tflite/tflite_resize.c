@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* TFLite 2.2's and 2.14's RESIZE_NEAREST_NEIGHBOR (tflite_resize.h). */
 #include <errno.h>
-#include <stdbool.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,11 +27,13 @@ static int32_t nearest_fixed(uint32_t o, uint32_t in, uint32_t out)
  */
 static int32_t nearest(uint32_t o, uint32_t in, uint32_t out, unsigned int flags)
 {
-	float scale = (float)in / (float)out;
-	int32_t v = (int32_t)floorf((float)o * scale);
+	float scale;
+	int32_t v;
 
 	if (flags & TFL_RESIZE_UINT8)
 		return nearest_fixed(o, in, out);
+	scale = (float)in / (float)out;
+	v = (int32_t)floorf((float)o * scale);
 	return v < (int32_t)in - 1 ? v : (int32_t)in - 1;
 }
 
