@@ -33,6 +33,7 @@
 #include <e1npu/e1npu_ops.h>
 
 #include "ep.h"
+#include "ep_graph.h"
 
 /* ------------------------------------------------------------------ */
 
@@ -43,7 +44,7 @@
 
 
 
-static bool node_onnx_domain(const OrtNode *n)
+bool node_onnx_domain(const OrtNode *n)
 {
 	const char *d = NULL;
 
@@ -53,7 +54,7 @@ static bool node_onnx_domain(const OrtNode *n)
 }
 
 
-static const OrtValueInfo *node_output0(const OrtNode *n)
+const OrtValueInfo *node_output0(const OrtNode *n)
 {
 	size_t k = 0;
 	const OrtValueInfo *o[4] = { 0 };
@@ -67,7 +68,7 @@ static const OrtValueInfo *node_output0(const OrtNode *n)
 
 
 /* element type and rank (-1 when unknown) of a value */
-static int vi_type(const OrtValueInfo *v, int64_t *dims, size_t *rank)
+int vi_type(const OrtValueInfo *v, int64_t *dims, size_t *rank)
 {
 	const OrtTypeInfo *ti = NULL;
 	const OrtTensorTypeAndShapeInfo *tsi = NULL;
@@ -94,7 +95,7 @@ static int vi_type(const OrtValueInfo *v, int64_t *dims, size_t *rank)
 	return (int)et;
 }
 
-static bool vi_const(const OrtValueInfo *v)
+bool vi_const(const OrtValueInfo *v)
 {
 	bool c = false;
 
@@ -102,14 +103,14 @@ static bool vi_const(const OrtValueInfo *v)
 }
 
 
-static bool is8(int dt)
+bool is8(int dt)
 {
 	return dt == ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8 ||
 	       dt == ONNX_TENSOR_ELEMENT_DATA_TYPE_UINT8;
 }
 
 /* Copy a constant initializer (known element types only). */
-static bool load_const(const OrtValueInfo *v, struct operand *o)
+bool load_const(const OrtValueInfo *v, struct operand *o)
 {
 	const OrtValue *val = NULL;
 	OrtTensorTypeAndShapeInfo *tsi = NULL;
@@ -146,7 +147,7 @@ out:
 	return good;
 }
 
-static int64_t attr_int(const OrtNode *n, const char *name, int64_t def)
+int64_t attr_int(const OrtNode *n, const char *name, int64_t def)
 {
 	const OrtOpAttr *a = NULL;
 	int64_t v = def;
@@ -159,7 +160,7 @@ static int64_t attr_int(const OrtNode *n, const char *name, int64_t def)
 	return v;
 }
 
-static float attr_float(const OrtNode *n, const char *name, float def)
+float attr_float(const OrtNode *n, const char *name, float def)
 {
 	const OrtOpAttr *a = NULL;
 	float v = def;
@@ -173,7 +174,7 @@ static float attr_float(const OrtNode *n, const char *name, float def)
 }
 
 /* ints attribute: count (0 when absent, -1 when malformed/too long) */
-static int attr_ints(const OrtNode *n, const char *name, int64_t *v, int max)
+int attr_ints(const OrtNode *n, const char *name, int64_t *v, int max)
 {
 	const OrtOpAttr *a = NULL;
 	size_t out = 0;
@@ -187,7 +188,7 @@ static int attr_ints(const OrtNode *n, const char *name, int64_t *v, int max)
 	return (int)(out / sizeof(*v));
 }
 
-static bool attr_str(const OrtNode *n, const char *name, char *buf, size_t len)
+bool attr_str(const OrtNode *n, const char *name, char *buf, size_t len)
 {
 	const OrtOpAttr *a = NULL;
 	size_t out = 0;
@@ -202,7 +203,7 @@ static bool attr_str(const OrtNode *n, const char *name, char *buf, size_t len)
 }
 
 /* the producing node of @v (NULL for graph inputs/initializers) */
-static const OrtNode *producer(const OrtValueInfo *v)
+const OrtNode *producer(const OrtValueInfo *v)
 {
 	const OrtNode *p = NULL;
 	size_t idx = 0;
@@ -212,7 +213,7 @@ static const OrtNode *producer(const OrtValueInfo *v)
 	return p;
 }
 
-static bool single_use(const OrtValueInfo *v)
+bool single_use(const OrtValueInfo *v)
 {
 	size_t n = 0;
 	bool go = true;
@@ -224,7 +225,7 @@ static bool single_use(const OrtValueInfo *v)
 	return true;
 }
 
-static const OrtNode *only_consumer(const OrtValueInfo *v)
+const OrtNode *only_consumer(const OrtValueInfo *v)
 {
 	const OrtNode *c[1] = { NULL };
 	int64_t idx[1];
@@ -239,13 +240,6 @@ static const OrtNode *only_consumer(const OrtValueInfo *v)
 /* ------------------------------------------------------------------ */
 /* Quantization parameters                                              */
 
-struct qp {			/* a scale and zero point pair */
-	int dt;			/* the quantized type */
-	size_t n;		/* 1 or per-channel count */
-	float *s;
-	int32_t *zp;
-	const OrtValueInfo *sv, *zv;	/* run-time (not constant) ones, else NULL */
-};
 
 /* a run-time scalar of type @dt: rank 0 or [1] */
 static bool rt_scalar(const OrtValueInfo *v, int dt)
@@ -258,7 +252,7 @@ static bool rt_scalar(const OrtValueInfo *v, int dt)
 	return r == 0 || (r == 1 && d[0] == 1);
 }
 
-static void qp_free(struct qp *q)
+void qp_free(struct qp *q)
 {
 	free(q->s);
 	free(q->zp);
@@ -269,7 +263,7 @@ static void qp_free(struct qp *q)
  * Read a scale (float, constant) and an optional zero point (constant, of
  * @dt): per-tensor unless @allow_n. Returns a reason or NULL.
  */
-static const char *qp_read(const OrtValueInfo *sv, const OrtValueInfo *zv,
+const char *qp_read(const OrtValueInfo *sv, const OrtValueInfo *zv,
 			   int dt, size_t allow_n, struct qp *q)
 {
 	struct operand s, z;
@@ -351,14 +345,6 @@ static const char *qp_read(const OrtValueInfo *sv, const OrtValueInfo *zv,
 /* ------------------------------------------------------------------ */
 /* Matching: fills a kernel (without run-time indices) or gives a reason */
 
-struct match {
-	const OrtNode *nodes[8];
-	size_t nn;
-	struct kern k;
-	/* run-time operand value infos, by role */
-	const OrtValueInfo *xv, *wv;
-	const char *why;
-};
 
 
 static const char *conv_attrs(const OrtNode *n, struct kern *k, const int64_t *wdims, size_t wrank)
@@ -472,7 +458,7 @@ static const char *check_matmul_shapes(const OrtValueInfo *xv, const OrtValueInf
 }
 
 /* fill k->x/k->w operands: constant data or run-time */
-static const char *take_operand(const OrtValueInfo *v, struct operand *o, bool need_const)
+const char *take_operand(const OrtValueInfo *v, struct operand *o, bool need_const)
 {
 	memset(o, 0, sizeof(*o));
 	o->runtime_idx = -1;
@@ -615,7 +601,7 @@ out:
 }
 
 /* a DequantizeLinear producing @v for one consumer, its qparams in @q */
-static const OrtNode *dq_of(const OrtValueInfo *v, const OrtValueInfo **src,
+const OrtNode *dq_of(const OrtValueInfo *v, const OrtValueInfo **src,
 			    const OrtValueInfo **sv, const OrtValueInfo **zv)
 {
 	const OrtNode *p = producer(v);
@@ -927,6 +913,8 @@ static void match_node(const OrtNode *n, struct match *m)
 		match_qdq(n, m);
 	else if (!strcmp(op, "MaxPool"))
 		match_maxpool(n, m);
+	else if (xk_op(op))
+		xk_match(n, m);
 	else
 		m->why = "no e1 kernel matching ORT's CPU EP byte for byte";
 	if (m->why)
@@ -954,6 +942,15 @@ static bool in_list(const OrtNode *const *l, size_t n, const OrtNode *x)
 		if (l[i] == x)
 			return true;
 	return false;
+}
+
+/* compiled models (ep_context.c) do not record K_XK kernels yet */
+static void xk_ctx_refuse(const struct e1_ep *ep, struct match *m)
+{
+	if (!ep->ctx_enable || m->why || m->k.kind != K_XK)
+		return;
+	m->why = "not recorded in compiled models yet (ep.context_enable=1)";
+	m->nn = 0;
 }
 
 static OrtStatus *ORT_API_CALL ep_get_capability(OrtEp *this_ptr, const OrtGraph *graph,
@@ -1013,6 +1010,7 @@ static OrtStatus *ORT_API_CALL ep_get_capability(OrtEp *this_ptr, const OrtGraph
 		if (in_list(taken, claimed, nodes[i]) || ctx_is_ep_context(nodes[i]))
 			continue;
 		match_node(nodes[i], &m);
+		xk_ctx_refuse(ep, &m);
 		for (size_t j = 0; j < m.nn; j++)
 			clash |= in_list(taken, claimed, m.nodes[j]);
 		if (m.nn && !clash && ok(epapi->EpGraphSupportInfo_AddNodesToFuse(info, m.nodes, m.nn, &fo))) {
@@ -1025,6 +1023,7 @@ static OrtStatus *ORT_API_CALL ep_get_capability(OrtEp *this_ptr, const OrtGraph
 				(void)ok(ort->Node_GetName(nodes[i], &nm));
 				fprintf(stderr, "e1npu: claim %s '%s' (%zu nodes): %s\n",
 					m.k.op, nm ? nm : "", m.nn,
+					m.k.kind == K_XK ? xk_desc(&m.k) :
 					m.k.kind == K_MAXPOOL ?
 					"8-bit max pool on e1 (e1npu_ops_maxpool), NCHW<->NHWC on the host" :
 					"int32 accumulation on e1 (e1npu_ops_matmul_s8), requantization on the host as ORT's MLAS");
@@ -1040,6 +1039,7 @@ static OrtStatus *ORT_API_CALL ep_get_capability(OrtEp *this_ptr, const OrtGraph
 		if (in_list(taken, claimed, nodes[i]))
 			continue;
 		match_node(nodes[i], &m);
+		xk_ctx_refuse(ep, &m);
 		why = m.why ? m.why : "overlaps a claimed group";
 		if (!strcmp(op, "QuantizeLinear") || !strcmp(op, "DequantizeLinear"))
 			why = "not part of a claimed QDQ group";
@@ -1179,7 +1179,7 @@ static int8_t to8(int32_t v, int dt)
 	return (int8_t)(dt == ONNX_TENSOR_ELEMENT_DATA_TYPE_UINT8 ? v - 128 : v);
 }
 
-static OrtStatus *get_in(OrtKernelContext *ctx, struct operand *o, const void **p,
+OrtStatus *get_in(OrtKernelContext *ctx, struct operand *o, const void **p,
 			 int64_t *dims, size_t *rank)
 {
 	const OrtValue *v = NULL;
@@ -1584,7 +1584,8 @@ static OrtStatus *ORT_API_CALL ci_compute(OrtNodeComputeInfo *this_ptr, void *st
 	if (s)
 		return s;
 	pthread_mutex_lock(&k->ep->lock);
-	s = k->kind == K_CONV ? run_conv(&kl, ctx) :
+	s = k->kind == K_XK ? xk_run(&kl, ctx) :
+	    k->kind == K_CONV ? run_conv(&kl, ctx) :
 	    k->kind == K_MAXPOOL ? run_maxpool(&kl, ctx) : run_matmul(&kl, ctx);
 	k->runs = kl.runs;
 	first = !k->computes++;
@@ -1615,13 +1616,13 @@ static OrtStatus *ORT_API_CALL ep_compile(OrtEp *this_ptr, const OrtGraph **grap
 	}
 	for (size_t i = 0; i < count; i++) {
 		size_t nn = 0;
-		const OrtNode *nodes[16];
+		const OrtNode *nodes[MATCH_MAX_NODES];
 		struct match m;
 		struct kern *k;
-		const char *fname = NULL;
+		const char *fname = NULL, *why = "no product";
 		bool found = false;
 
-		if (!ok(ort->Graph_GetNumNodes(graphs[i], &nn)) || nn > 16 ||
+		if (!ok(ort->Graph_GetNumNodes(graphs[i], &nn)) || nn > MATCH_MAX_NODES ||
 		    !ok(ort->Graph_GetNodes(graphs[i], nodes, nn)))
 			return st(ORT_FAIL, "e1npu: compile: cannot read partition %zu", i);
 		if (nn == 1 && ctx_is_ours(nodes[0])) {
@@ -1644,18 +1645,20 @@ static OrtStatus *ORT_API_CALL ep_compile(OrtEp *this_ptr, const OrtGraph **grap
 			if (strcmp(op, "QLinearMatMul") && strcmp(op, "QLinearConv") &&
 			    strcmp(op, "MatMulInteger") && strcmp(op, "ConvInteger") &&
 			    strcmp(op, "MatMul") && strcmp(op, "Conv") && strcmp(op, "MaxPool") &&
-			    strcmp(op, "Gemm"))
+			    strcmp(op, "Gemm") && !xk_op(op))
 				continue;
+			/* the group's own node matches it (a Relu inside a
+			 * DQ->Conv->Relu->Q group does not) */
 			match_node(nodes[j], &m);
 			if (m.why || m.nn != nn) {
+				why = m.why ? m.why : "node count";
 				kern_free(&m.k);
-				return st(ORT_FAIL, "e1npu: compile: partition %zu no longer matches (%s)",
-					  i, m.why ? m.why : "node count");
+				continue;
 			}
 			found = true;
 		}
 		if (!found)
-			return st(ORT_FAIL, "e1npu: compile: partition %zu has no product", i);
+			return st(ORT_FAIL, "e1npu: compile: partition %zu no longer matches (%s)", i, why);
 		k = malloc(sizeof(*k));
 		if (!k) {
 			kern_free(&m.k);
@@ -1687,6 +1690,15 @@ static OrtStatus *ORT_API_CALL ep_compile(OrtEp *this_ptr, const OrtGraph **grap
 				return st(ORT_FAIL, "e1npu: compile: input %s not found", nm);
 			}
 			k->rtv[r] = NULL;
+		}
+		if (k->xk) {
+			OrtStatus *s = xk_bind(k, fused[i]);
+
+			if (s) {
+				kern_free(k);
+				free(k);
+				return s;
+			}
 		}
 		if (ep->ctx_enable && ctx_nodes) {
 			OrtStatus *s = ctx_save(ep, k, fused[i], &ctx_nodes[i]);

@@ -35,7 +35,9 @@ struct e1_factory {
 struct e1_ep;
 
 /* One claimed partition: one quantized product, maybe with its DQ/Q. */
-enum kkind { K_MATMUL, K_CONV, K_MAXPOOL };
+/* K_XK: a QDQ group of ep_move.c / ep_eltwise.c (struct xk) */
+enum kkind { K_MATMUL, K_CONV, K_MAXPOOL, K_XK };
+struct xk;
 
 struct operand {		/* a tensor: constant (copied) or run-time */
 	int runtime_idx;	/* fused-node input index, -1 when constant */
@@ -70,6 +72,7 @@ struct kern {
 	uint64_t runs;		/* e1 calls made */
 	uint64_t computes;	/* Compute calls */
 	char why[200];
+	struct xk *xk;		/* K_XK's own state */
 };
 
 struct e1_ep {
@@ -97,6 +100,7 @@ size_t node_inputs(const OrtNode *n, const OrtValueInfo **in, size_t max);
 const char *vi_name(const OrtValueInfo *v);
 size_t dt_size(int dt);
 void kern_free(struct kern *k);
+void xk_free(struct xk *x);
 /* NULL, or why ORT's CPU EP would not compute @k's product exactly here */
 const char *sat_guard(const struct kern *k);
 /* index of the fused node's input named @name, -1 when absent */

@@ -92,6 +92,8 @@ void kern_free(struct kern *k)
 	free(k->bias.data);
 	free(k->ws);
 	free(k->wzp);
+	xk_free(k->xk);
+	k->xk = NULL;
 }
 
 /* index of the fused node's input named @name, -1 when absent */

@@ -135,6 +135,8 @@ def t_python(ep):
     t_maxpool(ep)
     t_conv_relu(ep)
     t_gemm(ep)
+    import ort_qdqops
+    ort_qdqops.t_qdqops(ep, result)
     import ort_epcontext
     ort_epcontext.t_epcontext(ep, result)
     import ort_fuzz

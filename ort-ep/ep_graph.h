@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The e1 ONNX Runtime plugin EP's graph matching, shared by ep.c (the
+ * products, MaxPool) and the matchers of the other QDQ groups
+ * (ep_move.c: data movement; ep_eltwise.c: QLinearAdd/QLinearMul): graph
+ * and attribute helpers, quantization parameters, the match result.
+ */
+#ifndef E1NPU_ORT_EP_GRAPH_H
+#define E1NPU_ORT_EP_GRAPH_H
+
+#include "ep.h"
+
+#define MATCH_MAX_NODES 40
+
+struct qp {			/* a scale and zero point pair */
+	int dt;			/* the quantized type */
+	size_t n;		/* 1 or per-channel count */
+	float *s;
+	int32_t *zp;
+	const OrtValueInfo *sv, *zv;	/* run-time (not constant) ones, else NULL */
+};
+
+struct match {
+	const OrtNode *nodes[MATCH_MAX_NODES];
+	size_t nn;
+	struct kern k;
+	/* run-time operand value infos, by role */
+	const OrtValueInfo *xv, *wv;
+	const char *why;
+};
+
+bool node_onnx_domain(const OrtNode *n);
+const OrtValueInfo *node_output0(const OrtNode *n);
+/* element type, dims and rank ((size_t)-1 when unknown) of a value */
+int vi_type(const OrtValueInfo *v, int64_t *dims, size_t *rank);
+bool vi_const(const OrtValueInfo *v);
+bool is8(int dt);
+/* copy a constant initializer into @o */
+bool load_const(const OrtValueInfo *v, struct operand *o);
+int64_t attr_int(const OrtNode *n, const char *name, int64_t def);
+float attr_float(const OrtNode *n, const char *name, float def);
+/* ints attribute: count (0 when absent, -1 when malformed/too long) */
+int attr_ints(const OrtNode *n, const char *name, int64_t *v, int max);
+bool attr_str(const OrtNode *n, const char *name, char *buf, size_t len);
+const OrtNode *producer(const OrtValueInfo *v);
+bool single_use(const OrtValueInfo *v);
+const OrtNode *only_consumer(const OrtValueInfo *v);
+void qp_free(struct qp *q);
+/* a scale and zero point (per-tensor unless @allow_n): NULL or the reason */
+const char *qp_read(const OrtValueInfo *sv, const OrtValueInfo *zv, int dt, size_t allow_n,
+		    struct qp *q);
+/* the single-use DequantizeLinear producing @v, its input, scale, zero point */
+const OrtNode *dq_of(const OrtValueInfo *v, const OrtValueInfo **src, const OrtValueInfo **sv,
+		     const OrtValueInfo **zv);
+const char *take_operand(const OrtValueInfo *v, struct operand *o, bool need_const);
+/* @o's data and shape: constant, or the fused node's run-time input */
+OrtStatus *get_in(OrtKernelContext *ctx, struct operand *o, const void **p, int64_t *dims,
+		  size_t *rank);
+
+/* ep_move.c, ep_eltwise.c: the K_XK kernels */
+#define XK_MAXIN 16
+
+enum xk_op {
+	XK_RESHAPE, XK_FLATTEN, XK_SQUEEZE, XK_UNSQUEEZE, XK_TRANSPOSE,
+	XK_CONCAT, XK_RELU, XK_ADD, XK_MUL,
+};
+
+struct xk {
+	enum xk_op op;
+	int dt;			/* the 8-bit type of inputs and output */
+	size_t nin;
+	struct operand in[XK_MAXIN];	/* runtime_idx -2 until xk_bind */
+	char *names[XK_MAXIN];	/* run-time inputs' value names */
+	int64_t v[8];		/* Reshape's shape, Transpose's perm, (Un)Squeeze's axes */
+	int nv;			/* -1: none given (Transpose: reversed; Squeeze: all 1s) */
+	int64_t axis;		/* Flatten, Concat */
+	bool allowzero;		/* Reshape */
+	/* QLinearAdd/QLinearMul: per-tensor A, B, C */
+	float s[2], ys;
+	int32_t zp[2], yzp;
+	bool fma;		/* MLAS's AVX2+FMA kernel, else its SSE2 one */
+};
+
+bool xk_op(const char *op);
+void xk_match(const OrtNode *n, struct match *m);
+/* the run-time inputs of @k onto @fused's inputs */
+OrtStatus *xk_bind(struct kern *k, const OrtNode *fused);
+OrtStatus *xk_run(struct kern *k, OrtKernelContext *ctx);
+void xk_free(struct xk *x);
+/* the QuantizeLinear alone consuming @v (constant per-tensor parameters) */
+const char *xk_q_after(const OrtValueInfo *v, const OrtNode **qn, int *dt, struct qp *q);
+const char *xk_scale_guard(float s);
+/* an operand: constant (copied) or run-time (bound by xk_bind) */
+const char *xk_input(struct xk *x, const OrtValueInfo *v);
+/* ep_eltwise.c: DQ -> Add/Mul -> Q */
+void ew_match(const OrtNode *n, struct match *m, enum xk_op op);
+OrtStatus *ew_run(struct kern *k, OrtKernelContext *ctx);
+/* what runs where, for the verbose claim line */
+const char *xk_desc(const struct kern *k);
+
+#endif

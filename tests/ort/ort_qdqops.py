@@ -1,0 +1,140 @@
+# SPDX-License-Identifier: MIT
+"""The e1 ONNX Runtime EP's QDQ groups beyond the products
+(Documentation/onnxruntime.md): DQ -> Reshape/Flatten/Squeeze/Unsqueeze/
+Transpose/Relu -> Q and DQ x n -> Concat -> Q with equal parameters (8-bit
+data movement), DQ -> Add/Mul -> Q (MLAS's QLinearAdd/QLinearMul): int8 and
+uint8, seeded random inputs with the extreme values, each compared with
+ONNX Runtime's CPU EP byte for byte and the summary line's claim checked;
+and one case per refusal (the reason in the summary line)."""
+import numpy as np
+from onnx import helper as h, numpy_helper, TensorProto as T
+
+import ort_common as oc
+
+TYPES = ((T.UINT8, np.uint8), (T.INT8, np.int8))
+
+
+def _i(a, name):
+    return numpy_helper.from_array(a, name)
+
+
+def _model(nodes, inputs, inits, otype, opset=13):
+    g = h.make_graph(nodes, "g", inputs, [h.make_tensor_value_info(nodes[-1].output[0], otype, None)],
+                     inits)
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)])
+    m.ir_version = 8
+    return m.SerializeToString()
+
+
+def _data(rng, npt, shape):
+    """seeded random values with the type's extremes in the first places"""
+    info = np.iinfo(npt)
+    x = rng.integers(info.min, int(info.max) + 1, shape).astype(npt)
+    flat = x.reshape(-1)
+    ext = np.array([info.min, info.max, 0, info.min + 1, info.max - 1], npt)
+    flat[:min(len(ext), flat.size)] = ext[:flat.size]
+    return x
+
+
+def _check(result, ep, mb, feeds, want, what, reason=None):
+    """run with both EPs; claimed == want nodes, bytes equal; a refusal's
+    reason in the summary line"""
+    c = oc.session(mb)[0].run(None, feeds)[0]
+    es, summ = oc.session(mb, ep)
+    e = es.run(None, feeds)[0]
+    same = c.dtype == e.dtype and c.shape == e.shape and np.array_equal(c, e)
+    why_ok = reason is None or (summ is not None and reason in summ[3])
+    result(summ is not None and summ[0] == want and same and why_ok,
+           "%s: claimed %s of %s%s, %s" % (what, summ[0] if summ else None, summ[1] if summ else None,
+                                           " (%s)" % summ[3][:160] if summ and (reason or summ[0] != want) else "",
+                                           "equal to the CPU EP" if same else "DIFFERS"))
+
+
+def t_move(ep, result):
+    """DQ -> op -> Q with one scale and zero point: claimed (3 nodes) and
+    the bytes moved equal the CPU EP's; different ones left to the CPU."""
+    rng = np.random.default_rng(21)
+    ops = [("Reshape", [2, 4, 3], [_i(np.array([4, -1, 0], np.int64), "shp")], {}, ["shp"]),
+           ("Reshape", [2, 3, 4], [_i(np.array([24], np.int64), "shp")], {}, ["shp"]),
+           ("Flatten", [2, 3, 4, 5], [], {"axis": 2}, []),
+           ("Flatten", [2, 3, 4], [], {"axis": -1}, []),
+           ("Squeeze", [2, 1, 4, 1], [_i(np.array([1, -1], np.int64), "ax")], {}, ["ax"]),
+           ("Squeeze", [1, 3, 1], [], {}, []),
+           ("Unsqueeze", [2, 4], [_i(np.array([0, -1], np.int64), "ax")], {}, ["ax"]),
+           ("Transpose", [2, 3, 4, 5], [], {"perm": [0, 2, 3, 1]}, []),
+           ("Transpose", [3, 7], [], {}, []),
+           ("Transpose", [2, 3, 4, 5, 2], [], {"perm": [4, 1, 3, 0, 2]}, []),
+           ("Relu", [4, 9], [], {}, [])]
+    for dt, npt in TYPES:
+        zp = 7 if npt == np.uint8 else -3
+        for op, shape, extra, attrs, names in ops:
+            for same in (True, False):
+                if not same and op not in ("Reshape", "Transpose", "Relu"):
+                    continue
+                inits = [_i(np.array(0.05, np.float32), "s"), _i(np.array(zp, npt), "z"),
+                         _i(np.array(0.05 if same else 0.06, np.float32), "s2")] + extra
+                nodes = [h.make_node("DequantizeLinear", ["x", "s", "z"], ["xf"]),
+                         h.make_node(op, ["xf"] + names, ["of"], **attrs),
+                         h.make_node("QuantizeLinear", ["of", "s2", "z"], ["y"])]
+                mb = _model(nodes, [h.make_tensor_value_info("x", dt, shape)], inits, dt)
+                x = _data(rng, npt, shape)
+                _check(result, ep, mb, {"x": x}, 3 if same else 0,
+                       "DQ->%s%s->Q %s %s %s parameters" % (op, attrs.get("perm", ""), "u8" if npt == np.uint8 else "s8",
+                                                            shape, "equal" if same else "different"),
+                       None if same else "parameters differ")
+    # Relu with the type's lowest zero point: Relu is the identity there
+    for dt, npt in TYPES:
+        zp = 0 if npt == np.uint8 else -128
+        inits = [_i(np.array(0.02, np.float32), "s"), _i(np.array(zp, npt), "z")]
+        nodes = [h.make_node("DequantizeLinear", ["x", "s", "z"], ["xf"]), h.make_node("Relu", ["xf"], ["of"]),
+                 h.make_node("QuantizeLinear", ["of", "s", "z"], ["y"])]
+        mb = _model(nodes, [h.make_tensor_value_info("x", dt, [5, 6])], inits, dt)
+        _check(result, ep, mb, {"x": _data(rng, npt, [5, 6])}, 3,
+               "DQ->Relu->Q zero point %d (ORT drops the Relu)" % zp)
+    # a scale so small that Q(DQ(q)) is not q: left to the CPU EP
+    inits = [_i(np.array(1e-40, np.float32), "s"), _i(np.array(3, np.uint8), "z")]
+    nodes = [h.make_node("DequantizeLinear", ["x", "s", "z"], ["xf"]),
+             h.make_node("Transpose", ["xf"], ["of"]),
+             h.make_node("QuantizeLinear", ["of", "s", "z"], ["y"])]
+    mb = _model(nodes, [h.make_tensor_value_info("x", T.UINT8, [3, 4])], inits, T.UINT8)
+    _check(result, ep, mb, {"x": _data(rng, np.uint8, [3, 4])}, 0,
+           "DQ->Transpose->Q denormal scale 1e-40", "Q(DQ(q)) is not q")
+    # opset 11: Squeeze/Unsqueeze axes as attributes
+    for op, shape, axes in (("Squeeze", [3, 1, 2], [1]), ("Unsqueeze", [3, 2], [1, 3])):
+        inits = [_i(np.array(0.1, np.float32), "s"), _i(np.array(-9, np.int8), "z")]
+        nodes = [h.make_node("DequantizeLinear", ["x", "s", "z"], ["xf"]),
+                 h.make_node(op, ["xf"], ["of"], axes=axes),
+                 h.make_node("QuantizeLinear", ["of", "s", "z"], ["y"])]
+        mb = _model(nodes, [h.make_tensor_value_info("x", T.INT8, shape)], inits, T.INT8, opset=11)
+        _check(result, ep, mb, {"x": _data(rng, np.int8, shape)}, 3,
+               "DQ->%s->Q opset 11 axes attribute %s" % (op, axes))
+
+
+def t_concat(ep, result):
+    """DQ x n -> Concat -> Q, every scale and zero point equal: claimed;
+    one input's differing: left to the CPU EP (QLinearConcat's lookup
+    table)."""
+    rng = np.random.default_rng(22)
+    for dt, npt in TYPES:
+        zp = 100 if npt == np.uint8 else 5
+        for shapes, axis, same in (([[2, 3, 4], [2, 5, 4], [2, 1, 4]], 1, True),
+                                   ([[3, 4], [3, 4]], -1, True), ([[1, 2, 3, 3], [2, 2, 3, 3]], 0, True),
+                                   ([[2, 3], [2, 4]], 1, False)):
+            inits = [_i(np.array(0.125, np.float32), "s"), _i(np.array(zp, npt), "z"),
+                     _i(np.array(0.125 if same else 0.25, np.float32), "s1")]
+            nodes = [h.make_node("DequantizeLinear", ["x%d" % i, "s1" if i == 1 else "s", "z"], ["f%d" % i])
+                     for i in range(len(shapes))]
+            nodes += [h.make_node("Concat", ["f%d" % i for i in range(len(shapes))], ["cf"], axis=axis),
+                      h.make_node("QuantizeLinear", ["cf", "s", "z"], ["y"])]
+            mb = _model(nodes, [h.make_tensor_value_info("x%d" % i, dt, s) for i, s in enumerate(shapes)],
+                        inits, dt)
+            feeds = {"x%d" % i: _data(rng, npt, s) for i, s in enumerate(shapes)}
+            _check(result, ep, mb, feeds, len(shapes) + 2 if same else 0,
+                   "DQ->Concat->Q %s %d inputs axis %d %s parameters" % (
+                       "u8" if npt == np.uint8 else "s8", len(shapes), axis, "equal" if same else "different"),
+                   None if same else "parameters differ")
+
+
+def t_qdqops(ep, result):
+    t_move(ep, result)
+    t_concat(ep, result)
