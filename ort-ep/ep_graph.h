@@ -78,7 +78,7 @@ struct xk {
 	/* QLinearAdd/QLinearMul: per-tensor A, B, C */
 	float s[2], ys;
 	int32_t zp[2], yzp;
-	bool fma;		/* MLAS's AVX2+FMA kernel, else its SSE2 one */
+	bool fma;		/* the CPU has AVX2+FMA: MLAS runs its AVX2 QLinearAdd */
 };
 
 bool xk_op(const char *op);

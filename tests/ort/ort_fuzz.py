@@ -84,13 +84,38 @@ def seeds():
                            h.make_node("MaxPool", ["xf"], ["pf"], kernel_shape=[2, 3], strides=[2, 1]),
                            h.make_node("QuantizeLinear", ["pf", "xs", "xz"], ["y"])],
           [h.make_tensor_value_info("x", T.UINT8, [1, 2, 6, 7])], q[:2])
+    # the data-movement groups (ep_move.c) and QLinearAdd/QLinearMul
+    # (ep_eltwise.c): one scale and zero point throughout
+    for op, shape, extra, attrs in (("Reshape", [2, 3, 4], [_init(np.array([4, -1, 0], np.int64), "shp")], {}),
+                                    ("Transpose", [2, 3, 4], [], {"perm": [2, 0, 1]}),
+                                    ("Flatten", [2, 3, 4], [], {"axis": 1}),
+                                    ("Squeeze", [2, 1, 4], [_init(np.array([1], np.int64), "ax")], {}),
+                                    ("Unsqueeze", [2, 4], [_init(np.array([0, 2], np.int64), "ax")], {}),
+                                    ("Relu", [3, 5], [], {})):
+        model("dq-%s-q" % op.lower(), [h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["xf"]),
+                                       h.make_node(op, ["xf"] + [e.name for e in extra], ["of"], **attrs),
+                                       h.make_node("QuantizeLinear", ["of", "xs", "xz"], ["y"])],
+              [h.make_tensor_value_info("x", T.UINT8, shape)], q[:2] + extra)
+    model("dq-concat-q", [h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["xf"]),
+                          h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["x2f"]),
+                          h.make_node("Concat", ["xf", "x2f"], ["cf"], axis=1),
+                          h.make_node("QuantizeLinear", ["cf", "xs", "xz"], ["y"])],
+          [h.make_tensor_value_info("x", T.UINT8, [2, 3, 4])], q[:2])
+    for op in ("Add", "Mul"):
+        model("dq-%s-q" % op.lower(), [h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["xf"]),
+                                       h.make_node("DequantizeLinear", ["c", "ys", "yz"], ["cf"]),
+                                       h.make_node(op, ["xf", "cf"], ["of"]),
+                                       h.make_node("QuantizeLinear", ["of", "ys", "xz"], ["y"])],
+              [h.make_tensor_value_info("x", T.UINT8, [3, 11])],
+              q + [_init(rng.integers(0, 255, (3, 11)).astype(np.uint8), "c")])
     return out
 
 
 INTS = [-(1 << 31), -5, -1, 0, 1, 2, 3, 4, 7, 1 << 20, (1 << 31) - 1]
 TYPES = [T.UINT8, T.INT8, T.INT32, T.FLOAT, T.INT64, T.FLOAT16, T.UINT16]
 OPS = ["QLinearConv", "QLinearMatMul", "MatMulInteger", "ConvInteger", "Conv", "MatMul", "Gemm",
-       "MaxPool", "DequantizeLinear", "QuantizeLinear", "Relu"]
+       "MaxPool", "DequantizeLinear", "QuantizeLinear", "Relu", "Reshape", "Transpose", "Flatten",
+       "Squeeze", "Unsqueeze", "Concat", "Add", "Mul"]
 
 
 def mutate(m, rng):
