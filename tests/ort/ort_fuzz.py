@@ -151,6 +151,12 @@ def mutate(m, rng):
         elif k == 3 and g.initializer:                  # an initializer's shape / type / data
             t = g.initializer[int(rng.integers(0, len(g.initializer)))]
             j = int(rng.integers(0, 4))
+            if t.data_type == T.INT64 and j in (0, 2):
+                # an int64 shape/axes whose raw_data does not fit its dims
+                # overflows the heap in ONNX's own shape inference
+                # (onnx::ParseData<int64_t>, libonnx 1.20), with the CPU
+                # EP alone too: ORT's bug, not the EP's; not generated
+                continue
             if j == 0 and t.dims:
                 t.dims[int(rng.integers(0, len(t.dims)))] = int(rng.choice([0, 1, 2, 3, 5, 8]))
             elif j == 1:
