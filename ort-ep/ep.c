@@ -12,8 +12,11 @@
  * accumulation runs on e1 (e1npu_ops_matmul_s8: raw int8 x int8 -> int32,
  * zero points folded exactly on the host); the requantization runs on the
  * host as ORT's MLAS does it (float32 scale x_scale * w_scale / y_scale,
- * float(acc) * scale, clamp, round half to even, + zero point). Anything
- * else, or anything unexpected, stays on the CPU EP with its reason.
+ * float(acc) * scale, clamp, round half to even, + zero point). The
+ * other QDQ groups are matched and run by ep_move.c (8-bit data movement:
+ * Reshape ..., Concat, Relu with equal parameters) and ep_eltwise.c
+ * (QLinearAdd/QLinearMul as MLAS computes them). Anything else, or
+ * anything unexpected, stays on the CPU EP with its reason.
  * Compiled models (EPContext nodes) are ep_context.c's.
  */
 #include <errno.h>

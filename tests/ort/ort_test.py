@@ -325,7 +325,8 @@ def t_conv_shapes(ep):
 
 # ---------------------------------------------------------------- node tests
 CLAIMED_OPS = ["QLinearMatMul", "QLinearConv", "MatMulInteger", "ConvInteger", "MatMul", "Conv",
-               "DequantizeLinear", "QuantizeLinear", "Gemm", "MaxPool", "Relu"]
+               "DequantizeLinear", "QuantizeLinear", "Gemm", "MaxPool", "Relu", "Reshape", "Flatten",
+               "Squeeze", "Unsqueeze", "Transpose", "Concat", "Add", "Mul"]
 
 
 def node_dirs():
