@@ -663,10 +663,10 @@ static void match_qdq(const OrtNode *n, struct match *m)
 	}
 	out = node_output0(n);
 	q = only_consumer(out);
-	if (q && !strcmp(node_op(q), "Relu") && node_onnx_domain(q)) {
-		/* ORT's ReluQuantFusion drops a Relu before a Q whose zero
-		 * point is the type's lowest value (the clamp is the Relu);
-		 * checked below */
+	if (q && (!strcmp(node_op(q), "Relu") || !strcmp(node_op(q), "Clip")) &&
+	    node_onnx_domain(q)) {
+		/* ORT's Relu/ClipQuantFusion drops a Relu or Clip the Q's
+		 * saturation covers (checked below: xk_act_dropped) */
 		relu = q;
 		q = only_consumer(node_output0(relu));
 	}
@@ -688,7 +688,7 @@ static void match_qdq(const OrtNode *n, struct match *m)
 	if (relu)
 		m->nodes[m->nn++] = relu;
 	m->nodes[m->nn++] = q;
-	snprintf(k->op, sizeof(k->op), "DQ->%s%s->Q", op, relu ? "->Relu" : "");
+	snprintf(k->op, sizeof(k->op), "DQ->%s%s%s->Q", op, relu ? "->" : "", relu ? node_op(relu) : "");
 	k->kind = conv ? K_CONV : K_MATMUL;
 	k->requant = true;
 	m->xv = xsrc;
@@ -735,10 +735,8 @@ static void match_qdq(const OrtNode *n, struct match *m)
 	    (m->why = qp_read(wsv, wz, k->wdt, nch, &wq)) ||
 	    (m->why = qp_read(qin[1], nq > 2 ? qin[2] : NULL, k->ydt, 0, &yq)))
 		goto out;
-	if (relu && (yq.zv || yq.zp[0] != (k->ydt == ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8 ? -128 : 0))) {
-		m->why = "Relu before a QuantizeLinear whose zero point is not the lowest value (ORT keeps it: float)";
+	if (relu && (m->why = xk_act_dropped(relu, q, k->ydt)))
 		goto out;
-	}
 	if (conv && wq.n > 1 && attr_int(dqw, "axis", 1) != 0) {
 		m->why = "per-channel weight scale not on axis 0";
 		goto out;

@@ -17,6 +17,8 @@
  *
  * then round half to even (cvtps2dq: out of range is INT32_MIN), saturate
  * to int16, then to the 8-bit type. a, b are the raw 8-bit values.
+ * A Relu or Clip before the Q is part of the group where ORT's
+ * optimizer drops it (xk_act_dropped).
  * Only inputs of one static shape are claimed (MLAS's scalar-operand
  * paths, used for broadcasting, fold the operands in another order).
  */
@@ -82,7 +84,8 @@ static const char *same_shape(const OrtValueInfo *a, const OrtValueInfo *b)
 void ew_match(const OrtNode *n, struct match *m, enum xk_op op)
 {
 	const OrtValueInfo *in[3], *src[2];
-	const OrtNode *dq[2], *q;
+	const OrtNode *dq[2], *q, *act = only_consumer(node_output0(n));
+	const OrtValueInfo *ov = node_output0(n);
 	struct qp y;
 	struct xk *x;
 	int dt = 0;
@@ -92,7 +95,13 @@ void ew_match(const OrtNode *n, struct match *m, enum xk_op op)
 		m->why = "not two inputs";
 		return;
 	}
-	if ((m->why = xk_q_after(node_output0(n), &q, &dt, &y)))
+	if (act && (!strcmp(node_op(act), "Relu") || !strcmp(node_op(act), "Clip")) &&
+	    node_onnx_domain(act))
+		ov = node_output0(act);	/* dropped by ORT when the Q covers it */
+	else
+		act = NULL;
+	if ((m->why = xk_q_after(ov, &q, &dt, &y)) ||
+	    (act && (m->why = xk_act_dropped(act, q, dt))))
 		goto out;
 	x = calloc(1, sizeof(*x));
 	if (!x) {
@@ -122,8 +131,11 @@ void ew_match(const OrtNode *n, struct match *m, enum xk_op op)
 	m->nodes[m->nn++] = dq[0];
 	m->nodes[m->nn++] = dq[1];
 	m->nodes[m->nn++] = n;
+	if (act)
+		m->nodes[m->nn++] = act;
 	m->nodes[m->nn++] = q;
-	snprintf(m->k.op, sizeof(m->k.op), "DQ->%s->Q", node_op(n));
+	snprintf(m->k.op, sizeof(m->k.op), "DQ->%s%s%s->Q", node_op(n), act ? "->" : "",
+		 act ? node_op(act) : "");
 out:
 	qp_free(&y);
 }

@@ -90,6 +90,8 @@ void xk_free(struct xk *x);
 /* the QuantizeLinear alone consuming @v (constant per-tensor parameters) */
 const char *xk_q_after(const OrtValueInfo *v, const OrtNode **qn, int *dt, struct qp *q);
 const char *xk_scale_guard(float s);
+/* NULL when ORT's Relu/ClipQuantFusion removes @act before the Q @q */
+const char *xk_act_dropped(const OrtNode *act, const OrtNode *q, int dt);
 /* an operand: constant (copied) or run-time (bound by xk_bind) */
 const char *xk_input(struct xk *x, const OrtValueInfo *v);
 /* ep_eltwise.c: DQ -> Add/Mul -> Q */

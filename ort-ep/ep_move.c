@@ -558,3 +558,73 @@ OrtStatus *xk_run(struct kern *k, OrtKernelContext *ctx)
 		memcpy(y, p, (size_t)n);
 	return NULL;
 }
+
+/* ------------------------------------------------------------------ */
+/* Relu/Clip before a QuantizeLinear                                    */
+
+/* a constant float scalar input (Clip's min/max); absent: @def */
+static bool clip_bound(const OrtValueInfo *v, float def, float *out)
+{
+	struct operand o;
+	bool good;
+
+	*out = def;
+	if (!v)
+		return true;
+	if (!load_const(v, &o))
+		return false;
+	good = o.dtype == ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT && o.count == 1 && o.rank == 0;
+	if (good)
+		*out = *(float *)o.data;
+	free(o.data);
+	return good;
+}
+
+/*
+ * NULL when ORT's optimizer removes @act (a Relu or Clip whose only
+ * consumer is the QuantizeLinear @q, of output type @dt) before fusing
+ * the group, else why not. ReluQuantFusion: Q has a constant zero point
+ * input equal to the type's lowest value. ClipQuantFusion: Q's scale
+ * and zero point are constant scalars (rank 0) and, in float32, with
+ * lower = s * (qmin - zp), upper = s * (qmax - zp):
+ * min - lower <= FLT_EPSILON and upper - max <= FLT_EPSILON (the
+ * saturation then is the clip, within an epsilon).
+ */
+const char *xk_act_dropped(const OrtNode *act, const OrtNode *q, int dt)
+{
+	const OrtValueInfo *qin[3], *ain[3];
+	size_t nq = node_inputs(q, qin, 3), na = node_inputs(act, ain, 3), r;
+	bool s8 = dt == ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8;
+	int32_t qmin = s8 ? -128 : 0, qmax = s8 ? 127 : 255;
+	struct operand s, z;
+	int32_t zp;
+	float lo, hi, lower, upper;
+	int64_t d[8];
+
+	if (nq != 3 || !qin[2] || !vi_const(qin[2]))
+		return "Relu/Clip before a QuantizeLinear without a constant zero point input (ORT keeps it: float)";
+	if (!load_const(qin[2], &z))
+		return "cannot read the QuantizeLinear zero point";
+	zp = z.count != 1 || z.dtype != dt ? INT32_MIN : s8 ? *(int8_t *)z.data : *(uint8_t *)z.data;
+	r = z.rank;
+	free(z.data);
+	if (zp == INT32_MIN)
+		return "QuantizeLinear zero point not a scalar of its type";
+	if (!strcmp(node_op(act), "Relu"))
+		return zp == qmin ? NULL :
+		       "Relu before a QuantizeLinear whose zero point is not the lowest value (ORT keeps it: float)";
+	/* Clip (opset >= 11: min/max inputs) */
+	if (attr_ints(act, "min", d, 1) || na < 1 || r != 0 ||
+	    vi_type(qin[1], NULL, &r) != ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT || r != 0 ||
+	    !load_const(qin[1], &s))
+		return "Clip before a QuantizeLinear without rank-0 constant parameters (ORT keeps it: float)";
+	lower = *(float *)s.data * (float)(qmin - zp);
+	upper = *(float *)s.data * (float)(qmax - zp);
+	free(s.data);
+	if (!clip_bound(na > 1 ? ain[1] : NULL, -FLT_MAX, &lo) ||
+	    !clip_bound(na > 2 ? ain[2] : NULL, FLT_MAX, &hi))
+		return "Clip bounds not constant float scalars";
+	if (FLT_EPSILON < lo - lower || FLT_EPSILON < upper - hi)
+		return "Clip narrower than the QuantizeLinear's range (ORT keeps it: float)";
+	return NULL;
+}

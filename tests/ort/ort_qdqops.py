@@ -196,7 +196,54 @@ def t_eltwise(ep, result):
                "DQ->%s->Q broadcasting [4, 5] x [1, 5]" % op, "broadcasting")
 
 
+def t_act(ep, result):
+    """Relu/Clip before the Q of a Conv or Add group: part of the group
+    where ORT's Relu/ClipQuantFusion removes it (the Q's saturation
+    covers it), else left to the CPU EP with the reason."""
+    rng = np.random.default_rng(24)
+    for dt, npt in TYPES:
+        lowest = 0 if npt == np.uint8 else -128
+        u8 = npt == np.uint8
+        # (act, lo, hi, Q scale, Q zero point, claimed)
+        for act, lo, hi, ys, yz, want in (("Clip", 0.0, 6.0, np.float32(6 / 255) if u8 else np.float32(6 / 255), lowest, True),
+                                          ("Clip", 0.0, 6.0, 0.05, lowest, False),
+                                          ("Clip", -100.0, 100.0, 0.05, 3, True),
+                                          ("Clip", None, None, 0.05, 3, True),
+                                          ("Relu", None, None, 0.05, lowest, True),
+                                          ("Relu", None, None, 0.05, lowest + 3, False)):
+            for op in ("Conv", "Add"):
+                inits = [_i(np.array(0.02, np.float32), "xs"), _i(np.array(3, npt), "xz"),
+                         _i(np.array(ys, np.float32), "ys")]
+                if yz is not None:
+                    inits.append(_i(np.array(yz, npt), "yz"))
+                if op == "Conv":
+                    inits += [_i(rng.integers(0, 40, (4, 3, 3, 3)).astype(npt), "w"),
+                              _i(np.array(0.01, np.float32), "ws"), _i(np.array(0, npt), "wz")]
+                    shape = [1, 3, 6, 6]
+                else:
+                    inits += [_i(_data(rng, npt, [2, 9]), "w"), _i(np.array(0.03, np.float32), "ws"),
+                              _i(np.array(-2 if not u8 else 7, npt), "wz")]
+                    shape = [2, 9]
+                names = []
+                if lo is not None:
+                    inits += [_i(np.array(lo, np.float32), "lo"), _i(np.array(hi, np.float32), "hi")]
+                    names = ["lo", "hi"]
+                nodes = [h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["xf"]),
+                         h.make_node("DequantizeLinear", ["w", "ws", "wz"], ["wf"]),
+                         h.make_node(op, ["xf", "wf"], ["of"], **({"pads": [1, 1, 1, 1]} if op == "Conv" else {})),
+                         h.make_node(act, ["of"] + names, ["af"]),
+                         h.make_node("QuantizeLinear", ["af", "ys"] + (["yz"] if yz is not None else []), ["y"])]
+                mb = _model(nodes, [h.make_tensor_value_info("x", dt, shape)], inits, dt)
+                if op == "Conv" and not u8:
+                    continue  # s8 x s8 convolution: covered by the product tests
+                _check(result, ep, mb, {"x": _data(rng, npt, shape)}, 5 if want else 0,
+                       "DQ->%s->%s(%s, %s)->Q %s scale %.5g zero point %s" % (
+                           op, act, lo, hi, "u8" if u8 else "s8", ys, yz),
+                       None if want else "ORT keeps it")
+
+
 def t_qdqops(ep, result):
     t_move(ep, result)
     t_concat(ep, result)
     t_eltwise(ep, result)
+    t_act(ep, result)
