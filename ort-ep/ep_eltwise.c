@@ -9,7 +9,8 @@
  *     rA = sA / sC, rB = sB / sC, fixed = zC - fma(rA, zA, rB * zB) (the
  *     compiler contracted MLAS's scalar rA * zA + rB * zB: measured, every
  *     (a, b) pair of 80 random parameter sets),
- *     c = fma(a, rA, fma(b, rB, fixed))
+ *     c = fma(a, rA, fma(b, rB, fixed)) -- the same where B is MLAS's
+ *     scalar operand (its fixed + b * rB is contracted too: measured)
  *   QLinearAdd, SSE2 kernel (CPUs without AVX2+FMA): not verified, so
  *     not claimed there
  *   QLinearMul (SSE2 on every x86-64): r = (sA * sB) / sC,
@@ -19,8 +20,9 @@
  * to int16, then to the 8-bit type. a, b are the raw 8-bit values.
  * A Relu or Clip before the Q is part of the group where ORT's
  * optimizer drops it (xk_act_dropped).
- * Only inputs of one static shape are claimed (MLAS's scalar-operand
- * paths, used for broadcasting, fold the operands in another order).
+ * Broadcasting as ORT's loop does it: it hands MLAS spans of the
+ * innermost output dimension; an operand broadcast along it is MLAS's
+ * scalar B (input 0 then swaps roles with input 1: A is the span).
  */
 #include <math.h>
 #include <stdio.h>
@@ -63,22 +65,23 @@ static const char *ew_operand(const OrtValueInfo *v, int dt, const OrtValueInfo 
 	return why;
 }
 
-/* both operands of one static shape of at least 2 elements */
-static const char *same_shape(const OrtValueInfo *a, const OrtValueInfo *b)
+/* shapes that cannot broadcast (when known): ORT refuses them too */
+static const char *broadcastable(const OrtValueInfo *a, const OrtValueInfo *b)
 {
-	int64_t da[8], db[8], n = 1;
+	int64_t da[8], db[8];
 	size_t ra, rb;
 
 	vi_type(a, da, &ra);
 	vi_type(b, db, &rb);
-	if (ra == (size_t)-1 || rb == (size_t)-1 || ra != rb)
-		return "operand shapes unknown or of different ranks (broadcasting: MLAS's scalar paths not reproduced)";
-	for (size_t i = 0; i < ra; i++) {
-		if (da[i] <= 0 || da[i] != db[i])
-			return "operand shapes not static and equal (broadcasting: MLAS's scalar paths not reproduced)";
-		n *= da[i];
+	if (ra == (size_t)-1 || rb == (size_t)-1)
+		return NULL;	/* checked at run time */
+	for (size_t i = 1; i <= ra && i <= rb; i++) {
+		int64_t x = da[ra - i], y = db[rb - i];
+
+		if (x > 1 && y > 1 && x != y)
+			return "operand shapes do not broadcast";
 	}
-	return n < 2 ? "a single element (MLAS's scalar path)" : NULL;
+	return NULL;
 }
 
 void ew_match(const OrtNode *n, struct match *m, enum xk_op op)
@@ -120,7 +123,7 @@ void ew_match(const OrtNode *n, struct match *m, enum xk_op op)
 	m->k.xk = x;
 	for (int i = 0; i < 2 && !m->why; i++)
 		m->why = ew_operand(in[i], dt, &src[i], &dq[i], &x->s[i], &x->zp[i]);
-	if (m->why || (m->why = same_shape(src[0], src[1])))
+	if (m->why || (m->why = broadcastable(src[0], src[1])))
 		goto out;
 	if (vi_const(src[0]) && vi_const(src[1])) {
 		m->why = "both operands constant";
@@ -152,13 +155,50 @@ static uint8_t pack8(float v, bool s8)
 	return (uint8_t)(r < 0 ? 0 : r > 255 ? 255 : r);
 }
 
+/* the output shape of numpy broadcasting, and each operand's strides in it */
+static OrtStatus *bcast(const struct kern *k, const int64_t d[2][8], const size_t r[2],
+			int64_t *od, size_t *orank, int64_t st_[2][8])
+{
+	size_t R = r[0] > r[1] ? r[0] : r[1];
+
+	for (size_t i = 0; i < R; i++) {
+		int64_t a = i + r[0] >= R ? d[0][i + r[0] - R] : 1;
+		int64_t b = i + r[1] >= R ? d[1][i + r[1] - R] : 1;
+
+		if (a != b && a != 1 && b != 1)
+			return st(ORT_INVALID_ARGUMENT, "e1npu: %s: shapes do not broadcast (dimension %zu: %lld and %lld)",
+				  k->name, i, (long long)a, (long long)b);
+		od[i] = a == 1 ? b : a;
+		st_[0][i] = a == 1 ? 0 : 1;
+		st_[1][i] = b == 1 ? 0 : 1;
+	}
+	for (int j = 0; j < 2; j++) {	/* element strides (0: broadcast) */
+		int64_t m = 1;
+
+		for (size_t i = R; i-- > 0;) {
+			int64_t dim = i + r[j] >= R ? d[j][i + r[j] - R] : 1;
+
+			st_[j][i] = st_[j][i] ? m : 0;
+			m *= dim;
+		}
+	}
+	*orank = R;
+	return NULL;
+}
+
+static inline float ld(const void *p, int64_t i, bool s8)
+{
+	return (float)(s8 ? ((const int8_t *)p)[i] : ((const uint8_t *)p)[i]);
+}
+
 OrtStatus *ew_run(struct kern *k, OrtKernelContext *ctx)
 {
 	const struct xk *x = k->xk;
 	const void *p[2];
-	int64_t d[2][8];
-	size_t r[2], n = 1;
+	int64_t d[2][8], od[8], str[2][8], idx[8] = { 0 }, n = 1, off[2] = { 0, 0 };
+	size_t r[2], R = 0;
 	bool s8 = x->dt == ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8;
+	int scal = -1;		/* the operand MLAS gets as a scalar (ORT's span) */
 	OrtValue *yv = NULL;
 	uint8_t *y;
 	OrtStatus *s;
@@ -166,32 +206,63 @@ OrtStatus *ew_run(struct kern *k, OrtKernelContext *ctx)
 	for (int i = 0; i < 2; i++)
 		if ((s = get_in(ctx, (struct operand *)&x->in[i], &p[i], d[i], &r[i])))
 			return s;
-	if (r[0] != r[1] || memcmp(d[0], d[1], r[0] * sizeof(int64_t)))
-		return st(ORT_INVALID_ARGUMENT, "e1npu: %s: operand shapes differ at run time", k->name);
-	for (size_t i = 0; i < r[0]; i++)
-		n *= (size_t)d[0][i];
-	if ((s = ort->KernelContext_GetOutput(ctx, 0, d[0], r[0], &yv)) ||
+	if ((s = bcast(k, d, r, od, &R, str)))
+		return s;
+	for (size_t i = 0; i < R; i++)
+		n *= od[i];
+	if ((s = ort->KernelContext_GetOutput(ctx, 0, od, R, &yv)) ||
 	    (s = ort->GetTensorMutableData(yv, (void **)&y)))
 		return s;
+	/*
+	 * ORT's broadcast loop hands MLAS spans of the innermost output
+	 * dimension of size > 1 (merged): an operand broadcast there is a
+	 * scalar for MLAS (input 0 is checked first); one element: input 0.
+	 */
+	for (size_t i = R; i-- > 0 && scal < 0;)
+		if (od[i] > 1)
+			scal = !str[0][i] ? 0 : !str[1][i] ? 1 : 2;
+	if (scal < 0)
+		scal = 0;
 	if (x->op == XK_ADD) {
-		float ra = x->s[0] / x->ys, rb = x->s[1] / x->ys, tb = rb * (float)x->zp[1];
-		float fixed = (float)x->yzp - fmaf(ra, (float)x->zp[0], tb);
+		/* MLAS's A is the span operand, B the scalar one (swapped when
+		 * input 0 is the scalar) */
+		int ia = scal == 0 ? 1 : 0, ib = 1 - ia;
+		float ra = x->s[ia] / x->ys, rb = x->s[ib] / x->ys, tb = rb * (float)x->zp[ib];
+		float fixed = (float)x->yzp - fmaf(ra, (float)x->zp[ia], tb);
 
-		for (size_t i = 0; i < n; i++) {
-			float a = (float)(s8 ? ((const int8_t *)p[0])[i] : ((const uint8_t *)p[0])[i]);
-			float b = (float)(s8 ? ((const int8_t *)p[1])[i] : ((const uint8_t *)p[1])[i]);
+		for (int64_t o = 0; o < n; o++) {
+			float a = ld(p[ia], off[ia], s8), b = ld(p[ib], off[ib], s8);
 
-			y[i] = pack8(fmaf(a, ra, fmaf(b, rb, fixed)), s8);
+			y[o] = pack8(scal == 2 ? fmaf(a, ra, fmaf(b, rb, fixed)) :
+				     fmaf(a, ra, fmaf(b, rb, fixed)), s8);
+			for (size_t i = R; i-- > 0;) {	/* odometer */
+				off[0] += str[0][i];
+				off[1] += str[1][i];
+				if (++idx[i] < od[i])
+					break;
+				off[0] -= str[0][i] * od[i];
+				off[1] -= str[1][i] * od[i];
+				idx[i] = 0;
+			}
 		}
 	} else {
+		/* exact product, commutative ratio: one formula for every path */
 		float ab = x->s[0] * x->s[1], ratio = ab / x->ys, zc = (float)x->yzp;
 
-		for (size_t i = 0; i < n; i++) {
-			int32_t a = s8 ? ((const int8_t *)p[0])[i] : ((const uint8_t *)p[0])[i];
-			int32_t b = s8 ? ((const int8_t *)p[1])[i] : ((const uint8_t *)p[1])[i];
+		for (int64_t o = 0; o < n; o++) {
+			int32_t a = (int32_t)ld(p[0], off[0], s8), b = (int32_t)ld(p[1], off[1], s8);
 			float t = (float)((a - x->zp[0]) * (b - x->zp[1])) * ratio;
 
-			y[i] = pack8(t + zc, s8);
+			y[o] = pack8(t + zc, s8);
+			for (size_t i = R; i-- > 0;) {
+				off[0] += str[0][i];
+				off[1] += str[1][i];
+				if (++idx[i] < od[i])
+					break;
+				off[0] -= str[0][i] * od[i];
+				off[1] -= str[1][i] * od[i];
+				idx[i] = 0;
+			}
 		}
 	}
 	return NULL;

@@ -154,7 +154,7 @@ def _ew_model(op, dt, npt, shape_a, shape_b, sa, za, sb, zb, sc, zc, const_b=Non
 def t_eltwise(ep, result):
     """DQ -> Add/Mul -> Q (QLinearAdd/QLinearMul on the CPU EP): random
     scales and zero points (some giving saturation), int8 and uint8,
-    lengths around MLAS's vector widths; broadcasting left to the CPU."""
+    lengths around MLAS's vector widths, broadcasting; one refusal."""
     rng = np.random.default_rng(23)
     for op in ("Add", "Mul"):
         for dt, npt in TYPES:
@@ -190,10 +190,36 @@ def t_eltwise(ep, result):
                 _check(result, ep, mb, {"a": a, "b": b}, 4,
                        "DQ->%s->Q %s all 65536 pairs, scales %.4g %.4g -> %.4g zero points %d %d -> %d" % (
                            op, "u8" if npt == np.uint8 else "s8", sa, sb, sc, za, zb, zc))
-        # broadcasting: left to the CPU EP with the reason
-        mb = _ew_model(op, T.UINT8, np.uint8, [4, 5], [1, 5], 0.05, 3, 0.07, 9, 0.1, 128)
-        _check(result, ep, mb, {"a": _data(rng, np.uint8, [4, 5]), "b": _data(rng, np.uint8, [1, 5])}, 0,
-               "DQ->%s->Q broadcasting [4, 5] x [1, 5]" % op, "broadcasting")
+        # broadcasting: every (a, b) pair with B, then A, broadcast along
+        # the innermost dimension (MLAS's scalar operand), B of lower rank
+        # (general spans), a one-element operand, a per-channel bias
+        for dt, npt in TYPES:
+            info = np.iinfo(npt)
+            vals = np.arange(info.min, int(info.max) + 1).astype(npt)
+            for form, a, b in (("B [256, 1]", np.repeat(vals[None, :], 256, 0), vals[:, None].copy()),
+                               ("A [256, 1]", vals[:, None].copy(), np.repeat(vals[None, :], 256, 0)),
+                               ("B [256]", np.repeat(vals[:, None], 256, 1), vals.copy()),
+                               ("A [1]", vals[7:8].copy(), np.repeat(vals[None, :], 3, 0)),
+                               ("B [1, 3, 1, 1]", _data(rng, npt, [2, 3, 5, 5]), _data(rng, npt, [1, 3, 1, 1])),
+                               ("B [3, 1, 1]", _data(rng, npt, [2, 3, 4, 4]), _data(rng, npt, [3, 1, 1]))):
+                sa, sb, sc = (np.float32(v) for v in np.exp(rng.uniform(-7, 0, 3)))
+                za, zb, zc = (int(v) for v in rng.integers(info.min, int(info.max) + 1, 3))
+                mb = _ew_model(op, dt, npt, list(a.shape), list(b.shape), sa, za, sb, zb, sc, zc)
+                _check(result, ep, mb, {"a": a, "b": b}, 4,
+                       "DQ->%s->Q %s broadcasting %s x %s (%s)" % (op, "u8" if npt == np.uint8 else "s8",
+                                                                 list(a.shape), list(b.shape), form))
+        # a scale given at run time: left to the CPU EP
+        inits = [_i(np.array(0.05, np.float32), "s"), _i(np.array(3, np.uint8), "z")]
+        nodes = [h.make_node("DequantizeLinear", ["a", "rs", "z"], ["af"]),
+                 h.make_node("DequantizeLinear", ["b", "s", "z"], ["bf"]),
+                 h.make_node(op, ["af", "bf"], ["cf"]),
+                 h.make_node("QuantizeLinear", ["cf", "s", "z"], ["y"])]
+        mb = _model(nodes, [h.make_tensor_value_info("a", T.UINT8, [3, 5]),
+                            h.make_tensor_value_info("b", T.UINT8, [3, 5]),
+                            h.make_tensor_value_info("rs", T.FLOAT, [])], inits, T.UINT8)
+        _check(result, ep, mb, {"a": _data(rng, np.uint8, [3, 5]), "b": _data(rng, np.uint8, [3, 5]),
+                                "rs": np.array(0.07, np.float32)}, 0,
+               "DQ->%s->Q with a run-time scale" % op, "run-time")
 
 
 def t_act(ep, result):
