@@ -62,7 +62,7 @@ OrtStatus *get_in(OrtKernelContext *ctx, struct operand *o, const void **p, int6
 
 enum xk_op {
 	XK_RESHAPE, XK_FLATTEN, XK_SQUEEZE, XK_UNSQUEEZE, XK_TRANSPOSE,
-	XK_CONCAT, XK_RELU, XK_ADD, XK_MUL,
+	XK_CONCAT, XK_RELU, XK_ADD, XK_MUL, XK_SLICE, XK_RESIZE,
 };
 
 struct xk {
@@ -75,6 +75,10 @@ struct xk {
 	int nv;			/* -1: none given (Transpose: reversed; Squeeze: all 1s) */
 	int64_t axis;		/* Flatten, Concat */
 	bool allowzero;		/* Reshape */
+	/* Slice: starts, ends, axes, steps; Resize: integer scales in sl[0],
+	 * coordinate mode in sl[1][0], nearest mode in sl[1][1] */
+	int64_t sl[4][8];
+	int nsl;
 	/* QLinearAdd/QLinearMul: per-tensor A, B, C */
 	float s[2], ys;
 	int32_t zp[2], yzp;
@@ -94,6 +98,15 @@ const char *xk_scale_guard(float s);
 const char *xk_act_dropped(const OrtNode *act, const OrtNode *q, int dt);
 /* an operand: constant (copied) or run-time (bound by xk_bind) */
 const char *xk_input(struct xk *x, const OrtValueInfo *v);
+/* DQ @v's source and parameters: constant per-tensor, equal to @y's */
+const char *xk_dq_equal(const OrtValueInfo *v, const OrtValueInfo **src, int dt,
+			const struct qp *y, const OrtNode **dq);
+struct xk *xk_new(struct match *m, enum xk_op op, int dt);
+/* a constant int64 [n <= 8] input into @out, its count in *@n */
+const char *xk_ints(const OrtValueInfo *v, int64_t *out, int *n);
+/* ep_select.c: DQ -> Slice / Resize (nearest) -> Q */
+void sel_match(const OrtNode *n, struct match *m, enum xk_op op);
+OrtStatus *sel_run(struct kern *k, OrtKernelContext *ctx);
 /* ep_eltwise.c: DQ -> Add/Mul -> Q */
 void ew_match(const OrtNode *n, struct match *m, enum xk_op op);
 OrtStatus *ew_run(struct kern *k, OrtKernelContext *ctx);

@@ -29,7 +29,8 @@ static const struct {
 } xk_ops[] = {
 	{ "Reshape", XK_RESHAPE }, { "Flatten", XK_FLATTEN }, { "Squeeze", XK_SQUEEZE },
 	{ "Unsqueeze", XK_UNSQUEEZE }, { "Transpose", XK_TRANSPOSE }, { "Concat", XK_CONCAT },
-	{ "Relu", XK_RELU }, { "Add", XK_ADD }, { "Mul", XK_MUL },
+	{ "Relu", XK_RELU }, { "Add", XK_ADD }, { "Mul", XK_MUL }, { "Slice", XK_SLICE },
+	{ "Resize", XK_RESIZE },
 };
 
 bool xk_op(const char *op)
@@ -127,7 +128,7 @@ const char *xk_scale_guard(float s)
 }
 
 /* DQ @v's source, type and parameters: equal to @y's, constant per-tensor */
-static const char *dq_equal(const OrtValueInfo *v, const OrtValueInfo **src, int dt,
+const char *xk_dq_equal(const OrtValueInfo *v, const OrtValueInfo **src, int dt,
 			    const struct qp *y, const OrtNode **dq)
 {
 	const OrtValueInfo *sv, *zv;
@@ -150,7 +151,7 @@ static const char *dq_equal(const OrtValueInfo *v, const OrtValueInfo **src, int
 	       "DequantizeLinear and QuantizeLinear parameters differ (or are not constant): ORT requantizes";
 }
 
-static struct xk *xk_new(struct match *m, enum xk_op op, int dt)
+struct xk *xk_new(struct match *m, enum xk_op op, int dt)
 {
 	struct xk *x = calloc(1, sizeof(*x));
 
@@ -166,29 +167,34 @@ static struct xk *xk_new(struct match *m, enum xk_op op, int dt)
 	return x;
 }
 
-/* a constant int64 [n <= 8] input (shape, axes) into x->v */
-static const char *const_ints(const OrtValueInfo *v, struct xk *x)
+/* a constant int64 [n <= 8] input (shape, axes, starts ...) into @v, its count in *@n */
+const char *xk_ints(const OrtValueInfo *v, int64_t *out, int *n)
 {
 	const OrtValue *val = NULL;
 	OrtTensorTypeAndShapeInfo *tsi = NULL;
 	ONNXTensorElementDataType et;
 	size_t cnt = 0, r = 0;
 	const void *p = NULL;
-	const char *why = "shape/axes not int64 [n <= 8]";
+	const char *why = "shape/axes/indices not int64 [n <= 8]";
 
 	if (!vi_const(v) || !ok(ort->ValueInfo_GetInitializerValue(v, &val)) || !val ||
 	    !ok(ort->GetTensorTypeAndShape(val, &tsi)))
-		return "shape/axes input not a constant initializer";
+		return "shape/axes/indices input not a constant initializer";
 	if (ok(ort->GetTensorElementType(tsi, &et)) && et == ONNX_TENSOR_ELEMENT_DATA_TYPE_INT64 &&
 	    ok(ort->GetTensorShapeElementCount(tsi, &cnt)) && ok(ort->GetDimensionsCount(tsi, &r)) &&
 	    r == 1 && cnt <= 8 && ok(ort->GetTensorData(val, &p)) && (p || !cnt)) {
 		if (cnt)
-			memcpy(x->v, p, cnt * sizeof(int64_t));
-		x->nv = (int)cnt;
+			memcpy(out, p, cnt * sizeof(int64_t));
+		*n = (int)cnt;
 		why = NULL;
 	}
 	ort->ReleaseTensorTypeAndShapeInfo(tsi);
 	return why;
+}
+
+static const char *const_ints(const OrtValueInfo *v, struct xk *x)
+{
+	return xk_ints(v, x->v, &x->nv);
 }
 
 static void match_move(const OrtNode *n, struct match *m, enum xk_op op)
@@ -207,7 +213,7 @@ static void match_move(const OrtNode *n, struct match *m, enum xk_op op)
 	}
 	if ((m->why = xk_q_after(node_output0(n), &q, &dt, &y)) ||
 	    (m->why = xk_scale_guard(y.s[0])) ||
-	    (m->why = dq_equal(in[0], &src, dt, &y, &dq)))
+	    (m->why = xk_dq_equal(in[0], &src, dt, &y, &dq)))
 		goto out;
 	if (!(x = xk_new(m, op, dt))) {
 		m->why = "out of memory";
@@ -283,7 +289,7 @@ static void match_concat(const OrtNode *n, struct match *m)
 			m->why = "missing input";
 			goto out;
 		}
-		if ((m->why = dq_equal(in[i], &srcs[i], dt, &y, &dqs[i])))
+		if ((m->why = xk_dq_equal(in[i], &srcs[i], dt, &y, &dqs[i])))
 			goto out;
 	}
 	if (!(x = xk_new(m, XK_CONCAT, dt))) {
@@ -318,6 +324,8 @@ void xk_match(const OrtNode *n, struct match *m)
 			match_concat(n, m);
 		else if (xk_ops[i].x == XK_ADD || xk_ops[i].x == XK_MUL)
 			ew_match(n, m, xk_ops[i].x);
+		else if (xk_ops[i].x == XK_SLICE || xk_ops[i].x == XK_RESIZE)
+			sel_match(n, m, xk_ops[i].x);
 		else
 			match_move(n, m, xk_ops[i].x);
 		return;
@@ -534,6 +542,8 @@ OrtStatus *xk_run(struct kern *k, OrtKernelContext *ctx)
 		return run_concat(k, ctx);
 	if (x->op == XK_ADD || x->op == XK_MUL)
 		return ew_run(k, ctx);
+	if (x->op == XK_SLICE || x->op == XK_RESIZE)
+		return sel_run(k, ctx);
 	if ((s = get_in(ctx, &x->in[0], &p, d, &r)))
 		return s;
 	for (size_t i = 0; i < r; i++)

@@ -91,11 +91,20 @@ def seeds():
                                     ("Flatten", [2, 3, 4], [], {"axis": 1}),
                                     ("Squeeze", [2, 1, 4], [_init(np.array([1], np.int64), "ax")], {}),
                                     ("Unsqueeze", [2, 4], [_init(np.array([0, 2], np.int64), "ax")], {}),
-                                    ("Relu", [3, 5], [], {})):
+                                    ("Relu", [3, 5], [], {}),
+                                    ("Slice", [4, 6], [_init(np.array([1, -1], np.int64), "st"),
+                                                       _init(np.array([4, 0], np.int64), "en"),
+                                                       _init(np.array([0, 1], np.int64), "ax"),
+                                                       _init(np.array([2, -2], np.int64), "sp")], {})):
         model("dq-%s-q" % op.lower(), [h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["xf"]),
                                        h.make_node(op, ["xf"] + [e.name for e in extra], ["of"], **attrs),
                                        h.make_node("QuantizeLinear", ["of", "xs", "xz"], ["y"])],
               [h.make_tensor_value_info("x", T.UINT8, shape)], q[:2] + extra)
+    model("dq-resize-q", [h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["xf"]),
+                          h.make_node("Resize", ["xf", "", "sc"], ["of"], nearest_mode="floor"),
+                          h.make_node("QuantizeLinear", ["of", "xs", "xz"], ["y"])],
+          [h.make_tensor_value_info("x", T.UINT8, [1, 2, 3, 3])],
+          q[:2] + [_init(np.array([1, 1, 2, 3], np.float32), "sc")])
     model("dq-concat-q", [h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["xf"]),
                           h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["x2f"]),
                           h.make_node("Concat", ["xf", "x2f"], ["cf"], axis=1),
@@ -115,7 +124,7 @@ INTS = [-(1 << 31), -5, -1, 0, 1, 2, 3, 4, 7, 1 << 20, (1 << 31) - 1]
 TYPES = [T.UINT8, T.INT8, T.INT32, T.FLOAT, T.INT64, T.FLOAT16, T.UINT16]
 OPS = ["QLinearConv", "QLinearMatMul", "MatMulInteger", "ConvInteger", "Conv", "MatMul", "Gemm",
        "MaxPool", "DequantizeLinear", "QuantizeLinear", "Relu", "Reshape", "Transpose", "Flatten",
-       "Squeeze", "Unsqueeze", "Concat", "Add", "Mul"]
+       "Squeeze", "Unsqueeze", "Concat", "Add", "Mul", "Slice", "Resize", "Clip"]
 
 
 def mutate(m, rng):

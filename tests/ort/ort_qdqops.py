@@ -268,8 +268,57 @@ def t_act(ep, result):
                        None if want else "ORT keeps it")
 
 
+def t_select(ep, result):
+    """DQ -> Slice / Resize (nearest, integer scales) -> Q with equal
+    parameters: claimed, each output element one input element; linear
+    Resize and a fractional scale left to the CPU EP."""
+    rng = np.random.default_rng(25)
+    L = np.iinfo(np.int64)
+    slices = [([2, 7, 5], [1, 0], [2, 6], [0, 1], [1, 2]),
+              ([4, 9], [-1, 8], [L.min, 0], [0, 1], [-1, -3]),
+              ([3, 10], [2], [L.max], None, None),
+              ([6, 4, 4], [5, -2], [-7, 100], [0, -1], [-2, 1]),
+              ([5, 5], [1], [1], [1], [1])]
+    resizes = [([1, 2, 3, 4], [1, 1, 2, 2], {}), ([1, 1, 3, 5], [1, 1, 3, 2], {}),
+               ([1, 2, 2, 3], [1, 1, 2, 4], {"coordinate_transformation_mode": "asymmetric"}),
+               ([1, 2, 3, 3], [1, 1, 2, 2], {"coordinate_transformation_mode": "asymmetric",
+                                             "nearest_mode": "round_prefer_ceil"}),
+               ([2, 3, 3], [1, 3, 3], {"nearest_mode": "floor"}),
+               ([1, 1, 4, 2], [1, 1, 3, 3], {"coordinate_transformation_mode": "pytorch_half_pixel",
+                                             "nearest_mode": "ceil"})]
+    for dt, npt in TYPES:
+        zp = 11 if npt == np.uint8 else -7
+        for shape, st, en, ax, steps in slices:
+            inits = [_i(np.array(0.04, np.float32), "s"), _i(np.array(zp, npt), "z"),
+                     _i(np.array(st, np.int64), "st"), _i(np.array(en, np.int64), "en")]
+            names = ["st", "en"]
+            if ax is not None:
+                inits += [_i(np.array(ax, np.int64), "ax"), _i(np.array(steps, np.int64), "sp")]
+                names += ["ax", "sp"]
+            nodes = [h.make_node("DequantizeLinear", ["x", "s", "z"], ["xf"]),
+                     h.make_node("Slice", ["xf"] + names, ["of"]),
+                     h.make_node("QuantizeLinear", ["of", "s", "z"], ["y"])]
+            mb = _model(nodes, [h.make_tensor_value_info("x", dt, shape)], inits, dt)
+            _check(result, ep, mb, {"x": _data(rng, npt, shape)}, 3,
+                   "DQ->Slice->Q %s %s starts %s ends %s axes %s steps %s" % (
+                       "u8" if npt == np.uint8 else "s8", shape, st, en, ax, steps))
+        for shape, scales, attrs in resizes + [([1, 1, 2, 2], [1, 1, 2, 2], {"mode": "linear"}),
+                                               ([1, 1, 4, 4], [1, 1, 1.5, 1.5], {})]:
+            inits = [_i(np.array(0.04, np.float32), "s"), _i(np.array(zp, npt), "z"),
+                     _i(np.array(scales, np.float32), "sc")]
+            nodes = [h.make_node("DequantizeLinear", ["x", "s", "z"], ["xf"]),
+                     h.make_node("Resize", ["xf", "", "sc"], ["of"], **attrs),
+                     h.make_node("QuantizeLinear", ["of", "s", "z"], ["y"])]
+            mb = _model(nodes, [h.make_tensor_value_info("x", dt, shape)], inits, dt)
+            want = 0 if attrs.get("mode") == "linear" or scales[-1] != int(scales[-1]) else 3
+            _check(result, ep, mb, {"x": _data(rng, npt, shape)}, want,
+                   "DQ->Resize->Q %s %s scales %s %s" % ("u8" if npt == np.uint8 else "s8", shape, scales, attrs),
+                   None if want else "Resize")
+
+
 def t_qdqops(ep, result):
     t_move(ep, result)
     t_concat(ep, result)
     t_eltwise(ep, result)
     t_act(ep, result)
+    t_select(ep, result)
