@@ -71,6 +71,7 @@ struct xk {
 	size_t nin;
 	struct operand in[XK_MAXIN];	/* runtime_idx -2 until xk_bind */
 	char *names[XK_MAXIN];	/* run-time inputs' value names */
+	uint8_t *lut[XK_MAXIN];	/* Concat: requantization table, NULL: copy */
 	int64_t v[8];		/* Reshape's shape, Transpose's perm, (Un)Squeeze's axes */
 	int nv;			/* -1: none given (Transpose: reversed; Squeeze: all 1s) */
 	int64_t axis;		/* Flatten, Concat */

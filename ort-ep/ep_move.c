@@ -16,6 +16,7 @@
  * host: e1 has no data-movement operation.
  */
 #include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,9 +46,10 @@ void xk_free(struct xk *x)
 {
 	if (!x)
 		return;
-	for (size_t i = 0; i < x->nin; i++) {
+	for (size_t i = 0; i < XK_MAXIN; i++) {
 		free(x->in[i].data);
 		free(x->names[i]);
+		free(x->lut[i]);
 	}
 	free(x);
 }
@@ -128,13 +130,13 @@ const char *xk_scale_guard(float s)
 }
 
 /* DQ @v's source, type and parameters: equal to @y's, constant per-tensor */
-const char *xk_dq_equal(const OrtValueInfo *v, const OrtValueInfo **src, int dt,
-			    const struct qp *y, const OrtNode **dq)
+/* DQ @v's run-time source of type @dt and its constant per-tensor parameters */
+static const char *dq_params(const OrtValueInfo *v, const OrtValueInfo **src, int dt,
+			     const OrtNode **dq, float *s, int32_t *zp)
 {
 	const OrtValueInfo *sv, *zv;
 	struct qp a;
 	const char *why;
-	bool same;
 
 	*dq = dq_of(v, src, &sv, &zv);
 	if (!*dq)
@@ -145,10 +147,50 @@ const char *xk_dq_equal(const OrtValueInfo *v, const OrtValueInfo **src, int dt,
 		return "constant input";
 	if ((why = qp_read(sv, zv, dt, 0, &a)))
 		return why;
-	same = !a.sv && !a.zv && !memcmp(&a.s[0], &y->s[0], sizeof(float)) && a.zp[0] == y->zp[0];
+	if (a.sv || a.zv)
+		why = "run-time DequantizeLinear parameters";
+	*s = a.s[0];
+	*zp = a.zp[0];
 	qp_free(&a);
-	return same ? NULL :
-	       "DequantizeLinear and QuantizeLinear parameters differ (or are not constant): ORT requantizes";
+	return why;
+}
+
+const char *xk_dq_equal(const OrtValueInfo *v, const OrtValueInfo **src, int dt,
+			const struct qp *y, const OrtNode **dq)
+{
+	const char *why;
+	float s;
+	int32_t zp;
+
+	if ((why = dq_params(v, src, dt, dq, &s, &zp)))
+		return why;
+	return !memcmp(&s, &y->s[0], sizeof(float)) && zp == y->zp[0] ? NULL :
+	       "DequantizeLinear and QuantizeLinear parameters differ: ORT requantizes";
+}
+
+/*
+ * QLinearConcat's table for an input whose parameters differ from the
+ * output's (ORT's QlinearBuildLookupTable, MLAS's QuantizeLinear on
+ * x86-64): for each byte, f = sx * (q - zx) in float32, then f / sy,
+ * clamped to [qmin - zy, qmax - zy], rounded half to even, + zy.
+ */
+static uint8_t *requant_table(float sx, int32_t zx, float sy, int32_t zy, int dt)
+{
+	bool s8 = dt == ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8;
+	float lo = (float)((s8 ? -128 : 0) - zy), hi = (float)((s8 ? 127 : 255) - zy);
+	uint8_t *t = malloc(256);
+
+	if (!t)
+		return NULL;
+	for (int i = 0; i < 256; i++) {
+		int32_t q = s8 ? (int8_t)i : i;
+		float f = sx * (float)(q - zx), v = f / sy;
+
+		v = v > lo ? v : lo;	/* maxps, minps: NaN gives the bound */
+		v = v < hi ? v : hi;
+		t[i] = (uint8_t)((int32_t)nearbyintf(v) + zy);
+	}
+	return t;
 }
 
 struct xk *xk_new(struct match *m, enum xk_op op, int dt)
@@ -284,17 +326,28 @@ static void match_concat(const OrtNode *n, struct match *m)
 		m->why = "no inputs";
 		goto out;
 	}
+	if (!(x = xk_new(m, XK_CONCAT, dt))) {
+		m->why = "out of memory";
+		goto out;
+	}
 	for (size_t i = 0; i < ni; i++) {
+		float s;
+		int32_t zp;
+
 		if (!in[i]) {
 			m->why = "missing input";
 			goto out;
 		}
-		if ((m->why = xk_dq_equal(in[i], &srcs[i], dt, &y, &dqs[i])))
+		if ((m->why = dq_params(in[i], &srcs[i], dt, &dqs[i], &s, &zp)))
 			goto out;
-	}
-	if (!(x = xk_new(m, XK_CONCAT, dt))) {
-		m->why = "out of memory";
-		goto out;
+		/* equal parameters: a copy (QLinearConcat's too), else its table */
+		if (memcmp(&s, &y.s[0], sizeof(float)) || zp != y.zp[0]) {
+			x->lut[i] = requant_table(s, zp, y.s[0], y.zp[0], dt);
+			if (!x->lut[i]) {
+				m->why = "out of memory";
+				goto out;
+			}
+		}
 	}
 	x->axis = attr_int(n, "axis", INT64_MIN);
 	if (x->axis == INT64_MIN) {
@@ -520,8 +573,13 @@ static OrtStatus *run_concat(struct kern *k, OrtKernelContext *ctx)
 		for (size_t i = 0; i < x->nin; i++) {
 			size_t len = (size_t)(d[i][a] * inner);
 
-			if (len)
-				memcpy(y, (const uint8_t *)p[i] + (size_t)o * len, len);
+			const uint8_t *src = (const uint8_t *)p[i] + (size_t)o * len;
+
+			if (x->lut[i])
+				for (size_t j = 0; j < len; j++)
+					y[j] = x->lut[i][src[j]];
+			else if (len)
+				memcpy(y, src, len);
 			y += len;
 		}
 	return NULL;

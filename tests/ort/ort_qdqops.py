@@ -111,28 +111,54 @@ def t_move(ep, result):
 
 
 def t_concat(ep, result):
-    """DQ x n -> Concat -> Q, every scale and zero point equal: claimed;
-    one input's differing: left to the CPU EP (QLinearConcat's lookup
-    table)."""
+    """DQ x n -> Concat -> Q: inputs whose parameters equal the output's
+    are copied, the others requantized as QLinearConcat's table does
+    (every byte value, random parameters); a run-time scale refused."""
     rng = np.random.default_rng(22)
     for dt, npt in TYPES:
         zp = 100 if npt == np.uint8 else 5
         for shapes, axis, same in (([[2, 3, 4], [2, 5, 4], [2, 1, 4]], 1, True),
                                    ([[3, 4], [3, 4]], -1, True), ([[1, 2, 3, 3], [2, 2, 3, 3]], 0, True),
-                                   ([[2, 3], [2, 4]], 1, False)):
+                                   ([[2, 3], [2, 4]], 1, False), ([[2, 2, 5], [2, 3, 5], [2, 1, 5]], 1, False)):
             inits = [_i(np.array(0.125, np.float32), "s"), _i(np.array(zp, npt), "z"),
-                     _i(np.array(0.125 if same else 0.25, np.float32), "s1")]
-            nodes = [h.make_node("DequantizeLinear", ["x%d" % i, "s1" if i == 1 else "s", "z"], ["f%d" % i])
-                     for i in range(len(shapes))]
+                     _i(np.array(0.125 if same else 0.25, np.float32), "s1"), _i(np.array(zp - 3, npt), "z1")]
+            nodes = [h.make_node("DequantizeLinear", ["x%d" % i, "s1" if i == 1 else "s", "z1" if i == 1 and not same else "z"],
+                                 ["f%d" % i]) for i in range(len(shapes))]
             nodes += [h.make_node("Concat", ["f%d" % i for i in range(len(shapes))], ["cf"], axis=axis),
                       h.make_node("QuantizeLinear", ["cf", "s", "z"], ["y"])]
             mb = _model(nodes, [h.make_tensor_value_info("x%d" % i, dt, s) for i, s in enumerate(shapes)],
                         inits, dt)
             feeds = {"x%d" % i: _data(rng, npt, s) for i, s in enumerate(shapes)}
-            _check(result, ep, mb, feeds, len(shapes) + 2 if same else 0,
+            _check(result, ep, mb, feeds, len(shapes) + 2,
                    "DQ->Concat->Q %s %d inputs axis %d %s parameters" % (
-                       "u8" if npt == np.uint8 else "s8", len(shapes), axis, "equal" if same else "different"),
-                   None if same else "parameters differ")
+                       "u8" if npt == np.uint8 else "s8", len(shapes), axis, "equal" if same else "different"))
+        # every byte through the table, random parameters
+        info = np.iinfo(npt)
+        vals = np.arange(info.min, int(info.max) + 1).astype(npt)
+        for _ in range(8):
+            sx, sy = (np.float32(v) for v in np.exp(rng.uniform(-6, 0, 2)))
+            zx, zy = (int(v) for v in rng.integers(info.min, int(info.max) + 1, 2))
+            inits = [_i(np.array(sx, np.float32), "sx"), _i(np.array(zx, npt), "zx"),
+                     _i(np.array(sy, np.float32), "sy"), _i(np.array(zy, npt), "zy")]
+            nodes = [h.make_node("DequantizeLinear", ["a", "sx", "zx"], ["af"]),
+                     h.make_node("DequantizeLinear", ["b", "sy", "zy"], ["bf"]),
+                     h.make_node("Concat", ["af", "bf"], ["cf"], axis=0),
+                     h.make_node("QuantizeLinear", ["cf", "sy", "zy"], ["y"])]
+            mb = _model(nodes, [h.make_tensor_value_info("a", dt, [256]), h.make_tensor_value_info("b", dt, [256])],
+                        inits, dt)
+            _check(result, ep, mb, {"a": vals, "b": vals[::-1].copy()}, 4,
+                   "DQ->Concat->Q %s every byte, scale %.4g -> %.4g zero point %d -> %d" % (
+                       "u8" if npt == np.uint8 else "s8", sx, sy, zx, zy))
+    # a run-time scale: left to the CPU EP
+    inits = [_i(np.array(0.1, np.float32), "s"), _i(np.array(3, np.uint8), "z")]
+    nodes = [h.make_node("DequantizeLinear", ["a", "rs", "z"], ["af"]),
+             h.make_node("DequantizeLinear", ["b", "s", "z"], ["bf"]),
+             h.make_node("Concat", ["af", "bf"], ["cf"], axis=0),
+             h.make_node("QuantizeLinear", ["cf", "s", "z"], ["y"])]
+    mb = _model(nodes, [h.make_tensor_value_info("a", T.UINT8, [2, 3]), h.make_tensor_value_info("b", T.UINT8, [2, 3]),
+                        h.make_tensor_value_info("rs", T.FLOAT, [])], inits, T.UINT8)
+    _check(result, ep, mb, {"a": _data(rng, np.uint8, [2, 3]), "b": _data(rng, np.uint8, [2, 3]),
+                            "rs": np.array(0.3, np.float32)}, 0, "DQ->Concat->Q with a run-time scale", "run-time")
 
 
 def _ew_model(op, dt, npt, shape_a, shape_b, sa, za, sb, zb, sc, zc, const_b=None):
