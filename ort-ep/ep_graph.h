@@ -63,6 +63,7 @@ OrtStatus *get_in(OrtKernelContext *ctx, struct operand *o, const void **p, int6
 enum xk_op {
 	XK_RESHAPE, XK_FLATTEN, XK_SQUEEZE, XK_UNSQUEEZE, XK_TRANSPOSE,
 	XK_CONCAT, XK_RELU, XK_ADD, XK_MUL, XK_SLICE, XK_RESIZE,
+	XK_SOFTMAX,
 };
 
 struct xk {
@@ -74,7 +75,7 @@ struct xk {
 	uint8_t *lut[XK_MAXIN];	/* Concat: requantization table, NULL: copy */
 	int64_t v[8];		/* Reshape's shape, Transpose's perm, (Un)Squeeze's axes */
 	int nv;			/* -1: none given (Transpose: reversed; Squeeze: all 1s) */
-	int64_t axis;		/* Flatten, Concat */
+	int64_t axis;		/* Flatten, Concat, Softmax (nv: Softmax's opset) */
 	bool allowzero;		/* Reshape */
 	/* Slice: starts, ends, axes, steps; Resize: integer scales in sl[0],
 	 * coordinate mode in sl[1][0], nearest mode in sl[1][1] */
@@ -108,6 +109,9 @@ const char *xk_ints(const OrtValueInfo *v, int64_t *out, int *n);
 /* ep_select.c: DQ -> Slice / Resize (nearest) -> Q */
 void sel_match(const OrtNode *n, struct match *m, enum xk_op op);
 OrtStatus *sel_run(struct kern *k, OrtKernelContext *ctx);
+/* ep_softmax.c: DQ -> Softmax -> Q as QLinearSoftmax */
+void sm_match(const OrtNode *n, struct match *m);
+OrtStatus *sm_run(struct kern *k, OrtKernelContext *ctx);
 /* ep_eltwise.c: DQ -> Add/Mul -> Q */
 void ew_match(const OrtNode *n, struct match *m, enum xk_op op);
 OrtStatus *ew_run(struct kern *k, OrtKernelContext *ctx);

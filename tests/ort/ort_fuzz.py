@@ -105,6 +105,11 @@ def seeds():
                           h.make_node("QuantizeLinear", ["of", "xs", "xz"], ["y"])],
           [h.make_tensor_value_info("x", T.UINT8, [1, 2, 3, 3])],
           q[:2] + [_init(np.array([1, 1, 2, 3], np.float32), "sc")])
+    model("dq-softmax-q", [h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["xf"]),
+                           h.make_node("Softmax", ["xf"], ["sf"], axis=1),
+                           h.make_node("QuantizeLinear", ["sf", "ss", "sz"], ["y"])],
+          [h.make_tensor_value_info("x", T.UINT8, [2, 5, 3])],
+          q[:2] + [_init(np.array(1 / 256, np.float32), "ss"), _init(np.array(0, np.uint8), "sz")])
     model("dq-concat-q", [h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["xf"]),
                           h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["x2f"]),
                           h.make_node("Concat", ["xf", "x2f"], ["cf"], axis=1),
@@ -124,7 +129,7 @@ INTS = [-(1 << 31), -5, -1, 0, 1, 2, 3, 4, 7, 1 << 20, (1 << 31) - 1]
 TYPES = [T.UINT8, T.INT8, T.INT32, T.FLOAT, T.INT64, T.FLOAT16, T.UINT16]
 OPS = ["QLinearConv", "QLinearMatMul", "MatMulInteger", "ConvInteger", "Conv", "MatMul", "Gemm",
        "MaxPool", "DequantizeLinear", "QuantizeLinear", "Relu", "Reshape", "Transpose", "Flatten",
-       "Squeeze", "Unsqueeze", "Concat", "Add", "Mul", "Slice", "Resize", "Clip"]
+       "Squeeze", "Unsqueeze", "Concat", "Add", "Mul", "Slice", "Resize", "Clip", "Softmax"]
 
 
 def mutate(m, rng):

@@ -342,9 +342,57 @@ def t_select(ep, result):
                    None if want else "Resize")
 
 
+def t_softmax(ep, result):
+    """DQ -> Softmax -> Q (QLinearSoftmax on the CPU EP): 200 random
+    shapes, axes, opsets 11 and 13, scales and zero points (seed 9 holds
+    a case where a double log in the table would differ); one result line
+    per type and opset; a run-time scale left to the CPU EP."""
+    rng = np.random.default_rng(9)
+    stats = {}
+    for it in range(200):
+        dt, npt = TYPES[it % 2]
+        info = np.iinfo(npt)
+        opset = [13, 11][(it // 2) % 2]
+        D = int(rng.integers(2, 300))
+        shape = [3, int(rng.integers(1, 5)), D]
+        axis = int(rng.choice([-1, 2, 1])) if opset == 13 else int(rng.choice([1, 2, -1]))
+        sx = np.float32(np.exp(rng.uniform(-6, 0)))
+        sy = np.float32(1 / 256) if it % 3 else np.float32(np.exp(rng.uniform(-6, -1)))
+        zx = int(rng.integers(info.min, int(info.max) + 1))
+        zy = (0 if npt == np.uint8 else -128) if it % 3 else int(rng.integers(info.min, int(info.max) + 1))
+        inits = [_i(np.array(sx, np.float32), "sx"), _i(np.array(zx, npt), "zx"),
+                 _i(np.array(sy, np.float32), "sy"), _i(np.array(zy, npt), "zy")]
+        nodes = [h.make_node("DequantizeLinear", ["x", "sx", "zx"], ["xf"]),
+                 h.make_node("Softmax", ["xf"], ["sf"], axis=axis),
+                 h.make_node("QuantizeLinear", ["sf", "sy", "zy"], ["y"])]
+        mb = _model(nodes, [h.make_tensor_value_info("x", dt, shape)], inits, dt, opset=opset)
+        x = _data(rng, npt, shape)
+        c = oc.session(mb)[0].run(None, {"x": x})[0]
+        es, summ = oc.session(mb, ep)
+        e = es.run(None, {"x": x})[0]
+        st = stats.setdefault(("u8" if npt == np.uint8 else "s8", opset), [0, 0, []])
+        st[0] += 1
+        if summ is None or summ[0] != 3 or not np.array_equal(c, e):
+            st[1] += 1
+            st[2].append("%s axis %d sx %g sy %g zy %d: claimed %s, %s" % (
+                shape, axis, sx, sy, zy, summ[0] if summ else None,
+                "equal" if np.array_equal(c, e) else "DIFFERS"))
+    for (t, opset), (n, bad, why) in sorted(stats.items()):
+        result(bad == 0, "DQ->Softmax->Q %s opset %d: %d random cases claimed and equal to the CPU EP, %d not%s"
+               % (t, opset, n - bad, bad, (": " + "; ".join(why[:3])) if why else ""))
+    inits = [_i(np.array(1 / 256, np.float32), "sy"), _i(np.array(0, np.uint8), "z")]
+    nodes = [h.make_node("DequantizeLinear", ["x", "rs", "z"], ["xf"]), h.make_node("Softmax", ["xf"], ["sf"]),
+             h.make_node("QuantizeLinear", ["sf", "sy", "z"], ["y"])]
+    mb = _model(nodes, [h.make_tensor_value_info("x", T.UINT8, [2, 7]), h.make_tensor_value_info("rs", T.FLOAT, [])],
+                inits, T.UINT8)
+    _check(result, ep, mb, {"x": _data(rng, np.uint8, [2, 7]), "rs": np.array(0.1, np.float32)}, 0,
+           "DQ->Softmax->Q with a run-time scale", "run-time")
+
+
 def t_qdqops(ep, result):
     t_move(ep, result)
     t_concat(ep, result)
     t_eltwise(ep, result)
     t_act(ep, result)
     t_select(ep, result)
+    t_softmax(ep, result)
