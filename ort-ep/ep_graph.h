@@ -63,7 +63,7 @@ OrtStatus *get_in(OrtKernelContext *ctx, struct operand *o, const void **p, int6
 enum xk_op {
 	XK_RESHAPE, XK_FLATTEN, XK_SQUEEZE, XK_UNSQUEEZE, XK_TRANSPOSE,
 	XK_CONCAT, XK_RELU, XK_ADD, XK_MUL, XK_SLICE, XK_RESIZE,
-	XK_SOFTMAX,
+	XK_SOFTMAX, XK_AVGPOOL, XK_GLOBALAVGPOOL,
 };
 
 struct xk {
@@ -76,9 +76,10 @@ struct xk {
 	int64_t v[8];		/* Reshape's shape, Transpose's perm, (Un)Squeeze's axes */
 	int nv;			/* -1: none given (Transpose: reversed; Squeeze: all 1s) */
 	int64_t axis;		/* Flatten, Concat, Softmax (nv: Softmax's opset) */
-	bool allowzero;		/* Reshape */
+	bool allowzero;		/* Reshape; AveragePool: count_include_pad */
 	/* Slice: starts, ends, axes, steps; Resize: integer scales in sl[0],
-	 * coordinate mode in sl[1][0], nearest mode in sl[1][1] */
+	 * coordinate mode in sl[1][0], nearest mode in sl[1][1]; AveragePool:
+	 * kernel, strides, pads */
 	int64_t sl[4][8];
 	int nsl;
 	/* QLinearAdd/QLinearMul: per-tensor A, B, C */
@@ -112,6 +113,9 @@ OrtStatus *sel_run(struct kern *k, OrtKernelContext *ctx);
 /* ep_softmax.c: DQ -> Softmax -> Q as QLinearSoftmax */
 void sm_match(const OrtNode *n, struct match *m);
 OrtStatus *sm_run(struct kern *k, OrtKernelContext *ctx);
+/* ep_pool.c: DQ -> AveragePool/GlobalAveragePool -> Q */
+void pool_match(const OrtNode *n, struct match *m, enum xk_op op);
+OrtStatus *pool_run(struct kern *k, OrtKernelContext *ctx);
 /* ep_eltwise.c: DQ -> Add/Mul -> Q */
 void ew_match(const OrtNode *n, struct match *m, enum xk_op op);
 OrtStatus *ew_run(struct kern *k, OrtKernelContext *ctx);

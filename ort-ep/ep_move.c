@@ -31,7 +31,8 @@ static const struct {
 	{ "Reshape", XK_RESHAPE }, { "Flatten", XK_FLATTEN }, { "Squeeze", XK_SQUEEZE },
 	{ "Unsqueeze", XK_UNSQUEEZE }, { "Transpose", XK_TRANSPOSE }, { "Concat", XK_CONCAT },
 	{ "Relu", XK_RELU }, { "Add", XK_ADD }, { "Mul", XK_MUL }, { "Slice", XK_SLICE },
-	{ "Resize", XK_RESIZE }, { "Softmax", XK_SOFTMAX },
+	{ "Resize", XK_RESIZE }, { "Softmax", XK_SOFTMAX }, { "AveragePool", XK_AVGPOOL },
+	{ "GlobalAveragePool", XK_GLOBALAVGPOOL },
 };
 
 bool xk_op(const char *op)
@@ -381,6 +382,8 @@ void xk_match(const OrtNode *n, struct match *m)
 			sel_match(n, m, xk_ops[i].x);
 		else if (xk_ops[i].x == XK_SOFTMAX)
 			sm_match(n, m);
+		else if (xk_ops[i].x == XK_AVGPOOL || xk_ops[i].x == XK_GLOBALAVGPOOL)
+			pool_match(n, m, xk_ops[i].x);
 		else
 			match_move(n, m, xk_ops[i].x);
 		return;
@@ -394,6 +397,8 @@ const char *xk_desc(const struct kern *k)
 		return "on the host as MLAS's QLinearAdd/QLinearMul (float32, e1 has no such arithmetic)";
 	if (k->xk && k->xk->op == XK_SOFTMAX)
 		return "on the host as ORT's QLinearSoftmax (its exp table and float32 sums)";
+	if (k->xk && (k->xk->op == XK_AVGPOOL || k->xk->op == XK_GLOBALAVGPOOL))
+		return "on the host as ORT's QLinearAveragePool/QLinearGlobalAveragePool";
 	if (k->xk && k->xk->op == XK_CONCAT)
 		return "8-bit copies, or QLinearConcat's requantization table, on the host";
 	return "8-bit data movement on the host, as ORT's CPU EP once it drops the Q/DQ";
@@ -610,6 +615,8 @@ OrtStatus *xk_run(struct kern *k, OrtKernelContext *ctx)
 		return sel_run(k, ctx);
 	if (x->op == XK_SOFTMAX)
 		return sm_run(k, ctx);
+	if (x->op == XK_AVGPOOL || x->op == XK_GLOBALAVGPOOL)
+		return pool_run(k, ctx);
 	if ((s = get_in(ctx, &x->in[0], &p, d, &r)))
 		return s;
 	for (size_t i = 0; i < r; i++)

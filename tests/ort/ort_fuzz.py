@@ -110,6 +110,15 @@ def seeds():
                            h.make_node("QuantizeLinear", ["sf", "ss", "sz"], ["y"])],
           [h.make_tensor_value_info("x", T.UINT8, [2, 5, 3])],
           q[:2] + [_init(np.array(1 / 256, np.float32), "ss"), _init(np.array(0, np.uint8), "sz")])
+    model("dq-avgpool-q", [h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["xf"]),
+                           h.make_node("AveragePool", ["xf"], ["pf"], kernel_shape=[3, 2], strides=[2, 1],
+                                       pads=[1, 0, 1, 1], count_include_pad=1),
+                           h.make_node("QuantizeLinear", ["pf", "ys", "yz"], ["y"])],
+          [h.make_tensor_value_info("x", T.UINT8, [1, 2, 6, 5])], q)
+    model("dq-globalavgpool-q", [h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["xf"]),
+                                 h.make_node("GlobalAveragePool", ["xf"], ["pf"]),
+                                 h.make_node("QuantizeLinear", ["pf", "ys", "yz"], ["y"])],
+          [h.make_tensor_value_info("x", T.UINT8, [2, 3, 4, 5])], q)
     model("dq-concat-q", [h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["xf"]),
                           h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["x2f"]),
                           h.make_node("Concat", ["xf", "x2f"], ["cf"], axis=1),
@@ -129,7 +138,8 @@ INTS = [-(1 << 31), -5, -1, 0, 1, 2, 3, 4, 7, 1 << 20, (1 << 31) - 1]
 TYPES = [T.UINT8, T.INT8, T.INT32, T.FLOAT, T.INT64, T.FLOAT16, T.UINT16]
 OPS = ["QLinearConv", "QLinearMatMul", "MatMulInteger", "ConvInteger", "Conv", "MatMul", "Gemm",
        "MaxPool", "DequantizeLinear", "QuantizeLinear", "Relu", "Reshape", "Transpose", "Flatten",
-       "Squeeze", "Unsqueeze", "Concat", "Add", "Mul", "Slice", "Resize", "Clip", "Softmax"]
+       "Squeeze", "Unsqueeze", "Concat", "Add", "Mul", "Slice", "Resize", "Clip", "Softmax",
+       "AveragePool", "GlobalAveragePool"]
 
 
 def mutate(m, rng):

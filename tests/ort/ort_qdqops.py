@@ -389,6 +389,60 @@ def t_softmax(ep, result):
            "DQ->Softmax->Q with a run-time scale", "run-time")
 
 
+def t_pool(ep, result):
+    """DQ -> GlobalAveragePool / AveragePool -> Q (QLinearGlobalAveragePool
+    / QLinearAveragePool on the CPU EP): 150 random shapes, windows,
+    strides, pads, count_include_pad, AveragePool over the whole image
+    (ORT's global path), scales and zero points; one result line per
+    type and op; ceil_mode left to the CPU EP."""
+    rng = np.random.default_rng(26)
+    stats = {}
+    for it in range(150):
+        dt, npt = TYPES[it % 2]
+        info = np.iinfo(npt)
+        g = (it // 2) % 3
+        H, W = int(rng.integers(2, 12)), int(rng.integers(2, 12))
+        shape = [int(rng.integers(1, 3)), int(rng.integers(1, 6)), H, W]
+        attrs = {}
+        op = "GlobalAveragePool" if g == 0 else "AveragePool"
+        if g == 1:
+            kh, kw = int(rng.integers(1, H + 1)), int(rng.integers(1, W + 1))
+            attrs = dict(kernel_shape=[kh, kw], strides=[int(rng.integers(1, 3)), int(rng.integers(1, 3))])
+            if kh > 1 and kw > 1 and rng.integers(0, 2):
+                attrs["pads"] = [int(rng.integers(0, kh)), int(rng.integers(0, kw)),
+                                 int(rng.integers(0, kh)), int(rng.integers(0, kw))]
+            attrs["count_include_pad"] = int(rng.integers(0, 2))
+        elif g == 2:
+            attrs = dict(kernel_shape=[H, W])
+        sx, sy = (np.float32(v) for v in np.exp(rng.uniform(-6, 0, 2)))
+        zx, zy = (int(v) for v in rng.integers(info.min, int(info.max) + 1, 2))
+        inits = [_i(np.array(sx, np.float32), "sx"), _i(np.array(zx, npt), "zx"),
+                 _i(np.array(sy, np.float32), "sy"), _i(np.array(zy, npt), "zy")]
+        nodes = [h.make_node("DequantizeLinear", ["x", "sx", "zx"], ["xf"]), h.make_node(op, ["xf"], ["pf"], **attrs),
+                 h.make_node("QuantizeLinear", ["pf", "sy", "zy"], ["y"])]
+        mb = _model(nodes, [h.make_tensor_value_info("x", dt, shape)], inits, dt)
+        x = _data(rng, npt, shape)
+        c = oc.session(mb)[0].run(None, {"x": x})[0]
+        es, summ = oc.session(mb, ep)
+        e = es.run(None, {"x": x})[0]
+        key = ("u8" if npt == np.uint8 else "s8", op + (" whole image" if g == 2 else ""))
+        st = stats.setdefault(key, [0, 0, []])
+        st[0] += 1
+        if summ is None or summ[0] != 3 or not np.array_equal(c, e):
+            st[1] += 1
+            st[2].append("%s %s: claimed %s, %s" % (shape, attrs, summ[0] if summ else None,
+                                                    "equal" if np.array_equal(c, e) else "DIFFERS"))
+    for (t, op), (n, bad, why) in sorted(stats.items()):
+        result(bad == 0, "DQ->%s->Q %s: %d random cases claimed and equal to the CPU EP, %d not%s"
+               % (op, t, n - bad, bad, (": " + "; ".join(why[:3])) if why else ""))
+    inits = [_i(np.array(0.1, np.float32), "s"), _i(np.array(3, np.uint8), "z")]
+    nodes = [h.make_node("DequantizeLinear", ["x", "s", "z"], ["xf"]),
+             h.make_node("AveragePool", ["xf"], ["pf"], kernel_shape=[2, 2], ceil_mode=1, strides=[2, 2]),
+             h.make_node("QuantizeLinear", ["pf", "s", "z"], ["y"])]
+    mb = _model(nodes, [h.make_tensor_value_info("x", T.UINT8, [1, 2, 5, 5])], inits, T.UINT8)
+    _check(result, ep, mb, {"x": _data(rng, np.uint8, [1, 2, 5, 5])}, 0, "DQ->AveragePool(ceil_mode)->Q", "ceil_mode")
+
+
 def t_qdqops(ep, result):
     t_move(ep, result)
     t_concat(ep, result)
@@ -396,3 +450,4 @@ def t_qdqops(ep, result):
     t_act(ep, result)
     t_select(ep, result)
     t_softmax(ep, result)
+    t_pool(ep, result)
