@@ -130,12 +130,13 @@ static OrtStatus *run_global(struct kern *k, const uint8_t *p, uint8_t *y, size_
 			  "e1npu: %s: average pool of %zu values at scale %g: out of QLinearGlobalAveragePool's range (ORT refuses it too)",
 			  k->name, S, (double)scale);
 	for (size_t c = 0; c < nc; c++) {
-		int32_t acc = -x->zp[0] * (int32_t)S;
+		/* int32 sums wrap in MLAS's vectors: the same in uint32 here */
+		uint32_t acc = (uint32_t)-x->zp[0] * (uint32_t)S;
 		float f;
 
 		for (size_t i = 0; i < S; i++)
-			acc += s8 ? (int8_t)p[c * S + i] : p[c * S + i];
-		f = (float)acc * scale;
+			acc += (uint32_t)(s8 ? (int8_t)p[c * S + i] : p[c * S + i]);
+		f = (float)(int32_t)acc * scale;
 		f = f > lo ? f : lo;
 		f = f < hi ? f : hi;
 		y[c] = (uint8_t)((int32_t)nearbyintf(f) + x->yzp);

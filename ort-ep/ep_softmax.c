@@ -87,6 +87,22 @@ out:
 	qp_free(&y);
 }
 
+/*
+ * ORT's casts of nearbyintf(t * floor(1/sy) / sum), which overflows to
+ * inf when floor(1/sy) > ~148 D (the largest entry is FLT_MAX / (D e^5)):
+ * x86-64 code converts to uint32 through a 64-bit cvttss2si (out of
+ * range: 2^63, low half 0) and to int32 with a 32-bit one (INT32_MIN).
+ */
+static uint32_t cvt_u32(float r)
+{
+	return r >= 0.0f && r < 0x1.0p63f ? (uint32_t)(uint64_t)r : 0;
+}
+
+static uint32_t cvt_i32(float r)
+{
+	return r >= -0x1.0p31f && r < 0x1.0p31f ? (uint32_t)(int32_t)r : 0x80000000u;
+}
+
 static void sm_table(float *t, float sx, size_t d, bool s8)
 {
 	double b = logf(FLT_MAX / (float)d);
@@ -152,10 +168,11 @@ OrtStatus *sm_run(struct kern *k, OrtKernelContext *ctx)
 				sum += base[(uint8_t)(adj + (s8 ? (int8_t)row[j * inner] : row[j * inner]))];
 			for (size_t j = 0; j < len; j++) {
 				float vt = base[(uint8_t)(adj + (s8 ? (int8_t)row[j * inner] : row[j * inner]))];
-				float prod = vt * ysf;
-				int32_t vq = (int32_t)nearbyintf(prod / sum) + x->yzp;
+				float prod = vt * ysf, rq = nearbyintf(prod / sum);
+				/* uint32 (u8) or int32 (s8) arithmetic, wrapping */
+				uint32_t vq = (s8 ? cvt_i32(rq) : cvt_u32(rq)) + (uint32_t)x->yzp;
 
-				yr[j * inner] = vq > 255 ? (uint8_t)255 : (uint8_t)vq;
+				yr[j * inner] = (s8 ? (int32_t)vq > 255 : vq > 255) ? (uint8_t)255 : (uint8_t)vq;
 			}
 		}
 	return NULL;

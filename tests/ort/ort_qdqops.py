@@ -380,6 +380,17 @@ def t_softmax(ep, result):
     for (t, opset), (n, bad, why) in sorted(stats.items()):
         result(bad == 0, "DQ->Softmax->Q %s opset %d: %d random cases claimed and equal to the CPU EP, %d not%s"
                % (t, opset, n - bad, bad, (": " + "; ".join(why[:3])) if why else ""))
+    # floor(1 / output scale) above ~148 D: ORT's largest product is inf
+    for dt, npt in TYPES:
+        for D in (1, 2, 3):
+            inits = [_i(np.array(0.05, np.float32), "sx"), _i(np.array(1, npt), "zx"),
+                     _i(np.array(1 / 60000, np.float32), "sy"), _i(np.array(-5 if npt == np.int8 else 5, npt), "zy")]
+            nodes = [h.make_node("DequantizeLinear", ["x", "sx", "zx"], ["xf"]), h.make_node("Softmax", ["xf"], ["sf"]),
+                     h.make_node("QuantizeLinear", ["sf", "sy", "zy"], ["y"])]
+            mb = _model(nodes, [h.make_tensor_value_info("x", dt, [4, D])], inits, dt)
+            _check(result, ep, mb, {"x": _data(rng, npt, [4, D])}, 3,
+                   "DQ->Softmax->Q %s D %d output scale 1/60000 (ORT's inf product)" % (
+                       "u8" if npt == np.uint8 else "s8", D))
     inits = [_i(np.array(1 / 256, np.float32), "sy"), _i(np.array(0, np.uint8), "z")]
     nodes = [h.make_node("DequantizeLinear", ["x", "rs", "z"], ["xf"]), h.make_node("Softmax", ["xf"], ["sf"]),
              h.make_node("QuantizeLinear", ["sf", "sy", "z"], ["y"])]
