@@ -297,6 +297,13 @@ def forked(fn):
     return os.WEXITSTATUS(status) if os.WIFEXITED(status) else -os.WTERMSIG(status)
 
 
+def ort_crasher(m):
+    """True for a graph ONNX Runtime 1.23 itself crashes on before any EP
+    sees it: a zero stride (ONNX's shape inference divides by it: SIGFPE,
+    which ASan reports in check-ort-san whoever caused it)."""
+    return any(a.name == "strides" and 0 in a.ints for n in m.graph.node for a in n.attribute)
+
+
 def t_fuzz(ep, result, count=240, seed=2026):
     """Each graph in a child process: a crash of ORT's own CPU EP (some
     mutated graphs, e.g. a zero stride, make ONNX Runtime 1.23 divide by
@@ -304,13 +311,16 @@ def t_fuzz(ep, result, count=240, seed=2026):
     rng = np.random.default_rng(seed)
     sd = seeds()
     oc.register(ep)
-    stats = dict.fromkeys(CAT + ["ORT itself crashes"], 0)
+    stats = dict.fromkeys(CAT + ["ORT itself crashes", "zero stride, not run"], 0)
     bad = 0
     for i in range(count):
         name, m0 = sd[i % len(sd)]
         m = mutate(m0, rng)
         mb = m.SerializeToString()
         x = feed(m, rng)
+        if ort_crasher(m):
+            stats["zero stride, not run"] += 1
+            continue
         r = forked(lambda: one(mb, ep, x, False))
         if r < 0:
             if forked(lambda: one(mb, ep, x, True)) < 0:
