@@ -326,7 +326,8 @@ def t_conv_shapes(ep):
 # ---------------------------------------------------------------- node tests
 CLAIMED_OPS = ["QLinearMatMul", "QLinearConv", "MatMulInteger", "ConvInteger", "MatMul", "Conv",
                "DequantizeLinear", "QuantizeLinear", "Gemm", "MaxPool", "Relu", "Reshape", "Flatten",
-               "Squeeze", "Unsqueeze", "Transpose", "Concat", "Add", "Mul"]
+               "Squeeze", "Unsqueeze", "Transpose", "Concat", "Add", "Mul", "Clip", "Slice", "Resize",
+               "Softmax", "AveragePool", "GlobalAveragePool"]
 
 
 def node_dirs():
