@@ -892,7 +892,15 @@ out:
 	qp_free(&b);
 }
 
-static void match_node(const OrtNode *n, struct match *m)
+bool anchor_op(const char *op)
+{
+	return !strcmp(op, "QLinearMatMul") || !strcmp(op, "QLinearConv") ||
+	       !strcmp(op, "MatMulInteger") || !strcmp(op, "ConvInteger") ||
+	       !strcmp(op, "MatMul") || !strcmp(op, "Conv") || !strcmp(op, "MaxPool") ||
+	       !strcmp(op, "Gemm") || xk_op(op);
+}
+
+void match_node(const OrtNode *n, struct match *m)
 {
 	const char *op = node_op(n);
 
@@ -959,7 +967,9 @@ static OrtStatus *ORT_API_CALL ep_get_capability(OrtEp *this_ptr, const OrtGraph
 {
 	struct e1_ep *ep = (struct e1_ep *)this_ptr;
 	size_t nn = 0, claimed = 0, parts = 0, nr = 0;
-	const OrtNode **nodes = NULL, **taken = NULL;
+	const OrtNode **nodes = NULL, **taken = NULL, **gnodes = NULL, **fuse = NULL;
+	struct grp *g = NULL;
+	size_t ng = 0, ngn = 0;
 	struct reason *rs = NULL;
 	struct match m;
 	OrtNodeFusionOptions fo;
@@ -970,7 +980,11 @@ static OrtStatus *ORT_API_CALL ep_get_capability(OrtEp *this_ptr, const OrtGraph
 	nodes = calloc(nn, sizeof(*nodes));
 	taken = calloc(nn, sizeof(*taken));
 	rs = calloc(nn, sizeof(*rs));
-	if (!nodes || !taken || !rs || !ok(ort->Graph_GetNodes(graph, nodes, nn)))
+	gnodes = calloc(nn, sizeof(*gnodes));
+	fuse = calloc(nn, sizeof(*fuse));
+	g = calloc(nn, sizeof(*g));
+	if (!nodes || !taken || !rs || !gnodes || !fuse || !g ||
+	    !ok(ort->Graph_GetNodes(graph, nodes, nn)))
 		goto out;
 	memset(&fo, 0, sizeof(fo));
 	fo.ort_version_supported = ORT_API_VERSION;
@@ -1008,16 +1022,20 @@ static OrtStatus *ORT_API_CALL ep_get_capability(OrtEp *this_ptr, const OrtGraph
 	for (size_t i = 0; i < nn; i++) {
 		bool clash = false;
 
-		if (in_list(taken, claimed, nodes[i]) || ctx_is_ep_context(nodes[i]))
+		if (in_list(taken, claimed, nodes[i]) || in_list(gnodes, ngn, nodes[i]) ||
+		    ctx_is_ep_context(nodes[i]))
 			continue;
 		match_node(nodes[i], &m);
 		xk_ctx_refuse(ep, &m);
 		for (size_t j = 0; j < m.nn; j++)
-			clash |= in_list(taken, claimed, m.nodes[j]);
-		if (m.nn && !clash && ok(epapi->EpGraphSupportInfo_AddNodesToFuse(info, m.nodes, m.nn, &fo))) {
+			clash |= in_list(taken, claimed, m.nodes[j]) || in_list(gnodes, ngn, m.nodes[j]);
+		if (m.nn && !clash) {
+			/* a group; fused below, merged with its neighbours */
+			g[ng].nodes = &gnodes[ngn];
+			g[ng].nn = m.nn;
 			for (size_t j = 0; j < m.nn; j++)
-				taken[claimed++] = m.nodes[j];
-			parts++;
+				gnodes[ngn++] = m.nodes[j];
+			ng++;
 			if (ep->log >= LOG_VERBOSE) {
 				const char *nm = NULL;
 
@@ -1031,6 +1049,27 @@ static OrtStatus *ORT_API_CALL ep_get_capability(OrtEp *this_ptr, const OrtGraph
 			}
 		}
 		kern_free(&m.k);
+	}
+	/* groups joined by a tensor: one partition (not in compiled models,
+	 * whose records hold one kernel) */
+	for (size_t i = 0; i < ng; i++)
+		g[i].root = (int)i;
+	if (!ep->ctx_enable)
+		part_merge(g, ng, nn);
+	for (size_t r = 0; r < ng; r++) {
+		size_t cnt = 0;
+
+		if (grp_root(g, (int)r) != (int)r)
+			continue;
+		for (size_t i = 0; i < ng; i++)
+			if (grp_root(g, (int)i) == (int)r)
+				for (size_t j = 0; j < g[i].nn; j++)
+					fuse[cnt++] = g[i].nodes[j];
+		if (cnt && ok(epapi->EpGraphSupportInfo_AddNodesToFuse(info, fuse, cnt, &fo))) {
+			for (size_t j = 0; j < cnt; j++)
+				taken[claimed++] = fuse[j];
+			parts++;
+		}
 	}
 	/* what is left, and why */
 	for (size_t i = 0; i < nn; i++) {
@@ -1068,6 +1107,9 @@ out:
 	free(nodes);
 	free(taken);
 	free(rs);
+	free(gnodes);
+	free(fuse);
+	free(g);
 	return ret;
 }
 
@@ -1187,6 +1229,17 @@ OrtStatus *get_in(OrtKernelContext *ctx, struct operand *o, const void **p,
 	OrtTensorTypeAndShapeInfo *tsi = NULL;
 	OrtStatus *s;
 
+	if (o->runtime_idx <= -3) {
+		/* an earlier kernel's output in this partition */
+		const struct slot *sl = slot_get(-3 - o->runtime_idx);
+
+		if (!sl || !sl->data)
+			return st(ORT_FAIL, "e1npu: partition slot %d empty", -3 - o->runtime_idx);
+		*p = sl->data;
+		*rank = sl->rank;
+		memcpy(dims, sl->dims, sl->rank * sizeof(*dims));
+		return NULL;
+	}
 	if (o->runtime_idx < 0) {
 		*p = o->data;
 		*rank = o->rank;
@@ -1216,7 +1269,6 @@ static OrtStatus *run_matmul(struct kern *k, OrtKernelContext *ctx)
 	int64_t ad[8], bd[8], yd[8];
 	size_t ar, br;
 	OrtStatus *s;
-	OrtValue *yv = NULL;
 	void *y;
 	int8_t *a8 = NULL, *b8 = NULL;
 	int64_t *acc = NULL;
@@ -1247,8 +1299,7 @@ static OrtStatus *run_matmul(struct kern *k, OrtKernelContext *ctx)
 	M = rows / (nb ? nb : 1);
 	memcpy(yd, ad, ar * sizeof(*yd));
 	yd[ar - 1] = (int64_t)N;
-	if ((s = ort->KernelContext_GetOutput(ctx, 0, yd, ar, &yv)) ||
-	    (s = ort->GetTensorMutableData(yv, &y)))
+	if ((s = kout(k, ctx, yd, ar, (void **)&y)))
 		return s;
 	if (!M || !N || !nb)
 		return NULL;
@@ -1290,7 +1341,6 @@ static OrtStatus *run_conv(struct kern *k, OrtKernelContext *ctx)
 	int64_t xd[8], wd[8], yd[4];
 	size_t xr, wr;
 	OrtStatus *s;
-	OrtValue *yv = NULL;
 	void *y;
 	int8_t *a8 = NULL, *b8 = NULL;
 	int64_t *acc = NULL;
@@ -1344,8 +1394,7 @@ static OrtStatus *run_conv(struct kern *k, OrtKernelContext *ctx)
 		OW = (size_t)(ew / k->sw + 1);
 	}
 	yd[0] = (int64_t)Nb, yd[1] = (int64_t)M, yd[2] = (int64_t)OH, yd[3] = (int64_t)OW;
-	if ((s = ort->KernelContext_GetOutput(ctx, 0, yd, 4, &yv)) ||
-	    (s = ort->GetTensorMutableData(yv, &y)))
+	if ((s = kout(k, ctx, yd, 4, (void **)&y)))
 		return s;
 	K = Cg * (size_t)(k->kh * k->kw);
 	P = OH * OW;
@@ -1427,7 +1476,6 @@ static OrtStatus *maxpool_clipped(struct kern *k, OrtKernelContext *ctx, const v
 {
 	int64_t oh = (xd[2] - k->kh) / k->sh + 1, ow = (xd[3] - k->kw) / k->sw + 1, yd[4];
 	bool s8 = k->xdt == ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8;
-	OrtValue *yv = NULL;
 	uint8_t *y;
 	OrtStatus *s;
 
@@ -1436,8 +1484,7 @@ static OrtStatus *maxpool_clipped(struct kern *k, OrtKernelContext *ctx, const v
 			  k->name, (long long)xd[2], (long long)xd[3], (long long)k->kh,
 			  (long long)k->kw);
 	yd[0] = xd[0], yd[1] = xd[1], yd[2] = oh, yd[3] = ow;
-	if ((s = ort->KernelContext_GetOutput(ctx, 0, yd, 4, &yv)) ||
-	    (s = ort->GetTensorMutableData(yv, (void **)&y)))
+	if ((s = kout(k, ctx, yd, 4, (void **)&y)))
 		return s;
 	for (int64_t p = 0; p < xd[0] * xd[1]; p++)
 		for (int64_t i = 0; i < oh; i++)
@@ -1463,7 +1510,6 @@ static OrtStatus *run_maxpool(struct kern *k, OrtKernelContext *ctx)
 	int64_t xd[8], yd[4];
 	size_t xr, N, C, H, W, OH, OW;
 	OrtStatus *s;
-	OrtValue *yv = NULL;
 	uint8_t *in = NULL, *out = NULL, *y;
 	struct e1npu_pool_params p;
 	struct e1npu_ops_report rep;
@@ -1490,8 +1536,7 @@ static OrtStatus *run_maxpool(struct kern *k, OrtKernelContext *ctx)
 		return st(ORT_INVALID_ARGUMENT, "e1npu: %s: pool size", k->name);
 	OH = oh, OW = ow;
 	yd[0] = (int64_t)N, yd[1] = (int64_t)C, yd[2] = (int64_t)OH, yd[3] = (int64_t)OW;
-	if ((s = ort->KernelContext_GetOutput(ctx, 0, yd, 4, &yv)) ||
-	    (s = ort->GetTensorMutableData(yv, (void **)&y)))
+	if ((s = kout(k, ctx, yd, 4, (void **)&y)))
 		return s;
 	in = malloc(H * W * C + 1);
 	out = malloc(OH * OW * C + 1);
@@ -1536,16 +1581,15 @@ static OrtStatus *ORT_API_CALL ci_create_state(OrtNodeComputeInfo *this_ptr,
 	return NULL;
 }
 
-static OrtStatus *ORT_API_CALL ci_compute(OrtNodeComputeInfo *this_ptr, void *state,
-					  OrtKernelContext *ctx)
+/* one kernel (the caller holds the EP's lock) */
+OrtStatus *kern_run(struct kern *k, OrtKernelContext *ctx)
 {
-	struct kern *k = (struct kern *)this_ptr, kl;
+	struct kern kl;
 	OrtStatus *s = NULL;
 	float ws1 = 0;
 	int32_t wz1 = 0;
 	bool first;
 
-	(void)state;
 	kl = *k;
 	for (int i = 0; i < 6 && !s; i++) {
 		const OrtValue *v = NULL;
@@ -1584,16 +1628,27 @@ static OrtStatus *ORT_API_CALL ci_compute(OrtNodeComputeInfo *this_ptr, void *st
 	}
 	if (s)
 		return s;
-	pthread_mutex_lock(&k->ep->lock);
 	s = k->kind == K_XK ? xk_run(&kl, ctx) :
 	    k->kind == K_CONV ? run_conv(&kl, ctx) :
 	    k->kind == K_MAXPOOL ? run_maxpool(&kl, ctx) : run_matmul(&kl, ctx);
 	k->runs = kl.runs;
 	first = !k->computes++;
-	pthread_mutex_unlock(&k->ep->lock);
 	if (first && !s && k->ep->log >= LOG_VERBOSE)
 		fprintf(stderr, "e1npu: %s %s: %s (%llu calls)\n", k->op, k->name, kl.why,
 			(unsigned long long)kl.runs);
+	return s;
+}
+
+static OrtStatus *ORT_API_CALL ci_compute(OrtNodeComputeInfo *this_ptr, void *state,
+					  OrtKernelContext *ctx)
+{
+	struct kern *k = (struct kern *)this_ptr;
+	OrtStatus *s;
+
+	(void)state;
+	pthread_mutex_lock(&k->ep->lock);
+	s = k->next ? part_run(k, ctx) : kern_run(k, ctx);
+	pthread_mutex_unlock(&k->ep->lock);
 	return s;
 }
 
@@ -1617,94 +1672,33 @@ static OrtStatus *ORT_API_CALL ep_compile(OrtEp *this_ptr, const OrtGraph **grap
 	}
 	for (size_t i = 0; i < count; i++) {
 		size_t nn = 0;
-		const OrtNode *nodes[MATCH_MAX_NODES];
-		struct match m;
+		const OrtNode *one[1];
 		struct kern *k;
-		const char *fname = NULL, *why = "no product";
-		bool found = false;
+		OrtStatus *s;
 
-		if (!ok(ort->Graph_GetNumNodes(graphs[i], &nn)) || nn > MATCH_MAX_NODES ||
-		    !ok(ort->Graph_GetNodes(graphs[i], nodes, nn)))
+		if (!ok(ort->Graph_GetNumNodes(graphs[i], &nn)) || !nn)
 			return st(ORT_FAIL, "e1npu: compile: cannot read partition %zu", i);
-		if (nn == 1 && ctx_is_ours(nodes[0])) {
+		if (nn == 1 && ok(ort->Graph_GetNodes(graphs[i], one, 1)) && ctx_is_ours(one[0])) {
 			/* a compiled partition: its kernel from the blob */
-			OrtStatus *s;
-
 			k = calloc(1, sizeof(*k));
 			if (!k)
 				return st(ORT_FAIL, "e1npu: out of memory");
-			if ((s = ctx_load(ep, nodes[0], fused[i], k))) {
+			if ((s = ctx_load(ep, one[0], fused[i], k))) {
 				free(k);
 				return s;
 			}
 			snprintf(k->name, sizeof(k->name), "%s", node_name(fused[i]));
 			goto ready;
 		}
-		for (size_t j = 0; j < nn && !found; j++) {
-			const char *op = node_op(nodes[j]);
-
-			if (strcmp(op, "QLinearMatMul") && strcmp(op, "QLinearConv") &&
-			    strcmp(op, "MatMulInteger") && strcmp(op, "ConvInteger") &&
-			    strcmp(op, "MatMul") && strcmp(op, "Conv") && strcmp(op, "MaxPool") &&
-			    strcmp(op, "Gemm") && !xk_op(op))
-				continue;
-			/* the group's own node matches it (a Relu inside a
-			 * DQ->Conv->Relu->Q group does not) */
-			match_node(nodes[j], &m);
-			if (m.why || m.nn != nn) {
-				why = m.why ? m.why : "node count";
-				kern_free(&m.k);
-				continue;
-			}
-			found = true;
-		}
-		if (!found)
-			return st(ORT_FAIL, "e1npu: compile: partition %zu no longer matches (%s)", i, why);
-		k = malloc(sizeof(*k));
-		if (!k) {
-			kern_free(&m.k);
-			return st(ORT_FAIL, "e1npu: out of memory");
-		}
-		*k = m.k;
-		k->ep = ep;
-		(void)ok(ort->Node_GetName(fused[i], &fname));
-		snprintf(k->name, sizeof(k->name), "%s", fname ? fname : "");
-		if (k->x.runtime_idx == -2 &&
-		    (k->x.runtime_idx = fused_input(fused[i], vi_name(m.xv))) < 0) {
-			kern_free(k);
-			free(k);
-			return st(ORT_FAIL, "e1npu: compile: input %s not found", vi_name(m.xv));
-		}
-		if (k->w.runtime_idx == -2 &&
-		    (k->w.runtime_idx = fused_input(fused[i], vi_name(m.wv))) < 0) {
-			kern_free(k);
-			free(k);
-			return st(ORT_FAIL, "e1npu: compile: input %s not found", vi_name(m.wv));
-		}
-		for (int r = 0; r < 6; r++) {
-			k->rt[r] = -1;
-			if (m.k.rtv[r] && (k->rt[r] = fused_input(fused[i], vi_name(m.k.rtv[r]))) < 0) {
-				const char *nm = vi_name(m.k.rtv[r]);
-
-				kern_free(k);
-				free(k);
-				return st(ORT_FAIL, "e1npu: compile: input %s not found", nm);
-			}
-			k->rtv[r] = NULL;
-		}
-		if (k->xk) {
-			OrtStatus *s = xk_bind(k, fused[i]);
-
-			if (s) {
-				kern_free(k);
-				free(k);
-				return s;
-			}
-		}
+		/* the partition's groups, one kernel each, chained in order */
+		if ((s = part_compile(ep, graphs[i], fused[i], &k)))
+			return s;
 		if (ep->ctx_enable && ctx_nodes) {
-			OrtStatus *s = ctx_save(ep, k, fused[i], &ctx_nodes[i]);
-
-			if (s) {
+			if (k->next) {
+				kern_chain_free(k);
+				return st(ORT_FAIL, "e1npu: EPContext: a partition of several groups");
+			}
+			if ((s = ctx_save(ep, k, fused[i], &ctx_nodes[i]))) {
 				kern_free(k);
 				free(k);
 				return s;
@@ -1730,14 +1724,9 @@ static const char *ORT_API_CALL ep_compat_info(OrtEp *this_ptr, const OrtGraph *
 static void ORT_API_CALL ep_release_infos(OrtEp *this_ptr, OrtNodeComputeInfo **infos, size_t n)
 {
 	(void)this_ptr;
-	for (size_t i = 0; i < n; i++) {
-		struct kern *k = (struct kern *)infos[i];
-
-		if (!k)
-			continue;
-		kern_free(k);
-		free(k);
-	}
+	for (size_t i = 0; i < n; i++)
+		if (infos[i])
+			kern_chain_free((struct kern *)infos[i]);
 }
 
 /* ------------------------------------------------------------------ */

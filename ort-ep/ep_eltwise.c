@@ -199,7 +199,6 @@ OrtStatus *ew_run(struct kern *k, OrtKernelContext *ctx)
 	size_t r[2], R = 0;
 	bool s8 = x->dt == ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8;
 	int scal = -1;		/* the operand MLAS gets as a scalar (ORT's span) */
-	OrtValue *yv = NULL;
 	uint8_t *y;
 	OrtStatus *s;
 
@@ -210,8 +209,7 @@ OrtStatus *ew_run(struct kern *k, OrtKernelContext *ctx)
 		return s;
 	for (size_t i = 0; i < R; i++)
 		n *= od[i];
-	if ((s = ort->KernelContext_GetOutput(ctx, 0, od, R, &yv)) ||
-	    (s = ort->GetTensorMutableData(yv, (void **)&y)))
+	if ((s = kout(k, ctx, od, R, (void **)&y)))
 		return s;
 	/*
 	 * ORT's broadcast loop hands MLAS spans of the innermost output

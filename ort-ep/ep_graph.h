@@ -57,6 +57,25 @@ const char *take_operand(const OrtValueInfo *v, struct operand *o, bool need_con
 OrtStatus *get_in(OrtKernelContext *ctx, struct operand *o, const void **p, int64_t *dims,
 		  size_t *rank);
 
+/* ep.c: the group anchored at @n, or why not */
+void match_node(const OrtNode *n, struct match *m);
+/* an op type a group is anchored at */
+bool anchor_op(const char *op);
+
+/* ep_part.c: a claimed group; groups of one root are one partition */
+struct grp {
+	const OrtNode **nodes;
+	size_t nn;
+	int root;
+};
+
+int grp_root(struct grp *g, int i);
+/* merge groups joined by a tensor when the result stays acyclic */
+void part_merge(struct grp *g, size_t ng, size_t nall);
+/* the kernels of a partition graph, chained in order, in *@head */
+OrtStatus *part_compile(struct e1_ep *ep, const OrtGraph *g, const OrtNode *fused,
+			struct kern **head);
+
 /* ep_move.c, ep_eltwise.c: the K_XK kernels */
 #define XK_MAXIN 16
 

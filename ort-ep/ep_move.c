@@ -497,14 +497,10 @@ static OrtStatus *move_shape(const struct kern *k, const int64_t *d, size_t r, i
 	return NULL;
 }
 
-static OrtStatus *out8(OrtKernelContext *ctx, const int64_t *od, size_t r, uint8_t **y)
+static OrtStatus *out8(struct kern *k, OrtKernelContext *ctx, const int64_t *od, size_t r,
+			uint8_t **y)
 {
-	OrtValue *yv = NULL;
-	OrtStatus *s;
-
-	if ((s = ort->KernelContext_GetOutput(ctx, 0, od, r, &yv)))
-		return s;
-	return ort->GetTensorMutableData(yv, (void **)y);
+	return kout(k, ctx, od, r, (void **)y);
 }
 
 static OrtStatus *run_transpose(struct kern *k, OrtKernelContext *ctx, const uint8_t *p,
@@ -527,7 +523,7 @@ static OrtStatus *run_transpose(struct kern *k, OrtKernelContext *ctx, const uin
 		od[i] = d[perm[i]];
 		n *= od[i];
 	}
-	if ((s = out8(ctx, od, r, &y)))
+	if ((s = out8(k, ctx, od, r, &y)))
 		return s;
 	/* input strides, in output axis order */
 	for (size_t i = 0; i < r; i++) {
@@ -574,7 +570,7 @@ static OrtStatus *run_concat(struct kern *k, OrtKernelContext *ctx)
 				return bad_shape(k, "Concat inputs' dimension differs", (long long)j);
 		od[a] += d[i][a];
 	}
-	if ((s = out8(ctx, od, r[0], &y)))
+	if ((s = out8(k, ctx, od, r[0], &y)))
 		return s;
 	for (int64_t j = 0; j < a; j++)
 		outer *= od[j];
@@ -625,7 +621,7 @@ OrtStatus *xk_run(struct kern *k, OrtKernelContext *ctx)
 		return run_transpose(k, ctx, p, d, r);
 	if (x->op == XK_RELU) {
 		/* Q(Relu(DQ(q))) = max(q, zp) with equal parameters */
-		if ((s = out8(ctx, d, r, &y)))
+		if ((s = out8(k, ctx, d, r, &y)))
 			return s;
 		for (int64_t i = 0; i < n; i++) {
 			int v = x->dt == ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8 ? ((const int8_t *)p)[i] :
@@ -635,7 +631,7 @@ OrtStatus *xk_run(struct kern *k, OrtKernelContext *ctx)
 		}
 		return NULL;
 	}
-	if ((s = move_shape(k, d, r, od, &orank)) || (s = out8(ctx, od, orank, &y)))
+	if ((s = move_shape(k, d, r, od, &orank)) || (s = out8(k, ctx, od, orank, &y)))
 		return s;
 	if (n)
 		memcpy(y, p, (size_t)n);

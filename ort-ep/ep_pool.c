@@ -152,7 +152,6 @@ OrtStatus *pool_run(struct kern *k, OrtKernelContext *ctx)
 	size_t r, S = 1, nc;
 	bool s8 = x->dt == ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8;
 	int32_t qmin = s8 ? -128 : 0, qmax = s8 ? 127 : 255;
-	OrtValue *yv = NULL;
 	uint8_t *y;
 	float deq[256];
 	OrtStatus *s;
@@ -168,8 +167,7 @@ OrtStatus *pool_run(struct kern *k, OrtKernelContext *ctx)
 		od[0] = d[0], od[1] = d[1];
 		for (size_t i = 2; i < r; i++)
 			od[i] = 1;
-		if ((s = ort->KernelContext_GetOutput(ctx, 0, od, r, &yv)) ||
-		    (s = ort->GetTensorMutableData(yv, (void **)&y)))
+		if ((s = kout(k, ctx, od, r, (void **)&y)))
 			return s;
 		return nc && S ? run_global(k, p, y, nc, S) : NULL;
 	}
@@ -182,8 +180,7 @@ OrtStatus *pool_run(struct kern *k, OrtKernelContext *ctx)
 		return st(ORT_INVALID_ARGUMENT, "e1npu: %s: input %lldx%lld smaller than the window",
 			  k->name, (long long)H, (long long)W);
 	od[0] = d[0], od[1] = d[1], od[2] = OH, od[3] = OW;
-	if ((s = ort->KernelContext_GetOutput(ctx, 0, od, 4, &yv)) ||
-	    (s = ort->GetTensorMutableData(yv, (void **)&y)))
+	if ((s = kout(k, ctx, od, 4, (void **)&y)))
 		return s;
 	if (!nc || !S)
 		return NULL;

@@ -215,7 +215,6 @@ OrtStatus *sel_run(struct kern *k, OrtKernelContext *ctx)
 	const uint8_t *p;
 	int64_t d[8], od[8], first[8], step[8], ist[8], idx[8] = { 0 }, n = 1, *map[8] = { 0 };
 	size_t r;
-	OrtValue *yv = NULL;
 	uint8_t *y;
 	OrtStatus *s;
 
@@ -234,8 +233,7 @@ OrtStatus *sel_run(struct kern *k, OrtKernelContext *ctx)
 		ist[i] = i + 1 < r ? ist[i + 1] * d[i + 1] : 1;
 		n *= od[i];
 	}
-	if ((s = ort->KernelContext_GetOutput(ctx, 0, od, r, &yv)) ||
-	    (s = ort->GetTensorMutableData(yv, (void **)&y)))
+	if ((s = kout(k, ctx, od, r, (void **)&y)))
 		return s;
 	if (!n)
 		return NULL;

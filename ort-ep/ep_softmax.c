@@ -123,14 +123,12 @@ OrtStatus *sm_run(struct kern *k, OrtKernelContext *ctx)
 	size_t r, outer = 1, len = 1, inner = 1;
 	bool s8 = x->dt == ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8;
 	float t[256], ysf = floorf(1.0f / x->ys);
-	OrtValue *yv = NULL;
 	uint8_t *y;
 	OrtStatus *s;
 
 	if ((s = get_in(ctx, (struct operand *)&x->in[0], (const void **)&p, d, &r)))
 		return s;
-	if ((s = ort->KernelContext_GetOutput(ctx, 0, d, r, &yv)) ||
-	    (s = ort->GetTensorMutableData(yv, (void **)&y)))
+	if ((s = kout(k, ctx, d, r, (void **)&y)))
 		return s;
 	a = x->axis < 0 ? x->axis + (int64_t)r : x->axis;
 	if (a < 0 || a >= (int64_t)(r ? r : 1))

@@ -96,6 +96,18 @@ void kern_free(struct kern *k)
 	k->xk = NULL;
 }
 
+/* a partition's kernels (kern_free, then free, each) */
+void kern_chain_free(struct kern *k)
+{
+	while (k) {
+		struct kern *next = k->next;
+
+		kern_free(k);
+		free(k);
+		k = next;
+	}
+}
+
 /* index of the fused node's input named @name, -1 when absent */
 int fused_input(const OrtNode *fused, const char *name)
 {

@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Partitions of several QDQ groups: GetCapability merges claimed groups
+ * joined by an 8-bit tensor into one fused node (when no path leaves the
+ * merged set and comes back into it: ORT needs the fused node acyclic),
+ * Compile builds one kernel per group and orders them, and Compute runs
+ * them in turn, passing the tensors between them in slots (or in the
+ * fused node's output buffer where ORT reads the tensor too). The
+ * tensors a partition keeps inside never go back to ORT.
+ *
+ * Compiled models (EPContext) record one kernel per partition: with
+ * ep.context_enable=1 groups are not merged.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ep.h"
+#include "ep_graph.h"
+
+/* ------------------------------------------------------------------ */
+/* GetCapability: merging                                               */
+
+static int grp_of(const struct grp *g, size_t ng, const OrtNode *n)
+{
+	for (size_t i = 0; i < ng; i++)
+		for (size_t j = 0; j < g[i].nn; j++)
+			if (g[i].nodes[j] == n)
+				return (int)i;
+	return -1;
+}
+
+int grp_root(struct grp *g, int i)
+{
+	while (g[i].root != i)
+		i = g[i].root;
+	return i;
+}
+
+/* the consumers of @n's outputs, appended to @out (at most @max) */
+static size_t consumers(const OrtNode *n, const OrtNode **out, size_t at, size_t max)
+{
+	const OrtValueInfo *o[8];
+	size_t no = 0;
+
+	if (!ok(ort->Node_GetNumOutputs(n, &no)) || no > 8 || !ok(ort->Node_GetOutputs(n, o, no)))
+		return at;
+	for (size_t i = 0; i < no; i++) {
+		size_t nc = 0;
+		const OrtNode **c;
+		int64_t *idx;
+
+		if (!o[i] || !ok(ort->ValueInfo_GetValueNumConsumers(o[i], &nc)) || !nc)
+			continue;
+		c = calloc(nc, sizeof(*c));
+		idx = calloc(nc, sizeof(*idx));
+		if (c && idx && ok(ort->ValueInfo_GetValueConsumers(o[i], c, idx, nc)))
+			for (size_t j = 0; j < nc && at < max; j++)
+				if (c[j])
+					out[at++] = c[j];
+		free(c);
+		free(idx);
+	}
+	return at;
+}
+
+/*
+ * true when a path leaves the union of partitions @ra and @rb and comes
+ * back into it (merging them would make the fused node a cycle)
+ */
+static bool cycle(struct grp *g, size_t ng, size_t nall, int ra, int rb)
+{
+	size_t max = nall * 64 + 64;
+	const OrtNode **q = calloc(max, sizeof(*q)), **seen = calloc(nall + 1, sizeof(*seen));
+	size_t nq = 0, ns = 0, head = 0;
+	bool found = false;
+
+	if (!q || !seen) {
+		free(q);
+		free(seen);
+		return true;
+	}
+	for (size_t i = 0; i < ng; i++) {
+		int r = grp_root(g, (int)i);
+
+		if (r != ra && r != rb)
+			continue;
+		for (size_t j = 0; j < g[i].nn; j++)
+			nq = consumers(g[i].nodes[j], q, nq, max);
+	}
+	for (; head < nq && !found; head++) {
+		const OrtNode *n = q[head];
+		int gi = grp_of(g, ng, n);
+		bool was = false;
+
+		if (gi >= 0 && (grp_root(g, gi) == ra || grp_root(g, gi) == rb)) {
+			/* an inside node reached: only from outside counts */
+			continue;
+		}
+		for (size_t i = 0; i < ns && !was; i++)
+			was = seen[i] == n;
+		if (was || ns >= nall)
+			continue;
+		seen[ns++] = n;
+		{
+			size_t from = nq;
+
+			nq = consumers(n, q, nq, max);
+			if (nq >= max)
+				found = true;	/* the queue is full: do not merge */
+			for (size_t i = from; i < nq && !found; i++) {
+				int gj = grp_of(g, ng, q[i]);
+
+				found = gj >= 0 && (grp_root(g, gj) == ra || grp_root(g, gj) == rb);
+			}
+		}
+	}
+	free(q);
+	free(seen);
+	return found;
+}
+
+void part_merge(struct grp *g, size_t ng, size_t nall)
+{
+	for (size_t i = 0; i < ng; i++)
+		g[i].root = (int)i;
+	for (size_t b = 0; b < ng; b++)
+		for (size_t j = 0; j < g[b].nn; j++) {
+			const OrtValueInfo *in[XK_MAXIN + 4];
+			size_t ni;
+
+			if (!ok(ort->Node_GetNumInputs(g[b].nodes[j], &ni)) || ni > XK_MAXIN + 4)
+				continue;
+			ni = node_inputs(g[b].nodes[j], in, XK_MAXIN + 4);
+			for (size_t i = 0; i < ni; i++) {
+				const OrtNode *p = in[i] ? producer(in[i]) : NULL;
+				int a = p ? grp_of(g, ng, p) : -1, ra, rb;
+
+				if (a < 0)
+					continue;
+				ra = grp_root(g, a);
+				rb = grp_root(g, (int)b);
+				if (ra != rb && !cycle(g, ng, nall, ra, rb))
+					g[rb > ra ? rb : ra].root = rb > ra ? ra : rb;
+			}
+		}
+}
+
+/* ------------------------------------------------------------------ */
+/* Compile                                                              */
+
+struct built {
+	struct kern *k;
+	const char *out;	/* its output value's name */
+	const char *xname, *wname, *rtname[6];
+	int slot;		/* -1 none */
+	bool placed;
+};
+
+static int fused_output(const OrtNode *fused, const char *name)
+{
+	const OrtValueInfo *o[64];
+	size_t n = 0;
+
+	if (!ok(ort->Node_GetNumOutputs(fused, &n)) || n > 64 || !ok(ort->Node_GetOutputs(fused, o, n)))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (o[i] && !strcmp(vi_name(o[i]), name))
+			return (int)i;
+	return -1;
+}
+
+/* a run-time operand: an earlier kernel's slot, or the fused node's input */
+static OrtStatus *bind(const struct built *b, size_t nb, const OrtNode *fused, const char *name,
+		       int *idx)
+{
+	for (size_t i = 0; i < nb; i++)
+		if (b[i].placed && b[i].out && !strcmp(b[i].out, name) && b[i].slot >= 0) {
+			*idx = -3 - b[i].slot;
+			return NULL;
+		}
+	*idx = fused_input(fused, name);
+	if (*idx < 0)
+		return st(ORT_FAIL, "e1npu: compile: input %s not found", name);
+	return NULL;
+}
+
+static bool reads(const struct built *b, const char *name)
+{
+	const struct xk *x = b->k->xk;
+
+	if ((b->xname && !strcmp(b->xname, name)) || (b->wname && !strcmp(b->wname, name)))
+		return true;
+	for (size_t i = 0; x && i < x->nin; i++)
+		if (x->names[i] && !strcmp(x->names[i], name))
+			return true;
+	return false;
+}
+
+static OrtStatus *bind_kern(struct built *b, size_t nb, size_t me, const OrtNode *fused)
+{
+	struct kern *k = b[me].k;
+	OrtStatus *s;
+
+	if (k->x.runtime_idx == -2 && (s = bind(b, nb, fused, b[me].xname, &k->x.runtime_idx)))
+		return s;
+	if (k->w.runtime_idx == -2 && (s = bind(b, nb, fused, b[me].wname, &k->w.runtime_idx)))
+		return s;
+	for (size_t i = 0; k->xk && i < k->xk->nin; i++)
+		if (k->xk->in[i].runtime_idx == -2 &&
+		    (s = bind(b, nb, fused, k->xk->names[i], &k->xk->in[i].runtime_idx)))
+			return s;
+	for (int r = 0; r < 6; r++) {
+		k->rt[r] = -1;
+		if (b[me].rtname[r] && (k->rt[r] = fused_input(fused, b[me].rtname[r])) < 0)
+			return st(ORT_FAIL, "e1npu: compile: input %s not found", b[me].rtname[r]);
+		k->rtv[r] = NULL;
+	}
+	k->out_idx = fused_output(fused, b[me].out);
+	k->out_internal = k->out_idx < 0;
+	k->out_slot1 = b[me].slot + 1;
+	if (k->out_internal && b[me].slot < 0)
+		return st(ORT_FAIL, "e1npu: compile: output %s neither read nor returned", b[me].out);
+	return NULL;
+}
+
+static void free_built(struct built *b, size_t nb)
+{
+	for (size_t i = 0; i < nb; i++) {
+		kern_free(b[i].k);
+		free(b[i].k);
+	}
+	free(b);
+}
+
+OrtStatus *part_compile(struct e1_ep *ep, const OrtGraph *g, const OrtNode *fused,
+			struct kern **head)
+{
+	size_t nn = 0, nb = 0, nplaced = 0;
+	const OrtNode **nodes = NULL;
+	bool *cov = NULL;
+	struct built *b = NULL;
+	struct kern *prev = NULL;
+	const char *fname = node_name(fused), *why = "no group";
+	OrtStatus *s = NULL;
+	struct match m;
+
+	*head = NULL;
+	if (!ok(ort->Graph_GetNumNodes(g, &nn)) || !nn)
+		return st(ORT_FAIL, "e1npu: compile: cannot read partition %s", fname);
+	nodes = calloc(nn, sizeof(*nodes));
+	cov = calloc(nn, sizeof(*cov));
+	b = calloc(nn, sizeof(*b));
+	if (!nodes || !cov || !b || !ok(ort->Graph_GetNodes(g, nodes, nn))) {
+		s = st(ORT_FAIL, "e1npu: compile: cannot read partition %s", fname);
+		goto out;
+	}
+	for (size_t j = 0; j < nn; j++) {
+		bool inside = true;
+		size_t at[MATCH_MAX_NODES];
+
+		if (cov[j] || !anchor_op(node_op(nodes[j])))
+			continue;
+		/* the group's own node matches it (a Relu inside a
+		 * DQ->Conv->Relu->Q group does not) */
+		match_node(nodes[j], &m);
+		for (size_t i = 0; i < m.nn && inside && !m.why; i++) {
+			inside = false;
+			for (size_t t = 0; t < nn && !inside; t++)
+				if (nodes[t] == m.nodes[i] && !cov[t]) {
+					inside = true;
+					at[i] = t;
+				}
+		}
+		if (m.why || !m.nn || !inside) {
+			why = m.why ? m.why : "a group reaching outside the partition";
+			kern_free(&m.k);
+			continue;
+		}
+		b[nb].k = malloc(sizeof(*b[nb].k));
+		if (!b[nb].k) {
+			kern_free(&m.k);
+			s = st(ORT_FAIL, "e1npu: out of memory");
+			goto out;
+		}
+		*b[nb].k = m.k;
+		b[nb].k->ep = ep;
+		b[nb].out = vi_name(node_output0(m.nodes[m.nn - 1]));
+		b[nb].xname = m.xv ? vi_name(m.xv) : NULL;
+		b[nb].wname = m.wv ? vi_name(m.wv) : NULL;
+		for (int r = 0; r < 6; r++)
+			b[nb].rtname[r] = m.k.rtv[r] ? vi_name(m.k.rtv[r]) : NULL;
+		b[nb].slot = -1;
+		for (size_t i = 0; i < m.nn; i++)
+			cov[at[i]] = true;
+		nb++;
+	}
+	for (size_t j = 0; j < nn; j++)
+		if (!cov[j]) {
+			s = st(ORT_FAIL, "e1npu: compile: partition %s: node %s (%s) in no group (%s)",
+			       fname, node_name(nodes[j]), node_op(nodes[j]), why);
+			goto out;
+		}
+	/* slots: an output another kernel reads */
+	for (size_t i = 0; i < nb; i++)
+		for (size_t j = 0; j < nb; j++)
+			if (i != j && reads(&b[j], b[i].out) && b[i].slot < 0)
+				b[i].slot = (int)i;
+	/* order: a kernel after those whose outputs it reads */
+	while (nplaced < nb) {
+		size_t before = nplaced;
+
+		for (size_t i = 0; i < nb; i++) {
+			bool ready = !b[i].placed;
+
+			for (size_t j = 0; j < nb && ready; j++)
+				if (j != i && !b[j].placed && reads(&b[i], b[j].out))
+					ready = false;
+			if (!ready)
+				continue;
+			if ((s = bind_kern(b, nb, i, fused)))
+				goto out;
+			snprintf(b[i].k->name, sizeof(b[i].k->name), nb > 1 ? "%s#%zu" : "%s", fname,
+				 nplaced);
+			b[i].placed = true;
+			if (prev)
+				prev->next = b[i].k;
+			else
+				*head = b[i].k;
+			prev = b[i].k;
+			nplaced++;
+		}
+		if (nplaced == before) {
+			s = st(ORT_FAIL, "e1npu: compile: partition %s: groups in a cycle", fname);
+			goto out;
+		}
+	}
+	(*head)->nslots = nb;
+	for (size_t i = 0; i < nb; i++)
+		b[i].k = NULL;	/* owned by the chain now */
+out:
+	if (s) {
+		/* unchain: each kernel is freed once, below */
+		for (size_t i = 0; i < nb; i++)
+			if (b[i].k)
+				b[i].k->next = NULL;
+		*head = NULL;
+	}
+	free_built(b, nb);
+	free(nodes);
+	free(cov);
+	return s;
+}
+
+/* ------------------------------------------------------------------ */
+/* Compute                                                              */
+
+static _Thread_local struct slot *tl_slots;
+static _Thread_local size_t tl_nslots;
+
+const struct slot *slot_get(int i)
+{
+	return i >= 0 && (size_t)i < tl_nslots ? &tl_slots[i] : NULL;
+}
+
+OrtStatus *kout(struct kern *k, OrtKernelContext *ctx, const int64_t *dims, size_t rank, void **y)
+{
+	size_t es = k->kind == K_XK ? 1 : dt_size(k->ydt), n = 1;
+	struct slot *sl;
+	OrtStatus *s;
+
+	*y = NULL;
+	if (!k->out_internal) {
+		OrtValue *yv = NULL;
+
+		if ((s = ort->KernelContext_GetOutput(ctx, (size_t)k->out_idx, dims, rank, &yv)) ||
+		    (s = ort->GetTensorMutableData(yv, y)))
+			return s;
+	}
+	if (!k->out_slot1)
+		return NULL;
+	if ((size_t)(k->out_slot1 - 1) >= tl_nslots || rank > 8)
+		return st(ORT_FAIL, "e1npu: %s: no slot for its output", k->name);
+	sl = &tl_slots[k->out_slot1 - 1];
+	for (size_t i = 0; i < rank; i++)
+		n *= (size_t)dims[i];
+	if (k->out_internal) {
+		sl->data = malloc(n * (es ? es : 1) + 1);
+		if (!sl->data)
+			return st(ORT_FAIL, "e1npu: out of memory");
+		sl->owned = true;
+		*y = sl->data;
+	} else {
+		sl->data = *y;
+	}
+	memcpy(sl->dims, dims, rank * sizeof(*dims));
+	sl->rank = rank;
+	return NULL;
+}
+
+OrtStatus *part_run(struct kern *head, OrtKernelContext *ctx)
+{
+	struct slot *slots = calloc(head->nslots + 1, sizeof(*slots));
+	OrtStatus *s = NULL;
+
+	if (!slots)
+		return st(ORT_FAIL, "e1npu: out of memory");
+	tl_slots = slots;
+	tl_nslots = head->nslots;
+	for (struct kern *k = head; k && !s; k = k->next)
+		s = kern_run(k, ctx);
+	for (size_t i = 0; i < head->nslots; i++)
+		if (slots[i].owned)
+			free(slots[i].data);
+	free(slots);
+	tl_slots = NULL;
+	tl_nslots = 0;
+	return s;
+}
