@@ -119,6 +119,22 @@ def seeds():
                                  h.make_node("GlobalAveragePool", ["xf"], ["pf"]),
                                  h.make_node("QuantizeLinear", ["pf", "ys", "yz"], ["y"])],
           [h.make_tensor_value_info("x", T.UINT8, [2, 3, 4, 5])], q)
+    # several groups in one partition (ep_part.c)
+    model("chain", [h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["xf"]),
+                    h.make_node("DequantizeLinear", ["w", "ws", "wz"], ["wf"]),
+                    h.make_node("Conv", ["xf", "wf"], ["cf"], pads=[1, 1, 1, 1]),
+                    h.make_node("QuantizeLinear", ["cf", "ys", "yz"], ["c"]),
+                    h.make_node("DequantizeLinear", ["c", "ys", "yz"], ["c2"]),
+                    h.make_node("Reshape", ["c2", "cshp"], ["rf"]),
+                    h.make_node("QuantizeLinear", ["rf", "ys", "yz"], ["r"]),
+                    h.make_node("DequantizeLinear", ["r", "ys", "yz"], ["r2"]),
+                    h.make_node("DequantizeLinear", ["r", "ys", "yz"], ["r3"]),
+                    h.make_node("Add", ["r2", "r3"], ["af"]),
+                    h.make_node("QuantizeLinear", ["af", "xs", "xz"], ["y"])],
+          [h.make_tensor_value_info("x", T.UINT8, [1, 3, 5, 5])],
+          q + [_init(rng.integers(0, 40, (4, 3, 3, 3)).astype(np.uint8), "w"),
+               _init(np.array(0.004, np.float32), "ws"), _init(np.array(2, np.uint8), "wz"),
+               _init(np.array([4, 25], np.int64), "cshp")])
     model("dq-concat-q", [h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["xf"]),
                           h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["x2f"]),
                           h.make_node("Concat", ["xf", "x2f"], ["cf"], axis=1),

@@ -454,6 +454,71 @@ def t_pool(ep, result):
     _check(result, ep, mb, {"x": _data(rng, np.uint8, [1, 2, 5, 5])}, 0, "DQ->AveragePool(ceil_mode)->Q", "ceil_mode")
 
 
+def t_partition(ep, result):
+    """Groups joined by an 8-bit tensor are one partition (one fused
+    node): a chain Conv -> Reshape -> Add -> Transpose -> Concat is one;
+    a tensor also returned as a graph output is written there and passed
+    on; where a float node of the CPU EP sits between two groups on one
+    path and not on another, merging them would make a cycle: they stay
+    two partitions. Each equal to the CPU EP byte for byte."""
+    rng = np.random.default_rng(27)
+    q = [_i(np.array(0.05, np.float32), "s"), _i(np.array(3, np.uint8), "z")]
+    w = [_i(rng.integers(0, 30, (4, 3, 3, 3)).astype(np.uint8), "w"), _i(np.array(0.01, np.float32), "ws"),
+         _i(np.array(0, np.uint8), "wz"), _i(np.array([1, 4, 36], np.int64), "shp")]
+
+    def dq(x, y):
+        return h.make_node("DequantizeLinear", [x, "s", "z"], [y])
+
+    def qn(x, y):
+        return h.make_node("QuantizeLinear", [x, "s", "z"], [y])
+
+    chain = [dq("x", "xf"), h.make_node("DequantizeLinear", ["w", "ws", "wz"], ["wf"]),
+             h.make_node("Conv", ["xf", "wf"], ["cf"], pads=[1, 1, 1, 1]), qn("cf", "c"),
+             dq("c", "cf2"), h.make_node("Reshape", ["cf2", "shp"], ["rf"]), qn("rf", "r"),
+             dq("r", "rf2"), dq("b", "bf"), h.make_node("Add", ["rf2", "bf"], ["af"]), qn("af", "a"),
+             dq("a", "af2"), h.make_node("Transpose", ["af2"], ["tf"], perm=[0, 2, 1]), qn("tf", "t"),
+             dq("t", "tf2"), dq("t2", "t2f"), h.make_node("Concat", ["tf2", "t2f"], ["kf"], axis=1), qn("kf", "y")]
+    ins = [h.make_tensor_value_info("x", T.UINT8, [1, 3, 6, 6]), h.make_tensor_value_info("b", T.UINT8, [1, 4, 36]),
+           h.make_tensor_value_info("t2", T.UINT8, [1, 5, 4])]
+    feeds = {"x": _data(rng, np.uint8, [1, 3, 6, 6]), "b": _data(rng, np.uint8, [1, 4, 36]),
+             "t2": _data(rng, np.uint8, [1, 5, 4])}
+    for extra_out in (False, True):
+        outs = [h.make_tensor_value_info("y", T.UINT8, None)]
+        if extra_out:
+            outs.append(h.make_tensor_value_info("r", T.UINT8, None))
+        g = h.make_graph(chain, "g", ins, outs, q + w)
+        m = h.make_model(g, opset_imports=[h.make_opsetid("", 13)])
+        m.ir_version = 8
+        mb = m.SerializeToString()
+        c = oc.session(mb)[0].run(None, feeds)
+        es, summ = oc.session(mb, ep)
+        e = es.run(None, feeds)
+        same = all(np.array_equal(a, b) for a, b in zip(c, e))
+        result(summ is not None and summ[0] == summ[1] and summ[2] == 1 and same,
+               "Conv->Reshape->Add->Transpose->Concat%s: claimed %s of %s in %s partition(s), %s" % (
+                   " (the Reshape's output a graph output too)" if extra_out else "",
+                   summ[0] if summ else None, summ[1] if summ else None, summ[2] if summ else None,
+                   "equal to the CPU EP" if same else "DIFFERS"))
+    # A -> B directly and A -> float Sigmoid (CPU) -> B: not one partition
+    nodes = [dq("x", "xf"), h.make_node("Reshape", ["xf", "shp2"], ["rf"]), qn("rf", "a"),
+             dq("a", "af1"), dq("a", "af2"), h.make_node("Sigmoid", ["af2"], ["sg"]), qn("sg", "sq"),
+             dq("sq", "sf"), h.make_node("Add", ["af1", "sf"], ["of"]), qn("of", "y")]
+    g = h.make_graph(nodes, "g", [h.make_tensor_value_info("x", T.UINT8, [2, 6])],
+                     [h.make_tensor_value_info("y", T.UINT8, None)], q + [_i(np.array([3, 4], np.int64), "shp2")])
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", 13)])
+    m.ir_version = 8
+    mb = m.SerializeToString()
+    x = _data(rng, np.uint8, [2, 6])
+    c = oc.session(mb)[0].run(None, {"x": x})[0]
+    es, summ = oc.session(mb, ep)
+    e = es.run(None, {"x": x})[0]
+    result(summ is not None and summ[2] == 2 and summ[0] == 7 and np.array_equal(c, e),
+           "Reshape -> Add and Reshape -> Sigmoid (CPU) -> Add: claimed %s of %s in %s partitions (merging "
+           "would be a cycle through the CPU EP), %s" % (summ[0] if summ else None, summ[1] if summ else None,
+                                                         summ[2] if summ else None,
+                                                         "equal to the CPU EP" if np.array_equal(c, e) else "DIFFERS"))
+
+
 def t_qdqops(ep, result):
     t_move(ep, result)
     t_concat(ep, result)
@@ -462,3 +527,4 @@ def t_qdqops(ep, result):
     t_select(ep, result)
     t_softmax(ep, result)
     t_pool(ep, result)
+    t_partition(ep, result)
