@@ -14,9 +14,11 @@
  * host as ORT's MLAS does it (float32 scale x_scale * w_scale / y_scale,
  * float(acc) * scale, clamp, round half to even, + zero point). The
  * other QDQ groups are matched and run by ep_move.c (8-bit data movement:
- * Reshape ..., Concat, Relu with equal parameters) and ep_eltwise.c
- * (QLinearAdd/QLinearMul as MLAS computes them). Anything else, or
- * anything unexpected, stays on the CPU EP with its reason.
+ * Reshape ..., Concat, Relu), ep_select.c (Slice, Resize nearest),
+ * ep_eltwise.c (QLinearAdd/QLinearMul as MLAS computes them),
+ * ep_softmax.c (QLinearSoftmax) and ep_pool.c (QLinear(Global)AveragePool);
+ * groups joined by a tensor are one partition (ep_part.c). Anything
+ * else, or anything unexpected, stays on the CPU EP with its reason.
  * Compiled models (EPContext nodes) are ep_context.c's.
  */
 #include <errno.h>

@@ -34,7 +34,8 @@ struct e1_factory {
 
 struct e1_ep;
 
-/* One claimed partition: one quantized product, maybe with its DQ/Q. */
+/* One claimed group's kernel: a quantized product with its DQ/Q, or
+ * another QDQ group (K_XK); a partition chains several (ep_part.c). */
 /* K_XK: a QDQ group of ep_move.c / ep_eltwise.c (struct xk) */
 enum kkind { K_MATMUL, K_CONV, K_MAXPOOL, K_XK };
 struct xk;

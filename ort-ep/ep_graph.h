@@ -89,7 +89,7 @@ struct xk {
 	enum xk_op op;
 	int dt;			/* the 8-bit type of inputs and output */
 	size_t nin;
-	struct operand in[XK_MAXIN];	/* runtime_idx -2 until xk_bind */
+	struct operand in[XK_MAXIN];	/* runtime_idx -2 until Compile binds it */
 	char *names[XK_MAXIN];	/* run-time inputs' value names */
 	uint8_t *lut[XK_MAXIN];	/* Concat: requantization table, NULL: copy */
 	int64_t v[8];		/* Reshape's shape, Transpose's perm, (Un)Squeeze's axes */
@@ -109,8 +109,6 @@ struct xk {
 
 bool xk_op(const char *op);
 void xk_match(const OrtNode *n, struct match *m);
-/* the run-time inputs of @k onto @fused's inputs */
-OrtStatus *xk_bind(struct kern *k, const OrtNode *fused);
 OrtStatus *xk_run(struct kern *k, OrtKernelContext *ctx);
 void xk_free(struct xk *x);
 /* the QuantizeLinear alone consuming @v (constant per-tensor parameters) */
@@ -118,7 +116,7 @@ const char *xk_q_after(const OrtValueInfo *v, const OrtNode **qn, int *dt, struc
 const char *xk_scale_guard(float s);
 /* NULL when ORT's Relu/ClipQuantFusion removes @act before the Q @q */
 const char *xk_act_dropped(const OrtNode *act, const OrtNode *q, int dt);
-/* an operand: constant (copied) or run-time (bound by xk_bind) */
+/* an operand: constant (copied) or run-time (bound at Compile, ep_part.c) */
 const char *xk_input(struct xk *x, const OrtValueInfo *v);
 /* DQ @v's source and parameters: constant per-tensor, equal to @y's */
 const char *xk_dq_equal(const OrtValueInfo *v, const OrtValueInfo **src, int dt,

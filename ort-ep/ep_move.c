@@ -55,7 +55,7 @@ void xk_free(struct xk *x)
 	free(x);
 }
 
-/* an operand of @x: a constant copied, or a run-time input named for xk_bind */
+/* an operand of @x: a constant copied, or a run-time input named (bound at Compile) */
 const char *xk_input(struct xk *x, const OrtValueInfo *v)
 {
 	struct operand *o;
@@ -76,20 +76,6 @@ const char *xk_input(struct xk *x, const OrtValueInfo *v)
 	if (!x->names[x->nin])
 		return "out of memory";
 	x->nin++;
-	return NULL;
-}
-
-OrtStatus *xk_bind(struct kern *k, const OrtNode *fused)
-{
-	struct xk *x = k->xk;
-
-	for (size_t i = 0; i < x->nin; i++) {
-		if (x->in[i].runtime_idx != -2)
-			continue;
-		x->in[i].runtime_idx = fused_input(fused, x->names[i]);
-		if (x->in[i].runtime_idx < 0)
-			return st(ORT_FAIL, "e1npu: compile: input %s not found", x->names[i]);
-	}
 	return NULL;
 }
 
