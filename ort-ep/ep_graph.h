@@ -82,7 +82,7 @@ OrtStatus *part_compile(struct e1_ep *ep, const OrtGraph *g, const OrtNode *fuse
 enum xk_op {
 	XK_RESHAPE, XK_FLATTEN, XK_SQUEEZE, XK_UNSQUEEZE, XK_TRANSPOSE,
 	XK_CONCAT, XK_RELU, XK_ADD, XK_MUL, XK_SLICE, XK_RESIZE,
-	XK_SOFTMAX, XK_AVGPOOL, XK_GLOBALAVGPOOL,
+	XK_SOFTMAX, XK_AVGPOOL, XK_GLOBALAVGPOOL, XK_LEAKYRELU,
 };
 
 struct xk {
@@ -91,7 +91,7 @@ struct xk {
 	size_t nin;
 	struct operand in[XK_MAXIN];	/* runtime_idx -2 until Compile binds it */
 	char *names[XK_MAXIN];	/* run-time inputs' value names */
-	uint8_t *lut[XK_MAXIN];	/* Concat: requantization table, NULL: copy */
+	uint8_t *lut[XK_MAXIN];	/* Concat, LeakyRelu: requantization table, NULL: copy */
 	int64_t v[8];		/* Reshape's shape, Transpose's perm, (Un)Squeeze's axes */
 	int nv;			/* -1: none given (Transpose: reversed; Squeeze: all 1s) */
 	int64_t axis;		/* Flatten, Concat, Softmax (nv: Softmax's opset) */

@@ -32,7 +32,7 @@ static const struct {
 	{ "Unsqueeze", XK_UNSQUEEZE }, { "Transpose", XK_TRANSPOSE }, { "Concat", XK_CONCAT },
 	{ "Relu", XK_RELU }, { "Add", XK_ADD }, { "Mul", XK_MUL }, { "Slice", XK_SLICE },
 	{ "Resize", XK_RESIZE }, { "Softmax", XK_SOFTMAX }, { "AveragePool", XK_AVGPOOL },
-	{ "GlobalAveragePool", XK_GLOBALAVGPOOL },
+	{ "GlobalAveragePool", XK_GLOBALAVGPOOL }, { "LeakyRelu", XK_LEAKYRELU },
 };
 
 bool xk_op(const char *op)
@@ -161,7 +161,8 @@ const char *xk_dq_equal(const OrtValueInfo *v, const OrtValueInfo **src, int dt,
  * x86-64): for each byte, f = sx * (q - zx) in float32, then f / sy,
  * clamped to [qmin - zy, qmax - zy], rounded half to even, + zy.
  */
-static uint8_t *requant_table(float sx, int32_t zx, float sy, int32_t zy, int dt)
+static uint8_t *requant_table(float sx, int32_t zx, float sy, int32_t zy, int dt, bool leaky,
+			      float alpha)
 {
 	bool s8 = dt == ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8;
 	float lo = (float)((s8 ? -128 : 0) - zy), hi = (float)((s8 ? 127 : 255) - zy);
@@ -171,7 +172,11 @@ static uint8_t *requant_table(float sx, int32_t zx, float sy, int32_t zy, int dt
 		return NULL;
 	for (int i = 0; i < 256; i++) {
 		int32_t q = s8 ? (int8_t)i : i;
-		float f = sx * (float)(q - zx), v = f / sy;
+		float f = sx * (float)(q - zx), v;
+
+		if (leaky && !(f >= 0.0f))	/* QLinearLeakyRelu's transform */
+			f = alpha * f;
+		v = f / sy;
 
 		v = v > lo ? v : lo;	/* maxps, minps: NaN gives the bound */
 		v = v < hi ? v : hi;
@@ -329,7 +334,7 @@ static void match_concat(const OrtNode *n, struct match *m)
 			goto out;
 		/* equal parameters: a copy (QLinearConcat's too), else its table */
 		if (memcmp(&s, &y.s[0], sizeof(float)) || zp != y.zp[0]) {
-			x->lut[i] = requant_table(s, zp, y.s[0], y.zp[0], dt);
+			x->lut[i] = requant_table(s, zp, y.s[0], y.zp[0], dt, false, 0.0f);
 			if (!x->lut[i]) {
 				m->why = "out of memory";
 				goto out;
@@ -353,6 +358,44 @@ out:
 	qp_free(&y);
 }
 
+/* DQ -> LeakyRelu -> Q: ORT's QLinearLeakyRelu, a table built the same way */
+static void match_leaky(const OrtNode *n, struct match *m)
+{
+	const OrtValueInfo *in[1], *src;
+	const OrtNode *dq, *q;
+	struct qp y;
+	struct xk *x;
+	float s;
+	int32_t zp;
+	int dt = 0;
+
+	memset(&y, 0, sizeof(y));
+	if (node_inputs(n, in, 1) != 1 || !in[0]) {
+		m->why = "inputs";
+		return;
+	}
+	if ((m->why = xk_q_after(node_output0(n), &q, &dt, &y)) ||
+	    (m->why = dq_params(in[0], &src, dt, &dq, &s, &zp)))
+		goto out;
+	if (!(x = xk_new(m, XK_LEAKYRELU, dt))) {
+		m->why = "out of memory";
+		goto out;
+	}
+	x->lut[0] = requant_table(s, zp, y.s[0], y.zp[0], dt, true, attr_float(n, "alpha", 0.01f));
+	if (!x->lut[0]) {
+		m->why = "out of memory";
+		goto out;
+	}
+	if ((m->why = xk_input(x, src)))
+		goto out;
+	m->nodes[m->nn++] = dq;
+	m->nodes[m->nn++] = n;
+	m->nodes[m->nn++] = q;
+	snprintf(m->k.op, sizeof(m->k.op), "DQ->LeakyRelu->Q");
+out:
+	qp_free(&y);
+}
+
 void xk_match(const OrtNode *n, struct match *m)
 {
 	const char *op = node_op(n);
@@ -368,6 +411,8 @@ void xk_match(const OrtNode *n, struct match *m)
 			sel_match(n, m, xk_ops[i].x);
 		else if (xk_ops[i].x == XK_SOFTMAX)
 			sm_match(n, m);
+		else if (xk_ops[i].x == XK_LEAKYRELU)
+			match_leaky(n, m);
 		else if (xk_ops[i].x == XK_AVGPOOL || xk_ops[i].x == XK_GLOBALAVGPOOL)
 			pool_match(n, m, xk_ops[i].x);
 		else
@@ -385,6 +430,8 @@ const char *xk_desc(const struct kern *k)
 		return "on the host as ORT's QLinearSoftmax (its exp table and float32 sums)";
 	if (k->xk && (k->xk->op == XK_AVGPOOL || k->xk->op == XK_GLOBALAVGPOOL))
 		return "on the host as ORT's QLinearAveragePool/QLinearGlobalAveragePool";
+	if (k->xk && k->xk->op == XK_LEAKYRELU)
+		return "QLinearLeakyRelu's table, on the host";
 	if (k->xk && k->xk->op == XK_CONCAT)
 		return "8-bit copies, or QLinearConcat's requantization table, on the host";
 	return "8-bit data movement on the host, as ORT's CPU EP once it drops the Q/DQ";
@@ -605,6 +652,13 @@ OrtStatus *xk_run(struct kern *k, OrtKernelContext *ctx)
 		n *= d[i];
 	if (x->op == XK_TRANSPOSE)
 		return run_transpose(k, ctx, p, d, r);
+	if (x->op == XK_LEAKYRELU) {
+		if ((s = out8(k, ctx, d, r, &y)))
+			return s;
+		for (int64_t i = 0; i < n; i++)
+			y[i] = x->lut[0][((const uint8_t *)p)[i]];
+		return NULL;
+	}
 	if (x->op == XK_RELU) {
 		/* Q(Relu(DQ(q))) = max(q, zp) with equal parameters */
 		if ((s = out8(k, ctx, d, r, &y)))

@@ -92,6 +92,7 @@ def seeds():
                                     ("Squeeze", [2, 1, 4], [_init(np.array([1], np.int64), "ax")], {}),
                                     ("Unsqueeze", [2, 4], [_init(np.array([0, 2], np.int64), "ax")], {}),
                                     ("Relu", [3, 5], [], {}),
+                                    ("LeakyRelu", [3, 5], [], {"alpha": 0.2}),
                                     ("Slice", [4, 6], [_init(np.array([1, -1], np.int64), "st"),
                                                        _init(np.array([4, 0], np.int64), "en"),
                                                        _init(np.array([0, 1], np.int64), "ax"),
@@ -155,7 +156,7 @@ TYPES = [T.UINT8, T.INT8, T.INT32, T.FLOAT, T.INT64, T.FLOAT16, T.UINT16]
 OPS = ["QLinearConv", "QLinearMatMul", "MatMulInteger", "ConvInteger", "Conv", "MatMul", "Gemm",
        "MaxPool", "DequantizeLinear", "QuantizeLinear", "Relu", "Reshape", "Transpose", "Flatten",
        "Squeeze", "Unsqueeze", "Concat", "Add", "Mul", "Slice", "Resize", "Clip", "Softmax",
-       "AveragePool", "GlobalAveragePool"]
+       "AveragePool", "GlobalAveragePool", "LeakyRelu"]
 
 
 def mutate(m, rng):

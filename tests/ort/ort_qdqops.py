@@ -519,6 +519,35 @@ def t_partition(ep, result):
                                                          "equal to the CPU EP" if np.array_equal(c, e) else "DIFFERS"))
 
 
+def t_leaky(ep, result):
+    """DQ -> LeakyRelu -> Q (QLinearLeakyRelu's table on the CPU EP): every
+    byte value through 20 random parameter sets and alphas per type."""
+    rng = np.random.default_rng(28)
+    for dt, npt in TYPES:
+        info = np.iinfo(npt)
+        vals = np.arange(info.min, int(info.max) + 1).astype(npt)
+        bad = []
+        for _ in range(20):
+            sx, sy = (np.float32(v) for v in np.exp(rng.uniform(-6, 0, 2)))
+            zx, zy = (int(v) for v in rng.integers(info.min, int(info.max) + 1, 2))
+            alpha = float(rng.choice([0.01, 0.1, 0.2, 0.3333, -0.5, 1.7]))
+            inits = [_i(np.array(sx, np.float32), "sx"), _i(np.array(zx, npt), "zx"),
+                     _i(np.array(sy, np.float32), "sy"), _i(np.array(zy, npt), "zy")]
+            nodes = [h.make_node("DequantizeLinear", ["x", "sx", "zx"], ["xf"]),
+                     h.make_node("LeakyRelu", ["xf"], ["lf"], alpha=alpha),
+                     h.make_node("QuantizeLinear", ["lf", "sy", "zy"], ["y"])]
+            mb = _model(nodes, [h.make_tensor_value_info("x", dt, [256])], inits, dt)
+            c = oc.session(mb)[0].run(None, {"x": vals})[0]
+            es, summ = oc.session(mb, ep)
+            e = es.run(None, {"x": vals})[0]
+            if summ is None or summ[0] != 3 or not np.array_equal(c, e):
+                bad.append("sx %g sy %g zx %d zy %d alpha %g: claimed %s, %s" % (
+                    sx, sy, zx, zy, alpha, summ[0] if summ else None,
+                    "equal" if np.array_equal(c, e) else "DIFFERS"))
+        result(not bad, "DQ->LeakyRelu->Q %s: every byte, 20 random parameter sets claimed and equal to the "
+               "CPU EP%s" % ("u8" if npt == np.uint8 else "s8", (": " + "; ".join(bad[:3])) if bad else ""))
+
+
 def t_qdqops(ep, result):
     t_move(ep, result)
     t_concat(ep, result)
@@ -527,4 +556,5 @@ def t_qdqops(ep, result):
     t_select(ep, result)
     t_softmax(ep, result)
     t_pool(ep, result)
+    t_leaky(ep, result)
     t_partition(ep, result)

@@ -327,7 +327,7 @@ def t_conv_shapes(ep):
 CLAIMED_OPS = ["QLinearMatMul", "QLinearConv", "MatMulInteger", "ConvInteger", "MatMul", "Conv",
                "DequantizeLinear", "QuantizeLinear", "Gemm", "MaxPool", "Relu", "Reshape", "Flatten",
                "Squeeze", "Unsqueeze", "Transpose", "Concat", "Add", "Mul", "Clip", "Slice", "Resize",
-               "Softmax", "AveragePool", "GlobalAveragePool"]
+               "Softmax", "AveragePool", "GlobalAveragePool", "LeakyRelu"]
 
 
 def node_dirs():
