@@ -955,15 +955,6 @@ static bool in_list(const OrtNode *const *l, size_t n, const OrtNode *x)
 	return false;
 }
 
-/* compiled models (ep_context.c) do not record K_XK kernels yet */
-static void xk_ctx_refuse(const struct e1_ep *ep, struct match *m)
-{
-	if (!ep->ctx_enable || m->why || m->k.kind != K_XK)
-		return;
-	m->why = "not recorded in compiled models yet (ep.context_enable=1)";
-	m->nn = 0;
-}
-
 static OrtStatus *ORT_API_CALL ep_get_capability(OrtEp *this_ptr, const OrtGraph *graph,
 						  OrtEpGraphSupportInfo *info)
 {
@@ -1028,7 +1019,6 @@ static OrtStatus *ORT_API_CALL ep_get_capability(OrtEp *this_ptr, const OrtGraph
 		    ctx_is_ep_context(nodes[i]))
 			continue;
 		match_node(nodes[i], &m);
-		xk_ctx_refuse(ep, &m);
 		for (size_t j = 0; j < m.nn; j++)
 			clash |= in_list(taken, claimed, m.nodes[j]) || in_list(gnodes, ngn, m.nodes[j]);
 		if (m.nn && !clash) {
@@ -1081,7 +1071,6 @@ static OrtStatus *ORT_API_CALL ep_get_capability(OrtEp *this_ptr, const OrtGraph
 		if (in_list(taken, claimed, nodes[i]))
 			continue;
 		match_node(nodes[i], &m);
-		xk_ctx_refuse(ep, &m);
 		why = m.why ? m.why : "overlaps a claimed group";
 		if (!strcmp(op, "QuantizeLinear") || !strcmp(op, "DequantizeLinear"))
 			why = "not part of a claimed QDQ group";

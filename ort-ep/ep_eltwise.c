@@ -32,7 +32,7 @@
 #include "ep.h"
 #include "ep_graph.h"
 
-static bool cpu_avx2_fma(void)
+bool ew_cpu_ok(void)
 {
 #if defined(__x86_64__)
 	__builtin_cpu_init();
@@ -115,7 +115,7 @@ void ew_match(const OrtNode *n, struct match *m, enum xk_op op)
 	x->dt = dt;
 	x->ys = y.s[0];
 	x->yzp = y.zp[0];
-	x->fma = cpu_avx2_fma();
+	x->fma = ew_cpu_ok();
 	if (op == XK_ADD && !x->fma)
 		m->why = "QLinearAdd: only MLAS's AVX2+FMA kernel is verified (this CPU has not both)";
 	m->k.kind = K_XK;

@@ -136,6 +136,8 @@ OrtStatus *pool_run(struct kern *k, OrtKernelContext *ctx);
 /* ep_eltwise.c: DQ -> Add/Mul -> Q */
 void ew_match(const OrtNode *n, struct match *m, enum xk_op op);
 OrtStatus *ew_run(struct kern *k, OrtKernelContext *ctx);
+/* the CPU has AVX2 and FMA: MLAS's QLinearAdd kernel is the verified one */
+bool ew_cpu_ok(void);
 /* what runs where, for the verbose claim line */
 const char *xk_desc(const struct kern *k);
 

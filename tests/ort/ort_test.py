@@ -139,6 +139,7 @@ def t_python(ep):
     ort_qdqops.t_qdqops(ep, result)
     import ort_epcontext
     ort_epcontext.t_epcontext(ep, result)
+    ort_epcontext.t_epcontext_groups(ep, result)
     import ort_fuzz
     ort_fuzz.t_fuzz(ep, result, int(os.environ.get("ORT_FUZZ_COUNT", "300")))
     return total("check-ort-python")
