@@ -128,15 +128,17 @@ const char *sat_guard(const struct kern *k);
 /* index of the fused node's input named @name, -1 when absent */
 int fused_input(const OrtNode *fused, const char *name);
 
-/* ep_part.c: partitions of several groups */
+/* ep_io.c, ep_part.c: partitions of several groups */
 /* @k's output (dims, rank): the fused node's output, a slot, or both */
 OrtStatus *kout(struct kern *k, OrtKernelContext *ctx, const int64_t *dims, size_t rank, void **y);
-/* slot @i of the partition being run */
+/* slot @i of the partition being run (ep_io.c) */
 const struct slot *slot_get(int i);
-/* one kernel: run-time parameters read, then its compute (ep.c) */
-OrtStatus *kern_run(struct kern *k, OrtKernelContext *ctx);
-/* every kernel of a partition, in order */
-OrtStatus *part_run(struct kern *head, OrtKernelContext *ctx);
+/* the calling thread's @n slots, for one partition's run; freed */
+bool slots_open(size_t n);
+void slots_close(void);
+/* every kernel of a partition, in order, each by @run_fn */
+OrtStatus *part_run(struct kern *head, OrtKernelContext *ctx,
+		    OrtStatus *(*run_fn)(struct kern *, OrtKernelContext *));
 
 /* ep_context.c: EPContext models */
 bool ctx_is_ep_context(const OrtNode *n);

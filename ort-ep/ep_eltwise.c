@@ -32,16 +32,6 @@
 #include "ep.h"
 #include "ep_graph.h"
 
-bool ew_cpu_ok(void)
-{
-#if defined(__x86_64__)
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-	return false;
-#endif
-}
-
 /* a DQ input: its source and constant per-tensor parameters of type @dt */
 static const char *ew_operand(const OrtValueInfo *v, int dt, const OrtValueInfo **src,
 			      const OrtNode **dq, float *s, int32_t *zp)

@@ -45,6 +45,8 @@ bool attr_str(const OrtNode *n, const char *name, char *buf, size_t len);
 const OrtNode *producer(const OrtValueInfo *v);
 bool single_use(const OrtValueInfo *v);
 const OrtNode *only_consumer(const OrtValueInfo *v);
+/* a run-time scalar of type @dt: rank 0 or [1] */
+bool rt_scalar(const OrtValueInfo *v, int dt);
 void qp_free(struct qp *q);
 /* a scale and zero point (per-tensor unless @allow_n): NULL or the reason */
 const char *qp_read(const OrtValueInfo *sv, const OrtValueInfo *zv, int dt, size_t allow_n,
@@ -57,11 +59,6 @@ const char *take_operand(const OrtValueInfo *v, struct operand *o, bool need_con
 OrtStatus *get_in(OrtKernelContext *ctx, struct operand *o, const void **p, int64_t *dims,
 		  size_t *rank);
 
-/* ep.c: the group anchored at @n, or why not */
-void match_node(const OrtNode *n, struct match *m);
-/* an op type a group is anchored at */
-bool anchor_op(const char *op);
-
 /* ep_part.c: a claimed group; groups of one root are one partition */
 struct grp {
 	const OrtNode **nodes;
@@ -72,11 +69,17 @@ struct grp {
 int grp_root(struct grp *g, int i);
 /* merge groups joined by a tensor when the result stays acyclic */
 void part_merge(struct grp *g, size_t ng, size_t nall);
+/* the matcher part_compile() rebuilds each group with (ep.c's) */
+struct part_ops {
+	bool (*anchor)(const char *op);		/* an op a group is anchored at */
+	void (*match)(const OrtNode *n, struct match *m);
+};
+
 /* the kernels of a partition graph, chained in order, in *@head */
 OrtStatus *part_compile(struct e1_ep *ep, const OrtGraph *g, const OrtNode *fused,
-			struct kern **head);
+			struct kern **head, const struct part_ops *po);
 
-/* ep_move.c, ep_eltwise.c: the K_XK kernels */
+/* ep_groups.c, ep_xk.c, ep_move.c ... ep_pool.c: the K_XK kernels */
 #define XK_MAXIN 16
 
 enum xk_op {
@@ -107,23 +110,33 @@ struct xk {
 	bool fma;		/* the CPU has AVX2+FMA: MLAS runs its AVX2 QLinearAdd */
 };
 
-bool xk_op(const char *op);
+/* ep_groups.c: an op type a group is anchored at; its matcher, compute */
+bool xk_anchor(const char *op);
 void xk_match(const OrtNode *n, struct match *m);
 OrtStatus *xk_run(struct kern *k, OrtKernelContext *ctx);
 void xk_free(struct xk *x);
-/* the QuantizeLinear alone consuming @v (constant per-tensor parameters) */
+/* ep_xk.c: the QuantizeLinear alone consuming @v (constant per-tensor
+ * parameters) */
 const char *xk_q_after(const OrtValueInfo *v, const OrtNode **qn, int *dt, struct qp *q);
 const char *xk_scale_guard(float s);
 /* NULL when ORT's Relu/ClipQuantFusion removes @act before the Q @q */
 const char *xk_act_dropped(const OrtNode *act, const OrtNode *q, int dt);
 /* an operand: constant (copied) or run-time (bound at Compile, ep_part.c) */
 const char *xk_input(struct xk *x, const OrtValueInfo *v);
+/* DQ @v's run-time source of type @dt, its constant per-tensor parameters */
+const char *xk_dq_params(const OrtValueInfo *v, const OrtValueInfo **src, int dt,
+			 const OrtNode **dq, float *s, int32_t *zp);
 /* DQ @v's source and parameters: constant per-tensor, equal to @y's */
 const char *xk_dq_equal(const OrtValueInfo *v, const OrtValueInfo **src, int dt,
 			const struct qp *y, const OrtNode **dq);
 struct xk *xk_new(struct match *m, enum xk_op op, int dt);
 /* a constant int64 [n <= 8] input into @out, its count in *@n */
 const char *xk_ints(const OrtValueInfo *v, int64_t *out, int *n);
+/* ep_move.c: Reshape ... Transpose, Relu; Concat; LeakyRelu */
+void mv_match(const OrtNode *n, struct match *m, enum xk_op op);
+void mv_match_concat(const OrtNode *n, struct match *m);
+void mv_match_leaky(const OrtNode *n, struct match *m);
+OrtStatus *mv_run(struct kern *k, OrtKernelContext *ctx);
 /* ep_select.c: DQ -> Slice / Resize (nearest) -> Q */
 void sel_match(const OrtNode *n, struct match *m, enum xk_op op);
 OrtStatus *sel_run(struct kern *k, OrtKernelContext *ctx);
@@ -136,7 +149,8 @@ OrtStatus *pool_run(struct kern *k, OrtKernelContext *ctx);
 /* ep_eltwise.c: DQ -> Add/Mul -> Q */
 void ew_match(const OrtNode *n, struct match *m, enum xk_op op);
 OrtStatus *ew_run(struct kern *k, OrtKernelContext *ctx);
-/* the CPU has AVX2 and FMA: MLAS's QLinearAdd kernel is the verified one */
+/* ep_util.c: the CPU has AVX2 and FMA: MLAS's QLinearAdd kernel is the
+ * verified one */
 bool ew_cpu_ok(void);
 /* what runs where, for the verbose claim line */
 const char *xk_desc(const struct kern *k);

@@ -234,7 +234,7 @@ static void free_built(struct built *b, size_t nb)
 }
 
 OrtStatus *part_compile(struct e1_ep *ep, const OrtGraph *g, const OrtNode *fused,
-			struct kern **head)
+			struct kern **head, const struct part_ops *po)
 {
 	size_t nn = 0, nb = 0, nplaced = 0;
 	const OrtNode **nodes = NULL;
@@ -259,11 +259,11 @@ OrtStatus *part_compile(struct e1_ep *ep, const OrtGraph *g, const OrtNode *fuse
 		bool inside = true;
 		size_t at[MATCH_MAX_NODES];
 
-		if (cov[j] || !anchor_op(node_op(nodes[j])))
+		if (cov[j] || !po->anchor(node_op(nodes[j])))
 			continue;
 		/* the group's own node matches it (a Relu inside a
 		 * DQ->Conv->Relu->Q group does not) */
-		match_node(nodes[j], &m);
+		po->match(nodes[j], &m);
 		for (size_t i = 0; i < m.nn && inside && !m.why; i++) {
 			inside = false;
 			for (size_t t = 0; t < nn && !inside; t++)
@@ -355,65 +355,15 @@ out:
 /* ------------------------------------------------------------------ */
 /* Compute                                                              */
 
-static _Thread_local struct slot *tl_slots;
-static _Thread_local size_t tl_nslots;
-
-const struct slot *slot_get(int i)
+OrtStatus *part_run(struct kern *head, OrtKernelContext *ctx,
+		    OrtStatus *(*run_fn)(struct kern *, OrtKernelContext *))
 {
-	return i >= 0 && (size_t)i < tl_nslots ? &tl_slots[i] : NULL;
-}
-
-OrtStatus *kout(struct kern *k, OrtKernelContext *ctx, const int64_t *dims, size_t rank, void **y)
-{
-	size_t es = k->kind == K_XK ? 1 : dt_size(k->ydt), n = 1;
-	struct slot *sl;
-	OrtStatus *s;
-
-	*y = NULL;
-	if (!k->out_internal) {
-		OrtValue *yv = NULL;
-
-		if ((s = ort->KernelContext_GetOutput(ctx, (size_t)k->out_idx, dims, rank, &yv)) ||
-		    (s = ort->GetTensorMutableData(yv, y)))
-			return s;
-	}
-	if (!k->out_slot1)
-		return NULL;
-	if ((size_t)(k->out_slot1 - 1) >= tl_nslots || rank > 8)
-		return st(ORT_FAIL, "e1npu: %s: no slot for its output", k->name);
-	sl = &tl_slots[k->out_slot1 - 1];
-	for (size_t i = 0; i < rank; i++)
-		n *= (size_t)dims[i];
-	if (k->out_internal) {
-		sl->data = malloc(n * (es ? es : 1) + 1);
-		if (!sl->data)
-			return st(ORT_FAIL, "e1npu: out of memory");
-		sl->owned = true;
-		*y = sl->data;
-	} else {
-		sl->data = *y;
-	}
-	memcpy(sl->dims, dims, rank * sizeof(*dims));
-	sl->rank = rank;
-	return NULL;
-}
-
-OrtStatus *part_run(struct kern *head, OrtKernelContext *ctx)
-{
-	struct slot *slots = calloc(head->nslots + 1, sizeof(*slots));
 	OrtStatus *s = NULL;
 
-	if (!slots)
+	if (!slots_open(head->nslots))
 		return st(ORT_FAIL, "e1npu: out of memory");
-	tl_slots = slots;
-	tl_nslots = head->nslots;
 	for (struct kern *k = head; k && !s; k = k->next)
-		s = kern_run(k, ctx);
-	for (size_t i = 0; i < head->nslots; i++)
-		if (slots[i].owned)
-			free(slots[i].data);
-	free(slots);
-	tl_slots = NULL;
-	tl_nslots = 0;
+		s = run_fn(k, ctx);
+	slots_close();
 	return s;
 }

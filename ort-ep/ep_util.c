@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ep.h"
+#include "ep_graph.h"
 
 const OrtApi *ort;
 const OrtEpApi *epapi;
@@ -194,4 +195,26 @@ const char *sat_guard(const struct kern *k)
 			return "int8 weights that can saturate ORT's MLAS u8s8 int16 pairs (AVX2, no VNNI): ORT's result is not the exact product";
 	}
 	return NULL;
+}
+
+void xk_free(struct xk *x)
+{
+	if (!x)
+		return;
+	for (size_t i = 0; i < XK_MAXIN; i++) {
+		free(x->in[i].data);
+		free(x->names[i]);
+		free(x->lut[i]);
+	}
+	free(x);
+}
+
+bool ew_cpu_ok(void)
+{
+#if defined(__x86_64__)
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+	return false;
+#endif
 }
