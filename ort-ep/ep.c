@@ -699,7 +699,7 @@ static OrtStatus *ORT_API_CALL ep_get_capability(OrtEp *this_ptr, const OrtGraph
 	for (size_t i = 0; i < ng; i++)
 		g[i].root = (int)i;
 	if (!ep->ctx_enable)
-		part_merge(g, ng, nn);
+		part_merge(g, ng, nodes, nn);
 	for (size_t r = 0; r < ng; r++) {
 		size_t cnt = 0;
 

@@ -68,7 +68,7 @@ struct grp {
 
 int grp_root(struct grp *g, int i);
 /* merge groups joined by a tensor when the result stays acyclic */
-void part_merge(struct grp *g, size_t ng, size_t nall);
+void part_merge(struct grp *g, size_t ng, const OrtNode *const *all, size_t nall);
 /* the matcher part_compile() rebuilds each group with (ep.c's) */
 struct part_ops {
 	bool (*anchor)(const char *op);		/* an op a group is anchored at */

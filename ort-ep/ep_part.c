@@ -11,6 +11,7 @@
  * Compiled models (EPContext) record one kernel per partition: with
  * ep.context_enable=1 groups are not merged.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,109 +22,170 @@
 /* ------------------------------------------------------------------ */
 /* GetCapability: merging                                               */
 
-static int grp_of(const struct grp *g, size_t ng, const OrtNode *n)
+/* every node of the graph, by address: its group (-1 none), a BFS mark */
+struct nref {
+	const OrtNode *n;
+	int g;
+	unsigned seen;
+	size_t pos;		/* in the graph's topological order */
+};
+
+struct mctx {
+	struct grp *g;
+	struct nref *r;
+	size_t nall;
+	struct nref **q;	/* the BFS queue: each node once */
+	unsigned gen;
+};
+
+static int cmp_nref(const void *a, const void *b)
 {
-	for (size_t i = 0; i < ng; i++)
-		for (size_t j = 0; j < g[i].nn; j++)
-			if (g[i].nodes[j] == n)
-				return (int)i;
-	return -1;
+	uintptr_t x = (uintptr_t)((const struct nref *)a)->n, y = (uintptr_t)((const struct nref *)b)->n;
+
+	return x < y ? -1 : x > y;
+}
+
+static struct nref *lookup(const struct mctx *c, const OrtNode *n)
+{
+	struct nref key = { n, 0, 0, 0 };
+
+	return bsearch(&key, c->r, c->nall, sizeof(*c->r), cmp_nref);
 }
 
 int grp_root(struct grp *g, int i)
 {
-	while (g[i].root != i)
-		i = g[i].root;
-	return i;
+	int r = i;
+
+	while (g[r].root != r)
+		r = g[r].root;
+	while (g[i].root != r) {	/* path compression */
+		int next = g[i].root;
+
+		g[i].root = r;
+		i = next;
+	}
+	return r;
 }
 
-/* the consumers of @n's outputs, appended to @out (at most @max) */
-static size_t consumers(const OrtNode *n, const OrtNode **out, size_t at, size_t max)
+/* the consumers of @n's outputs in *@out (malloc'd), their count; -1 on error */
+static long consumers(const OrtNode *n, const OrtNode ***out)
 {
 	const OrtValueInfo *o[8];
-	size_t no = 0;
+	const OrtNode **all = NULL;
+	size_t no = 0, cnt = 0;
 
+	*out = NULL;
 	if (!ok(ort->Node_GetNumOutputs(n, &no)) || no > 8 || !ok(ort->Node_GetOutputs(n, o, no)))
-		return at;
+		return -1;
 	for (size_t i = 0; i < no; i++) {
 		size_t nc = 0;
-		const OrtNode **c;
+		const OrtNode **c, **grown;
 		int64_t *idx;
 
 		if (!o[i] || !ok(ort->ValueInfo_GetValueNumConsumers(o[i], &nc)) || !nc)
 			continue;
 		c = calloc(nc, sizeof(*c));
 		idx = calloc(nc, sizeof(*idx));
-		if (c && idx && ok(ort->ValueInfo_GetValueConsumers(o[i], c, idx, nc)))
-			for (size_t j = 0; j < nc && at < max; j++)
-				if (c[j])
-					out[at++] = c[j];
+		grown = realloc(all, (cnt + nc) * sizeof(*all));
+		if (!c || !idx || !grown || !ok(ort->ValueInfo_GetValueConsumers(o[i], c, idx, nc))) {
+			free(c);
+			free(idx);
+			free(grown ? grown : all);
+			return -1;
+		}
+		all = grown;
+		for (size_t j = 0; j < nc; j++)
+			if (c[j])
+				all[cnt++] = c[j];
 		free(c);
 		free(idx);
 	}
-	return at;
+	*out = all;
+	return (long)cnt;
+}
+
+static bool member(struct mctx *c, const struct nref *e, int ra, int rb)
+{
+	int r = e->g >= 0 ? grp_root(c->g, e->g) : -1;
+
+	return r >= 0 && (r == ra || r == rb);
 }
 
 /*
  * true when a path leaves the union of partitions @ra and @rb and comes
- * back into it (merging them would make the fused node a cycle)
+ * back into it (merging them would make the fused node a cycle), or when
+ * it cannot tell (a consumer outside this graph)
  */
-static bool cycle(struct grp *g, size_t ng, size_t nall, int ra, int rb)
+static bool cycle(struct mctx *c, int ra, int rb)
 {
-	size_t max = nall * 64 + 64;
-	const OrtNode **q = calloc(max, sizeof(*q)), **seen = calloc(nall + 1, sizeof(*seen));
-	size_t nq = 0, ns = 0, head = 0;
+	size_t nq = 0, last = 0;
 	bool found = false;
 
-	if (!q || !seen) {
-		free(q);
-		free(seen);
-		return true;
-	}
-	for (size_t i = 0; i < ng; i++) {
-		int r = grp_root(g, (int)i);
+	c->gen++;
+	/* a node after the last member (topological order) cannot lead back */
+	for (size_t i = 0; i < c->nall; i++)
+		if (member(c, &c->r[i], ra, rb) && c->r[i].pos > last)
+			last = c->r[i].pos;
+	/* the outside consumers of the members, then on through the outside */
+	for (size_t i = 0; i < c->nall && !found; i++) {
+		const OrtNode **cs;
+		long m;
+		bool in = member(c, &c->r[i], ra, rb);
 
-		if (r != ra && r != rb)
+		if (!in)
 			continue;
-		for (size_t j = 0; j < g[i].nn; j++)
-			nq = consumers(g[i].nodes[j], q, nq, max);
-	}
-	for (; head < nq && !found; head++) {
-		const OrtNode *n = q[head];
-		int gi = grp_of(g, ng, n);
-		bool was = false;
+		m = consumers(c->r[i].n, &cs);
+		found = m < 0;
+		for (long j = 0; j < m && !found; j++) {
+			struct nref *e = lookup(c, cs[j]);
 
-		if (gi >= 0 && (grp_root(g, gi) == ra || grp_root(g, gi) == rb)) {
-			/* an inside node reached: only from outside counts */
-			continue;
-		}
-		for (size_t i = 0; i < ns && !was; i++)
-			was = seen[i] == n;
-		if (was || ns >= nall)
-			continue;
-		seen[ns++] = n;
-		{
-			size_t from = nq;
-
-			nq = consumers(n, q, nq, max);
-			if (nq >= max)
-				found = true;	/* the queue is full: do not merge */
-			for (size_t i = from; i < nq && !found; i++) {
-				int gj = grp_of(g, ng, q[i]);
-
-				found = gj >= 0 && (grp_root(g, gj) == ra || grp_root(g, gj) == rb);
+			if (!e) {
+				found = true;
+			} else if (!member(c, e, ra, rb) && e->seen != c->gen && e->pos < last) {
+				e->seen = c->gen;
+				c->q[nq++] = e;
 			}
 		}
+		free(cs);
 	}
-	free(q);
-	free(seen);
+	for (size_t head = 0; head < nq && !found; head++) {
+		const OrtNode **cs;
+		long m = consumers(c->q[head]->n, &cs);
+
+		found = m < 0;
+		for (long j = 0; j < m && !found; j++) {
+			struct nref *e = lookup(c, cs[j]);
+
+			if (!e || member(c, e, ra, rb)) {
+				found = true;
+			} else if (e->seen != c->gen && e->pos < last) {
+				e->seen = c->gen;
+				c->q[nq++] = e;
+			}
+		}
+		free(cs);
+	}
 	return found;
 }
 
-void part_merge(struct grp *g, size_t ng, size_t nall)
+void part_merge(struct grp *g, size_t ng, const OrtNode *const *all, size_t nall)
 {
+	struct mctx c = { g, calloc(nall + 1, sizeof(*c.r)), nall, calloc(nall + 1, sizeof(*c.q)), 0 };
+
 	for (size_t i = 0; i < ng; i++)
 		g[i].root = (int)i;
+	if (!c.r || !c.q)
+		goto out;	/* nothing merged */
+	for (size_t i = 0; i < nall; i++)
+		c.r[i] = (struct nref){ all[i], -1, 0, i };	/* ORT's order: topological */
+	qsort(c.r, nall, sizeof(*c.r), cmp_nref);
+	for (size_t i = 0; i < ng; i++)
+		for (size_t j = 0; j < g[i].nn; j++) {
+			struct nref *e = lookup(&c, g[i].nodes[j]);
+
+			if (e)
+				e->g = (int)i;
+		}
 	for (size_t b = 0; b < ng; b++)
 		for (size_t j = 0; j < g[b].nn; j++) {
 			const OrtValueInfo *in[XK_MAXIN + 4];
@@ -134,16 +196,20 @@ void part_merge(struct grp *g, size_t ng, size_t nall)
 			ni = node_inputs(g[b].nodes[j], in, XK_MAXIN + 4);
 			for (size_t i = 0; i < ni; i++) {
 				const OrtNode *p = in[i] ? producer(in[i]) : NULL;
-				int a = p ? grp_of(g, ng, p) : -1, ra, rb;
+				struct nref *e = p ? lookup(&c, p) : NULL;
+				int ra, rb;
 
-				if (a < 0)
+				if (!e || e->g < 0)
 					continue;
-				ra = grp_root(g, a);
+				ra = grp_root(g, e->g);
 				rb = grp_root(g, (int)b);
-				if (ra != rb && !cycle(g, ng, nall, ra, rb))
+				if (ra != rb && !cycle(&c, ra, rb))
 					g[rb > ra ? rb : ra].root = rb > ra ? ra : rb;
 			}
 		}
+out:
+	free(c.r);
+	free(c.q);
 }
 
 /* ------------------------------------------------------------------ */
