@@ -713,7 +713,16 @@ static OrtStatus *ORT_API_CALL ep_get_capability(OrtEp *this_ptr, const OrtGraph
 			for (size_t j = 0; j < cnt; j++)
 				taken[claimed++] = fuse[j];
 			parts++;
+			continue;
 		}
+		/* ORT refused the merged set: each group alone, as before */
+		for (size_t i = 0; i < ng; i++)
+			if (grp_root(g, (int)i) == (int)r && g[i].nn < cnt &&
+			    ok(epapi->EpGraphSupportInfo_AddNodesToFuse(info, g[i].nodes, g[i].nn, &fo))) {
+				for (size_t j = 0; j < g[i].nn; j++)
+					taken[claimed++] = g[i].nodes[j];
+				parts++;
+			}
 	}
 	/* what is left, and why */
 	for (size_t i = 0; i < nn; i++) {
