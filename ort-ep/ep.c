@@ -677,6 +677,7 @@ static OrtStatus *ORT_API_CALL ep_get_capability(OrtEp *this_ptr, const OrtGraph
 			/* a group; fused below, merged with its neighbours */
 			g[ng].nodes = &gnodes[ngn];
 			g[ng].nn = m.nn;
+			g[ng].host = m.k.kind == K_XK;
 			for (size_t j = 0; j < m.nn; j++)
 				gnodes[ngn++] = m.nodes[j];
 			ng++;
@@ -749,8 +750,19 @@ static OrtStatus *ORT_API_CALL ep_get_capability(OrtEp *this_ptr, const OrtGraph
 		rs[r].count++;
 	}
 	if (ep->log >= LOG_SUMMARY) {
-		fprintf(stderr, "e1npu: %s: claimed %zu of %zu nodes in %zu partitions; left:",
-			ep->devname, claimed, nn, parts);
+		size_t ngc = 0, nhost = 0;
+
+		for (size_t i = 0; i < ng; i++)
+			if (in_list(taken, claimed, g[i].nodes[0])) {
+				ngc++;
+				nhost += g[i].host;
+			}
+		fprintf(stderr, "e1npu: %s: claimed %zu of %zu nodes in %zu partitions", ep->devname,
+			claimed, nn, parts);
+		if (ngc)
+			fprintf(stderr, " (%zu groups, %zu computed on the host: no e1 operation matches ORT's arithmetic)",
+				ngc, nhost);
+		fprintf(stderr, "; left:");
 		for (size_t r = 0; r < nr; r++)
 			fprintf(stderr, "%s %s x%u (%s)", r ? ";" : "", rs[r].op, rs[r].count, rs[r].why);
 		fprintf(stderr, "%s\n", nr ? "" : " nothing");

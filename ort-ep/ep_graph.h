@@ -64,6 +64,7 @@ struct grp {
 	const OrtNode **nodes;
 	size_t nn;
 	int root;
+	bool host;		/* computed on the host (no e1 operation matches ORT) */
 };
 
 int grp_root(struct grp *g, int i);
