@@ -203,7 +203,8 @@ fi
 if [ ! -f "$A/Documentation/ABI/testing/sysfs-driver-e1npu" ]; then
 	fail "the series has no Documentation/ABI/testing/sysfs-driver-e1npu (sysfs perf/ is new ABI)"
 elif ! awk -v kv="$(echo "$KVER" | awk -F. '{ printf "%d.%d", $1, $2 + 1 }')" '
-	/^What:/ { if (w && !(d && k && c)) bad = 1; w = 1; d = k = c = 0 }
+	/^What:/ { if (!inwhat) { if (w && !(d && k && c)) bad = 1; w = 1; d = k = c = 0 } inwhat = 1; next }
+	{ inwhat = 0 }
 	/^Date:/ { d = 1 }
 	/^KernelVersion:/ { k = ($2 == kv) }
 	/^Contact:/ { c = ($2 ~ /@/) }
