@@ -23,7 +23,9 @@
 #      series with git am; the applied tree must equal the made one
 #   5. scripts/checkpatch.pl --strict on every patch: clean, apart from
 #      the exceptions listed in ALLOWED below
-#   6. scripts/kernel-doc -none on the UAPI header (what the docs include)
+#   6. scripts/kernel-doc -none on the UAPI header (what the docs include);
+#      the sysfs ABI file in the series, its entries complete, and the
+#      tree's tools/docs/get_abi.py validate
 #   7. the driver built from the applied tree against the configured
 #      mainline object tree (MAINLINE_OBJ of linux-mainline.sh's
 #      mainline_build, or KSERIES_KOBJ): make M=drivers/accel/e1npu, no
@@ -193,6 +195,27 @@ if (cd "$A" && ./scripts/kernel-doc -none -Wall include/uapi/drm/e1npu_accel.h) 
 else
 	fail "kernel-doc warns on the UAPI header:"
 	sed 's/^/    | /' "$LOG/kernel-doc.log" >&2
+fi
+
+# ---- 6b. the sysfs ABI description -------------------------------------------------
+# in the series (the docs patch), each entry dated, with the release it
+# would first be in and the list that reviews it; the tree's own parser
+if [ ! -f "$A/Documentation/ABI/testing/sysfs-driver-e1npu" ]; then
+	fail "the series has no Documentation/ABI/testing/sysfs-driver-e1npu (sysfs perf/ is new ABI)"
+elif ! awk -v kv="$(echo "$KVER" | awk -F. '{ printf "%d.%d", $1, $2 + 1 }')" '
+	/^What:/ { if (!inwhat) { if (w && !(d && k && c)) bad = 1; w = 1; d = k = c = 0 } inwhat = 1; next }
+	{ inwhat = 0 }
+	/^Date:/ { d = 1 }
+	/^KernelVersion:/ { k = ($2 == kv) }
+	/^Contact:/ { c = ($2 ~ /@/) }
+	END { exit bad || (w && !(d && k && c)) }' "$A/Documentation/ABI/testing/sysfs-driver-e1npu"; then
+	fail "sysfs-driver-e1npu: an entry lacks Date, KernelVersion (the release after $KVER) or a Contact address"
+elif (cd "$A" && PATH=/usr/bin:/bin:$PATH python3 tools/docs/get_abi.py -D Documentation/ABI validate) \
+	>"$LOG/get_abi.log" 2>&1 && ! grep -q e1npu "$LOG/get_abi.log"; then
+	pass "sysfs-driver-e1npu in the series, dated, KernelVersion and Contact set, get_abi.py validate clean"
+else
+	fail "get_abi.py validate on the series' Documentation/ABI:"
+	grep e1npu "$LOG/get_abi.log" | sed 's/^/    | /' >&2
 fi
 
 # ---- 7. the driver built in the applied tree ------------------------------------

@@ -20,7 +20,8 @@
 #                  += e1npu/' in drivers/accel/Makefile (each sorted in
 #                  by directory name, as upstream keeps them)
 #   docs           Documentation/accel/e1npu/*.rst, listed in
-#                  Documentation/accel/index.rst
+#                  Documentation/accel/index.rst; the sysfs ABI,
+#                  Documentation/ABI/testing/sysfs-driver-e1npu
 #   maintainers    the entry of the repository's MAINTAINERS, sorted into
 #                  the tree's MAINTAINERS
 #
@@ -183,6 +184,10 @@ part_docs() {
 	for f in "$TOP"/Documentation/accel/e1npu/*.rst; do
 		put "$f" "$d/e1npu/$(basename "$f")"
 	done
+	# the sysfs perf/ group is new ABI: its description goes in with it
+	rm -f "$KTREE/Documentation/ABI/testing/sysfs-driver-e1npu"
+	put "$TOP/Documentation/ABI/testing/sysfs-driver-e1npu" \
+		"$KTREE/Documentation/ABI/testing/sysfs-driver-e1npu"
 	grep -q '^   e1npu/index$' "$d/index.rst" && return 0
 	# into the toctree: before the first driver entry that sorts after it
 	LC_ALL=C awk '
