@@ -131,9 +131,10 @@ INDIRECT = {
 }
 
 # Commands a script installs itself before calling them (not in a list:
-# only that script's path needs them).
+# only those scripts' paths need them).
 SELF_INSTALLED = {
-    "npm": "tools/devel/fetch-tflite.sh",   # apt-get install npm when missing
+    # apt-get install npm when missing
+    "npm": ("tools/devel/fetch-tflite.sh", "tools/devel/fetch-onnx-npm.sh"),
 }
 
 # Shell words that are not commands: keywords, builtins.
@@ -624,7 +625,7 @@ def main(argv):
             if not c or c in BUILTINS or c in funcs or c in PROJECT:
                 continue
             pkg = PROVIDER.get(c)
-            if SELF_INSTALLED.get(c) == rel:
+            if rel in SELF_INSTALLED.get(c, ()):
                 continue
             if pkg is None:
                 bad.append(f"{rel}:{ln}: '{c}': unknown command: add it to PROVIDER in "

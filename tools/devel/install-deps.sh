@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 #
 # Install the Debian 12 packages a make target needs, only if some are
-# missing. Usage: install-deps.sh build|check|bench|vm|lint|dt|deb|deb-riscv64
+# missing. Usage: install-deps.sh build|check|bench|vm|lint|dt|deb|deb-riscv64|torch
 # (deb, deb-riscv64: tools/deb/). Set E1NPU_NO_APT=1 to only report what is missing.
 set -eu
 
@@ -41,6 +41,10 @@ deb_riscv64="gcc-riscv64-linux-gnu libc6-dev-riscv64-cross binutils-riscv64-linu
 # check in the kernel series (tests/kernel-tree/kernel-series.sh).
 dt="dt-schema device-tree-compiler yamllint python3-ply git"
 
+# check-ort-models: a network trained and exported with PyTorch
+# (tests/ort/torch_net.py; the sid root has no torch, Debian 12 has 1.13).
+torch="python3-torch"
+
 case "${1:-build}" in
 build) pkgs="$build" ;;
 bench) pkgs="$build $bench" ;;
@@ -48,8 +52,9 @@ vm|lint) pkgs="$build $vm" ;;
 dt) pkgs="$dt" ;;
 deb) pkgs="$build $deb" ;;
 deb-riscv64) pkgs="$build $deb $deb_riscv64" ;;
-check) pkgs="$build $vm $fuzz $dt $deb" ;;
-*) echo "install-deps.sh: unknown profile '$1' (build|check|bench|vm|lint|dt|deb|deb-riscv64)" >&2; exit 2 ;;
+torch) pkgs="$torch" ;;
+check) pkgs="$build $vm $fuzz $dt $deb $torch" ;;
+*) echo "install-deps.sh: unknown profile '$1' (build|check|bench|vm|lint|dt|deb|deb-riscv64|torch)" >&2; exit 2 ;;
 esac
 
 missing=""
