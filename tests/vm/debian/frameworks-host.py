@@ -42,8 +42,9 @@ def main():
     lines = []
     for name, src, pc, wt, scope in srcs:
         path = os.path.join(out, name + ".onnx")
-        iname, dims = om.quantize(src, path, pc, wt)
-        os.remove(path + ".opset13.onnx")
+        pre = om.prepare(src, path, None, None)
+        iname, dims = om.quantize(pre, path, pc, wt)
+        os.remove(pre)
         feeds = om.feeds_for(iname, dims)
         cpu, _ = oc.session(path)
         e1, summ = oc.session(path, ep, {"device": "sim"})
