@@ -142,12 +142,12 @@ static tfl_status e1d_prepare(struct tflc_context *ctx, struct tflc_delegate *ba
 		ctx->ReportError(ctx, "e1npu delegate: cannot walk the graph's tensors");
 		return TFL_ERROR;
 	}
-	if (e1d_view_build(ctx, plan->data, plan->size, &v, err, sizeof(err))) {
+	e1d_version_detect(d, ctx);
+	if (e1d_view_build(ctx, plan->data, plan->size, d->nn_half_field, &v, err, sizeof(err))) {
 		ctx->ReportError(ctx, "e1npu delegate: %s", err);
 		free(dyn);
 		return TFL_ERROR;
 	}
-	e1d_version_detect(d, ctx);
 	v.m.ref = d->ref;
 	e1d_log(d, 1, "TFLite %s: arithmetic of TFLite %s%s", d->tfl_version[0] ?
 		d->tfl_version : "(no TfLiteVersion)",

@@ -26,12 +26,18 @@ struct e1d {
 	uint32_t ref_opt;		/* option tflite_ref: enum e1npu_tflite_ref, 0 auto */
 	uint32_t ref;			/* what the kernels follow (version.c) */
 	char tfl_version[32];		/* TfLiteVersion() of the TFLite that loaded us */
+	/*
+	 * its TfLiteResizeNearestNeighborParams has half_pixel_centers: read
+	 * from 2.14 on (measured); 2.2's holds align_corners alone
+	 */
+	bool nn_half_field;
 };
 
 /*
  * version.c: which TFLite runs us (TfLiteVersion() of the library that
  * holds @ctx's functions) and so whose arithmetic the kernels follow:
- * sets d->ref (and d->tfl_version) unless option tflite_ref fixed it.
+ * sets d->ref (and d->tfl_version) unless option tflite_ref fixed it,
+ * and d->nn_half_field from the version whatever the option says.
  */
 void e1d_version_detect(struct e1d *d, struct tflc_context *ctx);
 

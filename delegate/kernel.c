@@ -81,7 +81,7 @@ void *e1d_kernel_init(struct tflc_context *ctx, const char *buffer, size_t lengt
 	k->d = p->delegate->data_;
 	k->d->partitions++;
 	ret = e1d_view_build(ctx, p->nodes_to_replace->data, p->nodes_to_replace->size,
-			     &k->v, k->err, sizeof(k->err));
+			     k->d->nn_half_field, &k->v, k->err, sizeof(k->err));
 	if (ret)
 		return k;
 	k->v.m.ref = k->d->ref;		/* set by Prepare (version.c) */

@@ -226,6 +226,14 @@ struct tflc_resize_bilinear_params {	/* TfLiteResizeBilinearParams */
 	bool align_corners, half_pixel_centers;
 };
 
+/*
+ * TfLiteResizeNearestNeighborParams: align_corners alone in 2.2 (1 byte,
+ * allocated so), half_pixel_centers after it in later releases.
+ */
+struct tflc_resize_nn_params {
+	bool align_corners, half_pixel_centers;
+};
+
 struct tflc_block_params {		/* TfLiteDepthToSpaceParams, TfLiteSpaceToDepthParams */
 	int block_size;
 };

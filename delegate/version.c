@@ -40,17 +40,16 @@ void e1d_version_detect(struct e1d *d, struct tflc_context *ctx)
 	const char *(*fn)(void) = d->tfl_version[0] ? NULL : version_fn(ctx);
 	const char *v = fn ? fn() : NULL;
 	int major = 0, minor = 0;
+	bool newer;
 
 	if (fn)
 		snprintf(d->tfl_version, sizeof(d->tfl_version), "%s", v ? v : "?");
-	if (d->ref_opt) {
-		d->ref = d->ref_opt;
-		return;
-	}
 	/* 2.14 and later compute like 2.14; before, like 2.2 (the two measured) */
-	if (d->tfl_version[0] && sscanf(d->tfl_version, "%d.%d", &major, &minor) == 2 &&
-	    (major > 2 || (major == 2 && minor >= 14)))
-		d->ref = E1NPU_TFLITE_REF_2_14;
+	newer = d->tfl_version[0] && sscanf(d->tfl_version, "%d.%d", &major, &minor) == 2 &&
+		(major > 2 || (major == 2 && minor >= 14));
+	d->nn_half_field = newer;
+	if (d->ref_opt)
+		d->ref = d->ref_opt;
 	else
-		d->ref = E1NPU_TFLITE_REF_2_2;
+		d->ref = newer ? E1NPU_TFLITE_REF_2_14 : E1NPU_TFLITE_REF_2_2;
 }

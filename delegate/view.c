@@ -81,7 +81,7 @@ static int view_tensor(const struct tflc_tensor *s, struct tfl_tensor *d)
 }
 
 /* The node's builtin_data as the reader's decoded options. */
-static void view_options(int32_t code, const void *bd, struct tfl_options *o)
+static void view_options(int32_t code, const void *bd, bool nn_half, struct tfl_options *o)
 {
 	o->dilation_w = o->dilation_h = 1;
 	o->beta = 1.0f;
@@ -193,6 +193,13 @@ static void view_options(int32_t code, const void *bd, struct tfl_options *o)
 		o->half_pixel_centers =
 			((const struct tflc_resize_bilinear_params *)bd)->half_pixel_centers;
 		break;
+	case TFL_OP_RESIZE_NEAREST_NEIGHBOR:
+		/* TfLiteResizeNearestNeighborParams: 2.2's ends after align_corners */
+		o->type = TFL_OPT_RESIZE_NEAREST_NEIGHBOR;
+		o->align_corners = ((const struct tflc_resize_nn_params *)bd)->align_corners;
+		o->half_pixel_centers = nn_half &&
+			((const struct tflc_resize_nn_params *)bd)->half_pixel_centers;
+		break;
 	case TFL_OP_DEPTH_TO_SPACE:
 	case TFL_OP_SPACE_TO_DEPTH:
 		o->type = code == TFL_OP_DEPTH_TO_SPACE ? TFL_OPT_DEPTH_TO_SPACE :
@@ -224,7 +231,7 @@ static int32_t *copy_ints(const struct tflc_int_array *a, uint32_t *n)
 	return p;
 }
 
-int e1d_view_build(struct tflc_context *ctx, const int *nodes, int n,
+int e1d_view_build(struct tflc_context *ctx, const int *nodes, int n, bool nn_half,
 		   struct e1d_view *v, char *err, size_t errlen)
 {
 	struct tfl_model *m = &v->m;
@@ -271,7 +278,7 @@ int e1d_view_build(struct tflc_context *ctx, const int *nodes, int n,
 				goto fail;
 			}
 		}
-		view_options(op->builtin, node->builtin_data, &op->opt);
+		view_options(op->builtin, node->builtin_data, nn_half, &op->opt);
 	}
 	return 0;
 fail:

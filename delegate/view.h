@@ -20,10 +20,12 @@ struct e1d_view {
 /*
  * e1d_view_build() - @n nodes (TFLite node indices @nodes, in execution
  * order) as operators 0..@n-1 of @v. Constant tensors (mapped from the
- * model) keep pointing at TFLite's data. Return: 0, -ENOMEM or -EINVAL
- * (TFLite gave an inconsistent node; message in @err).
+ * model) keep pointing at TFLite's data. @nn_half: TFLite's
+ * TfLiteResizeNearestNeighborParams has half_pixel_centers (struct e1d).
+ * Return: 0, -ENOMEM or -EINVAL (TFLite gave an inconsistent node;
+ * message in @err).
  */
-int e1d_view_build(struct tflc_context *ctx, const int *nodes, int n,
+int e1d_view_build(struct tflc_context *ctx, const int *nodes, int n, bool nn_half,
 		   struct e1d_view *v, char *err, size_t errlen);
 void e1d_view_free(struct e1d_view *v);
 

@@ -9,6 +9,14 @@
  * (ResizeBilinearGenericSmallChannel: weights multiplied first, terms in
  * x-major order), int8 the reference one (each term multiplied left to
  * right, y-major order): the float roundings differ, so both are kept.
+ *
+ * TFLite 2.14: uint8 the same optimized kernel with 0.5 added before the
+ * truncation (its 8x half-pixel special case, ResizeBilinear888Uint8,
+ * gives the same bytes: there every weight is a multiple of 1/16 and the
+ * float sum exact); int8 ResizeBilinearInteger: scales and positions in
+ * 10 fractional bits (scale rounded, half-pixel offset scale / 2 - 512),
+ * the four products summed in int64 and divided by 2^20 rounding half
+ * away from zero.
  */
 #ifndef E1NPU_TFLITE_BILINEAR_H
 #define E1NPU_TFLITE_BILINEAR_H
@@ -19,11 +27,12 @@
 struct tfl_bilinear {
 	int32_t n, ih, iw, oh, ow, c;
 	float hs, ws;
-	bool half, int8;
+	bool half, int8, tfl214;
+	int32_t hs10, ws10;	/* 2.14 int8: the scales in 10 fractional bits */
 };
 
-/* 0 or -EINVAL (an empty shape). */
-int tfl_bilinear_prepare(struct tfl_bilinear *b, bool int8, const int32_t *in,
+/* 0 or -EINVAL (an empty shape, or 2.14's int32 positions overflow). */
+int tfl_bilinear_prepare(struct tfl_bilinear *b, bool tfl214, bool int8, const int32_t *in,
 			 int32_t oh, int32_t ow, bool align_corners, bool half_pixel);
 
 void tfl_bilinear_run(const struct tfl_bilinear *b, const void *in, void *out);

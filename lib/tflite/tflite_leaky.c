@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* TFLite 2.2's uint8 LEAKY_RELU (tflite_leaky.h) as a 256-entry table. */
+/* TFLite 2.2's and 2.14's uint8 LEAKY_RELU (tflite_leaky.h) as a 256-entry table. */
 #include <errno.h>
 #include <math.h>
 
@@ -37,6 +37,31 @@ int tfl_leaky_prepare(struct tfl_lut *l, size_t count, float alpha,
 			continue;
 		}
 		q = qo.zero_point + e1q_mul_by_qm_smaller_than_one(x * qa, mult, shift);
+		l->table[v] = (uint8_t)e1q_clamp(q, 0, 255);
+	}
+	return 0;
+}
+
+int tfl_leaky_prepare_2_14(struct tfl_lut *l, size_t count, float alpha,
+			   struct e1npu_qparams qi, struct e1npu_qparams qo)
+{
+	/* float products and quotients, widened (activations.cc LeakyReluPrepare) */
+	float ra = qi.scale * alpha / qo.scale, ri = qi.scale / qo.scale;
+	int32_t ma, mi;
+	int sa, si;
+
+	if (!isfinite(alpha))
+		return -EDOM;
+	/* a negative alpha gives a negative multiplier, which we do not form */
+	if (!(alpha >= 0.0f) || e1q_quantize_multiplier((double)ra, &ma, &sa) ||
+	    e1q_quantize_multiplier((double)ri, &mi, &si))
+		return -ERANGE;
+	l->count = count;
+	for (int32_t v = 0; v < 256; v++) {
+		int32_t x = v - qi.zero_point;
+		int32_t q = qo.zero_point + (x >= 0 ? e1q_mul_by_qm(x, mi, si) :
+					     e1q_mul_by_qm(x, ma, sa));
+
 		l->table[v] = (uint8_t)e1q_clamp(q, 0, 255);
 	}
 	return 0;

@@ -30,9 +30,15 @@ int tfl_mean_prepare(struct tfl_mean *m, bool tfl214, bool uint8, bool keep_dims
 					       &m->mult, &m->shift);
 	}
 	if (keep_dims) {
-		/* the output zero point less in_zp * in / out, truncated */
+		/*
+		 * the output zero point less in_zp * in / out, truncated (2.2's
+		 * legacy uint8 Mean); 2.14's optimized Means round it half away
+		 * from zero (+-0.5 in float, then truncated)
+		 */
 		float zs = (float)qi.zero_point * qi.scale / qo.scale;
 
+		if (tfl214)
+			zs = zs > 0 ? zs + 0.5f : zs - 0.5f;
 		m->form = TFL_MEAN_UINT8_4D;
 		if (!(zs > -2147483648.0f && zs < 2147483648.0f))
 			return -EINVAL;

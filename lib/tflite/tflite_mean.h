@@ -15,7 +15,8 @@
 enum tfl_mean_form {
 	TFL_MEAN_INT8_4D,	/* int8, keep_dims: reference_integer_ops::Mean */
 	/* uint8, keep_dims: the legacy uint8 Mean (2.14: int8 too, its
-	 * optimized_integer_ops::Mean) */
+	 * optimized_integer_ops::Mean, and the bias's in_zp * in / out
+	 * rounded, not truncated) */
 	TFL_MEAN_UINT8_4D,
 	TFL_MEAN_SAME_QUANT,	/* same scale and zero point: sum / n */
 	TFL_MEAN_FLOAT,		/* otherwise: QuantizedMeanOrSum, in float */

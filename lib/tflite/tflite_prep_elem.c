@@ -244,9 +244,14 @@ int tf_prep_reduce(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 			     keep);
 	if ((ret = tf_qparams(t, li, l, l->in, &qi)) || (ret = tf_qparams(t, li, l, l->out, &qo)))
 		return ret;
-	/* 2.2 sums in the 8-bit type only when scale and zero point are equal */
-	if (kind == TFL_REDUCE_SUM_WRAP && (qi.scale != qo.scale || qi.zero_point != qo.zero_point)) {
-		l->reduce.kind = TFL_REDUCE_SUM_RESCALE;
+	/*
+	 * 2.2 sums in the 8-bit type only when scale and zero point are
+	 * equal; 2.14 always rescales (and clamps)
+	 */
+	if (kind == TFL_REDUCE_SUM_WRAP && (tf_ref(t) == E1NPU_TFLITE_REF_2_14 ||
+					    qi.scale != qo.scale || qi.zero_point != qo.zero_point)) {
+		l->reduce.kind = tf_ref(t) == E1NPU_TFLITE_REF_2_14 ? TFL_REDUCE_SUM_2_14 :
+				 TFL_REDUCE_SUM_RESCALE;
 		if (l->reduce.nout && l->reduce.nin / l->reduce.nout > INT32_MAX)
 			return LFAIL(t, li, l, -ENOTSUP, "%zu elements a sum (int32 at most)",
 				     l->reduce.nin / l->reduce.nout);
@@ -287,10 +292,15 @@ int tf_prep_prelu(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	if ((ret = tf_qparams(t, li, l, l->in, &qi)) || (ret = tf_qparams(t, li, l, l->in2, &qa)) ||
 	    (ret = tf_qparams(t, li, l, l->out, &qo)))
 		return ret;
-	if (tfl_prelu_prepare(&l->prelu, qi, qa, qo))
+	if (tfl_prelu_prepare(&l->prelu, tf_ref(t) == E1NPU_TFLITE_REF_2_14, qi, qa, qo)) {
+		if (tf_ref(t) == E1NPU_TFLITE_REF_2_14)
+			return LFAIL(t, li, l, -EINVAL,
+				     "input scale %g, alpha scale %g, output scale %g: TFLite 2.14's multipliers are out of range",
+				     (double)qi.scale, (double)qa.scale, (double)qo.scale);
 		return LFAIL(t, li, l, -EINVAL,
 			     "input scale %g x alpha scale %g / output scale %g is not below 1 (TFLite 2.2 requires it)",
 			     (double)qi.scale, (double)qa.scale, (double)qo.scale);
+	}
 	if (a->data) {		/* a constant alpha is read where it is */
 		l->alpha = a->data;
 		l->in2 = -1;
@@ -485,6 +495,18 @@ int tf_prep_lut(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 			     "int8 input: TFLite 2.2 runs LEAKY_RELU on uint8 and float32 only");
 	if (op->opt.type != TFL_OPT_LEAKY_RELU)
 		return LFAIL(t, li, l, -EINVAL, "no LeakyReluOptions (alpha)");
+	if (tf_ref(t) == E1NPU_TFLITE_REF_2_14) {
+		ret = tfl_leaky_prepare_2_14(&l->lut, l->count, op->opt.alpha, qi, qo);
+		if (ret == -EDOM)
+			return LFAIL(t, li, l, -EINVAL, "alpha %g is not finite",
+				     (double)op->opt.alpha);
+		if (ret)
+			return LFAIL(t, li, l, -ENOTSUP,
+				     "alpha %g, input scale %g, output scale %g: TFLite 2.14's multipliers are not formed (a negative alpha, or out of range)",
+				     (double)op->opt.alpha, (double)qi.scale, (double)qo.scale);
+		l->host_why = "TFLite 2.14's integer leaky ReLU as a 256-entry table on the host: e1 has no table lookup";
+		return 0;
+	}
 	ret = tfl_leaky_prepare(&l->lut, l->count, op->opt.alpha, qi, qo);
 	if (ret == -EDOM)
 		return LFAIL(t, li, l, -EINVAL, "alpha %g is not finite", (double)op->opt.alpha);

@@ -166,6 +166,8 @@ int tf_prep_strided_slice(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 int tf_prep_resize(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 {
 	const struct tfl_tensor *in, *out;
+	const struct tfl_options *o = &l->op->opt;
+	unsigned int flags = 0;
 	int32_t size[2];
 	int ret;
 
@@ -180,13 +182,21 @@ int tf_prep_resize(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	if (!dtype_of(in->type) || (ret = tf_want_act_type(t, li, l, l->out, in->type)))
 		return ret ? ret : LFAIL(t, li, l, -ENOTSUP, "input type %s",
 					 tfl_type_name(in->type));
-	/* options unread: TFLite 2.2's kernel ignores align_corners and
-	 * half_pixel_centers (checked: resize-*-align, resize-u8-half) */
+	/* TFLite 2.2's kernels ignore align_corners and half_pixel_centers
+	 * (checked: resize-*-align, resize-u8-half*), 2.14's read them */
 	if (in->dims[0] != 1 || out->dims[0] != 1 || out->dims[1] != size[0] ||
 	    out->dims[2] != size[1] || out->dims[3] != in->dims[3])
 		return LFAIL(t, li, l, -EINVAL, "output shape does not match the size");
+	if (tf_ref(t) == E1NPU_TFLITE_REF_2_14)
+		flags |= TFL_RESIZE_2_14;
+	if (in->type == TFL_TYPE_UINT8)
+		flags |= TFL_RESIZE_UINT8;
+	if (o->type == TFL_OPT_RESIZE_NEAREST_NEIGHBOR && o->align_corners)
+		flags |= TFL_RESIZE_ALIGN;
+	if (o->type == TFL_OPT_RESIZE_NEAREST_NEIGHBOR && o->half_pixel_centers)
+		flags |= TFL_RESIZE_HALF;
 	ret = tfl_resize_prepare(&l->resize, (uint32_t)in->dims[1], (uint32_t)in->dims[2],
-				 (uint32_t)size[0], (uint32_t)size[1], (uint32_t)in->dims[3]);
+				 (uint32_t)size[0], (uint32_t)size[1], (uint32_t)in->dims[3], flags);
 	if (ret)
 		return ret == -ENOMEM ? ret : LFAIL(t, li, l, ret, "sizes %dx%d (1 to %d)",
 						    size[0], size[1], TFL_RESIZE_MAX);
@@ -579,8 +589,9 @@ int tf_prep_bilinear(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	    out->dims[3] != in->dims[3])
 		return LFAIL(t, li, l, -EINVAL, "output shape does not match the size %dx%d",
 			     size[0], size[1]);
-	if (tfl_bilinear_prepare(&l->bilinear, in->type == TFL_TYPE_INT8, in->dims, size[0],
-				 size[1], typed && o->align_corners, typed && o->half_pixel_centers))
+	if (tfl_bilinear_prepare(&l->bilinear, tf_ref(t) == E1NPU_TFLITE_REF_2_14,
+				 in->type == TFL_TYPE_INT8, in->dims, size[0], size[1],
+				 typed && o->align_corners, typed && o->half_pixel_centers))
 		return LFAIL(t, li, l, -EINVAL, "size %dx%d", size[0], size[1]);
 	tf_set_shape(l, in, out);
 	return 0;

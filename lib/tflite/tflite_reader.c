@@ -648,6 +648,16 @@ static int parse_options(struct rd *r, const struct tbl *op,
 		o->half_pixel_centers = hp != 0;
 		break;
 	}
+	case TFL_OPT_RESIZE_NEAREST_NEIGHBOR: {
+		uint64_t ac, hp;
+
+		if ((ret = rd_scalar(r, &t, 0, 1, 0, &ac, what)) ||
+		    (ret = rd_scalar(r, &t, 1, 1, 0, &hp, what)))
+			return ret;
+		o->align_corners = ac != 0;
+		o->half_pixel_centers = hp != 0;
+		break;
+	}
 	default:
 		break;	/* options we do not read */
 	}

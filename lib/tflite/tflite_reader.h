@@ -120,6 +120,7 @@ enum tfl_options_type {
 	TFL_OPT_L2NORM = 12,
 	TFL_OPT_LEAKY_RELU = 75,
 	TFL_OPT_RESIZE_BILINEAR = 15,
+	TFL_OPT_RESIZE_NEAREST_NEIGHBOR = 74,
 	TFL_OPT_GATHER = 23,
 	TFL_OPT_SPLIT = 35,
 	TFL_OPT_PACK = 59,
@@ -178,7 +179,7 @@ struct tfl_options {
 	int32_t new_shape[TFL_MAX_DIMS];
 	int32_t num;		/* split/split_v num_splits, pack values_count, unpack num
 				 * (their axis: @axis) */
-	int32_t align_corners, half_pixel_centers;	/* resize bilinear */
+	int32_t align_corners, half_pixel_centers;	/* resize bilinear, nearest neighbor */
 	float alpha;		/* leaky relu */
 	int32_t block_size;	/* depth to space, space to depth */
 };

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "quant.h"
 #include "tflite_reduce.h"
 
 int tfl_reduce_prepare(struct tfl_reduce *r, enum tfl_reduce_kind kind, bool is_int8,
@@ -52,8 +53,10 @@ int tfl_reduce_rescale(struct tfl_reduce *r, float s_in, int32_t zp_in, float s_
 	int32_t n = (int32_t)(r->nout ? r->nin / r->nout : 0);
 
 	r->scale = s_in / s_out;
-	/* (-zp) * scale * n + 0.5, each step in float as 2.2 writes it */
-	r->bias = (float)-zp_in * r->scale * (float)n + 0.5f;
+	/* (-zp) * scale * n + 0.5, each step in float as 2.2 writes it (2.14: no 0.5) */
+	r->bias = (float)-zp_in * r->scale * (float)n;
+	if (r->kind != TFL_REDUCE_SUM_2_14)
+		r->bias += 0.5f;
 	r->zp_out = zp_out;
 	r->acc = calloc(r->nout ? r->nout : 1, sizeof(*r->acc));
 	return r->acc ? 0 : -ENOMEM;
@@ -82,7 +85,7 @@ void tfl_reduce_run(const struct tfl_reduce *r, const uint8_t *in, uint8_t *out)
 	size_t o = 0;
 
 	for (size_t i = 0; i < r->nout; i++) {
-		if (r->kind == TFL_REDUCE_SUM_RESCALE)
+		if (r->kind == TFL_REDUCE_SUM_RESCALE || r->kind == TFL_REDUCE_SUM_2_14)
 			r->acc[i] = 0;
 		else if (r->kind == TFL_REDUCE_SUM_WRAP)
 			out[i] = 0;
@@ -107,6 +110,7 @@ void tfl_reduce_run(const struct tfl_reduce *r, const uint8_t *in, uint8_t *out)
 			out[o] = (uint8_t)(out[o] + in[i]);
 			break;
 		case TFL_REDUCE_SUM_RESCALE:
+		case TFL_REDUCE_SUM_2_14:
 			r->acc[o] += (uint32_t)v;
 			break;
 		}
@@ -119,11 +123,14 @@ void tfl_reduce_run(const struct tfl_reduce *r, const uint8_t *in, uint8_t *out)
 			idx[d] = 0;
 		}
 	}
-	if (r->kind != TFL_REDUCE_SUM_RESCALE)
+	if (r->kind != TFL_REDUCE_SUM_RESCALE && r->kind != TFL_REDUCE_SUM_2_14)
 		return;
 	for (size_t i = 0; i < r->nout; i++) {
 		float f = roundf((float)(int32_t)r->acc[i] * r->scale + r->bias);
+		int32_t v = e1q_wrap_add(to_i32(f), r->zp_out);
 
-		out[i] = (uint8_t)((uint32_t)to_i32(f) + (uint32_t)r->zp_out);
+		if (r->kind == TFL_REDUCE_SUM_2_14)	/* 2.14 clamps to the type */
+			v = e1q_clamp(v, r->is_int8 ? -128 : 0, r->is_int8 ? 127 : 255);
+		out[i] = (uint8_t)v;
 	}
 }

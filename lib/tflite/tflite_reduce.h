@@ -7,6 +7,9 @@
  * wrap modulo 256), otherwise QuantizedMeanOrSum's float form,
  * (T)((int32)roundf(sum * s + b) + zp_out) with s = s_in / s_out and
  * b = -zp_in * s * n + 0.5 in float, no clamp (Documentation/quantization.md).
+ * TFLite 2.14's SUM takes optimized_ops::QuantizedMeanOrSum whatever the
+ * quantization: clamp((int32)roundf(sum * s + b) + zp_out) with
+ * b = -zp_in * s * n (no 0.5).
  */
 #ifndef E1NPU_TFLITE_REDUCE_H
 #define E1NPU_TFLITE_REDUCE_H
@@ -22,6 +25,7 @@ enum tfl_reduce_kind {
 	TFL_REDUCE_MIN,
 	TFL_REDUCE_SUM_WRAP,		/* same quantization: 8-bit sum */
 	TFL_REDUCE_SUM_RESCALE,		/* QuantizedMeanOrSum(compute_sum) */
+	TFL_REDUCE_SUM_2_14,		/* TFLite 2.14's, clamped */
 };
 
 struct tfl_reduce {
@@ -33,7 +37,7 @@ struct tfl_reduce {
 	size_t nin, nout;
 	float scale, bias;
 	int32_t zp_out;
-	uint32_t *acc;			/* SUM_RESCALE: the int32 sums */
+	uint32_t *acc;			/* SUM_RESCALE, SUM_2_14: the int32 sums */
 };
 
 /*
@@ -46,7 +50,7 @@ int tfl_reduce_prepare(struct tfl_reduce *r, enum tfl_reduce_kind kind, bool is_
 		       const int32_t *dims, uint32_t ndims, const int32_t *axes, uint32_t naxes,
 		       bool keep_dims, int32_t *out_dims, uint32_t *out_ndims, int32_t *bad);
 
-/* SUM_RESCALE: the scales, zero points and the sums' buffer. 0 or -ENOMEM. */
+/* SUM_RESCALE, SUM_2_14: the scales, zero points and the sums' buffer. 0 or -ENOMEM. */
 int tfl_reduce_rescale(struct tfl_reduce *r, float s_in, int32_t zp_in, float s_out,
 		       int32_t zp_out);
 

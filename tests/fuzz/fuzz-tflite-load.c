@@ -4,7 +4,8 @@
  * each input is a model file, loaded with e1npu_tflite_load_memory() on
  * one of three paths picked by the input's size (size % 3: the lowering
  * layer on the in-process device, its CPU-only context, the reference
- * kernels). When it loads, the counts, tensor infos, layer reports and
+ * kernels), twice: following TFLite 2.2's kernels, then 2.14's
+ * (e1npu_tflite_options.ref). When it loads, the counts, tensor infos, layer reports and
  * arena plan are read in full; when its arena is small (at most
  * ARENA_MAX bytes: a run stays well under a second), deterministic bytes
  * are set as inputs, the model is invoked twice and its outputs read.
@@ -125,11 +126,11 @@ static void set_inputs(struct e1npu_tflite *t, uint32_t nin, bool probe)
 	}
 }
 
-/* T6: the reference path on the same model and inputs, outputs @out. */
-static void cross_check(const uint8_t *data, size_t size, uint32_t nin,
+/* T6: the reference path on the same model, release and inputs, outputs @out. */
+static void cross_check(const uint8_t *data, size_t size, uint32_t ref, uint32_t nin,
 			uint32_t nout, uint8_t *const *out, const size_t *osize)
 {
-	struct e1npu_tflite_options opt = { .path = E1NPU_TFLITE_PATH_REFERENCE };
+	struct e1npu_tflite_options opt = { .path = E1NPU_TFLITE_PATH_REFERENCE, .ref = ref };
 	struct e1npu_tflite *r;
 	char err[256];
 	int ret;
@@ -163,7 +164,7 @@ static void cross_check(const uint8_t *data, size_t size, uint32_t nin,
 }
 
 static void run(struct e1npu_tflite *t, uint32_t nin, uint32_t nout,
-		const uint8_t *data, size_t size, bool npu)
+		const uint8_t *data, size_t size, uint32_t ref, bool npu)
 {
 	uint8_t *out[MAX_IO] = { 0 };
 	size_t osize[MAX_IO] = { 0 };
@@ -199,12 +200,13 @@ static void run(struct e1npu_tflite *t, uint32_t nin, uint32_t nout,
 		}
 	}
 	if (!ret && npu)
-		cross_check(data, size, nin, nout, out, osize);
+		cross_check(data, size, ref, nin, nout, out, osize);
 	for (uint32_t i = 0; i < nout; i++)
 		free(out[i]);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* One load of @data following TFLite release @ref (enum e1npu_tflite_ref). */
+static void one(const uint8_t *data, size_t size, uint32_t ref)
 {
 	struct e1npu_tflite_options opt;
 	struct e1npu_tflite_tensor_info ti;
@@ -215,21 +217,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[256];
 	int ret;
 
-	if (size > MAX_FILE)
-		return 0;
-	if (!dev && e1npu_device_open("sim", &dev))
-		abort();
 	memset(&opt, 0, sizeof(opt));
 	opt.path = size % 3 == 2 ? E1NPU_TFLITE_PATH_REFERENCE : E1NPU_TFLITE_PATH_NPU;
+	opt.ref = ref;
 	err[0] = 0;
 	ret = e1npu_tflite_load_memory(size % 3 == 0 ? dev : NULL, data, size, &opt,
 				       &t, err, sizeof(err));
 	if (getenv("FUZZ_TFLITE_VERBOSE"))	/* seed checks: why it loads or not */
-		fprintf(stderr, "load (path %zu): %d %s\n", size % 3, ret, err);
+		fprintf(stderr, "load (path %zu, ref %u): %d %s\n", size % 3, ref, ret, err);
 	if (ret) {
 		if (!errno_ok(ret) || t || !err[0])	/* T1 */
 			abort();
-		return 0;
+		return;
 	}
 	if (e1npu_tflite_get_counts(t, &nin, &nout, &nl) || !nin || !nout)
 		abort();
@@ -252,7 +251,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (e1npu_tflite_get_arena(t, &a))
 		abort();
 	if (a.total_bytes <= ARENA_MAX && nin <= MAX_IO && nout <= MAX_IO)
-		run(t, nin, nout, data, size, size % 3 != 2);
+		run(t, nin, nout, data, size, ref, size % 3 != 2);
 	e1npu_tflite_free(t);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size > MAX_FILE)
+		return 0;
+	if (!dev && e1npu_device_open("sim", &dev))
+		abort();
+	one(data, size, E1NPU_TFLITE_REF_2_2);
+	one(data, size, E1NPU_TFLITE_REF_2_14);
 	return 0;
 }

@@ -745,6 +745,12 @@ MODELS = {
     'resize-u8-align': lambda: resize(U8, (3, 7), (7, 9), 1),
     'resize-i8-align-down': lambda: resize(I8, (9, 10), (4, 6), 1),
     'resize-u8-half': lambda: resize(U8, (3, 7), (7, 9), 0, 1),
+    # 2 -> 82 rows: row 41 is 1 by TFLite's uint8 16.16 fixed point, 0 by
+    # the float floor of 41 * (2 / 82); 2.2 takes the fixed point whatever
+    # the options say, 2.14 only without them
+    'resize-u8-up-fixed': lambda: resize(U8, (2, 3), (82, 5), 0),
+    'resize-u8-up-fixed-half': lambda: resize(U8, (2, 3), (82, 5), 0, 1),
+    'resize-u8-up-fixed-align': lambda: resize(U8, (2, 3), (82, 5), 1),
     'strided-slice-u8-4d': lambda: strided_slice(U8, [1, 6, 8, 3], [0, 1, -7, 0],
                                                  [1, 6, 8, 3], [1, 2, 3, 1]),
     'strided-slice-i8-negative': lambda: strided_slice(I8, [2, 7, 5], [1, -1, 4],
@@ -789,6 +795,8 @@ MODELS = {
     'mean-u8-saturate': lambda: mean(U8, False, 0.05, 0.013, 100, 200),
     'mean-i8-saturate': lambda: mean(I8, False, 0.05, 0.013, -10, 20),
     'mean-u8-keepdims-saturate': lambda: mean(U8, True, 0.05, 0.013, 100, 200),
+    # zp_in * s_in / s_out = -11.67: TFLite 2.14 rounds it, 2.2's uint8 form truncates
+    'mean-i8-keepdims-round': lambda: mean(I8, True, 0.05, 0.03, -7, 4),
     'requant-fc-u8': lambda: requant_fc(U8),
     'requant-fc-i8': lambda: requant_fc(I8),
     'dynamic-reshape-u8': dynamic_reshape_u8,
@@ -828,6 +836,8 @@ MODELS = {
     'bilinear-i8-up': lambda: bilinear(I8, (4, 5), (9, 11), 0, 0),
     'bilinear-i8-align': lambda: bilinear(I8, (5, 7), (17, 13), 1, 0, n=2),
     'bilinear-i8-half': lambda: bilinear(I8, (4, 6), (7, 9), 0, 1),
+    # TFLite 2.14's uint8 8x half-pixel special case (ResizeBilinear888Uint8)
+    'bilinear-u8-half8': lambda: bilinear(U8, (2, 3), (16, 24), 0, 1, c=8),
     'gather-u8-argmax-indices': lambda: gather_argmax_indices(U8),
     'gather-i8-argmax-indices': lambda: gather_argmax_indices(I8),
     'logistic-u8': lambda: unary(LOGISTIC, U8, 0.05, 128, 1 / 256, 0),

@@ -152,7 +152,10 @@ static void test_space_batch(void **state)
  * -> 0, 50, 100, 100. align_corners: x / 3 -> 0, 33.3, 66.7, 100 truncated
  * to 0, 33, 66, 100 (int8 {0, -100}: 0, -33, -66, -100, toward zero).
  * half_pixel_centers: (x + .5) / 2 - .5 = -.25, .25, .75, 1.25, clamped
- * neighbours -> 0, 25, 75, 100.
+ * neighbours -> 0, 25, 75, 100. TFLite 2.14, align_corners: uint8 adds .5
+ * before truncating (0, 33, 67, 100); int8 takes x * 341 / 1024 (1/3 in
+ * 10 bits, rounded), -100 * 682 / 1024 = -66.6 rounded half away from
+ * zero to -67 (0, -33, -67, -100).
  */
 static void test_bilinear(void **state)
 {
@@ -162,24 +165,32 @@ static void test_bilinear(void **state)
 	const uint8_t plain[4] = { 0, 50, 100, 100 }, align[4] = { 0, 33, 66, 100 };
 	const uint8_t half[4] = { 0, 25, 75, 100 };
 	const int8_t salign[4] = { 0, -33, -66, -100 };
+	const uint8_t align214[4] = { 0, 33, 67, 100 };
+	const int8_t salign214[4] = { 0, -33, -67, -100 };
 	struct tfl_bilinear b;
 	uint8_t o[4];
 	int8_t so[4];
 
 	(void)state;
-	assert_int_equal(tfl_bilinear_prepare(&b, false, in, 1, 4, false, false), 0);
+	assert_int_equal(tfl_bilinear_prepare(&b, false, false, in, 1, 4, false, false), 0);
 	tfl_bilinear_run(&b, u, o);
 	assert_memory_equal(o, plain, 4);
-	assert_int_equal(tfl_bilinear_prepare(&b, false, in, 1, 4, true, false), 0);
+	assert_int_equal(tfl_bilinear_prepare(&b, false, false, in, 1, 4, true, false), 0);
 	tfl_bilinear_run(&b, u, o);
 	assert_memory_equal(o, align, 4);
-	assert_int_equal(tfl_bilinear_prepare(&b, true, in, 1, 4, true, false), 0);
+	assert_int_equal(tfl_bilinear_prepare(&b, false, true, in, 1, 4, true, false), 0);
 	tfl_bilinear_run(&b, s, so);
 	assert_memory_equal(so, salign, 4);
-	assert_int_equal(tfl_bilinear_prepare(&b, false, in, 1, 4, false, true), 0);
+	assert_int_equal(tfl_bilinear_prepare(&b, false, false, in, 1, 4, false, true), 0);
 	tfl_bilinear_run(&b, u, o);
 	assert_memory_equal(o, half, 4);
-	assert_int_equal(tfl_bilinear_prepare(&b, false, in, 0, 4, false, false), -EINVAL);
+	assert_int_equal(tfl_bilinear_prepare(&b, false, false, in, 0, 4, false, false), -EINVAL);
+	assert_int_equal(tfl_bilinear_prepare(&b, true, false, in, 1, 4, true, false), 0);
+	tfl_bilinear_run(&b, u, o);
+	assert_memory_equal(o, align214, 4);
+	assert_int_equal(tfl_bilinear_prepare(&b, true, true, in, 1, 4, true, false), 0);
+	tfl_bilinear_run(&b, s, so);
+	assert_memory_equal(so, salign214, 4);
 }
 
 int main(void)

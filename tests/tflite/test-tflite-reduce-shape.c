@@ -95,6 +95,19 @@ static void test_sum(void **state)
 	tfl_reduce_run(&r, c, out);
 	assert_int_equal(out[0], 253);
 	tfl_reduce_free(&r);
+	/* TFLite 2.14: no 0.5 (60 x 0.5 - 15 = 15), and clamped (1020 -> 255) */
+	assert_int_equal(tfl_reduce_prepare(&r, TFL_REDUCE_SUM_2_14, false, &d3, 1, &ax, 1,
+					    false, od, &on, &bad), 0);
+	assert_int_equal(tfl_reduce_rescale(&r, 0.5f, 10, 1.0f, 0), 0);
+	tfl_reduce_run(&r, b, out);
+	assert_int_equal(out[0], 15);
+	tfl_reduce_free(&r);
+	assert_int_equal(tfl_reduce_prepare(&r, TFL_REDUCE_SUM_2_14, false, &d2, 1, &ax, 1,
+					    false, od, &on, &bad), 0);
+	assert_int_equal(tfl_reduce_rescale(&r, 1.0f, 0, 0.5f, 0), 0);
+	tfl_reduce_run(&r, c, out);
+	assert_int_equal(out[0], 255);
+	tfl_reduce_free(&r);
 }
 
 static void test_depth_to_space(void **state)

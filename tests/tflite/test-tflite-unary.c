@@ -82,6 +82,21 @@ static void test_leaky(void **state)
 	/* s_in^2 / s_out = 2.5: TFLite 2.2 aborts; refused */
 	assert_int_equal(tfl_leaky_prepare(&l, 4, 0.5f, q(0.5f, 100), q(0.1f, 50)), -ERANGE);
 	assert_int_equal(tfl_leaky_prepare(&l, 4, NAN, q(0.5f, 100), q(1.0f, 50)), -EDOM);
+	/* TFLite 2.14: x x 0.5 at or above the zero point, x x 0.5 x 0.5 below */
+	assert_int_equal(tfl_leaky_prepare_2_14(&l, 4, 0.5f, q(0.5f, 100), q(1.0f, 50)), 0);
+	tfl_lut_run(&l, in, out);
+	assert_int_equal(out[0], 49);	/* 50 + (-2 x 0.25 = -0.5, away from zero) */
+	assert_int_equal(out[1], 50);	/* at the zero point: the output's */
+	assert_int_equal(out[2], 100);	/* 50 + 100 x 0.5: rescaled */
+	assert_int_equal(out[3], 25);	/* 50 - 100 x 0.25 */
+	/* multipliers above 1 are taken (5 and 2.5): 50 + 100 x 5, clamped */
+	assert_int_equal(tfl_leaky_prepare_2_14(&l, 4, 0.5f, q(0.5f, 100), q(0.1f, 50)), 0);
+	tfl_lut_run(&l, in, out);
+	assert_int_equal(out[2], 255);
+	assert_int_equal(out[0], 45);	/* 50 - 2 x 2.5 */
+	assert_int_equal(tfl_leaky_prepare_2_14(&l, 4, -0.5f, q(0.5f, 100), q(1.0f, 50)),
+			 -ERANGE);
+	assert_int_equal(tfl_leaky_prepare_2_14(&l, 4, NAN, q(0.5f, 100), q(1.0f, 50)), -EDOM);
 }
 
 static void test_inv_sqrt(void **state)
