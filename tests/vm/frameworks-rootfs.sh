@@ -26,13 +26,17 @@ PKGS=(libonnxruntime1.23 python3-onnxruntime python3-numpy libtensorflow-lite2.1
 VERSIONED=(libonnxruntime1.23 python3-onnxruntime libtensorflow-lite2.14.1 python3-numpy libc6)
 
 _build() {
-	local img=$1 w="$1.tmp" r t0 size
+	local img=$1 w="$1.tmp" r t0 size closure
 	[ -f "$img" ] && return 0
 	t0=$(now)
 	r="$w/root"
 	rm -rf "$w"
 	mkdir -p "$w"
-	deb_bootstrap "$r" "$w" "${PKGS[@]}"
+	# apt's resolved closure, not PKGS: debootstrap's own resolver does not
+	# follow virtual packages (libonnxruntime1.23 depends on
+	# libre2-11-absl20260526, which libre2-11 provides)
+	mapfile -t closure < <(echo "$VERS" | sed 's/=.*//')
+	deb_bootstrap "$r" "$w" "${closure[@]}"
 	chroot "$r" apt-get clean
 	rm -f "$r"/var/log/*.log
 	chroot "$r" dpkg-query -W -f='${Package}=${Version}\n' "${VERSIONED[@]}" >"$r/E1NPU-VERSIONS" ||
