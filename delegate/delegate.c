@@ -142,16 +142,23 @@ static tfl_status e1d_prepare(struct tflc_context *ctx, struct tflc_delegate *ba
 		ctx->ReportError(ctx, "e1npu delegate: cannot walk the graph's tensors");
 		return TFL_ERROR;
 	}
-	e1d_version_detect(d, ctx);
+	if (e1d_version_detect(d, ctx, err, sizeof(err))) {
+		ctx->ReportError(ctx, "e1npu delegate: %s", err);
+		free(dyn);
+		return TFL_ERROR;
+	}
 	if (e1d_view_build(ctx, plan->data, plan->size, d->nn_half_field, &v, err, sizeof(err))) {
 		ctx->ReportError(ctx, "e1npu delegate: %s", err);
 		free(dyn);
 		return TFL_ERROR;
 	}
 	v.m.ref = d->ref;
-	e1d_log(d, 1, "TFLite %s: arithmetic of TFLite %s%s", d->tfl_version[0] ?
+	v.m.ruy_single = d->ruy_single;
+	e1d_log(d, 1, "TFLite %s: arithmetic of TFLite %s%s%s", d->tfl_version[0] ?
 		d->tfl_version : "(no TfLiteVersion)",
 		d->ref == E1NPU_TFLITE_REF_2_14 ? "2.14" : "2.2",
+		d->ref == E1NPU_TFLITE_REF_2_14 ?
+		(d->ruy_single ? " (ruy's portable kernel)" : " (ruy's x86-64 kernels)") : "",
 		d->ref_opt ? " (option tflite_ref)" : "");
 	take = malloc(sizeof(*take) + (size_t)(plan->size + 1) * sizeof(int));
 	if (!take) {

@@ -25,6 +25,7 @@ struct e1d {
 	char cache_dir[4096];		/* option cache_dir: compiled partitions (cache.c), "" none */
 	uint32_t ref_opt;		/* option tflite_ref: enum e1npu_tflite_ref, 0 auto */
 	uint32_t ref;			/* what the kernels follow (version.c) */
+	uint32_t ruy_single;		/* 2.14's ruy rounding here (tfl_ruy_flavour) */
 	char tfl_version[32];		/* TfLiteVersion() of the TFLite that loaded us */
 	/*
 	 * its TfLiteResizeNearestNeighborParams has half_pixel_centers: read
@@ -37,9 +38,11 @@ struct e1d {
  * version.c: which TFLite runs us (TfLiteVersion() of the library that
  * holds @ctx's functions) and so whose arithmetic the kernels follow:
  * sets d->ref (and d->tfl_version) unless option tflite_ref fixed it,
- * and d->nn_half_field from the version whatever the option says.
+ * and d->nn_half_field from the version whatever the option says; and
+ * d->ruy_single (tfl_ruy_flavour). -EINVAL with the message in @err for a
+ * bad E1NPU_TFLITE_RUY.
  */
-void e1d_version_detect(struct e1d *d, struct tflc_context *ctx);
+int e1d_version_detect(struct e1d *d, struct tflc_context *ctx, char *err, size_t errlen);
 
 __attribute__((format(printf, 3, 4)))
 void e1d_log(const struct e1d *d, int level, const char *fmt, ...);

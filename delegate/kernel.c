@@ -85,6 +85,7 @@ void *e1d_kernel_init(struct tflc_context *ctx, const char *buffer, size_t lengt
 	if (ret)
 		return k;
 	k->v.m.ref = k->d->ref;		/* set by Prepare (version.c) */
+	k->v.m.ruy_single = k->d->ruy_single;
 	ret = kernel_storage(k, p);
 	if (ret) {
 		snprintf(k->err, sizeof(k->err), "partition storage: %s", e1npu_strerror(ret));

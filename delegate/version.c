@@ -35,7 +35,7 @@ static const char *(*version_fn(struct tflc_context *ctx))(void)
 	return fn;
 }
 
-void e1d_version_detect(struct e1d *d, struct tflc_context *ctx)
+int e1d_version_detect(struct e1d *d, struct tflc_context *ctx, char *err, size_t errlen)
 {
 	const char *(*fn)(void) = d->tfl_version[0] ? NULL : version_fn(ctx);
 	const char *v = fn ? fn() : NULL;
@@ -52,4 +52,5 @@ void e1d_version_detect(struct e1d *d, struct tflc_context *ctx)
 		d->ref = d->ref_opt;
 	else
 		d->ref = newer ? E1NPU_TFLITE_REF_2_14 : E1NPU_TFLITE_REF_2_2;
+	return tfl_ruy_flavour(&d->ruy_single, err, errlen);
 }

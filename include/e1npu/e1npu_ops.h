@@ -354,6 +354,10 @@ enum e1npu_rounding {
 	/* ruy's (TFLite 2.14's int8 GEMMs): the same high multiply, then
 	 * a right shift rounding ties toward +infinity */
 	E1NPU_ROUNDING_RUY = 1,
+	/* ruy's portable C++ kernel (TFLite 2.14 built for riscv64: every
+	 * 8-bit GEMM): one rounding of the 64-bit product,
+	 * (x * m + 2^(30 - shift)) >> (31 - shift), saturated to int32 */
+	E1NPU_ROUNDING_RUY_SINGLE = 2,
 };
 
 struct e1npu_fc_params {

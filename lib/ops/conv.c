@@ -153,7 +153,7 @@ E1NPU_API int e1npu_conv_new(struct e1npu_ops *ops,
 	    OPS_BAD(ops, !(p->output.scale > 0)) ||
 	    OPS_BAD(ops, (p->num_weight_scales != 1 && p->num_weight_scales != p->c_out)) ||
 	    OPS_BAD(ops, p->act > E1NPU_ACT_RELU_N1_TO_1) ||
-	    OPS_BAD(ops, p->rounding > E1NPU_ROUNDING_RUY) ||
+	    OPS_BAD(ops, p->rounding > E1NPU_ROUNDING_RUY_SINGLE) ||
 	    OPS_BAD(ops, (uint64_t)p->kh * p->kw > 256) ||
 	    OPS_BAD(ops, !ops_size_mul3(&bytes, p->in_h, p->in_w, p->c_in)))
 		return -EINVAL;
@@ -717,7 +717,7 @@ static void cv_finish_inner(const struct e1npu_conv *cv, int32_t *acc,
 	const struct e1npu_conv_params *p = &cv->p;
 
 	cv_fold_px(cv, acc, sx);
-	(p->rounding == E1NPU_ROUNDING_RUY ? e1q_requant_bytes_ruy : e1q_requant_bytes)(acc, cv->mult, cv->shift, p->output.zero_point, cv->lo, cv->hi,
+	e1q_requant_bytes_for(p->rounding)(acc, cv->mult, cv->shift, p->output.zero_point, cv->lo, cv->hi,
 			  p->c_out, (uint8_t *)out + o);
 }
 
@@ -774,8 +774,7 @@ static void cv_finish(struct e1npu_conv *cv, int32_t *acc,
 				     (uint32_t)e1q_wrap32((int64_t)(taps - nvalid) * cv->cin_g *
 							  cv->zx * cv->zw);
 				qc_store(p->dtype, out, px * p->c_out + oc,
-					 (p->rounding == E1NPU_ROUNDING_RUY ?
-					  e1q_requant_ruy : e1q_requant)((int32_t)v,
+					 e1q_requant_for(p->rounding)((int32_t)v,
 						cv->mult[oc], cv->shift[oc],
 						p->output.zero_point, cv->lo, cv->hi));
 			}

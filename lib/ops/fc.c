@@ -66,7 +66,7 @@ E1NPU_API int e1npu_fc_new(struct e1npu_ops *ops,
 	    OPS_BAD(ops, (p->num_weight_scales != 1 && p->num_weight_scales != p->n)) ||
 	    OPS_BAD(ops, !(p->output.scale > 0)) || OPS_BAD(ops, !(p->input.scale > 0)) ||
 	    OPS_BAD(ops, p->act > E1NPU_ACT_RELU_N1_TO_1) ||
-	    OPS_BAD(ops, p->rounding > E1NPU_ROUNDING_RUY))
+	    OPS_BAD(ops, p->rounding > E1NPU_ROUNDING_RUY_SINGLE))
 		return -EINVAL;
 	*fcp = NULL;
 	fc = calloc(1, sizeof(*fc));
@@ -182,8 +182,7 @@ E1NPU_API int e1npu_fc_run(struct e1npu_fc *fc, uint32_t rows, const void *in,
 						       fc->fold[o]);
 
 				qc_store(p->dtype, out, (size_t)r * p->n + o,
-					 (p->rounding == E1NPU_ROUNDING_RUY ?
-					  e1q_requant_ruy : e1q_requant)(v,
+					 e1q_requant_for(p->rounding)(v,
 						     fc->mult[o], fc->shift[o],
 						     p->output.zero_point, fc->lo,
 						     fc->hi));

@@ -9,6 +9,8 @@
 #include <limits.h>
 #include <string.h>
 
+#include <e1npu/e1npu_ops.h>
+
 #include "quant.h"
 
 int32_t e1q_srdhm(int32_t a, int32_t b)
@@ -408,4 +410,23 @@ void e1q_requant_bytes_ruy(const int32_t *acc, const int32_t *mult, const int *s
 {
 	for (uint32_t i = 0; i < n; i++)
 		out[i] = (uint8_t)e1q_requant_ruy(acc[i], mult[i], shift[i], zp, lo, hi);
+}
+
+void e1q_requant_bytes_ruy_single(const int32_t *acc, const int32_t *mult, const int *shift,
+				  int32_t zp, int32_t lo, int32_t hi, uint32_t n, uint8_t *out)
+{
+	for (uint32_t i = 0; i < n; i++)
+		out[i] = (uint8_t)e1q_requant_ruy_single(acc[i], mult[i], shift[i], zp, lo, hi);
+}
+
+e1q_requant_fn e1q_requant_for(uint32_t rounding)
+{
+	return rounding == E1NPU_ROUNDING_RUY_SINGLE ? e1q_requant_ruy_single :
+	       rounding == E1NPU_ROUNDING_RUY ? e1q_requant_ruy : e1q_requant;
+}
+
+e1q_requant_bytes_fn e1q_requant_bytes_for(uint32_t rounding)
+{
+	return rounding == E1NPU_ROUNDING_RUY_SINGLE ? e1q_requant_bytes_ruy_single :
+	       rounding == E1NPU_ROUNDING_RUY ? e1q_requant_bytes_ruy : e1q_requant_bytes;
 }

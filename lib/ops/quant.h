@@ -160,6 +160,28 @@ static inline int32_t e1q_mul_by_qm_ruy(int32_t x, int32_t multiplier, int shift
 			 -((-v + ((int64_t)1 << right) - 1) / ((int64_t)1 << right)));
 }
 
+/*
+ * MultiplyByQuantizedMultiplier as ruy's portable C++ kernel applies it
+ * (E1NPU_ROUNDING_RUY_SINGLE; TFLite 2.14 built for riscv64): the 64-bit
+ * product rounded once, ties toward +infinity, saturated to int32.
+ */
+static inline int32_t e1q_mul_by_qm_ruy_single(int32_t x, int32_t multiplier, int shift)
+{
+	int total = 31 - (shift > 30 ? 30 : shift < -31 ? -31 : shift);
+	int64_t v = ((int64_t)x * multiplier + ((int64_t)1 << (total - 1))) >> total;
+
+	return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v;
+}
+
+/* e1q_requant with E1NPU_ROUNDING_RUY_SINGLE. */
+static inline int32_t e1q_requant_ruy_single(int32_t acc, int32_t mult, int shift,
+					     int32_t zp, int32_t lo, int32_t hi)
+{
+	int64_t v = (int64_t)e1q_mul_by_qm_ruy_single(acc, mult, shift) + zp;
+
+	return v < lo ? lo : v > hi ? hi : (int32_t)v;
+}
+
 /* e1q_requant with E1NPU_ROUNDING_RUY. */
 static inline int32_t e1q_requant_ruy(int32_t acc, int32_t mult, int shift,
 					 int32_t zp, int32_t lo, int32_t hi)
@@ -188,6 +210,18 @@ void e1q_requant_bytes(const int32_t *acc, const int32_t *mult, const int *shift
 /* The same with E1NPU_ROUNDING_RUY. */
 void e1q_requant_bytes_ruy(const int32_t *acc, const int32_t *mult, const int *shift,
 			      int32_t zp, int32_t lo, int32_t hi, uint32_t n, uint8_t *out);
+/* The same with E1NPU_ROUNDING_RUY_SINGLE. */
+void e1q_requant_bytes_ruy_single(const int32_t *acc, const int32_t *mult, const int *shift,
+				  int32_t zp, int32_t lo, int32_t hi, uint32_t n, uint8_t *out);
+
+/* The requantization of enum e1npu_rounding @rounding (checked by the
+ * callers' parameter validation), one accumulator or a row of them. */
+typedef int32_t (*e1q_requant_fn)(int32_t acc, int32_t mult, int shift,
+				  int32_t zp, int32_t lo, int32_t hi);
+typedef void (*e1q_requant_bytes_fn)(const int32_t *acc, const int32_t *mult, const int *shift,
+				     int32_t zp, int32_t lo, int32_t hi, uint32_t n, uint8_t *out);
+e1q_requant_fn e1q_requant_for(uint32_t rounding);
+e1q_requant_bytes_fn e1q_requant_bytes_for(uint32_t rounding);
 
 /*
  * int32 accumulation as TFLite's kernels effectively do it: two's-complement

@@ -107,8 +107,7 @@ int ref_fc(const struct e1npu_fc_params *p, const void *weights,
 			chan_mult(true, p->dtype, p->input, p->weight_scales,
 				  p->num_weight_scales, p->output, o, &mult, &shift);
 			st(p->dtype, out, (size_t)r * p->n + o,
-			   (p->rounding == E1NPU_ROUNDING_RUY ? e1q_requant_ruy :
-			    e1q_requant)(acc, mult, shift, p->output.zero_point, lo, hi));
+			   e1q_requant_for(p->rounding)(acc, mult, shift, p->output.zero_point, lo, hi));
 		}
 	return 0;
 }
@@ -190,8 +189,7 @@ int ref_conv(const struct e1npu_conv_params *p, const void *weights,
 		chan_mult(false, p->dtype, p->input, p->weight_scales,
 			  p->num_weight_scales, p->output, oc, &mult, &shift);
 		st(p->dtype, out, ((size_t)oy * ow + ox) * p->c_out + oc,
-		   (p->rounding == E1NPU_ROUNDING_RUY ? e1q_requant_ruy :
-		    e1q_requant)(acc, mult, shift, p->output.zero_point, lo, hi));
+		   e1q_requant_for(p->rounding)(acc, mult, shift, p->output.zero_point, lo, hi));
 	}
 	return 0;
 }

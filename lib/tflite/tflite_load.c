@@ -327,6 +327,8 @@ int tflite_load_chosen(struct e1npu_device *dev, const void *data, size_t size,
 	t->size = size;
 	ret = tfl_parse(t->file, size, &t->m, t->err, sizeof(t->err));
 	t->m.ref = ref;
+	if (!ret && ref == E1NPU_TFLITE_REF_2_14)
+		ret = tfl_ruy_flavour(&t->m.ruy_single, t->err, sizeof(t->err));
 	if (!ret && t->path == E1NPU_TFLITE_PATH_NPU) {
 		ret = e1npu_ops_new(dev, &t->ops);
 		if (ret)

@@ -176,12 +176,15 @@ int tf_prep_conv(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	 * TFLite 2.14.1 (x86, measured): an int8 CONV_2D, whatever its
 	 * kernel, and a uint8 1x1 stride-1 one (no im2col) requantize as ruy
 	 * does; other uint8 ones as gemmlowp does, as does
-	 * DEPTHWISE_CONV_2D (kernels of its own).
+	 * DEPTHWISE_CONV_2D (kernels of its own). Built for riscv64
+	 * (measured), every CONV_2D is a GEMM of ruy's portable kernel.
 	 */
 	l->cp.rounding = tf_ref(t) == E1NPU_TFLITE_REF_2_14 && !dw &&
 			 (l->cp.dtype == E1NPU_DTYPE_INT8 ||
 			  (kh == 1 && kw == 1 && l->cp.stride_h == 1 && l->cp.stride_w == 1)) ?
 			 E1NPU_ROUNDING_RUY : E1NPU_ROUNDING_GEMMLOWP;
+	if (tf_ref(t) == E1NPU_TFLITE_REF_2_14 && !dw && t->m.ruy_single)
+		l->cp.rounding = E1NPU_ROUNDING_RUY_SINGLE;
 	if ((ret = tf_qparams(t, li, l, l->in, &l->cp.input)) ||
 	    (ret = tf_qparams(t, li, l, l->out, &l->cp.output)) ||
 	    (ret = tf_map_act(t, li, l, op->opt.act, &l->cp.act)) ||
@@ -258,9 +261,12 @@ int tf_prep_fc(struct e1npu_tflite *t, uint32_t li, struct layer *l)
 	l->fp.dtype = dtype_of(in->type);
 	l->fp.k = k;
 	l->fp.n = n;
-	/* TFLite 2.14 runs an int8 FULLY_CONNECTED as a ruy GEMM too */
+	/* TFLite 2.14 runs an int8 FULLY_CONNECTED as a ruy GEMM too; built
+	 * for riscv64, every one on ruy's portable kernel */
 	l->fp.rounding = tf_ref(t) == E1NPU_TFLITE_REF_2_14 && l->fp.dtype == E1NPU_DTYPE_INT8 ?
 			 E1NPU_ROUNDING_RUY : E1NPU_ROUNDING_GEMMLOWP;
+	if (tf_ref(t) == E1NPU_TFLITE_REF_2_14 && t->m.ruy_single)
+		l->fp.rounding = E1NPU_ROUNDING_RUY_SINGLE;
 	l->fc_rows = (uint32_t)(cnt / k);
 	if ((ret = tf_qparams(t, li, l, l->in, &l->fp.input)) ||
 	    (ret = tf_qparams(t, li, l, l->out, &l->fp.output)) ||

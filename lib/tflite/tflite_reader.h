@@ -211,7 +211,21 @@ struct tfl_model {
 	/* not from the file: the TFLite release whose arithmetic the
 	 * interpreter follows, enum e1npu_tflite_ref (0: 2.2) */
 	uint32_t ref;
+	/* with ref 2.14: its 8-bit GEMMs as ruy's portable kernel computes
+	 * them (one rounding; TFLite built for riscv64), not as ruy's x86-64
+	 * kernels do (tfl_ruy_flavour) */
+	uint32_t ruy_single;
 };
+
+/*
+ * tfl_ruy_flavour() - how TFLite 2.14's ruy GEMMs round where libe1npu
+ * runs: *single = 1 for ruy's portable C++ kernel (every 8-bit CONV_2D
+ * and FULLY_CONNECTED of TFLite built for riscv64, measured), 0 for its
+ * x86-64 kernels (measured). The environment variable E1NPU_TFLITE_RUY
+ * ("x86-64" or "portable") overrides the build's architecture; another
+ * value is -EINVAL with the message in @err.
+ */
+int tfl_ruy_flavour(uint32_t *single, char *err, size_t errlen);
 
 /* The memory a model of @file_size bytes may take once parsed and loaded:
  * TFL_MEM_PER_FILE_BYTE x @file_size + TFL_MEM_BASE (saturating). */

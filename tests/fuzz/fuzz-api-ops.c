@@ -458,7 +458,7 @@ static void f_conv(struct e1npu_ops *ops, struct call *c, struct fz *f)
 	sel = fz_u8(f);
 	p.num_weight_scales = sel & 1 ? p.c_out : sel < 0xf0 ? 1 : fz_u32(f);
 	p.act = fz_u8(f) % 5;
-	p.rounding = fz_u8(f) % 3;	/* 2: not an enum e1npu_rounding */
+	p.rounding = fz_u8(f) % 4;	/* 3: not an enum e1npu_rounding */
 	if (fz_u8(f) == 0xff)
 		p.reserved[fz_u8(f) % 7] = fz_u32(f);
 	with_bias = fz_u8(f) & 1;
@@ -477,7 +477,7 @@ static void f_conv(struct e1npu_ops *ops, struct call *c, struct fz *f)
 		     (u128)p.c_in * p.depth_multiplier != p.c_out) ||
 		    (p.kind == E1NPU_OPS_GROUPED_CONV2D && p.groups &&
 		     (p.c_in % p.groups || p.c_out % p.groups)) ||
-		    p.rounding > E1NPU_ROUNDING_RUY ||
+		    p.rounding > E1NPU_ROUNDING_RUY_SINGLE ||
 		    (p.reserved[0] | p.reserved[1] | p.reserved[2] | p.reserved[3] |
 		     p.reserved[4] | p.reserved[5] | p.reserved[6]);
 	wbytes = mul3(taps, cin_g, p.c_out);

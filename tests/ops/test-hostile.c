@@ -141,7 +141,7 @@ static void test_conv_reserved_zero_points(void **state)
 	p.reserved[6] = 1;
 	assert_int_equal(conv_new_rc(e->ops, &p), -EINVAL);
 	p = conv_base();
-	p.rounding = E1NPU_ROUNDING_RUY + 1;	/* not an enum e1npu_rounding */
+	p.rounding = E1NPU_ROUNDING_RUY_SINGLE + 1;	/* not an enum e1npu_rounding */
 	assert_int_equal(conv_new_rc(e->ops, &p), -EINVAL);
 	p = conv_base();
 	p.input.zero_point = 128;		/* not an int8 */

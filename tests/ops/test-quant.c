@@ -10,8 +10,11 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 #include <cmocka.h>
+
+#include <e1npu/e1npu_ops.h>
 
 #include "quant.h"
 
@@ -216,6 +219,53 @@ static void test_requant_ruy(void **state)
 	e1q_requant_bytes_ruy(acc, mult, shift, 10, 0, 255, 4, out);
 	for (int i = 0; i < 4; i++)
 		assert_int_equal(out[i], e1q_requant_ruy(acc[i], mult[i], shift[i], 10, 0, 255));
+}
+
+/*
+ * E1NPU_ROUNDING_RUY_SINGLE (ruy's portable kernel: TFLite 2.14 built for
+ * riscv64): x * m / 2^(31 - shift) rounded once, ties toward +infinity.
+ * 1 * 0.75 * 2^-1 = 0.375 -> 0, where the two roundings give 1 (0.75 -> 1,
+ * then 0.5 -> 1); -2 * 0.5 * 2^-1 = -0.5 -> 0; a left shift: 3 * 0.5 * 4 = 6;
+ * INT32_MIN * INT32_MIN saturates; and random operands against the exact
+ * quotient in long double (64-bit mantissa: x * m is exact).
+ */
+static void test_requant_ruy_single(void **state)
+{
+	static const int32_t acc[4] = { 1, -2, 3, -9 }, mult[4] = { 3 << 29, 1 << 30, 1 << 30, 1 << 30 };
+	static const int shift[4] = { -1, -1, 2, -3 };
+	uint64_t seed = 12345;
+	uint8_t out[4];
+
+	(void)state;
+	assert_int_equal(e1q_mul_by_qm_ruy_single(1, 3 << 29, -1), 0);
+	assert_int_equal(e1q_mul_by_qm_ruy(1, 3 << 29, -1), 1);
+	assert_int_equal(e1q_mul_by_qm_ruy_single(-2, 1 << 30, -1), 0);
+	assert_int_equal(e1q_mul_by_qm_ruy_single(3, 1 << 30, 2), 6);
+	assert_int_equal(e1q_mul_by_qm_ruy_single(INT32_MIN, INT32_MIN, 0), INT32_MAX);
+	assert_int_equal(e1q_requant_ruy_single(1, 3 << 29, -1, 10, 0, 255), 10);
+	e1q_requant_bytes_ruy_single(acc, mult, shift, 10, 0, 255, 4, out);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(out[i], e1q_requant_ruy_single(acc[i], mult[i], shift[i], 10, 0, 255));
+	/* the dispatch the conv/fc kernels use picks each rounding */
+	assert_int_equal(e1q_requant_for(E1NPU_ROUNDING_RUY_SINGLE)(1, 3 << 29, -1, 10, 0, 255), 10);
+	assert_int_equal(e1q_requant_for(E1NPU_ROUNDING_RUY)(1, 3 << 29, -1, 10, 0, 255), 11);
+	assert_int_equal(e1q_requant_for(E1NPU_ROUNDING_GEMMLOWP)(-2, 1 << 30, -1, 10, 0, 255), 9);
+	for (int i = 0; i < 100000; i++) {
+		int32_t x, m;
+		int sh;
+		long double q;
+
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		x = (int32_t)(seed >> 32);
+		m = (int32_t)((1u << 30) + (uint32_t)(seed & 0x3fffffff));
+		sh = (int)((seed >> 20) % 40) - 31;	/* -31 .. 8: saturation too */
+		q = floorl((long double)x * m / ldexpl(1.0L, 31 - sh) + 0.5L);
+		if (q > INT32_MAX)
+			q = INT32_MAX;
+		if (q < INT32_MIN)
+			q = INT32_MIN;
+		assert_int_equal(e1q_mul_by_qm_ruy_single(x, m, sh), (int32_t)q);
+	}
 }
 
 static void test_requant_bytes(void **state)
@@ -427,6 +477,7 @@ int main(void)
 		cmocka_unit_test(test_requant),
 		cmocka_unit_test(test_requant_bytes),
 		cmocka_unit_test(test_requant_ruy),
+		cmocka_unit_test(test_requant_ruy_single),
 		cmocka_unit_test(test_fixedpoint),
 		cmocka_unit_test(test_softmax_prepare),
 		cmocka_unit_test(test_conv_scale),
