@@ -12,7 +12,12 @@
  * accumulation runs on e1 (e1npu_ops_matmul_s8: raw int8 x int8 -> int32,
  * zero points folded exactly on the host); the requantization runs on the
  * host as ORT's MLAS does it (float32 scale x_scale * w_scale / y_scale,
- * float(acc) * scale, clamp, round half to even, + zero point). Anything
+ * float(acc) * scale, clamp, round half to even, + zero point). The
+ * other QDQ groups are matched and run by ep_move.c (8-bit data movement:
+ * Reshape ..., Concat, Relu), ep_select.c (Slice, Resize nearest),
+ * ep_eltwise.c (QLinearAdd/QLinearMul as MLAS computes them),
+ * ep_softmax.c (QLinearSoftmax) and ep_pool.c (QLinear(Global)AveragePool);
+ * groups joined by a tensor are one partition (ep_part.c). Anything
  * else, or anything unexpected, stays on the CPU EP with its reason.
  * Compiled models (EPContext nodes) are ep_context.c's.
  */
@@ -33,333 +38,10 @@
 #include <e1npu/e1npu_ops.h>
 
 #include "ep.h"
-
-/* ------------------------------------------------------------------ */
-
-
-
-/* ------------------------------------------------------------------ */
-/* Graph helpers                                                        */
-
-
-
-static bool node_onnx_domain(const OrtNode *n)
-{
-	const char *d = NULL;
-
-	if (!ok(ort->Node_GetDomain(n, &d)))
-		return false;
-	return !d || !*d || !strcmp(d, "ai.onnx");
-}
-
-
-static const OrtValueInfo *node_output0(const OrtNode *n)
-{
-	size_t k = 0;
-	const OrtValueInfo *o[4] = { 0 };
-
-	if (!ok(ort->Node_GetNumOutputs(n, &k)) || k < 1 || k > 4)
-		return NULL;
-	if (!ok(ort->Node_GetOutputs(n, o, k)))
-		return NULL;
-	return o[0];
-}
-
-
-/* element type and rank (-1 when unknown) of a value */
-static int vi_type(const OrtValueInfo *v, int64_t *dims, size_t *rank)
-{
-	const OrtTypeInfo *ti = NULL;
-	const OrtTensorTypeAndShapeInfo *tsi = NULL;
-	ONNXTensorElementDataType et;
-	size_t r = 0;
-
-	if (rank)
-		*rank = (size_t)-1;
-	if (!v || !ok(ort->GetValueInfoTypeInfo(v, &ti)) || !ti)
-		return -1;
-	if (!ok(ort->CastTypeInfoToTensorInfo(ti, &tsi)) || !tsi)
-		return -1;
-	if (!ok(ort->GetTensorElementType(tsi, &et)))
-		return -1;
-	if (rank && ok(ort->GetDimensionsCount(tsi, &r)) && r <= 8) {
-		int64_t d[8];
-
-		if (ok(ort->GetDimensions(tsi, d, r))) {
-			*rank = r;
-			if (dims)
-				memcpy(dims, d, r * sizeof(*d));
-		}
-	}
-	return (int)et;
-}
-
-static bool vi_const(const OrtValueInfo *v)
-{
-	bool c = false;
-
-	return v && ok(ort->ValueInfo_IsConstantInitializer(v, &c)) && c;
-}
-
-
-static bool is8(int dt)
-{
-	return dt == ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8 ||
-	       dt == ONNX_TENSOR_ELEMENT_DATA_TYPE_UINT8;
-}
-
-/* Copy a constant initializer (known element types only). */
-static bool load_const(const OrtValueInfo *v, struct operand *o)
-{
-	const OrtValue *val = NULL;
-	OrtTensorTypeAndShapeInfo *tsi = NULL;
-	ONNXTensorElementDataType et;
-	const void *p = NULL;
-	size_t cnt = 0, r = 0, es;
-	bool good = false;
-
-	memset(o, 0, sizeof(*o));
-	o->runtime_idx = -1;
-	if (!vi_const(v) || !ok(ort->ValueInfo_GetInitializerValue(v, &val)) || !val)
-		return false;
-	if (!ok(ort->GetTensorTypeAndShape(val, &tsi)))
-		return false;
-	if (!ok(ort->GetTensorElementType(tsi, &et)) ||
-	    !ok(ort->GetTensorShapeElementCount(tsi, &cnt)) ||
-	    !ok(ort->GetDimensionsCount(tsi, &r)) || r > 8 ||
-	    !ok(ort->GetDimensions(tsi, o->dims, r)))
-		goto out;
-	es = dt_size((int)et);
-	if (!es || !ok(ort->GetTensorData(val, &p)) || (!p && cnt))
-		goto out;
-	o->data = malloc(cnt * es + 1);
-	if (!o->data)
-		goto out;
-	if (cnt)
-		memcpy(o->data, p, cnt * es);
-	o->dtype = (int)et;
-	o->count = cnt;
-	o->rank = r;
-	good = true;
-out:
-	ort->ReleaseTensorTypeAndShapeInfo(tsi);
-	return good;
-}
-
-static int64_t attr_int(const OrtNode *n, const char *name, int64_t def)
-{
-	const OrtOpAttr *a = NULL;
-	int64_t v = def;
-	size_t out = 0;
-
-	if (!ok(ort->Node_GetAttributeByName(n, name, &a)) || !a)
-		return def;
-	if (!ok(ort->ReadOpAttr(a, ORT_OP_ATTR_INT, &v, sizeof(v), &out)))
-		return def;
-	return v;
-}
-
-static float attr_float(const OrtNode *n, const char *name, float def)
-{
-	const OrtOpAttr *a = NULL;
-	float v = def;
-	size_t out = 0;
-
-	if (!ok(ort->Node_GetAttributeByName(n, name, &a)) || !a)
-		return def;
-	if (!ok(ort->ReadOpAttr(a, ORT_OP_ATTR_FLOAT, &v, sizeof(v), &out)))
-		return def;
-	return v;
-}
-
-/* ints attribute: count (0 when absent, -1 when malformed/too long) */
-static int attr_ints(const OrtNode *n, const char *name, int64_t *v, int max)
-{
-	const OrtOpAttr *a = NULL;
-	size_t out = 0;
-
-	if (!ok(ort->Node_GetAttributeByName(n, name, &a)) || !a)
-		return 0;
-	if (!ok(ort->ReadOpAttr(a, ORT_OP_ATTR_INTS, v, max * sizeof(*v), &out)))
-		return -1;
-	if (out % sizeof(*v) || out / sizeof(*v) > (size_t)max)
-		return -1;
-	return (int)(out / sizeof(*v));
-}
-
-static bool attr_str(const OrtNode *n, const char *name, char *buf, size_t len)
-{
-	const OrtOpAttr *a = NULL;
-	size_t out = 0;
-
-	buf[0] = 0;
-	if (!ok(ort->Node_GetAttributeByName(n, name, &a)) || !a)
-		return false;
-	if (!ok(ort->ReadOpAttr(a, ORT_OP_ATTR_STRING, buf, len - 1, &out)) || out >= len)
-		return false;
-	buf[out] = 0;
-	return true;
-}
-
-/* the producing node of @v (NULL for graph inputs/initializers) */
-static const OrtNode *producer(const OrtValueInfo *v)
-{
-	const OrtNode *p = NULL;
-	size_t idx = 0;
-
-	if (!v || !ok(ort->ValueInfo_GetValueProducer(v, &p, &idx)))
-		return NULL;
-	return p;
-}
-
-static bool single_use(const OrtValueInfo *v)
-{
-	size_t n = 0;
-	bool go = true;
-
-	if (!v || !ok(ort->ValueInfo_GetValueNumConsumers(v, &n)) || n != 1)
-		return false;
-	if (!ok(ort->ValueInfo_IsGraphOutput(v, &go)) || go)
-		return false;
-	return true;
-}
-
-static const OrtNode *only_consumer(const OrtValueInfo *v)
-{
-	const OrtNode *c[1] = { NULL };
-	int64_t idx[1];
-
-	if (!single_use(v))
-		return NULL;
-	if (!ok(ort->ValueInfo_GetValueConsumers(v, c, idx, 1)))
-		return NULL;
-	return c[0];
-}
-
-/* ------------------------------------------------------------------ */
-/* Quantization parameters                                              */
-
-struct qp {			/* a scale and zero point pair */
-	int dt;			/* the quantized type */
-	size_t n;		/* 1 or per-channel count */
-	float *s;
-	int32_t *zp;
-	const OrtValueInfo *sv, *zv;	/* run-time (not constant) ones, else NULL */
-};
-
-/* a run-time scalar of type @dt: rank 0 or [1] */
-static bool rt_scalar(const OrtValueInfo *v, int dt)
-{
-	int64_t d[8];
-	size_t r;
-
-	if (vi_const(v) || vi_type(v, d, &r) != dt)
-		return false;
-	return r == 0 || (r == 1 && d[0] == 1);
-}
-
-static void qp_free(struct qp *q)
-{
-	free(q->s);
-	free(q->zp);
-	memset(q, 0, sizeof(*q));
-}
-
-/*
- * Read a scale (float, constant) and an optional zero point (constant, of
- * @dt): per-tensor unless @allow_n. Returns a reason or NULL.
- */
-static const char *qp_read(const OrtValueInfo *sv, const OrtValueInfo *zv,
-			   int dt, size_t allow_n, struct qp *q)
-{
-	struct operand s, z;
-
-	memset(q, 0, sizeof(*q));
-	q->dt = dt;
-	if (rt_scalar(sv, ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT)) {
-		/* a run-time per-tensor scale (read at every run) */
-		q->n = 1;
-		q->s = calloc(1, sizeof(*q->s));
-		q->zp = calloc(1, sizeof(*q->zp));
-		q->sv = sv;
-		if (!q->s || !q->zp) {
-			qp_free(q);
-			return "out of memory";
-		}
-		q->s[0] = 1.0f;
-		if (zv && rt_scalar(zv, dt)) {
-			q->zv = zv;
-		} else if (zv) {
-			if (!load_const(zv, &z) || z.dtype != dt || z.count != 1) {
-				free(z.data);
-				qp_free(q);
-				return "zero point neither a scalar input nor a constant scalar";
-			}
-			q->zp[0] = dt == ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8 ?
-				*(int8_t *)z.data : *(uint8_t *)z.data;
-			free(z.data);
-		}
-		return NULL;
-	}
-	if (!load_const(sv, &s))
-		return "scale neither a constant initializer nor a float scalar";
-	if (s.dtype != ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT) {
-		free(s.data);
-		return "scale not float32";
-	}
-	if (s.count != 1 && (!allow_n || s.count != allow_n || s.rank != 1)) {
-		free(s.data);
-		return allow_n ? "scale neither per-tensor nor per-channel" : "per-channel scale";
-	}
-	q->n = s.count;
-	q->s = s.data;
-	q->zp = calloc(q->n, sizeof(*q->zp));
-	if (!q->zp) {
-		qp_free(q);
-		return "out of memory";
-	}
-	if (zv) {
-		if (rt_scalar(zv, dt) && q->n == 1) {
-			q->zv = zv;
-		} else if (!load_const(zv, &z)) {
-			qp_free(q);
-			return "zero point not a constant initializer";
-		}
-		if (!q->zv) {
-		if (z.dtype != dt || (z.count != q->n && z.count != 1)) {
-			free(z.data);
-			qp_free(q);
-			return "zero point type/size mismatch";
-		}
-		for (size_t i = 0; i < q->n; i++) {
-			size_t j = z.count == 1 ? 0 : i;
-
-			q->zp[i] = dt == ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8 ?
-				((int8_t *)z.data)[j] : ((uint8_t *)z.data)[j];
-		}
-		free(z.data);
-		}
-	}
-	for (size_t i = 0; i < q->n; i++)
-		if (!isfinite(q->s[i]) || q->s[i] <= 0.0f) {
-			qp_free(q);
-			return "scale not positive finite";
-		}
-	return NULL;
-}
+#include "ep_graph.h"
 
 /* ------------------------------------------------------------------ */
 /* Matching: fills a kernel (without run-time indices) or gives a reason */
-
-struct match {
-	const OrtNode *nodes[8];
-	size_t nn;
-	struct kern k;
-	/* run-time operand value infos, by role */
-	const OrtValueInfo *xv, *wv;
-	const char *why;
-};
-
 
 static const char *conv_attrs(const OrtNode *n, struct kern *k, const int64_t *wdims, size_t wrank)
 {
@@ -471,20 +153,6 @@ static const char *check_matmul_shapes(const OrtValueInfo *xv, const OrtValueInf
 	return NULL;
 }
 
-/* fill k->x/k->w operands: constant data or run-time */
-static const char *take_operand(const OrtValueInfo *v, struct operand *o, bool need_const)
-{
-	memset(o, 0, sizeof(*o));
-	o->runtime_idx = -1;
-	if (vi_const(v))
-		return load_const(v, o) ? NULL : "cannot read initializer";
-	if (need_const)
-		return "weights not constant";
-	o->runtime_idx = -2;	/* resolved at Compile */
-	o->dtype = vi_type(v, o->dims, &o->rank);
-	return NULL;
-}
-
 static int64_t wdims_of(const OrtValueInfo *wv, int64_t *d)
 {
 	size_t r;
@@ -492,8 +160,6 @@ static int64_t wdims_of(const OrtValueInfo *wv, int64_t *d)
 	vi_type(wv, d, &r);
 	return (int64_t)r;
 }
-
-
 
 /* QLinearMatMul / QLinearConv / MatMulInteger / ConvInteger alone */
 static void match_qlinear(const OrtNode *n, struct match *m)
@@ -614,29 +280,6 @@ out:
 	qp_free(&yq);
 }
 
-/* a DequantizeLinear producing @v for one consumer, its qparams in @q */
-static const OrtNode *dq_of(const OrtValueInfo *v, const OrtValueInfo **src,
-			    const OrtValueInfo **sv, const OrtValueInfo **zv)
-{
-	const OrtNode *p = producer(v);
-	const OrtValueInfo *in[3];
-	size_t ni;
-
-	if (!p || strcmp(node_op(p), "DequantizeLinear") || !node_onnx_domain(p))
-		return NULL;
-	if (!single_use(v))
-		return NULL;
-	ni = node_inputs(p, in, 3);
-	if (ni < 2 || !in[0] || !in[1])
-		return NULL;
-	if (attr_int(p, "block_size", 0) != 0)
-		return NULL;
-	*src = in[0];
-	*sv = in[1];
-	*zv = ni > 2 ? in[2] : NULL;
-	return p;
-}
-
 /* DQ -> MatMul/Conv -> Q */
 static void match_qdq(const OrtNode *n, struct match *m)
 {
@@ -674,10 +317,10 @@ static void match_qdq(const OrtNode *n, struct match *m)
 	}
 	out = node_output0(n);
 	q = only_consumer(out);
-	if (q && !strcmp(node_op(q), "Relu") && node_onnx_domain(q)) {
-		/* ORT's ReluQuantFusion drops a Relu before a Q whose zero
-		 * point is the type's lowest value (the clamp is the Relu);
-		 * checked below */
+	if (q && (!strcmp(node_op(q), "Relu") || !strcmp(node_op(q), "Clip")) &&
+	    node_onnx_domain(q)) {
+		/* ORT's Relu/ClipQuantFusion drops a Relu or Clip the Q's
+		 * saturation covers (checked below: xk_act_dropped) */
 		relu = q;
 		q = only_consumer(node_output0(relu));
 	}
@@ -699,7 +342,7 @@ static void match_qdq(const OrtNode *n, struct match *m)
 	if (relu)
 		m->nodes[m->nn++] = relu;
 	m->nodes[m->nn++] = q;
-	snprintf(k->op, sizeof(k->op), "DQ->%s%s->Q", op, relu ? "->Relu" : "");
+	snprintf(k->op, sizeof(k->op), "DQ->%s%s%s->Q", op, relu ? "->" : "", relu ? node_op(relu) : "");
 	k->kind = conv ? K_CONV : K_MATMUL;
 	k->requant = true;
 	m->xv = xsrc;
@@ -746,10 +389,8 @@ static void match_qdq(const OrtNode *n, struct match *m)
 	    (m->why = qp_read(wsv, wz, k->wdt, nch, &wq)) ||
 	    (m->why = qp_read(qin[1], nq > 2 ? qin[2] : NULL, k->ydt, 0, &yq)))
 		goto out;
-	if (relu && (yq.zv || yq.zp[0] != (k->ydt == ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8 ? -128 : 0))) {
-		m->why = "Relu before a QuantizeLinear whose zero point is not the lowest value (ORT keeps it: float)";
+	if (relu && (m->why = xk_act_dropped(relu, q, k->ydt)))
 		goto out;
-	}
 	if (conv && wq.n > 1 && attr_int(dqw, "axis", 1) != 0) {
 		m->why = "per-channel weight scale not on axis 0";
 		goto out;
@@ -905,6 +546,14 @@ out:
 	qp_free(&b);
 }
 
+static bool anchor_op(const char *op)
+{
+	return !strcmp(op, "QLinearMatMul") || !strcmp(op, "QLinearConv") ||
+	       !strcmp(op, "MatMulInteger") || !strcmp(op, "ConvInteger") ||
+	       !strcmp(op, "MatMul") || !strcmp(op, "Conv") || !strcmp(op, "MaxPool") ||
+	       !strcmp(op, "Gemm") || xk_anchor(op);
+}
+
 static void match_node(const OrtNode *n, struct match *m)
 {
 	const char *op = node_op(n);
@@ -928,6 +577,8 @@ static void match_node(const OrtNode *n, struct match *m)
 		match_qdq(n, m);
 	else if (!strcmp(op, "MaxPool"))
 		match_maxpool(n, m);
+	else if (xk_anchor(op))
+		xk_match(n, m);
 	else
 		m->why = "no e1 kernel matching ORT's CPU EP byte for byte";
 	if (m->why)
@@ -962,7 +613,9 @@ static OrtStatus *ORT_API_CALL ep_get_capability(OrtEp *this_ptr, const OrtGraph
 {
 	struct e1_ep *ep = (struct e1_ep *)this_ptr;
 	size_t nn = 0, claimed = 0, parts = 0, nr = 0;
-	const OrtNode **nodes = NULL, **taken = NULL;
+	const OrtNode **nodes = NULL, **taken = NULL, **gnodes = NULL, **fuse = NULL;
+	struct grp *g = NULL;
+	size_t ng = 0, ngn = 0;
 	struct reason *rs = NULL;
 	struct match m;
 	OrtNodeFusionOptions fo;
@@ -973,7 +626,11 @@ static OrtStatus *ORT_API_CALL ep_get_capability(OrtEp *this_ptr, const OrtGraph
 	nodes = calloc(nn, sizeof(*nodes));
 	taken = calloc(nn, sizeof(*taken));
 	rs = calloc(nn, sizeof(*rs));
-	if (!nodes || !taken || !rs || !ok(ort->Graph_GetNodes(graph, nodes, nn)))
+	gnodes = calloc(nn, sizeof(*gnodes));
+	fuse = calloc(nn, sizeof(*fuse));
+	g = calloc(nn, sizeof(*g));
+	if (!nodes || !taken || !rs || !gnodes || !fuse || !g ||
+	    !ok(ort->Graph_GetNodes(graph, nodes, nn)))
 		goto out;
 	memset(&fo, 0, sizeof(fo));
 	fo.ort_version_supported = ORT_API_VERSION;
@@ -1011,27 +668,63 @@ static OrtStatus *ORT_API_CALL ep_get_capability(OrtEp *this_ptr, const OrtGraph
 	for (size_t i = 0; i < nn; i++) {
 		bool clash = false;
 
-		if (in_list(taken, claimed, nodes[i]) || ctx_is_ep_context(nodes[i]))
+		if (in_list(taken, claimed, nodes[i]) || in_list(gnodes, ngn, nodes[i]) ||
+		    ctx_is_ep_context(nodes[i]))
 			continue;
 		match_node(nodes[i], &m);
 		for (size_t j = 0; j < m.nn; j++)
-			clash |= in_list(taken, claimed, m.nodes[j]);
-		if (m.nn && !clash && ok(epapi->EpGraphSupportInfo_AddNodesToFuse(info, m.nodes, m.nn, &fo))) {
+			clash |= in_list(taken, claimed, m.nodes[j]) || in_list(gnodes, ngn, m.nodes[j]);
+		if (m.nn && !clash) {
+			/* a group; fused below, merged with its neighbours */
+			g[ng].nodes = &gnodes[ngn];
+			g[ng].nn = m.nn;
+			g[ng].host = m.k.kind == K_XK;
 			for (size_t j = 0; j < m.nn; j++)
-				taken[claimed++] = m.nodes[j];
-			parts++;
+				gnodes[ngn++] = m.nodes[j];
+			ng++;
 			if (ep->log >= LOG_VERBOSE) {
 				const char *nm = NULL;
 
 				(void)ok(ort->Node_GetName(nodes[i], &nm));
 				fprintf(stderr, "e1npu: claim %s '%s' (%zu nodes): %s\n",
 					m.k.op, nm ? nm : "", m.nn,
+					m.k.kind == K_XK ? xk_desc(&m.k) :
 					m.k.kind == K_MAXPOOL ?
 					"8-bit max pool on e1 (e1npu_ops_maxpool), NCHW<->NHWC on the host" :
 					"int32 accumulation on e1 (e1npu_ops_matmul_s8), requantization on the host as ORT's MLAS");
 			}
 		}
 		kern_free(&m.k);
+	}
+	/* groups joined by a tensor: one partition (not in compiled models,
+	 * whose records hold one kernel) */
+	for (size_t i = 0; i < ng; i++)
+		g[i].root = (int)i;
+	if (!ep->ctx_enable)
+		part_merge(g, ng, nodes, nn);
+	for (size_t r = 0; r < ng; r++) {
+		size_t cnt = 0;
+
+		if (grp_root(g, (int)r) != (int)r)
+			continue;
+		for (size_t i = 0; i < ng; i++)
+			if (grp_root(g, (int)i) == (int)r)
+				for (size_t j = 0; j < g[i].nn; j++)
+					fuse[cnt++] = g[i].nodes[j];
+		if (cnt && ok(epapi->EpGraphSupportInfo_AddNodesToFuse(info, fuse, cnt, &fo))) {
+			for (size_t j = 0; j < cnt; j++)
+				taken[claimed++] = fuse[j];
+			parts++;
+			continue;
+		}
+		/* ORT refused the merged set: each group alone, as before */
+		for (size_t i = 0; i < ng; i++)
+			if (grp_root(g, (int)i) == (int)r && g[i].nn < cnt &&
+			    ok(epapi->EpGraphSupportInfo_AddNodesToFuse(info, g[i].nodes, g[i].nn, &fo))) {
+				for (size_t j = 0; j < g[i].nn; j++)
+					taken[claimed++] = g[i].nodes[j];
+				parts++;
+			}
 	}
 	/* what is left, and why */
 	for (size_t i = 0; i < nn; i++) {
@@ -1058,8 +751,19 @@ static OrtStatus *ORT_API_CALL ep_get_capability(OrtEp *this_ptr, const OrtGraph
 		rs[r].count++;
 	}
 	if (ep->log >= LOG_SUMMARY) {
-		fprintf(stderr, "e1npu: %s: claimed %zu of %zu nodes in %zu partitions; left:",
-			ep->devname, claimed, nn, parts);
+		size_t ngc = 0, nhost = 0;
+
+		for (size_t i = 0; i < ng; i++)
+			if (in_list(taken, claimed, g[i].nodes[0])) {
+				ngc++;
+				nhost += g[i].host;
+			}
+		fprintf(stderr, "e1npu: %s: claimed %zu of %zu nodes in %zu partitions", ep->devname,
+			claimed, nn, parts);
+		if (ngc)
+			fprintf(stderr, " (%zu groups, %zu computed on the host: no e1 operation matches ORT's arithmetic)",
+				ngc, nhost);
+		fprintf(stderr, "; left:");
 		for (size_t r = 0; r < nr; r++)
 			fprintf(stderr, "%s %s x%u (%s)", r ? ";" : "", rs[r].op, rs[r].count, rs[r].why);
 		fprintf(stderr, "%s\n", nr ? "" : " nothing");
@@ -1068,6 +772,9 @@ out:
 	free(nodes);
 	free(taken);
 	free(rs);
+	free(gnodes);
+	free(fuse);
+	free(g);
 	return ret;
 }
 
@@ -1180,43 +887,12 @@ static int8_t to8(int32_t v, int dt)
 	return (int8_t)(dt == ONNX_TENSOR_ELEMENT_DATA_TYPE_UINT8 ? v - 128 : v);
 }
 
-static OrtStatus *get_in(OrtKernelContext *ctx, struct operand *o, const void **p,
-			 int64_t *dims, size_t *rank)
-{
-	const OrtValue *v = NULL;
-	OrtTensorTypeAndShapeInfo *tsi = NULL;
-	OrtStatus *s;
-
-	if (o->runtime_idx < 0) {
-		*p = o->data;
-		*rank = o->rank;
-		memcpy(dims, o->dims, o->rank * sizeof(*dims));
-		return NULL;
-	}
-	if ((s = ort->KernelContext_GetInput(ctx, (size_t)o->runtime_idx, &v)))
-		return s;
-	if (!v)
-		return st(ORT_FAIL, "e1npu: input %d missing", o->runtime_idx);
-	if ((s = ort->GetTensorTypeAndShape(v, &tsi)))
-		return s;
-	s = ort->GetDimensionsCount(tsi, rank);
-	if (!s && *rank > 8)
-		s = st(ORT_FAIL, "e1npu: rank %zu", *rank);
-	if (!s)
-		s = ort->GetDimensions(tsi, dims, *rank);
-	ort->ReleaseTensorTypeAndShapeInfo(tsi);
-	if (!s)
-		s = ort->GetTensorData(v, p);
-	return s;
-}
-
 static OrtStatus *run_matmul(struct kern *k, OrtKernelContext *ctx)
 {
 	const void *a, *b;
 	int64_t ad[8], bd[8], yd[8];
 	size_t ar, br;
 	OrtStatus *s;
-	OrtValue *yv = NULL;
 	void *y;
 	int8_t *a8 = NULL, *b8 = NULL;
 	int64_t *acc = NULL;
@@ -1247,8 +923,7 @@ static OrtStatus *run_matmul(struct kern *k, OrtKernelContext *ctx)
 	M = rows / (nb ? nb : 1);
 	memcpy(yd, ad, ar * sizeof(*yd));
 	yd[ar - 1] = (int64_t)N;
-	if ((s = ort->KernelContext_GetOutput(ctx, 0, yd, ar, &yv)) ||
-	    (s = ort->GetTensorMutableData(yv, &y)))
+	if ((s = kout(k, ctx, yd, ar, (void **)&y)))
 		return s;
 	if (!M || !N || !nb)
 		return NULL;
@@ -1290,7 +965,6 @@ static OrtStatus *run_conv(struct kern *k, OrtKernelContext *ctx)
 	int64_t xd[8], wd[8], yd[4];
 	size_t xr, wr;
 	OrtStatus *s;
-	OrtValue *yv = NULL;
 	void *y;
 	int8_t *a8 = NULL, *b8 = NULL;
 	int64_t *acc = NULL;
@@ -1344,8 +1018,7 @@ static OrtStatus *run_conv(struct kern *k, OrtKernelContext *ctx)
 		OW = (size_t)(ew / k->sw + 1);
 	}
 	yd[0] = (int64_t)Nb, yd[1] = (int64_t)M, yd[2] = (int64_t)OH, yd[3] = (int64_t)OW;
-	if ((s = ort->KernelContext_GetOutput(ctx, 0, yd, 4, &yv)) ||
-	    (s = ort->GetTensorMutableData(yv, &y)))
+	if ((s = kout(k, ctx, yd, 4, (void **)&y)))
 		return s;
 	K = Cg * (size_t)(k->kh * k->kw);
 	P = OH * OW;
@@ -1427,7 +1100,6 @@ static OrtStatus *maxpool_clipped(struct kern *k, OrtKernelContext *ctx, const v
 {
 	int64_t oh = (xd[2] - k->kh) / k->sh + 1, ow = (xd[3] - k->kw) / k->sw + 1, yd[4];
 	bool s8 = k->xdt == ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8;
-	OrtValue *yv = NULL;
 	uint8_t *y;
 	OrtStatus *s;
 
@@ -1436,8 +1108,7 @@ static OrtStatus *maxpool_clipped(struct kern *k, OrtKernelContext *ctx, const v
 			  k->name, (long long)xd[2], (long long)xd[3], (long long)k->kh,
 			  (long long)k->kw);
 	yd[0] = xd[0], yd[1] = xd[1], yd[2] = oh, yd[3] = ow;
-	if ((s = ort->KernelContext_GetOutput(ctx, 0, yd, 4, &yv)) ||
-	    (s = ort->GetTensorMutableData(yv, (void **)&y)))
+	if ((s = kout(k, ctx, yd, 4, (void **)&y)))
 		return s;
 	for (int64_t p = 0; p < xd[0] * xd[1]; p++)
 		for (int64_t i = 0; i < oh; i++)
@@ -1463,7 +1134,6 @@ static OrtStatus *run_maxpool(struct kern *k, OrtKernelContext *ctx)
 	int64_t xd[8], yd[4];
 	size_t xr, N, C, H, W, OH, OW;
 	OrtStatus *s;
-	OrtValue *yv = NULL;
 	uint8_t *in = NULL, *out = NULL, *y;
 	struct e1npu_pool_params p;
 	struct e1npu_ops_report rep;
@@ -1490,8 +1160,7 @@ static OrtStatus *run_maxpool(struct kern *k, OrtKernelContext *ctx)
 		return st(ORT_INVALID_ARGUMENT, "e1npu: %s: pool size", k->name);
 	OH = oh, OW = ow;
 	yd[0] = (int64_t)N, yd[1] = (int64_t)C, yd[2] = (int64_t)OH, yd[3] = (int64_t)OW;
-	if ((s = ort->KernelContext_GetOutput(ctx, 0, yd, 4, &yv)) ||
-	    (s = ort->GetTensorMutableData(yv, (void **)&y)))
+	if ((s = kout(k, ctx, yd, 4, (void **)&y)))
 		return s;
 	in = malloc(H * W * C + 1);
 	out = malloc(OH * OW * C + 1);
@@ -1536,16 +1205,15 @@ static OrtStatus *ORT_API_CALL ci_create_state(OrtNodeComputeInfo *this_ptr,
 	return NULL;
 }
 
-static OrtStatus *ORT_API_CALL ci_compute(OrtNodeComputeInfo *this_ptr, void *state,
-					  OrtKernelContext *ctx)
+/* one kernel (the caller holds the EP's lock) */
+static OrtStatus *kern_run(struct kern *k, OrtKernelContext *ctx)
 {
-	struct kern *k = (struct kern *)this_ptr, kl;
+	struct kern kl;
 	OrtStatus *s = NULL;
 	float ws1 = 0;
 	int32_t wz1 = 0;
 	bool first;
 
-	(void)state;
 	kl = *k;
 	for (int i = 0; i < 6 && !s; i++) {
 		const OrtValue *v = NULL;
@@ -1584,15 +1252,27 @@ static OrtStatus *ORT_API_CALL ci_compute(OrtNodeComputeInfo *this_ptr, void *st
 	}
 	if (s)
 		return s;
-	pthread_mutex_lock(&k->ep->lock);
-	s = k->kind == K_CONV ? run_conv(&kl, ctx) :
+	s = k->kind == K_XK ? xk_run(&kl, ctx) :
+	    k->kind == K_CONV ? run_conv(&kl, ctx) :
 	    k->kind == K_MAXPOOL ? run_maxpool(&kl, ctx) : run_matmul(&kl, ctx);
 	k->runs = kl.runs;
 	first = !k->computes++;
-	pthread_mutex_unlock(&k->ep->lock);
 	if (first && !s && k->ep->log >= LOG_VERBOSE)
 		fprintf(stderr, "e1npu: %s %s: %s (%llu calls)\n", k->op, k->name, kl.why,
 			(unsigned long long)kl.runs);
+	return s;
+}
+
+static OrtStatus *ORT_API_CALL ci_compute(OrtNodeComputeInfo *this_ptr, void *state,
+					  OrtKernelContext *ctx)
+{
+	struct kern *k = (struct kern *)this_ptr;
+	OrtStatus *s;
+
+	(void)state;
+	pthread_mutex_lock(&k->ep->lock);
+	s = k->next ? part_run(k, ctx, kern_run) : kern_run(k, ctx);
+	pthread_mutex_unlock(&k->ep->lock);
 	return s;
 }
 
@@ -1602,6 +1282,7 @@ static void ORT_API_CALL ci_release_state(OrtNodeComputeInfo *this_ptr, void *st
 	(void)state;
 }
 
+static const struct part_ops part_ops = { anchor_op, match_node };
 
 static OrtStatus *ORT_API_CALL ep_compile(OrtEp *this_ptr, const OrtGraph **graphs,
 					  const OrtNode **fused, size_t count,
@@ -1616,83 +1297,33 @@ static OrtStatus *ORT_API_CALL ep_compile(OrtEp *this_ptr, const OrtGraph **grap
 	}
 	for (size_t i = 0; i < count; i++) {
 		size_t nn = 0;
-		const OrtNode *nodes[16];
-		struct match m;
+		const OrtNode *one[1];
 		struct kern *k;
-		const char *fname = NULL;
-		bool found = false;
+		OrtStatus *s;
 
-		if (!ok(ort->Graph_GetNumNodes(graphs[i], &nn)) || nn > 16 ||
-		    !ok(ort->Graph_GetNodes(graphs[i], nodes, nn)))
+		if (!ok(ort->Graph_GetNumNodes(graphs[i], &nn)) || !nn)
 			return st(ORT_FAIL, "e1npu: compile: cannot read partition %zu", i);
-		if (nn == 1 && ctx_is_ours(nodes[0])) {
+		if (nn == 1 && ok(ort->Graph_GetNodes(graphs[i], one, 1)) && ctx_is_ours(one[0])) {
 			/* a compiled partition: its kernel from the blob */
-			OrtStatus *s;
-
 			k = calloc(1, sizeof(*k));
 			if (!k)
 				return st(ORT_FAIL, "e1npu: out of memory");
-			if ((s = ctx_load(ep, nodes[0], fused[i], k))) {
+			if ((s = ctx_load(ep, one[0], fused[i], k))) {
 				free(k);
 				return s;
 			}
 			snprintf(k->name, sizeof(k->name), "%s", node_name(fused[i]));
 			goto ready;
 		}
-		for (size_t j = 0; j < nn && !found; j++) {
-			const char *op = node_op(nodes[j]);
-
-			if (strcmp(op, "QLinearMatMul") && strcmp(op, "QLinearConv") &&
-			    strcmp(op, "MatMulInteger") && strcmp(op, "ConvInteger") &&
-			    strcmp(op, "MatMul") && strcmp(op, "Conv") && strcmp(op, "MaxPool") &&
-			    strcmp(op, "Gemm"))
-				continue;
-			match_node(nodes[j], &m);
-			if (m.why || m.nn != nn) {
-				kern_free(&m.k);
-				return st(ORT_FAIL, "e1npu: compile: partition %zu no longer matches (%s)",
-					  i, m.why ? m.why : "node count");
-			}
-			found = true;
-		}
-		if (!found)
-			return st(ORT_FAIL, "e1npu: compile: partition %zu has no product", i);
-		k = malloc(sizeof(*k));
-		if (!k) {
-			kern_free(&m.k);
-			return st(ORT_FAIL, "e1npu: out of memory");
-		}
-		*k = m.k;
-		k->ep = ep;
-		(void)ok(ort->Node_GetName(fused[i], &fname));
-		snprintf(k->name, sizeof(k->name), "%s", fname ? fname : "");
-		if (k->x.runtime_idx == -2 &&
-		    (k->x.runtime_idx = fused_input(fused[i], vi_name(m.xv))) < 0) {
-			kern_free(k);
-			free(k);
-			return st(ORT_FAIL, "e1npu: compile: input %s not found", vi_name(m.xv));
-		}
-		if (k->w.runtime_idx == -2 &&
-		    (k->w.runtime_idx = fused_input(fused[i], vi_name(m.wv))) < 0) {
-			kern_free(k);
-			free(k);
-			return st(ORT_FAIL, "e1npu: compile: input %s not found", vi_name(m.wv));
-		}
-		for (int r = 0; r < 6; r++) {
-			k->rt[r] = -1;
-			if (m.k.rtv[r] && (k->rt[r] = fused_input(fused[i], vi_name(m.k.rtv[r]))) < 0) {
-				const char *nm = vi_name(m.k.rtv[r]);
-
-				kern_free(k);
-				free(k);
-				return st(ORT_FAIL, "e1npu: compile: input %s not found", nm);
-			}
-			k->rtv[r] = NULL;
-		}
+		/* the partition's groups, one kernel each, chained in order */
+		if ((s = part_compile(ep, graphs[i], fused[i], &k, &part_ops)))
+			return s;
 		if (ep->ctx_enable && ctx_nodes) {
-			OrtStatus *s = ctx_save(ep, k, fused[i], &ctx_nodes[i]);
-
-			if (s) {
+			if (k->next) {
+				kern_chain_free(k);
+				return st(ORT_FAIL, "e1npu: EPContext: a partition of several groups");
+			}
+			if ((s = ctx_save(ep, k, fused[i], &ctx_nodes[i]))) {
 				kern_free(k);
 				free(k);
 				return s;
@@ -1718,14 +1349,9 @@ static const char *ORT_API_CALL ep_compat_info(OrtEp *this_ptr, const OrtGraph *
 static void ORT_API_CALL ep_release_infos(OrtEp *this_ptr, OrtNodeComputeInfo **infos, size_t n)
 {
 	(void)this_ptr;
-	for (size_t i = 0; i < n; i++) {
-		struct kern *k = (struct kern *)infos[i];
-
-		if (!k)
-			continue;
-		kern_free(k);
-		free(k);
-	}
+	for (size_t i = 0; i < n; i++)
+		if (infos[i])
+			kern_chain_free((struct kern *)infos[i]);
 }
 
 /* ------------------------------------------------------------------ */

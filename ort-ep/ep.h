@@ -34,8 +34,11 @@ struct e1_factory {
 
 struct e1_ep;
 
-/* One claimed partition: one quantized product, maybe with its DQ/Q. */
-enum kkind { K_MATMUL, K_CONV, K_MAXPOOL };
+/* One claimed group's kernel: a quantized product with its DQ/Q, or
+ * another QDQ group (K_XK); a partition chains several (ep_part.c). */
+/* K_XK: a QDQ group of ep_move.c / ep_eltwise.c (struct xk) */
+enum kkind { K_MATMUL, K_CONV, K_MAXPOOL, K_XK };
+struct xk;
 
 struct operand {		/* a tensor: constant (copied) or run-time */
 	int runtime_idx;	/* fused-node input index, -1 when constant */
@@ -70,6 +73,26 @@ struct kern {
 	uint64_t runs;		/* e1 calls made */
 	uint64_t computes;	/* Compute calls */
 	char why[200];
+	struct xk *xk;		/* K_XK's own state */
+	/*
+	 * A partition of several groups (ep_part.c): the kernels in order,
+	 * chained from the one ORT holds; each writes its output to the
+	 * fused node's output out_idx (unless out_internal) and, when a later
+	 * kernel reads it, to its slot (out_slot1 - 1; 0: none). An operand
+	 * with runtime_idx <= -3 is slot -3 - runtime_idx.
+	 */
+	struct kern *next;
+	int out_idx;
+	bool out_internal;
+	int out_slot1;
+	size_t nslots;		/* the first kernel's: slots of the partition */
+};
+
+struct slot {			/* a tensor passed between a partition's kernels */
+	void *data;
+	int64_t dims[8];
+	size_t rank;
+	bool owned;		/* allocated here (else the fused node's output) */
 };
 
 struct e1_ep {
@@ -97,10 +120,25 @@ size_t node_inputs(const OrtNode *n, const OrtValueInfo **in, size_t max);
 const char *vi_name(const OrtValueInfo *v);
 size_t dt_size(int dt);
 void kern_free(struct kern *k);
+/* a partition's kernels, each freed */
+void kern_chain_free(struct kern *k);
+void xk_free(struct xk *x);
 /* NULL, or why ORT's CPU EP would not compute @k's product exactly here */
 const char *sat_guard(const struct kern *k);
 /* index of the fused node's input named @name, -1 when absent */
 int fused_input(const OrtNode *fused, const char *name);
+
+/* ep_io.c, ep_part.c: partitions of several groups */
+/* @k's output (dims, rank): the fused node's output, a slot, or both */
+OrtStatus *kout(struct kern *k, OrtKernelContext *ctx, const int64_t *dims, size_t rank, void **y);
+/* slot @i of the partition being run (ep_io.c) */
+const struct slot *slot_get(int i);
+/* the calling thread's @n slots, for one partition's run; freed */
+bool slots_open(size_t n);
+void slots_close(void);
+/* every kernel of a partition, in order, each by @run_fn */
+OrtStatus *part_run(struct kern *head, OrtKernelContext *ctx,
+		    OrtStatus *(*run_fn)(struct kern *, OrtKernelContext *));
 
 /* ep_context.c: EPContext models */
 bool ctx_is_ep_context(const OrtNode *n);

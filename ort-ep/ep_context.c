@@ -17,17 +17,23 @@
  *   3 operands (x, w, bias): i32 dtype; u32 rank; i64 dims[rank];
  *     u64 count; u8 has_data; count elements (has_data);
  *   8 str: the fused node's input names of x, w and the six run-time
- *     scales/zero points ("" when constant or absent).
+ *     scales/zero points ("" when constant or absent);
+ *   kind K_XK (the groups of ep_move.c ... ep_pool.c) then: u32 op, dt,
+ *     nin; nin x (operand, str input name); i64 v[8]; i32 nv; i64 axis;
+ *     u32 allowzero; i64 sl[4][8]; i32 nsl; f32 s[2], ys; i32 zp[2], yzp;
+ *     u32 fma; nin x (u32 has_table, 256 bytes when it has).
  * A str is u32 bytes + bytes (no NUL). Everything is bounds-checked and
  * the kernel checked as the matcher would have built it (kern_valid()).
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ep.h"
+#include "ep_graph.h"
 #include "tflite_artifact.h"
 
 #define CTX_OP		"EPContext"
@@ -149,10 +155,42 @@ static void w_kern(struct wbuf *b, const struct kern *k, const OrtNode *fused)
 	w_operand(b, &k->x);
 	w_operand(b, &k->w);
 	w_operand(b, &k->bias);
-	wstr(b, in_name(fused, k->x.runtime_idx));
-	wstr(b, in_name(fused, k->w.runtime_idx));
+	wstr(b, k->kind == K_XK ? "" : in_name(fused, k->x.runtime_idx));
+	wstr(b, k->kind == K_XK ? "" : in_name(fused, k->w.runtime_idx));
 	for (int r = 0; r < 6; r++)
 		wstr(b, in_name(fused, k->rt[r]));
+	if (k->kind == K_XK && k->xk) {
+		const struct xk *x = k->xk;
+
+		w32(b, (uint32_t)x->op);
+		w32(b, (uint32_t)x->dt);
+		w32(b, (uint32_t)x->nin);
+		for (size_t i = 0; i < x->nin; i++) {
+			w_operand(b, &x->in[i]);
+			wstr(b, x->in[i].data ? "" : in_name(fused, x->in[i].runtime_idx));
+		}
+		for (int i = 0; i < 8; i++)
+			w64(b, (uint64_t)x->v[i]);
+		w32(b, (uint32_t)x->nv);
+		w64(b, (uint64_t)x->axis);
+		w32(b, x->allowzero);
+		for (int i = 0; i < 4; i++)
+			for (int j = 0; j < 8; j++)
+				w64(b, (uint64_t)x->sl[i][j]);
+		w32(b, (uint32_t)x->nsl);
+		wf(b, x->s[0]);
+		wf(b, x->s[1]);
+		wf(b, x->ys);
+		w32(b, (uint32_t)x->zp[0]);
+		w32(b, (uint32_t)x->zp[1]);
+		w32(b, (uint32_t)x->yzp);
+		w32(b, x->fma);
+		for (size_t i = 0; i < x->nin; i++) {
+			w32(b, x->lut[i] != NULL);
+			if (x->lut[i])
+				w_bytes(b, x->lut[i], 256);
+		}
+	}
 }
 
 /* ---- reading ---------------------------------------------------------- */
@@ -271,6 +309,8 @@ static bool is8dt(int dt)
 	return dt == ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8 || dt == ONNX_TENSOR_ELEMENT_DATA_TYPE_UINT8;
 }
 
+static const char *xk_valid(const struct kern *k);
+
 /*
  * kern_valid() - NULL when @k is a kernel the matcher could have built
  * (the invariants ep.c's compute relies on), else what is wrong.
@@ -281,6 +321,8 @@ static const char *kern_valid(const struct kern *k)
 	bool pool = k->kind == K_MAXPOOL;
 	int64_t nch = -1;
 
+	if (k->kind == K_XK)
+		return xk_valid(k);
 	if (k->kind != K_MATMUL && k->kind != K_CONV && !pool)
 		return "unknown kernel kind";
 	if (!is8dt(k->xdt) || (!pool && !is8dt(k->wdt)))
@@ -323,6 +365,135 @@ static const char *kern_valid(const struct kern *k)
 			return "weight shape against the kernel size and group";
 	}
 	return NULL;
+}
+
+/* the K_XK section (its run-time inputs by name, bound at load) */
+static void r_xk(struct rbuf *b, struct kern *k)
+{
+	struct xk *x = calloc(1, sizeof(*x));
+	char name[NAME_LEN];
+
+	if (!x) {
+		b->bad = "out of memory";
+		return;
+	}
+	k->xk = x;
+	x->op = (enum xk_op)r32(b, "group header");
+	x->dt = (int)r32(b, "group header");
+	x->nin = r32(b, "group header");
+	if (b->bad || !x->nin || x->nin > XK_MAXIN) {
+		x->nin = 0;
+		b->bad = b->bad ? b->bad : "group input count";
+		return;
+	}
+	for (size_t i = 0; i < x->nin && !b->bad; i++) {
+		r_operand(b, &x->in[i], "group operand");
+		rstr(b, name, sizeof(name), "group input name");
+		if (!b->bad && name[0] && !(x->names[i] = strdup(name)))
+			b->bad = "out of memory";
+	}
+	for (int i = 0; i < 8; i++)
+		x->v[i] = (int64_t)r64(b, "group attributes");
+	x->nv = (int)r32(b, "group attributes");
+	x->axis = (int64_t)r64(b, "group attributes");
+	x->allowzero = r32(b, "group attributes") != 0;
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 8; j++)
+			x->sl[i][j] = (int64_t)r64(b, "group attributes");
+	x->nsl = (int)r32(b, "group attributes");
+	x->s[0] = rf(b, "group parameters");
+	x->s[1] = rf(b, "group parameters");
+	x->ys = rf(b, "group parameters");
+	x->zp[0] = (int32_t)r32(b, "group parameters");
+	x->zp[1] = (int32_t)r32(b, "group parameters");
+	x->yzp = (int32_t)r32(b, "group parameters");
+	x->fma = r32(b, "group parameters") != 0;
+	for (size_t i = 0; i < x->nin && !b->bad; i++) {
+		const uint8_t *t;
+
+		if (!r32(b, "group table"))
+			continue;
+		t = r_take(b, 256, "group table");
+		if (t && !(x->lut[i] = malloc(256)))
+			b->bad = "out of memory";
+		else if (t)
+			memcpy(x->lut[i], t, 256);
+	}
+}
+
+static bool pos_finite(float f)
+{
+	return f > 0.0f && f <= 3.4e38f;
+}
+
+/* the invariants ep_move.c ... ep_pool.c's compute relies on */
+static const char *xk_valid(const struct kern *k)
+{
+	const struct xk *x = k->xk;
+	bool tables_ok = true;
+
+	if (!x || x->op < XK_RESHAPE || x->op > XK_LEAKYRELU)
+		return "unknown group";
+	if (!is8dt(x->dt) || k->xdt != x->dt || k->ydt != x->dt)
+		return "group type";
+	if (x->nin < 1 || (x->op != XK_CONCAT && x->nin != (x->op == XK_ADD || x->op == XK_MUL ? 2u : 1u)))
+		return "group input count";
+	for (size_t i = 0; i < x->nin; i++) {
+		if (x->in[i].data ? x->in[i].dtype != x->dt : !x->names[i])
+			return "group operand neither an input nor constant of the group's type";
+		tables_ok &= !x->lut[i] || x->op == XK_CONCAT || (x->op == XK_LEAKYRELU && i == 0);
+	}
+	if (!tables_ok || (x->op == XK_LEAKYRELU && !x->lut[0]))
+		return "group tables";
+	/* nv: a count, or Softmax's opset */
+	if (x->nv < -1 || (x->op != XK_SOFTMAX && x->nv > 8) || x->nsl < 0 || x->nsl > 8)
+		return "group attribute counts";
+	if (x->zp[0] < -128 || x->zp[0] > 255 || x->zp[1] < -128 || x->zp[1] > 255 ||
+	    x->yzp < -128 || x->yzp > 255)
+		return "group zero points";
+	switch (x->op) {
+	case XK_RESHAPE:
+		return x->nv < 0 ? "Reshape without a shape" : NULL;
+	case XK_UNSQUEEZE:
+		return x->nv < 1 ? "Unsqueeze without axes" : NULL;
+	case XK_SLICE:
+		for (int i = 0; i < x->nsl; i++)
+			if (!x->sl[3][i])
+				return "Slice step 0";
+		return NULL;
+	case XK_RESIZE:
+		if (x->nsl < 1 || x->sl[1][0] < 0 || x->sl[1][0] > 2 || x->sl[1][1] < 0 ||
+		    x->sl[1][1] > 3)
+			return "Resize modes";
+		for (int i = 0; i < x->nsl; i++)
+			if (x->sl[0][i] < 1 || x->sl[0][i] > 64)
+				return "Resize scales";
+		return NULL;
+	case XK_ADD:
+	case XK_MUL:
+		if (!pos_finite(x->s[0]) || !pos_finite(x->s[1]) || !pos_finite(x->ys))
+			return "group scales";
+		return x->op == XK_ADD && !ew_cpu_ok() ?
+		       "QLinearAdd compiled for a CPU with AVX2+FMA, this one has not both" : NULL;
+	case XK_SOFTMAX:
+		if (!pos_finite(x->s[0]) || !pos_finite(x->ys) || !(floorf(1.0f / x->ys) >= 1.0f) ||
+		    floorf(1.0f / x->ys) > 65536.0f || x->nv < 1 || x->nv > 1000)
+			return "Softmax parameters";
+		return NULL;
+	case XK_AVGPOOL:
+		if (x->sl[0][0] < 1 || x->sl[0][0] > 64 || x->sl[0][1] < 1 || x->sl[0][1] > 64 ||
+		    x->sl[1][0] < 1 || x->sl[1][1] < 1 || x->sl[1][0] > (1 << 20) ||
+		    x->sl[1][1] > (1 << 20))
+			return "AveragePool window or strides";
+		for (int i = 0; i < 4; i++)
+			if (x->sl[2][i] < 0 || x->sl[2][i] >= x->sl[0][i % 2])
+				return "AveragePool pads";
+		/* fall through */
+	case XK_GLOBALAVGPOOL:
+		return !pos_finite(x->s[0]) || !pos_finite(x->ys) ? "group scales" : NULL;
+	default:
+		return NULL;
+	}
 }
 
 static void r_kern(struct rbuf *b, struct kern *k, char (*names)[NAME_LEN])
@@ -380,6 +551,8 @@ static void r_kern(struct rbuf *b, struct kern *k, char (*names)[NAME_LEN])
 	r_operand(b, &k->bias, "bias operand");
 	for (int i = 0; i < 8; i++)
 		rstr(b, names[i], NAME_LEN, "input names");
+	if (!b->bad && k->kind == K_XK)
+		r_xk(b, k);
 	if (!b->bad && b->at != b->n)
 		b->bad = "trailing bytes";
 }
@@ -544,6 +717,24 @@ OrtStatus *ctx_load(struct e1_ep *ep, const OrtNode *n, const OrtNode *fused, st
 		}
 	}
 	free(names);
+	if (k->kind == K_XK) {
+		struct xk *x = k->xk;
+
+		for (size_t i = 0; i < x->nin; i++) {
+			if (x->in[i].data)
+				continue;
+			x->in[i].runtime_idx = fused_input(fused, x->names[i]);
+			if (x->in[i].runtime_idx < 0) {
+				s = st(ORT_INVALID_GRAPH,
+				       "e1npu: EPContext node refused: its input '%s' is not an input of the node",
+				       x->names[i]);
+				kern_free(k);
+				return s;
+			}
+		}
+		k->ep = ep;
+		return NULL;
+	}
 	pool = k->kind == K_MAXPOOL;
 	if (!pool && (why = sat_guard(k))) {
 		/* compiled where ORT's u8 x s8 product is exact (VNNI), not here */

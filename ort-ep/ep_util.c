@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ep.h"
+#include "ep_graph.h"
 
 const OrtApi *ort;
 const OrtEpApi *epapi;
@@ -92,6 +93,20 @@ void kern_free(struct kern *k)
 	free(k->bias.data);
 	free(k->ws);
 	free(k->wzp);
+	xk_free(k->xk);
+	k->xk = NULL;
+}
+
+/* a partition's kernels (kern_free, then free, each) */
+void kern_chain_free(struct kern *k)
+{
+	while (k) {
+		struct kern *next = k->next;
+
+		kern_free(k);
+		free(k);
+		k = next;
+	}
 }
 
 /* index of the fused node's input named @name, -1 when absent */
@@ -184,4 +199,26 @@ const char *sat_guard(const struct kern *k)
 			return "int8 weights that can saturate ORT's MLAS u8s8 int16 pairs (AVX2, no VNNI): ORT's result is not the exact product";
 	}
 	return NULL;
+}
+
+void xk_free(struct xk *x)
+{
+	if (!x)
+		return;
+	for (size_t i = 0; i < XK_MAXIN; i++) {
+		free(x->in[i].data);
+		free(x->names[i]);
+		free(x->lut[i]);
+	}
+	free(x);
+}
+
+bool ew_cpu_ok(void)
+{
+#if defined(__x86_64__)
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+	return false;
+#endif
 }

@@ -41,7 +41,7 @@ class CaptureStderr:
         return False
 
 
-SUMMARY = re.compile(r"e1npu: (.*): claimed (\d+) of (\d+) nodes in (\d+) partitions; left:(.*)")
+SUMMARY = re.compile(r"e1npu: (.*): claimed (\d+) of (\d+) nodes in (\d+) partitions(?: \([^)]*\))?; left:(.*)")
 
 
 def session(model, e1=None, options=None):

@@ -253,3 +253,100 @@ def t_epcontext(ep, result):
     result(not good and "already compiled" in text,
            "ep.context_enable=1 on a compiled model refused: %s"
            % ([x for x in text.splitlines() if "already compiled" in x] or [text[-200:]])[0].strip())
+
+
+def groups_model():
+    """u8: DQ->Conv->Q, DQ->Reshape->Q, DQ->Add(constant)->Q, DQ->Softmax->Q,
+    DQ->LeakyRelu->Q, DQ x2->Concat->Q, DQ->Slice->Q, DQ->AveragePool->Q
+    of one input: groups of every compute file, one EPContext node each."""
+    rng = np.random.default_rng(32)
+
+    def i(a, n):
+        return numpy_helper.from_array(a, n)
+
+    def dq(x, y, s="s", z="z"):
+        return h.make_node("DequantizeLinear", [x, s, z], [y])
+
+    def qn(x, y, s="s", z="z"):
+        return h.make_node("QuantizeLinear", [x, s, z], [y])
+
+    inits = [i(np.array(0.05, np.float32), "s"), i(np.array(3, np.uint8), "z"),
+             i(np.array(0.07, np.float32), "s2"), i(np.array(9, np.uint8), "z2"),
+             i(np.array(1 / 256, np.float32), "ss"), i(np.array(0, np.uint8), "zs"),
+             i(rng.integers(0, 30, (4, 3, 3, 3)).astype(np.uint8), "w"), i(np.array(0.01, np.float32), "ws"),
+             i(np.array(0, np.uint8), "wz"), i(np.array([1, 4, 36], np.int64), "shp"),
+             i(rng.integers(0, 256, (1, 4, 36)).astype(np.uint8), "c"),
+             i(np.array([0], np.int64), "st"), i(np.array([6], np.int64), "en"), i(np.array([1], np.int64), "ax"),
+             i(np.array([1, 6, 6, 6], np.int64), "shp4")]
+    nodes = [dq("x", "xf"), h.make_node("DequantizeLinear", ["w", "ws", "wz"], ["wf"]),
+             h.make_node("Conv", ["xf", "wf"], ["cf"], pads=[1, 1, 1, 1]), qn("cf", "a"),
+             dq("a", "af"), h.make_node("Reshape", ["af", "shp"], ["rf"]), qn("rf", "r"),
+             dq("r", "rf2"), dq("c", "cf2", "s2", "z2"), h.make_node("Add", ["rf2", "cf2"], ["df"]), qn("df", "d"),
+             dq("d", "df2"), h.make_node("Softmax", ["df2"], ["sf"], axis=-1), qn("sf", "sm", "ss", "zs"),
+             dq("sm", "smf", "ss", "zs"), h.make_node("LeakyRelu", ["smf"], ["lf"], alpha=0.1), qn("lf", "l", "s2", "z2"),
+             dq("l", "lf2", "s2", "z2"), dq("d", "df3"), h.make_node("Concat", ["lf2", "df3"], ["kf"], axis=1),
+             qn("kf", "k"),
+             dq("k", "kf2"), h.make_node("Slice", ["kf2", "st", "en", "ax"], ["slf"]), qn("slf", "sl"),
+             dq("sl", "slf2"), h.make_node("Reshape", ["slf2", "shp4"], ["r4f"]), qn("r4f", "r4"),
+             dq("r4", "r4f2"), h.make_node("AveragePool", ["r4f2"], ["pf"], kernel_shape=[2, 2]), qn("pf", "y")]
+    g = h.make_graph(nodes, "g", [h.make_tensor_value_info("x", T.UINT8, [1, 3, 6, 6])],
+                     [h.make_tensor_value_info("y", T.UINT8, None)], inits)
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", 13)])
+    m.ir_version = 8
+    return m.SerializeToString(), len(nodes)
+
+
+def t_epcontext_groups(ep, result):
+    """The QDQ groups of ep_move.c ... ep_pool.c in compiled models: one
+    EPContext node per group (no merging when compiling), loaded without
+    compiling, equal to the CPU EP on the original; crafted group records
+    refused or run, never a crash."""
+    tmp = os.environ.get("ORT_TMP", "/tmp")
+    mb, nn = groups_model()
+    path = os.path.join(tmp, "ctx_groups.onnx")
+    if os.path.exists(path):
+        os.remove(path)
+    good, text = compile_to(mb, ep, path)
+    if not os.path.exists(path):
+        result(False, "ep.context_enable=1 on the groups model: %s" % text.strip()[-300:])
+        return
+    m = onnx.load(path)
+    ours = [n for n in ctx_nodes(m) if attr(n, "source") is not None and attr(n, "source").s == b"e1npu"]
+    left = sorted(n.op_type for n in m.graph.node if n.op_type != "EPContext")
+    s, text = load(path, ep)
+    loaded = text.count("compiled partition loaded, not compiled again")
+    rng = np.random.default_rng(6)
+    cpu = oc.session(mb)[0]
+    same = 0
+    for _ in range(3):
+        x = rng.integers(0, 256, (1, 3, 6, 6)).astype(np.uint8)
+        if s is not None:
+            a, b = s.run(None, {"x": x})[0], cpu.run(None, {"x": x})[0]
+            same += a.dtype == b.dtype and np.array_equal(a, b)
+    result(good and len(ours) == 9 and not left and s is not None and loaded == 9 and same == 3,
+           "groups model compiled to %d EPContext nodes (left: %s), loaded %d without compiling, equal to the "
+           "CPU EP on %d of 3 inputs" % (len(ours), ", ".join(left) or "nothing", loaded, same))
+    rng = np.random.default_rng(78)
+    refused = ran = 0
+    for i in range(40):
+        def mutate(b, i=i):
+            p = bytearray(b[128:])
+            for _ in range(1 + i % 3):
+                j = int(rng.integers(max(0, len(p) - 900), len(p)))  # the group section
+                p[j] = int(rng.integers(0, 256))
+            if i % 7 == 6:
+                p = p[:int(rng.integers(0, len(p)))]
+            return reseal_all(b[:128] + bytes(p))
+        bad = os.path.join(tmp, "ctx_bad.onnx")
+        tampered(path, bad, mutate)
+        s2, text = load(bad, ep, "quiet")
+        if s2 is None:
+            refused += "refused" in text or "e1npu" in text
+            continue
+        try:
+            s2.run(None, {"x": np.zeros((1, 3, 6, 6), np.uint8)})
+        except Exception:  # noqa: BLE001
+            pass
+        ran += 1
+    result(refused + ran == 40, "40 crafted group records (SHA-256 and checksum valid): %d refused with a reason, "
+           "%d loaded and ran, no crash" % (refused, ran))

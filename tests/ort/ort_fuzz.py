@@ -84,13 +84,79 @@ def seeds():
                            h.make_node("MaxPool", ["xf"], ["pf"], kernel_shape=[2, 3], strides=[2, 1]),
                            h.make_node("QuantizeLinear", ["pf", "xs", "xz"], ["y"])],
           [h.make_tensor_value_info("x", T.UINT8, [1, 2, 6, 7])], q[:2])
+    # the data-movement groups (ep_move.c) and QLinearAdd/QLinearMul
+    # (ep_eltwise.c): one scale and zero point throughout
+    for op, shape, extra, attrs in (("Reshape", [2, 3, 4], [_init(np.array([4, -1, 0], np.int64), "shp")], {}),
+                                    ("Transpose", [2, 3, 4], [], {"perm": [2, 0, 1]}),
+                                    ("Flatten", [2, 3, 4], [], {"axis": 1}),
+                                    ("Squeeze", [2, 1, 4], [_init(np.array([1], np.int64), "ax")], {}),
+                                    ("Unsqueeze", [2, 4], [_init(np.array([0, 2], np.int64), "ax")], {}),
+                                    ("Relu", [3, 5], [], {}),
+                                    ("LeakyRelu", [3, 5], [], {"alpha": 0.2}),
+                                    ("Slice", [4, 6], [_init(np.array([1, -1], np.int64), "st"),
+                                                       _init(np.array([4, 0], np.int64), "en"),
+                                                       _init(np.array([0, 1], np.int64), "ax"),
+                                                       _init(np.array([2, -2], np.int64), "sp")], {})):
+        model("dq-%s-q" % op.lower(), [h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["xf"]),
+                                       h.make_node(op, ["xf"] + [e.name for e in extra], ["of"], **attrs),
+                                       h.make_node("QuantizeLinear", ["of", "xs", "xz"], ["y"])],
+              [h.make_tensor_value_info("x", T.UINT8, shape)], q[:2] + extra)
+    model("dq-resize-q", [h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["xf"]),
+                          h.make_node("Resize", ["xf", "", "sc"], ["of"], nearest_mode="floor"),
+                          h.make_node("QuantizeLinear", ["of", "xs", "xz"], ["y"])],
+          [h.make_tensor_value_info("x", T.UINT8, [1, 2, 3, 3])],
+          q[:2] + [_init(np.array([1, 1, 2, 3], np.float32), "sc")])
+    model("dq-softmax-q", [h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["xf"]),
+                           h.make_node("Softmax", ["xf"], ["sf"], axis=1),
+                           h.make_node("QuantizeLinear", ["sf", "ss", "sz"], ["y"])],
+          [h.make_tensor_value_info("x", T.UINT8, [2, 5, 3])],
+          q[:2] + [_init(np.array(1 / 256, np.float32), "ss"), _init(np.array(0, np.uint8), "sz")])
+    model("dq-avgpool-q", [h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["xf"]),
+                           h.make_node("AveragePool", ["xf"], ["pf"], kernel_shape=[3, 2], strides=[2, 1],
+                                       pads=[1, 0, 1, 1], count_include_pad=1),
+                           h.make_node("QuantizeLinear", ["pf", "ys", "yz"], ["y"])],
+          [h.make_tensor_value_info("x", T.UINT8, [1, 2, 6, 5])], q)
+    model("dq-globalavgpool-q", [h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["xf"]),
+                                 h.make_node("GlobalAveragePool", ["xf"], ["pf"]),
+                                 h.make_node("QuantizeLinear", ["pf", "ys", "yz"], ["y"])],
+          [h.make_tensor_value_info("x", T.UINT8, [2, 3, 4, 5])], q)
+    # several groups in one partition (ep_part.c)
+    model("chain", [h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["xf"]),
+                    h.make_node("DequantizeLinear", ["w", "ws", "wz"], ["wf"]),
+                    h.make_node("Conv", ["xf", "wf"], ["cf"], pads=[1, 1, 1, 1]),
+                    h.make_node("QuantizeLinear", ["cf", "ys", "yz"], ["c"]),
+                    h.make_node("DequantizeLinear", ["c", "ys", "yz"], ["c2"]),
+                    h.make_node("Reshape", ["c2", "cshp"], ["rf"]),
+                    h.make_node("QuantizeLinear", ["rf", "ys", "yz"], ["r"]),
+                    h.make_node("DequantizeLinear", ["r", "ys", "yz"], ["r2"]),
+                    h.make_node("DequantizeLinear", ["r", "ys", "yz"], ["r3"]),
+                    h.make_node("Add", ["r2", "r3"], ["af"]),
+                    h.make_node("QuantizeLinear", ["af", "xs", "xz"], ["y"])],
+          [h.make_tensor_value_info("x", T.UINT8, [1, 3, 5, 5])],
+          q + [_init(rng.integers(0, 40, (4, 3, 3, 3)).astype(np.uint8), "w"),
+               _init(np.array(0.004, np.float32), "ws"), _init(np.array(2, np.uint8), "wz"),
+               _init(np.array([4, 25], np.int64), "cshp")])
+    model("dq-concat-q", [h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["xf"]),
+                          h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["x2f"]),
+                          h.make_node("Concat", ["xf", "x2f"], ["cf"], axis=1),
+                          h.make_node("QuantizeLinear", ["cf", "xs", "xz"], ["y"])],
+          [h.make_tensor_value_info("x", T.UINT8, [2, 3, 4])], q[:2])
+    for op in ("Add", "Mul"):
+        model("dq-%s-q" % op.lower(), [h.make_node("DequantizeLinear", ["x", "xs", "xz"], ["xf"]),
+                                       h.make_node("DequantizeLinear", ["c", "ys", "yz"], ["cf"]),
+                                       h.make_node(op, ["xf", "cf"], ["of"]),
+                                       h.make_node("QuantizeLinear", ["of", "ys", "xz"], ["y"])],
+              [h.make_tensor_value_info("x", T.UINT8, [3, 11])],
+              q + [_init(rng.integers(0, 255, (3, 11)).astype(np.uint8), "c")])
     return out
 
 
 INTS = [-(1 << 31), -5, -1, 0, 1, 2, 3, 4, 7, 1 << 20, (1 << 31) - 1]
 TYPES = [T.UINT8, T.INT8, T.INT32, T.FLOAT, T.INT64, T.FLOAT16, T.UINT16]
 OPS = ["QLinearConv", "QLinearMatMul", "MatMulInteger", "ConvInteger", "Conv", "MatMul", "Gemm",
-       "MaxPool", "DequantizeLinear", "QuantizeLinear", "Relu"]
+       "MaxPool", "DequantizeLinear", "QuantizeLinear", "Relu", "Reshape", "Transpose", "Flatten",
+       "Squeeze", "Unsqueeze", "Concat", "Add", "Mul", "Slice", "Resize", "Clip", "Softmax",
+       "AveragePool", "GlobalAveragePool", "LeakyRelu"]
 
 
 def mutate(m, rng):
@@ -126,6 +192,12 @@ def mutate(m, rng):
         elif k == 3 and g.initializer:                  # an initializer's shape / type / data
             t = g.initializer[int(rng.integers(0, len(g.initializer)))]
             j = int(rng.integers(0, 4))
+            if t.data_type == T.INT64 and j in (0, 2):
+                # an int64 shape/axes whose raw_data does not fit its dims
+                # overflows the heap in ONNX's own shape inference
+                # (onnx::ParseData<int64_t>, libonnx 1.20), with the CPU
+                # EP alone too: ORT's bug, not the EP's; not generated
+                continue
             if j == 0 and t.dims:
                 t.dims[int(rng.integers(0, len(t.dims)))] = int(rng.choice([0, 1, 2, 3, 5, 8]))
             elif j == 1:
@@ -242,6 +314,13 @@ def forked(fn):
     return os.WEXITSTATUS(status) if os.WIFEXITED(status) else -os.WTERMSIG(status)
 
 
+def ort_crasher(m):
+    """True for a graph ONNX Runtime 1.23 itself crashes on before any EP
+    sees it: a zero stride (ONNX's shape inference divides by it: SIGFPE,
+    which ASan reports in check-ort-san whoever caused it)."""
+    return any(a.name == "strides" and 0 in a.ints for n in m.graph.node for a in n.attribute)
+
+
 def t_fuzz(ep, result, count=240, seed=2026):
     """Each graph in a child process: a crash of ORT's own CPU EP (some
     mutated graphs, e.g. a zero stride, make ONNX Runtime 1.23 divide by
@@ -249,13 +328,16 @@ def t_fuzz(ep, result, count=240, seed=2026):
     rng = np.random.default_rng(seed)
     sd = seeds()
     oc.register(ep)
-    stats = dict.fromkeys(CAT + ["ORT itself crashes"], 0)
+    stats = dict.fromkeys(CAT + ["ORT itself crashes", "zero stride, not run"], 0)
     bad = 0
     for i in range(count):
         name, m0 = sd[i % len(sd)]
         m = mutate(m0, rng)
         mb = m.SerializeToString()
         x = feed(m, rng)
+        if ort_crasher(m):
+            stats["zero stride, not run"] += 1
+            continue
         r = forked(lambda: one(mb, ep, x, False))
         if r < 0:
             if forked(lambda: one(mb, ep, x, True)) < 0:

@@ -135,8 +135,11 @@ def t_python(ep):
     t_maxpool(ep)
     t_conv_relu(ep)
     t_gemm(ep)
+    import ort_qdqops
+    ort_qdqops.t_qdqops(ep, result)
     import ort_epcontext
     ort_epcontext.t_epcontext(ep, result)
+    ort_epcontext.t_epcontext_groups(ep, result)
     import ort_fuzz
     ort_fuzz.t_fuzz(ep, result, int(os.environ.get("ORT_FUZZ_COUNT", "300")))
     return total("check-ort-python")
@@ -323,7 +326,9 @@ def t_conv_shapes(ep):
 
 # ---------------------------------------------------------------- node tests
 CLAIMED_OPS = ["QLinearMatMul", "QLinearConv", "MatMulInteger", "ConvInteger", "MatMul", "Conv",
-               "DequantizeLinear", "QuantizeLinear", "Gemm", "MaxPool", "Relu"]
+               "DequantizeLinear", "QuantizeLinear", "Gemm", "MaxPool", "Relu", "Reshape", "Flatten",
+               "Squeeze", "Unsqueeze", "Transpose", "Concat", "Add", "Mul", "Clip", "Slice", "Resize",
+               "Softmax", "AveragePool", "GlobalAveragePool", "LeakyRelu"]
 
 
 def node_dirs():
