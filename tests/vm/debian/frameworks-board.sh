@@ -16,7 +16,7 @@
 #   - purging the packages leaves the chroot as it was.
 # $P/frameworks/SKIP: why there are none (debian-board.sh wrote it).
 F=$P/frameworks
-S=/sid
+S=$W/sid	# under /var/tmp: outside the purge check's snapshot
 fw_sh() { chroot "$S" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
 fw_snapshot() {
 	fw_sh find / -xdev \( -path /var/log -o -path /var/cache -o -path /var/lib/dpkg \
