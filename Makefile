@@ -187,11 +187,18 @@ endif
 
 # Unit tests first (fast), then whatever the fragments add (VM, lint);
 # CHECK_EARLY starts long builds in the background first (the virtual
-# board's kernels and QEMU) so they overlap the unit tests.
+# board's kernels and QEMU) so they overlap the unit tests. Each target
+# runs even when one before it failed, and says how long it took (where
+# CI's time goes); the failed ones are named at the end.
 check: deps-check
 	$(if $(CHECK_EARLY),$(MAKE) --no-print-directory $(CHECK_EARLY))
 	$(MAKE) --no-print-directory all
-	$(MAKE) --no-print-directory $(CHECK_TARGETS)
+	@failed=""; for t in $(CHECK_TARGETS); do \
+		t0=$$(date +%s); \
+		$(MAKE) --no-print-directory $$t || failed="$$failed $$t"; \
+		echo "== check: $$t took $$(( $$(date +%s) - t0 )) s"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "== check: FAILED:$$failed"; exit 1; fi
 
 bench: deps-bench
 	$(MAKE) --no-print-directory $(BENCH_TARGETS)

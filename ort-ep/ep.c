@@ -559,10 +559,11 @@ static void match_node(const OrtNode *n, struct match *m)
 	const char *op = node_op(n);
 
 	memset(m, 0, sizeof(*m));
-#if !defined(__x86_64__)
+#if !defined(__x86_64__) && !(defined(__riscv) && __riscv_xlen == 64)
 	/* ORT's MLAS requantizes with fixed point on arm64: only x86-64's
-	 * float path (matched here) is verified */
-	m->why = "only verified against ORT's x86-64 MLAS";
+	 * float path (matched here) and riscv64's portable kernels (the same
+	 * float requantization; checked on the board) are verified */
+	m->why = "only verified against ORT's x86-64 and riscv64 MLAS";
 	return;
 #endif
 	if (!node_onnx_domain(n)) {

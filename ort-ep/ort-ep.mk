@@ -28,9 +28,26 @@ $(ORT_EP_SO): $(call objs,$(ORT_EP_SRCS)) $(LIB_A) ort-ep/ort-ep.sym
 	$(CC) $(CFLAGS) -shared -Wl,--version-script=ort-ep/ort-ep.sym \
 		-Wl,--no-undefined -o $@ $(call objs,$(ORT_EP_SRCS)) $(LIB_A) $(LIB_LIBS) -lm
 
-# only where ONNX Runtime's headers are (the sid root): not on Debian 12
+# ORTEPDIR: where install puts it; the Debian package
+# (e1npu-onnxruntime-ep) uses the private plugin directory $(LIBDIR)/e1npu:
+# ONNX Runtime loads it by path (RegisterExecutionProviderLibrary).
+ORTEPDIR ?= $(LIBDIR)
+
+.PHONY: install-ort-ep uninstall-ort-ep
+install-ort-ep: $(ORT_EP_SO)
+	install -d $(DESTDIR)$(ORTEPDIR)
+	install -m 0755 $(ORT_EP_SO) $(DESTDIR)$(ORTEPDIR)/
+
+uninstall-ort-ep:
+	rm -f $(DESTDIR)$(ORTEPDIR)/$(notdir $(ORT_EP_SO))
+
+# only where ONNX Runtime's headers are (the sid root, or ORT_INCDIR=its
+# /usr/include/onnxruntime from outside: the headers alone build it, the
+# EP does not link ONNX Runtime): not on a bare Debian 12
 ifneq ($(ORT_INCDIR),)
 ALL_TARGETS += $(ORT_EP_SO)
+INSTALL_TARGETS += install-ort-ep
+UNINSTALL_TARGETS += uninstall-ort-ep
 endif
 
 # From the host: build it inside the sid root (its own build trees).

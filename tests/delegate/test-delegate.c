@@ -39,6 +39,9 @@
  * kernels) against TFLite 2.2 too, beside its NPU path.
  * --ramp: one more input, "every value" (fill_ramp): exhaustive for the
  * 256-element 8-bit inputs of tests/tflite/mkmodels.py's unary models.
+ * --hashes: a line "HASH|model|input|tflite or e1|FNV-1a 64 of the output"
+ * for TFLite's own output and the delegate's (its first run) of every
+ * input: the board compares its runs with the host's (tests/vm/debian/).
  * --cache: the delegate's option cache_dir on every model (check_cache():
  * first run compiles, second loads, a corrupted or stale file is
  * replaced, an unwritable directory is warned about; outputs identical).
@@ -115,6 +118,7 @@ static destroy_fn dl_destroy;
 static const char *device = "sim";	/* -d: the delegate's and the interpreter's */
 static bool interp_ref;			/* --interp-ref */
 static bool ramp;			/* --ramp */
+static bool print_hashes;		/* --hashes */
 static int npass, nfail, nskip, nxfail;
 static char last_report[512];
 
@@ -436,6 +440,19 @@ static size_t ndiff(const uint8_t *a, const uint8_t *b, size_t n)
 }
 
 /* The delegate's stderr (its debug output) during @it's creation, in @log. */
+/* --hashes: FNV-1a 64 of an output (equality across machines, no more) */
+static void print_hash(const char *mname, const char *iname, const char *who,
+		       const uint8_t *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	if (!print_hashes)
+		return;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	printf("HASH|%s|%s|%s|%016llx\n", mname, iname, who, (unsigned long long)h);
+}
+
 static void *tfl_new_captured(void *model, void *delegate, char *log, size_t loglen)
 {
 	FILE *f = tmpfile();
@@ -586,6 +603,8 @@ static void check_delegate(const char *mname, void *model, char **keys, char **v
 			result(false, "%s, %s: invoke with the delegate failed", what, in[i].name);
 			continue;
 		}
+		if (!more_parts)
+			print_hash(mname, in[i].name, "e1", out, outlen);
 		dif = ndiff(out, ref[i], outlen);
 		if (dif)
 			res->ndiff++;
@@ -1092,6 +1111,8 @@ int main(int argc, char **argv)
 			skip_ops = argv[++a];
 		else if (!strcmp(argv[a], "--ramp"))
 			ramp = true;
+		else if (!strcmp(argv[a], "--hashes"))
+			print_hashes = true;
 		else if (!strcmp(argv[a], "--interp-ref"))
 			interp_ref = interp = true;
 		else if (!strcmp(argv[a], "-v"))
@@ -1105,7 +1126,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[a], "-r") && a + 1 < argc)
 			nrand = atoi(argv[++a]);
 		else {
-			fprintf(stderr, "usage: %s --tflite LIB [--delegate SO] [--interp] [--interp-ref] [--no-skip-ops] [--ramp] [--cache] [-v] [-d DEVICE] [-i BMP]... [-r N] [-p MODEL]... [--expect FILE] MODEL...\n",
+			fprintf(stderr, "usage: %s --tflite LIB [--delegate SO] [--interp] [--interp-ref] [--no-skip-ops] [--ramp] [--cache] [--hashes] [-v] [-d DEVICE] [-i BMP]... [-r N] [-p MODEL]... [--expect FILE] MODEL...\n",
 				argv[0]);
 			return 2;
 		}
@@ -1176,6 +1197,7 @@ int main(int argc, char **argv)
 				nin = i;
 				break;
 			}
+			print_hash(mname, in[i].name, "tflite", refout[i], outlen);
 		}
 		if (dso) {
 			char *k[] = { (char *)"device", (char *)"skip_ops" };

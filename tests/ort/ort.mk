@@ -33,7 +33,7 @@ ORT_EP_SID  := /src/$(SID_O)/ort-ep/libe1npu_ort_ep.so
 ORT_C_RUN := $(O)/tests/ort/ort-c-run
 $(ORT_C_RUN): tests/ort/ort-c-run.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -isystem $(ORT_INCDIR) $(CFLAGS) -o $@ $< -lonnxruntime
+	$(CC) $(CPPFLAGS) -isystem $(ORT_INCDIR) $(CFLAGS) -o $@ $< -ldl
 
 # once per make run: the sid root and the EP built in it (ORT_STATUS says)
 ORT_STATUS := $(O)/tests/ort/status

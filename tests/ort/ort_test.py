@@ -98,8 +98,8 @@ def t_python(ep):
             f.write(mb)
         a.tofile(os.path.join(tmp, "qlinearmatmul.in"))
         c.run(None, {"a": a})[0].tofile(os.path.join(tmp, "qlinearmatmul.cpu"))
-        r = subprocess.run([crun, ep, mp, os.path.join(tmp, "qlinearmatmul.in"), "4", "16",
-                            os.path.join(tmp, "qlinearmatmul.cpu")], capture_output=True, text=True)
+        r = subprocess.run([crun, "-e", os.path.join(tmp, "qlinearmatmul.cpu"), ep, mp,
+                            os.path.join(tmp, "qlinearmatmul.in")], capture_output=True, text=True)
         line = [x for x in r.stdout.splitlines() if x.startswith(("PASS", "FAIL"))]
         summ_c = [x for x in r.stderr.splitlines() if "claimed" in x]
         result(r.returncode == 0 and bool(line) and line[0].startswith("PASS") and bool(summ_c),

@@ -13,7 +13,16 @@ DEB_SUITE=${E1NPU_DEBIAN_SUITE:-trixie}
 DEB_ARCH=riscv64
 DEB_TRIPLET=riscv64-linux-gnu
 DEB_KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+# trixie's lists where they always were; another suite's (the frameworks
+# board's sid) beside them
 DEB_APT="$E1NPU_CACHE/debian/apt"
+DEB_APT_OPTS=()
+if [ "$DEB_SUITE" != trixie ]; then
+	DEB_APT="$E1NPU_CACHE/debian/apt-$DEB_SUITE"
+	# sid's Release file is only valid a week; this machine's clock may be
+	# ahead of it
+	DEB_APT_OPTS=(-o Acquire::Check-Valid-Until=false)
+fi
 
 # the mirror the host's own apt uses (deb.debian.org unless configured)
 deb_mirror() {
@@ -33,7 +42,7 @@ deb_apt() {
 		-o Dir::State::Lists="$DEB_APT/lists" \
 		-o Dir::State::status="$DEB_APT/status" \
 		-o Dir::Cache="$DEB_APT/cache" \
-		-o APT::Install-Recommends=false "$@"
+		-o APT::Install-Recommends=false "${DEB_APT_OPTS[@]}" "$@"
 }
 
 _deb_apt_update_locked() {
@@ -51,7 +60,7 @@ deb_apt_update() {
 	if [ "${E1NPU_OFFLINE:-0}" = 1 ]; then
 		[ -f "$DEB_APT/sources.list" ] || die "debian: offline and no $DEB_SUITE lists in $DEB_APT"
 	else
-		with_lock debian-apt _deb_apt_update_locked
+		with_lock "debian-apt-$DEB_SUITE" _deb_apt_update_locked
 	fi
 	DEB_APT_UPDATED=1
 }

@@ -28,6 +28,9 @@ MODE=${1:-run}
 case "$MODE" in run | shell) ;; *) die "usage: debian-board.sh [run|shell]" ;; esac
 W="$VM_OUT/riscv64-debian"
 mkdir -p "$W"
+P="$W/payload"
+P_REL=$P
+case "$P" in "$TOP"/*) P_REL=${P#"$TOP"/} ;; esac
 T_START=$(now)
 CROSS=riscv64-linux-gnu-
 
@@ -39,6 +42,17 @@ qemu_riscv64
 KDEBS=$("$VM_DIR/riscv64-kernel-debs.sh") || die "debian board: the kernel packages did not build"
 IMG=$("$VM_DIR/debian-rootfs.sh") || die "debian board: the root file system did not build"
 SYSROOT=$("$VM_DIR/debian-sysroot.sh") || die "debian board: the sysroot did not build"
+# the frameworks (frameworks-board.sh): sid's riscv64 root for the board's
+# chroot, sid's amd64 root for the host's half and ONNX Runtime's headers;
+# either missing: the board skips them, saying why
+FW_SKIP=
+FWIMG=$("$VM_DIR/frameworks-rootfs.sh") ||
+	FW_SKIP="the sid riscv64 root did not build (tests/vm/frameworks-rootfs.sh)"
+SIDROOT=$("$VM_DIR/sid-root.sh" --print) ||
+	FW_SKIP="${FW_SKIP:-the sid amd64 root did not build (tests/vm/sid-root.sh)}"
+ORT_INCDIR=
+[ -n "$FW_SKIP" ] || ORT_INCDIR=$SIDROOT/usr/include/onnxruntime
+case "$P_REL" in /*) FW_SKIP=${FW_SKIP:-"the build directory $O is outside the tree: the sid root sees only the tree"} ;; esac
 T_PREP=$(elapsed "$t0")
 
 # ---- 2. the stack's packages for riscv64 ------------------------------------
@@ -48,15 +62,18 @@ B="$W/build-riscv64"
 awk '/^```sh debian-host$/ { on = 1; next } /^```/ { on = 0 } on' \
 	"$TOP/Documentation/board.md" >"$W/debian-host-blocks.sh"
 grep -q 'deb' "$W/debian-host-blocks.sh" || die "debian board: board.md has no debian-host block building the packages"
-(cd "$TOP" && export BUILD="$B" SYSROOT && run_logged "$W/debian-host.log" bash -e -x "$W/debian-host-blocks.sh") ||
+(cd "$TOP" && export BUILD="$B" SYSROOT ORT_INCDIR && run_logged "$W/debian-host.log" bash -e -x "$W/debian-host-blocks.sh") ||
 	die "debian board: board.md's debian-host commands failed (log $W/debian-host.log)"
-P="$W/payload"
 rm -rf "$P"
-mkdir -p "$P/debs/kernel" "$P/debs/npu" "$P/tests" "$P/data" "$P/bin"
+mkdir -p "$P/debs/kernel" "$P/debs/npu" "$P/debs/frameworks" "$P/tests" "$P/data" "$P/bin"
 cp "$KDEBS"/*.deb "$P/debs/kernel/"
 n=0
 for d in "$B"/deb/*_riscv64.deb "$B"/deb/*_all.deb; do
 	[ -f "$d" ] || continue
+	case "$d" in
+	# needs ONNX Runtime 1.23 (sid): the frameworks' chroot, not trixie
+	*/e1npu-onnxruntime-ep_*) cp "$d" "$P/debs/frameworks/"; continue ;;
+	esac
 	cp "$d" "$P/debs/npu/"
 	n=$((n + 1))
 done
@@ -128,6 +145,9 @@ else
 	msg "debian board: SKIP the language model: $SHARED_LLM/stories260K.bin or tok512.bin absent"
 	echo "SKIP $SHARED_LLM/stories260K.bin or tok512.bin absent on the build machine (CI lays shared/ beside the checkout: SHARED_DIR=${SHARED_DIR:-$TOP/../shared})" >"$D/llm-host.txt"
 fi
+t0=$(now)
+. "$VM_DIR/debian/frameworks-payload.sh"
+T_FW=$(elapsed "$t0")
 awk '/^```sh debian-board$/ { on = 1; next } /^```/ { on = 0 } on' \
 	"$TOP/Documentation/board.md" >"$P/board-blocks.sh"
 cp "$VM_DIR/guest/lib.sh" "$P/lib.sh"
@@ -153,6 +173,9 @@ QEMU+=(-dtb "$W/board.dtb" -nographic -no-reboot -nic none -kernel "$KIMAGE"
        -drive "file=$W/payload.img,format=raw,if=none,id=payload,readonly=on"
        -device virtio-blk-device,drive=payload
        -append "console=ttyS0 root=/dev/vda rw rootwait init=/sbin/e1board-init panic=-1 loglevel=5 earlycon")
+[ -n "$FW_SKIP" ] ||
+	QEMU+=(-drive "file=$FWIMG,format=raw,if=none,id=frameworks,snapshot=on"
+	       -device virtio-blk-device,drive=frameworks)
 echo "${QEMU[*]}" >"$W/qemu.cmd"
 LOG="$W/serial.log"
 if [ "$MODE" = shell ] && [ -z "${VM_BOARD_CMD:-}" ]; then
@@ -202,7 +225,7 @@ else
 fi
 ! grep -a -q 'Kernel panic - not syncing' "$LOG" || { warn "debian board: kernel panic"; status=1; }
 msg "debian board: ${summary:-NO SUMMARY}"
-msg "debian board: times: kernel/rootfs/sysroot ready ${T_PREP}s, packages ${T_DEBS}s, boot-to-poweroff ${T_BOOT}s, total $(elapsed "$T_START")s"
+msg "debian board: times: kernel/rootfs/sysroot ready ${T_PREP}s, packages ${T_DEBS}s, frameworks' host half ${T_FW}s, boot-to-poweroff ${T_BOOT}s, total $(elapsed "$T_START")s"
 msg "debian board: packages: $(cd "$P/debs/npu" && for d in *.deb; do printf '%s %s KiB; ' "${d%%_*}" "$(( $(stat -c %s "$d") / 1024 ))"; done)"
 if [ "$status" = 0 ]; then
 	msg "debian board: VM TESTS PASSED ($npass passed)"

@@ -14,6 +14,7 @@
 # --background: start the build detached and return.
 . "$(dirname "$0")/common.sh"
 . "$VM_DIR/debian-apt.sh"
+. "$VM_DIR/debian-bootstrap.sh"
 
 # the board's packages beyond minbase (their dependencies come along):
 # what DKMS needs, udev, and every dependency of the NPU packages -- a
@@ -24,20 +25,6 @@ PKGS=(kmod udev dkms gcc make libc6-dev libdrm-dev libudev-dev
       libdrm2 libudev1 libpng16-16t64 libjpeg62-turbo libcmocka0)
 INIT="$VM_DIR/debian/board-init"
 
-# binfmt_misc: riscv64 ELF files run through qemu-user-static, with the
-# interpreter opened at registration (F: it works inside the chroot)
-_binfmt() {
-	local f=/proc/sys/fs/binfmt_misc/qemu-riscv64
-	[ -e /proc/sys/fs/binfmt_misc/register ] ||
-		mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc 2>/dev/null ||
-		die "debian rootfs: binfmt_misc is not mounted and cannot be (needed to run riscv64 programs in the chroot)"
-	[ -e "$f" ] || update-binfmts --enable qemu-riscv64 >/dev/null 2>&1 ||
-		die "debian rootfs: cannot register qemu-riscv64 with binfmt_misc (qemu-user-static, binfmt-support)"
-	grep -q '^enabled' "$f" || echo 1 >"$f"
-	grep -q '^flags:.*F' "$f" ||
-		die "debian rootfs: the qemu-riscv64 binfmt entry lacks the F flag ($f): the chroot cannot find its interpreter"
-}
-
 _build() {
 	local img=$1 w="$1.tmp" r t0 size
 	[ -f "$img" ] && return 0
@@ -45,13 +32,7 @@ _build() {
 	r="$w/root"
 	rm -rf "$w"
 	mkdir -p "$w"
-	_binfmt
-	msg "debian rootfs: debootstrap $DEB_SUITE $DEB_ARCH minbase + ${PKGS[*]} (one time, ~3 min; log $w/debootstrap.log)" >&2
-	run_logged "$w/debootstrap.log" debootstrap --foreign --arch="$DEB_ARCH" --variant=minbase \
-		--include="$(IFS=,; echo "${PKGS[*]}")" "$DEB_SUITE" "$r" "$DEB_MIRROR" ||
-		die "debian rootfs: debootstrap (first stage) failed"
-	run_logged "$w/second-stage.log" chroot "$r" /debootstrap/debootstrap --second-stage ||
-		die "debian rootfs: debootstrap --second-stage failed (log $w/second-stage.log)"
+	deb_bootstrap "$r" "$w" "${PKGS[@]}"
 	# the board's identity, a root login without password on the console,
 	# its init, and apt's archive emptied (the image carries no .debs)
 	echo e1board >"$r/etc/hostname"
@@ -64,10 +45,8 @@ _build() {
 	rm -f "$r"/var/log/*.log
 	chroot "$r" dpkg-query -W -f '${Package} ${Version}\n' | LC_ALL=C sort >"$w/packages.txt"
 	# room for the kernel packages, the headers DKMS builds against and
-	# the NPU packages (a sparse file: only what is written takes space)
-	size=$(( $(du -sm "$r" | cut -f1) + 1024 ))
-	run_logged "$w/mke2fs.log" mke2fs -q -t ext4 -L e1board -d "$r" "$w/rootfs.img" "${size}M" ||
-		die "debian rootfs: mke2fs -d failed"
+	# the NPU packages
+	size=$(deb_pack_ext4 "$r" "$w/rootfs.img" e1board)
 	mv "$w/packages.txt" "${img%.img}.packages"
 	mv "$w/rootfs.img" "$img"
 	echo "$(elapsed "$t0")" >"${img%.img}.build-seconds"
@@ -84,7 +63,7 @@ if [ "${E1NPU_OFFLINE:-0}" = 1 ]; then
 	exit 0
 fi
 VERS=$(deb_versions "${PKGS[@]}") || die "debian rootfs: cannot resolve ${PKGS[*]}"
-HASH=$( (echo "$VERS"; cat "$0" "$INIT") | sha256sum | cut -c1-12)
+HASH=$( (echo "$VERS"; cat "$0" "$INIT" "$VM_DIR/debian-bootstrap.sh") | sha256sum | cut -c1-12)
 IMG="$E1NPU_CACHE/debian/rootfs-$DEB_SUITE-$DEB_ARCH-$HASH.img"
 if [ "${1:-}" = --background ]; then
 	# make check starts it early, beside the host's tests (vm.mk CHECK_EARLY)

@@ -17,7 +17,8 @@
 #   vm-riscv64-debian  the board running Debian trixie riscv64
 #                 (tests/vm/debian-board.sh): the kernel and the stack as
 #                 packages, installed with apt, e1npu.ko built by DKMS,
-#                 board.md's Debian commands, purge
+#                 board.md's Debian commands, TFLite 2.14.1 and ONNX
+#                 Runtime 1.23.2 in a sid chroot on the board, purge
 #   board         the virtual board with the driver and the userspace: a
 #                 shell on this terminal, or CMD='npu-smoke smoke' run there
 #                 (exit status: the command's); OS=debian: the Debian board
@@ -105,9 +106,11 @@ bench-board: vm-deps
 vm-qemu: vm-deps
 	@$(vm_env) $(VM_SCRIPTS)/qemu-build.sh
 
-# the Debian board's root file system, in the background (~3 min once)
+# the Debian board's root file systems (trixie, and sid's for the
+# frameworks' chroot), in the background (~3 and ~15 min once)
 vm-debian-rootfs-bg: vm-deps
 	@$(vm_env) $(VM_SCRIPTS)/debian-rootfs.sh --background
+	@$(vm_env) $(VM_SCRIPTS)/frameworks-rootfs.sh --background
 
 vm-qemu-bg: vm-deps
 	@$(vm_env) $(VM_SCRIPTS)/qemu-build.sh --background

@@ -53,6 +53,12 @@ check() {
 }
 
 ARCH_PKGS="libe1npu0 libe1npu-dev e1npu-tools libe1npu-tflite-delegate"
+# the ONNX Runtime EP's package exists where its headers were (ORT_INCDIR)
+if [ -f "$deb_dir/e1npu-onnxruntime-ep_${debver}_$arch.deb" ]; then
+	ARCH_PKGS="$ARCH_PKGS e1npu-onnxruntime-ep"
+else
+	echo "check-deb: e1npu-onnxruntime-ep not built (no ONNX Runtime headers: ORT_INCDIR): not checked"
+fi
 ALL_PKGS="$ARCH_PKGS e1npu-dkms"
 debfile() { if [ "$1" = e1npu-dkms ]; then echo "$deb_dir/${1}_${debver}_all.deb"; else echo "$deb_dir/${1}_${debver}_$arch.deb"; fi; }
 for p in $ALL_PKGS; do

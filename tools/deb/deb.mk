@@ -35,10 +35,14 @@ deb-riscv64:
 
 # The native packages, built twice (the second time in $(O)/deb-repro, to
 # compare the .debs byte for byte), then checked by check-deb.sh.
+# With the sid root's ONNX Runtime headers (tests/vm/sid-root.sh, as
+# check-ort builds it) e1npu-onnxruntime-ep is built and checked too.
 check-deb:
 	+@$(DEPS) deb
-	+@$(MAKE) --no-print-directory deb DEB_DIR=$(O)/deb
-	+@$(MAKE) --no-print-directory deb DEB_DIR=$(O)/deb-repro >/dev/null
+	+@inc=$$($(SID_ROOT_SH) --print 2>/dev/null)/usr/include/onnxruntime; \
+	[ -f "$$inc/onnxruntime_ep_c_api.h" ] || { echo "check-deb: no sid root with ONNX Runtime's headers: e1npu-onnxruntime-ep not built"; inc=; }; \
+	$(MAKE) --no-print-directory deb DEB_DIR=$(O)/deb ORT_INCDIR=$$inc && \
+	$(MAKE) --no-print-directory deb DEB_DIR=$(O)/deb-repro ORT_INCDIR=$$inc >/dev/null
 	@tools/deb/check-deb.sh $(O)/deb $(O)/deb-repro $(E1NPU_VERSION)-$(DEB_REVISION)
 
 CHECK_TARGETS += check-deb

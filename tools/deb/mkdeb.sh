@@ -89,7 +89,7 @@ note "$DEB_ARCH ($TRIPLET, $MULTIARCH), version $DEBVER, SOURCE_DATE_EPOCH=$SOUR
 note "staging: make install DESTDIR=$STAGE (build tree $OBJ, log $DEB_DIR/build.log)"
 if ! $MAKE --no-print-directory O="$OBJ" SAN_O="$OBJ/san" OPT="$OPT" install \
 	DESTDIR="$STAGE" PREFIX=/usr LIBDIR="$LIBDIR" UDEVRULESDIR=/usr/lib/udev/rules.d \
-	DELEGATEDIR="$LIBDIR/e1npu" > "$DEB_DIR/build.log" 2>&1; then
+	DELEGATEDIR="$LIBDIR/e1npu" ORTEPDIR="$LIBDIR/e1npu" > "$DEB_DIR/build.log" 2>&1; then
 	tail -n 30 "$DEB_DIR/build.log" >&2
 	die "make install into $STAGE failed (log $DEB_DIR/build.log)"
 fi
@@ -114,11 +114,19 @@ pkg_of() {
 	"usr/lib/$MULTIARCH/libe1npu.so" | "usr/lib/$MULTIARCH/libe1npu.a" | \
 		"usr/lib/$MULTIARCH/pkgconfig/libe1npu.pc" | usr/include/e1npu/*) echo libe1npu-dev ;;
 	"usr/lib/$MULTIARCH/e1npu/libe1npu_tflite_delegate.so") echo libe1npu-tflite-delegate ;;
+	"usr/lib/$MULTIARCH/e1npu/libe1npu_ort_ep.so") echo e1npu-onnxruntime-ep ;;
 	usr/bin/* | usr/share/man/man1/* | usr/lib/udev/rules.d/*) echo e1npu-tools ;;
 	*) echo "" ;;
 	esac
 }
 ARCH_PKGS="libe1npu0 libe1npu-dev e1npu-tools libe1npu-tflite-delegate"
+# the ONNX Runtime EP is built only where its headers are (ORT_INCDIR:
+# Documentation/packaging.md): its package with it
+if grep -q -x "usr/lib/$MULTIARCH/e1npu/libe1npu_ort_ep.so" "$DEB_DIR/stage.list"; then
+	ARCH_PKGS="$ARCH_PKGS e1npu-onnxruntime-ep"
+else
+	note "e1npu-onnxruntime-ep: not built (no ONNX Runtime headers: ORT_INCDIR)"
+fi
 ALL_PKGS="$ARCH_PKGS e1npu-dkms"
 for p in $ALL_PKGS; do mkdir -p "$ROOT/$p/DEBIAN"; done
 

@@ -13,6 +13,8 @@
 #     npu-smoke on the NPU, the library's cmocka suites, e1npu-classify on
 #     BMP, PNG and JPEG (output bytes equal the host's), e1npu-llm's int8
 #     token ids through e1npu.ko equal the host's, the delegate loads;
+#     TFLite 2.14.1 with the delegate and ONNX Runtime 1.23.2 with the EP
+#     (C and Python) from sid, in a chroot (frameworks-board.sh);
 #     (the commands and checks on the model and photo are skipped, naming
 #     the path, when the build machine had no shared/: data/shared-absent.txt)
 #  5. purging the packages leaves the file system as it was before them.
@@ -170,7 +172,8 @@ else
 fi
 so=$(dpkg -L libe1npu-tflite-delegate | grep '\.so$' | head -n 1)
 t_run delegate-loads "$P/bin/delegate-load" "$so"
-t_skip delegate-tflite "TFLite has no riscv64 build here (Debian ships none; node-tflite is x86_64 only): the delegate's results are checked on the host"
+# TFLite 2.14.1 and ONNX Runtime 1.23.2 (sid) in a chroot, on e1npu.ko
+. $P/frameworks-board.sh
 
 # ---- 5. purge -------------------------------------------------------------------
 t_run rmmod-e1npu modprobe -r e1npu
