@@ -26,43 +26,31 @@
 
 void pool_match(const OrtNode *n, struct match *m, enum xk_op op)
 {
-	const OrtValueInfo *in[1], *src, *sv, *zv;
+	const OrtValueInfo *in[1], *src;
 	const OrtNode *dq, *q;
-	struct qp y, a;
+	struct qp y;
+	float as = 0;
+	int32_t azp = 0;
 	struct xk *x;
 	int64_t v[8];
 	int dt = 0, c;
 	char ap[32];
 
 	memset(&y, 0, sizeof(y));
-	memset(&a, 0, sizeof(a));
 	if (node_inputs(n, in, 1) != 1 || !in[0]) {
 		m->why = "inputs";
 		return;
 	}
 	if ((m->why = xk_q_after(node_output0(n), &q, &dt, &y)))
 		goto out;
-	dq = dq_of(in[0], &src, &sv, &zv);
-	if (!dq) {
-		m->why = "float (input not from a single-use DequantizeLinear)";
+	if ((m->why = xk_dq_params(in[0], &src, dt, &dq, &as, &azp)))
 		goto out;
-	}
-	if (vi_type(src, NULL, NULL) != dt || vi_const(src)) {
-		m->why = "input not a run-time tensor of the output's type";
-		goto out;
-	}
-	if ((m->why = qp_read(sv, zv, dt, 0, &a)))
-		goto out;
-	if (a.sv || a.zv) {
-		m->why = "run-time DequantizeLinear parameters";
-		goto out;
-	}
 	if (!(x = xk_new(m, op, dt))) {
 		m->why = "out of memory";
 		goto out;
 	}
-	x->s[0] = a.s[0];
-	x->zp[0] = a.zp[0];
+	x->s[0] = as;
+	x->zp[0] = azp;
 	x->ys = y.s[0];
 	x->yzp = y.zp[0];
 	if (op == XK_AVGPOOL) {
@@ -114,7 +102,6 @@ void pool_match(const OrtNode *n, struct match *m, enum xk_op op)
 	m->nodes[m->nn++] = q;
 	snprintf(m->k.op, sizeof(m->k.op), "DQ->%s->Q", node_op(n));
 out:
-	qp_free(&a);
 	qp_free(&y);
 }
 

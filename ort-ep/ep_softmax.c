@@ -30,14 +30,15 @@
 
 void sm_match(const OrtNode *n, struct match *m)
 {
-	const OrtValueInfo *in[1], *src, *sv, *zv;
+	const OrtValueInfo *in[1], *src;
 	const OrtNode *dq, *q;
-	struct qp y, a;
+	struct qp y;
+	float as = 0;
+	int32_t azp = 0;
 	struct xk *x;
 	int dt = 0, opset = 0;
 
 	memset(&y, 0, sizeof(y));
-	memset(&a, 0, sizeof(a));
 #if !defined(__x86_64__)
 	/* measured under qemu-user in the sid riscv64 root: MLAS's portable
 	 * QLinearSoftmax differs from the table built here in some cases */
@@ -54,21 +55,8 @@ void sm_match(const OrtNode *n, struct match *m)
 	}
 	if ((m->why = xk_q_after(node_output0(n), &q, &dt, &y)))
 		goto out;
-	dq = dq_of(in[0], &src, &sv, &zv);
-	if (!dq) {
-		m->why = "float (input not from a single-use DequantizeLinear)";
+	if ((m->why = xk_dq_params(in[0], &src, dt, &dq, &as, &azp)))
 		goto out;
-	}
-	if (vi_type(src, NULL, NULL) != dt || vi_const(src)) {
-		m->why = "input not a run-time tensor of the output's type";
-		goto out;
-	}
-	if ((m->why = qp_read(sv, zv, dt, 0, &a)))
-		goto out;
-	if (a.sv || a.zv) {
-		m->why = "run-time DequantizeLinear parameters";
-		goto out;
-	}
 	if (!(floorf(1.0f / y.s[0]) >= 1.0f && floorf(1.0f / y.s[0]) <= 65536.0f)) {
 		m->why = "output scale outside [1/65536, 1]";
 		goto out;
@@ -77,7 +65,7 @@ void sm_match(const OrtNode *n, struct match *m)
 		m->why = "out of memory";
 		goto out;
 	}
-	x->s[0] = a.s[0];
+	x->s[0] = as;
 	x->ys = y.s[0];
 	x->yzp = y.zp[0];
 	x->nv = opset;
@@ -89,7 +77,6 @@ void sm_match(const OrtNode *n, struct match *m)
 	m->nodes[m->nn++] = q;
 	snprintf(m->k.op, sizeof(m->k.op), "DQ->Softmax->Q");
 out:
-	qp_free(&a);
 	qp_free(&y);
 }
 
