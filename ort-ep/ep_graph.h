@@ -131,6 +131,22 @@ const char *xk_dq_params(const OrtValueInfo *v, const OrtValueInfo **src, int dt
 const char *xk_dq_equal(const OrtValueInfo *v, const OrtValueInfo **src, int dt,
 			const struct qp *y, const OrtNode **dq);
 struct xk *xk_new(struct match *m, enum xk_op op, int dt);
+/* the ends of a one-operand group DQ -> op -> Q */
+struct xk_ends {
+	const OrtNode *dq, *q;
+	const OrtValueInfo *src;	/* the DQ's run-time source */
+	struct qp y;			/* the Q's parameters (qp_free them) */
+	int dt;
+};
+/* an equal-parameter group (data movement): the Q after @n within the
+ * scale guard, the DQ of @in0 with the Q's parameters; its xk, or NULL
+ * with m->why set */
+struct xk *xk_head_equal(const OrtNode *n, const OrtValueInfo *in0, struct match *m, enum xk_op op,
+			 struct xk_ends *e);
+/* a one-operand group claimed: its operand @src bound, the nodes dq, @n,
+ * q in @m, named "DQ-><op>->Q"; NULL, or why not */
+const char *xk_claim_unary(struct match *m, struct xk *x, const OrtValueInfo *src,
+			   const OrtNode *dq, const OrtNode *n, const OrtNode *q);
 /* a constant int64 [n <= 8] input into @out, its count in *@n */
 const char *xk_ints(const OrtValueInfo *v, int64_t *out, int *n);
 /* ep_move.c: Reshape ... Transpose, Relu; Concat; LeakyRelu */

@@ -61,27 +61,20 @@ static const char *const_ints(const OrtValueInfo *v, struct xk *x)
 
 void mv_match(const OrtNode *n, struct match *m, enum xk_op op)
 {
-	const OrtValueInfo *in[3], *src;
-	const OrtNode *dq, *q;
-	struct qp y;
+	const OrtValueInfo *in[3];
+	struct xk_ends e;
 	struct xk *x;
 	size_t ni = node_inputs(n, in, 3);
-	int dt = 0, c;
+	int c;
 
-	memset(&y, 0, sizeof(y));
+	memset(&e, 0, sizeof(e));
 	if (ni < 1 || !in[0]) {
 		m->why = "missing input";
 		return;
 	}
-	if ((m->why = xk_q_after(node_output0(n), &q, &dt, &y)) ||
-	    (m->why = xk_scale_guard(y.s[0])) ||
-	    (m->why = xk_dq_equal(in[0], &src, dt, &y, &dq)))
+	if (!(x = xk_head_equal(n, in[0], m, op, &e)))
 		goto out;
-	if (!(x = xk_new(m, op, dt))) {
-		m->why = "out of memory";
-		goto out;
-	}
-	x->zp[0] = y.zp[0];
+	x->zp[0] = e.y.zp[0];
 	switch (op) {
 	case XK_RESHAPE:
 		if (ni < 2 || !in[1])
@@ -114,14 +107,10 @@ void mv_match(const OrtNode *n, struct match *m, enum xk_op op)
 	default:
 		break;
 	}
-	if (m->why || (m->why = xk_input(x, src)))
-		goto out;
-	m->nodes[m->nn++] = dq;
-	m->nodes[m->nn++] = n;
-	m->nodes[m->nn++] = q;
-	snprintf(m->k.op, sizeof(m->k.op), "DQ->%s->Q", node_op(n));
+	if (!m->why)
+		m->why = xk_claim_unary(m, x, e.src, e.dq, n, e.q);
 out:
-	qp_free(&y);
+	qp_free(&e.y);
 }
 
 void mv_match_concat(const OrtNode *n, struct match *m)
@@ -214,12 +203,7 @@ void mv_match_leaky(const OrtNode *n, struct match *m)
 		m->why = "out of memory";
 		goto out;
 	}
-	if ((m->why = xk_input(x, src)))
-		goto out;
-	m->nodes[m->nn++] = dq;
-	m->nodes[m->nn++] = n;
-	m->nodes[m->nn++] = q;
-	snprintf(m->k.op, sizeof(m->k.op), "DQ->LeakyRelu->Q");
+	m->why = xk_claim_unary(m, x, src, dq, n, q);
 out:
 	qp_free(&y);
 }

@@ -95,12 +95,7 @@ void pool_match(const OrtNode *n, struct match *m, enum xk_op op)
 			memset(x->sl[2], 0, sizeof(x->sl[2]));
 		x->allowzero = attr_int(n, "count_include_pad", 0) != 0;
 	}
-	if ((m->why = xk_input(x, src)))
-		goto out;
-	m->nodes[m->nn++] = dq;
-	m->nodes[m->nn++] = n;
-	m->nodes[m->nn++] = q;
-	snprintf(m->k.op, sizeof(m->k.op), "DQ->%s->Q", node_op(n));
+	m->why = xk_claim_unary(m, x, src, dq, n, q);
 out:
 	qp_free(&y);
 }

@@ -105,36 +105,24 @@ static const char *resize_args(const OrtNode *n, const OrtValueInfo *const *in, 
 
 void sel_match(const OrtNode *n, struct match *m, enum xk_op op)
 {
-	const OrtValueInfo *in[5], *src;
-	const OrtNode *dq, *q;
-	struct qp y;
+	const OrtValueInfo *in[5];
+	struct xk_ends e;
 	struct xk *x;
 	size_t ni;
-	int dt = 0;
 
-	memset(&y, 0, sizeof(y));
+	memset(&e, 0, sizeof(e));
 	if (!ok(ort->Node_GetNumInputs(n, &ni)) || ni > 5 || !(ni = node_inputs(n, in, 5)) ||
 	    !in[0]) {
 		m->why = "inputs";
 		return;
 	}
-	if ((m->why = xk_q_after(node_output0(n), &q, &dt, &y)) ||
-	    (m->why = xk_scale_guard(y.s[0])) ||
-	    (m->why = xk_dq_equal(in[0], &src, dt, &y, &dq)))
+	if (!(x = xk_head_equal(n, in[0], m, op, &e)))
 		goto out;
-	if (!(x = xk_new(m, op, dt))) {
-		m->why = "out of memory";
-		goto out;
-	}
 	m->why = op == XK_SLICE ? slice_args(in, ni, x) : resize_args(n, in, ni, x);
-	if (m->why || (m->why = xk_input(x, src)))
-		goto out;
-	m->nodes[m->nn++] = dq;
-	m->nodes[m->nn++] = n;
-	m->nodes[m->nn++] = q;
-	snprintf(m->k.op, sizeof(m->k.op), "DQ->%s->Q", node_op(n));
+	if (!m->why)
+		m->why = xk_claim_unary(m, x, e.src, e.dq, n, e.q);
 out:
-	qp_free(&y);
+	qp_free(&e.y);
 }
 
 static OrtStatus *bad(const struct kern *k, const char *what, long long v)

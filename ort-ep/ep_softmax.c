@@ -70,12 +70,7 @@ void sm_match(const OrtNode *n, struct match *m)
 	x->yzp = y.zp[0];
 	x->nv = opset;
 	x->axis = attr_int(n, "axis", opset < 13 ? 1 : -1);
-	if ((m->why = xk_input(x, src)))
-		goto out;
-	m->nodes[m->nn++] = dq;
-	m->nodes[m->nn++] = n;
-	m->nodes[m->nn++] = q;
-	snprintf(m->k.op, sizeof(m->k.op), "DQ->Softmax->Q");
+	m->why = xk_claim_unary(m, x, src, dq, n, q);
 out:
 	qp_free(&y);
 }

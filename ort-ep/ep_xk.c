@@ -114,6 +114,36 @@ const char *xk_dq_equal(const OrtValueInfo *v, const OrtValueInfo **src, int dt,
 	       "DequantizeLinear and QuantizeLinear parameters differ: ORT requantizes";
 }
 
+/* the head of an equal-parameter group DQ -> @n -> Q: see ep_graph.h */
+struct xk *xk_head_equal(const OrtNode *n, const OrtValueInfo *in0, struct match *m, enum xk_op op,
+			 struct xk_ends *e)
+{
+	struct xk *x;
+
+	if ((m->why = xk_q_after(node_output0(n), &e->q, &e->dt, &e->y)) ||
+	    (m->why = xk_scale_guard(e->y.s[0])) ||
+	    (m->why = xk_dq_equal(in0, &e->src, e->dt, &e->y, &e->dq)))
+		return NULL;
+	if (!(x = xk_new(m, op, e->dt)))
+		m->why = "out of memory";
+	return x;
+}
+
+/* a one-operand group's claim: see ep_graph.h */
+const char *xk_claim_unary(struct match *m, struct xk *x, const OrtValueInfo *src,
+			   const OrtNode *dq, const OrtNode *n, const OrtNode *q)
+{
+	const char *why = xk_input(x, src);
+
+	if (why)
+		return why;
+	m->nodes[m->nn++] = dq;
+	m->nodes[m->nn++] = n;
+	m->nodes[m->nn++] = q;
+	snprintf(m->k.op, sizeof(m->k.op), "DQ->%s->Q", node_op(n));
+	return NULL;
+}
+
 struct xk *xk_new(struct match *m, enum xk_op op, int dt)
 {
 	struct xk *x = calloc(1, sizeof(*x));
