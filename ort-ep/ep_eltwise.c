@@ -181,6 +181,20 @@ static inline float ld(const void *p, int64_t i, bool s8)
 	return (float)(s8 ? ((const int8_t *)p)[i] : ((const uint8_t *)p)[i]);
 }
 
+/* the next output element: the two operands' offsets move on */
+static void odometer(size_t R, const int64_t *od, int64_t str[2][8], int64_t *idx, int64_t *off)
+{
+	for (size_t i = R; i-- > 0;) {
+		off[0] += str[0][i];
+		off[1] += str[1][i];
+		if (++idx[i] < od[i])
+			break;
+		off[0] -= str[0][i] * od[i];
+		off[1] -= str[1][i] * od[i];
+		idx[i] = 0;
+	}
+}
+
 OrtStatus *ew_run(struct kern *k, OrtKernelContext *ctx)
 {
 	const struct xk *x = k->xk;
@@ -223,15 +237,7 @@ OrtStatus *ew_run(struct kern *k, OrtKernelContext *ctx)
 
 			y[o] = pack8(scal == 2 ? fmaf(a, ra, fmaf(b, rb, fixed)) :
 				     fmaf(a, ra, fmaf(b, rb, fixed)), s8);
-			for (size_t i = R; i-- > 0;) {	/* odometer */
-				off[0] += str[0][i];
-				off[1] += str[1][i];
-				if (++idx[i] < od[i])
-					break;
-				off[0] -= str[0][i] * od[i];
-				off[1] -= str[1][i] * od[i];
-				idx[i] = 0;
-			}
+			odometer(R, od, str, idx, off);
 		}
 	} else {
 		/* exact product, commutative ratio: one formula for every path */
@@ -242,15 +248,7 @@ OrtStatus *ew_run(struct kern *k, OrtKernelContext *ctx)
 			float t = (float)((a - x->zp[0]) * (b - x->zp[1])) * ratio;
 
 			y[o] = pack8(t + zc, s8);
-			for (size_t i = R; i-- > 0;) {
-				off[0] += str[0][i];
-				off[1] += str[1][i];
-				if (++idx[i] < od[i])
-					break;
-				off[0] -= str[0][i] * od[i];
-				off[1] -= str[1][i] * od[i];
-				idx[i] = 0;
-			}
+			odometer(R, od, str, idx, off);
 		}
 	}
 	return NULL;
