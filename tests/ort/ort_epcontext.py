@@ -143,6 +143,38 @@ def load(path, ep, log="verbose"):
     return s, err + cap.text
 
 
+
+def crafted_records(path, ep, tmp, count, seed, shape, flips, cut_every, tail):
+    """@count copies of the compiled model @path with bytes of its kernel
+    records changed (1 .. @flips of them, in the last @tail bytes if
+    @tail, else anywhere; every @cut_every-th one truncated), SHA-256
+    and checksum made valid again (reseal_all): each must be refused or
+    load and run on a zero input of @shape, never crash. Returns
+    (refused with a reason, loaded and ran)."""
+    rng = np.random.default_rng(seed)
+    refused = ran = 0
+    for i in range(count):
+        def mutate(b, i=i):
+            p = bytearray(b[128:])
+            for _ in range(1 + i % flips):
+                j = int(rng.integers(max(0, len(p) - tail) if tail else 0, len(p)))
+                p[j] = int(rng.integers(0, 256))
+            if i % cut_every == cut_every - 1:
+                p = p[:int(rng.integers(0, len(p)))]
+            return reseal_all(b[:128] + bytes(p))
+        bad = os.path.join(tmp, "ctx_bad.onnx")
+        tampered(path, bad, mutate)
+        s2, text = load(bad, ep, "quiet")
+        if s2 is None:
+            refused += "refused" in text or "e1npu" in text
+            continue
+        try:
+            s2.run(None, {"x": np.zeros(shape, np.uint8)})
+        except Exception:  # noqa: BLE001
+            pass
+        ran += 1
+    return refused, ran
+
 def tampered(src, dst, fn):
     """@src with each of our EPContext blobs replaced by fn(blob)."""
     m = onnx.load(src)
@@ -223,28 +255,7 @@ def t_epcontext(ep, result):
     result(s2 is None and "embed_mode 0" in text, "EPContext with embed_mode 0 refused, named")
     # crafted kernel records (valid SHA-256 and checksum): refused by the
     # record's checks, or run; never a crash (ASan in check-ort-san)
-    rng = np.random.default_rng(77)
-    refused = ran = 0
-    for i in range(60):
-        def mutate(b, i=i):
-            p = bytearray(b[128:])
-            for _ in range(1 + i % 4):
-                j = int(rng.integers(0, len(p)))
-                p[j] = int(rng.integers(0, 256))
-            if i % 5 == 4:
-                p = p[:int(rng.integers(0, len(p)))]
-            return reseal_all(b[:128] + bytes(p))
-        bad = os.path.join(tmp, "ctx_bad.onnx")
-        tampered(path, bad, mutate)
-        s2, text = load(bad, ep, "quiet")
-        if s2 is None:
-            refused += "refused" in text or "e1npu" in text
-            continue
-        try:
-            s2.run(None, {"x": np.zeros((1, 3, 8, 8), np.uint8)})
-        except Exception:  # noqa: BLE001
-            pass
-        ran += 1
+    refused, ran = crafted_records(path, ep, tmp, 60, 77, (1, 3, 8, 8), 4, 5, 0)
     result(refused + ran == 60, "60 crafted kernel records (SHA-256 and checksum valid): %d refused with a reason, %d loaded and ran, no crash"
            % (refused, ran))
     # compiling a compiled model again
@@ -326,27 +337,7 @@ def t_epcontext_groups(ep, result):
     result(good and len(ours) == 9 and not left and s is not None and loaded == 9 and same == 3,
            "groups model compiled to %d EPContext nodes (left: %s), loaded %d without compiling, equal to the "
            "CPU EP on %d of 3 inputs" % (len(ours), ", ".join(left) or "nothing", loaded, same))
-    rng = np.random.default_rng(78)
-    refused = ran = 0
-    for i in range(40):
-        def mutate(b, i=i):
-            p = bytearray(b[128:])
-            for _ in range(1 + i % 3):
-                j = int(rng.integers(max(0, len(p) - 900), len(p)))  # the group section
-                p[j] = int(rng.integers(0, 256))
-            if i % 7 == 6:
-                p = p[:int(rng.integers(0, len(p)))]
-            return reseal_all(b[:128] + bytes(p))
-        bad = os.path.join(tmp, "ctx_bad.onnx")
-        tampered(path, bad, mutate)
-        s2, text = load(bad, ep, "quiet")
-        if s2 is None:
-            refused += "refused" in text or "e1npu" in text
-            continue
-        try:
-            s2.run(None, {"x": np.zeros((1, 3, 6, 6), np.uint8)})
-        except Exception:  # noqa: BLE001
-            pass
-        ran += 1
+    # the group section: the last 900 bytes
+    refused, ran = crafted_records(path, ep, tmp, 40, 78, (1, 3, 6, 6), 3, 7, 900)
     result(refused + ran == 40, "40 crafted group records (SHA-256 and checksum valid): %d refused with a reason, "
            "%d loaded and ran, no crash" % (refused, ran))
