@@ -185,6 +185,11 @@ else
 all: $(ALL_TARGETS)
 endif
 
+# CHECK_PARALLEL: check targets whose parts are independent and run two at
+# a time (-j2, each part's output kept together): the fuzzers, whose
+# harnesses are one long clang run each.
+CHECK_PARALLEL := check-fuzz
+
 # Unit tests first (fast), then whatever the fragments add (VM, lint);
 # CHECK_EARLY starts long builds in the background first (the virtual
 # board's kernels and QEMU) so they overlap the unit tests. Each target
@@ -195,7 +200,8 @@ check: deps-check
 	$(MAKE) --no-print-directory all
 	@failed=""; for t in $(CHECK_TARGETS); do \
 		t0=$$(date +%s); \
-		$(MAKE) --no-print-directory $$t || failed="$$failed $$t"; \
+		$(MAKE) --no-print-directory $(if $(CHECK_PARALLEL),$$(case " $(CHECK_PARALLEL) " in *" $$t "*) echo -j2 -Otarget;; esac)) $$t || \
+			failed="$$failed $$t"; \
 		echo "== check: $$t took $$(( $$(date +%s) - t0 )) s"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "== check: FAILED:$$failed"; exit 1; fi
