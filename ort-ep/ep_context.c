@@ -473,12 +473,10 @@ static const char *xk_valid(const struct kern *k)
 	case XK_MUL:
 		if (!pos_finite(x->s[0]) || !pos_finite(x->s[1]) || !pos_finite(x->ys))
 			return "group scales";
-		return x->op == XK_ADD && !ew_cpu_ok() ?
-		       "QLinearAdd compiled for a CPU with AVX2+FMA, this one has not both" : NULL;
+		return xk_cpu_why(x->op);
 	case XK_SOFTMAX:
-#if !defined(__x86_64__)
-		return "QLinearSoftmax compiled for x86-64's MLAS";
-#endif
+		if (xk_cpu_why(x->op))
+			return xk_cpu_why(x->op);
 		if (!pos_finite(x->s[0]) || !pos_finite(x->ys) || !(floorf(1.0f / x->ys) >= 1.0f) ||
 		    floorf(1.0f / x->ys) > 65536.0f || x->nv < 1 || x->nv > 1000)
 			return "Softmax parameters";

@@ -106,8 +106,7 @@ void ew_match(const OrtNode *n, struct match *m, enum xk_op op)
 	x->ys = y.s[0];
 	x->yzp = y.zp[0];
 	x->fma = ew_cpu_ok();
-	if (op == XK_ADD && !x->fma)
-		m->why = "QLinearAdd: only MLAS's AVX2+FMA kernel is verified (this CPU has not both)";
+	m->why = xk_cpu_why(op);
 	m->k.kind = K_XK;
 	m->k.xdt = m->k.ydt = dt;
 	m->k.xk = x;

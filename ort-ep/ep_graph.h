@@ -169,6 +169,10 @@ OrtStatus *ew_run(struct kern *k, OrtKernelContext *ctx);
 /* ep_util.c: the CPU has AVX2 and FMA: MLAS's QLinearAdd kernel is the
  * verified one */
 bool ew_cpu_ok(void);
+/* why ORT's CPU EP on this CPU does not compute group @op as its kernel
+ * here reproduces it (the matchers and the compiled-model loader ask),
+ * or NULL */
+const char *xk_cpu_why(enum xk_op op);
 /* what runs where, for the verbose claim line */
 const char *xk_desc(const struct kern *k);
 

@@ -39,12 +39,8 @@ void sm_match(const OrtNode *n, struct match *m)
 	int dt = 0, opset = 0;
 
 	memset(&y, 0, sizeof(y));
-#if !defined(__x86_64__)
-	/* measured under qemu-user in the sid riscv64 root: MLAS's portable
-	 * QLinearSoftmax differs from the table built here in some cases */
-	m->why = "QLinearSoftmax: only x86-64's MLAS is reproduced";
-	return;
-#endif
+	if ((m->why = xk_cpu_why(XK_SOFTMAX)))
+		return;
 	if (node_inputs(n, in, 1) != 1 || !in[0]) {
 		m->why = "inputs";
 		return;

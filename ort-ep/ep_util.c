@@ -222,3 +222,16 @@ bool ew_cpu_ok(void)
 	return false;
 #endif
 }
+
+const char *xk_cpu_why(enum xk_op op)
+{
+	if (op == XK_ADD && !ew_cpu_ok())
+		return "QLinearAdd: only MLAS's AVX2+FMA kernel is reproduced (this CPU has not both)";
+#if !defined(__x86_64__)
+	/* measured under qemu-user in the sid riscv64 root: MLAS's portable
+	 * QLinearSoftmax differs from the table ep_softmax.c builds */
+	if (op == XK_SOFTMAX)
+		return "QLinearSoftmax: only x86-64's MLAS is reproduced";
+#endif
+	return NULL;
+}
