@@ -18,7 +18,12 @@
 #        4 accel/e1npu: add documentation
 #        5 MAINTAINERS: add e1npu
 #      The driver part takes whatever kernel/Kbuild lists at run time.
-#   3. git format-patch into $O/kernel-series/
+#   3. git format-patch --cover-letter into $O/kernel-series/ (the
+#      letter's subject and text: tests/kernel-tree/series/0-cover-letter);
+#      the cover letter and the driver patch's message must name the
+#      open userspace (libe1npu, lib/'s SPDX licence, where it lives), the
+#      hardware status (pre-silicon, the QEMU virtual board's device
+#      model) and the sysfs ABI file
 #   4. a second hard-linked copy of the base ($KSERIES_O/apply) takes the
 #      series with git am; the applied tree must equal the made one
 #   5. scripts/checkpatch.pl --strict on every patch: clean, apart from
@@ -127,12 +132,60 @@ done
 msg "kernel-series: ${#PARTS[@]} commits in $(elapsed "$t0") s"
 
 # ---- 3. format-patch --------------------------------------------------------------
+# with a cover letter: subject and text from series/0-cover-letter (its
+# first paragraph is the subject), through the branch description
+[ -s "$KS_DIR/series/0-cover-letter" ] || die "no cover letter $KS_DIR/series/0-cover-letter"
+git -C "$M" config "branch.$(git -C "$M" symbolic-ref --short HEAD).description" \
+	"$(cat "$KS_DIR/series/0-cover-letter")"
 rm -rf "$OUT"
 mkdir -p "$OUT"
-git -C "$M" format-patch -q -o "$OUT" "$BASE_REV..HEAD"
-mapfile -t PATCHES < <(ls "$OUT"/*.patch)
+git -C "$M" format-patch -q --cover-letter --cover-from-description=subject \
+	-o "$OUT" "$BASE_REV..HEAD"
+COVER="$OUT/0000-cover-letter.patch"
+PATCHES=()
+for f in "$OUT"/*.patch; do
+	[ "$f" = "$COVER" ] || PATCHES+=("$f")
+done
 [ "${#PATCHES[@]}" = "${#PARTS[@]}" ] || die "format-patch wrote ${#PATCHES[@]} patches, not ${#PARTS[@]}"
 msg "kernel-series: $(cd "$OUT" && ls *.patch | tr '\n' ' ')in $OUT"
+
+# ---- 3b. the cover letter and the driver's commit message --------------------------
+# Both must name the open userspace (libe1npu, its licence: the one SPDX
+# identifier of lib/ and include/e1npu/, and where it lives), the hardware
+# status (pre-silicon, validated on the QEMU virtual board with a device
+# model) and the new sysfs ABI file. want_text NAME FILE: each phrase below
+# (case-insensitive, a line break counting as a space) in FILE.
+LIB_LICENCE=$(grep -rh 'SPDX-License-Identifier:' "$TOP/lib" "$TOP/include/e1npu" --include='*.[ch]' |
+	sed 's/.*SPDX-License-Identifier: *//; s/ *\*\/.*//; s/[[:space:]]*$//' | sort -u)
+[ -n "$LIB_LICENCE" ] && [ "$(echo "$LIB_LICENCE" | wc -l)" = 1 ] ||
+	die "lib/ has not one SPDX licence: $(echo "$LIB_LICENCE" | tr '\n' ' ')"
+WANT_PHRASES=("libe1npu" "$LIB_LICENCE licen" "open-source" "e1 NPU Linux stack repository (lib/)"
+	"pre-silicon" "QEMU" "virtual board" "device model" "Documentation/ABI/testing/sysfs-driver-e1npu")
+want_text() {
+	local name=$1 f=$2 text p missing=""
+	text=$(tr '\n' ' ' <"$f" | tr -s ' ')
+	for p in "${WANT_PHRASES[@]}"; do
+		grep -qiF -- "$p" <<<"$text" || missing="$missing \"$p\""
+	done
+	if [ -n "$missing" ]; then
+		fail "$name does not name:$missing"
+	else
+		pass "$name names libe1npu ($LIB_LICENCE, lib/), pre-silicon on the QEMU virtual board, sysfs-driver-e1npu"
+	fi
+}
+if [ ! -f "$COVER" ]; then
+	fail "format-patch wrote no cover letter"
+elif grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE \*\*\*' "$COVER"; then
+	fail "the cover letter has format-patch's placeholders"
+elif ! grep -qx "Subject: \[PATCH 0/${#PARTS[@]}\] $(head -1 "$KS_DIR/series/0-cover-letter" | sed 's/[][\.*^$/]/\\&/g')" "$COVER"; then
+	fail "the cover letter's subject is not series/0-cover-letter's first line: $(grep -m1 '^Subject:' "$COVER")"
+else
+	want_text "cover letter" "$COVER"
+fi
+# the driver patch's message: up to its "---"
+for i in "${!PARTS[@]}"; do [ "${PARTS[$i]}" = driver ] && drvpatch=${PATCHES[$i]}; done
+sed -n '/^Subject:/,/^---$/p' "$drvpatch" >"$LOG/driver-message"
+want_text "driver commit message ($(basename "$drvpatch"))" "$LOG/driver-message"
 
 # ---- 4. git am on a clean checkout of the base --------------------------------
 t0=$(now)

@@ -32,9 +32,11 @@ CHECK_TARGETS += check-dt-binding
 
 # kernel-series: the e1 NPU as the 5-patch series an upstream submission
 # would be (vendor prefix, binding, driver, docs, MAINTAINERS), made with
-# git format-patch against Debian's newest mainline source
+# git format-patch --cover-letter against Debian's newest mainline source
 # (tests/vm/linux-mainline.sh) into $(O)/kernel-series/; check-kernel-series
-# also applies it with git am to a clean tree, runs checkpatch --strict on
+# also checks what the cover letter and the driver's message name (the
+# open userspace, the hardware status, the sysfs ABI), applies it with
+# git am to a clean tree, runs checkpatch --strict on
 # every patch, kernel-doc on the UAPI header and builds the driver
 # (M=drivers/accel/e1npu) against the mainline object tree. ~40 s warm;
 # cold adds the source download and the base repository (~1 min) and the

@@ -87,7 +87,7 @@ part_vendor_prefix() {
 			p = $0; sub(/^  "\^/, "", p); sub(/,\.\*":$/, "", p)
 			if (p > "eliza") {
 				print "  \"^eliza,.*\":"
-				print "    description: Eliza"
+				print "    description: Eliza, designer of the e1 neural processing unit (eliza.dev)"
 				done = 1
 			}
 		}
