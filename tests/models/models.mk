@@ -16,7 +16,8 @@ MODELS_CPPFLAGS  := -Ilib -Ilib/tflite -Ilib/ops -Ilib/ref
 MODELS_TEST      := $(O)/tests/models/test-tflite
 MODELS_TEST_SAN  := $(SAN_O)/tests/models/test-tflite
 MODELS_BENCH     := $(O)/tests/models/bench-models
-MODELS_BENCH_SRCS := tests/models/bench-models.c tests/models/bench-tflite.c \
+MODELS_BENCH_SRCS := tests/models/bench-models.c tests/models/bench-host.c \
+		     tests/models/bench-tflite.c \
 		     tests/models/bench-layers.c tests/models/bench-timing.c
 
 $(call objs,$(MODELS_TEST_SRCS) $(MODELS_BENCH_SRCS)) \
