@@ -36,75 +36,96 @@ static int run_ref(void *ctx)
 }
 
 /*
- * @reps runs of @run(@ctx) into @bt: wall min and median, and the least
- * CPU time of the process (all threads: less disturbed than wall time on
- * a busy host). @v holds @reps samples. 0, or -1 when a run failed.
+ * One run of @run(@ctx): its wall ms into @wall, the process CPU ms (all
+ * threads: less disturbed than wall time on a busy host) kept in @cpu
+ * when less. 0, or -1 when the run failed.
  */
-static int measure(int (*run)(void *), void *ctx, int reps, double *v,
-		   struct bench_time *bt)
+static int sample(int (*run)(void *), void *ctx, double *wall, double *cpu)
 {
-	bt->cpu = 1e30;
-	for (int k = 0; k < reps; k++) {
-		uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
-		uint64_t c0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
-		int ret = run(ctx);
-		double c = (double)(clock_ns(CLOCK_PROCESS_CPUTIME_ID) - c0) / 1e6;
+	uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
+	uint64_t c0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	int ret = run(ctx);
+	double c = (double)(clock_ns(CLOCK_PROCESS_CPUTIME_ID) - c0) / 1e6;
 
-		v[k] = (double)(clock_ns(CLOCK_MONOTONIC) - t0) / 1e6;
-		if (ret)
-			return -1;
-		if (c < bt->cpu)
-			bt->cpu = c;
-	}
+	*wall = (double)(clock_ns(CLOCK_MONOTONIC) - t0) / 1e6;
+	if (c < *cpu)
+		*cpu = c;
+	return ret ? -1 : 0;
+}
+
+/* min and median of the @reps wall samples @v (sorted in place) */
+static void summarize(double *v, int reps, struct bench_time *bt)
+{
 	qsort(v, (size_t)reps, sizeof(*v), cmp_double);
 	bt->min = v[0];
 	bt->med = reps % 2 ? v[reps / 2] : (v[reps / 2 - 1] + v[reps / 2]) / 2;
+}
+
+/* Load reference @k on @path with input @in and warm it up; 0 or -1 with why. */
+static int ref_load(const struct bench_ref *ref, int k, const char *path,
+		    const uint8_t *in, size_t n, struct bench_host *h)
+{
+	if (btfl_load(ref->b, path, in, n, h->why[k], sizeof(h->why[k])))
+		return -1;
+	if (btfl_invoke(ref->b)) {
+		snprintf(h->why[k], sizeof(h->why[k]), "TfLiteInterpreterInvoke failed");
+		return -1;
+	}
 	return 0;
 }
 
-/* One reference on @path: load, warm up, time, compare output 0 with @o1. */
-static void time_ref(const struct bench_ref *ref, int k, const char *path,
-		     const uint8_t *in, size_t n, int reps, double *v,
-		     const uint8_t *o1, uint8_t *o2, size_t on, struct bench_host *h)
-{
-	struct btfl *b = ref->b;
-
-	h->ref_st[k] = -1;
-	if (btfl_load(b, path, in, n, h->why[k], sizeof(h->why[k])))
-		return;
-	if (btfl_invoke(b) || measure(run_ref, b, reps, v, &h->ref[k])) {
-		snprintf(h->why[k], sizeof(h->why[k]), "TfLiteInterpreterInvoke failed");
-	} else {
-		h->ref_st[k] = 1;
-		h->same[k] = !btfl_output(b, o2, on) && !memcmp(o1, o2, on);
-	}
-	btfl_unload(b);
-}
-
+/*
+ * The runs are interleaved, ours then each reference, @reps rounds, so a
+ * burst of load on a shared host falls on all of them alike.
+ */
 void bench_host_time(struct e1npu_tflite *t, const struct bench_ref *refs,
 		     const char *path, const uint8_t *in, size_t n, int reps,
 		     struct bench_host *h)
 {
 	struct e1npu_tflite_tensor_info oi;
-	double *v = calloc((size_t)reps, sizeof(double));
+	double *v = calloc((size_t)reps * (BENCH_NREF + 1), sizeof(double));
+	int live[BENCH_NREF] = { 0 };
 	uint8_t *o1, *o2;
 
 	e1npu_tflite_output_info(t, 0, &oi);
 	o1 = malloc(oi.bytes ? oi.bytes : 1);
 	o2 = malloc(oi.bytes ? oi.bytes : 1);
-	for (int k = 0; k < BENCH_NREF; k++)
-		h->ref_st[k] = 0;
-	if (!v || !o1 || !o2 || measure(run_ours, t, reps, v, &h->ours)) {
-		printf("%-30s host timing failed: %s\n", h->name,
-		       v && o1 && o2 ? e1npu_tflite_last_error(t) : "out of memory");
+	if (!v || !o1 || !o2) {
+		printf("%-30s host timing: out of memory\n", h->name);
 		goto out;
 	}
+	h->ours.cpu = 1e30;
+	for (int k = 0; k < BENCH_NREF; k++) {
+		h->ref[k].cpu = 1e30;
+		h->ref_st[k] = refs[k].b ? -1 : 0;
+		live[k] = refs[k].b && !ref_load(&refs[k], k, path, in, n, h);
+	}
+	for (int r = 0; r < reps; r++) {
+		if (sample(run_ours, t, &v[r], &h->ours.cpu)) {
+			printf("%-30s host timing failed: %s\n", h->name, e1npu_tflite_last_error(t));
+			goto out;
+		}
+		for (int k = 0; k < BENCH_NREF; k++)
+			if (live[k] && sample(run_ref, refs[k].b, &v[(size_t)(k + 1) * (size_t)reps + (size_t)r],
+					      &h->ref[k].cpu)) {
+				snprintf(h->why[k], sizeof(h->why[k]), "TfLiteInterpreterInvoke failed");
+				live[k] = 0;
+			}
+	}
 	h->timed = 1;
+	summarize(v, reps, &h->ours);
 	e1npu_tflite_get_output(t, 0, o1, oi.bytes);
+	for (int k = 0; k < BENCH_NREF; k++) {
+		if (!live[k])
+			continue;
+		summarize(v + (size_t)(k + 1) * (size_t)reps, reps, &h->ref[k]);
+		h->ref_st[k] = 1;
+		h->same[k] = !btfl_output(refs[k].b, o2, oi.bytes) && !memcmp(o1, o2, oi.bytes);
+	}
+out:
 	for (int k = 0; k < BENCH_NREF; k++)
 		if (refs[k].b)
-			time_ref(&refs[k], k, path, in, n, reps, v, o1, o2, oi.bytes, h);
-out:
+			btfl_unload(refs[k].b);
 	free(v);
 	free(o1);
 	free(o2);

@@ -41,7 +41,8 @@ struct bench_host {
 
 /*
  * @reps invokes of @t (input already set to @in, @n bytes, and invoked
- * once) and of each available reference on @path with the same input.
+ * once) and of each available reference on @path with the same input
+ * (loaded and invoked once first), interleaved: one of each per round.
  */
 void bench_host_time(struct e1npu_tflite *t, const struct bench_ref *refs,
 		     const char *path, const uint8_t *in, size_t n, int reps,
