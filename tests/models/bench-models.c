@@ -11,64 +11,26 @@
  *   simultaneously live tensors) and one buffer per tensor;
  * - host time per inference (wall: min and median of --reps; CPU
  *   time of the process: min), and the same for real TFLite 2.2 (--tflite
- *   libtensorflowlite_c.so, one thread) on the same input, their ratios,
- *   and whether the outputs are byte-identical.
- * usage: bench-models [--reps N] [--tflite SO | --no-tflite WHY] MODEL.tflite...
+ *   libtensorflowlite_c.so) and TFLite 2.14 (--tflite14, Debian's
+ *   libtensorflow-lite.so.2.14.1), one thread each, in this process on the
+ *   same input, their ratios, and whether each one's output 0 is
+ *   byte-identical to ours (bench-host.c).
+ * usage: bench-models [--reps N] [--tflite SO | --no-tflite WHY]
+ *                     [--tflite14 SO | --no-tflite14 WHY] MODEL.tflite...
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <e1npu/e1npu.h>
 #include <e1npu/e1npu_tflite.h>
 
+#include "bench-host.h"
 #include "bench-input.h"
 #include "bench-layers.h"
 #include "bench-tflite.h"
 #include "bench-timing.h"
 #include "e1_model.h"
-
-struct result {
-	char name[64];
-	double ours_min, ours_med, tfl_min, tfl_med;	/* ms */
-	double ours_cpu, tfl_cpu;	/* ms of process CPU time, minimum */
-	int tfl;	/* 1: measured, 0: unavailable, -1: failed */
-	int same;	/* outputs byte-identical */
-	char why[200];
-};
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/* CPU time of the process (all threads): less disturbed than wall time on a busy host */
-static uint64_t cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* min and median of @n samples (sorted in place) */
-static void stats(double *v, int n, double *min, double *med)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	*min = v[0];
-	*med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 static void base_name(const char *path, char *out, size_t len)
 {
@@ -93,96 +55,93 @@ static void arena_row(const char *name, const struct e1npu_tflite *t)
 	       a.total_bytes ? (double)a.unplanned_bytes / (double)a.total_bytes : 0.0);
 }
 
-/* Time @reps invokes of ours and of TFLite on the same input. */
-static void time_model(struct e1npu_tflite *t, struct btfl *b, const char *path,
-		       const uint8_t *in, size_t n, int reps, struct result *r)
+#define USAGE "usage: bench-models [--reps 1..1000] [--tflite SO | --no-tflite WHY]\n" \
+	"                    [--tflite14 SO | --no-tflite14 WHY] MODEL.tflite...\n"
+
+/*
+ * The options before the models into @reps and @refs; the index of the
+ * first model, or -1 after a message naming the bad option or value
+ * (0 for --help).
+ */
+static int parse_args(int argc, char **argv, int *reps, struct bench_ref *refs)
 {
-	struct e1npu_tflite_tensor_info oi;
-	double *v = calloc((size_t)reps, sizeof(double));
-	uint8_t *o1, *o2;
+	int i = 1;
 
-	e1npu_tflite_output_info(t, 0, &oi);
-	o1 = malloc(oi.bytes);
-	o2 = malloc(oi.bytes);
-	if (!v || !o1 || !o2) {
-		r->tfl = -1;
-		snprintf(r->why, sizeof(r->why), "out of memory");
-		goto out;
-	}
-	r->ours_cpu = r->tfl_cpu = 1e30;
-	for (int k = 0; k < reps; k++) {
-		uint64_t t0 = now_ns(), c0 = cpu_ns();
+	for (; i < argc && !strncmp(argv[i], "--", 2); i += 2) {
+		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		struct bench_ref *r = strstr(o, "14") ? &refs[BENCH_REF_214] : &refs[BENCH_REF_22];
+		char *end;
+		long n;
 
-		e1npu_tflite_invoke(t);
-		v[k] = (double)(now_ns() - t0) / 1e6;
-		if ((double)(cpu_ns() - c0) / 1e6 < r->ours_cpu)
-			r->ours_cpu = (double)(cpu_ns() - c0) / 1e6;
+		if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+			fputs(USAGE, stdout);
+			return 0;
+		}
+		if (strcmp(o, "--reps") && strcmp(o, "--tflite") && strcmp(o, "--no-tflite") &&
+		    strcmp(o, "--tflite14") && strcmp(o, "--no-tflite14")) {
+			fprintf(stderr, "bench-models: unknown option '%s'\n" USAGE, o);
+			return -1;
+		}
+		if (!v || !*v) {
+			fprintf(stderr, "bench-models: %s needs a value\n" USAGE, o);
+			return -1;
+		}
+		if (!strcmp(o, "--reps")) {
+			n = strtol(v, &end, 10);
+			if (*end || end == v || n < 1 || n > 1000) {
+				fprintf(stderr, "bench-models: --reps '%s': not a whole number in 1..1000\n", v);
+				return -1;
+			}
+			*reps = (int)n;
+		} else if (!strncmp(o, "--no-", 5)) {
+			r->why = v;
+			r->so = NULL;
+		} else {
+			r->so = v;
+		}
 	}
-	stats(v, reps, &r->ours_min, &r->ours_med);
-	e1npu_tflite_get_output(t, 0, o1, oi.bytes);
-	if (!b)
-		goto out;
-	if (btfl_load(b, path, in, n, r->why, sizeof(r->why)) || btfl_invoke(b)) {
-		r->tfl = -1;
-		goto out;
+	if (i >= argc) {
+		fprintf(stderr, "bench-models: no MODEL.tflite given\n" USAGE);
+		return -1;
 	}
-	for (int k = 0; k < reps; k++) {
-		uint64_t t0 = now_ns(), c0 = cpu_ns();
+	return i;
+}
 
-		btfl_invoke(b);
-		v[k] = (double)(now_ns() - t0) / 1e6;
-		if ((double)(cpu_ns() - c0) / 1e6 < r->tfl_cpu)
-			r->tfl_cpu = (double)(cpu_ns() - c0) / 1e6;
+/* dlopen each reference given; a missing one keeps its reason. */
+static void open_refs(struct bench_ref *refs, char why[][256])
+{
+	for (int k = 0; k < BENCH_NREF; k++) {
+		if (!refs[k].so)
+			continue;
+		refs[k].b = btfl_open(refs[k].so, why[k], sizeof(why[k]));
+		if (!refs[k].b)
+			refs[k].why = why[k];
 	}
-	stats(v, reps, &r->tfl_min, &r->tfl_med);
-	r->tfl = 1;
-	r->same = !btfl_output(b, o2, oi.bytes) && !memcmp(o1, o2, oi.bytes);
-	btfl_unload(b);
-out:
-	free(v);
-	free(o1);
-	free(o2);
 }
 
 int main(int argc, char **argv)
 {
+	struct bench_ref refs[BENCH_NREF] = {
+		[BENCH_REF_22] = { .label = "2.2", .why = "no --tflite given" },
+		[BENCH_REF_214] = { .label = "2.14", .why = "no --tflite14 given" },
+	};
+	char why[BENCH_NREF][256];
 	struct e1_model_config cfg;
 	struct e1npu_device *dev;
-	struct result *res;
-	struct btfl *b = NULL;
-	const char *so = NULL, *notfl = "no --tflite given";
-	char why[256] = "";
-	int reps = 5, first = 1, ret;
+	struct bench_host *res;
+	int reps = 5, first, ret;
 	double hz;
 
-	while (first < argc && !strncmp(argv[first], "--", 2)) {
-		if (!strcmp(argv[first], "--reps") && first + 1 < argc) {
-			reps = atoi(argv[first + 1]);
-		} else if (!strcmp(argv[first], "--tflite") && first + 1 < argc) {
-			so = argv[first + 1];
-		} else if (!strcmp(argv[first], "--no-tflite") && first + 1 < argc) {
-			notfl = argv[first + 1];
-		} else {
-			fprintf(stderr, "bench-models: unknown option %s\n", argv[first]);
-			return 2;
-		}
-		first += 2;
-	}
-	if (first >= argc || reps < 1 || reps > 1000) {
-		fprintf(stderr, "usage: bench-models [--reps 1..1000] [--tflite SO | --no-tflite WHY] MODEL.tflite...\n");
-		return 2;
-	}
+	first = parse_args(argc, argv, &reps, refs);
+	if (first <= 0)
+		return first ? 2 : 0;
 	res = calloc((size_t)argc, sizeof(*res));
 	ret = e1npu_device_open("sim", &dev);
 	if (ret || !res) {
 		fprintf(stderr, "bench-models: device sim: %s\n", e1npu_strerror(ret));
 		return 1;
 	}
-	if (so) {
-		b = btfl_open(so, why, sizeof(why));
-		if (!b)
-			notfl = why;
-	}
+	open_refs(refs, why);
 	e1_model_default_config(&cfg);
 	hz = cfg.timing.clock_mhz * 1e6;
 	printf("bench-models: whole networks on device sim (modelled cycles at %u MHz; ideal = MACs/256)\n\n",
@@ -191,7 +150,7 @@ int main(int argc, char **argv)
 	       "MACs", "cycles", "makespan", "ideal", "util", "hwops", "fallback", "host",
 	       "npu_ms", "obs_TOPS");
 	for (int i = first; i < argc; i++) {
-		struct result *r = &res[i];
+		struct bench_host *r = &res[i];
 		struct e1npu_tflite_tensor_info ii;
 		struct e1npu_tflite *t;
 		char err[256];
@@ -204,7 +163,6 @@ int main(int argc, char **argv)
 		ret = e1npu_tflite_load_file(dev, argv[i], NULL, &t, err, sizeof(err));
 		if (ret) {
 			printf("%-30s load failed: %s\n", r->name, err);
-			r->tfl = -2;
 			continue;
 		}
 		e1npu_tflite_input_info(t, 0, &ii);
@@ -216,7 +174,6 @@ int main(int argc, char **argv)
 		if (!in || e1npu_tflite_set_input(t, 0, in, ii.bytes) ||
 		    e1npu_tflite_invoke(t)) {	/* also the warm-up */
 			printf("%-30s invoke failed: %s\n", r->name, e1npu_tflite_last_error(t));
-			r->tfl = -2;
 			free(in);
 			e1npu_tflite_free(t);
 			continue;
@@ -240,7 +197,7 @@ int main(int argc, char **argv)
 		       (unsigned long long)hw, (unsigned long long)fb, host,
 		       (double)cyc / hz * 1e3,
 		       cyc ? (double)macs * 2 / ((double)cyc / hz) / 1e12 : 0.0);
-		time_model(t, b, argv[i], in, ii.bytes, reps, r);
+		bench_host_time(t, refs, argv[i], in, ii.bytes, reps, r);
 		free(in);
 		e1npu_tflite_free(t);
 	}
@@ -257,7 +214,7 @@ int main(int argc, char **argv)
 		struct e1npu_tflite *t;
 		uint8_t *in;
 
-		if (res[i].tfl == -2 ||
+		if (!res[i].timed ||
 		    e1npu_tflite_load_file(dev, argv[i], NULL, &t, NULL, 0))
 			continue;
 		e1npu_tflite_input_info(t, 0, &ii);
@@ -274,7 +231,7 @@ int main(int argc, char **argv)
 	for (int i = first; i < argc; i++) {
 		struct e1npu_tflite *t;
 
-		if (res[i].tfl == -2 ||
+		if (!res[i].timed ||
 		    e1npu_tflite_load_file(dev, argv[i], NULL, &t, NULL, 0))
 			continue;
 		arena_row(res[i].name, t);
@@ -282,32 +239,9 @@ int main(int argc, char **argv)
 	}
 	printf("ratio = planned / lower bound; saving = unplanned / planned.\n\n");
 
-	printf("host time per inference, ms over %d runs, one thread (TFLite 2.2: %s)\n", reps,
-	       b ? so : notfl);
-	printf("%-30s %8s %8s %8s %8s %9s %9s %8s %8s %7s %s\n", "model", "ours_min",
-	       "ours_med", "tfl_min", "tfl_med", "ratio_min", "ratio_med", "ours_cpu",
-	       "tfl_cpu", "r_cpu", "outputs");
-	for (int i = first; i < argc; i++) {
-		struct result *r = &res[i];
-
-		if (r->tfl == -2)
-			continue;
-		if (r->tfl == 1)
-			printf("%-30s %8.2f %8.2f %8.2f %8.2f %9.3f %9.3f %8.2f %8.2f %7.3f %s\n",
-			       r->name, r->ours_min, r->ours_med, r->tfl_min, r->tfl_med,
-			       r->ours_min / r->tfl_min, r->ours_med / r->tfl_med,
-			       r->ours_cpu, r->tfl_cpu, r->ours_cpu / r->tfl_cpu,
-			       r->same ? "identical" : "DIFFER");
-		else
-			printf("%-30s %8.2f %8.2f %8s %8s %9s %9s %8.2f %8s %7s TFLite %s: %s\n",
-			       r->name, r->ours_min, r->ours_med, "-", "-", "-", "-", r->ours_cpu, "-", "-",
-			       r->tfl ? "failed" : "skipped", r->tfl ? r->why : notfl);
-	}
-	printf("wall ms (min, median); ratio = ours / TFLite of the minimum and of the median\n"
-	       "(lower is faster); *_cpu = least process CPU ms of one inference, r_cpu their\n"
-	       "ratio (steadier than wall time on a busy host); outputs: output 0 of both\n"
-	       "byte for byte on this input.\n");
-	btfl_close(b);
+	bench_host_table(refs, res + first, argc - first, reps);
+	for (int k = 0; k < BENCH_NREF; k++)
+		btfl_close(refs[k].b);
 	free(res);
 	e1npu_device_close(dev);
 	return bench_timing(argc - first, argv + first) ? 1 : 0;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * bench-tflite: TFLite 2.2's C API through dlopen (bench-tflite.h). The
+ * bench-tflite: TFLite's C API (2.2 and later) through dlopen (bench-tflite.h). The
  * C API's object types are opaque, so void pointers stand for them;
  * TfLiteStatus is an int-sized enum with kTfLiteOk == 0.
  */

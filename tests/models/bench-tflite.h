@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * bench-tflite: real TFLite 2.2 (libtensorflowlite_c.so, dlopen'ed) as the
- * speed reference of bench-models. Only the stable C API functions are
- * used, through opaque pointers, so no TFLite header is needed to build.
+ * bench-tflite: a real TFLite library (2.2's libtensorflowlite_c.so, or
+ * Debian's libtensorflow-lite.so.2.14.1, which exports the same C API),
+ * dlopen'ed RTLD_LOCAL, as a speed reference of bench-models; several may
+ * be open at once. Only the stable C API functions are used, through
+ * opaque pointers, so no TFLite header is needed to build.
  */
 #ifndef BENCH_TFLITE_H
 #define BENCH_TFLITE_H
@@ -13,7 +15,7 @@
 struct btfl;
 
 /*
- * Load @so (path of libtensorflowlite_c.so). Return NULL and a reason in
+ * Load @so (path of the library). Return NULL and a reason in
  * @why (dlopen error, missing symbol) when unavailable.
  */
 struct btfl *btfl_open(const char *so, char *why, size_t whylen);
