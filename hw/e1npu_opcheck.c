@@ -105,8 +105,6 @@ void e1npu_limits_to_dev_info(const struct e1npu_limits *lim,
 	info->pool_windows = lim->pool_windows;
 	info->pool_strides = lim->pool_strides;
 	info->max_relu_mn = lim->max_relu_mn;
-	info->driver_major = E1NPU_DRIVER_MAJOR;
-	info->driver_minor = E1NPU_DRIVER_MINOR;
 }
 
 /**

@@ -125,8 +125,8 @@ struct e1npu_hw_op {
 /* Largest command of either engine, bytes. */
 #define E1NPU_CMD_MAX_SIZE		E1_V0_DESC_SIZE
 
-/* Driver version reported by DEV_QUERY. */
-#define E1NPU_DRIVER_MAJOR		2
+/* Driver (UAPI) version DRM_IOCTL_VERSION reports. */
+#define E1NPU_DRIVER_MAJOR		1
 #define E1NPU_DRIVER_MINOR		0
 
 /* Most operations one job may hold (also bounded by the ring, see below). */
