@@ -247,7 +247,7 @@ int e1npu_cmd_size(u32 engine);
 u32 e1npu_op_tensors(u32 opcode);
 int e1npu_cmd_decode(u32 engine, const void *cmd, struct e1npu_hw_op *op,
 		     struct e1npu_op_err *err);
-int e1npu_cmd_reloc(struct e1npu_hw_op *op, u32 *seen,
+int e1npu_cmd_reloc(struct e1npu_hw_op *ops, u32 *seen,
 		    const struct drm_e1npu_reloc *r, u32 cmd_count,
 		    struct e1npu_op_err *err);
 int e1npu_cmd_encode(u32 engine, const struct e1npu_hw_op *op, void *cmd,
