@@ -140,6 +140,8 @@ void e1npu_show_fdinfo(struct drm_printer *p, struct drm_file *file);
  * @pm_probe_ref: probe still holds its runtime-PM usage reference
  * @wrapper: the wrapper engine's scheduler and counters
  * @datapath: the datapath engine's scheduler and counters
+ * @timeout_wq: ordered queue of both schedulers' timeout handlers (the
+ *	engines share the NPU's reset line)
  * @jobs_alive: jobs allocated and not yet freed; the DRM device's release
  *	waits for 0 (killed jobs are freed from the system workqueue)
  * @jobs_retired: jobs whose outcome is out (result, then hardware fence) and not
@@ -201,6 +203,7 @@ struct e1npu_device {
 
 	struct e1npu_engine wrapper;
 	struct e1npu_engine datapath;
+	struct workqueue_struct *timeout_wq;
 	atomic_t jobs_alive;
 	atomic_t jobs_retired;
 	atomic64_t seqno;

@@ -292,5 +292,6 @@ int e1t_group_harden(int argc, char **argv);	/* issue 9 checks */
 int e1t_group_recover(void);	/* timeout, flush, wedge, long jobs */
 int e1t_group_sync(void);	/* timeline syncs, status records */
 int e1t_group_perfmon(void);	/* perfmon counters */
+int e1t_group_unpriv(void);	/* an unprivileged client's isolation */
 
 #endif /* E1T_H */
