@@ -105,8 +105,6 @@ void e1npu_limits_to_dev_info(const struct e1npu_limits *lim,
 	info->pool_windows = lim->pool_windows;
 	info->pool_strides = lim->pool_strides;
 	info->max_relu_mn = lim->max_relu_mn;
-	info->driver_major = E1NPU_DRIVER_MAJOR;
-	info->driver_minor = E1NPU_DRIVER_MINOR;
 }
 
 /**
@@ -1037,26 +1035,30 @@ int e1npu_cmd_decode(u32 engine, const void *cmd, struct e1npu_hw_op *op,
 }
 
 /**
- * e1npu_cmd_reloc() - apply one relocation to its decoded command
- * @op: the command @r names, decoded
+ * e1npu_cmd_reloc() - apply one relocation to the command it names
+ * @ops: the job's commands, decoded
  * @seen: per command, BIT(field) of the relocations applied so far
  * @r: the relocation, copied from userspace
- * @cmd_count: commands in the job (@r->cmd was checked against it by the
- *	caller, which indexes @op and @seen with it)
+ * @cmd_count: entries of @ops and @seen; @r->cmd is checked against it
+ *	before either is indexed
  * @err: why it was rejected
  *
- * Return: 0, or -EINVAL for a field out of range, one the command does
- * not use, one given twice, a zero handle or a non-zero pad.
+ * Return: 0, or -EINVAL for a command or field out of range, a field the
+ * command does not use, one given twice or a non-zero pad, -ENOENT for a
+ * zero handle.
  */
-int e1npu_cmd_reloc(struct e1npu_hw_op *op, u32 *seen,
+int e1npu_cmd_reloc(struct e1npu_hw_op *ops, u32 *seen,
 		    const struct drm_e1npu_reloc *r, u32 cmd_count,
 		    struct e1npu_op_err *err)
 {
 	struct e1npu_hw_tensor *t;
+	struct e1npu_hw_op *op;
 
 	if (r->cmd >= cmd_count)
 		return e1npu_fail(err, -EINVAL, "reloc.cmd", r->cmd,
 				  "past the job's last command");
+	op = &ops[r->cmd];
+	seen += r->cmd;
 	if (r->pad)
 		return e1npu_fail(err, -EINVAL, "reloc.pad", r->pad,
 				  "must be zero");

@@ -125,8 +125,8 @@ struct e1npu_hw_op {
 /* Largest command of either engine, bytes. */
 #define E1NPU_CMD_MAX_SIZE		E1_V0_DESC_SIZE
 
-/* Driver version reported by DEV_QUERY. */
-#define E1NPU_DRIVER_MAJOR		2
+/* Driver (UAPI) version DRM_IOCTL_VERSION reports. */
+#define E1NPU_DRIVER_MAJOR		1
 #define E1NPU_DRIVER_MINOR		0
 
 /* Most operations one job may hold (also bounded by the ring, see below). */
@@ -247,7 +247,7 @@ int e1npu_cmd_size(u32 engine);
 u32 e1npu_op_tensors(u32 opcode);
 int e1npu_cmd_decode(u32 engine, const void *cmd, struct e1npu_hw_op *op,
 		     struct e1npu_op_err *err);
-int e1npu_cmd_reloc(struct e1npu_hw_op *op, u32 *seen,
+int e1npu_cmd_reloc(struct e1npu_hw_op *ops, u32 *seen,
 		    const struct drm_e1npu_reloc *r, u32 cmd_count,
 		    struct e1npu_op_err *err);
 int e1npu_cmd_encode(u32 engine, const struct e1npu_hw_op *op, void *cmd,

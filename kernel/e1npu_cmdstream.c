@@ -173,15 +173,7 @@ int e1npu_cmdstream_copy(struct e1npu_job_ctx *jc,
 			ret = ret == -E2BIG ? -EINVAL : ret;
 			goto out;
 		}
-		/* r.cmd indexes ops and seen: checked before both. */
-		if (r.cmd >= uj->cmd_count) {
-			drm_dbg(ddev, "job %u reloc %u: cmd %u past the last command\n",
-				index, i, r.cmd);
-			ret = -EINVAL;
-			goto out;
-		}
-		ret = e1npu_cmd_reloc(&job->ops[r.cmd], &seen[r.cmd], &r,
-				      uj->cmd_count, &err);
+		ret = e1npu_cmd_reloc(job->ops, seen, &r, uj->cmd_count, &err);
 		if (ret) {
 			drm_dbg(ddev, "job %u reloc %u: %s=%llu: %s (%d)\n",
 				index, i, err.field, err.value, err.reason, ret);

@@ -39,7 +39,6 @@ struct reset_control;
 #define E1NPU_WIN_NAME_DATAPATH	"datapath"
 #define E1NPU_IRQ_NAME_NPU	"npu"
 #define E1NPU_IRQ_NAME_FALLBACK	"fallback"
-#define E1NPU_IRQ_NAME_DATAPATH	"datapath"
 
 /* Module parameters (e1npu_drv.c). */
 extern unsigned int e1npu_arena_size_param;
@@ -91,19 +90,11 @@ struct e1npu_client *e1npu_client_get(struct e1npu_client *client);
 void e1npu_client_put(struct e1npu_client *client);
 void e1npu_show_fdinfo(struct drm_printer *p, struct drm_file *file);
 
-/* Hardware perf counters (e1npu_perfmon.c), shown in sysfs perf/. */
-enum e1npu_perf {
-	E1NPU_PERF_CYCLES,
-	E1NPU_PERF_MACS,
-	E1NPU_PERF_FALLBACKS,
-	E1NPU_PERF_DP_CYCLES,
-	E1NPU_PERF_DP_MACS,
-	E1NPU_PERF_DP_OPS,
-	E1NPU_PERF_DP_ERRORS,
-	E1NPU_PERF_DP_UNSUPPORTED_OPS,
-	E1NPU_PERF_DP_SCRATCH_BYTES,
-	E1NPU_PERF_COUNT
-};
+/*
+ * Hardware perf counters (e1npu_perfmon.c, shown in sysfs perf/): the
+ * UAPI's enum drm_e1npu_perf_counter values, 0 to E1NPU_PERF_NUM - 1.
+ */
+#define E1NPU_PERF_NUM	(DRM_E1NPU_PERF_DP_SCRATCH_BYTES + 1)
 
 /**
  * struct e1npu_device - one e1 NPU
@@ -136,7 +127,6 @@ enum e1npu_perf {
  * @wedged_work: sends the WEDGED=rebind uevent, outside the fence paths
  * @irq_npu: the wrapper's main interrupt
  * @irq_fallback: the wrapper's fallback interrupt, or -ENXIO
- * @irq_dp: the datapath interrupt, or -ENXIO
  * @irq_mask: IRQ_MASK bits the driver enables
  * @clks: the clocks of the binding, if any (enabled while resumed)
  * @num_clks: entries of @clks
@@ -150,6 +140,8 @@ enum e1npu_perf {
  * @pm_probe_ref: probe still holds its runtime-PM usage reference
  * @wrapper: the wrapper engine's scheduler and counters
  * @datapath: the datapath engine's scheduler and counters
+ * @timeout_wq: ordered queue of both schedulers' timeout handlers (the
+ *	engines share the NPU's reset line)
  * @jobs_alive: jobs allocated and not yet freed; the DRM device's release
  *	waits for 0 (killed jobs are freed from the system workqueue)
  * @jobs_retired: jobs whose outcome is out (result, then hardware fence) and not
@@ -196,7 +188,6 @@ struct e1npu_device {
 
 	int irq_npu;
 	int irq_fallback;
-	int irq_dp;
 	u32 irq_mask;
 
 	struct clk_bulk_data *clks;
@@ -208,10 +199,11 @@ struct e1npu_device {
 	struct mutex dp_lock;
 	/* Guards perf_base. */
 	struct mutex perf_lock;
-	u64 perf_base[E1NPU_PERF_COUNT];
+	u64 perf_base[E1NPU_PERF_NUM];
 
 	struct e1npu_engine wrapper;
 	struct e1npu_engine datapath;
+	struct workqueue_struct *timeout_wq;
 	atomic_t jobs_alive;
 	atomic_t jobs_retired;
 	atomic64_t seqno;

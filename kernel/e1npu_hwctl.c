@@ -269,8 +269,6 @@ int e1npu_hw_suspend(struct e1npu_device *edev)
 		synchronize_irq(edev->irq_npu);
 	if (edev->irq_fallback >= 0)
 		synchronize_irq(edev->irq_fallback);
-	if (edev->irq_dp >= 0)
-		synchronize_irq(edev->irq_dp);
 	return 0;
 }
 

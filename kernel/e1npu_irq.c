@@ -59,18 +59,6 @@ static irqreturn_t e1npu_irq_thread(int irq, void *arg)
 	return IRQ_HANDLED;
 }
 
-static irqreturn_t e1npu_irq_datapath(int irq, void *arg)
-{
-	struct e1npu_device *edev = arg;
-
-	/* Direct mode is polled; drop a stray done level. */
-	if (!(e1npu_dp_read(edev, E1_DP_CTRL_STATUS) &
-	      (E1_DP_STATUS_DONE | E1_DP_STATUS_ERROR)))
-		return IRQ_NONE;
-	e1npu_dp_write(edev, E1_DP_CTRL_STATUS, E1_DP_STATUS_DONE);
-	return IRQ_HANDLED;
-}
-
 /**
  * e1npu_job_irq_get() - look the interrupts up
  * @edev: the device, its windows mapped
@@ -88,7 +76,6 @@ int e1npu_job_irq_get(struct e1npu_device *edev)
 
 	edev->irq_npu = -ENXIO;
 	edev->irq_fallback = -ENXIO;
-	edev->irq_dp = -ENXIO;
 	if (edev->wrap) {
 		edev->irq_mask = E1_V0_IRQ_DONE | E1_V0_IRQ_BUS_ERROR |
 				 E1_V0_IRQ_QUEUE_OVERFLOW;
@@ -104,13 +91,6 @@ int e1npu_job_irq_get(struct e1npu_device *edev)
 		if (edev->irq_fallback < 0)
 			edev->irq_mask |= E1_V0_IRQ_UNSUPPORTED_OP;
 	}
-	if (edev->dp) {
-		edev->irq_dp =
-			platform_get_irq_byname_optional(pdev,
-							 E1NPU_IRQ_NAME_DATAPATH);
-		if (edev->irq_dp < 0 && edev->irq_dp != -ENXIO)
-			return edev->irq_dp;
-	}
 	return 0;
 }
 
@@ -118,8 +98,8 @@ int e1npu_job_irq_get(struct e1npu_device *edev)
  * e1npu_job_irq_init() - request the interrupts e1npu_job_irq_get() found
  * @edev: the device
  *
- * "datapath" is requested but left disabled: direct-mode commands complete
- * in a few cycles and are polled.
+ * The datapath's line is not used: its direct-mode commands complete in a
+ * few cycles and are polled.
  *
  * Return: 0 or a negative errno.
  */
@@ -143,12 +123,6 @@ int e1npu_job_irq_init(struct e1npu_device *edev)
 			if (ret)
 				return ret;
 		}
-	}
-	if (edev->irq_dp >= 0) {
-		ret = devm_request_irq(dev, edev->irq_dp, e1npu_irq_datapath,
-				       IRQF_NO_AUTOEN, "e1npu-datapath", edev);
-		if (ret)
-			return ret;
 	}
 	return 0;
 }

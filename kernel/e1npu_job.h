@@ -98,7 +98,7 @@ struct e1npu_job {
 	struct drm_gem_object *status_bo;
 	struct drm_e1npu_job_status *status;
 	struct e1npu_perfmon *perfmon;
-	u64 perf_start[DRM_E1NPU_PERF_COUNT];
+	u64 perf_start[E1NPU_PERF_NUM];
 	struct dma_fence *hw_fence;
 	bool hw_fence_init;
 	struct drm_syncobj **out_syncs;

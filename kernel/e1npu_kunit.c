@@ -4,7 +4,7 @@
  * opcode to engine, the envelope, unused fields, flags, alignment, handle
  * lookup, tensor extents with their overflow checks and the end of the
  * buffer, descriptor helpers, the datapath runner against a fake
- * register file, and UAPI v2's commands: encode/decode round trips, every
+ * register file, and the UAPI's commands: encode/decode round trips, every
  * kernel-owned word and reserved bit refused, relocation rules. Expected
  * values are written out from the UAPI and the hardware contract, not
  * computed by the code under test.
@@ -375,7 +375,7 @@ static void e1npu_kt_dp_exec(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, st & E1_DP_STATUS_ERROR);
 }
 
-/* ---- UAPI v2 commands: e1npu_cmd_encode/decode/reloc --------------------- */
+/* ---- UAPI commands: e1npu_cmd_encode/decode/reloc ------------------------ */
 
 /* decode @cmd of @engine and apply @n relocations; 0 or the first error */
 static int kt_decode(u32 engine, const void *cmd,

@@ -2,11 +2,11 @@
 /*
  * e1 NPU perf counters: the hardware's (e1npu_perf_hw()), carried across
  * reset-line pulses (e1npu_perf_save()), and per-job performance monitors.
- * A perfmon is a set of the hardware's counters owned by one file. A job
- * naming one owns its engine while it runs (e1npu_submit.c gives it all of
- * the engine's scheduler credits), so what the engine's counters advance
- * by between the job's start and its completion is the job's own work, and
- * is added to the perfmon's values. The sysfs perf/ group keeps the
+ * A perfmon is a set of the hardware's counters owned by one file. An
+ * engine runs one job at a time (a scheduler credit limit of 1,
+ * e1npu_sched.c), so what the engine's counters advance by between a job's
+ * start and its completion is that job's own work, and is added to the
+ * values of the perfmon it names. The sysfs perf/ group keeps the
  * device-wide totals.
  */
 #include <linux/slab.h>
@@ -20,27 +20,27 @@
 #include "e1npu_job.h"
 #include "e1npu_perfmon.h"
 
-/* The hardware perf counters of the perf/ group (enum e1npu_perf). */
+/* The hardware perf counters, by enum drm_e1npu_perf_counter. */
 static const struct {
 	bool dp;
 	u16 lo;
 	u16 hi;		/* 0: a 32-bit counter */
-} e1npu_perf_regs[E1NPU_PERF_COUNT] = {
-	[E1NPU_PERF_CYCLES] = { false, E1_V0_PERF_CYCLES, 0 },
-	[E1NPU_PERF_MACS] = { false, E1_V0_PERF_MACS_LO, E1_V0_PERF_MACS_HI },
-	[E1NPU_PERF_FALLBACKS] = { false, E1_V0_PERF_FALLBACKS, 0 },
-	[E1NPU_PERF_DP_CYCLES] = { true, E1_DP_PERF_CYCLES, 0 },
-	[E1NPU_PERF_DP_MACS] = { true, E1_DP_PERF_MACS, 0 },
-	[E1NPU_PERF_DP_OPS] = { true, E1_DP_PERF_OPS, 0 },
-	[E1NPU_PERF_DP_ERRORS] = { true, E1_DP_PERF_ERRORS, 0 },
-	[E1NPU_PERF_DP_UNSUPPORTED_OPS] = { true, E1_DP_PERF_UNSUPPORTED_OPS, 0 },
-	[E1NPU_PERF_DP_SCRATCH_BYTES] = { true, E1_DP_PERF_SCRATCH_BYTES, 0 },
+} e1npu_perf_regs[E1NPU_PERF_NUM] = {
+	[DRM_E1NPU_PERF_WRAPPER_CYCLES] = { false, E1_V0_PERF_CYCLES, 0 },
+	[DRM_E1NPU_PERF_WRAPPER_MACS] = { false, E1_V0_PERF_MACS_LO, E1_V0_PERF_MACS_HI },
+	[DRM_E1NPU_PERF_WRAPPER_FALLBACKS] = { false, E1_V0_PERF_FALLBACKS, 0 },
+	[DRM_E1NPU_PERF_DP_CYCLES] = { true, E1_DP_PERF_CYCLES, 0 },
+	[DRM_E1NPU_PERF_DP_MACS] = { true, E1_DP_PERF_MACS, 0 },
+	[DRM_E1NPU_PERF_DP_OPS] = { true, E1_DP_PERF_OPS, 0 },
+	[DRM_E1NPU_PERF_DP_ERRORS] = { true, E1_DP_PERF_ERRORS, 0 },
+	[DRM_E1NPU_PERF_DP_UNSUPPORTED_OPS] = { true, E1_DP_PERF_UNSUPPORTED_OPS, 0 },
+	[DRM_E1NPU_PERF_DP_SCRATCH_BYTES] = { true, E1_DP_PERF_SCRATCH_BYTES, 0 },
 };
 
 /**
  * e1npu_perf_hw() - a perf counter as the hardware holds it
  * @edev: the device, powered
- * @i: enum e1npu_perf
+ * @i: enum drm_e1npu_perf_counter
  *
  * Return: the counter, 0 when its window is absent.
  */
@@ -70,7 +70,7 @@ void e1npu_perf_save(struct e1npu_device *edev)
 	unsigned int i;
 
 	lockdep_assert_held(&edev->perf_lock);
-	for (i = 0; i < E1NPU_PERF_COUNT; i++)
+	for (i = 0; i < E1NPU_PERF_NUM; i++)
 		edev->perf_base[i] += e1npu_perf_hw(edev, i);
 }
 
@@ -90,8 +90,6 @@ struct e1npu_perfmon {
 	u8 counters[DRM_E1NPU_MAX_PERF_COUNTERS];
 	u64 values[DRM_E1NPU_MAX_PERF_COUNTERS];
 };
-
-static_assert((int)E1NPU_PERF_COUNT == (int)DRM_E1NPU_PERF_COUNT);
 
 static void e1npu_perfmon_release(struct kref *ref)
 {
@@ -145,7 +143,7 @@ void e1npu_perfmon_job_start(struct e1npu_job *job)
 
 	if (!job->perfmon)
 		return;
-	for (i = 0; i < DRM_E1NPU_PERF_COUNT; i++)
+	for (i = 0; i < E1NPU_PERF_NUM; i++)
 		if (e1npu_perf_of_engine(i, job->engine))
 			job->perf_start[i] = e1npu_perf_hw(job->edev, i);
 }
@@ -160,13 +158,13 @@ void e1npu_perfmon_job_start(struct e1npu_job *job)
 void e1npu_perfmon_job_end(struct e1npu_job *job)
 {
 	struct e1npu_perfmon *pm = job->perfmon;
-	u64 delta[DRM_E1NPU_PERF_COUNT] = { 0 };
+	u64 delta[E1NPU_PERF_NUM] = { 0 };
 	unsigned long flags;
 	unsigned int i;
 
 	if (!pm || !job->start_ns)
 		return;
-	for (i = 0; i < DRM_E1NPU_PERF_COUNT; i++) {
+	for (i = 0; i < E1NPU_PERF_NUM; i++) {
 		u64 now;
 
 		if (!e1npu_perf_of_engine(i, job->engine))
@@ -229,7 +227,7 @@ int e1npu_ioctl_perfmon_create(struct drm_device *ddev, void *data,
 	}
 	for (i = 0; i < DRM_E1NPU_MAX_PERF_COUNTERS; i++) {
 		if (i < args->ncounters &&
-		    args->counters[i] >= DRM_E1NPU_PERF_COUNT) {
+		    args->counters[i] >= E1NPU_PERF_NUM) {
 			drm_dbg(ddev, "perfmon: counters[%u] %u unknown\n", i,
 				args->counters[i]);
 			return -EINVAL;

@@ -119,39 +119,18 @@ void e1npu_ring_take_all(struct e1npu_device *edev, struct list_head *jobs)
 }
 
 /*
- * Flush the engine and re-issue every job still in flight from its first
- * descriptor: the ring stalled before reaching them.
+ * Reset the wrapper after a hard error. An engine runs one job at a time
+ * (a credit limit of 1, e1npu_sched.c) and that job, @failed, is already
+ * out of the ring: nothing queued behind it is in the ring to re-issue.
  */
-static void e1npu_ring_reissue(struct e1npu_device *edev,
-			       struct e1npu_job *failed)
+static void e1npu_ring_reset(struct e1npu_device *edev,
+			     struct e1npu_job *failed)
 {
-	struct e1npu_job *job, *tmp;
-	LIST_HEAD(jobs);
+	LIST_HEAD(none);
 
-	e1npu_ring_take_all(edev, &jobs);
 	atomic64_inc(&edev->resets);
 	if (e1npu_hw_reset(edev))
-		e1npu_wedge(edev, &jobs, failed);
-	list_for_each_entry_safe(job, tmp, &jobs, node) {
-		list_del_init(&job->node);
-		if (edev->wedged)
-			e1npu_job_complete(job, -EIO, 0, 0, 0);
-		else
-			e1npu_ring_push(edev, job);
-	}
-}
-
-static struct e1npu_job *e1npu_ring_owner(struct e1npu_device *edev, u32 idx,
-					  u32 *pos)
-{
-	u32 mask = edev->ring_len - 1;
-	struct e1npu_job *job;
-
-	lockdep_assert_held(&edev->retire_lock);
-	list_for_each_entry(job, &edev->inflight, node)
-		if (e1npu_ring_holds(job->first, job->op_count, idx, mask, pos))
-			return job;
-	return NULL;
+		e1npu_wedge(edev, &none, failed);
 }
 
 /* The cause of a hard error, for the kernel log. */
@@ -170,32 +149,26 @@ static const char *e1npu_ring_err_name(u32 code)
 }
 
 /*
- * Hard error (window, bus, overflow): fail the job owning the faulting
- * descriptor, flush, and re-issue the jobs queued behind it.
+ * Hard error (window, bus, overflow): fail the job in the ring (the one
+ * job its engine runs) at the faulting descriptor, and reset the engine.
  */
 static void e1npu_ring_hard_error(struct e1npu_device *edev, u32 idx, u32 code)
 {
+	u32 mask = edev->ring_len - 1, pos = 0;
 	struct e1npu_job *job;
-	u32 pos = 0;
 	u64 addr;
 
 	addr = (u64)e1npu_wr_read(edev, E1_V0_ERR_FAULT_ADDR_HI) << 32 |
 	       e1npu_wr_read(edev, E1_V0_ERR_FAULT_ADDR_LO);
 	atomic64_inc(&edev->hard_errors);
 	spin_lock_irq(&edev->retire_lock);
-	job = e1npu_ring_owner(edev, idx, &pos);
-	if (!job) {
-		/*
-		 * No job owns the slot (an overflow latched at DESC_HEAD):
-		 * the ring stopped in the oldest job, after the operations
-		 * DESC_TAIL retired (e1npu_ring_service() retired them).
-		 */
-		job = list_first_entry_or_null(&edev->inflight,
-					       struct e1npu_job, node);
-		if (job)
-			pos = (edev->ring_tail - job->first) &
-			      (edev->ring_len - 1);
-	}
+	job = list_first_entry_or_null(&edev->inflight, struct e1npu_job, node);
+	/*
+	 * An overflow latches DESC_HEAD, a slot past the job: it stopped
+	 * after the commands DESC_TAIL retired (e1npu_ring_service()).
+	 */
+	if (job && !e1npu_ring_holds(job->first, job->op_count, idx, mask, &pos))
+		pos = (edev->ring_tail - job->first) & mask;
 	if (job)
 		list_del_init(&job->node);
 	spin_unlock_irq(&edev->retire_lock);
@@ -208,7 +181,7 @@ static void e1npu_ring_hard_error(struct e1npu_device *edev, u32 idx, u32 code)
 		dev_warn_ratelimited(edev->drm.dev,
 				     "wrapper: %s (error 0x%02x) at slot %u with no job in it: engine reset\n",
 				     e1npu_ring_err_name(code), code, idx);
-	e1npu_ring_reissue(edev, job);
+	e1npu_ring_reset(edev, job);
 	if (job)
 		e1npu_job_complete(job, code == E1_V0_ERR_OVERFLOW ? -EIO : -EFAULT,
 				   code, pos, pos);
@@ -296,28 +269,27 @@ void e1npu_ring_service(struct e1npu_device *edev)
  */
 void e1npu_ring_timeout(struct e1npu_device *edev, struct e1npu_job *bad)
 {
-	struct e1npu_job *j, *tmp;
-	LIST_HEAD(jobs);
 	u32 pos = 0, st;
 	bool done, own_bad;
+	LIST_HEAD(none);
 
 	lockdep_assert_held(&edev->ring_lock);
 	if (edev->unplugged || edev->wedged)
 		return;
 	/*
-	 * Retire, decide and take the ring's jobs in one retire_lock section:
-	 * the hard handler completes jobs under that lock, so @bad is either
-	 * completely done (signalled) or still in the ring, and once taken the
-	 * jobs are ours alone.
+	 * Retire, decide and take @bad out of the ring in one retire_lock
+	 * section: the hard handler completes jobs under that lock, so @bad
+	 * is either completely done (signalled) or still in the ring, and
+	 * once taken it is ours alone.
 	 */
 	spin_lock_irq(&edev->retire_lock);
 	e1npu_ring_retire_locked(edev);
 	done = bad->hw_fence_init && dma_fence_is_signaled(bad->hw_fence);
 	own_bad = !done && !list_empty(&bad->node);
-	if (own_bad)
+	if (own_bad) {
 		pos = (edev->ring_tail - bad->first) & (edev->ring_len - 1);
-	if (!done)
-		list_splice_init(&edev->inflight, &jobs);
+		list_del_init(&bad->node);
+	}
 	spin_unlock_irq(&edev->retire_lock);
 	if (done) {
 		/*
@@ -338,20 +310,12 @@ void e1npu_ring_timeout(struct e1npu_device *edev, struct e1npu_job *bad)
 	/* A hung engine may not stop at a flush; its reset line does. */
 	e1npu_hw_reset_pulse(edev);
 	if (e1npu_hw_reset(edev))
-		e1npu_wedge(edev, &jobs, NULL);
+		e1npu_wedge(edev, &none, own_bad ? bad : NULL);
 	e1npu_job_warn(bad, "timed out after %u ms at command %u of %u: engine reset%s\n",
 		       e1npu_timeout_ms, pos, bad->op_count,
 		       edev->wedged ? ", device wedged" : "");
 	if (own_bad)
 		e1npu_job_complete(bad, -ETIMEDOUT, 0, pos, pos);
-	list_for_each_entry_safe(j, tmp, &jobs, node) {
-		list_del_init(&j->node);
-		if (j == bad)
-			continue;
-		/* Not reachable while a job owns the ring: never lose one. */
-		drm_WARN_ON_ONCE(&edev->drm, 1);
-		e1npu_job_complete(j, -EIO, 0, 0, 0);
-	}
 }
 
 /**

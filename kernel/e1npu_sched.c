@@ -168,6 +168,7 @@ static int e1npu_engine_init(struct e1npu_device *edev,
 		.credit_limit = 1,
 		.hang_limit = 0,
 		.timeout = msecs_to_jiffies(e1npu_timeout_ms),
+		.timeout_wq = edev->timeout_wq,
 		.name = name,
 		.dev = edev->drm.dev,
 	};
@@ -221,6 +222,18 @@ int e1npu_job_init(struct e1npu_device *edev)
 
 	e1npu_hw_init(edev);
 	edev->fence_context = dma_fence_context_alloc(2);
+	/*
+	 * Both engines' timeout handlers may pulse the NPU's one reset line:
+	 * an ordered queue runs them one at a time. Released after the
+	 * schedulers (drmm actions run in reverse).
+	 */
+	edev->timeout_wq = alloc_ordered_workqueue("e1npu-timeout", WQ_MEM_RECLAIM);
+	if (!edev->timeout_wq)
+		return -ENOMEM;
+	ret = drmm_add_action_or_reset(&edev->drm, e1npu_engine_wq_release,
+				       edev->timeout_wq);
+	if (ret)
+		return ret;
 	if (edev->wrap) {
 		ret = e1npu_engine_init(edev, &edev->wrapper, "e1npu-wrapper");
 		if (ret)

@@ -61,20 +61,20 @@ static ssize_t name##_show(struct device *dev,				\
 }									\
 static DEVICE_ATTR_RO(name)
 
-E1NPU_REG_ATTR(cycles, E1NPU_PERF_CYCLES);
-E1NPU_REG_ATTR(macs, E1NPU_PERF_MACS);
-E1NPU_REG_ATTR(fallbacks, E1NPU_PERF_FALLBACKS);
+E1NPU_REG_ATTR(cycles, DRM_E1NPU_PERF_WRAPPER_CYCLES);
+E1NPU_REG_ATTR(macs, DRM_E1NPU_PERF_WRAPPER_MACS);
+E1NPU_REG_ATTR(fallbacks, DRM_E1NPU_PERF_WRAPPER_FALLBACKS);
 E1NPU_CNT_ATTR(jobs_completed, wrapper.jobs_completed);
 E1NPU_CNT_ATTR(jobs_failed, wrapper.jobs_failed);
 E1NPU_CNT_ATTR(resets, resets);
 E1NPU_CNT_ATTR(driver_fallbacks, fallbacks);
 E1NPU_CNT_ATTR(hard_errors, hard_errors);
-E1NPU_REG_ATTR(dp_cycles, E1NPU_PERF_DP_CYCLES);
-E1NPU_REG_ATTR(dp_macs, E1NPU_PERF_DP_MACS);
-E1NPU_REG_ATTR(dp_ops, E1NPU_PERF_DP_OPS);
-E1NPU_REG_ATTR(dp_errors, E1NPU_PERF_DP_ERRORS);
-E1NPU_REG_ATTR(dp_unsupported_ops, E1NPU_PERF_DP_UNSUPPORTED_OPS);
-E1NPU_REG_ATTR(dp_scratch_bytes, E1NPU_PERF_DP_SCRATCH_BYTES);
+E1NPU_REG_ATTR(dp_cycles, DRM_E1NPU_PERF_DP_CYCLES);
+E1NPU_REG_ATTR(dp_macs, DRM_E1NPU_PERF_DP_MACS);
+E1NPU_REG_ATTR(dp_ops, DRM_E1NPU_PERF_DP_OPS);
+E1NPU_REG_ATTR(dp_errors, DRM_E1NPU_PERF_DP_ERRORS);
+E1NPU_REG_ATTR(dp_unsupported_ops, DRM_E1NPU_PERF_DP_UNSUPPORTED_OPS);
+E1NPU_REG_ATTR(dp_scratch_bytes, DRM_E1NPU_PERF_DP_SCRATCH_BYTES);
 E1NPU_CNT_ATTR(dp_jobs_completed, datapath.jobs_completed);
 E1NPU_CNT_ATTR(dp_jobs_failed, datapath.jobs_failed);
 
@@ -93,7 +93,7 @@ static ssize_t busy_us_show(struct device *dev, struct device_attribute *attr,
 {
 	struct e1npu_device *edev = e1npu_sysfs_edev(dev);
 
-	return e1npu_emit_us(edev, buf, e1npu_sysfs_perf(edev, E1NPU_PERF_CYCLES));
+	return e1npu_emit_us(edev, buf, e1npu_sysfs_perf(edev, DRM_E1NPU_PERF_WRAPPER_CYCLES));
 }
 static DEVICE_ATTR_RO(busy_us);
 
@@ -103,7 +103,7 @@ static ssize_t dp_busy_us_show(struct device *dev,
 	struct e1npu_device *edev = e1npu_sysfs_edev(dev);
 
 	return e1npu_emit_us(edev, buf,
-			     e1npu_sysfs_perf(edev, E1NPU_PERF_DP_CYCLES));
+			     e1npu_sysfs_perf(edev, DRM_E1NPU_PERF_DP_CYCLES));
 }
 static DEVICE_ATTR_RO(dp_busy_us);
 

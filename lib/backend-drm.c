@@ -75,7 +75,8 @@ static int kioctl(int fd, unsigned long req, void *arg)
 }
 
 /* Is @fd an e1npu device? */
-static bool is_e1npu(int fd)
+/* Whether @fd is e1npu's node; its DRM_IOCTL_VERSION into @ver (may be NULL). */
+static bool is_e1npu_ver(int fd, int ver[2])
 {
 	drmVersionPtr v = drmGetVersion(fd);
 	bool ok;
@@ -83,9 +84,14 @@ static bool is_e1npu(int fd)
 	if (!v)
 		return false;
 	ok = v->name && !strcmp(v->name, KDRV_NAME);
+	if (ver) {
+		ver[0] = v->version_major;
+		ver[1] = v->version_minor;
+	}
 	drmFreeVersion(v);
 	return ok;
 }
+
 
 #if !E1NPU_WITH_UDEV
 static bool node_is_e1npu(const char *path)
@@ -95,7 +101,7 @@ static bool node_is_e1npu(const char *path)
 
 	if (fd < 0)
 		return false;
-	ok = is_e1npu(fd);
+	ok = is_e1npu_ver(fd, NULL);
 	close(fd);
 	return ok;
 }
@@ -192,20 +198,18 @@ static int kdrv_open(struct e1npu_device *dev, const char *path)
 	struct drm_e1npu_dev_info info;
 	struct kdev *k;
 	struct stat st;
+	int fd, ret, ver[2];
 	bool wr, dp;
-	int fd, ret;
 
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (!is_e1npu(fd)) {
+	if (!is_e1npu_ver(fd, ver)) {
 		close(fd);
 		return -ENODEV;
 	}
-	ret = kdrv_query_info(fd, &info);
-	/* This library speaks the driver's UAPI version 2 only. */
-	if (!ret && info.driver_major != E1NPU_DRIVER_MAJOR)
-		ret = -EPROTONOSUPPORT;
+	/* This library speaks the driver's UAPI 1.x (DRM_IOCTL_VERSION). */
+	ret = ver[0] != E1NPU_DRIVER_MAJOR ? -EPROTONOSUPPORT : kdrv_query_info(fd, &info);
 	if (ret) {
 		close(fd);
 		return ret;
@@ -232,8 +236,8 @@ static int kdrv_open(struct e1npu_device *dev, const char *path)
 		dev->lim.datapath_slots = info.datapath_slots;
 	snprintf(dev->info.path, sizeof(dev->info.path), "%s", path);
 	snprintf(dev->info.driver, sizeof(dev->info.driver), KDRV_NAME);
-	dev->info.driver_major = info.driver_major;
-	dev->info.driver_minor = info.driver_minor;
+	dev->info.driver_major = (uint32_t)ver[0];
+	dev->info.driver_minor = (uint32_t)ver[1];
 	ret = kdev_jobs_init(dev);
 	if (ret) {
 		close(fd);

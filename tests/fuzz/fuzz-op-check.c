@@ -492,8 +492,9 @@ static void check_roundtrip(const struct e1npu_hw_op *op, u32 engine)
 	struct drm_e1npu_reloc rel[E1NPU_T_COUNT + 1];
 	struct e1npu_op_err err = { 0 };
 	u8 cmd[E1NPU_CMD_MAX_SIZE];
-	struct e1npu_hw_op dec;
-	u32 n = 0, seen = 0, i, used = ref_used(op->opcode);
+	/* the command is the job's sixth: relocations index the job */
+	struct e1npu_hw_op decs[6], *dec = &decs[5];
+	u32 n = 0, seens[6] = { 0 }, i, used = ref_used(op->opcode);
 	const char *d;
 	int ret;
 
@@ -505,7 +506,7 @@ static void check_roundtrip(const struct e1npu_hw_op *op, u32 engine)
 	if (n != (u32)__builtin_popcount(used))
 		fz_fail("cmd_encode: opcode 0x%x gave %u relocations, it uses tensors 0x%x",
 			op->opcode, n, used);
-	ret = e1npu_cmd_decode(engine, cmd, &dec, &err);
+	ret = e1npu_cmd_decode(engine, cmd, dec, &err);
 	if (ret)
 		fz_fail("cmd_decode refused the encoding of accepted opcode 0x%x: %d (%s: %s)",
 			op->opcode, ret, err.field, err.reason);
@@ -513,16 +514,20 @@ static void check_roundtrip(const struct e1npu_hw_op *op, u32 engine)
 		if (rel[i].cmd != 5 || rel[i].pad)
 			fz_fail("cmd_encode: relocation %u cmd %u pad %u", i,
 				rel[i].cmd, rel[i].pad);
-		ret = e1npu_cmd_reloc(&dec, &seen, &rel[i], 6, &err);
+		ret = e1npu_cmd_reloc(decs, seens, &rel[i], 6, &err);
 		if (ret)
 			fz_fail("cmd_reloc refused relocation %u (field %u) of accepted opcode 0x%x: %d (%s: %s)",
 				i, rel[i].field, op->opcode, ret, err.field,
 				err.reason);
 	}
-	if (seen != used)
+	if (seens[5] != used)
 		fz_fail("relocations of opcode 0x%x set fields 0x%x, it uses 0x%x",
-			op->opcode, seen, used);
-	d = op_diff(op, &dec);
+			op->opcode, seens[5], used);
+	for (i = 0; i < 5; i++)
+		if (seens[i])
+			fz_fail("relocations of command 5 set fields 0x%x of command %u",
+				seens[i], i);
+	d = op_diff(op, dec);
 	if (d)
 		fz_fail("decode(encode(op)) differs from accepted opcode 0x%x in %s",
 			op->opcode, d);

@@ -4,9 +4,9 @@
  * sequences of every e1npu ioctl (DEV_QUERY, BO_CREATE, BO_MMAP_OFFSET,
  * BO_WAIT, SUBMIT, PERFMON_CREATE/DESTROY/GET_VALUES), GEM_CLOSE, the
  * binary and timeline syncobj ioctls, VERSION and unknown driver ioctls
- * (v1's JOB_RESULT among them), plus mmap/munmap, close/reopen of the
- * device, fork (the child keeps calling on the inherited file) and SIGKILL
- * of children with work in flight, until CALLS calls in total or SECONDS
+ * plus mmap/munmap, close/reopen of the device, fork (the child keeps
+ * calling on the inherited file) and SIGKILL of children with work in
+ * flight, until CALLS calls in total or SECONDS
  * passed. SUBMIT carries hardware commands made by the shared encoder
  * (e1npu_cmd_encode()) from plausible operations, often valid (they run on
  * the engines), with 1-3 command words replaced by edge values, random
@@ -773,7 +773,7 @@ static void act_perfmon(struct fz *f)
 		c.ncounters = rnd(f, 4) ? 1 + rnd(f, DRM_E1NPU_MAX_PERF_COUNTERS) :
 					  edge32(f, 0);
 		for (i = 0; i < DRM_E1NPU_MAX_PERF_COUNTERS; i++)
-			c.counters[i] = rnd(f, 16) ? rnd(f, DRM_E1NPU_PERF_COUNT) :
+			c.counters[i] = rnd(f, 16) ? rnd(f, E1T_PERF_NUM) :
 						     rnd(f, 256);
 		if (fz_ioctl(f, DRM_IOCTL_E1NPU_PERFMON_CREATE, &c) == 0 && at) {
 			/* slot 0 is the good one: never replaced */
@@ -926,7 +926,7 @@ static void act_misc(struct fz *f)
 		memset(&v, 0, sizeof(v));
 		fz_ioctl(f, DRM_IOCTL_VERSION, &v);
 	} else if (sel == 1) {
-		/* 0x05 (v1's JOB_RESULT), the perfmon ioctls, unknown ones */
+		/* the perfmon ioctls with junk, numbers past the table */
 		fz_ioctl(f, DRM_IOWR(DRM_COMMAND_BASE + nr, uint8_t[24]), junk);
 	} else {
 		/* a known command with a short or long argument */

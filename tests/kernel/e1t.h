@@ -20,6 +20,8 @@
 #include "e1npu_opcheck.h"
 
 #define E1T_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* perf counters the UAPI defines (enum drm_e1npu_perf_counter, from 0) */
+#define E1T_PERF_NUM (DRM_E1NPU_PERF_DP_SCRATCH_BYTES + 1)
 
 /* Upper bound for any job to finish (TCG is slow; the hang test waits out
  * the driver's timeout). */
@@ -290,5 +292,6 @@ int e1t_group_harden(int argc, char **argv);	/* issue 9 checks */
 int e1t_group_recover(void);	/* timeout, flush, wedge, long jobs */
 int e1t_group_sync(void);	/* timeline syncs, status records */
 int e1t_group_perfmon(void);	/* perfmon counters */
+int e1t_group_unpriv(void);	/* an unprivileged client's isolation */
 
 #endif /* E1T_H */

@@ -65,6 +65,7 @@ static const struct {
 	{ "neg", e1t_group_neg },
 	{ "sync", e1t_group_sync },
 	{ "perfmon", e1t_group_perfmon },
+	{ "unpriv", e1t_group_unpriv },
 	{ "multi", e1t_group_multi },
 	{ "fallback", e1t_group_fallback },
 	{ "fault-bus", e1t_group_fault_bus },

@@ -23,6 +23,7 @@ static void t_dev_query(void)
 {
 	struct drm_e1npu_dev_query q;
 	struct drm_e1npu_dev_info info;
+	struct drm_version ver;
 	struct e1t_dev d;
 	const char *n = "dev-query";
 	int ret;
@@ -64,13 +65,17 @@ static void t_dev_query(void)
 		goto out;
 	}
 	info = d.info;
-	e1t_log("dev-query: engines 0x%x wrapper id 0x%08x caps 0x%08x datapath id 0x%08x ring %u slots %u arena %llu cmds/job %u align %u driver %u.%u",
+	memset(&ver, 0, sizeof(ver));
+	ret = e1t_ioctl(d.fd, DRM_IOCTL_VERSION, &ver);
+	e1t_log("dev-query: engines 0x%x wrapper id 0x%08x caps 0x%08x datapath id 0x%08x ring %u slots %u arena %llu cmds/job %u align %u driver %d.%d",
 		info.engines, info.wrapper_id, info.wrapper_caps,
 		info.datapath_id, info.ring_len, info.datapath_slots,
 		(unsigned long long)info.arena_size, info.max_cmds_per_job,
-		info.align, info.driver_major, info.driver_minor);
-	if (info.driver_major != 2) {
-		e1t_fail(n, "driver_major %u, want 2 (UAPI v2)", info.driver_major);
+		info.align, ver.version_major, ver.version_minor);
+	/* the UAPI's first posting: 1.0, from DRM_IOCTL_VERSION only */
+	if (ret || ver.version_major != 1 || ver.version_minor != 0) {
+		e1t_fail(n, "DRM_IOCTL_VERSION: ret %d, version %d.%d, want 1.0",
+			 ret, ver.version_major, ver.version_minor);
 		goto out;
 	}
 	if (!(info.engines & (1u << DRM_E1NPU_ENGINE_WRAPPER)) ||

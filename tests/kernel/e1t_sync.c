@@ -1159,7 +1159,7 @@ int e1t_group_perfmon(void)
 	expect_ret("perfmon-create-17-counters",
 		   pm_create(&d, many, DRM_E1NPU_MAX_PERF_COUNTERS + 1, &pm2),
 		   -EINVAL);
-	many[0] = DRM_E1NPU_PERF_COUNT;
+	many[0] = E1T_PERF_NUM;
 	expect_ret("perfmon-create-unknown-counter", pm_create(&d, many, 1, &pm2),
 		   -EINVAL);
 	expect_ret("perfmon-get-unknown-flags", pm_get(&d, pm, 1u << 1, v),

@@ -105,7 +105,7 @@ fi
 
 # ---- the reference instance: wrapper (Gemmini 16x16) + datapath ----------
 if load default; then
-	for g in basic ops dp ring neg sync perfmon multi fallback fault-bus fault-hang fault-irq; do
+	for g in basic ops dp ring neg sync perfmon unpriv multi fallback fault-bus fault-hang fault-irq; do
 		echo "E1VM: RUN e1npu-systest $g"
 		systest "$g"
 	done

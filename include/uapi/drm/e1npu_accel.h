@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (GPL-2.0-only WITH Linux-syscall-note) OR MIT */
 /*
- * UAPI of the e1 NPU DRM accel driver (e1npu.ko), version 2.
+ * UAPI of the e1 NPU DRM accel driver (e1npu.ko), version 1.0.
  *
  * Userspace submits the hardware's own command formats: 64-byte wrapper
  * descriptors and datapath commands, with their address fields left zero
@@ -22,10 +22,9 @@ extern "C" {
 /**
  * DOC: e1npu UAPI versions
  *
- * DRM_IOCTL_VERSION reports major 2. Version 1 (operation-level structs,
- * a JOB_RESULT ioctl, job ids) was never merged anywhere and is gone:
- * ioctl 0x05 stays unused so that an old binary fails with -EINVAL.
- * Place new ioctls at the end, don't re-order, don't renumber.
+ * DRM_IOCTL_VERSION reports 1.0. A backwards-compatible addition (a new
+ * ioctl, a field appended to a struct, a new flag) raises the minor
+ * number. Place new ioctls at the end, don't re-order, don't renumber.
  * Every struct has explicit padding; padding and reserved fields must be
  * zero (-EINVAL otherwise), unknown flags are rejected with -EINVAL.
  */
@@ -76,8 +75,8 @@ extern "C" {
  * - -EIO: a wrapper queue overflow, a datapath command error, or the
  *   device wedged while the job was queued or running;
  * - -ETIMEDOUT: the job ran past the scheduler timeout; the engine was
- *   reset. Jobs queued on the engine behind it are run again by the kernel
- *   from their first command (none of them had started);
+ *   reset. The jobs queued on the engine behind it had not started (an
+ *   engine runs one job at a time); they run after the reset;
  * - -ENODEV: the device was removed.
  *
  * Which command failed and the hardware's code are written, when the job
@@ -90,10 +89,9 @@ extern "C" {
 #define DRM_E1NPU_BO_MMAP_OFFSET	0x02
 #define DRM_E1NPU_BO_WAIT		0x03
 #define DRM_E1NPU_SUBMIT		0x04
-/* 0x05 was v1's JOB_RESULT: unused. */
-#define DRM_E1NPU_PERFMON_CREATE	0x06
-#define DRM_E1NPU_PERFMON_DESTROY	0x07
-#define DRM_E1NPU_PERFMON_GET_VALUES	0x08
+#define DRM_E1NPU_PERFMON_CREATE	0x05
+#define DRM_E1NPU_PERFMON_DESTROY	0x06
+#define DRM_E1NPU_PERFMON_GET_VALUES	0x07
 
 /**
  * enum drm_e1npu_dev_query_type - what DRM_IOCTL_E1NPU_DEV_QUERY returns
@@ -176,10 +174,6 @@ struct drm_e1npu_dev_info {
 	__u32 pool_strides;
 	/** @max_relu_mn: largest RELU rows and row length */
 	__u32 max_relu_mn;
-	/** @driver_major: driver version, major (2) */
-	__u32 driver_major;
-	/** @driver_minor: driver version, minor */
-	__u32 driver_minor;
 };
 
 /**
@@ -443,7 +437,9 @@ struct drm_e1npu_submit {
  * @DRM_E1NPU_PERF_DP_ERRORS: datapath PERF_ERRORS
  * @DRM_E1NPU_PERF_DP_UNSUPPORTED_OPS: datapath PERF_UNSUPPORTED_OPS
  * @DRM_E1NPU_PERF_DP_SCRATCH_BYTES: datapath PERF_SCRATCH_BYTES
- * @DRM_E1NPU_PERF_COUNT: number of counters
+ *
+ * Values are contiguous from 0; a value past the last one the kernel knows
+ * is -EINVAL at DRM_IOCTL_E1NPU_PERFMON_CREATE.
  */
 enum drm_e1npu_perf_counter {
 	DRM_E1NPU_PERF_WRAPPER_CYCLES = 0,
@@ -455,7 +451,6 @@ enum drm_e1npu_perf_counter {
 	DRM_E1NPU_PERF_DP_ERRORS = 6,
 	DRM_E1NPU_PERF_DP_UNSUPPORTED_OPS = 7,
 	DRM_E1NPU_PERF_DP_SCRATCH_BYTES = 8,
-	DRM_E1NPU_PERF_COUNT,
 };
 
 /* Most counters one perfmon holds. */
