@@ -345,7 +345,7 @@ static int e1npu_probe(struct platform_device *pdev)
 	return 0;
 
 err_job_fini:
-	e1npu_job_fini(edev);
+	e1npu_job_fini(edev, true);
 err_hw_stop:
 	if (edev->wrap) {
 		e1npu_wr_write(edev, E1_V0_IRQ_MASK, 0);
@@ -360,9 +360,14 @@ static void e1npu_remove(struct platform_device *pdev)
 	int pm;
 
 	drm_dev_unplug(&edev->drm);
-	/* job_fini masks and flushes: the registers must be clocked. */
+	/*
+	 * job_fini masks and flushes: the registers must be clocked. If the
+	 * device cannot be resumed it touches none of them.
+	 */
 	pm = e1npu_pm_get(edev);
-	e1npu_job_fini(edev);
+	if (pm)
+		drm_warn(&edev->drm, "resume at removal failed (%d): engines not flushed\n", pm);
+	e1npu_job_fini(edev, !pm);
 	if (!pm)
 		pm_runtime_put_noidle(&pdev->dev);
 }

@@ -146,7 +146,7 @@ struct e1npu_engine *e1npu_job_engine(struct e1npu_job *job);
 
 /* e1npu_sched.c */
 int e1npu_job_init(struct e1npu_device *edev);
-void e1npu_job_fini(struct e1npu_device *edev);
+void e1npu_job_fini(struct e1npu_device *edev, bool powered);
 int e1npu_job_open(struct e1npu_file *efile);
 void e1npu_job_close(struct e1npu_file *efile);
 

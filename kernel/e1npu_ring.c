@@ -321,20 +321,27 @@ void e1npu_ring_timeout(struct e1npu_device *edev, struct e1npu_job *bad)
 /**
  * e1npu_ring_fini() - stop the wrapper at removal
  * @edev: the device, unplugged
+ * @powered: the device is resumed (its registers can be accessed)
  *
  * Masks and flushes the wrapper, waits until it is idle (else the device is
  * wedged and the buffers of the jobs in the ring stay allocated), then
  * fails every job still in the ring with -ENODEV so its fences signal; the
- * registers are not touched again.
+ * registers are not touched again. Without @powered (resuming it failed)
+ * no register is touched at all: nothing shows the engine idle, so the
+ * jobs' buffers stay allocated as for a wedge.
  */
-void e1npu_ring_fini(struct e1npu_device *edev)
+void e1npu_ring_fini(struct e1npu_device *edev, bool powered)
 {
 	struct e1npu_job *job, *tmp;
 	LIST_HEAD(jobs);
 
 	mutex_lock(&edev->ring_lock);
 	edev->unplugged = true;
-	if (edev->wrap) {
+	if (edev->wrap && !powered) {
+		e1npu_ring_take_all(edev, &jobs);
+		if (!list_empty(&jobs))
+			e1npu_wedge(edev, &jobs, NULL);
+	} else if (edev->wrap) {
 		e1npu_wr_write(edev, E1_V0_IRQ_MASK, 0);
 		/* What finished, finished; the rest is ours before the flush. */
 		e1npu_ring_retire(edev);

@@ -30,6 +30,6 @@ void e1npu_ring_retire(struct e1npu_device *edev);
 void e1npu_ring_take_all(struct e1npu_device *edev, struct list_head *jobs);
 void e1npu_ring_service(struct e1npu_device *edev);
 void e1npu_ring_timeout(struct e1npu_device *edev, struct e1npu_job *bad);
-void e1npu_ring_fini(struct e1npu_device *edev);
+void e1npu_ring_fini(struct e1npu_device *edev, bool powered);
 
 #endif /* __E1NPU_RING_H__ */

@@ -253,14 +253,15 @@ int e1npu_job_init(struct e1npu_device *edev)
 /**
  * e1npu_job_fini() - stop the hardware side of the engines at removal
  * @edev: the device, already unplugged (or never registered)
+ * @powered: the device is resumed; false: its registers are left alone
  *
  * The schedulers keep running for the files still open: jobs that reach
  * run_job from now on fail with -ENODEV. They are torn down when the DRM
  * device is released (e1npu_engine_release()), after the last close.
  */
-void e1npu_job_fini(struct e1npu_device *edev)
+void e1npu_job_fini(struct e1npu_device *edev, bool powered)
 {
-	e1npu_ring_fini(edev);
+	e1npu_ring_fini(edev, powered);
 }
 
 /**
