@@ -382,7 +382,7 @@ int e1q_softmax_prepare(double beta, double input_scale, int32_t *mult,
  * value gives as well as an arithmetic one.
  */
 E1Q_CLONES
-void e1q_requant_bytes(const int32_t *acc, const int32_t *mult, const int *shift,
+void e1q_requant_bytes_c(const int32_t *acc, const int32_t *mult, const int *shift,
 		       int32_t zp, int32_t lo, int32_t hi, uint32_t n, uint8_t *out)
 {
 	for (uint32_t i = 0; i < n; i++) {
@@ -403,6 +403,18 @@ void e1q_requant_bytes(const int32_t *acc, const int32_t *mult, const int *shift
 		v = v < lo ? lo : v > hi ? hi : v;
 		out[i] = (uint8_t)v;
 	}
+}
+
+void e1q_requant_bytes(const int32_t *acc, const int32_t *mult, const int *shift,
+		       int32_t zp, int32_t lo, int32_t hi, uint32_t n, uint8_t *out)
+{
+#if E1Q_X86
+	if (e1q_have_avx2()) {
+		e1q_requant_bytes_avx2(acc, mult, shift, zp, lo, hi, n, out);
+		return;
+	}
+#endif
+	e1q_requant_bytes_c(acc, mult, shift, zp, lo, hi, n, out);
 }
 
 void e1q_requant_bytes_ruy(const int32_t *acc, const int32_t *mult, const int *shift,
