@@ -706,6 +706,29 @@ static void cv_fold_px(const struct e1npu_conv *cv, int32_t *acc, const int32_t 
 }
 
 /*
+ * cv_fold_px and the gemmlowp requantization in one pass over the pixel's
+ * accumulators (no sx term when the weight zero point is 0).
+ */
+static void cv_fold_requant(const struct e1npu_conv *cv, const int32_t *acc,
+			    const int32_t *sx, uint8_t *out)
+{
+	const struct e1npu_conv_params *p = &cv->p;
+	const int32_t zp = p->output.zero_point, zw = cv->zw;
+	const uint32_t cg = cv->cout_g;
+
+	if (cg == 1) {
+		e1q_requant_bytes_fold(acc, cv->fold, 0, zw ? sx : NULL, zw, cv->mult, cv->shift,
+				       zp, cv->lo, cv->hi, p->c_out, out);
+		return;
+	}
+	for (uint32_t g = 0, oc = 0; g < cv->groups; g++, oc += cg)
+		e1q_requant_bytes_fold(acc + oc, cv->fold + oc,
+				       zw ? (int32_t)((uint32_t)zw * (uint32_t)sx[g]) : 0, NULL, 0,
+				       cv->mult + oc, cv->shift + oc, zp, cv->lo, cv->hi, cg,
+				       out + oc);
+}
+
+/*
  * One pixel whose window lies inside the image: every tap valid, so the
  * fold is the precomputed full-window one (the common case, kept free of
  * per-element branches and divisions). @acc is the pixel's accumulators,
@@ -716,6 +739,10 @@ static void cv_finish_inner(const struct e1npu_conv *cv, int32_t *acc,
 {
 	const struct e1npu_conv_params *p = &cv->p;
 
+	if (p->rounding == E1NPU_ROUNDING_GEMMLOWP) {
+		cv_fold_requant(cv, acc, sx, (uint8_t *)out + o);
+		return;
+	}
 	cv_fold_px(cv, acc, sx);
 	e1q_requant_bytes_for(p->rounding)(acc, cv->mult, cv->shift, p->output.zero_point, cv->lo, cv->hi,
 			  p->c_out, (uint8_t *)out + o);

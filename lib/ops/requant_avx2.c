@@ -107,6 +107,46 @@ void e1q_requant_bytes_avx2(const int32_t *acc, const int32_t *mult, const int *
 	}
 }
 
+/* acc + fold - corr - zw * sx (sx may be NULL), wrapping, for lanes i.. */
+E1Q_AVX2 static inline __m256i fold8(const int32_t *acc, const int32_t *fold, __m256i corr,
+				     const int32_t *sx, __m256i zw)
+{
+	__m256i v = _mm256_sub_epi32(_mm256_add_epi32(ld8(acc), ld8(fold)), corr);
+
+	return sx ? _mm256_sub_epi32(v, _mm256_mullo_epi32(zw, ld8(sx))) : v;
+}
+
+E1Q_AVX2
+void e1q_requant_bytes_fold_avx2(const int32_t *acc, const int32_t *fold, int32_t corr,
+				 const int32_t *sx, int32_t zw, const int32_t *mult,
+				 const int *shift, int32_t zp, int32_t lo, int32_t hi,
+				 uint32_t n, uint8_t *out)
+{
+	const __m256i vzp = _mm256_set1_epi32(zp), vlo = _mm256_set1_epi32(lo);
+	const __m256i vhi = _mm256_set1_epi32(hi), vcorr = _mm256_set1_epi32(corr);
+	const __m256i vzw = _mm256_set1_epi32(zw);
+	uint32_t i = 0;
+
+	for (; i + 8 <= n; i += 8)
+		store_bytes8(out + i, requant8(fold8(acc + i, fold + i, vcorr, sx ? sx + i : NULL, vzw),
+					       ld8(mult + i), ld8(shift + i), vzp, vlo, vhi));
+	if (i < n) {
+		int32_t a[8] = { 0 }, f[8] = { 0 }, x[8] = { 0 }, m[8] = { 0 };
+		int s[8] = { 0 };
+		uint8_t o[8];
+
+		memcpy(a, acc + i, (n - i) * sizeof(*a));
+		memcpy(f, fold + i, (n - i) * sizeof(*f));
+		if (sx)
+			memcpy(x, sx + i, (n - i) * sizeof(*x));
+		memcpy(m, mult + i, (n - i) * sizeof(*m));
+		memcpy(s, shift + i, (n - i) * sizeof(*s));
+		store_bytes8(o, requant8(fold8(a, f, vcorr, sx ? x : NULL, vzw), ld8(m), ld8(s),
+					 vzp, vlo, vhi));
+		memcpy(out + i, o, n - i);
+	}
+}
+
 bool e1q_have_avx2(void)
 {
 	__builtin_cpu_init();

@@ -409,6 +409,60 @@ static void test_requant_bytes_forms(void **state)
 	}
 }
 
+/*
+ * e1q_requant_bytes_fold (dispatched, C, AVX2) == e1q_requant of the
+ * folded accumulator: operands drawn for the folded value, then acc made
+ * to reach it through random fold, corr, zw and sx (wrapping), with and
+ * without sx, every length 0..72.
+ */
+static void test_requant_bytes_fold(void **state)
+{
+	uint64_t seed = 7;
+
+	(void)state;
+	for (int round = 0; round < 20000; round++) {
+		int32_t a[72], m[72], acc[72], fold[72], sx[72];
+		int sh[72];
+		uint8_t out[3][72];
+		uint32_t n = (uint32_t)round % 73;
+		int32_t zp = (int32_t)((round * 13) % 256) - 128, lo = round % 2 ? -128 : 0;
+		int32_t hi = round % 2 ? 127 : 255, corr, zw;
+		const int32_t *s = round % 4 ? sx : NULL;
+
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		corr = (int32_t)(seed >> 32);
+		zw = (int32_t)(seed % 511) - 255;
+		for (uint32_t i = 0; i < n; i++) {
+			requant_operand(&seed, zp, &a[i], &m[i], &sh[i]);
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			fold[i] = (int32_t)(seed >> 32);
+			sx[i] = (int32_t)(seed & 0xffffff) - (1 << 23);
+			acc[i] = (int32_t)((uint32_t)a[i] - (uint32_t)fold[i] + (uint32_t)corr +
+					   (s ? (uint32_t)zw * (uint32_t)sx[i] : 0));
+		}
+		memset(out, 0xa5, sizeof(out));
+		e1q_requant_bytes_fold(acc, fold, corr, s, zw, m, sh, zp, lo, hi, n, out[0]);
+		e1q_requant_bytes_fold_c(acc, fold, corr, s, zw, m, sh, zp, lo, hi, n, out[1]);
+#if E1Q_X86
+		if (e1q_have_avx2())
+			e1q_requant_bytes_fold_avx2(acc, fold, corr, s, zw, m, sh, zp, lo, hi, n,
+						    out[2]);
+		else
+#endif
+			e1q_requant_bytes_fold_c(acc, fold, corr, s, zw, m, sh, zp, lo, hi, n,
+						 out[2]);
+		for (int f = 0; f < 3; f++) {
+			for (uint32_t i = 0; i < n; i++)
+				if (out[f][i] != (uint8_t)e1q_requant(a[i], m[i], sh[i], zp, lo, hi))
+					fail_msg("form %d: fold requant of %d (%d, %d) = %u, e1q_requant %d",
+						 f, a[i], m[i], sh[i], out[f][i],
+						 e1q_requant(a[i], m[i], sh[i], zp, lo, hi));
+			for (uint32_t i = n; i < 72; i++)
+				assert_int_equal(out[f][i], 0xa5);
+		}
+	}
+}
+
 static void test_fixedpoint(void **state)
 {
 	int nbits;
@@ -563,6 +617,7 @@ int main(void)
 		cmocka_unit_test(test_requant),
 		cmocka_unit_test(test_requant_bytes),
 		cmocka_unit_test(test_requant_bytes_forms),
+		cmocka_unit_test(test_requant_bytes_fold),
 		cmocka_unit_test(test_requant_ruy),
 		cmocka_unit_test(test_requant_ruy_single),
 		cmocka_unit_test(test_fixedpoint),
