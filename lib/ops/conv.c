@@ -690,7 +690,10 @@ static void cv_fold_px(const struct e1npu_conv *cv, int32_t *acc, const int32_t 
 	uint32_t c_out = cv->p.c_out;
 	int32_t zw = cv->zw;
 
-	if (cv->cout_g == 1) {
+	if (!zw) {	/* sx is not computed then */
+		for (uint32_t i = 0; i < c_out; i++)
+			acc[i] = (int32_t)((uint32_t)acc[i] + (uint32_t)fold[i]);
+	} else if (cv->cout_g == 1) {
 		for (uint32_t i = 0; i < c_out; i++)
 			acc[i] = (int32_t)((uint32_t)acc[i] - (uint32_t)zw * (uint32_t)sx[i] +
 					   (uint32_t)fold[i]);
@@ -848,6 +851,22 @@ static void cv_cpu(struct e1npu_conv *cv, const int8_t *x, int32_t *acc,
 		cv_host_sums(cv, x, sx, 0);
 }
 
+/*
+ * Zero what the run accumulates into: only the CONV2D_S8 form adds into
+ * acc (blocks of input channels) and into sx (sum columns). cv_cpu zeroes
+ * acc itself, the MATMUL form's gather stores every accumulator, and
+ * cv_host_sums stores every window sum; sx is not read when zw is 0.
+ */
+static void cv_clear_acc(const struct e1npu_conv *cv, uint32_t engine, int32_t *acc,
+			 int32_t *sx, size_t npx)
+{
+	if (engine == E1NPU_ENGINE_CPU || cv->use_mm)
+		return;
+	memset(acc, 0, npx * cv->p.c_out * sizeof(int32_t));
+	if (cv->nblk && cv->blk[0].sums)
+		memset(sx, 0, npx * cv->groups * sizeof(int32_t));
+}
+
 E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 			     struct e1npu_ops_report *rep)
 {
@@ -890,17 +909,16 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 		x = (int8_t *)sc;
 		acc = (int32_t *)(sc + xb);
 		sx = (int32_t *)(sc + xb + ab);
-		memset(acc, 0, npx * p->c_out * sizeof(int32_t));
-		memset(sx, 0, npx * cv->groups * sizeof(int32_t));
 	}
 	qc_to_s8(p->dtype, in, x, (size_t)p->in_h * p->in_w * p->c_in);
-	rep->lower_ns += (uint64_t)(ops_now_ns() - t);
 
 	ch = sel_conv(cv->ops);
 	if (cv->ksize == 0 && !cv->use_mm && ch.engine != E1NPU_ENGINE_CPU) {
 		ch.engine = E1NPU_ENGINE_CPU;
 		ch.reason = E1NPU_OPS_WHY_UNSUPPORTED;
 	}
+	cv_clear_acc(cv, ch.engine, acc, sx, npx);
+	rep->lower_ns += (uint64_t)(ops_now_ns() - t);
 	if (ch.engine == E1NPU_ENGINE_CPU) {
 		ops_report_set(rep, ch.engine, ch.reason, "%s%s%s",
 			       sel_reason_text(ch.reason), cv->cpu_why ? ": " : "",
