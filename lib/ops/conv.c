@@ -573,6 +573,15 @@ static int32_t cv_ld32(const uint8_t *p)
 	return v;
 }
 
+/*
+ * Every block takes all of a group's input channels: the CONV2D_S8 form's
+ * blocks and tiles then partition the outputs, each written once.
+ */
+static bool cv_one_ci_block(const struct e1npu_conv *cv)
+{
+	return cv->cin_g <= CV_C_MAX;
+}
+
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 /* Per-pixel loops over channels: AVX2/AVX-512 builds, vectorized at -O2 */
 #define CV_VEC __attribute__((target_clones("default", "avx2", "arch=x86-64-v4"), \
@@ -599,6 +608,8 @@ static void cv_gather_patch(const struct e1npu_conv *cv, const struct cv_block *
 	const uint32_t g0 = bk->g0, oc_lo = bk->oc_lo, out_w = cv->out_w;
 	const bool whole = oc_n == cout_g, sums = bk->sums;
 	const uint32_t groups = cv->groups;
+	/* one block of input channels: no other block adds to these outputs */
+	const bool once = cv_one_ci_block(cv);
 
 	for (uint32_t yy = 0; yy < th; yy++)
 	for (uint32_t xx = 0; xx < tw; xx++) {
@@ -606,7 +617,10 @@ static void cv_gather_patch(const struct e1npu_conv *cv, const struct cv_block *
 		const uint8_t *restrict s = src + (size_t)yy * stride + (size_t)xx * cols * 4;
 		int32_t *restrict a = acc + px * c_out;
 
-		if (whole) {
+		if (whole && once) {
+			/* the only block with these outputs: store, nothing to add to */
+			memcpy(a + (size_t)g0 * cout_g, s, (size_t)n * 4);
+		} else if (whole) {
 			/* whole groups: the block's outputs are contiguous channels */
 			a += (size_t)g0 * cout_g;
 			/* size_t: an index that cannot wrap keeps the loads affine */
@@ -616,14 +630,15 @@ static void cv_gather_patch(const struct e1npu_conv *cv, const struct cv_block *
 			for (uint32_t gi = 0; gi < gb; gi++)
 				for (uint32_t oj = 0; oj < oc_n; oj++) {
 					size_t i = (size_t)(g0 + gi) * cout_g + oc_lo + oj;
+					int32_t v = cv_ld32(s + 4 * (gi * oc_n + oj));
 
-					a[i] = e1q_wrap_add(a[i], cv_ld32(s + 4 * (gi * oc_n + oj)));
+					a[i] = once ? v : e1q_wrap_add(a[i], v);
 				}
 		}
 		if (sums)
 			for (size_t gi = 0; gi < gb; gi++)
-				sx[px * groups + g0 + gi] = e1q_wrap_add(sx[px * groups + g0 + gi],
-									 cv_ld32(s + 4 * (n + gi)));
+				sx[px * groups + g0 + gi] = once ? cv_ld32(s + 4 * (n + gi)) :
+					e1q_wrap_add(sx[px * groups + g0 + gi], cv_ld32(s + 4 * (n + gi)));
 	}
 }
 
@@ -852,15 +867,16 @@ static void cv_cpu(struct e1npu_conv *cv, const int8_t *x, int32_t *acc,
 }
 
 /*
- * Zero what the run accumulates into: only the CONV2D_S8 form adds into
- * acc (blocks of input channels) and into sx (sum columns). cv_cpu zeroes
+ * Zero what the run accumulates into: only the CONV2D_S8 form with more
+ * than one block of input channels adds into acc and into sx (sum
+ * columns); with one, the gather stores each of them once. cv_cpu zeroes
  * acc itself, the MATMUL form's gather stores every accumulator, and
  * cv_host_sums stores every window sum; sx is not read when zw is 0.
  */
 static void cv_clear_acc(const struct e1npu_conv *cv, uint32_t engine, int32_t *acc,
 			 int32_t *sx, size_t npx)
 {
-	if (engine == E1NPU_ENGINE_CPU || cv->use_mm)
+	if (engine == E1NPU_ENGINE_CPU || cv->use_mm || cv_one_ci_block(cv))
 		return;
 	memset(acc, 0, npx * cv->p.c_out * sizeof(int32_t));
 	if (cv->nblk && cv->blk[0].sums)
