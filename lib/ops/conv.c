@@ -644,8 +644,9 @@ static void cv_gather_patch(const struct e1npu_conv *cv, const struct cv_block *
 
 /*
  * s[c] = init + the sum over the @nt taps @tp of tp[k][c], for @n
- * channels: 16 channels at a time summed over every tap in registers
- * (vectorizable; a few taps of int8 and a small init cannot overflow).
+ * channels: 32 channels at a time summed over every tap in registers, in
+ * int16 (at most 256 taps of int8: -32768..32512), then widened
+ * (vectorizable; the small init cannot overflow int32).
  */
 CV_VEC
 static void cv_sum_taps(int32_t *restrict s, const int8_t *const *tp, uint32_t nt,
@@ -653,19 +654,18 @@ static void cv_sum_taps(int32_t *restrict s, const int8_t *const *tp, uint32_t n
 {
 	uint32_t c = 0;
 
-	for (; c + 16 <= n; c += 16) {
-		int32_t t[16];
+	for (; c + 32 <= n; c += 32) {
+		int16_t t[32] = { 0 };
+		int32_t *restrict d = s + c;	/* restrict: the widening vectorizes */
 
-		for (int j = 0; j < 16; j++)
-			t[j] = init;
 		for (uint32_t k = 0; k < nt; k++) {
 			const int8_t *restrict x = tp[k] + c;
 
-			for (int j = 0; j < 16; j++)
-				t[j] += x[j];
+			for (int j = 0; j < 32; j++)
+				t[j] = (int16_t)(t[j] + x[j]);
 		}
-		for (int j = 0; j < 16; j++)
-			s[c + j] = t[j];
+		for (int j = 0; j < 32; j++)
+			d[j] = init + t[j];
 	}
 	for (; c < n; c++) {
 		int32_t t = init;
