@@ -857,11 +857,12 @@ static void cv_finish(struct e1npu_conv *cv, int32_t *acc,
 				     (uint32_t)cv->zx * ((uint32_t)cv->total[oc] - sw) -
 				     (uint32_t)e1q_wrap32((int64_t)(taps - nvalid) * cv->cin_g *
 							  cv->zx * cv->zw);
-				qc_store(p->dtype, out, px * p->c_out + oc,
-					 e1q_requant_for(p->rounding)((int32_t)v,
-						cv->mult[oc], cv->shift[oc],
-						p->output.zero_point, cv->lo, cv->hi));
+				/* folded in place, then requantized as one row */
+				acc[px * p->c_out + oc] = (int32_t)v;
 			}
+			e1q_requant_bytes_for(p->rounding)(acc + px * p->c_out, cv->mult, cv->shift,
+							   p->output.zero_point, cv->lo, cv->hi,
+							   p->c_out, (uint8_t *)out + px * p->c_out);
 		}
 	}
 }
