@@ -805,12 +805,42 @@ static void cv_finish_inner(const struct e1npu_conv *cv, int32_t *acc,
 			  p->c_out, (uint8_t *)out + o);
 }
 
+/*
+ * One pixel whose window has the @ninv out-of-image taps @inv (indices
+ * 0..255: 256 taps at most): the full-window fold with their
+ * terms swapped out (TFLite skips them), folded in place, then requantized
+ * as one row. uint32: the int32 accumulators wrap, never overflow.
+ */
+static void cv_finish_border(const struct e1npu_conv *cv, int32_t *acc, const int32_t *sx,
+			     const uint8_t *inv, uint32_t ninv, uint8_t *out)
+{
+	const struct e1npu_conv_params *p = &cv->p;
+	const uint32_t taps = p->kh * p->kw;
+	/* nvalid zx zw of the fold, for the valid taps only */
+	const uint32_t pad = (uint32_t)e1q_wrap32((int64_t)ninv * cv->cin_g * cv->zx * cv->zw);
+
+	for (uint32_t g = 0, oc = 0; g < cv->groups; g++) {
+		uint32_t corr = cv->zw ? (uint32_t)cv->zw * (uint32_t)sx[g] : 0;
+
+		for (uint32_t j = 0; j < cv->cout_g; j++, oc++) {
+			const int32_t *ts = cv->tapsum + (size_t)oc * taps;
+			uint32_t sinv = 0;	/* total - sum of the valid taps */
+
+			for (uint32_t k = 0; k < ninv; k++)
+				sinv += (uint32_t)ts[inv[k]];
+			acc[oc] = (int32_t)((uint32_t)acc[oc] - corr + (uint32_t)cv->fold[oc] +
+					    (uint32_t)cv->zx * sinv - pad);
+		}
+	}
+	e1q_requant_bytes_for(p->rounding)(acc, cv->mult, cv->shift, p->output.zero_point,
+					   cv->lo, cv->hi, p->c_out, out);
+}
+
 /* Host-side fold + requantization of one output pixel row. */
 static void cv_finish(struct e1npu_conv *cv, int32_t *acc,
 		      const int32_t *sx, void *out)
 {
 	const struct e1npu_conv_params *p = &cv->p;
-	uint32_t taps = p->kh * p->kw;
 
 	for (uint32_t oy = 0; oy < cv->out_h; oy++) {
 		int64_t iy0 = (int64_t)oy * p->stride_h - cv->pt;
@@ -821,48 +851,24 @@ static void cv_finish(struct e1npu_conv *cv, int32_t *acc,
 			bool inner = rows_ok && ix0 >= 0 &&
 				     ix0 + (int64_t)(p->kw - 1) * p->dil_w < p->in_w;
 			size_t px = (size_t)oy * cv->out_w + ox;
-			uint32_t nvalid = taps;
-			uint8_t valid[256];
+			uint32_t ninv = 0;
+			uint8_t inv[256];
 
-			if (!inner) {
-				nvalid = 0;
-				for (uint32_t ky = 0; ky < p->kh; ky++)
-					for (uint32_t kx = 0; kx < p->kw; kx++) {
-						int64_t iy = iy0 + (int64_t)ky * p->dil_h;
-						int64_t ix = ix0 + (int64_t)kx * p->dil_w;
-						bool v = iy >= 0 && ix >= 0 && iy < p->in_h &&
-							 ix < p->in_w;
-
-						valid[ky * p->kw + kx] = v;
-						nvalid += v;
-					}
-			}
 			if (inner) {
 				cv_finish_inner(cv, acc + px * p->c_out, sx + px * cv->groups,
 						out, px * p->c_out);
 				continue;
 			}
-			for (uint32_t oc = 0; oc < p->c_out; oc++) {
-				/* uint32: the int32 accumulators wrap, never overflow */
-				uint32_t v = (uint32_t)acc[px * p->c_out + oc], sw = 0;
+			for (uint32_t ky = 0; ky < p->kh; ky++)
+				for (uint32_t kx = 0; kx < p->kw; kx++) {
+					int64_t iy = iy0 + (int64_t)ky * p->dil_h;
+					int64_t ix = ix0 + (int64_t)kx * p->dil_w;
 
-				if (cv->zw)
-					v -= (uint32_t)cv->zw *
-					     (uint32_t)sx[px * cv->groups + oc / cv->cout_g];
-				for (uint32_t t = 0; t < taps; t++)
-					if (valid[t])
-						sw += (uint32_t)cv->tapsum[(size_t)oc * taps + t];
-				/* fold has the full-window terms: swap them */
-				v += (uint32_t)cv->fold[oc] +
-				     (uint32_t)cv->zx * ((uint32_t)cv->total[oc] - sw) -
-				     (uint32_t)e1q_wrap32((int64_t)(taps - nvalid) * cv->cin_g *
-							  cv->zx * cv->zw);
-				/* folded in place, then requantized as one row */
-				acc[px * p->c_out + oc] = (int32_t)v;
-			}
-			e1q_requant_bytes_for(p->rounding)(acc + px * p->c_out, cv->mult, cv->shift,
-							   p->output.zero_point, cv->lo, cv->hi,
-							   p->c_out, (uint8_t *)out + px * p->c_out);
+					if (!(iy >= 0 && ix >= 0 && iy < p->in_h && ix < p->in_w))
+						inv[ninv++] = (uint8_t)(ky * p->kw + kx);
+				}
+			cv_finish_border(cv, acc + px * p->c_out, sx + px * cv->groups, inv, ninv,
+					 (uint8_t *)out + px * p->c_out);
 		}
 	}
 }
