@@ -836,41 +836,63 @@ static void cv_finish_border(const struct e1npu_conv *cv, int32_t *acc, const in
 					   cv->lo, cv->hi, p->c_out, out);
 }
 
-/* Host-side fold + requantization of one output pixel row. */
+/* Fold + requantization of output pixel (@oy, @ox) from its accumulators @a. */
+static void cv_finish_px(const struct e1npu_conv *cv, int32_t *a, uint32_t oy, uint32_t ox,
+			 const int32_t *sx, void *out)
+{
+	const struct e1npu_conv_params *p = &cv->p;
+	int64_t iy0 = (int64_t)oy * p->stride_h - cv->pt;
+	int64_t ix0 = (int64_t)ox * p->stride_w - cv->pl;
+	size_t px = (size_t)oy * cv->out_w + ox;
+	uint32_t ninv = 0;
+	uint8_t inv[256];
+
+	for (uint32_t ky = 0; ky < p->kh; ky++)
+		for (uint32_t kx = 0; kx < p->kw; kx++) {
+			int64_t iy = iy0 + (int64_t)ky * p->dil_h;
+			int64_t ix = ix0 + (int64_t)kx * p->dil_w;
+
+			if (!(iy >= 0 && ix >= 0 && iy < p->in_h && ix < p->in_w))
+				inv[ninv++] = (uint8_t)(ky * p->kw + kx);
+		}
+	if (!ninv)
+		cv_finish_inner(cv, a, sx + px * cv->groups, out, px * p->c_out);
+	else
+		cv_finish_border(cv, a, sx + px * cv->groups, inv, ninv,
+				 (uint8_t *)out + px * p->c_out);
+}
+
+/* Host-side fold + requantization of the layer's accumulators. */
 static void cv_finish(struct e1npu_conv *cv, int32_t *acc,
 		      const int32_t *sx, void *out)
 {
-	const struct e1npu_conv_params *p = &cv->p;
+	for (uint32_t oy = 0; oy < cv->out_h; oy++)
+		for (uint32_t ox = 0; ox < cv->out_w; ox++)
+			cv_finish_px(cv, acc + ((size_t)oy * cv->out_w + ox) * cv->p.c_out, oy, ox,
+				     sx, out);
+}
 
-	for (uint32_t oy = 0; oy < cv->out_h; oy++) {
-		int64_t iy0 = (int64_t)oy * p->stride_h - cv->pt;
-		bool rows_ok = iy0 >= 0 && iy0 + (int64_t)(p->kh - 1) * p->dil_h < p->in_h;
+/*
+ * The CONV2D_S8 form with a single block (one group's or all channels,
+ * no sum columns): each patch pixel's columns are its accumulators in
+ * order, so they are finished where the hardware stored them.
+ */
+static bool cv_finish_in_place(const struct e1npu_conv *cv)
+{
+	return !cv->use_mm && cv->nblk == 1 && !cv->blk[0].sums &&
+	       cv->blk[0].cols == cv->p.c_out;
+}
 
-		for (uint32_t ox = 0; ox < cv->out_w; ox++) {
-			int64_t ix0 = (int64_t)ox * p->stride_w - cv->pl;
-			bool inner = rows_ok && ix0 >= 0 &&
-				     ix0 + (int64_t)(p->kw - 1) * p->dil_w < p->in_w;
-			size_t px = (size_t)oy * cv->out_w + ox;
-			uint32_t ninv = 0;
-			uint8_t inv[256];
-
-			if (inner) {
-				cv_finish_inner(cv, acc + px * p->c_out, sx + px * cv->groups,
-						out, px * p->c_out);
-				continue;
-			}
-			for (uint32_t ky = 0; ky < p->kh; ky++)
-				for (uint32_t kx = 0; kx < p->kw; kx++) {
-					int64_t iy = iy0 + (int64_t)ky * p->dil_h;
-					int64_t ix = ix0 + (int64_t)kx * p->dil_w;
-
-					if (!(iy >= 0 && ix >= 0 && iy < p->in_h && ix < p->in_w))
-						inv[ninv++] = (uint8_t)(ky * p->kw + kx);
-				}
-			cv_finish_border(cv, acc + px * p->c_out, sx + px * cv->groups, inv, ninv,
-					 (uint8_t *)out + px * p->c_out);
-		}
-	}
+/* cv_finish of the @th x @tw pixels from (@oy0, @ox0) of one patch. */
+static void cv_finish_patch(const struct e1npu_conv *cv, uint8_t *src, uint32_t stride,
+			    uint32_t oy0, uint32_t ox0, uint32_t th, uint32_t tw,
+			    const int32_t *sx, void *out)
+{
+	for (uint32_t yy = 0; yy < th; yy++)
+		for (uint32_t xx = 0; xx < tw; xx++)
+			cv_finish_px(cv, (int32_t *)(void *)(src + (size_t)yy * stride +
+							     (size_t)xx * cv->p.c_out * 4),
+				     oy0 + yy, ox0 + xx, sx, out);
 }
 
 /* CPU path: direct convolution in the int8 domain, same fold. */
@@ -939,6 +961,7 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 	struct ops_plan pl;
 	size_t npx, npatch = 0;
 	int32_t *acc = NULL, *sx = NULL;
+	bool finished = false;	/* finished from the arena (cv_finish_in_place) */
 	int8_t *x = NULL;
 	uint8_t *ar;
 	int64_t t;
@@ -1107,7 +1130,16 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 		free(geo);
 		if (!ret)
 			ret = ops_plan_run(&pl);
-		if (!ret) {
+		if (!ret && cv_finish_in_place(cv)) {
+			t = ops_now_ns();
+			if (cv->zw)
+				cv_host_sums(cv, x, sx, 0);
+			for (size_t i = 0; i < npatch; i++)
+				cv_finish_patch(cv, ar + pt[i].oc_off, pt[i].oc_stride, pt[i].oy0,
+						pt[i].ox0, pt[i].th, pt[i].tw, sx, out);
+			finished = true;
+			rep->host_ns += (uint64_t)(ops_now_ns() - t);
+		} else if (!ret) {
 			/* gather the block outputs into acc / sx */
 			t = ops_now_ns();
 			for (size_t i = 0; i < npatch; i++) {
@@ -1126,7 +1158,7 @@ out_plan:
 		if (!ret)
 			ops_rep_fallback(rep);
 	}
-	if (!ret) {
+	if (!ret && !finished) {
 		t = ops_now_ns();
 		if (ch.engine != E1NPU_ENGINE_CPU && cv->use_mm) {
 			/* padding was staged at the zero point: every window is full */
