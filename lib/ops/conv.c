@@ -862,6 +862,17 @@ static void cv_finish_px(const struct e1npu_conv *cv, int32_t *a, uint32_t oy, u
 				 (uint8_t *)out + px * p->c_out);
 }
 
+void cv_finish_rows(const struct e1npu_conv *cv, uint8_t *c, size_t ldc,
+		    const int32_t *sx, void *out)
+{
+	size_t npx = (size_t)cv->out_h * cv->out_w;
+
+	/* the MATMUL form staged padding at the zero point: every window is full */
+	for (size_t i = 0; i < npx; i++)
+		cv_finish_inner(cv, (int32_t *)(void *)(c + i * ldc), sx + i * cv->groups, out,
+				i * cv->p.c_out);
+}
+
 /* Host-side fold + requantization of the layer's accumulators. */
 static void cv_finish(struct e1npu_conv *cv, int32_t *acc,
 		      const int32_t *sx, void *out)
@@ -1024,12 +1035,13 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 			       sel_reason_text(ch.reason), f->n_desc, f->bh, f->bw, f->gs,
 			       f->gs > 1 ? "s" : "", f->gs * f->ph * f->pw * cv->cin_g,
 			       (unsigned long long)f->cost, alt);
-		ret = cvmm_run(cv, x, acc, rep);
-		if (!ret && cv->zw) {
+		/* the window sums first: cvmm_run may finish the layer */
+		if (cv->zw) {
 			t = ops_now_ns();
 			cv_host_sums(cv, x, sx, cv->zx);
 			rep->host_ns += (uint64_t)(ops_now_ns() - t);
 		}
+		ret = cvmm_run(cv, x, acc, sx, out, &finished, rep);
 		if (!ret)
 			ops_rep_fallback(rep);
 	} else {
