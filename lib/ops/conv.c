@@ -847,6 +847,12 @@ static void cv_finish_px(const struct e1npu_conv *cv, int32_t *a, uint32_t oy, u
 	uint32_t ninv = 0;
 	uint8_t inv[256];
 
+	if (iy0 >= 0 && iy0 + (int64_t)(p->kh - 1) * p->dil_h < p->in_h &&
+	    ix0 >= 0 && ix0 + (int64_t)(p->kw - 1) * p->dil_w < p->in_w) {
+		/* the window inside the image (the common case): no tap to list */
+		cv_finish_inner(cv, a, sx + px * cv->groups, out, px * p->c_out);
+		return;
+	}
 	for (uint32_t ky = 0; ky < p->kh; ky++)
 		for (uint32_t kx = 0; kx < p->kw; kx++) {
 			int64_t iy = iy0 + (int64_t)ky * p->dil_h;
@@ -855,11 +861,7 @@ static void cv_finish_px(const struct e1npu_conv *cv, int32_t *a, uint32_t oy, u
 			if (!(iy >= 0 && ix >= 0 && iy < p->in_h && ix < p->in_w))
 				inv[ninv++] = (uint8_t)(ky * p->kw + kx);
 		}
-	if (!ninv)
-		cv_finish_inner(cv, a, sx + px * cv->groups, out, px * p->c_out);
-	else
-		cv_finish_border(cv, a, sx + px * cv->groups, inv, ninv,
-				 (uint8_t *)out + px * p->c_out);
+	cv_finish_border(cv, a, sx + px * cv->groups, inv, ninv, (uint8_t *)out + px * p->c_out);
 }
 
 void cv_finish_rows(const struct e1npu_conv *cv, uint8_t *c, size_t ldc,
