@@ -22,6 +22,10 @@
 #include "conv_internal.h"
 #include "cost.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #define MM_MAX		1024u	/* E1_V0_MAX_MATMUL_MN and _K */
 #define MM_MAX_BH	8u	/* block sizes tried */
 #define MM_MAX_BW	16u
@@ -306,6 +310,58 @@ static void stage_patch_row(const struct e1npu_conv *cv, const int8_t *x,
 	}
 }
 
+/* dst[q][gi] = C[gi][q] for the groups @gi0.. of the pixels @q0.. */
+static void transpose_scalar(const uint8_t *row, uint32_t np, uint32_t q0, uint32_t gi0,
+			     uint32_t ng, int32_t *const *dst)
+{
+	for (uint32_t q = q0; q < np; q++)
+		if (dst[q])
+			for (uint32_t gi = gi0; gi < ng; gi++)
+				memcpy(dst[q] + gi, row + ((size_t)gi * np + q) * 4, 4);
+}
+
+#if defined(__SSE2__)
+/* Four groups of four pixels: a 4x4 int32 transpose (SSE2: every x86-64). */
+static void transpose4(const uint8_t *row, uint32_t np, uint32_t q, uint32_t gi,
+		       int32_t *const *dst)
+{
+	const uint8_t *s = row + ((size_t)gi * np + q) * 4;
+	__m128i r0 = _mm_loadu_si128((const __m128i *)(const void *)s);
+	__m128i r1 = _mm_loadu_si128((const __m128i *)(const void *)(s + (size_t)np * 4));
+	__m128i r2 = _mm_loadu_si128((const __m128i *)(const void *)(s + (size_t)np * 8));
+	__m128i r3 = _mm_loadu_si128((const __m128i *)(const void *)(s + (size_t)np * 12));
+	__m128i t0 = _mm_unpacklo_epi32(r0, r1), t1 = _mm_unpackhi_epi32(r0, r1);
+	__m128i t2 = _mm_unpacklo_epi32(r2, r3), t3 = _mm_unpackhi_epi32(r2, r3);
+	__m128i c[4] = { _mm_unpacklo_epi64(t0, t2), _mm_unpackhi_epi64(t0, t2),
+			 _mm_unpacklo_epi64(t1, t3), _mm_unpackhi_epi64(t1, t3) };
+
+	for (int k = 0; k < 4; k++)
+		if (dst[q + k])
+			_mm_storeu_si128((__m128i *)(void *)(dst[q + k] + gi), c[k]);
+}
+#endif
+
+/*
+ * One depthwise block's C row (@ng groups of @np pixels, [gi][q]) into
+ * the pixels' accumulators dst[q] ([gi]; NULL: not stored).
+ */
+static void transpose_block(const uint8_t *row, uint32_t np, uint32_t ng,
+			    int32_t *const *dst)
+{
+	uint32_t gi = 0;
+
+#if defined(__SSE2__)
+	for (; gi + 4 <= ng; gi += 4) {
+		uint32_t q = 0;
+
+		for (; q + 4 <= np; q += 4)
+			transpose4(row, np, q, gi, dst);
+		transpose_scalar(row, np, q, gi, gi + 4, dst);
+	}
+#endif
+	transpose_scalar(row, np, 0, gi, ng, dst);
+}
+
 /* Copy one stack's C rows into the accumulators, [pixel][c_out]. */
 static void gather_stack(const struct e1npu_conv *cv, const uint8_t *c, size_t ldc,
 			 uint32_t g0, uint32_t ng, int32_t *acc)
@@ -318,22 +374,21 @@ static void gather_stack(const struct e1npu_conv *cv, const uint8_t *c, size_t l
 	if (cg == 1) {
 		/*
 		 * Depthwise: per pixel, the ng channels are contiguous in acc
-		 * and bh * bw columns apart in C (writes in order, reads
-		 * strided).
+		 * and bh * bw columns apart in C: a transpose per block.
 		 */
+		int32_t *dst[MM_MAX_BH * MM_MAX_BW];
+
 		for (uint32_t by = 0; by < f->nby; by++)
 		for (uint32_t bx = 0; bx < f->nbx; bx++) {
-			const uint8_t *row = c + ((size_t)by * f->nbx + bx) * ldc;
+			for (uint32_t oy = 0; oy < bh; oy++)
+			for (uint32_t ox = 0; ox < bw; ox++) {
+				uint32_t y = by * bh + oy, xo = bx * bw + ox;
 
-			for (uint32_t oy = 0; oy < bh && by * bh + oy < out_h; oy++)
-			for (uint32_t ox = 0; ox < bw && bx * bw + ox < out_w; ox++) {
-				const uint8_t *s = row + ((size_t)oy * bw + ox) * 4;
-				int32_t *a = acc + ((size_t)(by * bh + oy) * out_w + bx * bw + ox) *
-					     c_out + g0;
-
-				for (uint32_t gi = 0; gi < ng; gi++)
-					memcpy(a + gi, s + (size_t)gi * bh * bw * 4, 4);
+				/* NULL: past the image's edge */
+				dst[oy * bw + ox] = y < out_h && xo < out_w ?
+					acc + ((size_t)y * out_w + xo) * c_out + g0 : NULL;
 			}
+			transpose_block(c + ((size_t)by * f->nbx + bx) * ldc, bh * bw, ng, dst);
 		}
 		return;
 	}
