@@ -310,88 +310,100 @@ static void stage_patch_row(const struct e1npu_conv *cv, const int8_t *x,
 	}
 }
 
-/* dst[q][gi] = C[gi][q] for the groups @gi0.. of the pixels @q0.. */
-static void transpose_scalar(const uint8_t *row, uint32_t np, uint32_t q0, uint32_t gi0,
-			     uint32_t ng, int32_t *const *dst)
+/* dst[q][c] = the int32 at src[c] + q * 4, channels @c0..@c1, pixels @q0.. */
+static void transpose_scalar(const uint8_t *const *src, uint32_t c0, uint32_t c1,
+			     uint32_t q0, uint32_t np, int32_t *const *dst)
 {
 	for (uint32_t q = q0; q < np; q++)
 		if (dst[q])
-			for (uint32_t gi = gi0; gi < ng; gi++)
-				memcpy(dst[q] + gi, row + ((size_t)gi * np + q) * 4, 4);
+			for (uint32_t c = c0; c < c1; c++)
+				memcpy(dst[q] + c, src[c] + (size_t)q * 4, 4);
 }
 
 #if defined(__SSE2__)
-/* Four groups of four pixels: a 4x4 int32 transpose (SSE2: every x86-64). */
-static void transpose4(const uint8_t *row, uint32_t np, uint32_t q, uint32_t gi,
+/* Channels c.. of pixels q..: a 4x4 int32 transpose (SSE2: every x86-64). */
+static void transpose4(const uint8_t *const *src, uint32_t c, uint32_t q,
 		       int32_t *const *dst)
 {
-	const uint8_t *s = row + ((size_t)gi * np + q) * 4;
-	__m128i r0 = _mm_loadu_si128((const __m128i *)(const void *)s);
-	__m128i r1 = _mm_loadu_si128((const __m128i *)(const void *)(s + (size_t)np * 4));
-	__m128i r2 = _mm_loadu_si128((const __m128i *)(const void *)(s + (size_t)np * 8));
-	__m128i r3 = _mm_loadu_si128((const __m128i *)(const void *)(s + (size_t)np * 12));
+	__m128i r0 = _mm_loadu_si128((const __m128i *)(const void *)(src[c] + (size_t)q * 4));
+	__m128i r1 = _mm_loadu_si128((const __m128i *)(const void *)(src[c + 1] + (size_t)q * 4));
+	__m128i r2 = _mm_loadu_si128((const __m128i *)(const void *)(src[c + 2] + (size_t)q * 4));
+	__m128i r3 = _mm_loadu_si128((const __m128i *)(const void *)(src[c + 3] + (size_t)q * 4));
 	__m128i t0 = _mm_unpacklo_epi32(r0, r1), t1 = _mm_unpackhi_epi32(r0, r1);
 	__m128i t2 = _mm_unpacklo_epi32(r2, r3), t3 = _mm_unpackhi_epi32(r2, r3);
-	__m128i c[4] = { _mm_unpacklo_epi64(t0, t2), _mm_unpackhi_epi64(t0, t2),
+	__m128i v[4] = { _mm_unpacklo_epi64(t0, t2), _mm_unpackhi_epi64(t0, t2),
 			 _mm_unpacklo_epi64(t1, t3), _mm_unpackhi_epi64(t1, t3) };
 
 	for (int k = 0; k < 4; k++)
 		if (dst[q + k])
-			_mm_storeu_si128((__m128i *)(void *)(dst[q + k] + gi), c[k]);
+			_mm_storeu_si128((__m128i *)(void *)(dst[q + k] + c), v[k]);
 }
 #endif
 
-/*
- * One depthwise block's C row (@ng groups of @np pixels, [gi][q]) into
- * the pixels' accumulators dst[q] ([gi]; NULL: not stored).
- */
-static void transpose_block(const uint8_t *row, uint32_t np, uint32_t ng,
+/* dst[q][c] = src[c][q] for @nch channels of @np pixels. */
+static void transpose_block(const uint8_t *const *src, uint32_t nch, uint32_t np,
 			    int32_t *const *dst)
 {
-	uint32_t gi = 0;
+	uint32_t c = 0;
 
 #if defined(__SSE2__)
-	for (; gi + 4 <= ng; gi += 4) {
+	for (; c + 4 <= nch; c += 4) {
 		uint32_t q = 0;
 
 		for (; q + 4 <= np; q += 4)
-			transpose4(row, np, q, gi, dst);
-		transpose_scalar(row, np, q, gi, gi + 4, dst);
+			transpose4(src, c, q, dst);
+		transpose_scalar(src, c, c + 4, q, np, dst);
 	}
 #endif
-	transpose_scalar(row, np, 0, gi, ng, dst);
+	transpose_scalar(src, c, nch, 0, np, dst);
 }
 
-/* Copy one stack's C rows into the accumulators, [pixel][c_out]. */
+/*
+ * Depthwise: channel ch of block r's pixels is C row r of its stack at
+ * its group's columns. Block by block over every stack, so that each
+ * block's pixels get all their channels at once (a transpose), rather
+ * than one pass over the layer per stack.
+ */
+static int gather_dw(const struct e1npu_conv *cv, const uint8_t *ar, const size_t *c_off,
+		     size_t ldc, int32_t *acc)
+{
+	const struct cv_mm *f = &cv->mm;
+	const uint32_t np = f->bh * f->bw, nch = cv->groups, c_out = cv->p.c_out;
+	const uint8_t **base = malloc((size_t)nch * 2 * sizeof(*base)), **src;
+	int32_t *dst[MM_MAX_BH * MM_MAX_BW];
+
+	if (!base)
+		return ops_error(cv->ops, -ENOMEM, "%s: out of memory", __func__);
+	src = base + nch;
+	for (uint32_t ch = 0; ch < nch; ch++)
+		base[ch] = ar + c_off[ch / f->gs] + (size_t)(ch % f->gs) * np * 4;
+	for (uint32_t by = 0; by < f->nby; by++)
+	for (uint32_t bx = 0; bx < f->nbx; bx++) {
+		size_t r = (size_t)by * f->nbx + bx;
+
+		for (uint32_t oy = 0; oy < f->bh; oy++)
+		for (uint32_t ox = 0; ox < f->bw; ox++) {
+			uint32_t y = by * f->bh + oy, xo = bx * f->bw + ox;
+
+			/* NULL: past the image's edge */
+			dst[oy * f->bw + ox] = y < cv->out_h && xo < cv->out_w ?
+				acc + ((size_t)y * cv->out_w + xo) * c_out : NULL;
+		}
+		for (uint32_t ch = 0; ch < nch; ch++)
+			src[ch] = base[ch] + r * ldc;
+		transpose_block(src, nch, np, dst);
+	}
+	free(base);
+	return 0;
+}
+
+/* Copy one stack's C rows into the accumulators, [pixel][c_out] (cout_g > 1). */
 static void gather_stack(const struct e1npu_conv *cv, const uint8_t *c, size_t ldc,
 			 uint32_t g0, uint32_t ng, int32_t *acc)
 {
 	const struct cv_mm *f = &cv->mm;
 	const uint32_t c_out = cv->p.c_out, cg = cv->cout_g;
-	/* locals: the stores below cannot change them */
-	const uint32_t bh = f->bh, bw = f->bw, out_h = cv->out_h, out_w = cv->out_w;
 
-	if (cg == 1) {
-		/*
-		 * Depthwise: per pixel, the ng channels are contiguous in acc
-		 * and bh * bw columns apart in C: a transpose per block.
-		 */
-		int32_t *dst[MM_MAX_BH * MM_MAX_BW];
-
-		for (uint32_t by = 0; by < f->nby; by++)
-		for (uint32_t bx = 0; bx < f->nbx; bx++) {
-			for (uint32_t oy = 0; oy < bh; oy++)
-			for (uint32_t ox = 0; ox < bw; ox++) {
-				uint32_t y = by * bh + oy, xo = bx * bw + ox;
-
-				/* NULL: past the image's edge */
-				dst[oy * bw + ox] = y < out_h && xo < out_w ?
-					acc + ((size_t)y * out_w + xo) * c_out + g0 : NULL;
-			}
-			transpose_block(c + ((size_t)by * f->nbx + bx) * ldc, bh * bw, ng, dst);
-		}
-		return;
-	}
 	for (uint32_t by = 0; by < f->nby; by++)
 	for (uint32_t bx = 0; bx < f->nbx; bx++) {
 		const uint8_t *row = c + ((size_t)by * f->nbx + bx) * ldc;
@@ -411,10 +423,7 @@ static void gather_stack(const struct e1npu_conv *cv, const uint8_t *c, size_t l
 
 				if (xo >= cv->out_w)
 					break;
-				if (cg == 1)	/* depthwise: one int32, no call */
-					memcpy(a, row + col * 4, 4);
-				else
-					memcpy(a, row + col * 4, (size_t)cg * 4);
+				memcpy(a, row + col * 4, (size_t)cg * 4);
 			}
 		}
 	}
@@ -500,7 +509,9 @@ int cvmm_run(struct e1npu_conv *cv, const int8_t *x, int32_t *acc,
 	} else if (!ret) {
 		int64_t t = ops_now_ns();
 
-		for (uint32_t s = 0; s < f->nstack; s++) {
+		if (cv->cout_g == 1)
+			ret = gather_dw(cv, ar, c_off, ldc, acc);
+		for (uint32_t s = 0; cv->cout_g > 1 && s < f->nstack; s++) {
 			uint32_t g0 = s * f->gs;
 
 			gather_stack(cv, ar + c_off[s], ldc, g0,
