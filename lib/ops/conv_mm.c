@@ -296,8 +296,12 @@ static void stage_patch_row(const struct e1npu_conv *cv, const int8_t *x,
 		const int8_t *src = planes + ((size_t)g * p->in_h + (size_t)iy) * p->in_w +
 				    (size_t)(ix0 + lo);
 
-		/* a few bytes per row: a loop beats a call */
-		for (int64_t i = 0; i < hi - lo; i++)
+		int64_t i = 0;
+
+		/* a few bytes per row: 8-byte moves beat a call */
+		for (; i + 8 <= hi - lo; i += 8)
+			memcpy(dst + lo + i, src + i, 8);
+		for (; i < hi - lo; i++)
 			dst[lo + i] = src[i];
 	} else if (cg == p->c_in) {
 		memcpy(dst + lo * cg, x + ((size_t)iy * p->in_w + ix0 + lo) * cg,
