@@ -18,6 +18,7 @@
 #if E1Q_X86
 
 #include <immintrin.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #define E1Q_AVX2 __attribute__((target("avx2")))
@@ -147,10 +148,19 @@ void e1q_requant_bytes_fold_avx2(const int32_t *acc, const int32_t *fold, int32_
 	}
 }
 
+/* Asked once (per-pixel callers): 0 unknown, 1 no, 2 yes; relaxed atomics
+ * since every thread computes the same answer. */
 bool e1q_have_avx2(void)
 {
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("avx2");
+	static _Atomic int have;
+	int h = atomic_load_explicit(&have, memory_order_relaxed);
+
+	if (!h) {
+		__builtin_cpu_init();
+		h = __builtin_cpu_supports("avx2") ? 2 : 1;
+		atomic_store_explicit(&have, h, memory_order_relaxed);
+	}
+	return h == 2;
 }
 
 #endif /* E1Q_X86 */
