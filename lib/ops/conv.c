@@ -573,6 +573,15 @@ static int32_t cv_ld32(const uint8_t *p)
 	return v;
 }
 
+/*
+ * Every block takes all of a group's input channels: the CONV2D_S8 form's
+ * blocks and tiles then partition the outputs, each written once.
+ */
+static bool cv_one_ci_block(const struct e1npu_conv *cv)
+{
+	return cv->cin_g <= CV_C_MAX;
+}
+
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 /* Per-pixel loops over channels: AVX2/AVX-512 builds, vectorized at -O2 */
 #define CV_VEC __attribute__((target_clones("default", "avx2", "arch=x86-64-v4"), \
@@ -599,6 +608,8 @@ static void cv_gather_patch(const struct e1npu_conv *cv, const struct cv_block *
 	const uint32_t g0 = bk->g0, oc_lo = bk->oc_lo, out_w = cv->out_w;
 	const bool whole = oc_n == cout_g, sums = bk->sums;
 	const uint32_t groups = cv->groups;
+	/* one block of input channels: no other block adds to these outputs */
+	const bool once = cv_one_ci_block(cv);
 
 	for (uint32_t yy = 0; yy < th; yy++)
 	for (uint32_t xx = 0; xx < tw; xx++) {
@@ -606,7 +617,10 @@ static void cv_gather_patch(const struct e1npu_conv *cv, const struct cv_block *
 		const uint8_t *restrict s = src + (size_t)yy * stride + (size_t)xx * cols * 4;
 		int32_t *restrict a = acc + px * c_out;
 
-		if (whole) {
+		if (whole && once) {
+			/* the only block with these outputs: store, nothing to add to */
+			memcpy(a + (size_t)g0 * cout_g, s, (size_t)n * 4);
+		} else if (whole) {
 			/* whole groups: the block's outputs are contiguous channels */
 			a += (size_t)g0 * cout_g;
 			/* size_t: an index that cannot wrap keeps the loads affine */
@@ -616,23 +630,80 @@ static void cv_gather_patch(const struct e1npu_conv *cv, const struct cv_block *
 			for (uint32_t gi = 0; gi < gb; gi++)
 				for (uint32_t oj = 0; oj < oc_n; oj++) {
 					size_t i = (size_t)(g0 + gi) * cout_g + oc_lo + oj;
+					int32_t v = cv_ld32(s + 4 * (gi * oc_n + oj));
 
-					a[i] = e1q_wrap_add(a[i], cv_ld32(s + 4 * (gi * oc_n + oj)));
+					a[i] = once ? v : e1q_wrap_add(a[i], v);
 				}
 		}
 		if (sums)
 			for (size_t gi = 0; gi < gb; gi++)
-				sx[px * groups + g0 + gi] = e1q_wrap_add(sx[px * groups + g0 + gi],
-									 cv_ld32(s + 4 * (n + gi)));
+				sx[px * groups + g0 + gi] = once ? cv_ld32(s + 4 * (n + gi)) :
+					e1q_wrap_add(sx[px * groups + g0 + gi], cv_ld32(s + 4 * (n + gi)));
 	}
 }
 
-/* Add the @n int8 values of @x to @s (vectorizable). */
+/*
+ * s[c] = init + the sum over the @nt taps @tp of tp[k][c], for @n
+ * channels: 32 channels at a time summed over every tap in registers, in
+ * int16 (at most 256 taps of int8: -32768..32512), then widened
+ * (vectorizable; the small init cannot overflow int32).
+ */
 CV_VEC
-static void cv_add_s8(int32_t *restrict s, const int8_t *restrict x, size_t n)
+static void cv_sum_taps(int32_t *restrict s, const int8_t *const *tp, uint32_t nt,
+			uint32_t n, int32_t init)
 {
+	uint32_t c = 0;
+
+	for (; c + 32 <= n; c += 32) {
+		int16_t t[32] = { 0 };
+		int32_t *restrict d = s + c;	/* restrict: the widening vectorizes */
+
+		for (uint32_t k = 0; k < nt; k++) {
+			const int8_t *restrict x = tp[k] + c;
+
+			for (int j = 0; j < 32; j++)
+				t[j] = (int16_t)(t[j] + x[j]);
+		}
+		for (int j = 0; j < 32; j++)
+			d[j] = init + t[j];
+	}
+	for (; c < n; c++) {
+		int32_t t = init;
+
+		for (uint32_t k = 0; k < nt; k++)
+			t += tp[k][c];
+		s[c] = t;
+	}
+}
+
+/* The sum of @n int8 values in uint32, wrapping like the accumulators. */
+CV_VEC
+static uint32_t cv_sum_s8(const int8_t *restrict x, size_t n)
+{
+	uint32_t v = 0;
+
 	for (size_t i = 0; i < n; i++)
-		s[i] += x[i];
+		v += (uint32_t)(int32_t)x[i];
+	return v;
+}
+
+/* Window sums of one pixel whose valid taps are @tp (@nt of them). */
+static void cv_sums_px(const struct e1npu_conv *cv, int32_t *s, const int8_t *const *tp,
+		       uint32_t nt, uint32_t pad_add)
+{
+	const uint32_t groups = cv->groups, cg = cv->cin_g;
+
+	if (cg == 1) {
+		cv_sum_taps(s, tp, nt, groups, (int32_t)pad_add);
+		return;
+	}
+	for (uint32_t g = 0; g < groups; g++) {
+		uint32_t v = pad_add;
+
+		for (uint32_t k = 0; k < nt; k++)
+			v += cv_sum_s8(tp[k] + (size_t)g * cg, cg);
+		s[g] = (int32_t)v;
+	}
 }
 
 void cv_host_sums(const struct e1npu_conv *cv, const int8_t *x, int32_t *sx,
@@ -640,13 +711,12 @@ void cv_host_sums(const struct e1npu_conv *cv, const int8_t *x, int32_t *sx,
 {
 	const struct e1npu_conv_params *p = &cv->p;
 	const uint32_t taps = p->kh * p->kw, groups = cv->groups, cg = cv->cin_g;
+	const int8_t *tp[256];
 
 	for (uint32_t oy = 0; oy < cv->out_h; oy++)
 	for (uint32_t ox = 0; ox < cv->out_w; ox++) {
-		int32_t *s = sx + ((size_t)oy * cv->out_w + ox) * groups;
-		uint32_t nvalid = 0;
+		uint32_t nt = 0;
 
-		memset(s, 0, groups * sizeof(*s));
 		for (uint32_t ky = 0; ky < p->kh; ky++) {
 			int64_t iy = (int64_t)oy * p->stride_h - cv->pt + (int64_t)ky * p->dil_h;
 
@@ -655,30 +725,14 @@ void cv_host_sums(const struct e1npu_conv *cv, const int8_t *x, int32_t *sx,
 			for (uint32_t kx = 0; kx < p->kw; kx++) {
 				int64_t ix = (int64_t)ox * p->stride_w - cv->pl +
 					     (int64_t)kx * p->dil_w;
-				const int8_t *xp;
 
-				if (ix < 0 || ix >= p->in_w)
-					continue;
-				xp = x + ((size_t)iy * p->in_w + (size_t)ix) * p->c_in;
-				nvalid++;
-				if (cg == 1) {
-					cv_add_s8(s, xp, groups);
-					continue;
-				}
-				/* uint32: wraps like the int32 accumulators do */
-				for (uint32_t g = 0; g < groups; g++) {
-					uint32_t v = (uint32_t)s[g];
-
-					for (uint32_t ci = 0; ci < cg; ci++)
-						v += (uint32_t)(int32_t)xp[(size_t)g * cg + ci];
-					s[g] = (int32_t)v;
-				}
+				if (ix >= 0 && ix < p->in_w)
+					tp[nt++] = x + ((size_t)iy * p->in_w + (size_t)ix) * p->c_in;
 			}
 		}
-		if (pad && nvalid < taps)
-			for (uint32_t g = 0; g < groups; g++)
-				s[g] = (int32_t)((uint32_t)s[g] +
-						 (taps - nvalid) * cg * (uint32_t)pad);
+		/* uint32: wraps like the int32 accumulators do */
+		cv_sums_px(cv, sx + ((size_t)oy * cv->out_w + ox) * groups, tp, nt,
+			   (taps - nt) * cg * (uint32_t)pad);
 	}
 }
 
@@ -690,7 +744,10 @@ static void cv_fold_px(const struct e1npu_conv *cv, int32_t *acc, const int32_t 
 	uint32_t c_out = cv->p.c_out;
 	int32_t zw = cv->zw;
 
-	if (cv->cout_g == 1) {
+	if (!zw) {	/* sx is not computed then */
+		for (uint32_t i = 0; i < c_out; i++)
+			acc[i] = (int32_t)((uint32_t)acc[i] + (uint32_t)fold[i]);
+	} else if (cv->cout_g == 1) {
 		for (uint32_t i = 0; i < c_out; i++)
 			acc[i] = (int32_t)((uint32_t)acc[i] - (uint32_t)zw * (uint32_t)sx[i] +
 					   (uint32_t)fold[i]);
@@ -706,6 +763,29 @@ static void cv_fold_px(const struct e1npu_conv *cv, int32_t *acc, const int32_t 
 }
 
 /*
+ * cv_fold_px and the gemmlowp requantization in one pass over the pixel's
+ * accumulators (no sx term when the weight zero point is 0).
+ */
+static void cv_fold_requant(const struct e1npu_conv *cv, const int32_t *acc,
+			    const int32_t *sx, uint8_t *out)
+{
+	const struct e1npu_conv_params *p = &cv->p;
+	const int32_t zp = p->output.zero_point, zw = cv->zw;
+	const uint32_t cg = cv->cout_g;
+
+	if (cg == 1) {
+		e1q_requant_bytes_fold(acc, cv->fold, 0, zw ? sx : NULL, zw, cv->mult, cv->shift,
+				       zp, cv->lo, cv->hi, p->c_out, out);
+		return;
+	}
+	for (uint32_t g = 0, oc = 0; g < cv->groups; g++, oc += cg)
+		e1q_requant_bytes_fold(acc + oc, cv->fold + oc,
+				       zw ? (int32_t)((uint32_t)zw * (uint32_t)sx[g]) : 0, NULL, 0,
+				       cv->mult + oc, cv->shift + oc, zp, cv->lo, cv->hi, cg,
+				       out + oc);
+}
+
+/*
  * One pixel whose window lies inside the image: every tap valid, so the
  * fold is the precomputed full-window one (the common case, kept free of
  * per-element branches and divisions). @acc is the pixel's accumulators,
@@ -716,70 +796,116 @@ static void cv_finish_inner(const struct e1npu_conv *cv, int32_t *acc,
 {
 	const struct e1npu_conv_params *p = &cv->p;
 
+	if (p->rounding == E1NPU_ROUNDING_GEMMLOWP) {
+		cv_fold_requant(cv, acc, sx, (uint8_t *)out + o);
+		return;
+	}
 	cv_fold_px(cv, acc, sx);
 	e1q_requant_bytes_for(p->rounding)(acc, cv->mult, cv->shift, p->output.zero_point, cv->lo, cv->hi,
 			  p->c_out, (uint8_t *)out + o);
 }
 
-/* Host-side fold + requantization of one output pixel row. */
+/*
+ * One pixel whose window has the @ninv out-of-image taps @inv (indices
+ * 0..255: 256 taps at most): the full-window fold with their
+ * terms swapped out (TFLite skips them), folded in place, then requantized
+ * as one row. uint32: the int32 accumulators wrap, never overflow.
+ */
+static void cv_finish_border(const struct e1npu_conv *cv, int32_t *acc, const int32_t *sx,
+			     const uint8_t *inv, uint32_t ninv, uint8_t *out)
+{
+	const struct e1npu_conv_params *p = &cv->p;
+	const uint32_t taps = p->kh * p->kw;
+	/* nvalid zx zw of the fold, for the valid taps only */
+	const uint32_t pad = (uint32_t)e1q_wrap32((int64_t)ninv * cv->cin_g * cv->zx * cv->zw);
+
+	for (uint32_t g = 0, oc = 0; g < cv->groups; g++) {
+		uint32_t corr = cv->zw ? (uint32_t)cv->zw * (uint32_t)sx[g] : 0;
+
+		for (uint32_t j = 0; j < cv->cout_g; j++, oc++) {
+			const int32_t *ts = cv->tapsum + (size_t)oc * taps;
+			uint32_t sinv = 0;	/* total - sum of the valid taps */
+
+			for (uint32_t k = 0; k < ninv; k++)
+				sinv += (uint32_t)ts[inv[k]];
+			acc[oc] = (int32_t)((uint32_t)acc[oc] - corr + (uint32_t)cv->fold[oc] +
+					    (uint32_t)cv->zx * sinv - pad);
+		}
+	}
+	e1q_requant_bytes_for(p->rounding)(acc, cv->mult, cv->shift, p->output.zero_point,
+					   cv->lo, cv->hi, p->c_out, out);
+}
+
+/* Fold + requantization of output pixel (@oy, @ox) from its accumulators @a. */
+static void cv_finish_px(const struct e1npu_conv *cv, int32_t *a, uint32_t oy, uint32_t ox,
+			 const int32_t *sx, void *out)
+{
+	const struct e1npu_conv_params *p = &cv->p;
+	int64_t iy0 = (int64_t)oy * p->stride_h - cv->pt;
+	int64_t ix0 = (int64_t)ox * p->stride_w - cv->pl;
+	size_t px = (size_t)oy * cv->out_w + ox;
+	uint32_t ninv = 0;
+	uint8_t inv[256];
+
+	if (iy0 >= 0 && iy0 + (int64_t)(p->kh - 1) * p->dil_h < p->in_h &&
+	    ix0 >= 0 && ix0 + (int64_t)(p->kw - 1) * p->dil_w < p->in_w) {
+		/* the window inside the image (the common case): no tap to list */
+		cv_finish_inner(cv, a, sx + px * cv->groups, out, px * p->c_out);
+		return;
+	}
+	for (uint32_t ky = 0; ky < p->kh; ky++)
+		for (uint32_t kx = 0; kx < p->kw; kx++) {
+			int64_t iy = iy0 + (int64_t)ky * p->dil_h;
+			int64_t ix = ix0 + (int64_t)kx * p->dil_w;
+
+			if (!(iy >= 0 && ix >= 0 && iy < p->in_h && ix < p->in_w))
+				inv[ninv++] = (uint8_t)(ky * p->kw + kx);
+		}
+	cv_finish_border(cv, a, sx + px * cv->groups, inv, ninv, (uint8_t *)out + px * p->c_out);
+}
+
+void cv_finish_rows(const struct e1npu_conv *cv, uint8_t *c, size_t ldc,
+		    const int32_t *sx, void *out)
+{
+	size_t npx = (size_t)cv->out_h * cv->out_w;
+
+	/* the MATMUL form staged padding at the zero point: every window is full */
+	for (size_t i = 0; i < npx; i++)
+		cv_finish_inner(cv, (int32_t *)(void *)(c + i * ldc), sx + i * cv->groups, out,
+				i * cv->p.c_out);
+}
+
+/* Host-side fold + requantization of the layer's accumulators. */
 static void cv_finish(struct e1npu_conv *cv, int32_t *acc,
 		      const int32_t *sx, void *out)
 {
-	const struct e1npu_conv_params *p = &cv->p;
-	uint32_t taps = p->kh * p->kw;
+	for (uint32_t oy = 0; oy < cv->out_h; oy++)
+		for (uint32_t ox = 0; ox < cv->out_w; ox++)
+			cv_finish_px(cv, acc + ((size_t)oy * cv->out_w + ox) * cv->p.c_out, oy, ox,
+				     sx, out);
+}
 
-	for (uint32_t oy = 0; oy < cv->out_h; oy++) {
-		int64_t iy0 = (int64_t)oy * p->stride_h - cv->pt;
-		bool rows_ok = iy0 >= 0 && iy0 + (int64_t)(p->kh - 1) * p->dil_h < p->in_h;
+/*
+ * The CONV2D_S8 form with a single block (one group's or all channels,
+ * no sum columns): each patch pixel's columns are its accumulators in
+ * order, so they are finished where the hardware stored them.
+ */
+static bool cv_finish_in_place(const struct e1npu_conv *cv)
+{
+	return !cv->use_mm && cv->nblk == 1 && !cv->blk[0].sums &&
+	       cv->blk[0].cols == cv->p.c_out;
+}
 
-		for (uint32_t ox = 0; ox < cv->out_w; ox++) {
-			int64_t ix0 = (int64_t)ox * p->stride_w - cv->pl;
-			bool inner = rows_ok && ix0 >= 0 &&
-				     ix0 + (int64_t)(p->kw - 1) * p->dil_w < p->in_w;
-			size_t px = (size_t)oy * cv->out_w + ox;
-			uint32_t nvalid = taps;
-			uint8_t valid[256];
-
-			if (!inner) {
-				nvalid = 0;
-				for (uint32_t ky = 0; ky < p->kh; ky++)
-					for (uint32_t kx = 0; kx < p->kw; kx++) {
-						int64_t iy = iy0 + (int64_t)ky * p->dil_h;
-						int64_t ix = ix0 + (int64_t)kx * p->dil_w;
-						bool v = iy >= 0 && ix >= 0 && iy < p->in_h &&
-							 ix < p->in_w;
-
-						valid[ky * p->kw + kx] = v;
-						nvalid += v;
-					}
-			}
-			if (inner) {
-				cv_finish_inner(cv, acc + px * p->c_out, sx + px * cv->groups,
-						out, px * p->c_out);
-				continue;
-			}
-			for (uint32_t oc = 0; oc < p->c_out; oc++) {
-				/* uint32: the int32 accumulators wrap, never overflow */
-				uint32_t v = (uint32_t)acc[px * p->c_out + oc], sw = 0;
-
-				if (cv->zw)
-					v -= (uint32_t)cv->zw *
-					     (uint32_t)sx[px * cv->groups + oc / cv->cout_g];
-				for (uint32_t t = 0; t < taps; t++)
-					if (valid[t])
-						sw += (uint32_t)cv->tapsum[(size_t)oc * taps + t];
-				/* fold has the full-window terms: swap them */
-				v += (uint32_t)cv->fold[oc] +
-				     (uint32_t)cv->zx * ((uint32_t)cv->total[oc] - sw) -
-				     (uint32_t)e1q_wrap32((int64_t)(taps - nvalid) * cv->cin_g *
-							  cv->zx * cv->zw);
-				qc_store(p->dtype, out, px * p->c_out + oc,
-					 e1q_requant_for(p->rounding)((int32_t)v,
-						cv->mult[oc], cv->shift[oc],
-						p->output.zero_point, cv->lo, cv->hi));
-			}
-		}
-	}
+/* cv_finish of the @th x @tw pixels from (@oy0, @ox0) of one patch. */
+static void cv_finish_patch(const struct e1npu_conv *cv, uint8_t *src, uint32_t stride,
+			    uint32_t oy0, uint32_t ox0, uint32_t th, uint32_t tw,
+			    const int32_t *sx, void *out)
+{
+	for (uint32_t yy = 0; yy < th; yy++)
+		for (uint32_t xx = 0; xx < tw; xx++)
+			cv_finish_px(cv, (int32_t *)(void *)(src + (size_t)yy * stride +
+							     (size_t)xx * cv->p.c_out * 4),
+				     oy0 + yy, ox0 + xx, sx, out);
 }
 
 /* CPU path: direct convolution in the int8 domain, same fold. */
@@ -821,6 +947,23 @@ static void cv_cpu(struct e1npu_conv *cv, const int8_t *x, int32_t *acc,
 		cv_host_sums(cv, x, sx, 0);
 }
 
+/*
+ * Zero what the run accumulates into: only the CONV2D_S8 form with more
+ * than one block of input channels adds into acc and into sx (sum
+ * columns); with one, the gather stores each of them once. cv_cpu zeroes
+ * acc itself, the MATMUL form's gather stores every accumulator, and
+ * cv_host_sums stores every window sum; sx is not read when zw is 0.
+ */
+static void cv_clear_acc(const struct e1npu_conv *cv, uint32_t engine, int32_t *acc,
+			 int32_t *sx, size_t npx)
+{
+	if (engine == E1NPU_ENGINE_CPU || cv->use_mm || cv_one_ci_block(cv))
+		return;
+	memset(acc, 0, npx * cv->p.c_out * sizeof(int32_t));
+	if (cv->nblk && cv->blk[0].sums)
+		memset(sx, 0, npx * cv->groups * sizeof(int32_t));
+}
+
 E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 			     struct e1npu_ops_report *rep)
 {
@@ -831,6 +974,7 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 	struct ops_plan pl;
 	size_t npx, npatch = 0;
 	int32_t *acc = NULL, *sx = NULL;
+	bool finished = false;	/* finished from the arena (cv_finish_in_place) */
 	int8_t *x = NULL;
 	uint8_t *ar;
 	int64_t t;
@@ -863,17 +1007,16 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 		x = (int8_t *)sc;
 		acc = (int32_t *)(sc + xb);
 		sx = (int32_t *)(sc + xb + ab);
-		memset(acc, 0, npx * p->c_out * sizeof(int32_t));
-		memset(sx, 0, npx * cv->groups * sizeof(int32_t));
 	}
 	qc_to_s8(p->dtype, in, x, (size_t)p->in_h * p->in_w * p->c_in);
-	rep->lower_ns += (uint64_t)(ops_now_ns() - t);
 
 	ch = sel_conv(cv->ops);
 	if (cv->ksize == 0 && !cv->use_mm && ch.engine != E1NPU_ENGINE_CPU) {
 		ch.engine = E1NPU_ENGINE_CPU;
 		ch.reason = E1NPU_OPS_WHY_UNSUPPORTED;
 	}
+	cv_clear_acc(cv, ch.engine, acc, sx, npx);
+	rep->lower_ns += (uint64_t)(ops_now_ns() - t);
 	if (ch.engine == E1NPU_ENGINE_CPU) {
 		ops_report_set(rep, ch.engine, ch.reason, "%s%s%s",
 			       sel_reason_text(ch.reason), cv->cpu_why ? ": " : "",
@@ -894,12 +1037,13 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 			       sel_reason_text(ch.reason), f->n_desc, f->bh, f->bw, f->gs,
 			       f->gs > 1 ? "s" : "", f->gs * f->ph * f->pw * cv->cin_g,
 			       (unsigned long long)f->cost, alt);
-		ret = cvmm_run(cv, x, acc, rep);
-		if (!ret && cv->zw) {
+		/* the window sums first: cvmm_run may finish the layer */
+		if (cv->zw) {
 			t = ops_now_ns();
 			cv_host_sums(cv, x, sx, cv->zx);
 			rep->host_ns += (uint64_t)(ops_now_ns() - t);
 		}
+		ret = cvmm_run(cv, x, acc, sx, out, &finished, rep);
 		if (!ret)
 			ops_rep_fallback(rep);
 	} else {
@@ -1000,7 +1144,16 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 		free(geo);
 		if (!ret)
 			ret = ops_plan_run(&pl);
-		if (!ret) {
+		if (!ret && cv_finish_in_place(cv)) {
+			t = ops_now_ns();
+			if (cv->zw)
+				cv_host_sums(cv, x, sx, 0);
+			for (size_t i = 0; i < npatch; i++)
+				cv_finish_patch(cv, ar + pt[i].oc_off, pt[i].oc_stride, pt[i].oy0,
+						pt[i].ox0, pt[i].th, pt[i].tw, sx, out);
+			finished = true;
+			rep->host_ns += (uint64_t)(ops_now_ns() - t);
+		} else if (!ret) {
 			/* gather the block outputs into acc / sx */
 			t = ops_now_ns();
 			for (size_t i = 0; i < npatch; i++) {
@@ -1019,7 +1172,7 @@ out_plan:
 		if (!ret)
 			ops_rep_fallback(rep);
 	}
-	if (!ret) {
+	if (!ret && !finished) {
 		t = ops_now_ns();
 		if (ch.engine != E1NPU_ENGINE_CPU && cv->use_mm) {
 			/* padding was staged at the zero point: every window is full */

@@ -79,9 +79,16 @@ void cvmm_free(struct e1npu_conv *cv);
 /*
  * conv_mm.c: run on the wrapper: int8 input @x, raw accumulators into
  * @acc ([pixel][c_out], out-of-image taps counted at the zero point).
+ * Where each C row is one pixel's accumulators in order (1x1 blocks, one
+ * stack) they are instead finished in place into @out with the window
+ * sums @sx, and *@finished is set.
  */
 int cvmm_run(struct e1npu_conv *cv, const int8_t *x, int32_t *acc,
+	     const int32_t *sx, void *out, bool *finished,
 	     struct e1npu_ops_report *rep);
+/* conv.c: fold + requantization of every pixel's row of @ldc bytes in @c. */
+void cv_finish_rows(const struct e1npu_conv *cv, uint8_t *c, size_t ldc,
+		    const int32_t *sx, void *out);
 
 /*
  * conv.c: window sums of @x per output pixel and group into @sx: the valid

@@ -22,6 +22,10 @@
 #include "conv_internal.h"
 #include "cost.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #define MM_MAX		1024u	/* E1_V0_MAX_MATMUL_MN and _K */
 #define MM_MAX_BH	8u	/* block sizes tried */
 #define MM_MAX_BW	16u
@@ -256,9 +260,20 @@ static int8_t *to_planes(const struct e1npu_conv *cv, const int8_t *x)
 	size_t hw = (size_t)p->in_h * p->in_w;
 	int8_t *pl = malloc(hw * p->c_in);
 
+	size_t i = 0;
+
 	if (!pl)
 		return NULL;
-	for (size_t i = 0; i < hw; i++)
+	/* 8 pixels at a time: one 8-byte store per plane, not 8 scattered bytes */
+	for (; i + 8 <= hw; i += 8)
+		for (uint32_t c = 0; c < p->c_in; c++) {
+			int8_t b[8];
+
+			for (int k = 0; k < 8; k++)
+				b[k] = x[(i + k) * p->c_in + c];
+			memcpy(pl + c * hw + i, b, 8);
+		}
+	for (; i < hw; i++)
 		for (uint32_t c = 0; c < p->c_in; c++)
 			pl[c * hw + i] = x[i * p->c_in + c];
 	return pl;
@@ -292,8 +307,12 @@ static void stage_patch_row(const struct e1npu_conv *cv, const int8_t *x,
 		const int8_t *src = planes + ((size_t)g * p->in_h + (size_t)iy) * p->in_w +
 				    (size_t)(ix0 + lo);
 
-		/* a few bytes per row: a loop beats a call */
-		for (int64_t i = 0; i < hi - lo; i++)
+		int64_t i = 0;
+
+		/* a few bytes per row: 8-byte moves beat a call */
+		for (; i + 8 <= hi - lo; i += 8)
+			memcpy(dst + lo + i, src + i, 8);
+		for (; i < hi - lo; i++)
 			dst[lo + i] = src[i];
 	} else if (cg == p->c_in) {
 		memcpy(dst + lo * cg, x + ((size_t)iy * p->in_w + ix0 + lo) * cg,
@@ -306,37 +325,100 @@ static void stage_patch_row(const struct e1npu_conv *cv, const int8_t *x,
 	}
 }
 
-/* Copy one stack's C rows into the accumulators, [pixel][c_out]. */
+/* dst[q][c] = the int32 at src[c] + q * 4, channels @c0..@c1, pixels @q0.. */
+static void transpose_scalar(const uint8_t *const *src, uint32_t c0, uint32_t c1,
+			     uint32_t q0, uint32_t np, int32_t *const *dst)
+{
+	for (uint32_t q = q0; q < np; q++)
+		if (dst[q])
+			for (uint32_t c = c0; c < c1; c++)
+				memcpy(dst[q] + c, src[c] + (size_t)q * 4, 4);
+}
+
+#if defined(__SSE2__)
+/* Channels c.. of pixels q..: a 4x4 int32 transpose (SSE2: every x86-64). */
+static void transpose4(const uint8_t *const *src, uint32_t c, uint32_t q,
+		       int32_t *const *dst)
+{
+	__m128i r0 = _mm_loadu_si128((const __m128i *)(const void *)(src[c] + (size_t)q * 4));
+	__m128i r1 = _mm_loadu_si128((const __m128i *)(const void *)(src[c + 1] + (size_t)q * 4));
+	__m128i r2 = _mm_loadu_si128((const __m128i *)(const void *)(src[c + 2] + (size_t)q * 4));
+	__m128i r3 = _mm_loadu_si128((const __m128i *)(const void *)(src[c + 3] + (size_t)q * 4));
+	__m128i t0 = _mm_unpacklo_epi32(r0, r1), t1 = _mm_unpackhi_epi32(r0, r1);
+	__m128i t2 = _mm_unpacklo_epi32(r2, r3), t3 = _mm_unpackhi_epi32(r2, r3);
+	__m128i v[4] = { _mm_unpacklo_epi64(t0, t2), _mm_unpackhi_epi64(t0, t2),
+			 _mm_unpacklo_epi64(t1, t3), _mm_unpackhi_epi64(t1, t3) };
+
+	for (int k = 0; k < 4; k++)
+		if (dst[q + k])
+			_mm_storeu_si128((__m128i *)(void *)(dst[q + k] + c), v[k]);
+}
+#endif
+
+/* dst[q][c] = src[c][q] for @nch channels of @np pixels. */
+static void transpose_block(const uint8_t *const *src, uint32_t nch, uint32_t np,
+			    int32_t *const *dst)
+{
+	uint32_t c = 0;
+
+#if defined(__SSE2__)
+	for (; c + 4 <= nch; c += 4) {
+		uint32_t q = 0;
+
+		for (; q + 4 <= np; q += 4)
+			transpose4(src, c, q, dst);
+		transpose_scalar(src, c, c + 4, q, np, dst);
+	}
+#endif
+	transpose_scalar(src, c, nch, 0, np, dst);
+}
+
+/*
+ * Depthwise: channel ch of block r's pixels is C row r of its stack at
+ * its group's columns. Block by block over every stack, so that each
+ * block's pixels get all their channels at once (a transpose), rather
+ * than one pass over the layer per stack.
+ */
+static int gather_dw(const struct e1npu_conv *cv, const uint8_t *ar, const size_t *c_off,
+		     size_t ldc, int32_t *acc)
+{
+	const struct cv_mm *f = &cv->mm;
+	const uint32_t np = f->bh * f->bw, nch = cv->groups, c_out = cv->p.c_out;
+	const uint8_t **base = malloc((size_t)nch * 2 * sizeof(*base)), **src;
+	int32_t *dst[MM_MAX_BH * MM_MAX_BW];
+
+	if (!base)
+		return ops_error(cv->ops, -ENOMEM, "%s: out of memory", __func__);
+	src = base + nch;
+	for (uint32_t ch = 0; ch < nch; ch++)
+		base[ch] = ar + c_off[ch / f->gs] + (size_t)(ch % f->gs) * np * 4;
+	for (uint32_t by = 0; by < f->nby; by++)
+	for (uint32_t bx = 0; bx < f->nbx; bx++) {
+		size_t r = (size_t)by * f->nbx + bx;
+
+		for (uint32_t oy = 0; oy < f->bh; oy++)
+		for (uint32_t ox = 0; ox < f->bw; ox++) {
+			uint32_t y = by * f->bh + oy, xo = bx * f->bw + ox;
+
+			/* NULL: past the image's edge */
+			dst[oy * f->bw + ox] = y < cv->out_h && xo < cv->out_w ?
+				acc + ((size_t)y * cv->out_w + xo) * c_out : NULL;
+		}
+		for (uint32_t ch = 0; ch < nch; ch++)
+			src[ch] = base[ch] + r * ldc;
+		transpose_block(src, nch, np, dst);
+	}
+	free(base);
+	return 0;
+}
+
+/* Copy one stack's C rows into the accumulators, [pixel][c_out] (cout_g > 1). */
 static void gather_stack(const struct e1npu_conv *cv, const uint8_t *c, size_t ldc,
 			 uint32_t g0, uint32_t ng, int32_t *acc)
 {
 	const struct cv_mm *f = &cv->mm;
 	const uint32_t c_out = cv->p.c_out, cg = cv->cout_g;
-	/* locals: the stores below cannot change them */
-	const uint32_t bh = f->bh, bw = f->bw, out_h = cv->out_h, out_w = cv->out_w;
 
-	if (cg == 1) {
-		/*
-		 * Depthwise: per pixel, the ng channels are contiguous in acc
-		 * and bh * bw columns apart in C (writes in order, reads
-		 * strided).
-		 */
-		for (uint32_t by = 0; by < f->nby; by++)
-		for (uint32_t bx = 0; bx < f->nbx; bx++) {
-			const uint8_t *row = c + ((size_t)by * f->nbx + bx) * ldc;
-
-			for (uint32_t oy = 0; oy < bh && by * bh + oy < out_h; oy++)
-			for (uint32_t ox = 0; ox < bw && bx * bw + ox < out_w; ox++) {
-				const uint8_t *s = row + ((size_t)oy * bw + ox) * 4;
-				int32_t *a = acc + ((size_t)(by * bh + oy) * out_w + bx * bw + ox) *
-					     c_out + g0;
-
-				for (uint32_t gi = 0; gi < ng; gi++)
-					memcpy(a + gi, s + (size_t)gi * bh * bw * 4, 4);
-			}
-		}
-		return;
-	}
 	for (uint32_t by = 0; by < f->nby; by++)
 	for (uint32_t bx = 0; bx < f->nbx; bx++) {
 		const uint8_t *row = c + ((size_t)by * f->nbx + bx) * ldc;
@@ -356,16 +438,14 @@ static void gather_stack(const struct e1npu_conv *cv, const uint8_t *c, size_t l
 
 				if (xo >= cv->out_w)
 					break;
-				if (cg == 1)	/* depthwise: one int32, no call */
-					memcpy(a, row + col * 4, 4);
-				else
-					memcpy(a, row + col * 4, (size_t)cg * 4);
+				memcpy(a, row + col * 4, (size_t)cg * 4);
 			}
 		}
 	}
 }
 
 int cvmm_run(struct e1npu_conv *cv, const int8_t *x, int32_t *acc,
+	     const int32_t *sx, void *out, bool *finished,
 	     struct e1npu_ops_report *rep)
 {
 	const struct e1npu_conv_params *p = &cv->p;
@@ -432,10 +512,21 @@ int cvmm_run(struct e1npu_conv *cv, const int8_t *x, int32_t *acc,
 	free(planes);
 	if (!ret)
 		ret = ops_plan_run(&pl);
-	if (!ret) {
+	*finished = false;
+	if (!ret && out && f->nstack == 1 && f->bh == 1 && f->bw == 1) {
 		int64_t t = ops_now_ns();
 
-		for (uint32_t s = 0; s < f->nstack; s++) {
+		/* row by * nbx + bx is pixel (by, bx), its c_out columns in order */
+		cv_finish_rows(cv, ar + c_off[0], ldc, sx, out);
+		*finished = true;
+		if (rep)
+			rep->host_ns += (uint64_t)(ops_now_ns() - t);
+	} else if (!ret) {
+		int64_t t = ops_now_ns();
+
+		if (cv->cout_g == 1)
+			ret = gather_dw(cv, ar, c_off, ldc, acc);
+		for (uint32_t s = 0; cv->cout_g > 1 && s < f->nstack; s++) {
 			uint32_t g0 = s * f->gs;
 
 			gather_stack(cv, ar + c_off[s], ldc, g0,

@@ -300,6 +300,47 @@ E1NPU_API int e1npu_ops_relu_s8(struct e1npu_ops *ops, size_t count,
 	return ret;
 }
 
+/*
+ * The rescaled operand of TFLite's quantized ADD for each of the 256 byte
+ * values (indexed by the byte, int8 or uint8): it depends on the byte
+ * alone, so a table gives it exactly.
+ */
+static void add_table(uint32_t dtype, int32_t zp, int32_t m, int shift, int32_t *tab)
+{
+	for (int i = 0; i < 256; i++) {
+		int32_t v = (dtype == E1NPU_DTYPE_UINT8 ? i : (int8_t)(uint8_t)i) - zp;
+
+		tab[i] = e1q_mul_by_qm_smaller_than_one(v * (1 << E1Q_ADD_LEFT_SHIFT), m, shift);
+	}
+}
+
+/*
+ * out = clamp(zp_out + rescale(ta[a] + tb[b])): the output rescale (shift
+ * <= 0, sums far inside int32) is e1q_requant, done by e1q_requant_bytes
+ * on chunks of sums.
+ */
+static void add_bytes(uint32_t dtype, size_t count, const uint8_t *a, int32_t za,
+		      const uint8_t *b, int32_t zb, const struct e1q_add_rescale *rs,
+		      int32_t zo, int32_t lo, int32_t hi, uint8_t *out)
+{
+	int32_t ta[256], tb[256], mult[256], sum[256];
+	int shift[256];
+
+	add_table(dtype, za, rs->ma, rs->sa, ta);
+	add_table(dtype, zb, rs->mb, rs->sb, tb);
+	for (int i = 0; i < 256; i++) {
+		mult[i] = rs->mo;
+		shift[i] = rs->so;
+	}
+	for (size_t i0 = 0; i0 < count; i0 += 256) {
+		uint32_t k = count - i0 < 256 ? (uint32_t)(count - i0) : 256;
+
+		for (uint32_t i = 0; i < k; i++)
+			sum[i] = ta[a[i0 + i]] + tb[b[i0 + i]];
+		e1q_requant_bytes(sum, mult, shift, zo, lo, hi, k, out + i0);
+	}
+}
+
 E1NPU_API int e1npu_ops_add(struct e1npu_ops *ops, uint32_t dtype, size_t count,
 			    const void *a, const struct e1npu_qparams *qa,
 			    const void *b, const struct e1npu_qparams *qb,
@@ -334,20 +375,8 @@ E1NPU_API int e1npu_ops_add(struct e1npu_ops *ops, uint32_t dtype, size_t count,
 				 "e1npu_ops_add: scales a %g, b %g, out %g: a rescale multiplier is out of range",
 				 (double)qa->scale, (double)qb->scale, (double)qout->scale);
 	qc_range(dtype, act, qout->scale, qout->zero_point, &lo, &hi);
-	for (size_t i = 0; i < count; i++) {
-		int32_t va = (dtype == E1NPU_DTYPE_UINT8 ? ((const uint8_t *)a)[i]
-							 : ((const int8_t *)a)[i]) - qa->zero_point;
-		int32_t vb = (dtype == E1NPU_DTYPE_UINT8 ? ((const uint8_t *)b)[i]
-							 : ((const int8_t *)b)[i]) - qb->zero_point;
-		int32_t sum = e1q_mul_by_qm_smaller_than_one(va * (1 << E1Q_ADD_LEFT_SHIFT),
-							     rs.ma, rs.sa) +
-			      e1q_mul_by_qm_smaller_than_one(vb * (1 << E1Q_ADD_LEFT_SHIFT),
-							     rs.mb, rs.sb);
-
-		qc_store(dtype, out, i,
-			 e1q_clamp((int64_t)e1q_mul_by_qm_smaller_than_one(sum, rs.mo, rs.so) +
-				   qout->zero_point, lo, hi));
-	}
+	add_bytes(dtype, count, a, qa->zero_point, b, qb->zero_point, &rs,
+		  qout->zero_point, lo, hi, out);
 	rep->host_ns += (uint64_t)(ops_now_ns() - t);
 	return 0;
 }

@@ -382,7 +382,7 @@ int e1q_softmax_prepare(double beta, double input_scale, int32_t *mult,
  * value gives as well as an arithmetic one.
  */
 E1Q_CLONES
-void e1q_requant_bytes(const int32_t *acc, const int32_t *mult, const int *shift,
+void e1q_requant_bytes_c(const int32_t *acc, const int32_t *mult, const int *shift,
 		       int32_t zp, int32_t lo, int32_t hi, uint32_t n, uint8_t *out)
 {
 	for (uint32_t i = 0; i < n; i++) {
@@ -403,6 +403,52 @@ void e1q_requant_bytes(const int32_t *acc, const int32_t *mult, const int *shift
 		v = v < lo ? lo : v > hi ? hi : v;
 		out[i] = (uint8_t)v;
 	}
+}
+
+void e1q_requant_bytes(const int32_t *acc, const int32_t *mult, const int *shift,
+		       int32_t zp, int32_t lo, int32_t hi, uint32_t n, uint8_t *out)
+{
+#if E1Q_X86
+	if (e1q_have_avx2()) {
+		e1q_requant_bytes_avx2(acc, mult, shift, zp, lo, hi, n, out);
+		return;
+	}
+#endif
+	e1q_requant_bytes_c(acc, mult, shift, zp, lo, hi, n, out);
+}
+
+/* The fold in chunks through e1q_requant_bytes_c (a stack buffer). */
+void e1q_requant_bytes_fold_c(const int32_t *acc, const int32_t *fold, int32_t corr,
+			      const int32_t *sx, int32_t zw, const int32_t *mult,
+			      const int *shift, int32_t zp, int32_t lo, int32_t hi,
+			      uint32_t n, uint8_t *out)
+{
+	int32_t v[64];
+
+	for (uint32_t i0 = 0; i0 < n; i0 += 64) {
+		uint32_t k = n - i0 < 64 ? n - i0 : 64;
+
+		for (uint32_t i = 0; i < k; i++)
+			v[i] = (int32_t)((uint32_t)acc[i0 + i] + (uint32_t)fold[i0 + i] -
+					 (uint32_t)corr -
+					 (sx ? (uint32_t)zw * (uint32_t)sx[i0 + i] : 0));
+		e1q_requant_bytes_c(v, mult + i0, shift + i0, zp, lo, hi, k, out + i0);
+	}
+}
+
+void e1q_requant_bytes_fold(const int32_t *acc, const int32_t *fold, int32_t corr,
+			    const int32_t *sx, int32_t zw, const int32_t *mult,
+			    const int *shift, int32_t zp, int32_t lo, int32_t hi,
+			    uint32_t n, uint8_t *out)
+{
+#if E1Q_X86
+	if (e1q_have_avx2()) {
+		e1q_requant_bytes_fold_avx2(acc, fold, corr, sx, zw, mult, shift, zp, lo, hi,
+					    n, out);
+		return;
+	}
+#endif
+	e1q_requant_bytes_fold_c(acc, fold, corr, sx, zw, mult, shift, zp, lo, hi, n, out);
 }
 
 void e1q_requant_bytes_ruy(const int32_t *acc, const int32_t *mult, const int *shift,

@@ -207,6 +207,37 @@ static inline int32_t e1q_requant(int32_t acc, int32_t mult, int shift,
  */
 void e1q_requant_bytes(const int32_t *acc, const int32_t *mult, const int *shift,
 		       int32_t zp, int32_t lo, int32_t hi, uint32_t n, uint8_t *out);
+/* e1q_requant_bytes in portable C (the form on hosts without AVX2). */
+void e1q_requant_bytes_c(const int32_t *acc, const int32_t *mult, const int *shift,
+			 int32_t zp, int32_t lo, int32_t hi, uint32_t n, uint8_t *out);
+#if defined(__x86_64__) && defined(__GNUC__)
+#define E1Q_X86 1
+/* e1q_requant_bytes in AVX2 intrinsics (requant_avx2.c): only where
+ * e1q_have_avx2() */
+void e1q_requant_bytes_avx2(const int32_t *acc, const int32_t *mult, const int *shift,
+			    int32_t zp, int32_t lo, int32_t hi, uint32_t n, uint8_t *out);
+bool e1q_have_avx2(void);
+void e1q_requant_bytes_fold_avx2(const int32_t *acc, const int32_t *fold, int32_t corr,
+				 const int32_t *sx, int32_t zw, const int32_t *mult,
+				 const int *shift, int32_t zp, int32_t lo, int32_t hi,
+				 uint32_t n, uint8_t *out);
+#else
+#define E1Q_X86 0
+#endif
+/*
+ * e1q_requant_bytes of acc[i] + fold[i] - corr - zw * sx[i] (int32
+ * wrap-around; without the last term when @sx is NULL): a convolution's
+ * fold and requantization in one pass over the accumulators.
+ */
+void e1q_requant_bytes_fold(const int32_t *acc, const int32_t *fold, int32_t corr,
+			    const int32_t *sx, int32_t zw, const int32_t *mult,
+			    const int *shift, int32_t zp, int32_t lo, int32_t hi,
+			    uint32_t n, uint8_t *out);
+/* The same in portable C. */
+void e1q_requant_bytes_fold_c(const int32_t *acc, const int32_t *fold, int32_t corr,
+			      const int32_t *sx, int32_t zw, const int32_t *mult,
+			      const int *shift, int32_t zp, int32_t lo, int32_t hi,
+			      uint32_t n, uint8_t *out);
 /* The same with E1NPU_ROUNDING_RUY. */
 void e1q_requant_bytes_ruy(const int32_t *acc, const int32_t *mult, const int *shift,
 			      int32_t zp, int32_t lo, int32_t hi, uint32_t n, uint8_t *out);

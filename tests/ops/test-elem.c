@@ -112,6 +112,45 @@ static void test_relu(void **state)
 	}
 }
 
+/*
+ * e1npu_ops_add (operand tables, chunked vector requantization) against
+ * the scalar reference: both dtypes, every activation, lengths across the
+ * 256-element chunks and the 8-lane tails, several scale ratios.
+ */
+static void add_vs_ref(struct ops_env *e)
+{
+	static const float sc[][3] = { { 0.037f, 0.011f, 0.05f }, { 0.5f, 0.5f, 0.25f },
+				       { 0.002f, 0.9f, 1.7f }, { 1.0f, 1.0f, 1.0f } };
+	enum { N = 1031 };
+	uint8_t *a = malloc(N), *b = malloc(N), *o = malloc(N), *r = malloc(N);
+	uint64_t seed = 77;
+
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(o);
+	assert_non_null(r);
+	t_fill_u8(a, N, &seed);
+	t_fill_u8(b, N, &seed);
+	for (uint32_t dt = 0; dt < 2; dt++)
+	for (size_t k = 0; k < sizeof(sc) / sizeof(sc[0]); k++)
+	for (uint32_t act = 0; act <= E1NPU_ACT_RELU_N1_TO_1; act++) {
+		uint32_t dtype = dt ? E1NPU_DTYPE_INT8 : E1NPU_DTYPE_UINT8;
+		int32_t z0 = dt ? -128 : 0;
+		struct e1npu_qparams qa = { sc[k][0], z0 + 100 + (int32_t)k },
+				     qb = { sc[k][1], z0 + 7 }, qo = { sc[k][2], z0 + 131 };
+		size_t n = (size_t)N - k * 7 - act;
+
+		assert_int_equal(ref_add(dtype, n, a, &qa, b, &qb, r, &qo, act), 0);
+		assert_int_equal(e1npu_ops_add(e->ops, dtype, n, a, &qa, b, &qb, o, &qo, act,
+					       NULL), 0);
+		assert_memory_equal(o, r, n);
+	}
+	free(a);
+	free(b);
+	free(o);
+	free(r);
+}
+
 static void test_add(void **state)
 {
 	struct ops_env *e = *state;
@@ -138,6 +177,7 @@ static void test_add(void **state)
 	assert_int_equal(e1npu_ops_add(e->ops, E1NPU_DTYPE_UINT8, 256, ua, &qa, ub, &qb, uo,
 				       &qo, 1, NULL), 0);
 	assert_memory_equal(uo, ur, 256);
+	add_vs_ref(e);
 }
 
 static void test_softmax(void **state)

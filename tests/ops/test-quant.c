@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include <e1npu/e1npu_ops.h>
@@ -323,6 +324,145 @@ static void test_requant_bytes(void **state)
 	}
 }
 
+/* Every byte form of the gemmlowp requantization: the dispatched one, the
+ * portable C loop and (on x86 with AVX2) the intrinsics. */
+static void requant_forms(const int32_t *a, const int32_t *m, const int *sh, int32_t zp,
+			  int32_t lo, int32_t hi, uint32_t n, uint8_t out[3][72])
+{
+	memset(out, 0xa5, 3 * 72);
+	e1q_requant_bytes(a, m, sh, zp, lo, hi, n, out[0]);
+	e1q_requant_bytes_c(a, m, sh, zp, lo, hi, n, out[1]);
+#if E1Q_X86
+	if (e1q_have_avx2())
+		e1q_requant_bytes_avx2(a, m, sh, zp, lo, hi, n, out[2]);
+	else
+#endif
+		e1q_requant_bytes_c(a, m, sh, zp, lo, hi, n, out[2]);
+}
+
+/* One random operand triple whose result + zp stays in int32 (where
+ * e1q_requant is defined): any accumulator, multiplier (INT32_MIN too) and
+ * shift from -40 (clamped to 31 right) to 31 left. */
+static void requant_operand(uint64_t *seed, int32_t zp, int32_t *a, int32_t *m, int *sh)
+{
+	static const int32_t edge[] = { 0, 1, -1, INT32_MIN, INT32_MAX, INT32_MIN + 1,
+					1 << 30, -(1 << 30), 255, -128 };
+	int64_t r;
+
+	do {
+		*seed = *seed * 6364136223846793005ull + 1442695040888963407ull;
+		*a = *seed % 4 ? (int32_t)(*seed >> 32) >> (*seed >> 8) % 32 :
+			edge[(*seed >> 40) % (sizeof(edge) / sizeof(edge[0]))];
+		*seed = *seed * 6364136223846793005ull + 1442695040888963407ull;
+		*m = *seed % 4 ? (int32_t)(*seed >> 32) :
+			edge[(*seed >> 40) % (sizeof(edge) / sizeof(edge[0]))];
+		*sh = (int)((*seed >> 16) % 72) - 40;
+		r = (int64_t)e1q_mul_by_qm(*a, *m, *sh) + zp;
+	} while (r < INT32_MIN || r > INT32_MAX);
+}
+
+/* The forms agree with e1q_requant on random and edge operands, every
+ * length 0..72 (all tails of the 8-lane loop) and offset. */
+static void test_requant_bytes_forms(void **state)
+{
+	uint64_t seed = 42;
+	uint8_t out[3][72];
+
+	(void)state;
+	for (int round = 0; round < 20000; round++) {
+		int32_t a[72], m[72];
+		int sh[72];
+		uint32_t n = (uint32_t)round % 73;
+		int32_t zp = (int32_t)((round * 7) % 256) - 128, lo = round % 2 ? -128 : 0;
+		int32_t hi = round % 2 ? 127 : 255;
+
+		if (round % 3 == 0) {	/* narrower clamps: activations */
+			lo += 20;
+			hi -= 30;
+		}
+		for (uint32_t i = 0; i < n; i++)
+			requant_operand(&seed, zp, &a[i], &m[i], &sh[i]);
+		requant_forms(a, m, sh, zp, lo, hi, n, out);
+		for (uint32_t i = 0; i < n; i++) {
+			uint8_t want = (uint8_t)e1q_requant(a[i], m[i], sh[i], zp, lo, hi);
+
+			for (int f = 0; f < 3; f++)
+				if (out[f][i] != want)
+					fail_msg("form %d: requant(%d, %d, %d, zp %d) = %u, e1q_requant %u",
+						 f, a[i], m[i], sh[i], zp, out[f][i], want);
+		}
+		for (int f = 0; f < 3; f++)	/* nothing past n */
+			for (uint32_t i = n; i < 72; i++)
+				assert_int_equal(out[f][i], 0xa5);
+	}
+	/* INT32_MIN * INT32_MIN saturates to INT32_MAX, left shift included */
+	{
+		const int32_t a[3] = { INT32_MIN, 1 << 30, INT32_MIN }, m[3] = { INT32_MIN, INT32_MIN, INT32_MIN };
+		const int sh[3] = { 0, 1, -31 };
+
+		requant_forms(a, m, sh, -5, -128, 127, 3, out);
+		for (int f = 0; f < 3; f++) {
+			assert_int_equal(out[f][0], 127);
+			assert_int_equal(out[f][1], 127);
+			assert_int_equal(out[f][2], (uint8_t)e1q_requant(a[2], m[2], sh[2], -5, -128, 127));
+		}
+	}
+}
+
+/*
+ * e1q_requant_bytes_fold (dispatched, C, AVX2) == e1q_requant of the
+ * folded accumulator: operands drawn for the folded value, then acc made
+ * to reach it through random fold, corr, zw and sx (wrapping), with and
+ * without sx, every length 0..72.
+ */
+static void test_requant_bytes_fold(void **state)
+{
+	uint64_t seed = 7;
+
+	(void)state;
+	for (int round = 0; round < 20000; round++) {
+		int32_t a[72], m[72], acc[72], fold[72], sx[72];
+		int sh[72];
+		uint8_t out[3][72];
+		uint32_t n = (uint32_t)round % 73;
+		int32_t zp = (int32_t)((round * 13) % 256) - 128, lo = round % 2 ? -128 : 0;
+		int32_t hi = round % 2 ? 127 : 255, corr, zw;
+		const int32_t *s = round % 4 ? sx : NULL;
+
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		corr = (int32_t)(seed >> 32);
+		zw = (int32_t)(seed % 511) - 255;
+		for (uint32_t i = 0; i < n; i++) {
+			requant_operand(&seed, zp, &a[i], &m[i], &sh[i]);
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			fold[i] = (int32_t)(seed >> 32);
+			sx[i] = (int32_t)(seed & 0xffffff) - (1 << 23);
+			acc[i] = (int32_t)((uint32_t)a[i] - (uint32_t)fold[i] + (uint32_t)corr +
+					   (s ? (uint32_t)zw * (uint32_t)sx[i] : 0));
+		}
+		memset(out, 0xa5, sizeof(out));
+		e1q_requant_bytes_fold(acc, fold, corr, s, zw, m, sh, zp, lo, hi, n, out[0]);
+		e1q_requant_bytes_fold_c(acc, fold, corr, s, zw, m, sh, zp, lo, hi, n, out[1]);
+#if E1Q_X86
+		if (e1q_have_avx2())
+			e1q_requant_bytes_fold_avx2(acc, fold, corr, s, zw, m, sh, zp, lo, hi, n,
+						    out[2]);
+		else
+#endif
+			e1q_requant_bytes_fold_c(acc, fold, corr, s, zw, m, sh, zp, lo, hi, n,
+						 out[2]);
+		for (int f = 0; f < 3; f++) {
+			for (uint32_t i = 0; i < n; i++)
+				if (out[f][i] != (uint8_t)e1q_requant(a[i], m[i], sh[i], zp, lo, hi))
+					fail_msg("form %d: fold requant of %d (%d, %d) = %u, e1q_requant %d",
+						 f, a[i], m[i], sh[i], out[f][i],
+						 e1q_requant(a[i], m[i], sh[i], zp, lo, hi));
+			for (uint32_t i = n; i < 72; i++)
+				assert_int_equal(out[f][i], 0xa5);
+		}
+	}
+}
+
 static void test_fixedpoint(void **state)
 {
 	int nbits;
@@ -476,6 +616,8 @@ int main(void)
 		cmocka_unit_test(test_activation_range),
 		cmocka_unit_test(test_requant),
 		cmocka_unit_test(test_requant_bytes),
+		cmocka_unit_test(test_requant_bytes_forms),
+		cmocka_unit_test(test_requant_bytes_fold),
 		cmocka_unit_test(test_requant_ruy),
 		cmocka_unit_test(test_requant_ruy_single),
 		cmocka_unit_test(test_fixedpoint),
