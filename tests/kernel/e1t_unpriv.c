@@ -44,6 +44,7 @@
 
 struct up_ctx {
 	struct e1t_dev root;		/* root's file */
+	struct e1t_bo pad[4];		/* make the canary's handle number high */
 	struct e1t_bo canary;		/* root's buffer */
 	uint32_t flink_name;		/* its GEM_FLINK name */
 	uint64_t mmap_offset;		/* its fake offset */
@@ -189,7 +190,7 @@ static void up_foreign(const struct up_ctx *x, struct e1t_dev *d)
 	void *p;
 	int ret;
 
-	/* this file has no handle as high as root's: both are fresh files */
+	/* this fresh file has no handle as high as root's canary */
 	if (e1t_bo_new(d, 4096, &a) || e1t_bo_new(d, 4096, &c) ||
 	    a.handle == x->canary.handle || c.handle == x->canary.handle) {
 		UP_FAIL(x, "unpriv-foreign-handle", "setup: handles %u %u, root's %u",
@@ -332,6 +333,9 @@ int e1t_group_unpriv(void)
 	}
 	x.gid = up_render_gid();
 	ret = e1t_open(&x.root);
+	/* root's handles 1-4 are pads: the child's fresh file has only 1-2 */
+	for (size_t i = 0; !ret && i < E1T_ARRAY_SIZE(x.pad); i++)
+		ret = e1t_bo_new(&x.root, 4096, &x.pad[i]);
 	if (!ret)
 		ret = e1t_bo_new(&x.root, CANARY_SIZE, &x.canary);
 	if (ret) {
@@ -375,6 +379,8 @@ out:
 	e1t_pass("unpriv-canary");
 close:
 	e1t_bo_free(&x.root, &x.canary);
+	for (size_t i = 0; i < E1T_ARRAY_SIZE(x.pad); i++)
+		e1t_bo_free(&x.root, &x.pad[i]);
 	e1t_close(&x.root);
 	return e1t_failures ? 1 : 0;
 }
