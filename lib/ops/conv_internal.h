@@ -12,6 +12,14 @@
 
 #include "ops_internal.h"
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+/* Per-pixel loops over channels: AVX2/AVX-512 builds, vectorized at -O2 */
+#define CV_VEC __attribute__((target_clones("default", "avx2", "arch=x86-64-v4"), \
+			      optimize("tree-vectorize", "vect-cost-model=dynamic")))
+#else
+#define CV_VEC
+#endif
+
 /* One block-diagonal CONV2D_S8 weight block: whole groups side by side. */
 struct cv_block {
 	uint32_t g0, gb;	/* groups g0 .. g0+gb-1 */
@@ -86,9 +94,20 @@ void cvmm_free(struct e1npu_conv *cv);
 int cvmm_run(struct e1npu_conv *cv, const int8_t *x, int32_t *acc,
 	     const int32_t *sx, void *out, bool *finished,
 	     struct e1npu_ops_report *rep);
-/* conv.c: fold + requantization of every pixel's row of @ldc bytes in @c. */
+/*
+ * conv_finish.c: fold + requantization into @out, with the window sums @sx
+ * (groups per pixel): of every pixel's row of @ldc bytes in @c (the
+ * MATMUL form, every window full) ...
+ */
 void cv_finish_rows(const struct e1npu_conv *cv, uint8_t *c, size_t ldc,
 		    const int32_t *sx, void *out);
+/* ... of the layer's accumulators @acc ([pixel][c_out]) ... */
+void cv_finish(const struct e1npu_conv *cv, int32_t *acc, const int32_t *sx,
+	       void *out);
+/* ... and of the @th x @tw pixels from (@oy0, @ox0) of one patch in @src. */
+void cv_finish_patch(const struct e1npu_conv *cv, uint8_t *src, uint32_t stride,
+		     uint32_t oy0, uint32_t ox0, uint32_t th, uint32_t tw,
+		     const int32_t *sx, void *out);
 
 /*
  * conv.c: window sums of @x per output pixel and group into @sx: the valid
