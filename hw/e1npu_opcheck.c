@@ -76,6 +76,7 @@ void e1npu_limits_init(struct e1npu_limits *lim, bool wrapper_present,
 	lim->pool_strides = E1NPU_BIT(1) | E1NPU_BIT(2);
 	lim->max_relu_mn = E1_V0_MAX_RELU_MN;
 }
+EXPORT_SYMBOL_IF_KUNIT(e1npu_limits_init);
 
 /**
  * e1npu_limits_to_dev_info() - fill the DEV_QUERY answer from the limits
@@ -133,6 +134,7 @@ int e1npu_op_engine(u32 opcode)
 		return -EINVAL;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(e1npu_op_engine);
 
 /* Scalar fields of struct e1npu_hw_op, by bit in a "used" mask. */
 enum {
@@ -169,11 +171,12 @@ static void e1npu_op_fields(const struct e1npu_hw_op *op,
 	v[E1NPU_F_DILATION] = op->dilation;
 }
 
-static const struct e1npu_hw_tensor *
+const struct e1npu_hw_tensor *
 e1npu_op_tensor(const struct e1npu_hw_op *op, unsigned int t)
 {
 	return t == E1NPU_T_A ? &op->a : t == E1NPU_T_B ? &op->b : &op->c;
 }
+EXPORT_SYMBOL_IF_KUNIT(e1npu_op_tensor);
 
 /* How an opcode uses the operation's fields. */
 struct e1npu_op_shape {
@@ -385,6 +388,7 @@ int e1npu_op_extents(const struct e1npu_hw_op *op,
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(e1npu_op_extents);
 
 static int e1npu_check_range(u32 v, u32 lo, u32 hi, const char *field,
 			     struct e1npu_op_err *err)
@@ -651,6 +655,7 @@ int e1npu_op_check(const struct e1npu_hw_op *op, u32 engine,
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(e1npu_op_check);
 
 static void e1npu_desc_tensor(u32 desc[E1_V0_DESC_WORDS], unsigned int lo,
 			      unsigned int stride_word, u64 addr, u32 stride)
@@ -749,6 +754,7 @@ int e1npu_op_encode(const struct e1npu_hw_op *op, const u64 dev_addr[E1NPU_T_COU
 	desc[E1_V0_DW_TAG] = tag;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(e1npu_op_encode);
 
 /**
  * e1npu_desc_set_irq() - request the completion interrupt for a descriptor
@@ -758,6 +764,7 @@ void e1npu_desc_set_irq(u32 desc[E1_V0_DESC_WORDS])
 {
 	desc[E1_V0_DW_OP] |= E1_V0_FLAG_IRQ_ON_COMPLETE;
 }
+EXPORT_SYMBOL_IF_KUNIT(e1npu_desc_set_irq);
 
 /**
  * e1npu_desc_make_nop() - turn a descriptor into a NOP, keeping its tag
@@ -776,6 +783,7 @@ void e1npu_desc_make_nop(u32 desc[E1_V0_DESC_WORDS], bool irq_on_complete)
 		e1npu_desc_set_irq(desc);
 	desc[E1_V0_DW_TAG] = tag;
 }
+EXPORT_SYMBOL_IF_KUNIT(e1npu_desc_make_nop);
 
 /* ---------------------------------------------------------------------- */
 /* Datapath execution                                                     */
@@ -802,6 +810,7 @@ int e1npu_cmd_size(u32 engine)
 		return -EINVAL;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(e1npu_cmd_size);
 
 /**
  * e1npu_op_tensors() - the tensors an opcode uses
@@ -818,10 +827,11 @@ u32 e1npu_op_tensors(u32 opcode)
 		return 0;
 	return s.tensors;
 }
+EXPORT_SYMBOL_IF_KUNIT(e1npu_op_tensors);
 
 /* The datapath command of a validated datapath operation. */
-static void e1npu_dp_cmd_encode(const struct e1npu_hw_op *op,
-				struct drm_e1npu_dp_cmd *c)
+void e1npu_dp_cmd_encode(const struct e1npu_hw_op *op,
+			 struct drm_e1npu_dp_cmd *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->count = 1;
@@ -849,6 +859,7 @@ static void e1npu_dp_cmd_encode(const struct e1npu_hw_op *op,
 	c->stride[E1NPU_T_B] = op->b.stride;
 	c->stride[E1NPU_T_C] = op->c.stride;
 }
+EXPORT_SYMBOL_IF_KUNIT(e1npu_dp_cmd_encode);
 
 static int e1npu_wrapper_decode(const u32 *w, struct e1npu_hw_op *op,
 				struct e1npu_op_err *err)
@@ -1033,6 +1044,7 @@ int e1npu_cmd_decode(u32 engine, const void *cmd, struct e1npu_hw_op *op,
 		return e1npu_dp_decode(cmd, op, err);
 	return e1npu_fail(err, -EINVAL, "engine", engine, "unknown engine");
 }
+EXPORT_SYMBOL_IF_KUNIT(e1npu_cmd_decode);
 
 /**
  * e1npu_cmd_reloc() - apply one relocation to the command it names
@@ -1081,48 +1093,7 @@ int e1npu_cmd_reloc(struct e1npu_hw_op *ops, u32 *seen,
 	t->offset = r->offset;
 	return 0;
 }
-
-/**
- * e1npu_cmd_encode() - the command and relocations of an operation
- * @engine: enum drm_e1npu_engine of @op
- * @op: the operation (libe1npu's side of e1npu_cmd_decode())
- * @cmd: receives e1npu_cmd_size(@engine) bytes
- * @relocs: receives up to E1NPU_T_COUNT relocations for @op's tensors
- * @index: the command's index in its job
- * @nrelocs: receives the number of relocations written
- *
- * Return: 0, or -EINVAL when @op is not an operation of @engine.
- */
-int e1npu_cmd_encode(u32 engine, const struct e1npu_hw_op *op, void *cmd,
-		     struct drm_e1npu_reloc *relocs, u32 index, u32 *nrelocs)
-{
-	const u64 zero[E1NPU_T_COUNT] = { 0 };
-	u32 used = e1npu_op_tensors(op->opcode), t, n = 0;
-	int ret = 0;
-
-	if (e1npu_op_engine(op->opcode) != (int)engine)
-		return -EINVAL;
-	if (engine == DRM_E1NPU_ENGINE_WRAPPER)
-		ret = e1npu_op_encode(op, zero, 0, cmd);
-	else
-		e1npu_dp_cmd_encode(op, cmd);
-	if (ret)
-		return ret;
-	for (t = 0; t < E1NPU_T_COUNT; t++) {
-		const struct e1npu_hw_tensor *tn = e1npu_op_tensor(op, t);
-
-		if (!(used & E1NPU_BIT(t)))
-			continue;
-		memset(&relocs[n], 0, sizeof(relocs[n]));
-		relocs[n].cmd = index;
-		relocs[n].field = t;
-		relocs[n].handle = tn->handle;
-		relocs[n].offset = tn->offset;
-		n++;
-	}
-	*nrelocs = n;
-	return 0;
-}
+EXPORT_SYMBOL_IF_KUNIT(e1npu_cmd_reloc);
 
 static u32 e1npu_get_le32(const u8 *p)
 {
@@ -1351,3 +1322,4 @@ int e1npu_dp_exec(const struct e1npu_dp_io *io, const struct e1npu_hw_op *op,
 		return -EINVAL;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(e1npu_dp_exec);

@@ -17,11 +17,15 @@
 #include <linux/string.h>
 #include <linux/types.h>
 #include <drm/e1npu_accel.h>
+#include <kunit/visibility.h>
 #else
 /* Userspace: the kernel's type names and helpers, from the model's shim. */
 #include <errno.h>
 #include "e1_model_shim.h"
 #include "e1npu_accel.h"
+/* the kernel exports these to its KUnit suite only (a declaration here:
+ * the macro is followed by a semicolon at file scope) */
+#define EXPORT_SYMBOL_IF_KUNIT(sym) extern int e1npu_kunit_export_##sym
 #endif
 #include "e1npu_hw.h"
 
@@ -252,6 +256,10 @@ int e1npu_cmd_reloc(struct e1npu_hw_op *ops, u32 *seen,
 		    struct e1npu_op_err *err);
 int e1npu_cmd_encode(u32 engine, const struct e1npu_hw_op *op, void *cmd,
 		     struct drm_e1npu_reloc *relocs, u32 index, u32 *nrelocs);
+void e1npu_dp_cmd_encode(const struct e1npu_hw_op *op,
+			 struct drm_e1npu_dp_cmd *c);
+const struct e1npu_hw_tensor *
+e1npu_op_tensor(const struct e1npu_hw_op *op, unsigned int t);
 
 int e1npu_op_encode(const struct e1npu_hw_op *op, const u64 dev_addr[E1NPU_T_COUNT],
 		    u32 tag, u32 desc[E1_V0_DESC_WORDS]);

@@ -77,8 +77,8 @@ static const struct drm_debugfs_info e1npu_debugfs_list[] = {
  * e1npu_debugfs_init() - the device's debugfs files
  * @edev: the device, before drm_dev_register()
  *
- * The DRM core never calls &drm_driver.debugfs_init for an accel minor
- * (6.12), so the driver adds its files to the device's debugfs directory
+ * The DRM core never calls &drm_driver.debugfs_init for an accel minor,
+ * so the driver adds its files to the device's debugfs directory
  * (/sys/kernel/debug/accel/<device>/) itself, as ivpu does; the core
  * removes them with the device.
  */

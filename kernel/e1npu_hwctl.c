@@ -8,7 +8,6 @@
 #include <linux/delay.h>
 #include <linux/interrupt.h>
 #include <linux/iopoll.h>
-#include <linux/kobject.h>
 #include <linux/moduleparam.h>
 #include <linux/reset.h>
 #include <linux/slab.h>
@@ -158,19 +157,12 @@ void e1npu_wedge(struct e1npu_device *edev, struct list_head *jobs,
 }
 
 /*
- * Tell userspace the device needs recovery: a uevent on the accel node with
- * WEDGED=rebind, the key and value the DRM core's drm_dev_wedged_event()
- * sends for DRM_WEDGE_RECOVERY_REBIND (Documentation/gpu/drm-uapi.rst,
- * "Device Wedging"); rebinding the driver is what clears the state.
- * drm_dev_wedged_event() itself is not used: Debian's 6.12 does not have
- * it, and where it exists it sends on the primary minor, which an
- * accel-only device does not have (dev->primary is NULL). Switch to it
- * once it handles accel devices. A work item, because the wedge is found
- * on fence-signalling paths (IRQ thread, timeout handler) where the
- * uevent's GFP_KERNEL allocations must not run.
+ * Tell userspace the device needs recovery: the DRM core's wedged uevent,
+ * WEDGED=rebind on the accel node (Documentation/gpu/drm-uapi.rst, "Device
+ * Wedging"); rebinding the driver is what clears the state. A work item,
+ * because the wedge is found on fence-signalling paths (IRQ thread, timeout
+ * handler) where the uevent's GFP_KERNEL allocations must not run.
  */
-static char *e1npu_wedged_envp[] = { "WEDGED=rebind", NULL };
-
 static void e1npu_wedged_work(struct work_struct *work)
 {
 	struct e1npu_device *edev = container_of(work, struct e1npu_device,
@@ -180,8 +172,7 @@ static void e1npu_wedged_work(struct work_struct *work)
 	/* Not after unplug: the accel node is gone from sysfs then. */
 	if (!drm_dev_enter(&edev->drm, &idx))
 		return;
-	kobject_uevent_env(&edev->drm.accel->kdev->kobj, KOBJ_CHANGE,
-			   e1npu_wedged_envp);
+	drm_dev_wedged_event(&edev->drm, DRM_WEDGE_RECOVERY_REBIND, NULL);
 	drm_dev_exit(idx);
 }
 

@@ -783,3 +783,4 @@ kunit_test_suite(e1npu_ops_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the e1 NPU submission rules");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");

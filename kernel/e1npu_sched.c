@@ -22,24 +22,6 @@
 #include "e1npu_perfmon.h"
 #include "e1npu_ring.h"
 
-/*
- * drm_sched_start() takes the error of the jobs it cancels since 6.13 and
- * DRM_GPU_SCHED_STAT_NOMINAL is DRM_GPU_SCHED_STAT_RESET since 6.17;
- * kernel/Kbuild probes the scheduler header of the kernel built against
- * (out-of-tree builds for Debian's 6.12 only: in a kernel tree neither
- * macro below is needed).
- */
-#ifdef E1NPU_SCHED_START_ERRNO
-#define e1npu_sched_start(s)		drm_sched_start(s, 0)
-#else
-#define e1npu_sched_start(s)		drm_sched_start(s)
-#endif
-#ifdef E1NPU_SCHED_STAT_RESET_NAME
-#define E1NPU_SCHED_STAT_RESET		DRM_GPU_SCHED_STAT_RESET
-#else
-#define E1NPU_SCHED_STAT_RESET		DRM_GPU_SCHED_STAT_NOMINAL
-#endif
-
 static const char *e1npu_fence_driver_name(struct dma_fence *fence)
 {
 	return E1NPU_DRIVER_NAME;
@@ -119,8 +101,8 @@ static enum drm_gpu_sched_stat e1npu_job_timedout(struct drm_sched_job *sched_jo
 		e1npu_dp_job_flush(job);
 	}
 	drm_sched_stop(sched, sched_job);
-	e1npu_sched_start(sched);
-	return E1NPU_SCHED_STAT_RESET;
+	drm_sched_start(sched, 0);
+	return DRM_GPU_SCHED_STAT_RESET;
 }
 
 static void e1npu_job_free(struct drm_sched_job *sched_job)

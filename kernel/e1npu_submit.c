@@ -119,8 +119,8 @@ static int e1npu_job_copy_sync(const struct drm_e1npu_submit *args, u64 ptr,
 /*
  * In-syncs become scheduler dependencies; out-syncs are looked up. The
  * fence of an in-sync is found here, not through
- * drm_sched_job_add_syncobj_dependency(), whose point is a u32 (6.12 and
- * later): it would wait for point 1 where the job names 2^32 + 1.
+ * drm_sched_job_add_syncobj_dependency(), whose point is a u32: it would
+ * wait for point 1 where the job names 2^32 + 1.
  */
 static int e1npu_job_syncs(struct e1npu_job *job, struct drm_file *file,
 			   const struct drm_e1npu_submit *args,

@@ -2,7 +2,8 @@
 #
 # libe1npu: lib/*.c and lib/*/*.c (the runtime, and the lowering layer in
 # lib/ops/ and lib/ref/), hw/e1npu_opcheck.c (the command formats and
-# submission rules the kernel driver compiles too) and the device model
+# submission rules the kernel driver compiles too), hw/e1npu_cmd_encode.c
+# (their encoder, in the kernel only for KUnit) and the device model
 # (model/*.c, the in-process backend), as
 #   $(O)/lib/libe1npu.so.0.1.0 (soname libe1npu.so.0, version script
 #   lib/libe1npu.sym, only E1NPU_API symbols exported),
@@ -23,7 +24,7 @@ E1NPU_WITH_UDEV  ?= 1
 
 
 
-LIB_SRCS := $(sort $(wildcard lib/*.c lib/*/*.c)) hw/e1npu_opcheck.c
+LIB_SRCS := $(sort $(wildcard lib/*.c lib/*/*.c)) hw/e1npu_opcheck.c hw/e1npu_cmd_encode.c
 # The model's sources: model.mk's list when it is included, else ours.
 LIB_MODEL_SRCS := $(MODEL_SRCS)
 

@@ -29,7 +29,7 @@ FUZZ_FLAGS    := -g -O1 -fno-omit-frame-pointer -std=c11 -D_DEFAULT_SOURCE \
 		 -Wall -Wextra -Werror -Wno-unused-parameter
 FUZZ_CPPFLAGS := -DE1NPU_VERSION='"$(E1NPU_VERSION)"' -Iinclude -Iinclude/hw -Iinclude/uapi/drm -Imodel -Ihw \
 		 -Itests/fuzz $(shell pkg-config --cflags libdrm 2>/dev/null)
-FUZZ_LIB_SRCS := hw/e1npu_opcheck.c $(MODEL_SRCS)
+FUZZ_LIB_SRCS := hw/e1npu_opcheck.c hw/e1npu_cmd_encode.c $(MODEL_SRCS)
 FUZZ_HDRS     := $(wildcard tests/fuzz/*.h include/hw/*.h include/uapi/drm/*.h \
 		   hw/e1npu_opcheck.h model/*.h)
 

@@ -12,12 +12,18 @@
 #      of tools/devel/kernel-tree-drop.sh --part, in the order upstream
 #      wants them, each with the message of tests/kernel-tree/series/N-PART
 #      and a Signed-off-by of the repository's git user:
-#        1 dt-bindings: vendor-prefixes: add Eliza
-#        2 dt-bindings: npu: add Eliza e1 NPU
-#        3 accel/e1npu: add the UAPI header and driver
-#        4 accel/e1npu: add documentation
-#        5 MAINTAINERS: add e1npu
+#        1 drm: send the wedged uevent on the accel node of a compute accelerator
+#        2 dt-bindings: vendor-prefixes: add Eliza
+#        3 dt-bindings: npu: add Eliza e1 NPU
+#        4 accel/e1npu: add the UAPI header and driver
+#        5 accel/e1npu: add documentation
+#        6 MAINTAINERS: add e1npu
 #      The driver part takes whatever kernel/Kbuild lists at run time.
+#   2b. the series is for this kernel alone: its driver files hold no
+#      scaffolding for older kernels or other layouts (no Kbuild probes or
+#      layout detection, no version checks, no userspace #else branches,
+#      no #include of a .c file, no word of Debian's 6.12): that lives in
+#      kernel/compat/, outside the series
 #   3. git format-patch --cover-letter into $O/kernel-series/ (the
 #      letter's subject and text: tests/kernel-tree/series/0-cover-letter);
 #      the cover letter and the driver patch's message must name the
@@ -46,7 +52,7 @@ KSERIES_O=${KSERIES_O:-$O-kernel-series}
 case "$KSERIES_O" in /*) ;; *) KSERIES_O="$TOP/$KSERIES_O" ;; esac
 OUT="$O/kernel-series"
 LOG="$KSERIES_O/log"
-PARTS=(vendor-prefix binding driver docs maintainers)
+PARTS=(drm-wedged vendor-prefix binding driver docs maintainers)
 t_all=$(now)
 npass=0
 nfail=0
@@ -131,6 +137,30 @@ for p in "${PARTS[@]}"; do
 done
 msg "kernel-series: ${#PARTS[@]} commits in $(elapsed "$t0") s"
 
+# ---- 2b. no scaffolding in the series' driver -----------------------------------
+# every file the series adds under drivers/accel/e1npu/ and its UAPI header:
+# PATTERN|WHAT pairs (grep -E), each a finding with its file and line
+SCAFFOLD=('^ifn?eq .*(wildcard|shell)|Kbuild layout detection or a probe'
+	'\$\(srctree\)|Kbuild reading the kernel tree (a probe)'
+	'LINUX_VERSION_CODE|KERNEL_VERSION\(|a kernel version check'
+	'E1NPU_SCHED_|E1NPU_COMPAT|a compat macro'
+	'#if(def|ndef)? .*__KERNEL__|a userspace branch'
+	'^#include ".*\.c"|an #include of a .c file'
+	'6\.12|Debian|Linux 6\.|a word about an older kernel or a distribution')
+scaffold=""
+while IFS= read -r f; do
+	for sp in "${SCAFFOLD[@]}"; do
+		hits=$(grep -n -E -- "${sp%%|*}" "$M/$f" | head -n 3 | sed "s|^|$f:|") || true
+		[ -z "$hits" ] || scaffold="$scaffold${sp##*|}: $(echo "$hits" | tr '\n' ' ')"$'\n'
+	done
+done < <(git -C "$M" diff --name-only "$BASE_REV" HEAD -- drivers/accel/e1npu include/uapi/drm/e1npu_accel.h)
+if [ -n "$scaffold" ]; then
+	fail "the series' driver holds scaffolding for older kernels or other layouts:"
+	printf '%s' "$scaffold" | sed 's/^/    | /' >&2
+else
+	pass "the series' driver is for Linux $KVER alone (no probes, layout detection, version checks, userspace branches, #include of .c, 6.12 or Debian)"
+fi
+
 # ---- 3. format-patch --------------------------------------------------------------
 # with a cover letter: subject and text from series/0-cover-letter (its
 # first paragraph is the subject), through the branch description
@@ -214,11 +244,11 @@ fi
 # ---- 5. checkpatch --strict ------------------------------------------------------
 # ALLOWED: checkpatch messages that are expected, one per line,
 # "PATCH-NUMBER TYPE" (NUMBER * = every patch):
-#  - FILE_PATH_CHANGES in patches 2-4: they add files before patch 5 adds
+#  - FILE_PATH_CHANGES in patches 3-5: they add files before patch 6 adds
 #    the MAINTAINERS entry that covers them.
-ALLOWED="2 FILE_PATH_CHANGES
-3 FILE_PATH_CHANGES
-4 FILE_PATH_CHANGES"
+ALLOWED="3 FILE_PATH_CHANGES
+4 FILE_PATH_CHANGES
+5 FILE_PATH_CHANGES"
 t0=$(now)
 for f in "${PATCHES[@]}"; do
 	n=$(basename "$f" | sed 's/^0*\([0-9]*\)-.*/\1/')
@@ -278,13 +308,21 @@ if [ -n "$KOBJ" ] && [ -f "$KOBJ/.config" ]; then
 	# the object directory's source is pristine: the UAPI header comes
 	# from the applied tree
 	# shellcheck disable=SC2086
+	# CONFIG_DRM_ACCEL_E1NPU=m: the object tree's .config predates the
+	# driver's Kconfig entry
 	if run_logged "$LOG/build.log" make -C "$KOBJ" ${KSERIES_MAKE_ARGS:-} \
 		M="$A/drivers/accel/e1npu" KCFLAGS="-I$A/include/uapi -I$A/include/uapi/drm" \
-		-j"$(nproc)" modules; then
+		CONFIG_DRM_ACCEL_E1NPU=m -j"$(nproc)" modules; then
 		if grep -q -E 'warning:|error:' "$LOG/build.log"; then
 			fail "make M=drivers/accel/e1npu warns: $(grep -m 3 -E 'warning:|error:' "$LOG/build.log")"
 		else
 			pass "make M=drivers/accel/e1npu against $KOBJ in $(elapsed "$t0") s ($(cd "$A/drivers/accel/e1npu" && ls *.ko | tr '\n' ' '))"
+		fi
+		# the encoder is the KUnit suite's alone
+		if nm "$A/drivers/accel/e1npu/e1npu.ko" 2>/dev/null | grep -q ' e1npu_cmd_encode$'; then
+			fail "e1npu.ko contains e1npu_cmd_encode (only the KUnit module should)"
+		else
+			pass "e1npu.ko has no e1npu_cmd_encode (the KUnit module's alone)"
 		fi
 	else
 		fail "make M=drivers/accel/e1npu failed (log $LOG/build.log)"

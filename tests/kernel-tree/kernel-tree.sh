@@ -53,7 +53,8 @@ grep -rlZF --include='*.cmd' "$SRC/" "$W/obj" |
 msg "kernel-tree: scratch copy of $(basename "$KC") in $W ($(elapsed "$t0") s)"
 
 # 2. the drop, as a board engineer would do it
-run_logged "$LOG/drop.log" "$TOP/tools/devel/kernel-tree-drop.sh" "$W/linux" ||
+# (--compat: this 6.12 tree is older than the driver's kernel)
+run_logged "$LOG/drop.log" "$TOP/tools/devel/kernel-tree-drop.sh" --compat "$W/linux" ||
 	die "kernel-tree-drop.sh failed"
 DROP="$W/linux/drivers/accel/e1npu"
 # the board's driver and nothing else

@@ -14,9 +14,10 @@
 #   make kernel-tests     build the guest programs (riscv64-linux-gnu-gcc)
 #   make vm-riscv64       build them, the modules, boot, run
 
-# hw/e1npu_opcheck.c: the shared encoder (e1npu_cmd_encode()) that
+# hw/e1npu_opcheck.c and hw/e1npu_cmd_encode.c: the shared encoder that
 # turns the tests' operations into hardware commands, as libe1npu does
-E1T_SRCS := $(sort $(wildcard tests/kernel/e1t_*.c)) hw/e1npu_opcheck.c
+E1T_SRCS := $(sort $(wildcard tests/kernel/e1t_*.c)) hw/e1npu_opcheck.c \
+	hw/e1npu_cmd_encode.c
 E1T_DEPS := $(E1T_SRCS) tests/kernel/e1t.h include/uapi/drm/e1npu_accel.h \
 	include/hw/e1npu_hw.h hw/e1npu_opcheck.h model/e1_model_shim.h \
 	model/e1_model_shim_user.h tests/kernel/kernel-tests.mk
@@ -38,7 +39,7 @@ $(E1T_RISCV_BIN): $(E1T_DEPS)
 # isolation self-test and the canary victim (tests/kernel/e1p_*.c), sharing
 # e1t_lib.c and e1t_ref.c
 E1P_SRCS := $(sort $(wildcard tests/kernel/e1p_*.c)) tests/kernel/e1t_lib.c \
-	tests/kernel/e1t_ref.c hw/e1npu_opcheck.c
+	tests/kernel/e1t_ref.c hw/e1npu_opcheck.c hw/e1npu_cmd_encode.c
 E1P_DEPS := $(E1P_SRCS) tests/kernel/e1p.h $(E1T_DEPS)
 E1P_RISCV_BIN := $(O)/tests/kernel/riscv64/e1npu-proof
 

@@ -21,6 +21,12 @@ if [ ! -f "$KO" ]; then
 	t_fail kunit "the kernel has KUnit but e1npu_kunit_test.ko was not built"
 	exit 0
 fi
+# the suite's module imports e1npu.ko's KUnit-only exports
+loaded=0
+if ! grep -q '^e1npu ' /proc/modules; then
+	t_insmod e1npu || exit 0
+	loaded=1
+fi
 t_insmod e1npu_kunit_test || exit 0
 
 n=0
@@ -45,4 +51,5 @@ for r in /sys/kernel/debug/kunit/e1npu*/results; do
 done
 [ "$n" -gt 0 ] || t_fail kunit "no e1npu suite in /sys/kernel/debug/kunit"
 t_rmmod e1npu_kunit_test
+[ "$loaded" = 0 ] || t_rmmod e1npu
 exit 0

@@ -91,12 +91,10 @@ compile_lint() {
 	cp -r "$VM_DIR/selftest" "$src/selftest"
 	local dirs=("$src/selftest")
 	if [ -f "$TOP/kernel/Kbuild" ]; then
-		# the driver alone (with hw/'s shared code): it must build
-		# without model/ beside it
-		for d in kernel hw include; do
-			[ -d "$TOP/$d" ] && cp -r "$TOP/$d" "$src/$d"
-		done
-		dirs+=("$src/kernel")
+		# the driver alone (with hw/'s shared code), staged as for
+		# every out-of-tree build: it must build without model/
+		"$TOP/kernel/compat/stage.sh" "$src/e1npu" || die "lint $arch: kernel/compat/stage.sh failed"
+		dirs+=("$src/e1npu")
 	else
 		warn "lint $arch: kernel/Kbuild absent: W=1/sparse SKIPPED for kernel/ (only the harness module is checked)"
 	fi
@@ -142,7 +140,7 @@ compile_lint() {
 # checkpatch_lint TREE TAG: checkpatch --strict (TREE's) over the project's
 # kernel-side files; logs checkpatch[-TAG]-GROUP.log
 checkpatch_lint() {
-	local src=$1 tag=$2 cp log st=0 grp files f n c compat t0
+	local src=$1 tag=$2 cp log st=0 grp files f n c t0
 	t0=$(now)
 	cp="$src/scripts/checkpatch.pl"
 	[ -f "$src/scripts/spelling.txt" ] && [ -f "$src/scripts/const_structs.checkpatch" ] ||
@@ -150,7 +148,7 @@ checkpatch_lint() {
 	cd "$TOP"
 	for grp in kernel uapi hw model harness; do
 		case "$grp" in
-		kernel) files=$(ls kernel/*.[ch] 2>/dev/null | grep -v '^kernel/e1npu_compat\.h$' || true) ;;
+		kernel) files=$(ls kernel/*.[ch] kernel/compat/*.h 2>/dev/null || true) ;;
 		uapi) files=$(ls include/uapi/drm/*.h 2>/dev/null || true) ;;
 		hw) files=$(ls include/hw/*.h hw/*.[ch] 2>/dev/null || true) ;;
 		# *_user.h files are userspace-only (never built in the kernel).
@@ -165,12 +163,6 @@ checkpatch_lint() {
 		# shellcheck disable=SC2086
 		perl "$cp" --strict --no-tree --file --terse --show-types --no-summary \
 			$files >"$log" 2>&1 || true
-		compat=kernel/e1npu_compat.h
-		if [ "$grp" = kernel ] && [ -f "$compat" ]; then
-			perl "$cp" --strict --no-tree --file --terse --show-types --no-summary \
-				--ignore LINUX_VERSION_CODE "$compat" >>"$log" 2>&1 || true
-			files="$files $compat"
-		fi
 		n=$(grep -c -E ': (ERROR|WARNING|CHECK):' "$log" || true)
 		if [ "$n" = 0 ]; then
 			msg "checkpatch${tag:+ $tag}: $grp: clean ($(echo $files | wc -w) files)"

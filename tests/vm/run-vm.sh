@@ -89,12 +89,10 @@ build_modules "$SRC/selftest" selftest
 KOS=("$SRC/selftest/e1vm_selftest.ko")
 
 if [ -f "$TOP/kernel/Kbuild" ] && [ "${VM_NO_PROJECT:-0}" != 1 ]; then
-	# kernel/Kbuild builds ../hw/'s shared code too
-	for d in kernel hw include; do
-		[ -d "$TOP/$d" ] && rsync -a --delete "${RSYNC_EXCL[@]}" "$TOP/$d/" "$SRC/$d/"
-	done
-	build_modules "$SRC/kernel" kernel
-	mapfile -t proj < <(find "$SRC/kernel" -name '*.ko' | sort)
+	# the out-of-tree layout with the compat layer (kernel/compat/stage.sh)
+	"$TOP/kernel/compat/stage.sh" "$SRC/e1npu" || die "$ARCH: kernel/compat/stage.sh failed"
+	build_modules "$SRC/e1npu" kernel
+	mapfile -t proj < <(find "$SRC/e1npu" -name '*.ko' | sort)
 	[ "${#proj[@]}" -gt 0 ] || die "$ARCH: kernel/Kbuild built no .ko"
 	KOS+=("${proj[@]}")
 else

@@ -146,16 +146,13 @@ for p in $ARCH_PKGS; do
 		die "package $p got no file from the staged install"
 done
 
-# e1npu-dkms: the driver as DKMS source, in the kernel-tree layout that
-# kernel/Kbuild knows (hw/'s shared code and e1npu_hw.h beside the
-# sources); the UAPI header as drm/e1npu_accel.h so <drm/e1npu_accel.h>
-# resolves through Kbuild's -I$(src).
+# e1npu-dkms: the driver as DKMS source, in the out-of-tree layout of
+# kernel/compat/stage.sh (the sources, hw/'s shared code, e1npu_hw.h, the
+# UAPI header as drm/e1npu_accel.h, the compat layer for the kernels
+# older than the driver's).
 DKMS_SRC=$ROOT/e1npu-dkms/usr/src/e1npu-$VERSION
-mkdir -p "$DKMS_SRC/drm"
-install -m 0644 "$TOP/kernel/Kbuild" "$TOP"/kernel/*.c "$TOP"/kernel/*.h "$DKMS_SRC/"
-install -m 0644 "$TOP"/hw/*.c "$TOP"/hw/*.h "$DKMS_SRC/"
-install -m 0644 "$TOP/include/hw/e1npu_hw.h" "$DKMS_SRC/"
-install -m 0644 "$TOP/include/uapi/drm/e1npu_accel.h" "$DKMS_SRC/drm/"
+"$TOP/kernel/compat/stage.sh" "$DKMS_SRC"
+find "$DKMS_SRC" -type f -exec chmod 0644 {} +
 sed -e '/^#/d' -e "s/@VERSION@/$VERSION/g" "$HERE/dkms.conf.in" > "$DKMS_SRC/dkms.conf"
 
 # ---- strip -----------------------------------------------------------------

@@ -1,19 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 #
-# kernel-tree-drop.sh [--part P[,P...]] KTREE: drop the e1 NPU driver
-# (e1npu.ko, and its KUnit suite), its binding, documentation and
+# kernel-tree-drop.sh [--compat] [--part P[,P...]] KTREE: drop the e1 NPU
+# driver (e1npu.ko, and its KUnit suite), its binding, documentation and
 # MAINTAINERS entry into the kernel source tree KTREE, the way they would
 # be merged upstream. Parts (default: all, in this order, which is also
 # the order of `make kernel-series`, tests/kernel-tree/kernel-series.sh):
 #
+#   drm-wedged     the DRM core's drm_dev_wedged_event() sends on an accel
+#                  device's node (kernel/upstream/drm-wedged-event-accel.diff,
+#                  against the series' kernel; e1npu calls it)
 #   vendor-prefix  "^eliza,.*" in Documentation/devicetree/bindings/
 #                  vendor-prefixes.yaml (sorted in)
 #   binding        Documentation/devicetree/bindings/npu/eliza,e1-npu.yaml
 #   driver         the files kernel/Kbuild builds (from kernel/ or hw/,
 #                  the code shared with libe1npu), kernel/*.h, hw/*.h,
 #                  Kconfig, Kbuild (and any .c those #include),
-#                  include/hw/e1npu_hw.h -> drivers/accel/e1npu/;
+#                  include/hw/e1npu_hw.h -> drivers/accel/e1npu/, the
+#                  userspace half of the headers shared with libe1npu
+#                  (#ifdef __KERNEL__ ... #else ... #endif) left out;
 #                  include/uapi/drm/e1npu_accel.h -> include/uapi/drm/;
 #                  'source "drivers/accel/e1npu/Kconfig"' in
 #                  drivers/accel/Kconfig, 'obj-$(CONFIG_DRM_ACCEL_E1NPU)
@@ -25,10 +30,14 @@
 #   maintainers    the entry of the repository's MAINTAINERS, sorted into
 #                  the tree's MAINTAINERS
 #
-# Sources are copied unchanged; kernel/Kbuild finds the headers in either
-# layout. The driver's .c files are the ones kernel/Kbuild names
-# (e1npu-y, e1npu_kunit_test-y; a $(var) directory prefix, hw/'s in the
-# repository, is dropped), read at run time. Only the driver goes
+# --compat: for a kernel older than the series' (Debian's 6.12): the
+# compat layer of kernel/compat/ goes in beside the driver (e1npu_compat.h,
+# Kbuild.compat, included from the driver's Kbuild) and drm-wedged is left
+# out of the default parts (the compat layer supplies the event there).
+#
+# The driver's .c files are the ones kernel/Kbuild names (e1npu-y,
+# e1npu_kunit_test-y), from kernel/ or hw/, read at run time; none may
+# #include another .c file. Only the driver goes
 # in: no device model, no simulator (a file of kernel/ named e1npu_sim*
 # is refused). Idempotent (an earlier drop is replaced). Enable it with
 # CONFIG_DRM_ACCEL_E1NPU in .config.
@@ -40,13 +49,18 @@ set -euo pipefail
 
 die() { echo "kernel-tree-drop: $*" >&2; exit 1; }
 
-PARTS=vendor-prefix,binding,driver,docs,maintainers
-if [ "${1:-}" = --part ]; then
-	[ $# -ge 2 ] || die "usage: $0 [--part P[,P...]] <kernel source tree>"
-	PARTS=$2
-	shift 2
-fi
-[ $# = 1 ] || die "usage: $0 [--part P[,P...]] <kernel source tree>"
+USAGE="usage: $0 [--compat] [--part P[,P...]] <kernel source tree>"
+PARTS=drm-wedged,vendor-prefix,binding,driver,docs,maintainers
+COMPAT=0
+while [ $# -gt 1 ]; do
+	case "$1" in
+	--compat) COMPAT=1; shift ;;
+	--part) [ $# -ge 2 ] || die "$USAGE"; PARTS=$2; PARTS_SET=1; shift 2 ;;
+	*) break ;;
+	esac
+done
+[ $# = 1 ] || die "$USAGE"
+[ "$COMPAT" = 0 ] || [ -n "${PARTS_SET:-}" ] || PARTS=${PARTS#drm-wedged,}
 KTREE=$(cd "$1" && pwd) || die "no such directory: $1"
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BINDINGS="$KTREE/Documentation/devicetree/bindings"
@@ -75,6 +89,32 @@ driver_src() {
 		[ -f "$TOP/$d/$1" ] && { echo "$TOP/$d/$1"; return 0; }
 	done
 	return 1
+}
+
+part_drm_wedged() {
+	local d="$TOP/kernel/upstream/drm-wedged-event-accel.diff"
+	# already applied: the reverse applies
+	patch -s -f -d "$KTREE" -p1 -R --dry-run <"$d" >/dev/null 2>&1 && return 0
+	# GNU patch writes a new file (never through a hard link)
+	patch -s -f -d "$KTREE" -p1 --no-backup-if-mismatch <"$d" ||
+		die "$d does not apply to $KTREE (the series' kernel only; --compat for an older one)"
+}
+
+# kernel_only SRC DST: SRC without the userspace half of the headers it
+# shares with libe1npu: "#ifdef __KERNEL__" keeps its first branch, the
+# "#else" branch and the directives go (no other conditional may be
+# inside one)
+kernel_only() {
+	rm -f "$2"
+	awk -v f="$1" '
+		/^#ifdef __KERNEL__$/ { if (st) bad = 1; st = 1; next }
+		st && /^#if/ { bad = 1 }
+		st == 1 && /^#else/ { st = 2; next }
+		st && /^#endif/ { st = 0; next }
+		st == 2 { next }
+		{ print }
+		END { if (bad || st) { print f ": unsupported __KERNEL__ conditional" > "/dev/stderr"; exit 1 } }
+	' "$1" >"$2" || die "cannot take the kernel half of $1"
 }
 
 part_vendor_prefix() {
@@ -117,18 +157,23 @@ part_driver() {
 	mkdir -p "$dest"
 	for f in $(kbuild_sources); do
 		src=$(driver_src "$f") || die "kernel/Kbuild names $f, which neither kernel/ nor hw/ holds"
-		put "$src" "$dest/$f"
+		kernel_only "$src" "$dest/$f"
 	done
-	# and the .c files those include (a KUnit suite may #include its unit)
-	for f in $(sed -n 's/^#include "\([a-z0-9_]*\.c\)"$/\1/p' "$dest"/*.c | sort -u); do
-		src=$(driver_src "$f") || die "a driver source includes $f, which neither kernel/ nor hw/ holds"
-		[ -f "$dest/$f" ] || put "$src" "$dest/$f"
+	! grep -n '^#include ".*\.c"' "$dest"/*.c ||
+		die "a driver source #includes a .c file (above): Kbuild lists every object"
+	for f in "$TOP"/kernel/*.h "$TOP"/hw/*.h "$TOP"/include/hw/e1npu_hw.h; do
+		kernel_only "$f" "$dest/$(basename "$f")"
 	done
-	for f in "$TOP"/kernel/*.h "$TOP"/hw/*.h "$TOP"/kernel/Kconfig "$TOP"/kernel/Kbuild \
-		 "$TOP"/include/hw/e1npu_hw.h; do
-		put "$f" "$dest/$(basename "$f")"
-	done
+	put "$TOP/kernel/Kconfig" "$dest/Kconfig"
+	put "$TOP/kernel/Kbuild" "$dest/Kbuild"
 	put "$TOP/include/uapi/drm/e1npu_accel.h" "$KTREE/include/uapi/drm/e1npu_accel.h"
+	if [ "$COMPAT" = 1 ]; then
+		put "$TOP/kernel/compat/e1npu_compat.h" "$dest/e1npu_compat.h"
+		put "$TOP/kernel/compat/Kbuild.compat" "$dest/Kbuild.compat"
+		{ printf '# the compat layer for this older kernel (kernel-tree-drop.sh --compat)\ninclude $(src)/Kbuild.compat\n\n'
+		  cat "$TOP/kernel/Kbuild"; } >"$dest/Kbuild.e1npu-tmp"
+		replace "$dest/Kbuild"
+	fi
 
 	# Kconfig and Makefile: sorted in by directory name among the other
 	# drivers' lines (inside if DRM_ACCEL); after the last one when ours
@@ -241,8 +286,8 @@ part_maintainers() {
 
 for p in ${PARTS//,/ }; do
 	case "$p" in
-	vendor-prefix|binding|driver|docs|maintainers) "part_${p//-/_}" ;;
-	*) die "unknown part '$p' (vendor-prefix, binding, driver, docs, maintainers)" ;;
+	drm-wedged|vendor-prefix|binding|driver|docs|maintainers) "part_${p//-/_}" ;;
+	*) die "unknown part '$p' (drm-wedged, vendor-prefix, binding, driver, docs, maintainers)" ;;
 	esac
 done
 
