@@ -23,8 +23,10 @@
 #include <errno.h>
 #include "e1_model_shim.h"
 #include "e1npu_accel.h"
-/* the kernel exports these to its KUnit suite only (a declaration here:
- * the macro is followed by a semicolon at file scope) */
+/*
+ * The kernel exports these to its KUnit suite only. A declaration here:
+ * the macro is followed by a semicolon at file scope.
+ */
 #define EXPORT_SYMBOL_IF_KUNIT(sym) extern int e1npu_kunit_export_##sym
 #endif
 #include "e1npu_hw.h"

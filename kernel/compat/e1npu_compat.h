@@ -14,7 +14,14 @@
 
 #ifdef E1NPU_COMPAT_SCHED_START_VOID
 /* before 6.13 the jobs a restart cancels got no error */
-#define drm_sched_start(sched, err)	drm_sched_start(sched)
+static inline void e1npu_compat_sched_start(struct drm_gpu_scheduler *sched,
+					    int err)
+{
+	WARN_ON(err);
+	drm_sched_start(sched);
+}
+
+#define drm_sched_start(sched, err)	e1npu_compat_sched_start(sched, err)
 #endif
 
 #ifdef E1NPU_COMPAT_SCHED_STAT_NOMINAL
@@ -41,11 +48,13 @@ static inline int drm_dev_wedged_event(struct drm_device *dev,
 				       unsigned long method,
 				       struct drm_wedge_task_info *info)
 {
-	static char *envp[] = { "WEDGED=rebind", NULL };
 	struct drm_minor *minor = dev->accel ? dev->accel : dev->primary;
+	char *envp[2];
 
 	if (WARN_ON(method != DRM_WEDGE_RECOVERY_REBIND))
 		return -EINVAL;
+	envp[0] = "WEDGED=rebind";
+	envp[1] = NULL;
 	drm_info(dev, "device wedged, needs recovery\n");
 	return kobject_uevent_env(&minor->kdev->kobj, KOBJ_CHANGE, envp);
 }
