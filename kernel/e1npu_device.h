@@ -138,6 +138,8 @@ void e1npu_show_fdinfo(struct drm_printer *p, struct drm_file *file);
  * @perf_base: per enum e1npu_perf, what the counters held before the last
  *	reset-line pulses cleared them
  * @pm_probe_ref: probe still holds its runtime-PM usage reference
+ * @clocks_on: the clocks are enabled (runtime PM's callbacks and probe
+ *	change it; read at teardown, after runtime PM is disabled)
  * @wrapper: the wrapper engine's scheduler and counters
  * @datapath: the datapath engine's scheduler and counters
  * @timeout_wq: ordered queue of both schedulers' timeout handlers (the
@@ -195,6 +197,7 @@ struct e1npu_device {
 	unsigned long clock_hz;
 	struct reset_control *rst;
 	bool pm_probe_ref;
+	bool clocks_on;
 	/* Around each datapath operation; before perf_lock. */
 	struct mutex dp_lock;
 	/* Guards perf_base. */

@@ -8,6 +8,7 @@
  * own ordered queue, not in the scheduler's run_job, and signals the
  * job's hardware fence when it is done.
  */
+#include <linux/dma-fence.h>
 #include <linux/iopoll.h>
 #include <linux/sched.h>
 #include <linux/workqueue.h>
@@ -63,12 +64,15 @@ static void e1npu_dp_job_work(struct work_struct *work)
 		.yield = e1npu_dp_io_yield,
 		.ctx = edev,
 	};
+	bool fence_cookie;
 	u32 i, st;
 	int ret, idx;
 
+	/* Everything here leads to the job's fence: no allocation. */
+	fence_cookie = dma_fence_begin_signalling();
 	if (!drm_dev_enter(&edev->drm, &idx)) {
 		e1npu_job_complete(job, -ENODEV, 0, 0, 0);
-		return;
+		goto out;
 	}
 	e1npu_perfmon_job_start(job);
 	for (i = 0; i < job->op_count; i++) {
@@ -94,6 +98,8 @@ static void e1npu_dp_job_work(struct work_struct *work)
 	e1npu_job_complete(job, 0, 0, 0, job->op_count);
 out_dev_exit:
 	drm_dev_exit(idx);
+out:
+	dma_fence_end_signalling(fence_cookie);
 }
 
 /**

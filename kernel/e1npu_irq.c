@@ -3,6 +3,7 @@
  * e1 NPU interrupts: the wrapper's "npu" and "fallback" lines and the
  * datapath's line, looked up before the hardware is touched.
  */
+#include <linux/dma-fence.h>
 #include <linux/interrupt.h>
 #include <linux/platform_device.h>
 #include <drm/drm_print.h>
@@ -48,14 +49,17 @@ static irqreturn_t e1npu_irq_fallback(int irq, void *arg)
 	return IRQ_WAKE_THREAD;
 }
 
+/* Signals the fences of the jobs the wrapper finished or failed. */
 static irqreturn_t e1npu_irq_thread(int irq, void *arg)
 {
 	struct e1npu_device *edev = arg;
+	bool fence_cookie = dma_fence_begin_signalling();
 
 	mutex_lock(&edev->ring_lock);
 	if (!edev->unplugged)
 		e1npu_ring_service(edev);
 	mutex_unlock(&edev->ring_lock);
+	dma_fence_end_signalling(fence_cookie);
 	return IRQ_HANDLED;
 }
 

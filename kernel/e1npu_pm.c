@@ -19,12 +19,17 @@
 
 static int e1npu_power_on(struct e1npu_device *edev)
 {
-	return clk_bulk_prepare_enable(edev->num_clks, edev->clks);
+	int ret;
+
+	ret = clk_bulk_prepare_enable(edev->num_clks, edev->clks);
+	edev->clocks_on = !ret;
+	return ret;
 }
 
 static void e1npu_power_off(struct e1npu_device *edev)
 {
 	clk_bulk_disable_unprepare(edev->num_clks, edev->clks);
+	edev->clocks_on = false;
 }
 
 /*
@@ -41,21 +46,28 @@ static unsigned long e1npu_core_clock_rate(struct e1npu_device *edev)
 	return edev->num_clks ? clk_get_rate(edev->clks[0].clk) : 0;
 }
 
-/* devm action: runtime PM off and the device powered down, once. */
-static void e1npu_pm_fini(void *data)
+/*
+ * devm action, the last of e1npu_pm_init()'s to run: runtime PM is
+ * disabled by then (devm_pm_runtime_set_active_enabled()'s actions run
+ * first), so nothing powers the device on again.
+ */
+static void e1npu_pm_power_down(void *data)
 {
 	struct e1npu_device *edev = data;
-	struct device *dev = edev->drm.dev;
 
-	pm_runtime_disable(dev);
-	pm_runtime_dont_use_autosuspend(dev);
+	if (edev->clocks_on)
+		e1npu_power_off(edev);
+}
+
+/* devm action: probe's usage reference, when probe failed holding it. */
+static void e1npu_pm_drop_probe_ref(void *data)
+{
+	struct e1npu_device *edev = data;
+
 	if (edev->pm_probe_ref) {
-		pm_runtime_put_noidle(dev);
+		pm_runtime_put_noidle(edev->drm.dev);
 		edev->pm_probe_ref = false;
 	}
-	if (!pm_runtime_status_suspended(dev))
-		e1npu_power_off(edev);
-	pm_runtime_set_suspended(dev);
 }
 
 /**
@@ -63,7 +75,9 @@ static void e1npu_pm_fini(void *data)
  * @edev: the device
  *
  * Leaves the device powered and out of reset with a usage reference that
- * e1npu_pm_probe_done() drops at the end of probe.
+ * e1npu_pm_probe_done() drops at the end of probe. Everything is undone by
+ * devm actions: the probe reference, runtime PM (disabled, status
+ * suspended), then the clocks.
  *
  * Return: 0 or a negative errno (-EPROBE_DEFER from clocks and resets).
  */
@@ -84,24 +98,23 @@ int e1npu_pm_init(struct e1npu_device *edev)
 	ret = e1npu_power_on(edev);
 	if (ret)
 		return dev_err_probe(dev, ret, "enabling clocks\n");
+	ret = devm_add_action_or_reset(dev, e1npu_pm_power_down, edev);
+	if (ret)
+		return ret;
 	/* A clean block: pulse the reset line (no-op without one). */
 	ret = edev->rst ? e1npu_hw_reset_line(edev) : 0;
-	if (ret) {
-		e1npu_power_off(edev);
+	if (ret)
 		return dev_err_probe(dev, ret, "reset pulse\n");
-	}
 
 	pm_runtime_set_autosuspend_delay(dev, E1NPU_AUTOSUSPEND_MS);
 	pm_runtime_use_autosuspend(dev);
-	ret = pm_runtime_set_active(dev);
-	if (ret) {
-		e1npu_power_off(edev);
-		return ret;
-	}
+	/* held from before runtime PM is enabled until probe is done */
 	pm_runtime_get_noresume(dev);
 	edev->pm_probe_ref = true;
-	pm_runtime_enable(dev);
-	return devm_add_action_or_reset(dev, e1npu_pm_fini, edev);
+	ret = devm_add_action_or_reset(dev, e1npu_pm_drop_probe_ref, edev);
+	if (ret)
+		return ret;
+	return devm_pm_runtime_set_active_enabled(dev);
 }
 
 /**

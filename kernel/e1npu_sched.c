@@ -41,8 +41,11 @@ static struct dma_fence *e1npu_job_run(struct drm_sched_job *sched_job)
 {
 	struct e1npu_job *job = to_e1npu_job(sched_job);
 	struct e1npu_device *edev = job->edev;
+	bool fence_cookie;
 	int error;
 
+	/* The job's fences signal only if this returns: no allocation. */
+	fence_cookie = dma_fence_begin_signalling();
 	/* run_job runs once per job: nothing is ever resubmitted. */
 	dma_fence_init(job->hw_fence, &e1npu_fence_ops, &edev->fence_lock,
 		       edev->fence_context + job->engine,
@@ -53,13 +56,13 @@ static struct dma_fence *e1npu_job_run(struct drm_sched_job *sched_job)
 	error = sched_job->s_fence->finished.error;
 	if (error) {
 		e1npu_job_complete(job, error, 0, 0, 0);
-		return dma_fence_get(job->hw_fence);
+		goto out;
 	}
 
 	job->start_ns = ktime_get_ns();
 	if (job->engine == DRM_E1NPU_ENGINE_DATAPATH) {
 		e1npu_dp_job_queue(job);
-		return dma_fence_get(job->hw_fence);
+		goto out;
 	}
 
 	mutex_lock(&edev->ring_lock);
@@ -72,6 +75,8 @@ static struct dma_fence *e1npu_job_run(struct drm_sched_job *sched_job)
 		e1npu_ring_push(edev, job);
 	}
 	mutex_unlock(&edev->ring_lock);
+out:
+	dma_fence_end_signalling(fence_cookie);
 	return dma_fence_get(job->hw_fence);
 }
 
@@ -89,13 +94,18 @@ static enum drm_gpu_sched_stat e1npu_job_timedout(struct drm_sched_job *sched_jo
 	struct e1npu_job *job = to_e1npu_job(sched_job);
 	struct e1npu_device *edev = job->edev;
 	struct drm_gpu_scheduler *sched = sched_job->sched;
+	bool fence_cookie;
 
 	drm_sched_wqueue_stop(sched);
 	if (job->engine == DRM_E1NPU_ENGINE_WRAPPER) {
+		/* the recovery signals the job's fence: no allocation in it */
+		fence_cookie = dma_fence_begin_signalling();
 		mutex_lock(&edev->ring_lock);
 		e1npu_ring_timeout(edev, job);
 		mutex_unlock(&edev->ring_lock);
+		dma_fence_end_signalling(fence_cookie);
 	} else {
+		/* its work item signals (and is annotated) */
 		e1npu_job_warn(job, "timed out after %u ms: waiting for its commands to end\n",
 			       e1npu_timeout_ms);
 		e1npu_dp_job_flush(job);

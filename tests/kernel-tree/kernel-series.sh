@@ -153,7 +153,8 @@ while IFS= read -r f; do
 		hits=$(grep -n -E -- "${sp%%|*}" "$M/$f" | head -n 3 | sed "s|^|$f:|") || true
 		[ -z "$hits" ] || scaffold="$scaffold${sp##*|}: $(echo "$hits" | tr '\n' ' ')"$'\n'
 	done
-done < <(git -C "$M" diff --name-only "$BASE_REV" HEAD -- drivers/accel/e1npu include/uapi/drm/e1npu_accel.h)
+done < <(git -C "$M" diff --name-only "$BASE_REV" HEAD -- drivers/accel/e1npu include/uapi/drm/e1npu_accel.h \
+	Documentation/accel/e1npu)
 if [ -n "$scaffold" ]; then
 	fail "the series' driver holds scaffolding for older kernels or other layouts:"
 	printf '%s' "$scaffold" | sed 's/^/    | /' >&2

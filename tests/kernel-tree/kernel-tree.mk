@@ -30,8 +30,9 @@ check-dt-binding:
 
 CHECK_TARGETS += check-dt-binding
 
-# kernel-series: the e1 NPU as the 5-patch series an upstream submission
-# would be (vendor prefix, binding, driver, docs, MAINTAINERS), made with
+# kernel-series: the e1 NPU as the 6-patch series an upstream submission
+# would be (the DRM core's wedged event on accel nodes, vendor prefix,
+# binding, driver, docs, MAINTAINERS), made with
 # git format-patch --cover-letter against Debian's newest mainline source
 # (tests/vm/linux-mainline.sh) into $(O)/kernel-series/; check-kernel-series
 # also checks what the cover letter and the driver's message name (the

@@ -17,9 +17,8 @@
 #     the mainline tree's, on kernel/*.[ch], include/uapi/drm/*.h,
 #     include/hw/*.h and hw/*.[ch] (group hw), model/*.[ch] (no kernel
 #     module builds the model since the simulator module went; it is
-#     checked all the same) and the harness's own module. kernel/e1npu_compat.h (LINUX_VERSION_CODE checks
-#     for the 6.12 build, never dropped into a kernel tree) is checked with
-#     --ignore LINUX_VERSION_CODE, everything else without exceptions
+#     checked all the same), the harness's own module and the compat
+#     layer's header (kernel/compat/*.h), without exceptions
 # Warnings from files outside the project (kernel headers) are counted and
 # shown but do not fail. Exits non-zero on any finding in project files.
 # E1NPU_LINT_ADVISORY="model hw ..." lists checkpatch groups (kernel uapi
