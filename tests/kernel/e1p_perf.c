@@ -6,8 +6,11 @@
  * ratio to a DRM_IOCTL_VERSION round trip (the cheapest DRM ioctl: the
  * floor of a syscall into the DRM core). Medians of ITERATIONS each.
  * The SUBMIT ioctl alone and the wait alone are printed too: they show
- * where the time goes. The figures are printed; the result
- * "perf-nop-submit" fails only when a job fails.
+ * where the time goes. Then the cost of a command buffer against jobs:
+ * one job of E1P_BATCH NOP descriptors against E1P_BATCH one-NOP jobs
+ * (each its own SUBMIT, the last one waited for). The figures are
+ * printed; the results "perf-nop-submit" and "perf-batch" fail only when
+ * a job fails.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -28,6 +31,87 @@ static uint64_t median(uint64_t *v, unsigned int n)
 {
 	qsort(v, n, sizeof(*v), cmp_u64);
 	return v[n / 2];
+}
+
+#define E1P_BATCH	32
+
+/*
+ * One round of the batch comparison: the time of one job of E1P_BATCH
+ * NOPs and of E1P_BATCH one-NOP jobs, each until the last point signals.
+ */
+static int e1p_batch_round(struct e1t_dev *d, const uint32_t *nops,
+			   uint64_t *t_buf, uint64_t *t_jobs)
+{
+	struct e1t_job job;
+	struct e1t_result r;
+	uint64_t t0;
+	unsigned int j;
+	int ret;
+
+	t0 = e1t_now_ns();
+	ret = e1t_submit_cmds(d, DRM_E1NPU_ENGINE_WRAPPER, nops, E1P_BATCH,
+			      NULL, 0, &job);
+	if (!ret)
+		ret = e1t_timeline_wait(d, &d->timeline, &job.point, 1, 0,
+					E1T_JOB_TIMEOUT_MS);
+	*t_buf = e1t_now_ns() - t0;
+	if (!ret)
+		ret = e1t_job_wait(d, &job, E1T_JOB_TIMEOUT_MS, &r);
+	if (!ret && (r.state != DRM_E1NPU_JOB_STATE_DONE ||
+		     r.cmds_done != E1P_BATCH))
+		ret = -EIO;
+	if (ret)
+		return ret;
+
+	t0 = e1t_now_ns();
+	for (j = 0; j < E1P_BATCH && !ret; j++)
+		ret = e1t_submit_cmds(d, DRM_E1NPU_ENGINE_WRAPPER, nops, 1,
+				      NULL, 0, &job);
+	if (!ret)
+		ret = e1t_timeline_wait(d, &d->timeline, &job.point, 1, 0,
+					E1T_JOB_TIMEOUT_MS);
+	*t_jobs = e1t_now_ns() - t0;
+	if (!ret)
+		ret = e1t_job_wait(d, &job, E1T_JOB_TIMEOUT_MS, &r);
+	if (!ret && (r.state != DRM_E1NPU_JOB_STATE_DONE || r.cmds_done != 1))
+		ret = -EIO;
+	return ret;
+}
+
+/* the batch comparison, ROUNDS rounds after one warm-up */
+static int e1p_batch(struct e1t_dev *d, unsigned int rounds)
+{
+	uint32_t nops[E1P_BATCH][E1_V0_DESC_WORDS];
+	uint64_t *tb = calloc(rounds, sizeof(*tb));
+	uint64_t *tj = calloc(rounds, sizeof(*tj));
+	uint64_t mb, mj, w1, w2;
+	unsigned int i;
+	int ret = 0;
+
+	if (!tb || !tj) {
+		free(tb);
+		free(tj);
+		return -ENOMEM;
+	}
+	memset(nops, 0, sizeof(nops));
+	for (i = 0; i < E1P_BATCH; i++)
+		nops[i][E1_V0_DW_OP] = E1_V0_OP_NOP;
+	ret = e1p_batch_round(d, &nops[0][0], &w1, &w2);
+	for (i = 0; i < rounds && !ret; i++)
+		ret = e1p_batch_round(d, &nops[0][0], &tb[i], &tj[i]);
+	if (!ret) {
+		mb = median(tb, rounds);
+		mj = median(tj, rounds);
+		printf("E1VM-PERF: batch-%u: one %u-descriptor job %llu ns (%llu ns per descriptor); %u one-descriptor jobs %llu ns (%llu ns per job, %.1fx the descriptor), %u rounds\n",
+		       E1P_BATCH, E1P_BATCH, (unsigned long long)mb,
+		       (unsigned long long)(mb / E1P_BATCH), E1P_BATCH,
+		       (unsigned long long)mj,
+		       (unsigned long long)(mj / E1P_BATCH),
+		       mb ? (double)mj / mb : 0.0, rounds);
+	}
+	free(tb);
+	free(tj);
+	return ret;
 }
 
 int e1p_perf(int argc, char **argv)
@@ -89,6 +173,11 @@ int e1p_perf(int argc, char **argv)
 	       (unsigned long long)mv, mv ? (double)ms / mv : 0.0,
 	       ms <= 5 * mv ? "met" : "NOT met", n);
 	e1t_pass("perf-nop-submit");
+	ret = e1p_batch(&d, n / 20 ? n / 20 : 1);
+	if (ret)
+		e1t_fail("perf-batch", "%s", strerror(-ret));
+	else
+		e1t_pass("perf-batch");
 	e1t_close(&d);
 	free(tv);
 	free(ts);
