@@ -171,13 +171,12 @@ bool cvmm_choose(struct e1npu_conv *cv)
 		patch = ph * pw * cv->cin_g;
 		if (patch > MM_MAX)
 			continue;
-		for (uint32_t gs = 1; gs <= cv->groups && gs <= MM_MAX_GS; gs++)
+		for (uint32_t gs = 1; gs <= cv->groups && gs <= MM_MAX_GS &&
+				      gs * patch <= MM_MAX; gs++)
 		for (int pk = 0; pk < 2; pk++) {
 			struct cv_mm f = { .bh = bh, .bw = bw, .gs = gs,
 					   .ph = (uint32_t)ph, .pw = (uint32_t)pw, .pk = pk };
 
-			if (gs * patch > MM_MAX)
-				break;
 			if (!form_cost(cv, &f))
 				continue;
 			/* E1NPU_OPS_LOWERING=packed: the packed variant wherever it fits */
