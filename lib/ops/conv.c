@@ -459,9 +459,11 @@ static int cv_take_choice(struct e1npu_conv *cv, const struct ops_conv_choice *c
 
 	switch (c->form) {
 	case OPS_CONV_FORM_MATMUL:
-		if (!cvmm_set(cv, c->bh, c->bw, c->gs))
+	case OPS_CONV_FORM_PACKED:
+		if (!cvmm_set(cv, c->bh, c->bw, c->gs, c->form == OPS_CONV_FORM_PACKED))
 			return ops_error(cv->ops, -EINVAL,
-					 "stored lowering: MATMUL form of %ux%u-output blocks, %u groups stacked, does not fit this convolution",
+					 "stored lowering: %s form of %ux%u-output blocks, %u groups stacked, does not fit this convolution",
+					 c->form == OPS_CONV_FORM_PACKED ? "packed CONV2D" : "MATMUL",
 					 c->bh, c->bw, c->gs);
 		cv->use_mm = true;
 		return c->packed ? cvmm_prepare_from(cv, c->packed, c->packed_size) :
@@ -488,7 +490,7 @@ static int cv_take_choice(struct e1npu_conv *cv, const struct ops_conv_choice *c
 
 void ops_conv_get_choice(const struct e1npu_conv *cv, struct ops_conv_choice *c)
 {
-	c->form = cv->use_mm ? OPS_CONV_FORM_MATMUL :
+	c->form = cv->use_mm ? (cv->mm.pk ? OPS_CONV_FORM_PACKED : OPS_CONV_FORM_MATMUL) :
 		  cv->ksize ? OPS_CONV_FORM_CONV2D : OPS_CONV_FORM_CPU;
 	c->bh = cv->use_mm ? cv->mm.bh : 0;
 	c->bw = cv->use_mm ? cv->mm.bw : 0;
@@ -512,9 +514,11 @@ static int cv_choose_form(struct e1npu_conv *cv, const struct ops_conv_choice *c
 	if (choice && cv->ops->lowering == OPS_LOWERING_AUTO)
 		return cv_take_choice(cv, choice);
 	if ((cv->ops->lowering == OPS_LOWERING_AUTO ||
-	     cv->ops->lowering == OPS_LOWERING_MATMUL) && cvmm_choose(cv) &&
+	     cv->ops->lowering == OPS_LOWERING_MATMUL ||
+	     cv->ops->lowering == OPS_LOWERING_PACKED) && cvmm_choose(cv) &&
 	    (!cv->ksize || cv->mm.cost < cv->conv2d_cost ||
-	     cv->ops->lowering == OPS_LOWERING_MATMUL)) {
+	     cv->ops->lowering == OPS_LOWERING_MATMUL ||
+	     (cv->ops->lowering == OPS_LOWERING_PACKED && cv->mm.pk))) {
 		cv->use_mm = true;
 		return cvmm_prepare(cv);
 	}
@@ -864,9 +868,11 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 		else
 			snprintf(alt + 8, sizeof(alt) - 8, "%s", cv->cpu_why);
 		ops_report_set(rep, ch.engine, ch.reason,
-			       "%s: %u patch-Toeplitz MATMULs (%ux%u outputs x %u group%s per row, K %u), %llu modelled cycles (CONV2D form %s)",
-			       sel_reason_text(ch.reason), f->n_desc, f->bh, f->bw, f->gs,
-			       f->gs > 1 ? "s" : "", f->gs * f->ph * f->pw * cv->cin_g,
+			       "%s: %u %s (%ux%u outputs x %u group%s per row, K %u), %llu modelled cycles (CONV2D form %s)",
+			       sel_reason_text(ch.reason), f->n_desc,
+			       f->pk ? "pixel-packed patch-Toeplitz CONV2Ds" : "patch-Toeplitz MATMULs",
+			       f->bh, f->bw, f->gs, f->gs > 1 ? "s" : "",
+			       f->pk ? (unsigned int)cvpk_k(f) : f->gs * f->ph * f->pw * cv->cin_g,
 			       (unsigned long long)f->cost, alt);
 		/* the window sums first: cvmm_run may finish the layer */
 		if (cv->zw) {

@@ -17,6 +17,7 @@ enum ops_conv_form {
 	OPS_CONV_FORM_CPU = 0,		/* the hardware cannot run it */
 	OPS_CONV_FORM_CONV2D = 1,	/* CONV2D_S8 blocks */
 	OPS_CONV_FORM_MATMUL = 2,	/* patch-Toeplitz MATMUL_S8 */
+	OPS_CONV_FORM_PACKED = 3,	/* its pixel-packed CONV2D_S8 variant */
 };
 
 struct ops_conv_choice {

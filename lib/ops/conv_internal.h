@@ -46,6 +46,13 @@ struct cv_mm {
 	uint32_t n_desc;	/* MATMUL descriptors per run */
 	int8_t *b;		/* per stack [K][ldb], K and ldb of a full stack */
 	uint64_t cost;		/* modelled wrapper cycles */
+	/*
+	 * Pixel-packed variant (conv_pk.c): each stack is one CONV2D_S8 over
+	 * the input repacked as pq x pp pixels per channel, so the array does
+	 * the patch expansion and only the raw input moves.
+	 */
+	bool pk;
+	uint32_t pq, pp;	/* pk: input rows, columns per packed pixel */
 };
 
 struct e1npu_conv {
@@ -70,13 +77,42 @@ struct e1npu_conv {
 	int32_t zx, zw, lo, hi;
 };
 
+/*
+ * conv_pk.c, the pixel-packed variant of the form (single-channel groups,
+ * 3x3, stride and dilation 1, even blocks of at least 4x4): a bh x bw
+ * block of outputs is one CONV2D_S8 output pixel of bh * bw columns. Its
+ * input is packed (bh/2) x (bw/2) pixels per channel; a 3x3 window at
+ * stride 2 of those covers the block's patch, so B is the MATMUL form's
+ * with its rows reordered (zero rows where the window passes the patch).
+ */
+/* Whether @f (bh, bw, gs, nby, nbx set) fits; sets pq, pp and pk. */
+bool cvpk_fits(const struct e1npu_conv *cv, struct cv_mm *f);
+/* Cost, descriptors and staging bound of @f (cvpk_fits() true); false: too big. */
+bool cvpk_cost(const struct e1npu_conv *cv, struct cv_mm *f);
+/* Rows of one stack's B (K of a full stack). */
+size_t cvpk_k(const struct cv_mm *f);
+/* Bytes of one stack's packed input, and its row stride. */
+size_t cvpk_a_bytes(const struct cv_mm *f, size_t *lda);
+/* B of stack @s (@ng groups) from the MATMUL form's @bmm (K rows of @ldb). */
+void cvpk_b_from_mm(const struct e1npu_conv *cv, const int8_t *bmm, int8_t *dst,
+		    uint32_t ng, size_t ldb);
+/*
+ * Stage groups @g0 .. @g0 + @ng - 1 packed into @dst (cvpk_a_bytes()),
+ * from their planes (@planes, or @x itself for one input channel).
+ */
+void cvpk_stage(const struct e1npu_conv *cv, const int8_t *x, const int8_t *planes,
+		int8_t *dst, uint32_t g0, uint32_t ng);
+/* The CONV2D_S8 of a stack of @ng groups, its C pixel by pixel (@ng * bh * bw int32). */
+void cvpk_desc(const struct e1npu_conv *cv, struct e1npu_op_desc *d, size_t a_off,
+	       size_t b_off, size_t c_off, uint32_t ng);
+
 /* conv_mm.c: pick the cheapest MATMUL form (false: none fits the limits). */
 bool cvmm_choose(struct e1npu_conv *cv);
 /*
  * conv_mm.c: take the form of @bh x @bw-output blocks, @gs groups stacked,
  * if the search would have tried it (false: out of its limits).
  */
-bool cvmm_set(struct e1npu_conv *cv, uint32_t bh, uint32_t bw, uint32_t gs);
+bool cvmm_set(struct e1npu_conv *cv, uint32_t bh, uint32_t bw, uint32_t gs, bool pk);
 /* conv_mm.c: build the B matrices of the chosen form. */
 int cvmm_prepare(struct e1npu_conv *cv);
 /* conv_mm.c: the bytes of the chosen form's B matrices. */

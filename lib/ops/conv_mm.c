@@ -79,6 +79,8 @@ static bool form_cost(const struct e1npu_conv *cv, struct cv_mm *f)
 		return false;
 	f->m = f->nby * f->nbx;
 	f->nstack = full + (rem ? 1 : 0);
+	if (f->pk)
+		return cvpk_fits(cv, f) && cvpk_cost(cv, f);
 	/*
 	 * A, B and int32 C of every stack, as staged (rows 16-byte aligned);
 	 * each factor is below 2^32, so one stack's bytes fit 64 bits, the
@@ -115,7 +117,7 @@ static bool form_cost(const struct e1npu_conv *cv, struct cv_mm *f)
 
 /* Form @bh x @bw, @gs into @f with its cost, if within the search's limits. */
 static bool form_of(const struct e1npu_conv *cv, uint32_t bh, uint32_t bw, uint32_t gs,
-		    struct cv_mm *f)
+		    bool pk, struct cv_mm *f)
 {
 	const struct e1npu_conv_params *p = &cv->p;
 	uint64_t ph, pw, patch;
@@ -136,14 +138,15 @@ static bool form_of(const struct e1npu_conv *cv, uint32_t bh, uint32_t bw, uint3
 	f->gs = gs;
 	f->ph = (uint32_t)ph;
 	f->pw = (uint32_t)pw;
+	f->pk = pk;
 	return form_cost(cv, f);
 }
 
-bool cvmm_set(struct e1npu_conv *cv, uint32_t bh, uint32_t bw, uint32_t gs)
+bool cvmm_set(struct e1npu_conv *cv, uint32_t bh, uint32_t bw, uint32_t gs, bool pk)
 {
 	struct cv_mm f;
 
-	if (!form_of(cv, bh, bw, gs, &f))
+	if (!form_of(cv, bh, bw, gs, pk, &f))
 		return false;
 	cv->mm = f;
 	return true;
@@ -152,6 +155,7 @@ bool cvmm_set(struct e1npu_conv *cv, uint32_t bh, uint32_t bw, uint32_t gs)
 bool cvmm_choose(struct e1npu_conv *cv)
 {
 	const struct e1npu_conv_params *p = &cv->p;
+	bool packed = cv->ops->lowering == OPS_LOWERING_PACKED;
 	struct cv_mm best = { 0 };
 	bool found = false;
 
@@ -167,14 +171,20 @@ bool cvmm_choose(struct e1npu_conv *cv)
 		patch = ph * pw * cv->cin_g;
 		if (patch > MM_MAX)
 			continue;
-		for (uint32_t gs = 1; gs <= cv->groups && gs <= MM_MAX_GS; gs++) {
+		for (uint32_t gs = 1; gs <= cv->groups && gs <= MM_MAX_GS &&
+				      gs * patch <= MM_MAX; gs++)
+		for (int pk = 0; pk < 2; pk++) {
 			struct cv_mm f = { .bh = bh, .bw = bw, .gs = gs,
-					   .ph = (uint32_t)ph, .pw = (uint32_t)pw };
+					   .ph = (uint32_t)ph, .pw = (uint32_t)pw, .pk = pk };
 
-			if (gs * patch > MM_MAX)
-				break;
 			if (!form_cost(cv, &f))
 				continue;
+			/* E1NPU_OPS_LOWERING=packed: the packed variant wherever it fits */
+			if (packed && found && best.pk != f.pk) {
+				if (f.pk)
+					best = f;
+				continue;
+			}
 			if (!found || f.cost < best.cost) {
 				best = f;
 				found = true;
@@ -186,16 +196,12 @@ bool cvmm_choose(struct e1npu_conv *cv)
 	return found;
 }
 
-int cvmm_prepare(struct e1npu_conv *cv)
+/* The MATMUL form's B of every stack into cv->mm.b (zeroed). */
+static void mm_b_fill(const struct e1npu_conv *cv, size_t k, size_t ldb)
 {
 	const struct e1npu_conv_params *p = &cv->p;
-	struct cv_mm *f = &cv->mm;
-	size_t k = (size_t)f->gs * f->ph * f->pw * cv->cin_g;
-	size_t ldb = ops_align_up((size_t)f->gs * f->bh * f->bw * cv->cout_g, OPS_ALIGN);
+	const struct cv_mm *f = &cv->mm;
 
-	f->b = calloc((size_t)f->nstack * k * ldb, 1);
-	if (!f->b)
-		return ops_error(cv->ops, -ENOMEM, "%s: out of memory", __func__);
 	for (uint32_t g = 0; g < cv->groups; g++) {
 		uint32_t s = g / f->gs, gi = g % f->gs;
 		int8_t *b = f->b + (size_t)s * k * ldb;
@@ -219,13 +225,38 @@ int cvmm_prepare(struct e1npu_conv *cv)
 			}
 		}
 	}
+}
+
+int cvmm_prepare(struct e1npu_conv *cv)
+{
+	struct cv_mm *f = &cv->mm;
+	size_t k = (size_t)f->gs * f->ph * f->pw * cv->cin_g;
+	size_t ldb = ops_align_up((size_t)f->gs * f->bh * f->bw * cv->cout_g, OPS_ALIGN);
+
+	f->b = calloc((size_t)f->nstack * k * ldb, 1);
+	if (!f->b)
+		return ops_error(cv->ops, -ENOMEM, "%s: out of memory", __func__);
+	mm_b_fill(cv, k, ldb);
+	if (f->pk) {
+		size_t kp = cvpk_k(f);
+		int8_t *bp = calloc((size_t)f->nstack * kp * ldb, 1);
+
+		if (!bp)
+			return ops_error(cv->ops, -ENOMEM, "%s: out of memory", __func__);
+		for (uint32_t s = 0; s < f->nstack; s++)
+			cvpk_b_from_mm(cv, f->b + (size_t)s * k * ldb, bp + (size_t)s * kp * ldb,
+				       cv->groups - s * f->gs < f->gs ? cv->groups - s * f->gs : f->gs,
+				       ldb);
+		free(f->b);
+		f->b = bp;
+	}
 	return 0;
 }
 
 size_t cvmm_b_bytes(const struct e1npu_conv *cv)
 {
 	const struct cv_mm *f = &cv->mm;
-	size_t k = (size_t)f->gs * f->ph * f->pw * cv->cin_g;
+	size_t k = f->pk ? cvpk_k(f) : (size_t)f->gs * f->ph * f->pw * cv->cin_g;
 	size_t ldb = ops_align_up((size_t)f->gs * f->bh * f->bw * cv->cout_g, OPS_ALIGN);
 
 	/* form_cost() bounded each stack's bytes and their product */
@@ -380,7 +411,7 @@ static void transpose_block(const uint8_t *const *src, uint32_t nch, uint32_t np
  * than one pass over the layer per stack.
  */
 static int gather_dw(const struct e1npu_conv *cv, const uint8_t *ar, const size_t *c_off,
-		     size_t ldc, int32_t *acc)
+		     const size_t *ldc, int32_t *acc)
 {
 	const struct cv_mm *f = &cv->mm;
 	const uint32_t np = f->bh * f->bw, nch = cv->groups, c_out = cv->p.c_out;
@@ -405,7 +436,7 @@ static int gather_dw(const struct e1npu_conv *cv, const uint8_t *ar, const size_
 				acc + ((size_t)y * cv->out_w + xo) * c_out : NULL;
 		}
 		for (uint32_t ch = 0; ch < nch; ch++)
-			src[ch] = base[ch] + r * ldc;
+			src[ch] = base[ch] + r * ldc[ch / f->gs];
 		transpose_block(src, nch, np, dst);
 	}
 	free(base);
@@ -452,18 +483,23 @@ int cvmm_run(struct e1npu_conv *cv, const int8_t *x, int32_t *acc,
 	const struct cv_mm *f = &cv->mm;
 	const size_t k = (size_t)f->gs * f->ph * f->pw * cv->cin_g;
 	const size_t n = (size_t)f->gs * f->bh * f->bw * cv->cout_g;
-	const size_t lda = ops_align_up(k, OPS_ALIGN), ldb = ops_align_up(n, OPS_ALIGN);
+	const size_t ldb = ops_align_up(n, OPS_ALIGN);
 	const size_t ldc = ops_align_up(n * 4, OPS_ALIGN);
+	const size_t kb = f->pk ? cvpk_k(f) : k;
+	size_t lda = ops_align_up(k, OPS_ALIGN), a_bytes = (size_t)f->m * lda;
 	int8_t *planes = NULL;
-	size_t b_off, *a_off, *c_off;
+	size_t b_off, *a_off, *c_off, *ldcs;
 	struct ops_plan pl;
 	uint8_t *ar;
 	int ret;
 
-	a_off = calloc((size_t)f->nstack * 2, sizeof(size_t));
+	a_off = calloc((size_t)f->nstack * 3, sizeof(size_t));
 	if (!a_off)
 		return ops_error(cv->ops, -ENOMEM, "%s: out of memory", __func__);
 	c_off = a_off + f->nstack;
+	ldcs = c_off + f->nstack;
+	if (f->pk)
+		a_bytes = cvpk_a_bytes(f, NULL);
 	if (cv->cin_g == 1 && cv->groups > 1) {
 		planes = to_planes(cv, x);
 		if (!planes) {
@@ -472,17 +508,28 @@ int cvmm_run(struct e1npu_conv *cv, const int8_t *x, int32_t *acc,
 		}
 	}
 	ops_plan_init(&pl, cv->ops, rep, p->kind);
-	b_off = ops_plan_alloc(&pl, (size_t)f->nstack * k * ldb);
+	b_off = ops_plan_alloc(&pl, (size_t)f->nstack * kb * ldb);
 	for (uint32_t s = 0; s < f->nstack; s++) {
-		a_off[s] = ops_plan_alloc(&pl, (size_t)f->m * lda);
+		a_off[s] = ops_plan_alloc(&pl, a_bytes);
 		c_off[s] = ops_plan_alloc(&pl, (size_t)f->m * ldc);
 	}
 	ret = ops_plan_arena(&pl, &ar);
 	if (!ret)
-		memcpy(ar + b_off, f->b, (size_t)f->nstack * k * ldb);
+		memcpy(ar + b_off, f->b, (size_t)f->nstack * kb * ldb);
 	for (uint32_t s = 0; !ret && s < f->nstack; s++) {
 		uint32_t g0 = s * f->gs, ng = cv->groups - g0 < f->gs ? cv->groups - g0 : f->gs;
 		uint32_t ks = ng * f->ph * f->pw * cv->cin_g, ns = ng * f->bh * f->bw * cv->cout_g;
+		struct e1npu_op_desc d;
+
+		ldcs[s] = ldc;
+		if (f->pk) {
+			/* one CONV2D_S8, its C pixels (blocks) ns int32 apart */
+			cvpk_stage(cv, x, planes, (int8_t *)ar + a_off[s], g0, ng);
+			cvpk_desc(cv, &d, a_off[s], b_off + s * kb * ldb, c_off[s], ng);
+			ldcs[s] = (size_t)ns * 4;
+			ret = ops_plan_add(&pl, &d);
+			continue;
+		}
 
 		/* stage A: row by*nbx+bx, then per group its ph patch rows */
 		for (uint32_t by = 0; by < f->nby; by++)
@@ -499,8 +546,6 @@ int cvmm_run(struct e1npu_conv *cv, const int8_t *x, int32_t *acc,
 		}
 		for (uint32_t r0 = 0; !ret && r0 < f->m; r0 += MM_MAX)
 		for (uint32_t c0 = 0; !ret && c0 < ns; c0 += MM_MAX) {
-			struct e1npu_op_desc d;
-
 			e1npu_op_desc_matmul(&d, ops_t(a_off[s] + r0 * lda, (uint32_t)lda),
 					     ops_t(b_off + s * k * ldb + c0, (uint32_t)ldb),
 					     ops_t(c_off[s] + r0 * ldc + (size_t)c0 * 4, (uint32_t)ldc),
@@ -525,7 +570,7 @@ int cvmm_run(struct e1npu_conv *cv, const int8_t *x, int32_t *acc,
 		int64_t t = ops_now_ns();
 
 		if (cv->cout_g == 1)
-			ret = gather_dw(cv, ar, c_off, ldc, acc);
+			ret = gather_dw(cv, ar, c_off, ldcs, acc);
 		for (uint32_t s = 0; cv->cout_g > 1 && s < f->nstack; s++) {
 			uint32_t g0 = s * f->gs;
 

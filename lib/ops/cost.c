@@ -86,6 +86,10 @@ int ops_lowering_from_env(enum ops_lowering *out)
 		*out = OPS_LOWERING_MATMUL;
 		return 0;
 	}
+	if (!strcmp(v, "packed")) {
+		*out = OPS_LOWERING_PACKED;
+		return 0;
+	}
 	if (!strcmp(v, "first")) {
 		*out = OPS_LOWERING_FIRST;
 		return 0;

@@ -48,6 +48,7 @@ enum ops_lowering {
 	OPS_LOWERING_CONV2D,
 	OPS_LOWERING_MATMUL,
 	OPS_LOWERING_FIRST,
+	OPS_LOWERING_PACKED,
 };
 
 int ops_lowering_from_env(enum ops_lowering *out);

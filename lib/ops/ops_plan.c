@@ -37,8 +37,9 @@ int ops_conv_plan(const struct e1npu_conv *cv, struct e1npu_ops_report *rep)
 		rep->wrapper_cycles = cv->mm.cost;
 		rep->hw_ops = rep->hw_ops_wrapper = cv->mm.n_desc;
 		snprintf(rep->why, sizeof(rep->why),
-			 "%s: %u patch-Toeplitz MATMULs, %llu modelled cycles (CONV2D form %s%llu)",
+			 "%s: %u %s, %llu modelled cycles (CONV2D form %s%llu)",
 			 sel_reason_text(ch.reason), cv->mm.n_desc,
+			 cv->mm.pk ? "pixel-packed patch-Toeplitz CONV2Ds" : "patch-Toeplitz MATMULs",
 			 (unsigned long long)cv->mm.cost, cv->ksize ? "" : "cannot: ",
 			 (unsigned long long)cv->conv2d_cost);
 	} else {

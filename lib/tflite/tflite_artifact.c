@@ -432,7 +432,7 @@ struct ops_conv_choice *tflite_art_choices(const struct tflite_art *a, char *err
 		const uint8_t *r = a->layers + (size_t)k * TFLITE_ART_RECORD;
 
 		/* the rest is checked by ops_conv_new_chosen(), against the layer */
-		if (r[7] > OPS_CONV_FORM_MATMUL || r[15] || (r[4] > 3) || r[5] > 3) {
+		if (r[7] > OPS_CONV_FORM_PACKED || r[15] || (r[4] > 3) || r[5] > 3) {
 			if (err && errlen)
 				snprintf(err, errlen,
 					 "layer record %u: form %u, place %u or engine %u out of range, or padding not 0",

@@ -58,11 +58,14 @@ static double util(uint64_t macs, uint64_t cyc)
 static void form_of(const char *why, char *buf, size_t len)
 {
 	const char *m = strstr(why, "patch-Toeplitz MATMULs (");
-	const char *k = m ? strstr(m, ", K ") : NULL;
+	const char *pk = strstr(why, "patch-Toeplitz CONV2Ds (");
+	const char *k = m ? strstr(m, ", K ") : pk ? strstr(pk, ", K ") : NULL;
 	unsigned int bh, bw, gs;
 
-	if (k && sscanf(m, "patch-Toeplitz MATMULs (%ux%u outputs x %u", &bh, &bw, &gs) == 3)
+	if (k && m && sscanf(m, "patch-Toeplitz MATMULs (%ux%u outputs x %u", &bh, &bw, &gs) == 3)
 		snprintf(buf, len, "MATMUL %ux%u g%u K%lu", bh, bw, gs, strtoul(k + 4, NULL, 10));
+	else if (k && pk && sscanf(pk, "patch-Toeplitz CONV2Ds (%ux%u outputs x %u", &bh, &bw, &gs) == 3)
+		snprintf(buf, len, "PACKED %ux%u g%u K%lu", bh, bw, gs, strtoul(k + 4, NULL, 10));
 	else if (strstr(why, "conv blocks"))
 		snprintf(buf, len, "CONV2D");
 	else

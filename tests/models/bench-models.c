@@ -27,6 +27,7 @@
 
 #include "bench-host.h"
 #include "bench-input.h"
+#include "bench-kinds.h"
 #include "bench-layers.h"
 #include "bench-tflite.h"
 #include "bench-timing.h"
@@ -207,6 +208,26 @@ int main(int argc, char **argv)
 	printf("host = layers run on the host CPU (no hardware form: average pool, softmax,\n"
 	       "add, reshape, quantize, mean); fallback = hardware ops rejected to the CPU;\n"
 	       "npu_ms = cycles / clock; obs_TOPS = MACs * 2 / (cycles / hz) / 1e12.\n\n");
+
+	printf("layer kinds, default timing (cycles = wrapper + datapath; share = of the model's layer cycles)\n");
+	printf("%-30s %-14s %11s %10s %7s %7s %6s\n", "model", "kind", "MACs", "cycles", "util",
+	       "share", "hwops");
+	for (int i = first; i < argc; i++) {
+		struct e1npu_tflite_tensor_info ii;
+		struct e1npu_tflite *t;
+		uint8_t *in;
+
+		if (!res[i].timed ||
+		    e1npu_tflite_load_file(dev, argv[i], NULL, &t, NULL, 0))
+			continue;
+		e1npu_tflite_input_info(t, 0, &ii);
+		in = bench_input(ii.bytes);
+		if (in && !e1npu_tflite_set_input(t, 0, in, ii.bytes) && !e1npu_tflite_invoke(t))
+			bench_kinds(t, res[i].name);
+		free(in);
+		e1npu_tflite_free(t);
+	}
+	printf("\n");
 
 	printf("convolution lowering per layer, first pin's timing (E1NPU_SIM_TIMING=0; MACs/256 = ideal)\n");
 	for (int i = first; i < argc; i++) {

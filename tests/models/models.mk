@@ -19,7 +19,8 @@ MODELS_TEST_SAN  := $(SAN_O)/tests/models/test-tflite
 MODELS_BENCH     := $(O)/tests/models/bench-models
 MODELS_BENCH_SRCS := tests/models/bench-models.c tests/models/bench-host.c \
 		     tests/models/bench-tflite.c \
-		     tests/models/bench-layers.c tests/models/bench-timing.c
+		     tests/models/bench-layers.c tests/models/bench-timing.c \
+		     tests/models/bench-kinds.c
 
 $(call objs,$(MODELS_TEST_SRCS) $(MODELS_BENCH_SRCS)) \
 $(call sanobjs,$(MODELS_TEST_SRCS)): CPPFLAGS += $(MODELS_CPPFLAGS)

@@ -340,7 +340,10 @@ static void test_refusals(void **state)
 	b[128 + k * 32 + 7] = OPS_CONV_FORM_CPU;
 	refused(b, "stored lowering: host CPU, but the hardware can run this convolution");
 	memcpy(b, art, art_size);
-	b[128 + k * 32 + 7] = 3;
+	b[128 + k * 32 + 7] = OPS_CONV_FORM_PACKED;	/* a 1x1: the packed variant cannot run it */
+	refused(b, "packed CONV2D form of 1x1-output blocks");
+	memcpy(b, art, art_size);
+	b[128 + k * 32 + 7] = OPS_CONV_FORM_PACKED + 1;
 	refused(b, "layer record");
 	/* packed weights: past the section, or not the form's size */
 	memcpy(b, art, art_size);

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The pixel-packed variant of the patch-Toeplitz form (conv_internal.h,
+ * struct cv_mm, pk). The MATMUL form moves each block's patch: a 4x4
+ * block of a depthwise 3x3 takes 36 staged bytes for 16 outputs. Packed
+ * 2x2 pixels per channel, a 3x3 window at stride 2 covers exactly that
+ * 6x6 patch, so one CONV2D_S8 output pixel is one block: the hardware
+ * expands the patches on chip and the DMA moves the raw input once
+ * (about one byte per output). B is the MATMUL form's, rows reordered to
+ * the window's [kh][kw][channel] order; the C layout (one pixel per
+ * block, its bh * bw outputs in order) is the MATMUL form's C row.
+ */
+#include <string.h>
+
+#include "conv_internal.h"
+#include "cost.h"
+
+#define PK_MAX_HW	256u		/* E1_V0_MAX_CONV_HW */
+#define PK_MAX_C	512u		/* E1_V0_MAX_CONV_C */
+#define PK_MAX_ARENA	(64u << 20)	/* as the MATMUL form's */
+
+static size_t pk_cin(const struct cv_mm *f, uint32_t ng)
+{
+	return (size_t)f->pq * f->pp * ng;
+}
+
+bool cvpk_fits(const struct e1npu_conv *cv, struct cv_mm *f)
+{
+	const struct e1npu_conv_params *p = &cv->p;
+
+	if (!cv->ksize || cv->cin_g != 1 || cv->cout_g != 1 || p->kh != 3 || p->kw != 3 ||
+	    p->stride_h != 1 || p->stride_w != 1 || p->dil_h > 1 || p->dil_w > 1)
+		return false;
+	if (f->bh < 4 || f->bw < 4 || f->bh % 2 || f->bw % 2)
+		return false;
+	/* packed input 2 * blocks + 1 per axis, the output one pixel per block */
+	if (2 * (uint64_t)f->nby + 1 > PK_MAX_HW || 2 * (uint64_t)f->nbx + 1 > PK_MAX_HW)
+		return false;
+	f->pq = f->bh / 2;
+	f->pp = f->bw / 2;
+	if (pk_cin(f, f->gs) > PK_MAX_C || (uint64_t)f->bh * f->bw * f->gs > PK_MAX_C)
+		return false;
+	f->pk = true;
+	return true;
+}
+
+size_t cvpk_k(const struct cv_mm *f)
+{
+	return 9 * pk_cin(f, f->gs);
+}
+
+size_t cvpk_a_bytes(const struct cv_mm *f, size_t *lda)
+{
+	size_t l = ops_align_up((2 * (size_t)f->nbx + 1) * pk_cin(f, f->gs), OPS_ALIGN);
+
+	if (lda)
+		*lda = l;
+	return (2 * (size_t)f->nby + 1) * l;
+}
+
+/* One stack of @ng groups as the device model prices its CONV2D_S8. */
+static void stack_cost(const struct e1npu_conv *cv, const struct cv_mm *f,
+		       struct ops_cost_seq *seq, uint32_t ng)
+{
+	ops_cost_seq_conv(cv->ops, seq, 2 * f->nby + 1, 2 * f->nbx + 1,
+			  (uint32_t)pk_cin(f, ng), f->bh * f->bw * ng, 3, f->nby, f->nbx);
+}
+
+bool cvpk_cost(const struct e1npu_conv *cv, struct cv_mm *f)
+{
+	uint32_t full = cv->groups / f->gs, rem = cv->groups % f->gs;
+	size_t n = (size_t)f->gs * f->bh * f->bw;
+	struct ops_cost_seq seq = { 0, 0 };
+	uint64_t bytes;
+
+	/* A, B and int32 C of a stack; every factor is small (fits checked) */
+	bytes = cvpk_a_bytes(f, NULL) + cvpk_k(f) * ops_align_up(n, OPS_ALIGN) +
+		(uint64_t)f->m * ops_align_up(n * 4, OPS_ALIGN);
+	if (__builtin_mul_overflow(bytes, (uint64_t)f->nstack, &bytes) ||
+	    bytes > PK_MAX_ARENA)
+		return false;
+	if (full) {
+		stack_cost(cv, f, &seq, f->gs);
+		if (full > 1) {
+			/* every further stack starts after the same descriptor */
+			struct ops_cost_seq more = { 0, seq.idle };
+
+			stack_cost(cv, f, &more, f->gs);
+			seq.total += (uint64_t)(full - 1) * more.total;
+			seq.idle = more.idle;
+		}
+	}
+	if (rem)
+		stack_cost(cv, f, &seq, rem);
+	f->n_desc = f->nstack;
+	f->cost = seq.total;
+	return true;
+}
+
+void cvpk_b_from_mm(const struct e1npu_conv *cv, const int8_t *bmm, int8_t *dst,
+		    uint32_t ng, size_t ldb)
+{
+	const struct cv_mm *f = &cv->mm;
+	const size_t cin = pk_cin(f, ng);
+
+	for (uint32_t kh = 0; kh < 3; kh++)
+	for (uint32_t kw = 0; kw < 3; kw++)
+	for (uint32_t gi = 0; gi < ng; gi++)
+	for (uint32_t dy = 0; dy < f->pq; dy++)
+	for (uint32_t dx = 0; dx < f->pp; dx++) {
+		uint32_t py = kh * f->pq + dy, px = kw * f->pp + dx;
+		size_t row = (kh * 3 + kw) * cin + ((size_t)gi * f->pq + dy) * f->pp + dx;
+
+		/* past the patch (blocks above 4x4): no output reads it, rows stay 0 */
+		if (py < f->ph && px < f->pw)
+			memcpy(dst + row * ldb,
+			       bmm + (((size_t)gi * f->ph + py) * f->pw + px) * ldb, ldb);
+	}
+}
+
+void cvpk_stage(const struct e1npu_conv *cv, const int8_t *x, const int8_t *planes,
+		int8_t *dst, uint32_t g0, uint32_t ng)
+{
+	const struct e1npu_conv_params *p = &cv->p;
+	const struct cv_mm *f = &cv->mm;
+	const size_t cin = pk_cin(f, ng), pin_w = 2 * (size_t)f->nbx + 1;
+	const size_t hw = (size_t)p->in_h * p->in_w;
+	const int8_t zx = (int8_t)cv->zx;
+	size_t lda;
+	uint32_t pin_h = 2 * f->nby + 1;
+
+	cvpk_a_bytes(f, &lda);
+	for (uint32_t gi = 0; gi < ng; gi++) {
+		const int8_t *pl = planes ? planes + (size_t)(g0 + gi) * hw : x;
+
+		for (uint32_t i = 0; i < pin_h; i++)
+		for (uint32_t dy = 0; dy < f->pq; dy++) {
+			int64_t iy = (int64_t)i * f->pq + dy - cv->pt;
+			int8_t *d = dst + i * lda + ((size_t)gi * f->pq + dy) * f->pp;
+			bool row_in = iy >= 0 && iy < p->in_h;
+			const int8_t *src = row_in ? pl + (size_t)iy * p->in_w : NULL;
+
+			/* out-of-image taps at the zero point, as the MATMUL form */
+			for (size_t j = 0; j < pin_w; j++)
+				for (uint32_t dx = 0; dx < f->pp; dx++) {
+					int64_t ix = (int64_t)j * f->pp + dx - cv->pl;
+
+					d[j * cin + dx] = row_in && ix >= 0 && ix < p->in_w ?
+							  src[ix] : zx;
+				}
+		}
+	}
+}
+
+void cvpk_desc(const struct e1npu_conv *cv, struct e1npu_op_desc *d, size_t a_off,
+	       size_t b_off, size_t c_off, uint32_t ng)
+{
+	const struct cv_mm *f = &cv->mm;
+	const uint32_t ns = f->bh * f->bw * ng;
+	size_t lda, ldb = ops_align_up((size_t)f->gs * f->bh * f->bw, OPS_ALIGN);
+
+	cvpk_a_bytes(f, &lda);
+	e1npu_op_desc_conv2d(d, ops_t(a_off, (uint32_t)lda), ops_t(b_off, (uint32_t)ldb),
+			     ops_t(c_off, f->nbx * ns * 4), 2 * f->nby + 1, 2 * f->nbx + 1,
+			     (uint32_t)pk_cin(f, ng), ns, 3, f->nby, f->nbx, 2, 2, 0, 0, 1, 0);
+}
