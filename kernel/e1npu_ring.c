@@ -333,8 +333,14 @@ void e1npu_ring_timeout(struct e1npu_device *edev, struct e1npu_job *bad)
 void e1npu_ring_fini(struct e1npu_device *edev, bool powered)
 {
 	struct e1npu_job *job, *tmp;
+	bool fence_cookie;
 	LIST_HEAD(jobs);
 
+	/*
+	 * Signals fences under ring_lock, as the IRQ thread and run_job do:
+	 * the same order (signalling section, then the lock), no allocation.
+	 */
+	fence_cookie = dma_fence_begin_signalling();
 	mutex_lock(&edev->ring_lock);
 	edev->unplugged = true;
 	if (edev->wrap && !powered) {
@@ -355,4 +361,5 @@ void e1npu_ring_fini(struct e1npu_device *edev, bool powered)
 		e1npu_job_complete(job, -ENODEV, 0, 0, 0);
 	}
 	mutex_unlock(&edev->ring_lock);
+	dma_fence_end_signalling(fence_cookie);
 }
