@@ -246,6 +246,14 @@ static inline uint64_t e1t_align(uint64_t v, uint64_t a)
 	return (v + a - 1) & ~(a - 1);
 }
 uint64_t e1t_now_ns(void);
+/* uevents (e1t_uevent.c): a NETLINK_KOBJECT_UEVENT socket, fd or -errno */
+int e1t_uevent_open(void);
+/* the next uevent with the fields KV1 and KV2 (KEY=VALUE; KV2 may be NULL)
+ * and a field starting with PREFIX (may be NULL) within TIMEOUT_MS: 0 (its
+ * header, "ACTION@DEVPATH", copied to FOUND) or -ETIME */
+int e1t_uevent_wait(int fd, const char *kv1, const char *kv2,
+		    const char *prefix, int timeout_ms, char *found,
+		    size_t found_len);
 void e1t_sleep_ms(int ms);
 
 void e1t_ref_matmul(const int8_t *a, uint32_t as, const int8_t *b, uint32_t bs,

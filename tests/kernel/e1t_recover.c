@@ -665,6 +665,8 @@ out:
  * (inject-stuck-busy). The job fails with -ETIMEDOUT after the bounded
  * wait, SUBMIT then fails with -EIO, and the job's buffer stays allocated
  * after the application closed it: an arena-sized buffer no longer fits.
+ * Userspace is told: a change uevent on the accel node with
+ * WEDGED=rebind (drm_dev_wedged_event(), "recover-wedged-uevent").
  */
 static void t_wedged(struct e1t_dev *d)
 {
@@ -674,7 +676,8 @@ static void t_wedged(struct e1t_dev *d)
 	struct e1t_bo a = { 0 }, c = { 0 }, big = { 0 };
 	struct e1t_job job;
 	uint32_t seed = 51;
-	int ret;
+	char ev[256];
+	int ret, uev;
 
 	/* the whole arena fits while nothing else is allocated (the
 	 * helper's status buffer neither) */
@@ -695,6 +698,10 @@ static void t_wedged(struct e1t_dev *d)
 	}
 	e1t_fill_s8(a.map, 4096, &seed);
 	relu_op(&op, &a, &c, 0, 64);
+	/* listening before the wedge: the event is sent once */
+	uev = e1t_uevent_open();
+	if (uev < 0)
+		e1t_fail("recover-wedged-uevent", "uevent socket: %s", strerror(-uev));
 	if (e1t_dev_set("exec-delay-ms", "10000") ||
 	    e1t_dev_set("inject-stuck-busy", "1")) {
 		e1t_fail(name, "cannot set exec-delay-ms/inject-stuck-busy");
@@ -717,6 +724,16 @@ static void t_wedged(struct e1t_dev *d)
 		e1t_fail(name, "SUBMIT on a wedged device: %d, want -EIO", ret);
 		goto out_clear;
 	}
+	if (uev >= 0) {
+		ret = e1t_uevent_wait(uev, "WEDGED=rebind", "SUBSYSTEM=accel",
+				      NULL, 5000, ev, sizeof(ev));
+		if (ret)
+			e1t_fail("recover-wedged-uevent", "no change uevent with WEDGED=rebind on an accel node within 5 s");
+		else if (strncmp(ev, "change@", 7) || !strstr(ev, "/accel/accel"))
+			e1t_fail("recover-wedged-uevent", "WEDGED=rebind came as '%s', want change@.../accel/accelN", ev);
+		else
+			e1t_pass("recover-wedged-uevent");
+	}
 	e1t_bo_free(d, &a);
 	e1t_bo_free(d, &c);
 	e1t_jobs_release(d);
@@ -728,6 +745,8 @@ static void t_wedged(struct e1t_dev *d)
 out_clear:
 	e1t_dev_set("inject-stuck-busy", "0");
 	e1t_dev_set("exec-delay-ms", "0");
+	if (uev >= 0)
+		close(uev);
 out:
 	e1t_bo_free(d, &big);
 	e1t_bo_free(d, &a);
