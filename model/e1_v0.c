@@ -604,7 +604,11 @@ static void load_a_matmul(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
 		dst[k] = src[k];
 }
 
-/* im2col: row i of A is output pixel i, column k is weight row k. */
+/*
+ * im2col: row i of A is output pixel i, column k is weight row k. The
+ * tap's kernel position advances without a division per tap (this runs
+ * once per row and K slice of every CONV2D).
+ */
 static void load_a_conv(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
 			s16 *dst)
 {
@@ -612,13 +616,33 @@ static void load_a_conv(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
 	const struct v0_op *d = x->op;
 	u32 oy = i / d->out_w, ox = i % d->out_w;
 	u32 tap = k0 / d->c_in, ci = k0 % d->c_in, done = 0;
+	u32 kh = tap / d->ksz, kw = tap % d->ksz;
+	s32 iy0 = (s32)(oy * d->sh) - (s32)d->ph, ix0 = (s32)(ox * d->sw) - (s32)d->pw;
+	/* undilated and the kernel row inside the image: its taps are contiguous */
+	bool row_in = d->dil == 1 && ix0 >= 0 && ix0 + (s32)d->ksz <= (s32)d->in_w;
 
 	while (done < kb) {
-		u32 kh = tap / d->ksz, kw = tap % d->ksz;
 		u32 run = d->c_in - ci, j;
-		s32 iy = (s32)(oy * d->sh + kh * d->dil) - (s32)d->ph;
-		s32 ix = (s32)(ox * d->sw + kw * d->dil) - (s32)d->pw;
+		s32 iy = iy0 + (s32)(kh * d->dil);
+		s32 ix = ix0 + (s32)(kw * d->dil);
 
+		if (row_in && kw == 0 && ci == 0) {
+			/* a whole kernel row (or the slice's end) at once */
+			run = d->ksz * d->c_in;
+			if (run > kb - done)
+				run = kb - done;
+			if (iy < 0 || iy >= (s32)d->in_h) {
+				memset(dst + done, 0, run * sizeof(s16));
+			} else {
+				const s8 *src = x->v->rows_a[iy] + (u32)ix0 * d->c_in;
+
+				for (j = 0; j < run; j++)
+					dst[done + j] = src[j];
+			}
+			done += run;
+			kh++;
+			continue;
+		}
 		if (run > kb - done)
 			run = kb - done;
 		if (iy < 0 || iy >= (s32)d->in_h || ix < 0 || ix >= (s32)d->in_w) {
@@ -631,7 +655,10 @@ static void load_a_conv(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
 		}
 		done += run;
 		ci = 0;
-		tap++;
+		if (++kw == d->ksz) {
+			kw = 0;
+			kh++;
+		}
 	}
 }
 
@@ -708,24 +735,46 @@ static bool conv_diag_plan(const struct v0_op *d, const s8 *const *b_rows,
 			   struct e1_mm_ws *ws, u32 *nrun)
 {
 	u16 *run = ws->diag.run;	/* j0, len, src */
+	s32 *col = ws->diag.acc;	/* free until diag_row: each column's channel */
 	u32 taps = d->ksz * d->ksz, n = d->c_out, c = d->c_in, j, t, k, r = 0;
 
 	if (c < 2 || n > E1_MM_DIAG_N || d->ksz > E1_MM_DIAG_KMAX ||
 	    (u64)d->ksz * d->in_w * n > E1_MM_DIAG_E)
 		return false;
-	for (j = 0; j < n; j++) {
-		u32 src = 0, ci;
-		bool found = false;
+	for (j = 0; j < n; j++)
+		col[j] = -1;
+	/*
+	 * Row by row (contiguous bytes, 8 zeros skipped at once): a column
+	 * with nonzero weights on two input channels is not block-diagonal.
+	 */
+	for (t = 0; t < taps; t++) {
+		u32 ci;
 
-		for (t = 0; t < taps; t++)
-			for (ci = 0; ci < c; ci++) {
-				if (!b_rows[t * c + ci][j])
+		for (ci = 0; ci < c; ci++) {
+			const s8 *b = b_rows[t * c + ci];
+
+			for (j = 0; j < n; j++) {
+				u64 w8;
+
+				if (!(j & 7) && j + 8 <= n) {
+					memcpy(&w8, b + j, sizeof(w8));
+					if (!w8) {
+						j += 7;
+						continue;
+					}
+				}
+				if (!b[j])
 					continue;
-				if (found && src != ci)
+				if (col[j] >= 0 && col[j] != (s32)ci)
 					return false;
-				src = ci;
-				found = true;
+				col[j] = (s32)ci;
 			}
+		}
+	}
+	for (j = 0; j < n; j++) {
+		u32 src = col[j] < 0 ? 0 : (u32)col[j];
+		bool found = col[j] >= 0;
+
 		/* an all-zero column may read any channel: extend the run */
 		if (!found && r)
 			src = run[3 * (r - 1) + 2] + run[3 * (r - 1) + 1];

@@ -110,7 +110,7 @@ void cv_finish_patch(const struct e1npu_conv *cv, uint8_t *src, uint32_t stride,
 		     const int32_t *sx, void *out);
 
 /*
- * conv.c: window sums of @x per output pixel and group into @sx: the valid
+ * conv_sums.c: window sums of @x per output pixel and group into @sx: the valid
  * taps' inputs plus @pad for each out-of-image tap and input channel.
  */
 void cv_host_sums(const struct e1npu_conv *cv, const int8_t *x, int32_t *sx,
