@@ -744,8 +744,9 @@ static bool conv_diag_plan(const struct v0_op *d, const s8 *const *b_rows,
 	for (j = 0; j < n; j++)
 		col[j] = -1;
 	/*
-	 * Row by row (contiguous bytes, 8 zeros skipped at once): a column
-	 * with nonzero weights on two input channels is not block-diagonal.
+	 * Row by row over contiguous bytes, 8 at a time, visiting only the
+	 * nonzero ones: a column with nonzero weights on two input channels
+	 * is not block-diagonal.
 	 */
 	for (t = 0; t < taps; t++) {
 		u32 ci;
@@ -753,21 +754,24 @@ static bool conv_diag_plan(const struct v0_op *d, const s8 *const *b_rows,
 		for (ci = 0; ci < c; ci++) {
 			const s8 *b = b_rows[t * c + ci];
 
-			for (j = 0; j < n; j++) {
-				u64 w8;
+			for (j = 0; j < n; j += 8) {
+				u64 w8 = 0, nz;
 
-				if (!(j & 7) && j + 8 <= n) {
-					memcpy(&w8, b + j, sizeof(w8));
-					if (!w8) {
-						j += 7;
-						continue;
-					}
+				memcpy(&w8, b + j, n - j < 8 ? n - j : 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+				w8 = __builtin_bswap64(w8);	/* byte j in the low bits */
+#endif
+				/* bit 7 of each byte set where that byte is nonzero */
+				nz = (((w8 & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full) | w8) &
+				     0x8080808080808080ull;
+				while (nz) {
+					u32 jj = j + (u32)__builtin_ctzll(nz) / 8;
+
+					nz &= nz - 1;
+					if (col[jj] >= 0 && col[jj] != (s32)ci)
+						return false;
+					col[jj] = (s32)ci;
 				}
-				if (!b[j])
-					continue;
-				if (col[j] >= 0 && col[j] != (s32)ci)
-					return false;
-				col[j] = (s32)ci;
 			}
 		}
 	}

@@ -233,13 +233,13 @@ E1NPU_API int e1npu_conv_new(struct e1npu_ops *ops,
 	for (uint32_t t = 0; t < taps; t++)
 		for (uint32_t ci = 0; ci < cv->cin_g; ci++)
 			for (uint32_t oc = 0; oc < p->c_out; oc++)
-				cv->tapsum[(size_t)oc * taps + t] = e1q_wrap_add(
-					cv->tapsum[(size_t)oc * taps + t],
+				cv->tapsum[(size_t)t * p->c_out + oc] = e1q_wrap_add(
+					cv->tapsum[(size_t)t * p->c_out + oc],
 					cv->w[((size_t)t * cv->cin_g + ci) * p->c_out + oc]);
 	for (uint32_t oc = 0; oc < p->c_out; oc++) {
 		for (uint32_t t = 0; t < taps; t++)
 			cv->total[oc] = e1q_wrap_add(cv->total[oc],
-						     cv->tapsum[(size_t)oc * taps + t]);
+						     cv->tapsum[(size_t)t * p->c_out + oc]);
 		cv->fold[oc] = e1q_wrap32((int64_t)(bias ? bias[oc] : 0) -
 					  (int64_t)cv->zx * cv->total[oc] +
 					  (int64_t)taps * cv->cin_g * cv->zx * cv->zw);

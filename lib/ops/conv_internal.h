@@ -62,7 +62,7 @@ struct e1npu_conv {
 	bool use_mm;		/* run as patch-Toeplitz MATMULs */
 	struct cv_mm mm;
 	int8_t *w;		/* int8 weights, [kh][kw][cin_g][c_out] */
-	int32_t *tapsum;	/* [c_out][kh*kw] */
+	int32_t *tapsum;	/* [kh*kw][c_out]: a border pixel's taps by channel */
 	int32_t *fold;		/* bias + full-window correction, per c_out */
 	int32_t *total;		/* sum of all taps, per c_out */
 	int32_t *mult;
