@@ -731,6 +731,31 @@ static bool mm_stop(const struct e1_mm_job *job)
  * weights, cache and one pixel's sums live in the workspace
  * (struct e1_mm_ws.diag).
  */
+/*
+ * Columns @j.. whose weight bytes (@w8, in memory order) are nonzero read
+ * channel @ci: note it in @col, false when one already reads another.
+ */
+static inline bool diag_mark(s32 *col, u32 j, u64 w8, u32 ci)
+{
+	u64 nz;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w8 = __builtin_bswap64(w8);	/* byte j in the low bits */
+#endif
+	/* bit 7 of each byte set where that byte is nonzero */
+	nz = (((w8 & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full) | w8) &
+	     0x8080808080808080ull;
+	while (nz) {
+		u32 jj = j + (u32)__builtin_ctzll(nz) / 8;
+
+		nz &= nz - 1;
+		if (col[jj] >= 0 && col[jj] != (s32)ci)
+			return false;
+		col[jj] = (s32)ci;
+	}
+	return true;
+}
+
 static bool conv_diag_plan(const struct v0_op *d, const s8 *const *b_rows,
 			   struct e1_mm_ws *ws, u32 *nrun)
 {
@@ -753,25 +778,18 @@ static bool conv_diag_plan(const struct v0_op *d, const s8 *const *b_rows,
 
 		for (ci = 0; ci < c; ci++) {
 			const s8 *b = b_rows[t * c + ci];
+			u64 w8;
 
-			for (j = 0; j < n; j += 8) {
-				u64 w8 = 0, nz;
-
-				memcpy(&w8, b + j, n - j < 8 ? n - j : 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-				w8 = __builtin_bswap64(w8);	/* byte j in the low bits */
-#endif
-				/* bit 7 of each byte set where that byte is nonzero */
-				nz = (((w8 & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full) | w8) &
-				     0x8080808080808080ull;
-				while (nz) {
-					u32 jj = j + (u32)__builtin_ctzll(nz) / 8;
-
-					nz &= nz - 1;
-					if (col[jj] >= 0 && col[jj] != (s32)ci)
-						return false;
-					col[jj] = (s32)ci;
-				}
+			for (j = 0; j + 8 <= n; j += 8) {
+				memcpy(&w8, b + j, 8);
+				if (w8 && !diag_mark(col, j, w8, ci))
+					return false;
+			}
+			if (j < n) {
+				w8 = 0;
+				memcpy(&w8, b + j, n - j);
+				if (!diag_mark(col, j, w8, ci))
+					return false;
 			}
 		}
 	}

@@ -117,6 +117,24 @@ void cv_host_sums(const struct e1npu_conv *cv, const int8_t *x, int32_t *sx,
 			int64_t ix0 = (int64_t)ox * p->stride_w - cv->pl;
 			uint32_t nt = 0;
 
+			if (groups == 1 && p->dil_w == 1) {
+				/* every channel, undilated: a kernel row's valid taps are one run */
+				int64_t klo = ix0 < 0 ? -ix0 : 0, khi = (int64_t)p->in_w - ix0;
+				uint32_t v;
+
+				if (khi > p->kw)
+					khi = p->kw;
+				if (khi < klo)
+					khi = klo;
+				nt = nr * (uint32_t)(khi - klo);
+				v = (taps - nt) * cg * (uint32_t)pad;
+				for (uint32_t r = 0; r < nr; r++)
+					v += cv_sum_s8(rows[r] + (size_t)(ix0 + klo) * p->c_in,
+						       (size_t)(khi - klo) * p->c_in);
+				sx[(size_t)oy * cv->out_w + ox] = (int32_t)v;
+				continue;
+			}
+
 			for (uint32_t kx = 0; kx < p->kw; kx++) {
 				int64_t ix = ix0 + (int64_t)kx * p->dil_w;
 
