@@ -854,8 +854,12 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 			struct cv_block *bk = &cv->blk[b];
 			size_t ws = ops_align_up(bk->cols, OPS_ALIGN);
 
-			for (size_t r = 0; r < (size_t)K * K * bk->cin_b; r++)
-				memcpy(ar + w_off[b] + r * ws, bk->w + r * bk->cols, bk->cols);
+			if (ws == bk->cols)	/* rows already aligned: one copy */
+				memcpy(ar + w_off[b], bk->w, (size_t)K * K * bk->cin_b * ws);
+			else
+				for (size_t r = 0; r < (size_t)K * K * bk->cin_b; r++)
+					memcpy(ar + w_off[b] + r * ws, bk->w + r * bk->cols,
+					       bk->cols);
 		}
 		for (size_t i = 0; !ret && i < npatch; i++) {
 			struct cv_block *bk = &cv->blk[pt[i].blk];
