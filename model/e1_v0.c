@@ -604,7 +604,11 @@ static void load_a_matmul(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
 		dst[k] = src[k];
 }
 
-/* im2col: row i of A is output pixel i, column k is weight row k. */
+/*
+ * im2col: row i of A is output pixel i, column k is weight row k. The
+ * tap's kernel position advances without a division per tap (this runs
+ * once per row and K slice of every CONV2D).
+ */
 static void load_a_conv(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
 			s16 *dst)
 {
@@ -612,13 +616,33 @@ static void load_a_conv(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
 	const struct v0_op *d = x->op;
 	u32 oy = i / d->out_w, ox = i % d->out_w;
 	u32 tap = k0 / d->c_in, ci = k0 % d->c_in, done = 0;
+	u32 kh = tap / d->ksz, kw = tap % d->ksz;
+	s32 iy0 = (s32)(oy * d->sh) - (s32)d->ph, ix0 = (s32)(ox * d->sw) - (s32)d->pw;
+	/* undilated and the kernel row inside the image: its taps are contiguous */
+	bool row_in = d->dil == 1 && ix0 >= 0 && ix0 + (s32)d->ksz <= (s32)d->in_w;
 
 	while (done < kb) {
-		u32 kh = tap / d->ksz, kw = tap % d->ksz;
 		u32 run = d->c_in - ci, j;
-		s32 iy = (s32)(oy * d->sh + kh * d->dil) - (s32)d->ph;
-		s32 ix = (s32)(ox * d->sw + kw * d->dil) - (s32)d->pw;
+		s32 iy = iy0 + (s32)(kh * d->dil);
+		s32 ix = ix0 + (s32)(kw * d->dil);
 
+		if (row_in && kw == 0 && ci == 0) {
+			/* a whole kernel row (or the slice's end) at once */
+			run = d->ksz * d->c_in;
+			if (run > kb - done)
+				run = kb - done;
+			if (iy < 0 || iy >= (s32)d->in_h) {
+				memset(dst + done, 0, run * sizeof(s16));
+			} else {
+				const s8 *src = x->v->rows_a[iy] + (u32)ix0 * d->c_in;
+
+				for (j = 0; j < run; j++)
+					dst[done + j] = src[j];
+			}
+			done += run;
+			kh++;
+			continue;
+		}
 		if (run > kb - done)
 			run = kb - done;
 		if (iy < 0 || iy >= (s32)d->in_h || ix < 0 || ix >= (s32)d->in_w) {
@@ -631,7 +655,10 @@ static void load_a_conv(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
 		}
 		done += run;
 		ci = 0;
-		tap++;
+		if (++kw == d->ksz) {
+			kw = 0;
+			kh++;
+		}
 	}
 }
 
@@ -704,28 +731,72 @@ static bool mm_stop(const struct e1_mm_job *job)
  * weights, cache and one pixel's sums live in the workspace
  * (struct e1_mm_ws.diag).
  */
+/*
+ * Columns @j.. whose weight bytes (@w8, in memory order) are nonzero read
+ * channel @ci: note it in @col, false when one already reads another.
+ */
+static inline bool diag_mark(s32 *col, u32 j, u64 w8, u32 ci)
+{
+	u64 nz;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w8 = __builtin_bswap64(w8);	/* byte j in the low bits */
+#endif
+	/* bit 7 of each byte set where that byte is nonzero */
+	nz = (((w8 & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full) | w8) &
+	     0x8080808080808080ull;
+	while (nz) {
+		u32 jj = j + (u32)__builtin_ctzll(nz) / 8;
+
+		nz &= nz - 1;
+		if (col[jj] >= 0 && col[jj] != (s32)ci)
+			return false;
+		col[jj] = (s32)ci;
+	}
+	return true;
+}
+
 static bool conv_diag_plan(const struct v0_op *d, const s8 *const *b_rows,
 			   struct e1_mm_ws *ws, u32 *nrun)
 {
 	u16 *run = ws->diag.run;	/* j0, len, src */
+	s32 *col = ws->diag.acc;	/* free until diag_row: each column's channel */
 	u32 taps = d->ksz * d->ksz, n = d->c_out, c = d->c_in, j, t, k, r = 0;
 
 	if (c < 2 || n > E1_MM_DIAG_N || d->ksz > E1_MM_DIAG_KMAX ||
 	    (u64)d->ksz * d->in_w * n > E1_MM_DIAG_E)
 		return false;
-	for (j = 0; j < n; j++) {
-		u32 src = 0, ci;
-		bool found = false;
+	for (j = 0; j < n; j++)
+		col[j] = -1;
+	/*
+	 * Row by row over contiguous bytes, 8 at a time, visiting only the
+	 * nonzero ones: a column with nonzero weights on two input channels
+	 * is not block-diagonal.
+	 */
+	for (t = 0; t < taps; t++) {
+		u32 ci;
 
-		for (t = 0; t < taps; t++)
-			for (ci = 0; ci < c; ci++) {
-				if (!b_rows[t * c + ci][j])
-					continue;
-				if (found && src != ci)
+		for (ci = 0; ci < c; ci++) {
+			const s8 *b = b_rows[t * c + ci];
+			u64 w8;
+
+			for (j = 0; j + 8 <= n; j += 8) {
+				memcpy(&w8, b + j, 8);
+				if (w8 && !diag_mark(col, j, w8, ci))
 					return false;
-				src = ci;
-				found = true;
 			}
+			if (j < n) {
+				w8 = 0;
+				memcpy(&w8, b + j, n - j);
+				if (!diag_mark(col, j, w8, ci))
+					return false;
+			}
+		}
+	}
+	for (j = 0; j < n; j++) {
+		u32 src = col[j] < 0 ? 0 : (u32)col[j];
+		bool found = col[j] >= 0;
+
 		/* an all-zero column may read any channel: extend the run */
 		if (!found && r)
 			src = run[3 * (r - 1) + 2] + run[3 * (r - 1) + 1];

@@ -233,13 +233,13 @@ E1NPU_API int e1npu_conv_new(struct e1npu_ops *ops,
 	for (uint32_t t = 0; t < taps; t++)
 		for (uint32_t ci = 0; ci < cv->cin_g; ci++)
 			for (uint32_t oc = 0; oc < p->c_out; oc++)
-				cv->tapsum[(size_t)oc * taps + t] = e1q_wrap_add(
-					cv->tapsum[(size_t)oc * taps + t],
+				cv->tapsum[(size_t)t * p->c_out + oc] = e1q_wrap_add(
+					cv->tapsum[(size_t)t * p->c_out + oc],
 					cv->w[((size_t)t * cv->cin_g + ci) * p->c_out + oc]);
 	for (uint32_t oc = 0; oc < p->c_out; oc++) {
 		for (uint32_t t = 0; t < taps; t++)
 			cv->total[oc] = e1q_wrap_add(cv->total[oc],
-						     cv->tapsum[(size_t)oc * taps + t]);
+						     cv->tapsum[(size_t)t * p->c_out + oc]);
 		cv->fold[oc] = e1q_wrap32((int64_t)(bias ? bias[oc] : 0) -
 					  (int64_t)cv->zx * cv->total[oc] +
 					  (int64_t)taps * cv->cin_g * cv->zx * cv->zw);
@@ -639,100 +639,6 @@ static void cv_gather_patch(const struct e1npu_conv *cv, const struct cv_block *
 }
 
 /*
- * s[c] = init + the sum over the @nt taps @tp of tp[k][c], for @n
- * channels: 32 channels at a time summed over every tap in registers, in
- * int16 (at most 256 taps of int8: -32768..32512), then widened
- * (vectorizable; the small init cannot overflow int32).
- */
-CV_VEC
-static void cv_sum_taps(int32_t *restrict s, const int8_t *const *tp, uint32_t nt,
-			uint32_t n, int32_t init)
-{
-	uint32_t c = 0;
-
-	for (; c + 32 <= n; c += 32) {
-		int16_t t[32] = { 0 };
-		int32_t *restrict d = s + c;	/* restrict: the widening vectorizes */
-
-		for (uint32_t k = 0; k < nt; k++) {
-			const int8_t *restrict x = tp[k] + c;
-
-			for (int j = 0; j < 32; j++)
-				t[j] = (int16_t)(t[j] + x[j]);
-		}
-		for (int j = 0; j < 32; j++)
-			d[j] = init + t[j];
-	}
-	for (; c < n; c++) {
-		int32_t t = init;
-
-		for (uint32_t k = 0; k < nt; k++)
-			t += tp[k][c];
-		s[c] = t;
-	}
-}
-
-/* The sum of @n int8 values in uint32, wrapping like the accumulators. */
-CV_VEC
-static uint32_t cv_sum_s8(const int8_t *restrict x, size_t n)
-{
-	uint32_t v = 0;
-
-	for (size_t i = 0; i < n; i++)
-		v += (uint32_t)(int32_t)x[i];
-	return v;
-}
-
-/* Window sums of one pixel whose valid taps are @tp (@nt of them). */
-static void cv_sums_px(const struct e1npu_conv *cv, int32_t *s, const int8_t *const *tp,
-		       uint32_t nt, uint32_t pad_add)
-{
-	const uint32_t groups = cv->groups, cg = cv->cin_g;
-
-	if (cg == 1) {
-		cv_sum_taps(s, tp, nt, groups, (int32_t)pad_add);
-		return;
-	}
-	for (uint32_t g = 0; g < groups; g++) {
-		uint32_t v = pad_add;
-
-		for (uint32_t k = 0; k < nt; k++)
-			v += cv_sum_s8(tp[k] + (size_t)g * cg, cg);
-		s[g] = (int32_t)v;
-	}
-}
-
-void cv_host_sums(const struct e1npu_conv *cv, const int8_t *x, int32_t *sx,
-		  int32_t pad)
-{
-	const struct e1npu_conv_params *p = &cv->p;
-	const uint32_t taps = p->kh * p->kw, groups = cv->groups, cg = cv->cin_g;
-	const int8_t *tp[256];
-
-	for (uint32_t oy = 0; oy < cv->out_h; oy++)
-	for (uint32_t ox = 0; ox < cv->out_w; ox++) {
-		uint32_t nt = 0;
-
-		for (uint32_t ky = 0; ky < p->kh; ky++) {
-			int64_t iy = (int64_t)oy * p->stride_h - cv->pt + (int64_t)ky * p->dil_h;
-
-			if (iy < 0 || iy >= p->in_h)
-				continue;
-			for (uint32_t kx = 0; kx < p->kw; kx++) {
-				int64_t ix = (int64_t)ox * p->stride_w - cv->pl +
-					     (int64_t)kx * p->dil_w;
-
-				if (ix >= 0 && ix < p->in_w)
-					tp[nt++] = x + ((size_t)iy * p->in_w + (size_t)ix) * p->c_in;
-			}
-		}
-		/* uint32: wraps like the int32 accumulators do */
-		cv_sums_px(cv, sx + ((size_t)oy * cv->out_w + ox) * groups, tp, nt,
-			   (taps - nt) * cg * (uint32_t)pad);
-	}
-}
-
-/*
  * The CONV2D_S8 form with a single block (one group's or all channels,
  * no sum columns): each patch pixel's columns are its accumulators in
  * order, so they are finished where the hardware stored them.
@@ -954,8 +860,12 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 			struct cv_block *bk = &cv->blk[b];
 			size_t ws = ops_align_up(bk->cols, OPS_ALIGN);
 
-			for (size_t r = 0; r < (size_t)K * K * bk->cin_b; r++)
-				memcpy(ar + w_off[b] + r * ws, bk->w + r * bk->cols, bk->cols);
+			if (ws == bk->cols)	/* rows already aligned: one copy */
+				memcpy(ar + w_off[b], bk->w, (size_t)K * K * bk->cin_b * ws);
+			else
+				for (size_t r = 0; r < (size_t)K * K * bk->cin_b; r++)
+					memcpy(ar + w_off[b] + r * ws, bk->w + r * bk->cols,
+					       bk->cols);
 		}
 		for (size_t i = 0; !ret && i < npatch; i++) {
 			struct cv_block *bk = &cv->blk[pt[i].blk];

@@ -83,6 +83,27 @@ static void cv_finish_inner(const struct e1npu_conv *cv, int32_t *acc,
 }
 
 /*
+ * acc[oc] += fold[oc] - pad + zx * (the sum of the out-of-image taps' weight
+ * sums), over all channels at once: tapsum is [tap][c_out], so each tap
+ * is one contiguous (vectorized) pass. uint32: the accumulators wrap, and
+ * zx * a sum is the sum of zx * each term modulo 2^32.
+ */
+CV_VEC
+static void cv_border_fold(int32_t *restrict acc, const int32_t *restrict fold,
+			   const int32_t *restrict tapsum, const uint8_t *inv, uint32_t ninv,
+			   uint32_t c_out, uint32_t zx, uint32_t pad)
+{
+	for (uint32_t oc = 0; oc < c_out; oc++)
+		acc[oc] = (int32_t)((uint32_t)acc[oc] + (uint32_t)fold[oc] - pad);
+	for (uint32_t k = 0; k < ninv; k++) {
+		const int32_t *restrict ts = tapsum + (size_t)inv[k] * c_out;
+
+		for (uint32_t oc = 0; oc < c_out; oc++)
+			acc[oc] = (int32_t)((uint32_t)acc[oc] + zx * (uint32_t)ts[oc]);
+	}
+}
+
+/*
  * One pixel whose window has the @ninv out-of-image taps @inv (indices
  * 0..255: 256 taps at most): the full-window fold with their
  * terms swapped out (TFLite skips them), folded in place, then requantized
@@ -92,23 +113,17 @@ static void cv_finish_border(const struct e1npu_conv *cv, int32_t *acc, const in
 			     const uint8_t *inv, uint32_t ninv, uint8_t *out)
 {
 	const struct e1npu_conv_params *p = &cv->p;
-	const uint32_t taps = p->kh * p->kw;
 	/* nvalid zx zw of the fold, for the valid taps only */
 	const uint32_t pad = (uint32_t)e1q_wrap32((int64_t)ninv * cv->cin_g * cv->zx * cv->zw);
 
-	for (uint32_t g = 0, oc = 0; g < cv->groups; g++) {
-		uint32_t corr = cv->zw ? (uint32_t)cv->zw * (uint32_t)sx[g] : 0;
+	cv_border_fold(acc, cv->fold, cv->tapsum, inv, ninv, p->c_out, (uint32_t)cv->zx, pad);
+	if (cv->zw)
+		for (uint32_t g = 0, oc = 0; g < cv->groups; g++) {
+			uint32_t corr = (uint32_t)cv->zw * (uint32_t)sx[g];
 
-		for (uint32_t j = 0; j < cv->cout_g; j++, oc++) {
-			const int32_t *ts = cv->tapsum + (size_t)oc * taps;
-			uint32_t sinv = 0;	/* total - sum of the valid taps */
-
-			for (uint32_t k = 0; k < ninv; k++)
-				sinv += (uint32_t)ts[inv[k]];
-			acc[oc] = (int32_t)((uint32_t)acc[oc] - corr + (uint32_t)cv->fold[oc] +
-					    (uint32_t)cv->zx * sinv - pad);
+			for (uint32_t j = 0; j < cv->cout_g; j++, oc++)
+				acc[oc] = (int32_t)((uint32_t)acc[oc] - corr);
 		}
-	}
 	e1q_requant_bytes_for(p->rounding)(acc, cv->mult, cv->shift, p->output.zero_point,
 					   cv->lo, cv->hi, p->c_out, out);
 }

@@ -69,7 +69,7 @@ struct e1npu_conv {
 	bool use_mm;		/* run as patch-Toeplitz MATMULs */
 	struct cv_mm mm;
 	int8_t *w;		/* int8 weights, [kh][kw][cin_g][c_out] */
-	int32_t *tapsum;	/* [c_out][kh*kw] */
+	int32_t *tapsum;	/* [kh*kw][c_out]: a border pixel's taps by channel */
 	int32_t *fold;		/* bias + full-window correction, per c_out */
 	int32_t *total;		/* sum of all taps, per c_out */
 	int32_t *mult;
@@ -146,7 +146,7 @@ void cv_finish_patch(const struct e1npu_conv *cv, uint8_t *src, uint32_t stride,
 		     const int32_t *sx, void *out);
 
 /*
- * conv.c: window sums of @x per output pixel and group into @sx: the valid
+ * conv_sums.c: window sums of @x per output pixel and group into @sx: the valid
  * taps' inputs plus @pad for each out-of-image tap and input channel.
  */
 void cv_host_sums(const struct e1npu_conv *cv, const int8_t *x, int32_t *sx,

@@ -381,6 +381,12 @@ E1NPU_API int e1npu_ops_add(struct e1npu_ops *ops, uint32_t dtype, size_t count,
 	return 0;
 }
 
+/* TFLite's exp(beta * scale * d) of a softmax input difference d <= 0, Q0.31. */
+static int32_t sm_exp(int32_t d, int32_t mult, int lshift)
+{
+	return e1q_exp_on_negative_values(e1q_mul_by_qm_greater_than_one(d, mult, lshift), 5);
+}
+
 E1NPU_API int e1npu_ops_softmax(struct e1npu_ops *ops, uint32_t dtype,
 				uint32_t rows, uint32_t depth, const void *in,
 				float input_scale, float beta, void *out,
@@ -388,7 +394,8 @@ E1NPU_API int e1npu_ops_softmax(struct e1npu_ops *ops, uint32_t dtype,
 {
 	struct e1npu_ops_report local;
 	struct ops_choice ch;
-	int32_t mult, diff_min, tmin;
+	int32_t mult, diff_min, tmin, etab[256];
+	bool use_tab;
 	int lshift;
 	int64_t t;
 	size_t n;
@@ -413,6 +420,14 @@ E1NPU_API int e1npu_ops_softmax(struct e1npu_ops *ops, uint32_t dtype,
 	if (OPS_BAD(ops, e1q_softmax_prepare((double)beta, (double)input_scale, &mult, &lshift, &diff_min)))
 		return -EINVAL;
 	tmin = dtype == E1NPU_DTYPE_UINT8 ? 0 : -128;
+	/*
+	 * d = x - max is one of the 256 values -255..0: with more elements
+	 * than that, each exp comes from a table of the same function of d
+	 * (the same bits), filled once per call.
+	 */
+	use_tab = n >= 128;
+	for (int32_t k = 0; use_tab && k < 256; k++)
+		etab[k] = -k >= diff_min ? sm_exp(-k, mult, lshift) : 0;
 	for (uint32_t r = 0; r < rows; r++) {
 		const uint8_t *u = (const uint8_t *)in + (size_t)r * depth;
 		const int8_t *s = (const int8_t *)in + (size_t)r * depth;
@@ -426,16 +441,14 @@ E1NPU_API int e1npu_ops_softmax(struct e1npu_ops *ops, uint32_t dtype,
 			int32_t d = V(c) - maxv;
 
 			if (d >= diff_min)
-				sum += e1q_rdivpot(e1q_exp_on_negative_values(
-					e1q_mul_by_qm_greater_than_one(d, mult, lshift), 5), 12);
+				sum += e1q_rdivpot(use_tab ? etab[-d] : sm_exp(d, mult, lshift), 12);
 		}
 		recip = e1q_get_reciprocal(sum, 12, &nbits);
 		for (uint32_t c = 0; c < depth; c++) {
 			int32_t d = V(c) - maxv, o = tmin;
 
 			if (d >= diff_min) {
-				int32_t e = e1q_exp_on_negative_values(
-					e1q_mul_by_qm_greater_than_one(d, mult, lshift), 5);
+				int32_t e = use_tab ? etab[-d] : sm_exp(d, mult, lshift);
 
 				o = e1q_clamp((int64_t)e1q_rdivpot(e1q_srdhm(recip, e), nbits + 23) + tmin,
 					      tmin, tmin + 255);

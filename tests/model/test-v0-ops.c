@@ -193,6 +193,33 @@ static void test_conv_stride_pad(void **state)
 	}
 }
 
+/*
+ * K longer than one packed slice (E1_MM_KB, 512): a slice that starts in
+ * the middle of a kernel row or of a tap, and kernel rows wholly inside
+ * the image beside clipped ones (the im2col's whole-row copy).
+ */
+static void test_conv_k_slices(void **state)
+{
+	static const u32 cases[][4] = {	/* k, stride, dil, c_in */
+		{ 3, 1, 1, 61 }, { 3, 2, 1, 100 }, { 5, 1, 1, 23 }, { 3, 1, 2, 200 },
+		{ 3, 1, 1, 200 },
+	};
+	u32 i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct conv p = {
+			.in_h = 7, .in_w = 9, .c_in = cases[i][3], .c_out = 5,
+			.k = cases[i][0], .sh = cases[i][1], .sw = cases[i][1],
+			.dil = cases[i][2], .relu = i % 2,
+		};
+
+		same(p.in_h, p.k, p.sh, p.dil, &p.out_h, &p.ph);
+		same(p.in_w, p.k, p.sw, p.dil, &p.out_w, &p.pw);
+		run_conv(&p, 700 + i);
+	}
+}
+
 static void test_conv_asymmetric_same(void **state)
 {
 	/* in 8, k 5, s 2: out 4, total pad 3 = 1 top + 2 bottom. */
@@ -461,6 +488,7 @@ int main(void)
 		cmocka_unit_test(test_conv_kernels),
 		cmocka_unit_test(test_conv_stride_pad),
 		cmocka_unit_test(test_conv_asymmetric_same),
+		cmocka_unit_test(test_conv_k_slices),
 		cmocka_unit_test(test_conv_dilation),
 		cmocka_unit_test(test_conv_channels_and_strides),
 		cmocka_unit_test(test_conv_block_diagonal),

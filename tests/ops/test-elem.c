@@ -199,6 +199,35 @@ static void test_softmax(void **state)
 	assert_memory_equal(sout, sref, sizeof(sout));
 }
 
+/*
+ * Rows long enough for the exp table (e1npu_ops_softmax fills one when a
+ * call has 128 elements or more) against the per-element reference, both
+ * types, scales that keep every difference and that cut some off.
+ */
+static void test_softmax_table(void **state)
+{
+	static const uint32_t shape[][2] = { { 1, 1001 }, { 3, 129 }, { 2, 64 }, { 5, 31 } };
+	static const float scale[] = { 0.00390625f, 0.0625f, 0.5f, 3.0f };
+	struct ops_env *e = *state;
+	static int8_t in[1001 * 3], out[1001 * 3], ref[1001 * 3];
+	uint64_t seed = 33;
+
+	for (size_t i = 0; i < sizeof(shape) / sizeof(shape[0]); i++)
+		for (size_t j = 0; j < sizeof(scale) / sizeof(scale[0]); j++)
+			for (uint32_t dt = 0; dt < 2; dt++) {
+				uint32_t dtype = dt ? E1NPU_DTYPE_UINT8 : E1NPU_DTYPE_INT8;
+				size_t n = (size_t)shape[i][0] * shape[i][1];
+
+				t_fill_s8(in, n, -128, 127, &seed);
+				assert_int_equal(ref_softmax(dtype, shape[i][0], shape[i][1], in,
+							     scale[j], 1.0f, ref), 0);
+				assert_int_equal(e1npu_ops_softmax(e->ops, dtype, shape[i][0],
+								   shape[i][1], in, scale[j],
+								   1.0f, out, NULL), 0);
+				assert_memory_equal(out, ref, n);
+			}
+}
+
 static void test_softmax_exp2(void **state)
 {
 	struct ops_env *e = *state;
@@ -259,6 +288,7 @@ int main(void)
 		cmocka_unit_test(test_relu),
 		cmocka_unit_test(test_add),
 		cmocka_unit_test(test_softmax),
+		cmocka_unit_test(test_softmax_table),
 		cmocka_unit_test(test_softmax_exp2),
 		cmocka_unit_test(test_support_table),
 	};
