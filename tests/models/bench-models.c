@@ -64,6 +64,28 @@ static void arena_row(const char *name, const struct e1npu_tflite *t)
  * first model, or -1 after a message naming the bad option or value
  * (0 for --help).
  */
+/*
+ * The model at PATH, loaded on DEV, and the bench's input for its first
+ * input tensor (*BYTES of them, freed by the caller): 0, or -1 with nothing
+ * held.
+ */
+static int model_input(struct e1npu_device *dev, const char *path,
+		       struct e1npu_tflite **t, uint8_t **in, size_t *bytes)
+{
+	struct e1npu_tflite_tensor_info ii;
+
+	if (e1npu_tflite_load_file(dev, path, NULL, t, NULL, 0))
+		return -1;
+	e1npu_tflite_input_info(*t, 0, &ii);
+	*in = bench_input(ii.bytes);
+	if (!*in) {
+		e1npu_tflite_free(*t);
+		return -1;
+	}
+	*bytes = ii.bytes;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, int *reps, struct bench_ref *refs)
 {
 	int i = 1;
@@ -213,16 +235,13 @@ int main(int argc, char **argv)
 	printf("%-30s %-14s %11s %10s %7s %7s %6s\n", "model", "kind", "MACs", "cycles", "util",
 	       "share", "hwops");
 	for (int i = first; i < argc; i++) {
-		struct e1npu_tflite_tensor_info ii;
 		struct e1npu_tflite *t;
 		uint8_t *in;
+		size_t bytes;
 
-		if (!res[i].timed ||
-		    e1npu_tflite_load_file(dev, argv[i], NULL, &t, NULL, 0))
+		if (!res[i].timed || model_input(dev, argv[i], &t, &in, &bytes))
 			continue;
-		e1npu_tflite_input_info(t, 0, &ii);
-		in = bench_input(ii.bytes);
-		if (in && !e1npu_tflite_set_input(t, 0, in, ii.bytes) && !e1npu_tflite_invoke(t))
+		if (!e1npu_tflite_set_input(t, 0, in, bytes) && !e1npu_tflite_invoke(t))
 			bench_kinds(t, res[i].name);
 		free(in);
 		e1npu_tflite_free(t);
@@ -231,18 +250,14 @@ int main(int argc, char **argv)
 
 	printf("convolution lowering per layer, first pin's timing (E1NPU_SIM_TIMING=0; MACs/256 = ideal)\n");
 	for (int i = first; i < argc; i++) {
-		struct e1npu_tflite_tensor_info ii;
 		struct e1npu_tflite *t;
 		uint8_t *in;
+		size_t bytes;
 
-		if (!res[i].timed ||
-		    e1npu_tflite_load_file(dev, argv[i], NULL, &t, NULL, 0))
+		if (!res[i].timed || model_input(dev, argv[i], &t, &in, &bytes))
 			continue;
-		e1npu_tflite_input_info(t, 0, &ii);
 		e1npu_tflite_free(t);
-		in = bench_input(ii.bytes);
-		if (in)
-			bench_layers(argv[i], res[i].name, in, ii.bytes);
+		bench_layers(argv[i], res[i].name, in, bytes);
 		free(in);
 	}
 
