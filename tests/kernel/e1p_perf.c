@@ -36,46 +36,44 @@ static uint64_t median(uint64_t *v, unsigned int n)
 #define E1P_BATCH	32
 
 /*
+ * NJOBS jobs of CMDS NOP descriptors each (one SUBMIT per job), until the
+ * last one's point signals: its time in *T, and the last job's outcome
+ * checked (done, all CMDS commands).
+ */
+static int e1p_jobs_timed(struct e1t_dev *d, const uint32_t *nops,
+			  uint32_t cmds, unsigned int njobs, uint64_t *t)
+{
+	struct e1t_job job;
+	struct e1t_result r;
+	unsigned int j;
+	uint64_t t0;
+	int ret = 0;
+
+	t0 = e1t_now_ns();
+	for (j = 0; j < njobs && !ret; j++)
+		ret = e1t_submit_cmds(d, DRM_E1NPU_ENGINE_WRAPPER, nops, cmds,
+				      NULL, 0, &job);
+	if (!ret)
+		ret = e1t_timeline_wait(d, &d->timeline, &job.point, 1, 0,
+					E1T_JOB_TIMEOUT_MS);
+	*t = e1t_now_ns() - t0;
+	if (!ret)
+		ret = e1t_job_wait(d, &job, E1T_JOB_TIMEOUT_MS, &r);
+	if (!ret && (r.state != DRM_E1NPU_JOB_STATE_DONE || r.cmds_done != cmds))
+		ret = -EIO;
+	return ret;
+}
+
+/*
  * One round of the batch comparison: the time of one job of E1P_BATCH
  * NOPs and of E1P_BATCH one-NOP jobs, each until the last point signals.
  */
 static int e1p_batch_round(struct e1t_dev *d, const uint32_t *nops,
 			   uint64_t *t_buf, uint64_t *t_jobs)
 {
-	struct e1t_job job;
-	struct e1t_result r;
-	uint64_t t0;
-	unsigned int j;
-	int ret;
+	int ret = e1p_jobs_timed(d, nops, E1P_BATCH, 1, t_buf);
 
-	t0 = e1t_now_ns();
-	ret = e1t_submit_cmds(d, DRM_E1NPU_ENGINE_WRAPPER, nops, E1P_BATCH,
-			      NULL, 0, &job);
-	if (!ret)
-		ret = e1t_timeline_wait(d, &d->timeline, &job.point, 1, 0,
-					E1T_JOB_TIMEOUT_MS);
-	*t_buf = e1t_now_ns() - t0;
-	if (!ret)
-		ret = e1t_job_wait(d, &job, E1T_JOB_TIMEOUT_MS, &r);
-	if (!ret && (r.state != DRM_E1NPU_JOB_STATE_DONE ||
-		     r.cmds_done != E1P_BATCH))
-		ret = -EIO;
-	if (ret)
-		return ret;
-
-	t0 = e1t_now_ns();
-	for (j = 0; j < E1P_BATCH && !ret; j++)
-		ret = e1t_submit_cmds(d, DRM_E1NPU_ENGINE_WRAPPER, nops, 1,
-				      NULL, 0, &job);
-	if (!ret)
-		ret = e1t_timeline_wait(d, &d->timeline, &job.point, 1, 0,
-					E1T_JOB_TIMEOUT_MS);
-	*t_jobs = e1t_now_ns() - t0;
-	if (!ret)
-		ret = e1t_job_wait(d, &job, E1T_JOB_TIMEOUT_MS, &r);
-	if (!ret && (r.state != DRM_E1NPU_JOB_STATE_DONE || r.cmds_done != 1))
-		ret = -EIO;
-	return ret;
+	return ret ? ret : e1p_jobs_timed(d, nops, 1, E1P_BATCH, t_jobs);
 }
 
 /* the batch comparison, ROUNDS rounds after one warm-up */
