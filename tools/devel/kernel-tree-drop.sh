@@ -75,22 +75,6 @@ replace() {
 	mv "$1.e1npu-tmp" "$1"
 }
 
-# the driver's C files: every object kernel/Kbuild names in a *-y list
-kbuild_sources() {
-	sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$TOP/kernel/Kbuild" |
-		sed -n 's/^[a-z0-9_]*-y[ \t]*[:+]\?=//p' | tr ' \t' '\n\n' |
-		sed -n 's/\.o$/.c/p' | sed 's/^\$([a-z0-9_-]*)//' | sort -u
-}
-
-# driver_src NAME: the path of a driver source, kernel/'s own or hw/'s
-driver_src() {
-	local d
-	for d in kernel hw; do
-		[ -f "$TOP/$d/$1" ] && { echo "$TOP/$d/$1"; return 0; }
-	done
-	return 1
-}
-
 part_drm_wedged() {
 	local d="$TOP/kernel/upstream/drm-wedged-event-accel.diff"
 	# already applied: the reverse applies
@@ -144,7 +128,7 @@ part_binding() {
 }
 
 part_driver() {
-	local accel="$KTREE/drivers/accel" dest="$KTREE/drivers/accel/e1npu" f src
+	local accel="$KTREE/drivers/accel" dest="$KTREE/drivers/accel/e1npu" f src srcs
 	[ -f "$accel/Kconfig" ] && [ -f "$accel/Makefile" ] ||
 		die "$KTREE has no drivers/accel/{Kconfig,Makefile} (not a Linux >= 6.2 tree?)"
 	[ -d "$KTREE/include/uapi/drm" ] || die "$KTREE has no include/uapi/drm"
@@ -155,9 +139,11 @@ part_driver() {
 	done
 	rm -rf "$dest"
 	mkdir -p "$dest"
-	for f in $(kbuild_sources); do
-		src=$(driver_src "$f") || die "kernel/Kbuild names $f, which neither kernel/ nor hw/ holds"
-		kernel_only "$src" "$dest/$f"
+	# the files kernel/Kbuild builds, from kernel/ or hw/ (the list the
+	# out-of-tree staging uses too)
+	srcs=$("$TOP/kernel/compat/stage.sh" --sources) || die "kernel/compat/stage.sh --sources failed"
+	for src in $srcs; do
+		kernel_only "$src" "$dest/$(basename "$src")"
 	done
 	! grep -n '^#include ".*\.c"' "$dest"/*.c ||
 		die "a driver source #includes a .c file (above): Kbuild lists every object"
