@@ -25,6 +25,9 @@ int e1p_fuzz(int argc, char **argv);
 int e1p_stress(int argc, char **argv);
 /* perf ITERATIONS */
 int e1p_perf(int argc, char **argv);
+/* e1p_trace.c: the job path's breakdown from trace events (perf-breakdown) */
+struct e1t_dev;
+void e1p_trace_breakdown(struct e1t_dev *d, unsigned int n);
 /* dma-selftest BASE SIZE: a dma-window of the arena's first page sees the
  * accesses of a job whose buffers lie past it */
 int e1p_dma_selftest(int argc, char **argv);

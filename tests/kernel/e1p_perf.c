@@ -10,7 +10,8 @@
  * one job of E1P_BATCH NOP descriptors against E1P_BATCH one-NOP jobs
  * (each its own SUBMIT, the last one waited for). The figures are
  * printed; the results "perf-nop-submit" and "perf-batch" fail only when
- * a job fails.
+ * a job fails. Last, the same NOP job's path phase by phase, from the
+ * kernel's trace events (e1p_trace.c: "perf-breakdown").
  */
 #include <errno.h>
 #include <stdio.h>
@@ -176,6 +177,7 @@ int e1p_perf(int argc, char **argv)
 		e1t_fail("perf-batch", "%s", strerror(-ret));
 	else
 		e1t_pass("perf-batch");
+	e1p_trace_breakdown(&d, n / 10 < 20 ? 20 : n / 10 > 200 ? 200 : n / 10);
 	e1t_close(&d);
 	free(tv);
 	free(ts);
