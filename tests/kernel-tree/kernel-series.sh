@@ -28,7 +28,7 @@
 #      reverse (patch -R: it is the diff from the step's versions of the
 #      few files that grow, kernel/Kbuild, kernel/Kconfig and
 #      kernel/e1npu_drv.c, to today's), then the .c files the step's Kbuild
-#      does not name removed. The driver's sources in kernel/ stay the one
+#      does not name removed, and the headers none of the rest #includes. The driver's sources in kernel/ stay the one
 #      truth: they hold no trace of the split, and after the last step the
 #      tree is the whole driver.
 #      Refreshing a step's diff: when the driver changes so that a diff no
@@ -55,8 +55,8 @@
 #      kernel/compat/, outside the series
 #   3. git format-patch --cover-letter into $O/kernel-series/ (the
 #      letter's subject and text: tests/kernel-tree/series/0-cover-letter);
-#      the cover letter and the driver patch's message must name the
-#      open userspace (libe1npu, lib/'s SPDX licence, where it lives), the
+#      the cover letter and the first driver patch's (4) message must
+#      name the open userspace (libe1npu, lib/'s SPDX licence, where it lives), the
 #      hardware status (pre-silicon, the QEMU virtual board's device
 #      model) and the sysfs ABI file
 #   4. a second hard-linked copy of the base ($KSERIES_O/apply) takes the
@@ -157,7 +157,7 @@ M="$KSERIES_O/make"
 signoff="Signed-off-by: $GIT_NAME <$GIT_EMAIL>"
 # driver_step TREE N PART: the driver as step N (PART driver-STEP) has it:
 # the whole drop, series/N-PART.diff (if any) in reverse, the .c files its
-# Kbuild does not name removed
+# Kbuild does not name removed, and the headers no file left #includes
 driver_step() {
 	local t=$1 n=$2 p=$3 d="$KS_DIR/series/$2-$3.diff" dest="$1/drivers/accel/e1npu" f b bad
 	run_logged "$LOG/drop-$p.log" "$TOP/tools/devel/kernel-tree-drop.sh" --part driver "$t" ||
@@ -166,13 +166,25 @@ driver_step() {
 	# GNU patch writes new files (never through a hard link); -r -: no .rej
 	if ! patch -f -R -p1 -d "$t" --no-backup-if-mismatch -r - <"$d" >"$LOG/step-$p.log" 2>&1; then
 		bad=$(awk '/^patching file /{ f = $3 } /FAILED|malformed|ignored|can.t find file/{ print f }' "$LOG/step-$p.log" |
-			sed 's|^drivers/accel/e1npu/||' | sort -u | tr '\n' ' ')
+			sed 's|^drivers/accel/e1npu/||' | sort -u | tr '\n' ' ' | sed 's/ $//')
 		sed 's/^/    | /' "$LOG/step-$p.log" >&2
 		die "step $n ($p): tests/kernel-tree/series/$(basename "$d") no longer applies in reverse to today's driver (file: ${bad:-see above}): refresh it as the comment at the top of $0 says"
 	fi
 	for f in "$dest"/*.c; do
 		b=$(basename "$f" .c)
 		grep -qE "(^|[[:space:]=])$b\.o([[:space:]\\]|$)" "$dest/Kbuild" || rm -f "$f"
+	done
+	# and the headers none of the step's files #include (to a fixed point)
+	local keep="" next
+	while :; do
+		# shellcheck disable=SC2086
+		next=$(cd "$dest" && sed -n 's/^#include "\([^"/]*\.h\)".*/\1/p' ./*.c $keep |
+			sort -u | while read -r f; do [ -f "$dest/$f" ] && echo "$f"; done | tr '\n' ' ')
+		[ "$next" = "$keep" ] && break
+		keep=$next
+	done
+	for f in "$dest"/*.h; do
+		case " $keep " in *" $(basename "$f") "*) ;; *) rm -f "$f" ;; esac
 	done
 }
 i=0
@@ -203,19 +215,24 @@ SCAFFOLD=('^ifn?eq .*(wildcard|shell)|Kbuild layout detection or a probe'
 	'#if(def|ndef)? .*__KERNEL__|a userspace branch'
 	'^#include ".*\.c"|an #include of a .c file'
 	'6\.12|Debian|Linux 6\.|a word about an older kernel or a distribution')
+# (a PATTERN may hold "|": the WHAT is after the last one); the files as
+# every commit of the series has them (the driver's steps too)
 scaffold=""
-while IFS= read -r f; do
-	for sp in "${SCAFFOLD[@]}"; do
-		hits=$(grep -n -E -- "${sp%%|*}" "$M/$f" | head -n 3 | sed "s|^|$f:|") || true
-		[ -z "$hits" ] || scaffold="$scaffold${sp##*|}: $(echo "$hits" | tr '\n' ' ')"$'\n'
-	done
-done < <(git -C "$M" diff --name-only "$BASE_REV" HEAD -- drivers/accel/e1npu include/uapi/drm/e1npu_accel.h \
-	Documentation/accel/e1npu)
+while IFS= read -r c; do
+	while IFS= read -r f; do
+		for sp in "${SCAFFOLD[@]}"; do
+			hits=$(git -C "$M" show "$c:$f" | grep -n -E -- "${sp%|*}" | head -n 3 |
+				sed "s|^|$f:|") || true
+			[ -z "$hits" ] || scaffold="$scaffold${sp##*|} ($(git -C "$M" log -1 --format=%s "$c")): $(echo "$hits" | tr '\n' ' ')"$'\n'
+		done
+	done < <(git -C "$M" diff-tree --no-commit-id --name-only --diff-filter=AM -r "$c" -- drivers/accel/e1npu \
+		include/uapi/drm/e1npu_accel.h Documentation/accel/e1npu)
+done < <(git -C "$M" rev-list --reverse "$BASE_REV..HEAD")
 if [ -n "$scaffold" ]; then
 	fail "the series' driver holds scaffolding for older kernels or other layouts:"
 	printf '%s' "$scaffold" | sed 's/^/    | /' >&2
 else
-	pass "the series' driver is for Linux $KVER alone (no probes, layout detection, version checks, userspace branches, #include of .c, 6.12 or Debian)"
+	pass "the series' driver, at every step, is for Linux $KVER alone (no probes, layout detection, version checks, userspace branches, #include of .c, 6.12 or Debian)"
 fi
 
 # ---- 3. format-patch --------------------------------------------------------------
