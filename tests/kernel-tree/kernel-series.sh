@@ -15,10 +15,39 @@
 #        1 drm: send the wedged uevent on the accel node of a compute accelerator
 #        2 dt-bindings: vendor-prefixes: add Eliza
 #        3 dt-bindings: npu: add Eliza e1 NPU
-#        4 accel/e1npu: add the UAPI header and driver
-#        5 accel/e1npu: add documentation
-#        6 MAINTAINERS: add e1npu
-#      The driver part takes whatever kernel/Kbuild lists at run time.
+#        4 accel/e1npu: add the UAPI header, the driver core and buffer objects
+#        5 accel/e1npu: add job submission and scheduling
+#        6 accel/e1npu: add perfmon, the sysfs perf group and debugfs
+#        7 accel/e1npu: add KUnit tests of the submission rules
+#        8 accel/e1npu: add documentation
+#        9 MAINTAINERS: add e1npu
+#      The driver is split in steps, patches 4-7 (PARTS driver-*): the
+#      last step is kernel-tree-drop.sh --part driver, whatever
+#      kernel/Kbuild lists at run time; an earlier step N is that same
+#      drop, then tests/kernel-tree/series/N-driver-STEP.diff applied in
+#      reverse (patch -R: it is the diff from the step's versions of the
+#      few files that grow, kernel/Kbuild, kernel/Kconfig and
+#      kernel/e1npu_drv.c, to today's), then the .c files the step's Kbuild
+#      does not name removed, and the headers none of the rest #includes. The driver's sources in kernel/ stay the one
+#      truth: they hold no trace of the split, and after the last step the
+#      tree is the whole driver.
+#      Refreshing a step's diff: when the driver changes so that a diff no
+#      longer applies in reverse, this script stops, naming the step and
+#      the file. Then: drop the driver into a scratch kernel tree
+#      (kernel-tree-drop.sh --part driver), copy the step's files there
+#      (patch -R -p1 <N-driver-STEP.diff on a tree of the commit that last
+#      passed, or by hand from $KSERIES_O/make's commit of the step), bring
+#      them in line with today's driver (a step's version must build alone:
+#      no call into a .c file the step does not have, no unused static
+#      function) and write the diff again, from the step's version (a/) to
+#      today's (b/), paths drivers/accel/e1npu/FILE:
+#        for f in Kbuild Kconfig e1npu_drv.c; do
+#            diff -u --label a/drivers/accel/e1npu/$f --label b/drivers/accel/e1npu/$f \
+#                STEP/$f kernel/$f   # (Kconfig, Kbuild, e1npu_drv.c from kernel/)
+#        done >tests/kernel-tree/series/N-driver-STEP.diff
+#      (its first lines, before the first "---", are a comment patch skips);
+#      a new .c file goes into the step whose Kbuild lists it. Step 4b
+#      builds every step.
 #   2b. the series is for this kernel alone: its driver files hold no
 #      scaffolding for older kernels or other layouts (no Kbuild probes or
 #      layout detection, no version checks, no userspace #else branches,
@@ -26,12 +55,16 @@
 #      kernel/compat/, outside the series
 #   3. git format-patch --cover-letter into $O/kernel-series/ (the
 #      letter's subject and text: tests/kernel-tree/series/0-cover-letter);
-#      the cover letter and the driver patch's message must name the
-#      open userspace (libe1npu, lib/'s SPDX licence, where it lives), the
+#      the cover letter and the first driver patch's (4) message must
+#      name the open userspace (libe1npu, lib/'s SPDX licence, where it lives), the
 #      hardware status (pre-silicon, the QEMU virtual board's device
 #      model) and the sysfs ABI file
 #   4. a second hard-linked copy of the base ($KSERIES_O/apply) takes the
-#      series with git am; the applied tree must equal the made one
+#      series with git am, one patch at a time; the applied tree must
+#      equal the made one
+#   4b. at every step of the driver (patches 4-7), the driver built from
+#      the applied tree as in 7 (make M=drivers/accel/e1npu, no warning):
+#      each step builds on its own
 #   5. scripts/checkpatch.pl --strict on every patch: clean, apart from
 #      the exceptions listed in ALLOWED below
 #   6. scripts/kernel-doc -none on the UAPI header (what the docs include);
@@ -52,7 +85,7 @@ KSERIES_O=${KSERIES_O:-$O-kernel-series}
 case "$KSERIES_O" in /*) ;; *) KSERIES_O="$TOP/$KSERIES_O" ;; esac
 OUT="$O/kernel-series"
 LOG="$KSERIES_O/log"
-PARTS=(drm-wedged vendor-prefix binding driver docs maintainers)
+PARTS=(drm-wedged vendor-prefix binding driver-core driver-jobs driver-extras driver-kunit docs maintainers)
 t_all=$(now)
 npass=0
 nfail=0
@@ -122,12 +155,47 @@ t0=$(now)
 with_lock kernel-series-base copy_base "$KSERIES_O/make"
 M="$KSERIES_O/make"
 signoff="Signed-off-by: $GIT_NAME <$GIT_EMAIL>"
+# driver_step TREE N PART: the driver as step N (PART driver-STEP) has it:
+# the whole drop, series/N-PART.diff (if any) in reverse, the .c files its
+# Kbuild does not name removed, and the headers no file left #includes
+driver_step() {
+	local t=$1 n=$2 p=$3 d="$KS_DIR/series/$2-$3.diff" dest="$1/drivers/accel/e1npu" f b bad
+	run_logged "$LOG/drop-$p.log" "$TOP/tools/devel/kernel-tree-drop.sh" --part driver "$t" ||
+		die "kernel-tree-drop.sh --part driver failed (step $n, $p)"
+	[ -f "$d" ] || return 0
+	# GNU patch writes new files (never through a hard link); -r -: no .rej
+	if ! patch -f -R -p1 -d "$t" --no-backup-if-mismatch -r - <"$d" >"$LOG/step-$p.log" 2>&1; then
+		bad=$(awk '/^patching file /{ f = $3 } /FAILED|malformed|ignored|can.t find file/{ print f }' "$LOG/step-$p.log" |
+			sed 's|^drivers/accel/e1npu/||' | sort -u | tr '\n' ' ' | sed 's/ $//')
+		sed 's/^/    | /' "$LOG/step-$p.log" >&2
+		die "step $n ($p): tests/kernel-tree/series/$(basename "$d") no longer applies in reverse to today's driver (file: ${bad:-see above}): refresh it as the comment at the top of $0 says"
+	fi
+	for f in "$dest"/*.c; do
+		b=$(basename "$f" .c)
+		grep -qE "(^|[[:space:]=])$b\.o([[:space:]\\]|$)" "$dest/Kbuild" || rm -f "$f"
+	done
+	# and the headers none of the step's files #include (to a fixed point)
+	local keep="" next
+	while :; do
+		# shellcheck disable=SC2086
+		next=$(cd "$dest" && sed -n 's/^#include "\([^"/]*\.h\)".*/\1/p' ./*.c $keep |
+			sort -u | while read -r f; do [ -f "$dest/$f" ] && echo "$f"; done | tr '\n' ' ')
+		[ "$next" = "$keep" ] && break
+		keep=$next
+	done
+	for f in "$dest"/*.h; do
+		case " $keep " in *" $(basename "$f") "*) ;; *) rm -f "$f" ;; esac
+	done
+}
 i=0
 for p in "${PARTS[@]}"; do
 	i=$((i + 1))
 	msgf=$(ls "$KS_DIR/series/$i-$p" 2>/dev/null) || die "no commit message $KS_DIR/series/$i-$p"
-	run_logged "$LOG/drop-$p.log" "$TOP/tools/devel/kernel-tree-drop.sh" --part "$p" "$M" ||
-		die "kernel-tree-drop.sh --part $p failed"
+	case "$p" in
+	driver-*) driver_step "$M" "$i" "$p" ;;
+	*) run_logged "$LOG/drop-$p.log" "$TOP/tools/devel/kernel-tree-drop.sh" --part "$p" "$M" ||
+		die "kernel-tree-drop.sh --part $p failed" ;;
+	esac
 	# -f: Debian's linux-source .gitignore ignores every top-level path
 	git -C "$M" add -A -f . >/dev/null
 	git -C "$M" diff --cached --quiet && die "part $p changed nothing in the tree"
@@ -147,19 +215,24 @@ SCAFFOLD=('^ifn?eq .*(wildcard|shell)|Kbuild layout detection or a probe'
 	'#if(def|ndef)? .*__KERNEL__|a userspace branch'
 	'^#include ".*\.c"|an #include of a .c file'
 	'6\.12|Debian|Linux 6\.|a word about an older kernel or a distribution')
+# (a PATTERN may hold "|": the WHAT is after the last one); the files as
+# every commit of the series has them (the driver's steps too)
 scaffold=""
-while IFS= read -r f; do
-	for sp in "${SCAFFOLD[@]}"; do
-		hits=$(grep -n -E -- "${sp%%|*}" "$M/$f" | head -n 3 | sed "s|^|$f:|") || true
-		[ -z "$hits" ] || scaffold="$scaffold${sp##*|}: $(echo "$hits" | tr '\n' ' ')"$'\n'
-	done
-done < <(git -C "$M" diff --name-only "$BASE_REV" HEAD -- drivers/accel/e1npu include/uapi/drm/e1npu_accel.h \
-	Documentation/accel/e1npu)
+while IFS= read -r c; do
+	while IFS= read -r f; do
+		for sp in "${SCAFFOLD[@]}"; do
+			hits=$(git -C "$M" show "$c:$f" | grep -n -E -- "${sp%|*}" | head -n 3 |
+				sed "s|^|$f:|") || true
+			[ -z "$hits" ] || scaffold="$scaffold${sp##*|} ($(git -C "$M" log -1 --format=%s "$c")): $(echo "$hits" | tr '\n' ' ')"$'\n'
+		done
+	done < <(git -C "$M" diff-tree --no-commit-id --name-only --diff-filter=AM -r "$c" -- drivers/accel/e1npu \
+		include/uapi/drm/e1npu_accel.h Documentation/accel/e1npu)
+done < <(git -C "$M" rev-list --reverse "$BASE_REV..HEAD")
 if [ -n "$scaffold" ]; then
 	fail "the series' driver holds scaffolding for older kernels or other layouts:"
 	printf '%s' "$scaffold" | sed 's/^/    | /' >&2
 else
-	pass "the series' driver is for Linux $KVER alone (no probes, layout detection, version checks, userspace branches, #include of .c, 6.12 or Debian)"
+	pass "the series' driver, at every step, is for Linux $KVER alone (no probes, layout detection, version checks, userspace branches, #include of .c, 6.12 or Debian)"
 fi
 
 # ---- 3. format-patch --------------------------------------------------------------
@@ -213,25 +286,62 @@ elif ! grep -qx "Subject: \[PATCH 0/${#PARTS[@]}\] $(head -1 "$KS_DIR/series/0-c
 else
 	want_text "cover letter" "$COVER"
 fi
-# the driver patch's message: up to its "---"
-for i in "${!PARTS[@]}"; do [ "${PARTS[$i]}" = driver ] && drvpatch=${PATCHES[$i]}; done
+# the first driver patch's message (it introduces the driver): up to its "---"
+for i in "${!PARTS[@]}"; do [ "${PARTS[$i]}" = driver-core ] && drvpatch=${PATCHES[$i]}; done
 sed -n '/^Subject:/,/^---$/p' "$drvpatch" >"$LOG/driver-message"
 want_text "driver commit message ($(basename "$drvpatch"))" "$LOG/driver-message"
 
 # ---- 4. git am on a clean checkout of the base --------------------------------
+# one patch at a time: 4b builds the driver at each of its steps
+KOBJ=${KSERIES_KOBJ:-${MAINLINE_OBJ:-}}
+[ -n "$KOBJ" ] && [ -f "$KOBJ/.config" ] || KOBJ=""
+# build_driver LOG: make M=drivers/accel/e1npu in the applied tree against
+# KOBJ. The object directory's source is pristine: the UAPI header comes
+# from the applied tree. CONFIG_DRM_ACCEL_E1NPU=m: the object tree's
+# .config predates the driver's Kconfig entry.
+build_driver() {
+	# shellcheck disable=SC2086
+	run_logged "$1" make -C "$KOBJ" ${KSERIES_MAKE_ARGS:-} \
+		M="$A/drivers/accel/e1npu" KCFLAGS="-I$A/include/uapi -I$A/include/uapi/drm" \
+		CONFIG_DRM_ACCEL_E1NPU=m -j"$(nproc)" modules
+}
 t0=$(now)
 with_lock kernel-series-base copy_base "$KSERIES_O/apply"
 A="$KSERIES_O/apply"
-if run_logged "$LOG/am.log" git -C "$A" "${GIT_ID[@]}" am -q --whitespace=error-all "${PATCHES[@]}"; then
+am_ok=1
+tb=0
+for i in "${!PATCHES[@]}"; do
+	n=$((i + 1))
+	p=${PARTS[$i]}
+	if ! run_logged "$LOG/am-$n.log" git -C "$A" "${GIT_ID[@]}" am -q --whitespace=error-all "${PATCHES[$i]}"; then
+		fail "git am failed at patch $n ($p; log $LOG/am-$n.log)"
+		git -C "$A" am --abort >/dev/null 2>&1 || true
+		am_ok=0
+		break
+	fi
+	# ---- 4b. the driver at this step builds on its own
+	case "$p" in driver-*) ;; *) continue ;; esac
+	[ -n "$KOBJ" ] || continue
+	t1=$(now)
+	if build_driver "$LOG/build-$n-$p.log"; then
+		if grep -q -i -E 'warning:|error:' "$LOG/build-$n-$p.log"; then
+			fail "patch $n ($p): make M=drivers/accel/e1npu warns: $(grep -m 3 -i -E 'warning:|error:' "$LOG/build-$n-$p.log")"
+		else
+			pass "patch $n ($p): make M=drivers/accel/e1npu builds clean, $(git -C "$A" ls-files "drivers/accel/e1npu/*.c" | wc -l) .c files ($(elapsed "$t1") s)"
+		fi
+	else
+		fail "patch $n ($p): make M=drivers/accel/e1npu failed (log $LOG/build-$n-$p.log)"
+	fi
+	tb=$(awk -v a="$tb" -v b="$(elapsed "$t1")" 'BEGIN { print a + b }')
+done
+if [ "$am_ok" = 1 ]; then
 	if [ "$(git -C "$A" rev-parse 'HEAD^{tree}')" = "$(git -C "$M" rev-parse 'HEAD^{tree}')" ]; then
-		pass "git am: ${#PATCHES[@]} patches apply to a clean $KVER, same tree ($(elapsed "$t0") s)"
+		pass "git am: ${#PATCHES[@]} patches apply to a clean $KVER one by one, same tree ($(elapsed "$t0") s, of which $tb s building the driver's steps)"
 	else
 		fail "git am: the applied tree differs from the one the series was made from"
 	fi
-else
-	fail "git am failed (log $LOG/am.log)"
-	git -C "$A" am --abort >/dev/null 2>&1 || true
 fi
+[ -n "$KOBJ" ] || msg "kernel-series: no build of the driver's steps: no configured $KVER object directory"
 
 # the hooks in drivers/accel/ are whole lines (the M= build of step 7
 # does not read them; kernel-tree.sh builds a drop in-tree on 6.12)
@@ -245,11 +355,14 @@ fi
 # ---- 5. checkpatch --strict ------------------------------------------------------
 # ALLOWED: checkpatch messages that are expected, one per line,
 # "PATCH-NUMBER TYPE" (NUMBER * = every patch):
-#  - FILE_PATH_CHANGES in patches 3-5: they add files before patch 6 adds
+#  - FILE_PATH_CHANGES in patches 3-8: they add files before patch 9 adds
 #    the MAINTAINERS entry that covers them.
 ALLOWED="3 FILE_PATH_CHANGES
 4 FILE_PATH_CHANGES
-5 FILE_PATH_CHANGES"
+5 FILE_PATH_CHANGES
+6 FILE_PATH_CHANGES
+7 FILE_PATH_CHANGES
+8 FILE_PATH_CHANGES"
 t0=$(now)
 for f in "${PATCHES[@]}"; do
 	n=$(basename "$f" | sed 's/^0*\([0-9]*\)-.*/\1/')
@@ -303,19 +416,11 @@ else
 fi
 
 # ---- 7. the driver built in the applied tree ------------------------------------
-KOBJ=${KSERIES_KOBJ:-${MAINLINE_OBJ:-}}
-if [ -n "$KOBJ" ] && [ -f "$KOBJ/.config" ]; then
+if [ -n "$KOBJ" ]; then
 	t0=$(now)
-	# the object directory's source is pristine: the UAPI header comes
-	# from the applied tree
-	# shellcheck disable=SC2086
-	# CONFIG_DRM_ACCEL_E1NPU=m: the object tree's .config predates the
-	# driver's Kconfig entry
-	if run_logged "$LOG/build.log" make -C "$KOBJ" ${KSERIES_MAKE_ARGS:-} \
-		M="$A/drivers/accel/e1npu" KCFLAGS="-I$A/include/uapi -I$A/include/uapi/drm" \
-		CONFIG_DRM_ACCEL_E1NPU=m -j"$(nproc)" modules; then
-		if grep -q -E 'warning:|error:' "$LOG/build.log"; then
-			fail "make M=drivers/accel/e1npu warns: $(grep -m 3 -E 'warning:|error:' "$LOG/build.log")"
+	if build_driver "$LOG/build.log"; then
+		if grep -q -i -E 'warning:|error:' "$LOG/build.log"; then
+			fail "make M=drivers/accel/e1npu warns: $(grep -m 3 -i -E 'warning:|error:' "$LOG/build.log")"
 		else
 			pass "make M=drivers/accel/e1npu against $KOBJ in $(elapsed "$t0") s ($(cd "$A/drivers/accel/e1npu" && ls *.ko | tr '\n' ' '))"
 		fi

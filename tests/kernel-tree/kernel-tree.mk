@@ -30,16 +30,17 @@ check-dt-binding:
 
 CHECK_TARGETS += check-dt-binding
 
-# kernel-series: the e1 NPU as the 6-patch series an upstream submission
+# kernel-series: the e1 NPU as the 9-patch series an upstream submission
 # would be (the DRM core's wedged event on accel nodes, vendor prefix,
-# binding, driver, docs, MAINTAINERS), made with
+# binding, the driver in four steps, docs, MAINTAINERS), made with
 # git format-patch --cover-letter against Debian's newest mainline source
 # (tests/vm/linux-mainline.sh) into $(O)/kernel-series/; check-kernel-series
 # also checks what the cover letter and the driver's message name (the
 # open userspace, the hardware status, the sysfs ABI), applies it with
 # git am to a clean tree, runs checkpatch --strict on
 # every patch, kernel-doc on the UAPI header and builds the driver
-# (M=drivers/accel/e1npu) against the mainline object tree. ~40 s warm;
+# (M=drivers/accel/e1npu) against the mainline object tree at each of its
+# steps. ~2.5 min warm;
 # cold adds the source download and the base repository (~1 min) and the
 # mainline build (~4 min, shared with linux-mainline.sh's other users).
 # Scratch: KSERIES_O (default $(O)-kernel-series, not under $(O)).
