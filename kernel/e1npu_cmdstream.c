@@ -10,6 +10,7 @@
  */
 #include <linux/overflow.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
@@ -27,6 +28,9 @@
  * closes and reuses the handle meanwhile. Two handles of one object share
  * an entry (its reservation is locked once).
  */
+/* Stack bytes for a small job's command stream: 4 wrapper descriptors. */
+#define E1NPU_CMDS_SMALL	(4 * (E1_V0_DESC_WORDS * 4 + 4))
+
 static int e1npu_job_bo_index(struct e1npu_job_ctx *jc, u32 handle)
 {
 	struct e1npu_job *job = jc->job;
@@ -139,14 +143,23 @@ int e1npu_cmdstream_copy(struct e1npu_job_ctx *jc,
 	u32 size = e1npu_cmd_size(uj->engine), i;
 	struct e1npu_op_err err = { 0 };
 	u32 *seen;
-	u8 *cmds;
+	u8 *cmds, small[E1NPU_CMDS_SMALL];
+	size_t bytes;
 	int ret = 0;
 
-	/* The stream, then per command the relocated fields (BIT(field)). */
-	cmds = kvzalloc(size_mul(uj->cmd_count, size + sizeof(*seen)),
-			GFP_KERNEL);
-	if (!cmds)
-		return -ENOMEM;
+	/*
+	 * The stream, then per command the relocated fields (BIT(field)).
+	 * A job of a few commands (the decode loop's) needs no allocation.
+	 */
+	bytes = size_mul(uj->cmd_count, size + sizeof(*seen));
+	if (bytes <= sizeof(small)) {
+		cmds = small;
+		memset(cmds, 0, bytes);
+	} else {
+		cmds = kvzalloc(bytes, GFP_KERNEL);
+		if (!cmds)
+			return -ENOMEM;
+	}
 	seen = (u32 *)(cmds + (size_t)uj->cmd_count * size);
 	if (copy_from_user(cmds, u64_to_user_ptr(uj->cmds),
 			   (size_t)uj->cmd_count * size)) {
@@ -199,6 +212,7 @@ int e1npu_cmdstream_copy(struct e1npu_job_ctx *jc,
 	}
 	ret = e1npu_job_prepare_ops(jc);
 out:
-	kvfree(cmds);
+	if (cmds != small)
+		kvfree(cmds);
 	return ret;
 }

@@ -94,6 +94,18 @@ static int tfs_setup(pid_t pid)
 		snprintf(path, sizeof(path), "events/%s/enable", e1p_events[i]);
 		ret = tfs_write(path, "1");
 	}
+	/* E1P_TRACE_EXTRA="kmem/kmalloc ...": more events, for a closer
+	 * look (with E1P_TRACE_KEEP=1 the trace stays in tracefs) */
+	if (!ret && getenv("E1P_TRACE_EXTRA")) {
+		char *list = strdup(getenv("E1P_TRACE_EXTRA")), *save = NULL, *ev;
+
+		for (ev = list ? strtok_r(list, " ", &save) : NULL; ev && !ret;
+		     ev = strtok_r(NULL, " ", &save)) {
+			snprintf(path, sizeof(path), "events/%s/enable", ev);
+			ret = tfs_write(path, "1");
+		}
+		free(list);
+	}
 	/* the syscalls of this process only, ioctl only */
 	snprintf(filt, sizeof(filt), "common_pid == %d && id == %d", (int)pid,
 		 NR_IOCTL);
@@ -114,7 +126,8 @@ static void tfs_teardown(void)
 	}
 	tfs_write("events/raw_syscalls/sys_enter/filter", "0");
 	tfs_write("events/raw_syscalls/sys_exit/filter", "0");
-	tfs_write("trace", "");
+	if (!getenv("E1P_TRACE_KEEP"))
+		tfs_write("trace", "");
 }
 
 /*
