@@ -25,6 +25,8 @@ int e1p_fuzz(int argc, char **argv);
 int e1p_stress(int argc, char **argv);
 /* perf ITERATIONS */
 int e1p_perf(int argc, char **argv);
+/* the median of V[0..N) (N > 0; V is sorted in place) */
+uint64_t e1p_median(uint64_t *v, unsigned int n);
 /* e1p_trace.c: the job path's breakdown from trace events (perf-breakdown) */
 struct e1t_dev;
 void e1p_trace_breakdown(struct e1t_dev *d, unsigned int n);

@@ -28,7 +28,7 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static uint64_t median(uint64_t *v, unsigned int n)
+uint64_t e1p_median(uint64_t *v, unsigned int n)
 {
 	qsort(v, n, sizeof(*v), cmp_u64);
 	return v[n / 2];
@@ -99,8 +99,8 @@ static int e1p_batch(struct e1t_dev *d, unsigned int rounds)
 	for (i = 0; i < rounds && !ret; i++)
 		ret = e1p_batch_round(d, &nops[0][0], &tb[i], &tj[i]);
 	if (!ret) {
-		mb = median(tb, rounds);
-		mj = median(tj, rounds);
+		mb = e1p_median(tb, rounds);
+		mj = e1p_median(tj, rounds);
 		printf("E1VM-PERF: batch-%u: one %u-descriptor job %llu ns (%llu ns per descriptor); %u one-descriptor jobs %llu ns (%llu ns per job, %.1fx the descriptor), %u rounds\n",
 		       E1P_BATCH, E1P_BATCH, (unsigned long long)mb,
 		       (unsigned long long)(mb / E1P_BATCH), E1P_BATCH,
@@ -165,10 +165,10 @@ int e1p_perf(int argc, char **argv)
 		e1t_fail("perf-nop-submit", "iteration %u: %s", i, strerror(-ret));
 		return 1;
 	}
-	mv = median(tv, n);
-	ms = median(ts, n);
+	mv = e1p_median(tv, n);
+	ms = e1p_median(ts, n);
 	printf("E1VM-PERF: nop-submit-wait %llu ns (the SUBMIT ioctl alone %llu ns), drm-version %llu ns, ratio %.1f (target <= 5, %s, %u iterations)\n",
-	       (unsigned long long)ms, (unsigned long long)median(tsub, n),
+	       (unsigned long long)ms, (unsigned long long)e1p_median(tsub, n),
 	       (unsigned long long)mv, mv ? (double)ms / mv : 0.0,
 	       ms <= 5 * mv ? "met" : "NOT met", n);
 	e1t_pass("perf-nop-submit");

@@ -251,8 +251,8 @@ static int e1p_trace_rounds(struct e1t_dev *d, unsigned int n)
 					     NULL, 0, &job);
 		ret = ret ?: e1t_timeline_wait(d, &d->timeline, &job.point, 1, 0,
 					       E1T_JOB_TIMEOUT_MS);
-		/* the outcome, outside the traced ioctls' order: after the
-		 * next marker would break the round, so read it here */
+		/* the outcome (status record and fence), untraced: its
+		 * ioctls would add to the round's six syscall events */
 		if (!ret) {
 			tfs_write("tracing_on", "0");
 			ret = e1t_job_wait(d, &job, E1T_JOB_TIMEOUT_MS, &r);
@@ -267,13 +267,6 @@ static int e1p_trace_rounds(struct e1t_dev *d, unsigned int n)
 	return ret;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void print_breakdown(uint64_t (*ph)[P_NUM], unsigned int got,
 			    unsigned int n)
 {
@@ -285,8 +278,7 @@ static void print_breakdown(uint64_t (*ph)[P_NUM], unsigned int got,
 	for (p = 0; p < P_NUM; p++) {
 		for (i = 0; i < got; i++)
 			col[i] = ph[i][p];
-		qsort(col, got, sizeof(*col), cmp_u64);
-		med[p] = col[got / 2];
+		med[p] = e1p_median(col, got);
 	}
 	free(col);
 	printf("E1VM-PERF: job-path breakdown (trace events, medians of %u/%u rounds, us):", got, n);
