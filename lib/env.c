@@ -34,7 +34,7 @@ static const struct env_var vars[] = {
 	  "1 (wrapper), 2 (datapath) or 3 (both)" },
 	{ "E1NPU_SIM_GEMMINI", 0, 1, 1, NULL, "0 or 1" },
 	{ "E1NPU_SIM_TIMING", 0, E1_TIMING_G_ALL, E1_TIMING_GEMMINI, NULL,
-	  "a bit mask from 0 to 0x3f" },
+	  "a bit mask from 0 to 0xff" },
 	{ "E1NPU_OPS_LOWERING", 0, 0, 0, lowering_words,
 	  "'auto', 'conv2d', 'matmul' or 'first'" },
 	{ "E1NPU_TFLITE_DEBUG", 0, 1, 0, NULL, "0 or 1" },

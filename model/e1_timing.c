@@ -90,12 +90,15 @@ static u64 compute_cycles(const struct gemm *g, u32 mb, u32 nb, u32 kc)
  * cycles the load DMA waits for the array go to @idle.
  */
 static u64 pass_cycles(const struct gemm *g, u32 mb, u32 nb, u32 kc,
-		       bool store, u64 *idle)
+		       bool store, u64 credit, u64 *idle)
 {
 	u64 compute = compute_cycles(g, mb, nb, kc);
 	u64 bytes = a_bytes(g, mb, kc) + (u64)kc * nb +
 		    (store ? (u64)mb * nb * 4 : 0);
-	u64 dma = div_up64(bytes, bw_of(g->t));
+	u64 dma;
+
+	bytes = bytes > credit ? bytes - credit : 0;
+	dma = div_up64(bytes, bw_of(g->t));
 
 	if (compute > dma) {
 		*idle += compute - dma;
@@ -110,7 +113,7 @@ static u64 pass_cycles(const struct gemm *g, u32 mb, u32 nb, u32 kc,
  * charged after the block.
  */
 static u64 block_cycles(const struct gemm *g, u32 mb, u32 nb, u32 kb,
-			bool final, u64 *idle)
+			bool final, u64 credit, u64 *idle, u64 *store)
 {
 	u64 c = 0;
 	u32 k0;
@@ -119,10 +122,13 @@ static u64 block_cycles(const struct gemm *g, u32 mb, u32 nb, u32 kb,
 		u32 kc = g->k - k0 < kb ? g->k - k0 : kb;
 		bool last = k0 + kc == g->k;
 
-		c += pass_cycles(g, mb, nb, kc, last && !final, idle);
+		c += pass_cycles(g, mb, nb, kc, last && !final,
+				 k0 ? 0 : credit, idle);
 	}
-	if (final)
-		c += div_up64((u64)mb * nb * 4, bw_of(g->t)) + g->lat;
+	if (final) {
+		*store = div_up64((u64)mb * nb * 4, bw_of(g->t)) + g->lat;
+		c += *store;
+	}
 	return c;
 }
 
@@ -153,6 +159,7 @@ static void gemm_cost(struct gemm *g, struct e1_timing_cost *c)
 	u32 rows = g->rows, cols = g->cols, m = g->m, n = g->n, k = g->k;
 	u32 half = t->scratchpad_bytes / 2;
 	u32 bm, bn, kb, mcls[2][2], ncls[2][2];
+	u64 credit;
 	bool store = has(g, E1_TIMING_G_STORE);
 	int i, j;
 
@@ -202,6 +209,8 @@ static void gemm_cost(struct gemm *g, struct e1_timing_cost *c)
 	c->first_b = (u64)kb * bn;
 	c->first = div_up64(c->first_a + c->first_b, bw_of(t)) + g->lat;
 	c->total = c->first;
+	/* G_PIPE: the first pass does not move its slices again. */
+	credit = has(g, E1_TIMING_G_PIPE) ? c->first_a + c->first_b : 0;
 	for (i = 0; i < 2; i++) {
 		for (j = 0; j < 2; j++) {
 			u64 count = (u64)mcls[i][1] * ncls[j][1], idle = 0;
@@ -210,15 +219,23 @@ static void gemm_cost(struct gemm *g, struct e1_timing_cost *c)
 
 			if (!count)
 				continue;
-			if (store && last) {
+			if (credit) {
+				/* The op's first block: class (0, 0). */
+				count--;
+				c->total += block_cycles(g, mcls[i][0], ncls[j][0], kb,
+							 store && last && !count,
+							 credit, &c->idle, &c->store);
+				credit = 0;
+			}
+			if (store && last && count) {
 				count--;
 				c->total += block_cycles(g, mcls[i][0], ncls[j][0],
-							 kb, true, &c->idle);
+							 kb, true, 0, &c->idle, &c->store);
 			}
 			if (!count)
 				continue;
 			c->total += count * block_cycles(g, mcls[i][0], ncls[j][0],
-							 kb, false, &idle);
+							 kb, false, 0, &idle, NULL);
 			c->idle += count * idle;
 		}
 	}

@@ -38,7 +38,9 @@ struct e1_timing {
 #define E1_TIMING_G_ACC		E1_BIT(3) /* output block fits half the acc */
 #define E1_TIMING_G_LATENCY	E1_BIT(4) /* DRAM latency, exposed transfers */
 #define E1_TIMING_G_STORE	E1_BIT(5) /* last block's store is exposed */
-#define E1_TIMING_G_ALL		0x3fu
+#define E1_TIMING_G_PIPE	E1_BIT(6) /* first slices not moved twice */
+#define E1_TIMING_G_STORE_OV	E1_BIT(7) /* last store under next op */
+#define E1_TIMING_G_ALL		0xffu
 
 /* Reference values of every parameter (e1_timing_default() uses them). */
 #define E1_TIMING_CLOCK_MHZ		1000
@@ -64,7 +66,9 @@ void e1_timing_default(struct e1_timing *t);
  * @first_a, @first_b: the first load's A (activation) and B (weight) bytes;
  * @first: its cycles (bytes / bw, + DRAM latency with G_LATENCY);
  * @idle: cycles in which the load DMA waits for the array (compute-bound
- *	passes), which the next descriptor's first load may use.
+ *	passes), which the next descriptor's first load may use;
+ * @store: the exposed last store's cycles (G_STORE, latency included),
+ *	which may run under the next descriptor's @idle (G_STORE_OV).
  */
 struct e1_timing_cost {
 	u64 total;
@@ -72,6 +76,7 @@ struct e1_timing_cost {
 	u64 first_b;
 	u64 first;
 	u64 idle;
+	u64 store;
 };
 
 /*

@@ -97,6 +97,7 @@ static void v0_flush(struct e1_v0 *v)
 	v->tail = 0;
 	v->armed = false;
 	v->ov_idle = 0;
+	v->ov_store = 0;
 	v->stall = E1_V0_RUNNING;
 	v->fb_pending = false;
 	v->error = false;
@@ -1091,6 +1092,31 @@ static u64 v0_hidden(const struct e1_v0 *v, const struct v0_op *d,
 	return hid < v->ov_idle ? hid : v->ov_idle;
 }
 
+/*
+ * G_STORE_OV: the previous MATMUL/CONV2D's last store leaves while this
+ * one computes (Gemmini's store controller runs beside the execute one,
+ * and the accumulator is double-buffered, G_ACC), in the cycles this one's
+ * DMA waits for the array. Not across a barrier, and not when this
+ * descriptor reads or writes the previous output.
+ */
+static u64 v0_hidden_store(const struct e1_v0 *v, const struct v0_op *d,
+			   const struct e1_timing_cost *gc)
+{
+	const struct e1_timing *t = v->bus->timing;
+	int i;
+
+	if (!(t->gemmini & E1_TIMING_G_STORE_OV) || !v->ov_store || !gc->idle ||
+	    d->op == E1_V0_OP_BARRIER || (d->flags & E1_V0_FLAG_BARRIER))
+		return 0;
+	for (i = 0; i < NTENSORS; i++) {
+		const struct v0_tensor *tt = &d->t[i];
+
+		if (tt->used && tt->addr < v->ov_hi && tensor_end(tt) > v->ov_lo)
+			return 0;
+	}
+	return v->ov_store < gc->idle ? v->ov_store : gc->idle;
+}
+
 /* Fetch descriptor @idx into @d; false after latching a bus error. */
 static bool v0_fetch(struct e1_v0 *v, u32 idx, struct v0_op *d)
 {
@@ -1197,13 +1223,17 @@ static void v0_compute(struct e1_v0 *v, const struct v0_op *d)
 static void v0_complete(struct e1_v0 *v, const struct v0_op *d)
 {
 	struct e1_timing_cost gc;
-	u64 macs, c;
+	u64 macs, c, hid_store;
 
 	c = op_cycles(v, d, &macs, &gc);
 	c -= v0_hidden(v, d, &gc);
+	hid_store = v0_hidden_store(v, d, &gc);
+	c -= hid_store;
 	v0_add_cycles(v, c);
 	v->perf_macs += macs;
-	v->ov_idle = gc.idle;
+	/* What the previous store used is not there for the next load. */
+	v->ov_idle = gc.idle - hid_store;
+	v->ov_store = gc.store;
 	if (gc.total) {
 		v->ov_lo = d->t[2].addr;
 		v->ov_hi = tensor_end(&d->t[2]);
@@ -1216,6 +1246,7 @@ static void v0_drained(struct e1_v0 *v)
 {
 	v->armed = false;
 	v->ov_idle = 0;
+	v->ov_store = 0;
 }
 
 /* Fetch and prepare the descriptor at the tail; true when it may execute. */
@@ -1244,6 +1275,7 @@ static bool v0_begin(struct e1_v0 *v, struct v0_op *d)
 	if (v0_fetch(v, idx, d) && v0_prepare(v, idx, d))
 		return true;
 	v->ov_idle = 0;
+	v->ov_store = 0;
 	return false;
 }
 

@@ -106,6 +106,8 @@ enum e1_v0_stall {
  * @ov_idle: load-DMA idle cycles of the last retired MATMUL/CONV2D, which
  *	the next descriptor's first load may use (G_OVERLAP); 0 when the
  *	ring drained, after anything else, an error or a flush.
+ * @ov_store: that op's exposed last store (cycles), which may run under
+ *	the next descriptor's idle DMA cycles (G_STORE_OV); 0 as @ov_idle.
  * @ov_lo: first byte of that op's output.
  * @ov_hi: one past its last byte.
  */
@@ -148,6 +150,7 @@ struct e1_v0 {
 	u32 exec_gen;
 	struct v0_op cur;
 	u64 ov_idle;
+	u64 ov_store;
 	u64 ov_lo;
 	u64 ov_hi;
 };

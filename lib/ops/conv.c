@@ -386,7 +386,7 @@ static void cv_tiles(const struct e1npu_conv *cv, uint32_t *th, uint32_t *tw)
 /* Modelled cycles of the CONV2D_S8 form: one descriptor per block and tile. */
 static uint64_t cv_conv2d_cost(const struct e1npu_conv *cv)
 {
-	struct ops_cost_seq seq = { 0, 0 };
+	struct ops_cost_seq seq = { 0 };
 	uint32_t th, tw;
 
 	cv_tiles(cv, &th, &tw);

@@ -60,13 +60,26 @@ static void stack_cost(const struct e1npu_ops *ops, struct ops_cost_seq *seq,
 	}
 }
 
+struct stack_arg {
+	const struct e1npu_ops *ops;
+	uint32_t m, n, k, nd;
+};
+
+static void stack_step(void *arg, struct ops_cost_seq *seq)
+{
+	struct stack_arg *a = arg;
+
+	a->nd = 0;
+	stack_cost(a->ops, seq, a->m, a->n, a->k, &a->nd);
+}
+
 /* Cost of form @f (bh, bw, gs, ph, pw set); fills the rest of @f. */
 static bool form_cost(const struct e1npu_conv *cv, struct cv_mm *f)
 {
 	const uint32_t patch = f->ph * f->pw * cv->cin_g;
 	uint32_t full = cv->groups / f->gs, rem = cv->groups % f->gs;
 	uint64_t n64 = (uint64_t)f->gs * f->bh * f->bw * cv->cout_g, bytes;
-	struct ops_cost_seq seq = { 0, 0 };
+	struct ops_cost_seq seq = { 0 };
 	uint32_t k = f->gs * patch, n;
 
 	if (n64 > MM_MAX_N)
@@ -94,19 +107,10 @@ static bool form_cost(const struct e1npu_conv *cv, struct cv_mm *f)
 		return false;
 	f->n_desc = 0;
 	if (full) {
-		uint32_t nd = 0;
+		struct stack_arg a = { cv->ops, f->m, n, k, 0 };
 
-		stack_cost(cv->ops, &seq, f->m, n, k, &nd);
-		if (full > 1) {
-			/* every further stack starts after the same last descriptor */
-			struct ops_cost_seq more = { 0, seq.idle };
-			uint32_t nd2 = 0;
-
-			stack_cost(cv->ops, &more, f->m, n, k, &nd2);
-			seq.total += (uint64_t)(full - 1) * more.total;
-			seq.idle = more.idle;
-		}
-		f->n_desc = full * nd;
+		ops_cost_seq_repeat(&seq, full, stack_step, &a);
+		f->n_desc = full * a.nd;
 	}
 	if (rem)
 		stack_cost(cv->ops, &seq, f->m, rem * f->bh * f->bw * cv->cout_g,

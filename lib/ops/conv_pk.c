@@ -66,11 +66,24 @@ static void stack_cost(const struct e1npu_conv *cv, const struct cv_mm *f,
 			  (uint32_t)pk_cin(f, ng), f->bh * f->bw * ng, 3, f->nby, f->nbx);
 }
 
+struct pk_arg {
+	const struct e1npu_conv *cv;
+	const struct cv_mm *f;
+};
+
+static void pk_step(void *arg, struct ops_cost_seq *seq)
+{
+	const struct pk_arg *a = arg;
+
+	stack_cost(a->cv, a->f, seq, a->f->gs);
+}
+
 bool cvpk_cost(const struct e1npu_conv *cv, struct cv_mm *f)
 {
 	uint32_t full = cv->groups / f->gs, rem = cv->groups % f->gs;
 	size_t n = (size_t)f->gs * f->bh * f->bw;
-	struct ops_cost_seq seq = { 0, 0 };
+	struct ops_cost_seq seq = { 0 };
+	struct pk_arg a = { cv, f };
 	uint64_t bytes;
 
 	/* A, B and int32 C of a stack; every factor is small (fits checked) */
@@ -79,17 +92,7 @@ bool cvpk_cost(const struct e1npu_conv *cv, struct cv_mm *f)
 	if (__builtin_mul_overflow(bytes, (uint64_t)f->nstack, &bytes) ||
 	    bytes > PK_MAX_ARENA)
 		return false;
-	if (full) {
-		stack_cost(cv, f, &seq, f->gs);
-		if (full > 1) {
-			/* every further stack starts after the same descriptor */
-			struct ops_cost_seq more = { 0, seq.idle };
-
-			stack_cost(cv, f, &more, f->gs);
-			seq.total += (uint64_t)(full - 1) * more.total;
-			seq.idle = more.idle;
-		}
-	}
+	ops_cost_seq_repeat(&seq, full, pk_step, &a);
 	if (rem)
 		stack_cost(cv, f, &seq, rem);
 	f->n_desc = f->nstack;

@@ -30,19 +30,39 @@ static uint64_t min64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
-/* Append @count descriptors of charge @c (as model/e1_v0.c overlaps them). */
+/*
+ * One descriptor of charge @c after @seq's last (as model/e1_v0.c overlaps
+ * them): its first load under that one's idle DMA (G_OVERLAP), that one's
+ * last store under its own (G_STORE_OV). Returns the cycles it adds.
+ */
+static uint64_t seq_one(const struct e1_timing *t, struct ops_cost_seq *seq,
+			const struct e1_timing_cost *c)
+{
+	bool ov = t->gemmini & E1_TIMING_G_OVERLAP;
+	bool sov = t->gemmini & E1_TIMING_G_STORE_OV;
+	uint64_t hid_load = ov && seq->idle && c->first ? min64(c->first, seq->idle) : 0;
+	uint64_t hid_store = sov && seq->store && c->idle ? min64(seq->store, c->idle) : 0;
+	uint64_t add = t->desc_fetch_cycles + c->total - hid_load - hid_store;
+
+	seq->total += add;
+	seq->idle = c->idle - hid_store;
+	seq->store = c->store;
+	return add;
+}
+
+/*
+ * Append @count descriptors of charge @c. From the third on each starts
+ * from the same state (the second's store and idle), so adds the same.
+ */
 static void seq_add(const struct e1_timing *t, struct ops_cost_seq *seq,
 		    const struct e1_timing_cost *c, uint64_t count)
 {
-	bool ov = t->gemmini & E1_TIMING_G_OVERLAP;
-	uint64_t hid_first = ov && seq->idle && c->first ? min64(c->first, seq->idle) : 0;
-	uint64_t hid_next = ov && c->idle && c->first ? min64(c->first, c->idle) : 0;
+	uint64_t i, add = 0;
 
-	if (!count)
-		return;
-	seq->total += count * (t->desc_fetch_cycles + c->total) - hid_first -
-		      (count - 1) * hid_next;
-	seq->idle = c->idle;
+	for (i = 0; i < count && i < 3; i++)
+		add = seq_one(t, seq, c);
+	if (count > 3)
+		seq->total += (count - 3) * add;
 }
 
 void ops_cost_seq_matmul(const struct e1npu_ops *ops, struct ops_cost_seq *seq,
@@ -95,4 +115,19 @@ int ops_lowering_from_env(enum ops_lowering *out)
 		return 0;
 	}
 	return -EINVAL;
+}
+
+void ops_cost_seq_repeat(struct ops_cost_seq *seq, uint64_t count,
+			 void (*step)(void *arg, struct ops_cost_seq *seq), void *arg)
+{
+	uint64_t i, add = 0;
+
+	for (i = 0; i < count && i < 3; i++) {
+		uint64_t before = seq->total;
+
+		step(arg, seq);
+		add = seq->total - before;
+	}
+	if (count > 3)
+		seq->total += (count - 3) * add;
 }

@@ -18,13 +18,25 @@
  * far, fetches included; @idle the last descriptor's DMA idle cycles, under
  * which the next one's first load runs when the timing overlaps them
  * (E1_TIMING_G_OVERLAP; the lowerings' inputs never alias the previous
- * output). Start from all zeros. The device also drains its ring between
- * jobs (no overlap there): the estimate ignores job boundaries.
+ * output); @store its exposed last store, which runs under the next one's
+ * idle cycles (E1_TIMING_G_STORE_OV). Start from all zeros. The device
+ * also drains its ring between jobs (no overlap there): the estimate
+ * ignores job boundaries.
  */
 struct ops_cost_seq {
 	uint64_t total;
 	uint64_t idle;
+	uint64_t store;
 };
+
+/*
+ * ops_cost_seq_repeat() - @seq after @count - 1 more copies of what
+ * @one (run from @seq's state before it) appended: @step(@arg, seq)
+ * appends one copy. From the third copy on each starts from the same
+ * state, so the rest are counted, not run.
+ */
+void ops_cost_seq_repeat(struct ops_cost_seq *seq, uint64_t count,
+			 void (*step)(void *arg, struct ops_cost_seq *seq), void *arg);
 
 /* Append @count MATMUL_S8 descriptors of [m x k] by [k x n]. */
 void ops_cost_seq_matmul(const struct e1npu_ops *ops, struct ops_cost_seq *seq,

@@ -370,6 +370,103 @@ static void test_g_store(void **state)
 	assert_int_equal(e1_timing_matmul_cycles(&t, 16, 16, 16, 16, 8192), 24640);
 }
 
+/*
+ * G_PIPE: a pass's DMA brings the next pass's slices, so the first pass
+ * does not move the first slices (already loaded before it) again.
+ */
+static void test_g_pipe(void **state)
+{
+	struct e1_timing t = tm_g(E1_TIMING_G_PIPE);
+
+	(void)state;
+	/*
+	 * 16x16x16: first load (256 + 256) / 16 = 32; the pass computes 48
+	 * while its DMA stores 1024 / 16 = 64 (the loads are done): 96. The
+	 * first pin, 128, charged the 32 cycles of loads twice.
+	 */
+	assert_int_equal(e1_timing_matmul_cycles(&t, 16, 16, 16, 16, 16), 96);
+	/*
+	 * K = 8192 in two slices of 4096: first load 8192; the first pass
+	 * computes 4096 + 32 with no DMA of its own; the second moves its
+	 * slices and the store, (131072 + 1024) / 16 = 8256: 20576 (first
+	 * pin 24640).
+	 */
+	assert_int_equal(e1_timing_matmul_cycles(&t, 16, 16, 16, 16, 8192), 20576);
+	/* Compute-bound: nothing changes (64x64x256 as the first pin). */
+	assert_int_equal(e1_timing_matmul_cycles(&t, 16, 16, 64, 64, 256), 6656);
+}
+
+/*
+ * G_STORE_OV: a descriptor's exposed last store leaves while the next
+ * one computes, in that one's idle DMA cycles; not when the next reads or
+ * writes the output, across a barrier, or after the ring ran dry.
+ */
+static void test_g_store_ov(void **state)
+{
+	u32 w[E1_V0_DESC_WORDS], mode, base;
+
+	(void)state;
+	/*
+	 * With G_STORE: a 16x16x16 MATMUL (first load 32, pass max(48, 32) =
+	 * 48, store 64: 144), then a 64x64x256 (first load 2048, pass
+	 * max(4608, 2048) = 4608, 2560 of it idle, store 1024: 7680), each
+	 * + 32 fetch. The first one's 64-cycle store fits the second's idle.
+	 */
+	for (mode = 0; mode < 5; mode++) {
+		struct th *h = th_g(E1_TIMING_G_STORE | (mode ? E1_TIMING_G_STORE_OV : 0));
+		u64 a = th_alloc(h, 256), b = th_alloc(h, 256), c = th_alloc(h, 64 * 256);
+		u64 a2 = th_alloc(h, 64 * 256), b2 = th_alloc(h, 256 * 64);
+		u64 c2 = th_alloc(h, 64 * 256);
+
+		th_desc_matmul(w, E1_V0_OP_MATMUL_S8, 16, 16, 16, a, 16, b, 16, c, 64);
+		th_submit(h, w);
+		if (mode == 4)
+			assert_int_equal(th_run(h), 1);
+		/* mode 2: A of the second starts at the first one's output. */
+		th_desc_matmul(w, E1_V0_OP_MATMUL_S8, 64, 64, 256,
+			       mode == 2 ? c : a2, 256, b2, 64, c2, 256);
+		if (mode == 3)
+			w[E1_V0_DW_OP] |= E1_V0_FLAG_BARRIER;
+		th_submit(h, w);
+		th_run(h);
+		base = 32 + 144 + 32 + 7680 + (mode == 3 ? 64 : 0);
+		assert_int_equal(th_rd(h, E1_V0_PERF_CYCLES), base - (mode == 1 ? 64 : 0));
+		th_free(h);
+	}
+}
+
+/*
+ * G_OVERLAP with G_STORE_OV: the idle cycles the previous store used are
+ * not there for the next first load.
+ */
+static void test_g_store_ov_shares_idle(void **state)
+{
+	struct th *h = th_g(E1_TIMING_G_OVERLAP | E1_TIMING_G_STORE | E1_TIMING_G_STORE_OV);
+	u64 a = th_alloc(h, 256), b = th_alloc(h, 256), c = th_alloc(h, 1024);
+	u64 a2 = th_alloc(h, 64 * 256), b2 = th_alloc(h, 256 * 64);
+	u64 c2 = th_alloc(h, 64 * 256), c3 = th_alloc(h, 1024);
+	u32 w[E1_V0_DESC_WORDS];
+
+	(void)state;
+	/*
+	 * 16^3 (144, idle 48 - 32 = 16, store 64): 32 + 144 = 176.
+	 * 64x64x256 (7680, idle 2560, store 1024): its first load hides 16
+	 * (the idle before it), the 64-cycle store before it hides in its
+	 * idle: 32 + 7680 - 80 = 7632; 2560 - 64 = 2496 idle left.
+	 * 16^3 again: its 32-cycle first load hides in those 2496, 16 of the
+	 * 1024-cycle store before it in its own idle: 32 + 144 - 48 = 128.
+	 */
+	th_desc_matmul(w, E1_V0_OP_MATMUL_S8, 16, 16, 16, a, 16, b, 16, c, 64);
+	th_submit(h, w);
+	th_desc_matmul(w, E1_V0_OP_MATMUL_S8, 64, 64, 256, a2, 256, b2, 64, c2, 256);
+	th_submit(h, w);
+	th_desc_matmul(w, E1_V0_OP_MATMUL_S8, 16, 16, 16, a, 16, b, 16, c3, 64);
+	th_submit(h, w);
+	th_run(h);
+	assert_int_equal(th_rd(h, E1_V0_PERF_CYCLES), 176 + 7632 + 128);
+	th_free(h);
+}
+
 /* All of them: the default. */
 static void test_g_all(void **state)
 {
@@ -414,6 +511,9 @@ int main(void)
 		cmocka_unit_test(test_g_acc),
 		cmocka_unit_test(test_g_latency),
 		cmocka_unit_test(test_g_store),
+		cmocka_unit_test(test_g_pipe),
+		cmocka_unit_test(test_g_store_ov),
+		cmocka_unit_test(test_g_store_ov_shares_idle),
 		cmocka_unit_test(test_g_all),
 	};
 
