@@ -57,6 +57,12 @@ static int build_blocks(struct e1npu_conv *cv)
 	uint32_t cap = 0, n = 0;
 	struct cv_block *b = NULL;
 
+	if (cv->oc_split && cv->oc_split < oc_max)
+		oc_max = cv->oc_split;
+	free(cv->blk);
+	cv->blk = NULL;
+	cv->nblk = 0;
+
 	if (gb < 1)
 		gb = 1;
 	while (gb > 1 && gb * cin_g > CV_C_MAX)
@@ -325,81 +331,44 @@ E1NPU_API int e1npu_conv_get_output_size(const struct e1npu_conv *cv,
 	return 0;
 }
 
-/* Largest output tile along one axis whose input span fits 256 rows. */
-static uint32_t tile_len(uint32_t out, uint32_t stride, uint32_t k, uint32_t dil)
+/*
+ * The CONV2D_S8 form's blocks and tiles: each output-channel split
+ * cv_oc_split_of() gives with its best tiling, the cheapest; more blocks
+ * re-read the input but overlap their loads and stores. Single-channel
+ * groups (depthwise) pack groups instead and keep theirs.
+ */
+static int cv_choose_conv2d(struct e1npu_conv *cv)
 {
-	uint32_t span = (k - 1) * dil + 1, t;
+	uint32_t best_halv = 0, best_h, best_w;
+	uint64_t best;
+	int ret;
 
-	if (span > CV_HW_MAX)
+	cv_choose_tiles(cv);
+	best = cv->conv2d_cost;
+	best_h = cv->tiles_h;
+	best_w = cv->tiles_w;
+	if (cv->ops->lowering == OPS_LOWERING_FIRST)
 		return 0;
-	t = (CV_HW_MAX - span) / stride + 1;
-	if (t > CV_HW_MAX)
-		t = CV_HW_MAX;
-	/* balance the tiles */
-	if (out > t) {
-		uint32_t n = (out + t - 1) / t;
-
-		t = (out + n - 1) / n;
+	for (uint32_t h = 1; cv_oc_split_of(cv, h); h++) {
+		cv->oc_split = cv_oc_split_of(cv, h);
+		ret = build_blocks(cv);
+		if (ret)
+			return ret;
+		cv_choose_tiles(cv);
+		if (cv->conv2d_cost < best) {
+			best = cv->conv2d_cost;
+			best_halv = h;
+			best_h = cv->tiles_h;
+			best_w = cv->tiles_w;
+		}
 	}
-	return t < out ? t : out;
-}
-
-/* The input rows/columns one output tile reads, and its leading pads. */
-struct cv_tile {
-	uint32_t h, w;		/* output tile (clipped at the edges) */
-	uint32_t r0, c0, ih, iw, ptop, pleft;
-};
-
-static void cv_tile_geo(const struct e1npu_conv *cv, uint32_t oy0, uint32_t ox0,
-			uint32_t th, uint32_t tw, struct cv_tile *tl)
-{
-	const struct e1npu_conv_params *p = &cv->p;
-	int64_t ys = (int64_t)oy0 * p->stride_h - cv->pt;
-	int64_t xs = (int64_t)ox0 * p->stride_w - cv->pl;
-	uint32_t h = cv->out_h - oy0 < th ? cv->out_h - oy0 : th;
-	uint32_t w = cv->out_w - ox0 < tw ? cv->out_w - ox0 : tw;
-	int64_t ye = ((int64_t)oy0 + h - 1) * p->stride_h - cv->pt +
-		     (int64_t)(p->kh - 1) * p->dil_h;
-	int64_t xe = ((int64_t)ox0 + w - 1) * p->stride_w - cv->pl +
-		     (int64_t)(p->kw - 1) * p->dil_w;
-	uint32_t r1 = ye >= p->in_h ? p->in_h - 1 : (uint32_t)ye;
-	uint32_t c1 = xe >= p->in_w ? p->in_w - 1 : (uint32_t)xe;
-
-	tl->h = h;
-	tl->w = w;
-	tl->r0 = ys < 0 ? 0 : (uint32_t)ys;
-	tl->c0 = xs < 0 ? 0 : (uint32_t)xs;
-	tl->ih = r1 - tl->r0 + 1;
-	tl->iw = c1 - tl->c0 + 1;
-	tl->ptop = ys < 0 ? (uint32_t)-ys : 0;
-	tl->pleft = xs < 0 ? (uint32_t)-xs : 0;
-}
-
-static void cv_tiles(const struct e1npu_conv *cv, uint32_t *th, uint32_t *tw)
-{
-	const struct e1npu_conv_params *p = &cv->p;
-
-	*th = tile_len(cv->out_h, p->stride_h, cv->ksize, p->kh > 1 ? p->dil_h : 1);
-	*tw = tile_len(cv->out_w, p->stride_w, cv->ksize, p->kw > 1 ? p->dil_w : 1);
-}
-
-/* Modelled cycles of the CONV2D_S8 form: one descriptor per block and tile. */
-static uint64_t cv_conv2d_cost(const struct e1npu_conv *cv)
-{
-	struct ops_cost_seq seq = { 0 };
-	uint32_t th, tw;
-
-	cv_tiles(cv, &th, &tw);
-	for (uint32_t b = 0; b < cv->nblk; b++)
-	for (uint32_t oy0 = 0; oy0 < cv->out_h; oy0 += th)
-	for (uint32_t ox0 = 0; ox0 < cv->out_w; ox0 += tw) {
-		struct cv_tile tl;
-
-		cv_tile_geo(cv, oy0, ox0, th, tw, &tl);
-		ops_cost_seq_conv(cv->ops, &seq, tl.ih, tl.iw, cv->blk[b].cin_b,
-				  cv->blk[b].cols, cv->ksize, tl.h, tl.w);
-	}
-	return seq.total;
+	cv->oc_halvings = best_halv;
+	cv->oc_split = cv_oc_split_of(cv, best_halv);
+	ret = build_blocks(cv);
+	cv->tiles_h = best_h;
+	cv->tiles_w = best_w;
+	cv->conv2d_cost = best;
+	return ret;
 }
 
 /* Bytes of block @b's weights: [K*K*cin_b][cols]. */
@@ -473,6 +442,18 @@ static int cv_take_choice(struct e1npu_conv *cv, const struct ops_conv_choice *c
 			return ops_error(cv->ops, -EINVAL,
 					 "stored lowering: CONV2D_S8 form, but the hardware cannot run this convolution (%s)",
 					 cv->cpu_why ? cv->cpu_why : "no hardware kernel");
+		if (c->gs && !cv_oc_split_of(cv, c->gs))
+			return ops_error(cv->ops, -EINVAL,
+					 "stored lowering: CONV2D_S8 form with its %u output channels halved %u times, below one array width",
+					 cv->cout_g, c->gs);
+		cv->oc_halvings = c->gs;
+		cv->oc_split = cv_oc_split_of(cv, c->gs);
+		ret = build_blocks(cv);
+		if (ret)
+			return ret;
+		ret = cv_take_tiles(cv, c->bh, c->bw);
+		if (ret)
+			return ret;
 		if (c->packed)
 			return blocks_from(cv, c->packed, c->packed_size);
 		for (uint32_t i = 0; !ret && i < cv->nblk; i++)
@@ -492,9 +473,9 @@ void ops_conv_get_choice(const struct e1npu_conv *cv, struct ops_conv_choice *c)
 {
 	c->form = cv->use_mm ? (cv->mm.pk ? OPS_CONV_FORM_PACKED : OPS_CONV_FORM_MATMUL) :
 		  cv->ksize ? OPS_CONV_FORM_CONV2D : OPS_CONV_FORM_CPU;
-	c->bh = cv->use_mm ? cv->mm.bh : 0;
-	c->bw = cv->use_mm ? cv->mm.bw : 0;
-	c->gs = cv->use_mm ? cv->mm.gs : 0;
+	c->bh = cv->use_mm ? cv->mm.bh : cv->ksize ? cv->tiles_h : 0;
+	c->bw = cv->use_mm ? cv->mm.bw : cv->ksize ? cv->tiles_w : 0;
+	c->gs = cv->use_mm ? cv->mm.gs : cv->ksize ? cv->oc_halvings : 0;
 	c->packed = NULL;
 	c->packed_size = 0;
 }
@@ -508,8 +489,15 @@ static int cv_choose_form(struct e1npu_conv *cv, const struct ops_conv_choice *c
 {
 	int ret = 0;
 
-	if (cv->ksize)
-		cv->conv2d_cost = cv_conv2d_cost(cv);
+	/*
+	 * The CONV2D_S8 form's own search runs even for a stored choice: its
+	 * cost is what a MATMUL form is reported against (ops_report why).
+	 */
+	if (cv->ksize) {
+		ret = cv_choose_conv2d(cv);
+		if (ret)
+			return ret;
+	}
 	/* another lowering mode (E1NPU_OPS_LOWERING) makes its own choice */
 	if (choice && cv->ops->lowering == OPS_LOWERING_AUTO)
 		return cv_take_choice(cv, choice);
@@ -805,9 +793,9 @@ E1NPU_API int e1npu_conv_run(struct e1npu_conv *cv, const void *in, void *out,
 			goto out;
 		}
 		ops_report_set(rep, ch.engine, ch.reason,
-			       "%s: %u hardware conv blocks (%u groups packed block-diagonally into %u columns), %ux%u output tiles",
+			       "%s: %u hardware conv blocks (%u groups packed block-diagonally into %u columns), %ux%u output tiles, %llu modelled cycles",
 			       sel_reason_text(ch.reason), cv->nblk, cv->groups,
-			       cv->blk[0].cols, th, tw);
+			       cv->blk[0].cols, th, tw, (unsigned long long)cv->conv2d_cost);
 		/* layout: per patch an input region and an output region */
 		struct { size_t in_off; uint32_t r0, c0, ih, iw, ptop, pleft, istride; } *geo =
 			calloc(cap, sizeof(*geo));

@@ -22,7 +22,13 @@ enum ops_conv_form {
 
 struct ops_conv_choice {
 	uint32_t form;			/* enum ops_conv_form */
-	uint32_t bh, bw, gs;		/* MATMUL: outputs per block, groups stacked */
+	/*
+	 * MATMUL and packed: outputs per block, groups stacked. CONV2D:
+	 * bh x bw output tiles (0: the fewest); gs halvings of a group's
+	 * output channels per block (0: up to 512 per block; each halving
+	 * rounds up to whole array columns).
+	 */
+	uint32_t bh, bw, gs;
 	/*
 	 * The form's packed weights as ops_conv_packed() wrote them (the
 	 * CONV2D_S8 blocks' or the MATMUL B matrices), or NULL: packed from

@@ -66,6 +66,14 @@ struct e1npu_conv {
 	struct cv_block *blk;
 	uint32_t nblk;
 	uint64_t conv2d_cost;	/* modelled cycles of the CONV2D_S8 form */
+	/*
+	 * The CONV2D_S8 form's output tiles per axis (0: the fewest the
+	 * 256-pixel limit allows); more tiles are more descriptors, whose
+	 * loads and stores overlap each other's compute.
+	 */
+	uint32_t tiles_h, tiles_w;
+	/* its output channels per block (0: up to 512), halvings of cout_g */
+	uint32_t oc_split, oc_halvings;
 	bool use_mm;		/* run as patch-Toeplitz MATMULs */
 	struct cv_mm mm;
 	int8_t *w;		/* int8 weights, [kh][kw][cin_g][c_out] */
@@ -151,5 +159,35 @@ void cv_finish_patch(const struct e1npu_conv *cv, uint8_t *src, uint32_t stride,
  */
 void cv_host_sums(const struct e1npu_conv *cv, const int8_t *x, int32_t *sx,
 		  int32_t pad);
+
+/*
+ * conv_tiles.c, the CONV2D_S8 form's output tiles: tiles_h x tiles_w of
+ * them (0: the fewest the 256-pixel input span allows, cv_min_tiles()),
+ * balanced; one descriptor per block and tile.
+ */
+/* The input rows/columns one output tile reads, and its leading pads. */
+struct cv_tile {
+	uint32_t h, w;		/* output tile (clipped at the edges) */
+	uint32_t r0, c0, ih, iw, ptop, pleft;
+};
+
+/* The tile of outputs from (@oy0, @ox0), at most @th x @tw, into @tl. */
+void cv_tile_geo(const struct e1npu_conv *cv, uint32_t oy0, uint32_t ox0,
+		 uint32_t th, uint32_t tw, struct cv_tile *tl);
+/* The fewest tiles per axis. */
+void cv_min_tiles(const struct e1npu_conv *cv, uint32_t *nh, uint32_t *nw);
+/* The tile size of @cv's tiling. */
+void cv_tiles(const struct e1npu_conv *cv, uint32_t *th, uint32_t *tw);
+/* Modelled cycles of the form in @cv's blocks and tiling. */
+uint64_t cv_conv2d_cost(const struct e1npu_conv *cv);
+/* The cheapest tiling for @cv's blocks: sets tiles_h, tiles_w, conv2d_cost. */
+void cv_choose_tiles(struct e1npu_conv *cv);
+/*
+ * Output channels per block after @halvings halvings of cout_g (0 for
+ * none, or when it cannot be halved that often).
+ */
+uint32_t cv_oc_split_of(const struct e1npu_conv *cv, uint32_t halvings);
+/* A stored tiling, checked as the search would have allowed it. */
+int cv_take_tiles(struct e1npu_conv *cv, uint32_t nh, uint32_t nw);
 
 #endif /* __E1NPU_OPS_CONV_INTERNAL_H__ */

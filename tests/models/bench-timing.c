@@ -27,7 +27,9 @@ static const struct {
 	{ "+overlap", E1_TIMING_G_OVERLAP },
 	{ "+acc", E1_TIMING_G_ACC },
 	{ "+latency", E1_TIMING_G_LATENCY },
-	{ "+store (default)", E1_TIMING_G_STORE },
+	{ "+store", E1_TIMING_G_STORE },
+	{ "+pipe", E1_TIMING_G_PIPE },
+	{ "+store_ov (default)", E1_TIMING_G_STORE_OV },
 };
 
 /* Cycles (wrapper + datapath) and MACs of one inference under @mask. */
@@ -85,7 +87,7 @@ int bench_timing(int n, char **paths)
 	int fail = 0;
 
 	printf("\ntiming changes, cumulative (E1NPU_SIM_TIMING; Documentation/device-model.md):\n");
-	printf("%-30s %-17s %5s %11s %6s %11s %8s\n", "model", "setting", "mask",
+	printf("%-30s %-20s %5s %11s %6s %11s %8s\n", "model", "setting", "mask",
 	       "cycles", "util", "delta", "delta%");
 	for (int i = 0; i < n; i++) {
 		const char *b = strrchr(paths[i], '/');
@@ -103,12 +105,12 @@ int bench_timing(int n, char **paths)
 
 			mask |= steps[s].add;
 			if (run_one(paths[i], mask, &cyc, &macs, err, sizeof(err))) {
-				printf("%-30.*s %-17s %#5x failed: %s\n", len, b,
+				printf("%-30.*s %-20s %#5x failed: %s\n", len, b,
 				       steps[s].name, mask, err);
 				fail = 1;
 				break;
 			}
-			printf("%-30.*s %-17s %#5x %11llu %5.1f%% %+11lld %+7.1f%%\n",
+			printf("%-30.*s %-20s %#5x %11llu %5.1f%% %+11lld %+7.1f%%\n",
 			       len, b, steps[s].name, mask, (unsigned long long)cyc,
 			       cyc ? 100.0 * (double)(macs / 256) / (double)cyc : 0.0,
 			       s ? (long long)(cyc - prev) : 0LL,

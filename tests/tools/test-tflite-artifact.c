@@ -291,6 +291,30 @@ static int conv_record(unsigned int form)
 	return -1;
 }
 
+/* The last CONV_2D record (the MobileNets' 1x1 classifier), or -1. */
+static int last_conv2d_record(void)
+{
+	int last = -1;
+
+	for (uint32_t k = 0; k < get32(art + 68); k++)
+		if (get32(art + 128 + (size_t)k * 32) == 3)
+			last = (int)k;
+	return last;
+}
+
+/*
+ * @b: the artifact with layer @k stored as @form, @bh x @bw, @gs, its
+ * weights packed again from the model's (a packed run of 0 bytes).
+ */
+static void set_form(uint8_t *b, int k, unsigned int form, uint8_t bh, uint8_t bw, uint8_t gs)
+{
+	b[128 + k * 32 + 7] = (uint8_t)form;
+	b[128 + k * 32 + 12] = bh;
+	b[128 + k * 32 + 13] = bw;
+	b[128 + k * 32 + 14] = gs;
+	put64(b + packed_entry(b, (uint32_t)k) + 8, 0);
+}
+
 static void test_refusals(void **state)
 {
 	uint8_t *b = copy();
@@ -328,64 +352,82 @@ static void test_refusals(void **state)
 	b[111] = 0x55;	/* arena bytes */
 	refused(b, "stored arena plan");
 	/* stored lowering forms this convolution could not have chosen */
-	k = conv_record(OPS_CONV_FORM_MATMUL);
+	/* the classifier 1x1 as a MATMUL record (1x1 blocks, one group: valid) */
+	k = last_conv2d_record();
 	assert_true(k >= 0);
 	memcpy(b, art, art_size);
-	b[128 + k * 32 + 12] = 200;	/* 200-row blocks */
+	set_form(b, k, OPS_CONV_FORM_MATMUL, 200, 1, 1);	/* 200-row blocks */
 	refused(b, "does not fit this convolution");
 	memcpy(b, art, art_size);
-	b[128 + k * 32 + 14] = 0;	/* no group stacked */
+	set_form(b, k, OPS_CONV_FORM_MATMUL, 1, 1, 0);	/* no group stacked */
 	refused(b, "does not fit this convolution");
 	memcpy(b, art, art_size);
-	b[128 + k * 32 + 7] = OPS_CONV_FORM_CPU;
+	set_form(b, k, OPS_CONV_FORM_CPU, 0, 0, 0);
 	refused(b, "stored lowering: host CPU, but the hardware can run this convolution");
 	memcpy(b, art, art_size);
-	b[128 + k * 32 + 7] = OPS_CONV_FORM_PACKED;	/* a 1x1: the packed variant cannot run it */
+	set_form(b, k, OPS_CONV_FORM_PACKED, 1, 1, 1);	/* a 1x1: the packed variant cannot run it */
 	refused(b, "packed CONV2D form of 1x1-output blocks");
 	memcpy(b, art, art_size);
 	b[128 + k * 32 + 7] = OPS_CONV_FORM_PACKED + 1;
 	refused(b, "layer record");
+	/* CONV2D_S8 tilings and channel splits the search could not have tried */
+	memcpy(b, art, art_size);
+	set_form(b, k, OPS_CONV_FORM_CONV2D, 2, 0, 0);	/* 2 rows of tiles, 1 output row */
+	refused(b, "output tiles, this 1x1 output takes");
+	memcpy(b, art, art_size);
+	set_form(b, k, OPS_CONV_FORM_CONV2D, 0, 0, 40);
+	refused(b, "halved 40 times");
+	k = conv_record(OPS_CONV_FORM_PACKED);
+	assert_true(k >= 0);
+	memcpy(b, art, art_size);
+	b[128 + k * 32 + 7] = OPS_CONV_FORM_CONV2D;	/* with the packed form's bytes */
+	memset(b + 128 + k * 32 + 12, 0, 3);
+	refused(b, "bytes of CONV2D_S8 weights, its");
 	/* packed weights: past the section, or not the form's size */
 	memcpy(b, art, art_size);
 	put64(b + packed_entry(b, (uint32_t)k), get64(art + 120));
 	refused(b, "packed weights at");
-	memcpy(b, art, art_size);
-	b[128 + k * 32 + 7] = OPS_CONV_FORM_CONV2D;	/* with the MATMUL form's bytes */
-	refused(b, "bytes of CONV2D_S8 weights, its");
 	memcpy(b, art, art_size);
 	put64(b + packed_entry(b, (uint32_t)k) + 8, get64(art + packed_entry(art, (uint32_t)k) + 8) - 1);
 	refused(b, "bytes of MATMUL weights, the form takes");
 	free(b);
 }
 
-/* Another form the search could have chosen: it loads, outputs identical. */
+/* @b (resealed here) loads and gives the model's output. */
+static void loads_same(uint8_t *b, const char *what)
+{
+	char err[256];
+	uint8_t *got;
+
+	tflite_art_seal(b, art_size);
+	got = run(b, art_size, err, sizeof(err), NULL);
+	if (!got)
+		fail_msg("%s: %s", what, err);
+	assert_memory_equal(got, want_out, out_bytes);
+	free(got);
+}
+
+/* Other forms the search could have chosen: they load, outputs identical. */
 static void test_other_valid_form(void **state)
 {
-	uint8_t *b = copy(), *got;
-	char err[256];
-	int k = conv_record(OPS_CONV_FORM_MATMUL);
+	uint8_t *b = copy();
+	int k = last_conv2d_record();
 
 	(void)state;
 	assert_true(k >= 0);
-	b[128 + k * 32 + 7] = OPS_CONV_FORM_CONV2D;
-	put64(b + packed_entry(b, (uint32_t)k) + 8, 0);	/* packed from the weights */
-	tflite_art_seal(b, art_size);
-	got = run(b, art_size, err, sizeof(err), NULL);
-	if (!got)
-		fail_msg("%s", err);
-	assert_memory_equal(got, want_out, out_bytes);
-	free(got);
+	set_form(b, k, OPS_CONV_FORM_MATMUL, 1, 1, 1);
+	loads_same(b, "the classifier as 1x1-output MATMULs");
 	memcpy(b, art, art_size);
-	b[128 + k * 32 + 12] = 1;	/* 1x1-output blocks */
-	b[128 + k * 32 + 13] = 1;
-	b[128 + k * 32 + 14] = 1;
-	put64(b + packed_entry(b, (uint32_t)k) + 8, 0);
-	tflite_art_seal(b, art_size);
-	got = run(b, art_size, err, sizeof(err), NULL);
-	if (!got)
-		fail_msg("%s", err);
-	assert_memory_equal(got, want_out, out_bytes);
-	free(got);
+	set_form(b, k, OPS_CONV_FORM_CONV2D, 0, 0, 0);
+	loads_same(b, "the classifier as CONV2D_S8 in blocks of 512 channels");
+	memcpy(b, art, art_size);
+	set_form(b, k, OPS_CONV_FORM_CONV2D, 1, 1, 2);
+	loads_same(b, "the classifier as CONV2D_S8, its channels halved twice");
+	k = conv_record(OPS_CONV_FORM_PACKED);
+	assert_true(k >= 0);
+	memcpy(b, art, art_size);
+	set_form(b, k, OPS_CONV_FORM_CONV2D, 0, 0, 0);
+	loads_same(b, "a depthwise layer as block-diagonal CONV2D_S8");
 	free(b);
 }
 
