@@ -48,8 +48,10 @@ fi
 # object's CONFIG_ symbols) instead of the whole kernel (~75 min here)
 seed_obj() {
 	local prev
+	# || true: on an empty cache ls finds nothing, and under pipefail the
+	# failed pipeline would end the script here (set -e) without a word
 	prev=$(ls -td "$E1NPU_CACHE/riscv64/kernel${VARIANT:+-$VARIANT}-$SRCVER"-*/.e1npu-built 2>/dev/null |
-		head -n 1)
+		head -n 1 || true)
 	[ -n "$prev" ] || return 0
 	prev=${prev%/.e1npu-built}
 	[ "$prev" != "$KC" ] && [ -d "$prev/obj" ] || return 0
