@@ -119,7 +119,7 @@ linux_source_version() {
 		v=$(apt_version linux-source-6.12)
 	fi
 	if [ -z "$v" ]; then
-		v=$(ls "$E1NPU_CACHE/src" 2>/dev/null | sed -n 's/^linux-source-//p' | sort -V | tail -n 1)
+		v=$(ls "$E1NPU_CACHE/src" 2>/dev/null | sed -n 's/^linux-source-//p' | sort -V | tail -n 1 || true)
 	fi
 	[ -n "$v" ] || die "cannot find linux-source-6.12 in apt's lists or $E1NPU_CACHE/src: Debian 12 ships it in bookworm-security (a fresh install's sources have 'deb http://deb.debian.org/debian-security bookworm-security main')"
 	echo "$v"
@@ -179,7 +179,7 @@ busybox_static() {
 	case "$1" in
 	x86_64)
 		if [ "${E1NPU_OFFLINE:-0}" = 1 ]; then
-			dir=$(ls -d "$E1NPU_CACHE"/busybox/amd64-*/ 2>/dev/null | sort -V | tail -n 1)
+			dir=$(ls -d "$E1NPU_CACHE"/busybox/amd64-*/ 2>/dev/null | sort -V | tail -n 1 || true)
 			[ -n "$dir" ] || die "offline and no busybox in the cache"
 			dir=${dir%/}
 		else

@@ -45,7 +45,7 @@ _busybox_riscv64_build() {
 busybox_riscv64() {
 	local srcver dir
 	if [ "${E1NPU_OFFLINE:-0}" = 1 ]; then
-		dir=$(ls -d "$E1NPU_CACHE"/busybox/riscv64-*/ 2>/dev/null | sort -V | tail -n 1)
+		dir=$(ls -d "$E1NPU_CACHE"/busybox/riscv64-*/ 2>/dev/null | sort -V | tail -n 1 || true)
 		[ -n "$dir" ] || die "offline and no riscv64 busybox in the cache"
 		dir=${dir%/}
 	else

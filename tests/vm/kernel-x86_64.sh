@@ -29,7 +29,7 @@ x86_64_kernel() {
 	local name abi kb ver root
 	cache_init
 	if [ "${E1NPU_OFFLINE:-0}" = 1 ]; then
-		root=$(ls -d "$E1NPU_CACHE"/x86_64/6.12.*/ 2>/dev/null | sort -V | tail -n 1)
+		root=$(ls -d "$E1NPU_CACHE"/x86_64/6.12.*/ 2>/dev/null | sort -V | tail -n 1 || true)
 		[ -n "$root" ] || die "offline and no x86_64 kernel in $E1NPU_CACHE/x86_64"
 		root=${root%/}
 		abi=$(ls "$root/lib/modules" | head -n 1)

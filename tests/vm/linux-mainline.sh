@@ -156,7 +156,7 @@ mainline_tree() {
 	cache_init
 	mkdir -p "$ML_ROOT"
 	if [ "${E1NPU_OFFLINE:-0}" = 1 ]; then
-		dir=$(ls -d "$ML_ROOT"/linux-*/.e1npu-unpacked 2>/dev/null | sort -V | tail -n 1)
+		dir=$(ls -d "$ML_ROOT"/linux-*/.e1npu-unpacked 2>/dev/null | sort -V | tail -n 1 || true)
 		[ -n "$dir" ] || die "mainline: offline and no unpacked tree in $ML_ROOT"
 		dir=$(dirname "$dir")
 		read -r MAINLINE_PKG MAINLINE_DEBVER <"$dir/.e1npu-source"
