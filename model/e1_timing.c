@@ -38,6 +38,14 @@ static u32 bw_of(const struct e1_timing *t)
 	return t->dma_bytes_per_cycle ? t->dma_bytes_per_cycle : 1;
 }
 
+u64 e1_timing_hidden_store(const struct e1_timing *t, u64 prev_store,
+			   const struct e1_timing_cost *c)
+{
+	if (!(t->gemmini & E1_TIMING_G_STORE_OV))
+		return 0;
+	return prev_store < c->idle ? prev_store : c->idle;
+}
+
 u64 e1_timing_stream_cycles(const struct e1_timing *t, u32 bytes)
 {
 	return div_up(bytes, bw_of(t));

@@ -107,6 +107,16 @@ void e1_timing_conv_cost(const struct e1_timing *t, u32 rows, u32 cols,
 			 u32 in_h, u32 in_w, u32 c_in, u32 c_out, u32 ksz,
 			 u32 out_h, u32 out_w, struct e1_timing_cost *c);
 
+/*
+ * G_STORE_OV: the cycles of the previous descriptor's exposed last store
+ * (@prev_store) that run under the idle DMA of the next one (@c), when the
+ * timing overlaps them; the caller decides whether they may (same run of
+ * the ring, no barrier, no shared bytes). The next descriptor's own next
+ * first load gets only @c->idle minus these.
+ */
+u64 e1_timing_hidden_store(const struct e1_timing *t, u64 prev_store,
+			   const struct e1_timing_cost *c);
+
 /* Bandwidth-bound work (RELU, MAXPOOL): @bytes moved through the DMA. */
 u64 e1_timing_stream_cycles(const struct e1_timing *t, u32 bytes);
 

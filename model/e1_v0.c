@@ -1096,17 +1096,15 @@ static u64 v0_hidden(const struct e1_v0 *v, const struct v0_op *d,
  * G_STORE_OV: the previous MATMUL/CONV2D's last store leaves while this
  * one computes (Gemmini's store controller runs beside the execute one,
  * and the accumulator is double-buffered, G_ACC), in the cycles this one's
- * DMA waits for the array. Not across a barrier, and not when this
- * descriptor reads or writes the previous output.
+ * DMA waits for the array (e1_timing_hidden_store). Not across a barrier,
+ * and not when this descriptor reads or writes the previous output.
  */
 static u64 v0_hidden_store(const struct e1_v0 *v, const struct v0_op *d,
 			   const struct e1_timing_cost *gc)
 {
-	const struct e1_timing *t = v->bus->timing;
 	int i;
 
-	if (!(t->gemmini & E1_TIMING_G_STORE_OV) || !v->ov_store || !gc->idle ||
-	    d->op == E1_V0_OP_BARRIER || (d->flags & E1_V0_FLAG_BARRIER))
+	if (d->op == E1_V0_OP_BARRIER || (d->flags & E1_V0_FLAG_BARRIER))
 		return 0;
 	for (i = 0; i < NTENSORS; i++) {
 		const struct v0_tensor *tt = &d->t[i];
@@ -1114,7 +1112,7 @@ static u64 v0_hidden_store(const struct e1_v0 *v, const struct v0_op *d,
 		if (tt->used && tt->addr < v->ov_hi && tensor_end(tt) > v->ov_lo)
 			return 0;
 	}
-	return v->ov_store < gc->idle ? v->ov_store : gc->idle;
+	return e1_timing_hidden_store(v->bus->timing, v->ov_store, gc);
 }
 
 /* Fetch descriptor @idx into @d; false after latching a bus error. */

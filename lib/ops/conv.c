@@ -35,9 +35,6 @@
 #include "reserved.h"
 #include "select.h"
 
-#define CV_HW_MAX	256u	/* E1_V0_MAX_CONV_HW */
-#define CV_C_MAX	512u	/* E1_V0_MAX_CONV_C */
-#define CV_COLS		16u	/* systolic array columns */
 #define CV_PAD_MAX	15u	/* 4-bit pad fields */
 
 static uint32_t hw_ksize(uint32_t kh, uint32_t kw)
@@ -59,6 +56,9 @@ static int build_blocks(struct e1npu_conv *cv)
 
 	if (cv->oc_split && cv->oc_split < oc_max)
 		oc_max = cv->oc_split;
+	/* the search builds blocks again for each split it tries */
+	for (uint32_t i = 0; i < cv->nblk; i++)
+		free(cv->blk[i].w);
 	free(cv->blk);
 	cv->blk = NULL;
 	cv->nblk = 0;

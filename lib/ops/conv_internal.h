@@ -10,7 +10,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "e1npu_hw.h"
 #include "ops_internal.h"
+
+/* The CONV2D_S8 envelope (hardware-contract.md) and the array's width. */
+#define CV_HW_MAX	((uint32_t)E1_V0_MAX_CONV_HW)
+#define CV_C_MAX	((uint32_t)E1_V0_MAX_CONV_C)
+#define CV_COLS		16u	/* systolic array columns */
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 /* Per-pixel loops over channels: AVX2/AVX-512 builds, vectorized at -O2 */

@@ -15,8 +15,6 @@
 #include "conv_internal.h"
 #include "cost.h"
 
-#define PK_MAX_HW	256u		/* E1_V0_MAX_CONV_HW */
-#define PK_MAX_C	512u		/* E1_V0_MAX_CONV_C */
 #define PK_MAX_ARENA	(64u << 20)	/* as the MATMUL form's */
 
 static size_t pk_cin(const struct cv_mm *f, uint32_t ng)
@@ -34,11 +32,11 @@ bool cvpk_fits(const struct e1npu_conv *cv, struct cv_mm *f)
 	if (f->bh < 4 || f->bw < 4 || f->bh % 2 || f->bw % 2)
 		return false;
 	/* packed input 2 * blocks + 1 per axis, the output one pixel per block */
-	if (2 * (uint64_t)f->nby + 1 > PK_MAX_HW || 2 * (uint64_t)f->nbx + 1 > PK_MAX_HW)
+	if (2 * (uint64_t)f->nby + 1 > CV_HW_MAX || 2 * (uint64_t)f->nbx + 1 > CV_HW_MAX)
 		return false;
 	f->pq = f->bh / 2;
 	f->pp = f->bw / 2;
-	if (pk_cin(f, f->gs) > PK_MAX_C || (uint64_t)f->bh * f->bw * f->gs > PK_MAX_C)
+	if (pk_cin(f, f->gs) > CV_C_MAX || (uint64_t)f->bh * f->bw * f->gs > CV_C_MAX)
 		return false;
 	f->pk = true;
 	return true;

@@ -10,9 +10,6 @@
 #include "conv_internal.h"
 #include "cost.h"
 
-#define CV_HW_MAX	256u	/* E1_V0_MAX_CONV_HW */
-#define CV_COLS		16u	/* systolic array columns */
-
 /* Largest output tile along one axis whose input span fits 256 rows. */
 static uint32_t tile_len(uint32_t out, uint32_t stride, uint32_t k, uint32_t dil)
 {

@@ -33,36 +33,39 @@ static uint64_t min64(uint64_t a, uint64_t b)
 /*
  * One descriptor of charge @c after @seq's last (as model/e1_v0.c overlaps
  * them): its first load under that one's idle DMA (G_OVERLAP), that one's
- * last store under its own (G_STORE_OV). Returns the cycles it adds.
+ * last store under its own (G_STORE_OV).
  */
-static uint64_t seq_one(const struct e1_timing *t, struct ops_cost_seq *seq,
-			const struct e1_timing_cost *c)
+static void seq_one(const struct e1_timing *t, struct ops_cost_seq *seq,
+		    const struct e1_timing_cost *c)
 {
 	bool ov = t->gemmini & E1_TIMING_G_OVERLAP;
-	bool sov = t->gemmini & E1_TIMING_G_STORE_OV;
 	uint64_t hid_load = ov && seq->idle && c->first ? min64(c->first, seq->idle) : 0;
-	uint64_t hid_store = sov && seq->store && c->idle ? min64(seq->store, c->idle) : 0;
-	uint64_t add = t->desc_fetch_cycles + c->total - hid_load - hid_store;
+	uint64_t hid_store = e1_timing_hidden_store(t, seq->store, c);
 
-	seq->total += add;
+	seq->total += t->desc_fetch_cycles + c->total - hid_load - hid_store;
 	seq->idle = c->idle - hid_store;
 	seq->store = c->store;
-	return add;
 }
 
-/*
- * Append @count descriptors of charge @c. From the third on each starts
- * from the same state (the second's store and idle), so adds the same.
- */
+struct seq_one_arg {
+	const struct e1_timing *t;
+	const struct e1_timing_cost *c;
+};
+
+static void seq_one_step(void *arg, struct ops_cost_seq *seq)
+{
+	const struct seq_one_arg *a = arg;
+
+	seq_one(a->t, seq, a->c);
+}
+
+/* Append @count descriptors of charge @c. */
 static void seq_add(const struct e1_timing *t, struct ops_cost_seq *seq,
 		    const struct e1_timing_cost *c, uint64_t count)
 {
-	uint64_t i, add = 0;
+	struct seq_one_arg a = { t, c };
 
-	for (i = 0; i < count && i < 3; i++)
-		add = seq_one(t, seq, c);
-	if (count > 3)
-		seq->total += (count - 3) * add;
+	ops_cost_seq_repeat(seq, count, seq_one_step, &a);
 }
 
 void ops_cost_seq_matmul(const struct e1npu_ops *ops, struct ops_cost_seq *seq,
@@ -117,6 +120,11 @@ int ops_lowering_from_env(enum ops_lowering *out)
 	return -EINVAL;
 }
 
+/*
+ * The state a copy leaves (idle, store) depends only on the copy itself
+ * and on the store before it, which from the second copy on is the copy's
+ * own: so the third and every later copy start from the same state.
+ */
 void ops_cost_seq_repeat(struct ops_cost_seq *seq, uint64_t count,
 			 void (*step)(void *arg, struct ops_cost_seq *seq), void *arg)
 {

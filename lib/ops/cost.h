@@ -30,10 +30,10 @@ struct ops_cost_seq {
 };
 
 /*
- * ops_cost_seq_repeat() - @seq after @count - 1 more copies of what
- * @one (run from @seq's state before it) appended: @step(@arg, seq)
- * appends one copy. From the third copy on each starts from the same
- * state, so the rest are counted, not run.
+ * ops_cost_seq_repeat() - append @count copies of what @step(@arg, seq)
+ * appends (one descriptor or a fixed run of them). The first three are
+ * run; from the third on each starts from the same state, so the rest
+ * add the third one's cycles and are counted, not run.
  */
 void ops_cost_seq_repeat(struct ops_cost_seq *seq, uint64_t count,
 			 void (*step)(void *arg, struct ops_cost_seq *seq), void *arg);

@@ -126,6 +126,17 @@ static void check_shape(struct ops_env *e, const struct shape *s, uint64_t seed)
 			fail_msg("%ux%ux%u->%u g%u k%u s%u: %ux%u tiles, %u halvings differ from the reference",
 				 s->h, s->w, s->cin, s->cout, s->groups, s->k, s->stride,
 				 ch.bh, ch.bw, ch.gs);
+		if (e->dev) {
+			/* the forced tiling is the one that ran */
+			char want[48];
+			uint32_t th_n = ch.bh ? ch.bh : 1, tw_n = ch.bw ? ch.bw : 1;
+
+			snprintf(want, sizeof(want), " %ux%u output tiles,",
+				 (oh + th_n - 1) / th_n, (ow + tw_n - 1) / tw_n);
+			if (!strstr(rep.why, want))
+				fail_msg("%ux%u tiles forced: \"%s\" does not say%s", ch.bh, ch.bw,
+					 rep.why, want);
+		}
 		if (e->dev && t_on_sim()) {
 			/* fewer than 256 descriptors: one job, as the estimate assumes */
 			assert_int_equal(rep.wrapper_cycles, modelled(&rep));
