@@ -59,6 +59,7 @@ struct cv_mm {
 	 */
 	bool pk;
 	uint32_t pq, pp;	/* pk: input rows, columns per packed pixel */
+	uint32_t pk_k;		/* pk: the window, 3 (or 5 where pq or pp is 1) */
 };
 
 struct e1npu_conv {
@@ -93,11 +94,12 @@ struct e1npu_conv {
 
 /*
  * conv_pk.c, the pixel-packed variant of the form (single-channel groups,
- * 3x3, stride and dilation 1, even blocks of at least 4x4): a bh x bw
+ * 3x3, stride and dilation 1, even blocks of at least 2x2): a bh x bw
  * block of outputs is one CONV2D_S8 output pixel of bh * bw columns. Its
  * input is packed (bh/2) x (bw/2) pixels per channel; a 3x3 window at
- * stride 2 of those covers the block's patch, so B is the MATMUL form's
- * with its rows reordered (zero rows where the window passes the patch).
+ * stride 2 of those (5x5 where a block is 2 high or wide) covers the
+ * block's patch, so B is the MATMUL form's with its rows reordered (zero
+ * rows where the window passes the patch).
  */
 /* Whether @f (bh, bw, gs, nby, nbx set) fits; sets pq, pp and pk. */
 bool cvpk_fits(const struct e1npu_conv *cv, struct cv_mm *f);

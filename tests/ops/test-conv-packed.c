@@ -11,10 +11,20 @@
 #include "ref.h"
 #include "conv_choice.h"
 
-/* Blocks and stackings each shape is forced into: 4x4 (exact window), wider ones (zero rows). */
+/*
+ * Blocks and stackings each shape is forced into: 4x4 (exact window),
+ * wider ones (zero rows), and blocks 2 high or wide (a 5x5 window).
+ */
 static const uint32_t forms[][3] = {
 	{ 4, 4, 1 }, { 4, 4, 3 }, { 4, 6, 2 }, { 6, 4, 1 }, { 8, 8, 5 }, { 6, 10, 2 },
+	{ 2, 2, 4 }, { 2, 2, 1 }, { 2, 4, 2 }, { 6, 2, 3 },
 };
+
+/* Packed input rows for @o outputs in blocks of @b (conv_pk.c's rule, counted here). */
+static uint32_t packed_len(uint32_t o, uint32_t b, uint32_t k)
+{
+	return 2 * ((o + b - 1) / b) + k - 2;
+}
 
 struct shape {
 	uint32_t h, w, c, pad, dtype, act;
@@ -93,8 +103,14 @@ static void check_shape(struct ops_env *e, struct e1npu_ops *plain, const struct
 		};
 		struct e1npu_conv *cv;
 
-		/* a block past the output does not fit: refused, as the search would */
-		if (ch.bh > oh || ch.bw > ow) {
+		uint32_t k = ch.bh == 2 || ch.bw == 2 ? 5 : 3;
+
+		/*
+		 * a block past the output, or a packed input past the contract's
+		 * 256, does not fit: refused, as the search would
+		 */
+		if (ch.bh > oh || ch.bw > ow || packed_len(oh, ch.bh, k) > 256 ||
+		    packed_len(ow, ch.bw, k) > 256) {
 			assert_int_equal(ops_conv_new_chosen(e->ops, &p, w, bias, &ch, &cv), -EINVAL);
 			continue;
 		}
