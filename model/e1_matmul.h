@@ -60,6 +60,9 @@ struct e1_mm_ws {
 			s32 acc[E1_MM_DIAG_N];		/* one pixel's sums */
 			s16 w[E1_MM_DIAG_TAPS * E1_MM_DIAG_N];	/* [tap][column] */
 			s32 tag[E1_MM_DIAG_KMAX];	/* input row in each slot */
+			u16 src[E1_MM_DIAG_N];		/* each column's input channel */
+			u32 ns;				/* column stride: c_out, 16 below */
+			u8 tap_nz[E1_MM_DIAG_TAPS];	/* a tap with a nonzero weight */
 			s16 e[E1_MM_DIAG_E];	/* [slot][x][column] */
 		} diag;
 	};

@@ -41,6 +41,13 @@ struct e1_timing {
 #define E1_TIMING_G_PIPE	E1_BIT(6) /* first slices not moved twice */
 #define E1_TIMING_G_STORE_OV	E1_BIT(7) /* last store under next op */
 #define E1_TIMING_G_ALL		0xffu
+/*
+ * Not a charge but an analysis (never the default): overlap across jobs
+ * as if the ring never ran dry between them, the host's work in between
+ * (requantizing one layer's int32 for the next) taking no time.
+ */
+#define E1_TIMING_G_XJOB	E1_BIT(8)
+#define E1_TIMING_G_ANY		0x1ffu	/* every bit E1NPU_SIM_TIMING takes */
 
 /* Reference values of every parameter (e1_timing_default() uses them). */
 #define E1_TIMING_CLOCK_MHZ		1000

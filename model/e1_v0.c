@@ -730,7 +730,11 @@ static bool mm_stop(const struct e1_mm_job *job)
  * a cache of kernel-height rows; then every output pixel is, per tap, one
  * contiguous multiply-add over the columns, which vectorizes. The runs,
  * weights, cache and one pixel's sums live in the workspace
- * (struct e1_mm_ws.diag).
+ * (struct e1_mm_ws.diag). Fewer than 16 columns are padded to 16 (zero
+ * weights) so the fixed-width loop takes them, and a tap whose weights
+ * are all zero (a 5x5 window of the lowering's phase-packed depthwise
+ * past its 4x4 patch) is skipped, its input row not even expanded when
+ * the whole kernel row is.
  */
 /*
  * Columns @j.. whose weight bytes (@w8, in memory order) are nonzero read
@@ -763,12 +767,15 @@ static bool conv_diag_plan(const struct v0_op *d, const s8 *const *b_rows,
 	u16 *run = ws->diag.run;	/* j0, len, src */
 	s32 *col = ws->diag.acc;	/* free until diag_row: each column's channel */
 	u32 taps = d->ksz * d->ksz, n = d->c_out, c = d->c_in, j, t, k, r = 0;
+	u32 ns = n < 16 ? 16 : n;
 
 	if (c < 2 || n > E1_MM_DIAG_N || d->ksz > E1_MM_DIAG_KMAX ||
-	    (u64)d->ksz * d->in_w * n > E1_MM_DIAG_E)
+	    (u64)d->ksz * d->in_w * ns > E1_MM_DIAG_E)
 		return false;
 	for (j = 0; j < n; j++)
 		col[j] = -1;
+	for (t = 0; t < taps; t++)
+		ws->diag.tap_nz[t] = 0;
 	/*
 	 * Row by row over contiguous bytes, 8 at a time, visiting only the
 	 * nonzero ones: a column with nonzero weights on two input channels
@@ -783,14 +790,19 @@ static bool conv_diag_plan(const struct v0_op *d, const s8 *const *b_rows,
 
 			for (j = 0; j + 8 <= n; j += 8) {
 				memcpy(&w8, b + j, 8);
-				if (w8 && !diag_mark(col, j, w8, ci))
+				if (!w8)
+					continue;
+				if (!diag_mark(col, j, w8, ci))
 					return false;
+				ws->diag.tap_nz[t] = 1;
 			}
 			if (j < n) {
 				w8 = 0;
 				memcpy(&w8, b + j, n - j);
 				if (!diag_mark(col, j, w8, ci))
 					return false;
+				if (w8)
+					ws->diag.tap_nz[t] = 1;
 			}
 		}
 	}
@@ -810,13 +822,22 @@ static bool conv_diag_plan(const struct v0_op *d, const s8 *const *b_rows,
 			r++;
 		}
 	}
-	for (t = 0; t < taps; t++)
+	for (k = 0; k < r; k++)
+		for (j = 0; j < run[3 * k + 1]; j++)
+			ws->diag.src[run[3 * k] + j] = (u16)(run[3 * k + 2] + j);
+	for (j = n; j < ns; j++)
+		ws->diag.src[j] = 0;	/* padding: any defined byte, its weights are 0 */
+	for (t = 0; t < taps; t++) {
 		for (k = 0; k < r; k++)
 			for (j = 0; j < run[3 * k + 1]; j++)
-				ws->diag.w[t * n + run[3 * k] + j] =
+				ws->diag.w[t * ns + run[3 * k] + j] =
 					b_rows[t * c + run[3 * k + 2] + j][run[3 * k] + j];
+		for (j = n; j < ns; j++)
+			ws->diag.w[t * ns + j] = 0;
+	}
 	for (t = 0; t < E1_MM_DIAG_KMAX; t++)
 		ws->diag.tag[t] = -1;
+	ws->diag.ns = ns;
 	*nrun = r;
 	return true;
 }
@@ -824,17 +845,28 @@ static bool conv_diag_plan(const struct v0_op *d, const s8 *const *b_rows,
 /*
  * Expand input row @row into cache slot @slot: e[x][j] = row[x][src(j)],
  * run by run (each a contiguous widening copy per pixel; the run
- * description is read into locals so the stores cannot alias it).
+ * description is read into locals so the stores cannot alias it), or,
+ * for 16 columns in more than 4 runs (several columns on one channel),
+ * column by column from each column's channel.
  */
 E1_MM_CLONES
 static void diag_expand(const struct v0_op *d, const s8 *row, struct e1_mm_ws *ws,
 			u32 nrun, u32 slot)
 {
 	const u16 *run = ws->diag.run;
-	size_t n = d->c_out, c = d->c_in, w = d->in_w, x, i;
+	size_t n = ws->diag.ns, c = d->c_in, w = d->in_w, x, i;
 	s16 *e = ws->diag.e + slot * w * n;
 	u32 r;
 
+	if (n == 16 && nrun > 4) {
+		u16 src[16];
+
+		memcpy(src, ws->diag.src, sizeof(src));
+		for (x = 0; x < w; x++)
+			for (i = 0; i < 16; i++)
+				e[x * 16 + i] = row[x * c + src[i]];
+		return;
+	}
 	for (r = 0; r < nrun; r++) {
 		size_t j0 = run[3 * r], len = run[3 * r + 1], src = run[3 * r + 2];
 
@@ -842,6 +874,22 @@ static void diag_expand(const struct v0_op *d, const s8 *row, struct e1_mm_ws *w
 			for (i = 0; i < len; i++)
 				e[x * n + j0 + i] = row[x * c + src + i];
 	}
+	/* the padding columns (zero weights) read zeros, not stale values */
+	if (n > d->c_out)
+		for (x = 0; x < w; x++)
+			for (i = d->c_out; i < n; i++)
+				e[x * n + i] = 0;
+}
+
+/* Whether kernel row @ky has a nonzero weight. */
+static bool diag_row_used(const struct v0_op *d, const struct e1_mm_ws *ws, u32 ky)
+{
+	u32 kx;
+
+	for (kx = 0; kx < d->ksz; kx++)
+		if (ws->diag.tap_nz[ky * d->ksz + kx])
+			return true;
+	return false;
 }
 
 /* Point @e[ky] at the expanded input rows of output row @oy (NULL: padding). */
@@ -855,7 +903,7 @@ static void diag_rows(const struct v0_op *d, const s8 *const *rows_a, u32 oy,
 	for (ky = 0; ky < d->ksz; ky++) {
 		s32 iy = (s32)(oy * d->sh + ky * d->dil) - (s32)d->ph;
 
-		need[ky] = iy < 0 || iy >= (s32)d->in_h ? -1 : iy;
+		need[ky] = iy < 0 || iy >= (s32)d->in_h || !diag_row_used(d, ws, ky) ? -1 : iy;
 		for (s = 0; s < d->ksz; s++)
 			if (need[ky] >= 0 && tag[s] == need[ky])
 				keep[s] = true;
@@ -874,18 +922,20 @@ static void diag_rows(const struct v0_op *d, const s8 *const *rows_a, u32 oy,
 			tag[s] = need[ky];
 			keep[s] = true;
 		}
-		e[ky] = ws->diag.e + (size_t)s * d->in_w * d->c_out;
+		e[ky] = ws->diag.e + (size_t)s * d->in_w * ws->diag.ns;
 	}
 }
 
 /*
- * One output row: per pixel, per valid tap, acc[j] += e[x][j] * w[tap][j]
- * over all @n columns. Inlined with a constant @n for the common 16
- * columns (a fixed-length vector loop).
+ * One output row: per pixel, per valid tap with a nonzero weight,
+ * acc[j] += e[x][j] * w[tap][j] over all @n columns (the column stride,
+ * c_out or its padding to 16), c_out of them stored. Inlined with a
+ * constant @n for 16 columns (a fixed-length vector loop).
  */
 static inline void diag_row_n(const struct v0_op *d, const s16 *const *e,
 			      struct e1_mm_ws *ws, u8 *crow, u32 n)
 {
+	const u8 *nz = ws->diag.tap_nz;
 	s32 *acc = ws->diag.acc;
 	u32 ox, j, ky, kx;
 
@@ -901,7 +951,7 @@ static inline void diag_row_n(const struct v0_op *d, const s16 *const *e,
 				const s16 *x;
 
 				/* outside the image the hardware reads zeros */
-				if (ix < 0 || ix >= (s32)d->in_w)
+				if (ix < 0 || ix >= (s32)d->in_w || !nz[ky * d->ksz + kx])
 					continue;
 				x = e[ky] + (size_t)ix * n;
 				for (j = 0; j < n; j++)
@@ -911,7 +961,7 @@ static inline void diag_row_n(const struct v0_op *d, const s16 *const *e,
 		if (d->relu)
 			for (j = 0; j < n; j++)
 				acc[j] = acc[j] < 0 ? 0 : acc[j];
-		memcpy(crow + (size_t)ox * n * 4, acc, (size_t)n * 4);
+		memcpy(crow + (size_t)ox * d->c_out * 4, acc, (size_t)d->c_out * 4);
 	}
 }
 
@@ -920,10 +970,10 @@ E1_MM_CLONES
 static void diag_row(const struct v0_op *d, const s16 *const *e,
 		     struct e1_mm_ws *ws, u8 *crow)
 {
-	if (d->c_out == 16)
+	if (ws->diag.ns == 16)
 		diag_row_n(d, e, ws, crow, 16);
 	else
-		diag_row_n(d, e, ws, crow, d->c_out);
+		diag_row_n(d, e, ws, crow, ws->diag.ns);
 }
 
 static void exec_conv_diag(struct e1_v0 *v, const struct v0_op *d, u32 nrun)
@@ -1239,10 +1289,15 @@ static void v0_complete(struct e1_v0 *v, const struct v0_op *d)
 	v0_retire(v, d);
 }
 
-/* The ring ran dry: the next descriptor finds an idle engine. */
+/*
+ * The ring ran dry: the next descriptor finds an idle engine (G_XJOB, an
+ * analysis: as if it had not).
+ */
 static void v0_drained(struct e1_v0 *v)
 {
 	v->armed = false;
+	if (v->bus->timing->gemmini & E1_TIMING_G_XJOB)
+		return;
 	v->ov_idle = 0;
 	v->ov_store = 0;
 }

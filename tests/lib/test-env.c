@@ -20,7 +20,7 @@ static const struct {
 	{ "E1NPU_SIM_HANG_MS", "-5", "milliseconds from 1 to 600000" },
 	{ "E1NPU_SIM_ENGINES", "4", "1 (wrapper), 2 (datapath) or 3 (both)" },
 	{ "E1NPU_SIM_GEMMINI", "yes", "0 or 1" },
-	{ "E1NPU_SIM_TIMING", "0x100", "a bit mask from 0 to 0xff" },
+	{ "E1NPU_SIM_TIMING", "0x200", "a bit mask from 0 to 0x1ff" },
 	{ "E1NPU_OPS_LOWERING", "fast", "'auto', 'conv2d', 'matmul' or 'first'" },
 	{ "E1NPU_TFLITE_DEBUG", "junk", "0 or 1" },
 	{ "E1NPU_TFLITE_REF", "2.15", "'2.2' or '2.14'" },
@@ -70,7 +70,7 @@ static void test_env_check_names_variable(void **state)
 	/* the documented values and an empty one are accepted */
 	setenv("E1NPU_DEVICE", "auto", 1);
 	setenv("E1NPU_OPS_LOWERING", "matmul", 1);
-	setenv("E1NPU_SIM_TIMING", "0xff", 1);
+	setenv("E1NPU_SIM_TIMING", "0x1ff", 1);
 	setenv("E1NPU_TFLITE_DEBUG", "", 1);
 	assert_int_equal(e1npu_env_check(err, sizeof(err)), 0);
 }

@@ -640,8 +640,10 @@ static void test_sim_timing_knob(void **state)
 	 * and one descriptor has no next to hide its store under.
 	 */
 	assert_int_equal(matmul64_cycles("0x3f"), 2752);
+	/* G_XJOB (0x100, an analysis) changes nothing within one job. */
+	assert_int_equal(matmul64_cycles("0x1ff"), 2752);
 	/* Out of range or not a number: the open fails, no silent default. */
-	setenv("E1NPU_SIM_TIMING", "256", 1);
+	setenv("E1NPU_SIM_TIMING", "512", 1);
 	assert_int_equal(e1npu_device_open("sim", &d), -EINVAL);
 	setenv("E1NPU_SIM_TIMING", "abc", 1);
 	assert_int_equal(e1npu_device_open("sim", &d), -EINVAL);

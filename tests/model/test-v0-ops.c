@@ -30,11 +30,22 @@ struct conv {
  * The input channel column @co reads in a block-diagonal weight matrix:
  * 1: runs as the depthwise packing makes them (outputs, then sums);
  * 2: scrambled, no two neighbours consecutive; 3: as 1 with every third
- * column all zero.
+ * column all zero; 4: four neighbouring columns on one channel, the
+ * kernel's last row and column all zero (the phase-packed depthwise).
  */
 static u32 diag_src(const struct conv *p, u32 co)
 {
+	if (p->diag == 4)
+		return co / 4 % p->c_in;
 	return p->diag == 2 ? (co * 5 + 1) % p->c_in : co % p->c_in;
+}
+
+/* Whether weight row @r (tap-major, then channel) is a zero tap of mode 4. */
+static bool diag_zero_tap(const struct conv *p, u32 r)
+{
+	u32 tap = r / p->c_in;
+
+	return p->diag == 4 && p->k > 1 && (tap / p->k == p->k - 1 || tap % p->k == p->k - 1);
 }
 
 static void ref_conv(const struct conv *p, const s8 *in, u32 as, const s8 *wt,
@@ -87,7 +98,8 @@ static u32 run_conv(const struct conv *p, u32 seed)
 	th_fill_rand(&seed, th_ptr(h, b), (size_t)krows * bs);
 	for (u32 r = 0; p->diag && r < krows; r++)
 		for (u32 co = 0; co < p->c_out; co++)
-			if (r % p->c_in != diag_src(p, co) || (p->diag == 3 && co % 3 == 2))
+			if (r % p->c_in != diag_src(p, co) || (p->diag == 3 && co % 3 == 2) ||
+			    diag_zero_tap(p, r))
 				((s8 *)th_ptr(h, b))[(size_t)r * bs + co] = 0;
 	ref_conv(p, th_ptr(h, a), as, th_ptr(h, b), bs, ref);
 
@@ -292,6 +304,7 @@ static void test_conv_block_diagonal(void **state)
 		{ 3, 1, 1, 9, 40, 8, 16 }, { 3, 2, 1, 10, 11, 8, 16 },
 		{ 3, 1, 2, 12, 13, 16, 16 }, { 5, 2, 1, 11, 9, 4, 12 },
 		{ 1, 1, 1, 5, 6, 8, 16 }, { 3, 1, 1, 6, 7, 3, 7 },
+		{ 5, 2, 1, 17, 17, 3, 12 }, { 5, 2, 1, 9, 31, 2, 8 },
 	};
 	u32 i, mode;
 
@@ -307,7 +320,7 @@ static void test_conv_block_diagonal(void **state)
 		same(p.in_h, p.k, p.sh, p.dil, &p.out_h, &p.ph);
 		same(p.in_w, p.k, p.sw, p.dil, &p.out_w, &p.pw);
 		dense = run_conv(&p, 400 + i);
-		for (mode = 1; mode <= 3; mode++) {
+		for (mode = 1; mode <= 4; mode++) {
 			p.diag = mode;
 			assert_int_equal(run_conv(&p, 500 + 10 * i + mode), dense);
 		}

@@ -436,6 +436,41 @@ static void test_g_store_ov(void **state)
 }
 
 /*
+ * G_XJOB (an analysis): the two descriptors of test_g_store_ov in two
+ * jobs, the ring dry in between; the first one's 64-cycle store still
+ * hides in the second's idle, and with G_OVERLAP the second's first load
+ * (2048 + 64 latency) in what is left of the first's idle (16).
+ */
+static void test_g_xjob(void **state)
+{
+	u32 w[E1_V0_DESC_WORDS], mode;
+
+	(void)state;
+	for (mode = 0; mode < 3; mode++) {
+		u32 g = E1_TIMING_G_STORE | E1_TIMING_G_STORE_OV |
+			(mode ? E1_TIMING_G_XJOB : 0) | (mode == 2 ? E1_TIMING_G_OVERLAP : 0);
+		struct th *h = th_g(g);
+		u64 a = th_alloc(h, 256), b = th_alloc(h, 256), c = th_alloc(h, 64 * 256);
+		u64 a2 = th_alloc(h, 64 * 256), b2 = th_alloc(h, 256 * 64);
+		u64 c2 = th_alloc(h, 64 * 256);
+		u32 want = 32 + 144 + 32 + 7680;
+
+		th_desc_matmul(w, E1_V0_OP_MATMUL_S8, 16, 16, 16, a, 16, b, 16, c, 64);
+		th_submit(h, w);
+		assert_int_equal(th_run(h), 1);
+		th_desc_matmul(w, E1_V0_OP_MATMUL_S8, 64, 64, 256, a2, 256, b2, 64, c2, 256);
+		th_submit(h, w);
+		th_run(h);
+		if (mode)
+			want -= 64;
+		if (mode == 2)
+			want -= 16;
+		assert_int_equal(th_rd(h, E1_V0_PERF_CYCLES), want);
+		th_free(h);
+	}
+}
+
+/*
  * G_OVERLAP with G_STORE_OV: the idle cycles the previous store used are
  * not there for the next first load.
  */
@@ -514,6 +549,7 @@ int main(void)
 		cmocka_unit_test(test_g_pipe),
 		cmocka_unit_test(test_g_store_ov),
 		cmocka_unit_test(test_g_store_ov_shares_idle),
+		cmocka_unit_test(test_g_xjob),
 		cmocka_unit_test(test_g_all),
 	};
 

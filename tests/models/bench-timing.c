@@ -30,6 +30,8 @@ static const struct {
 	{ "+store", E1_TIMING_G_STORE },
 	{ "+pipe", E1_TIMING_G_PIPE },
 	{ "+store_ov (default)", E1_TIMING_G_STORE_OV },
+	/* an analysis, not a charge: the ring kept fed from layer to layer */
+	{ "+xjob (analysis)", E1_TIMING_G_XJOB },
 };
 
 /* Cycles (wrapper + datapath) and MACs of one inference under @mask. */
