@@ -160,7 +160,11 @@ static void mm_run16(const struct e1_mm_job *job, struct e1_mm_ws *ws)
 						a[kk] = src[kk];
 					memset(a + kb, 0, (kbp - kb) * sizeof(s16));
 				} else if (r < mb) {
-					job->load_a(job, ib + r, k0, kb, a);
+					u32 kk;
+
+					job->load_a(job, ib + r, k0, kb, ws->w16.a8);
+					for (kk = 0; kk < kb; kk++)
+						a[kk] = ws->w16.a8[kk];
 					memset(a + kb, 0, (kbp - kb) * sizeof(s16));
 				} else {
 					memset(a, 0, kbp * sizeof(s16));
@@ -560,12 +564,14 @@ static void mm_run_avx2(const struct e1_mm_job *job, struct e1_mm_ws *ws)
 				for (r = 0; r < A2_MR; r++) {
 					s16 *a = ws->w16.b + r * kbp;
 
-					if (i0 + r < mb && job->a_rows)
+					if (i0 + r < mb && job->a_rows) {
 						a2_widen(job->a_rows[ib + i0 + r] + k0, kb, a);
-					else if (i0 + r < mb)
-						job->load_a(job, ib + i0 + r, k0, kb, a);
-					else
+					} else if (i0 + r < mb) {
+						job->load_a(job, ib + i0 + r, k0, kb, ws->w16.a8);
+						a2_widen(ws->w16.a8, kb, a);
+					} else {
 						memset(a, 0, kb * sizeof(s16));
+					}
 					memset(a + kb, 0, (kbp - kb) * sizeof(s16));
 				}
 				a2_interleave(ws->w16.b, kbp, ws->w16.a + i0 * kbp);
@@ -603,9 +609,11 @@ static bool mm_have_vnni(void)
 void e1_mm_run(const struct e1_mm_job *job, struct e1_mm_ws *ws)
 {
 #ifdef E1_MM_X86
-	if (!job->portable && job->a_rows && job->m <= E1_MM8_MMAX && !job->int16_only &&
-	    mm_have_vnni()) {
-		mm_run8(job, ws);
+	if (!job->portable && !job->int16_only && mm_have_vnni()) {
+		if (job->a_rows && job->m < MMV_MR)
+			mm_run8(job, ws);
+		else
+			e1_mm_run_vnni(job, ws);
 		return;
 	}
 	if (!job->portable && mm_have_avx2()) {

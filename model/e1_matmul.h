@@ -37,6 +37,11 @@
 #define E1_MM8_NB	32	/* B panel columns (32 KiB, stays in L1) */
 #define E1_MM8_MMAX	1024	/* most rows it takes (row sums kept) */
 
+/* The blocked AVX-512 VNNI path (e1_mm_vnni.c): K slice, A block, tile rows. */
+#define MMV_KB	1024
+#define MMV_MC	128
+#define MMV_MR	8
+
 /* Block-diagonal convolutions (e1_v0.c, exec_conv_diag): columns, taps. */
 #define E1_MM_DIAG_N	512
 #define E1_MM_DIAG_TAPS	25
@@ -50,7 +55,14 @@ struct e1_mm_ws {
 			s16 b[E1_MM_NB * E1_MM_KB];	/* panel, column-major */
 			s16 a[E1_MM_MC * E1_MM_KB];	/* MC rows of the K slice */
 			u8 *crow[E1_MM_MC];		/* their C rows (c_row once) */
+			s8 a8[E1_MM_KB];		/* one row from load_a */
 		} w16;
+		struct {
+			s8 a[MMV_MC * MMV_KB];		/* MC rows of the K slice */
+			u8 b[16 * MMV_KB];		/* panel, [k / 4][16][4], +128 */
+			s32 rsum[MMV_MC];		/* 128 * sum of each A row */
+			u8 *crow[MMV_MC];		/* their C rows (NULL: padding) */
+		} wv;
 		struct {
 			u8 b[E1_MM8_NB * E1_MM8_KB];	/* panel, column-major, +128 */
 			s32 rsum[E1_MM8_MMAX];		/* 128 * sum of each A row */
@@ -70,9 +82,9 @@ struct e1_mm_ws {
 
 struct e1_mm_job;
 
-/* Write A[i][k0 .. k0 + kb) widened to int16 into @dst. */
+/* Write A[i][k0 .. k0 + kb) into @dst. */
 typedef void (*e1_mm_load_a_fn)(const struct e1_mm_job *job, u32 i, u32 k0,
-				u32 kb, s16 *dst);
+				u32 kb, s8 *dst);
 /* Host pointer to output row i: n little-endian int32. */
 typedef u8 *(*e1_mm_c_row_fn)(const struct e1_mm_job *job, u32 i);
 
@@ -107,5 +119,9 @@ struct e1_mm_job {
 };
 
 void e1_mm_run(const struct e1_mm_job *job, struct e1_mm_ws *ws);
+#ifdef E1_MM_X86
+/* Internal: the AVX-512 VNNI path e1_mm_run takes on CPUs that have it. */
+void e1_mm_run_vnni(const struct e1_mm_job *job, struct e1_mm_ws *ws);
+#endif
 
 #endif /* __E1_MATMUL_H__ */

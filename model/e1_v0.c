@@ -595,14 +595,11 @@ static enum e1_mem_status map_rows(const struct e1_v0 *v, const struct v0_tensor
 }
 
 static void load_a_matmul(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
-			  s16 *dst)
+			  s8 *dst)
 {
 	const struct v0_exec *x = job->priv;
-	const s8 *src = x->v->rows_a[i] + k0;
-	u32 k;
 
-	for (k = 0; k < kb; k++)
-		dst[k] = src[k];
+	memcpy(dst, x->v->rows_a[i] + k0, kb);
 }
 
 /*
@@ -611,7 +608,7 @@ static void load_a_matmul(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
  * once per row and K slice of every CONV2D).
  */
 static void load_a_conv(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
-			s16 *dst)
+			s8 *dst)
 {
 	const struct v0_exec *x = job->priv;
 	const struct v0_op *d = x->op;
@@ -623,7 +620,7 @@ static void load_a_conv(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
 	bool row_in = d->dil == 1 && ix0 >= 0 && ix0 + (s32)d->ksz <= (s32)d->in_w;
 
 	while (done < kb) {
-		u32 run = d->c_in - ci, j;
+		u32 run = d->c_in - ci;
 		s32 iy = iy0 + (s32)(kh * d->dil);
 		s32 ix = ix0 + (s32)(kw * d->dil);
 
@@ -632,28 +629,20 @@ static void load_a_conv(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
 			run = d->ksz * d->c_in;
 			if (run > kb - done)
 				run = kb - done;
-			if (iy < 0 || iy >= (s32)d->in_h) {
-				memset(dst + done, 0, run * sizeof(s16));
-			} else {
-				const s8 *src = x->v->rows_a[iy] + (u32)ix0 * d->c_in;
-
-				for (j = 0; j < run; j++)
-					dst[done + j] = src[j];
-			}
+			if (iy < 0 || iy >= (s32)d->in_h)
+				memset(dst + done, 0, run);
+			else
+				memcpy(dst + done, x->v->rows_a[iy] + (u32)ix0 * d->c_in, run);
 			done += run;
 			kh++;
 			continue;
 		}
 		if (run > kb - done)
 			run = kb - done;
-		if (iy < 0 || iy >= (s32)d->in_h || ix < 0 || ix >= (s32)d->in_w) {
-			memset(dst + done, 0, run * sizeof(s16));
-		} else {
-			const s8 *src = x->v->rows_a[iy] + (u32)ix * d->c_in + ci;
-
-			for (j = 0; j < run; j++)
-				dst[done + j] = src[j];
-		}
+		if (iy < 0 || iy >= (s32)d->in_h || ix < 0 || ix >= (s32)d->in_w)
+			memset(dst + done, 0, run);
+		else
+			memcpy(dst + done, x->v->rows_a[iy] + (u32)ix * d->c_in + ci, run);
 		done += run;
 		ci = 0;
 		if (++kw == d->ksz) {
@@ -665,22 +654,17 @@ static void load_a_conv(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
 
 /* im2col of a 1x1 kernel: one input pixel (or padding) per row of A. */
 static void load_a_conv1(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
-			 s16 *dst)
+			 s8 *dst)
 {
 	const struct v0_exec *x = job->priv;
 	const struct v0_op *d = x->op;
 	s32 iy = (s32)(i / d->out_w * d->sh) - (s32)d->ph;
 	s32 ix = (s32)(i % d->out_w * d->sw) - (s32)d->pw;
-	const s8 *src;
-	u32 j;
 
-	if (iy < 0 || iy >= (s32)d->in_h || ix < 0 || ix >= (s32)d->in_w) {
-		memset(dst, 0, kb * sizeof(s16));
-		return;
-	}
-	src = x->v->rows_a[iy] + (u32)ix * d->c_in + k0;
-	for (j = 0; j < kb; j++)
-		dst[j] = src[j];
+	if (iy < 0 || iy >= (s32)d->in_h || ix < 0 || ix >= (s32)d->in_w)
+		memset(dst, 0, kb);
+	else
+		memcpy(dst, x->v->rows_a[iy] + (u32)ix * d->c_in + k0, kb);
 }
 
 static u8 *c_row_matmul(const struct e1_mm_job *job, u32 i)

@@ -3,8 +3,9 @@
  * The GEMM kernel (e1_matmul.c) called directly against a naive triple loop:
  * every edge-tile shape, padded strides, several K slices with C
  * accumulation, ReLU, extreme values, on each path the host can take (the
- * int8/VNNI path with direct A rows, the int16 path with direct A rows, the
- * int16 path through load_a).
+ * int8/VNNI paths, blocked or row by row, with direct A rows and through
+ * load_a; the int16 AVX2 path with direct A rows and through load_a; the
+ * portable C path).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,7 +17,10 @@
 
 #include "e1_matmul.h"
 
-enum mode { MODE_ROWS, MODE_ROWS_INT16, MODE_LOAD_A, MODE_C_ROWS, MODE_C_LOAD_A, NMODES };
+enum mode {
+	MODE_ROWS, MODE_ROWS_INT16, MODE_LOAD_A, MODE_C_ROWS, MODE_C_LOAD_A, MODE_LOAD_A8,
+	NMODES
+};
 
 #define MAXM	130
 #define MAXN	130
@@ -36,13 +40,11 @@ static u8 *buf_c;
 static struct e1_mm_ws *ws;
 static const s8 *a_rows[MAXM], *b_rows[MAXK];
 
-static void load_a(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb, s16 *dst)
+static void load_a(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb, s8 *dst)
 {
 	const struct ctx *x = job->priv;
-	u32 k;
 
-	for (k = 0; k < kb; k++)
-		dst[k] = x->a[(size_t)i * x->as + k0 + k];
+	memcpy(dst, x->a + (size_t)i * x->as + k0, kb);
 }
 
 static u8 *c_row(const struct e1_mm_job *job, u32 i)
@@ -86,11 +88,12 @@ static void check(u32 m, u32 n, u32 k, u32 as, u32 bs, bool relu, enum mode mode
 	struct e1_mm_job job = {
 		.m = m, .n = n, .k = k,
 		.b_rows = b_rows,
-		.a_rows = mode == MODE_LOAD_A || mode == MODE_C_LOAD_A ? NULL : a_rows,
+		.a_rows = mode == MODE_LOAD_A || mode == MODE_C_LOAD_A || mode == MODE_LOAD_A8 ?
+			  NULL : a_rows,
 		.load_a = load_a,
 		.c_row = c_row,
 		.relu = relu,
-		.int16_only = mode != MODE_ROWS,
+		.int16_only = mode != MODE_ROWS && mode != MODE_LOAD_A8,
 		.portable = mode == MODE_C_ROWS || mode == MODE_C_LOAD_A,
 		.priv = &x,
 	};
@@ -212,14 +215,15 @@ static void test_blocks(void **state)
 }
 
 /*
- * The fast path the host takes (direct rows and load_a) against the
+ * Each fast path the host can take (the VNNI paths where the CPU has
+ * AVX-512 VNNI, the int16 AVX2 path; direct rows and load_a) against the
  * portable C path, byte for byte over the whole C buffer (stride padding
  * included), on random shapes: odd and even sizes around every tile edge
- * (6 x 16 AVX2 tiles, 4 x 4 C tiles, 126/128-row A blocks, 512-deep K
- * slices), with and without ReLU, random and extreme values.
+ * (8 x 16 VNNI and 4 x 16 AVX2 tiles, 4 x 4 C tiles, 128-row A blocks, 512-
+ * and 1024-deep K slices), with and without ReLU, random and extreme values.
  */
 static void run_into(u32 m, u32 n, u32 k, u32 as, u32 cs, bool relu, bool rows,
-		     bool portable, u8 *c)
+		     int path, u8 *c)
 {
 	struct ctx x = { .a = buf_a, .as = as, .c = c, .cs = cs };
 	struct e1_mm_job job = {
@@ -229,7 +233,8 @@ static void run_into(u32 m, u32 n, u32 k, u32 as, u32 cs, bool relu, bool rows,
 		.load_a = load_a,
 		.c_row = c_row,
 		.relu = relu,
-		.portable = portable,
+		.portable = path == 0,
+		.int16_only = path == 2,
 		.priv = &x,
 	};
 
@@ -239,8 +244,9 @@ static void run_into(u32 m, u32 n, u32 k, u32 as, u32 cs, bool relu, bool rows,
 
 static void test_fast_vs_c(void **state)
 {
-	static const u32 edge[] = { 1, 5, 6, 7, 11, 12, 13, 15, 16, 17, 31, 33, 125, 126,
-				    127, 128, 129 };
+	static const u32 edge[] = { 1, 5, 6, 7, 8, 9, 11, 12, 13, 15, 16, 17, 31, 33, 125,
+				    126, 127, 128, 129 };
+	const u32 nedge = sizeof(edge) / sizeof(edge[0]);
 	u8 *c0 = malloc((size_t)MAXM * (4 * MAXN + PAD));
 	u8 *c1 = malloc((size_t)MAXM * (4 * MAXN + PAD));
 	u32 t, i;
@@ -249,14 +255,14 @@ static void test_fast_vs_c(void **state)
 	assert_non_null(c0);
 	assert_non_null(c1);
 	for (t = 0; t < 300; t++) {
-		u32 m = t < 17 ? edge[t] : rnd() % MAXM + 1;
-		u32 n = t < 17 ? edge[16 - t] : rnd() % MAXN + 1;
+		u32 m = t < nedge ? edge[t] : rnd() % MAXM + 1;
+		u32 n = t < nedge ? edge[nedge - 1 - t] : rnd() % MAXN + 1;
 		u32 k = t % 7 == 0 ? 500 + rnd() % 40 : t % 11 == 0 ? 1000 + rnd() % 60 :
 			rnd() % 200 + 1;
 		u32 as = k + rnd() % 3, bs = n + rnd() % 5, cs = 4 * n + rnd() % PAD;
 		bool relu = rnd() & 1;
 		int how = t % 13 == 0 ? 1 + (int)(t / 13 % 3) : 0;
-		int rows;
+		int rows, path;
 
 		fill(m, k, as, bs, how);
 		for (i = 0; i < m; i++)
@@ -264,11 +270,13 @@ static void test_fast_vs_c(void **state)
 		for (i = 0; i < k; i++)
 			b_rows[i] = buf_b + (size_t)i * bs;
 		for (rows = 0; rows < 2; rows++) {
-			run_into(m, n, k, as, cs, relu, rows, true, c0);
-			run_into(m, n, k, as, cs, relu, rows, false, c1);
-			if (memcmp(c0, c1, (size_t)m * cs))
-				fail_msg("fast != C: m %u n %u k %u relu %d rows %d", m, n, k,
-					 relu, rows);
+			run_into(m, n, k, as, cs, relu, rows, 0, c0);
+			for (path = 1; path <= 2; path++) {
+				run_into(m, n, k, as, cs, relu, rows, path, c1);
+				if (memcmp(c0, c1, (size_t)m * cs))
+					fail_msg("fast path %d != C: m %u n %u k %u relu %d rows %d",
+						 path, m, n, k, relu, rows);
+			}
 		}
 	}
 	free(c0);
