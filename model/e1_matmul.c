@@ -598,7 +598,7 @@ static bool mm_have_avx2(void)
 	return __builtin_cpu_supports("avx2");
 }
 
-static bool mm_have_vnni(void)
+bool e1_mm_have_vnni(void)
 {
 	__builtin_cpu_init();
 	return __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512bw") &&
@@ -609,7 +609,7 @@ static bool mm_have_vnni(void)
 void e1_mm_run(const struct e1_mm_job *job, struct e1_mm_ws *ws)
 {
 #ifdef E1_MM_X86
-	if (!job->portable && !job->int16_only && mm_have_vnni()) {
+	if (!job->portable && !job->int16_only && e1_mm_have_vnni()) {
 		if (job->a_rows && job->m < MMV_MR)
 			mm_run8(job, ws);
 		else

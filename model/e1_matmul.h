@@ -48,7 +48,7 @@
 #define E1_MM_DIAG_KMAX	5	/* kernel rows */
 #define E1_MM_DIAG_E	(56 * 1024)	/* expanded input rows, int16 */
 
-/* Packing workspace: 145 KiB, shared by all paths. */
+/* Packing workspace: about 165 KiB, shared by all paths. */
 struct e1_mm_ws {
 	union {
 		struct {
@@ -58,10 +58,10 @@ struct e1_mm_ws {
 			s8 a8[E1_MM_KB];		/* one row from load_a */
 		} w16;
 		struct {
-			s8 a[MMV_MC * MMV_KB];		/* MC rows of the K slice */
-			u8 b[16 * MMV_KB];		/* panel, [k / 4][16][4], +128 */
-			s32 rsum[MMV_MC];		/* 128 * sum of each A row */
-			u8 *crow[MMV_MC];		/* their C rows (NULL: padding) */
+			s8 a[MMV_MC * MMV_KB];		/* MC rows of the K slice, +128 */
+			s8 b[16 * MMV_KB];		/* panel, [k / 4][16][4] */
+			s32 csum[16];			/* 128 * sum of each column */
+			u8 *crow[MMV_MC];		/* the A rows' C rows (NULL: padding) */
 		} wv;
 		struct {
 			u8 b[E1_MM8_NB * E1_MM8_KB];	/* panel, column-major, +128 */
@@ -75,7 +75,13 @@ struct e1_mm_ws {
 			u16 src[E1_MM_DIAG_N];		/* each column's input channel */
 			u32 ns;				/* column stride: c_out, 16 below */
 			u8 tap_nz[E1_MM_DIAG_TAPS];	/* a tap with a nonzero weight */
-			s16 e[E1_MM_DIAG_E];	/* [slot][x][column] */
+			bool v4;			/* the VNNI path (e1_diag_vnni.c) */
+			u32 nx;				/* its expanded pixels per row */
+			u8 src16[16];			/* src[0..15] as a byte shuffle */
+			/* its weights, [kernel row][4 taps][column][4] */
+			s8 w4[E1_MM_DIAG_KMAX * 2 * E1_MM_DIAG_N * 4];
+			/* [slot][x][column] int16, or the VNNI path's E4 rows */
+			s16 e[E1_MM_DIAG_E];
 		} diag;
 	};
 };
@@ -122,6 +128,8 @@ void e1_mm_run(const struct e1_mm_job *job, struct e1_mm_ws *ws);
 #ifdef E1_MM_X86
 /* Internal: the AVX-512 VNNI path e1_mm_run takes on CPUs that have it. */
 void e1_mm_run_vnni(const struct e1_mm_job *job, struct e1_mm_ws *ws);
+/* Whether this CPU has AVX-512 VNNI (and BW, VL). */
+bool e1_mm_have_vnni(void);
 #endif
 
 #endif /* __E1_MATMUL_H__ */

@@ -6,14 +6,14 @@
  * reference it is tested against.
  *
  * vpdpbusd multiplies u8 by s8 and adds four products exactly into each
- * int32 lane, so B is packed biased (b ^ 0x80 = b + 128 as u8) and A is
- * used signed: every sum is sum(a * b) + 128 * sum(a), and 128 times each
- * A row's sum is subtracted at the store. Nothing saturates: a biased
- * slice sum is at most MMV_KB * 255 * 128 in magnitude.
+ * int32 lane, so A is biased (a ^ 0x80 = a + 128 as u8) and B is used
+ * signed: every sum is sum(a * b) + 128 * sum(b), and 128 times each B
+ * column's sum (one vector per panel) is subtracted at the store. Nothing
+ * saturates: a biased slice sum is at most MMV_KB * 255 * 128 in magnitude.
  *
  * Loop nest: K slices of MMV_KB; A blocks of MMV_MC rows copied (or
- * gathered, for a convolution) as int8 rows, their sums taken on the way;
- * B panels of 16 columns packed [k / 4][column][4] (16 KiB at most, L1);
+ * gathered, for a convolution) as biased int8 rows; B panels of 16 columns
+ * packed [k / 4][column][4] (16 KiB at most, L1) with their column sums;
  * an 8 x 16 micro-kernel keeps its sums in eight zmm registers and
  * broadcasts four A bytes of each row per step.
  */
@@ -31,64 +31,38 @@ static u32 mmv_min(u32 a, u32 b)
 }
 
 /*
- * Copy @kb int8 of an A row to @dst, zero it up to @kbp (a multiple of 4),
- * and return 128 times the row's sum (vpsadbw of the biased bytes).
+ * Bias @kb int8 of an A row from @src into @dst (which may be @src) and
+ * zero it up to @kbp, a multiple of 4: the padding adds nothing.
  */
 MMV_TARGET
-static s32 mmv_copy_row(const s8 *src, u32 kb, u32 kbp, s8 *dst)
+static void mmv_bias_row(const s8 *src, u32 kb, u32 kbp, s8 *dst)
 {
-	__m512i bias = _mm512_set1_epi8((char)0x80), acc = _mm512_setzero_si512();
+	__m512i bias = _mm512_set1_epi8((char)0x80);
 	u32 k;
 
 	for (k = 0; k < kb; k += 64) {
 		u32 n = mmv_min(64, kb - k);
 		__mmask64 m = n == 64 ? ~(__mmask64)0 : ((__mmask64)1 << n) - 1;
-		__m512i x = _mm512_maskz_loadu_epi8(m, src + k);
 
-		_mm512_mask_storeu_epi8(dst + k, m, x);
-		/* masked-off bytes are 0 ^ 0x80 = 128: counted, taken off below */
-		acc = _mm512_add_epi64(acc, _mm512_sad_epu8(_mm512_xor_si512(x, bias),
-							    _mm512_setzero_si512()));
+		_mm512_mask_storeu_epi8(dst + k, m,
+					_mm512_xor_si512(_mm512_maskz_loadu_epi8(m, src + k),
+							 bias));
 	}
 	memset(dst + kb, 0, kbp - kb);
-	/* sum(a + 128) over the 64-byte chunks, minus 128 for each byte read */
-	return 128 * (s32)(_mm512_reduce_add_epi64(acc) - 128 * (s64)((kb + 63) / 64 * 64));
 }
 
 /*
- * The sum of an A row gathered by load_a, and its zero padding to @kbp.
- * Read back only once the whole block is gathered: a wide load of bytes
- * just written by narrow stores would wait on store forwarding.
+ * Pack B[k0 .. k0 + kb)[j0 .. j0 + nb), nb <= 16, as [k / 4][16][4] int8
+ * (rows past kb and columns past nb zero), and 128 times each column's sum
+ * into @csum.
  */
 MMV_TARGET
-static s32 mmv_sum_row(s8 *a, u32 kb, u32 kbp)
+static void mmv_pack_b(const struct e1_mm_job *job, s8 *dst, s32 *csum, u32 k0, u32 kb,
+		       u32 j0, u32 nb)
 {
-	__m512i bias = _mm512_set1_epi8((char)0x80), acc = _mm512_setzero_si512();
-	u32 k;
-
-	for (k = 0; k < kb; k += 64) {
-		u32 n = mmv_min(64, kb - k);
-		__mmask64 m = n == 64 ? ~(__mmask64)0 : ((__mmask64)1 << n) - 1;
-		__m512i x = _mm512_maskz_loadu_epi8(m, a + k);
-
-		acc = _mm512_add_epi64(acc, _mm512_sad_epu8(_mm512_xor_si512(x, bias),
-							    _mm512_setzero_si512()));
-	}
-	memset(a + kb, 0, kbp - kb);
-	return 128 * (s32)(_mm512_reduce_add_epi64(acc) - 128 * (s64)((kb + 63) / 64 * 64));
-}
-
-/*
- * Pack B[k0 .. k0 + kb)[j0 .. j0 + nb), nb <= 16, as [k / 4][16][4] u8
- * biased by 128; rows past kb and columns past nb are zero (the A padding
- * is zero and those outputs are not stored).
- */
-MMV_TARGET
-static void mmv_pack_b(const struct e1_mm_job *job, u8 *dst, u32 k0, u32 kb, u32 j0,
-		       u32 nb)
-{
-	__m128i bias = _mm_set1_epi8((char)0x80);
+	__m512i cs = _mm512_setzero_si512();
 	u32 q, nq = (kb + 3) / 4, t, c;
+	s32 tail[16] = { 0 };
 
 	for (q = 0; q < nq; q++, dst += 64) {
 		if (nb == 16 && 4 * q + 4 <= kb) {
@@ -100,36 +74,39 @@ static void mmv_pack_b(const struct e1_mm_job *job, u8 *dst, u32 k0, u32 kb, u32
 			__m128i t0 = _mm_unpacklo_epi8(r0, r1), t1 = _mm_unpackhi_epi8(r0, r1);
 			__m128i t2 = _mm_unpacklo_epi8(r2, r3), t3 = _mm_unpackhi_epi8(r2, r3);
 
-			_mm_storeu_si128((__m128i *)dst,
-					 _mm_xor_si128(_mm_unpacklo_epi16(t0, t2), bias));
-			_mm_storeu_si128((__m128i *)(dst + 16),
-					 _mm_xor_si128(_mm_unpackhi_epi16(t0, t2), bias));
-			_mm_storeu_si128((__m128i *)(dst + 32),
-					 _mm_xor_si128(_mm_unpacklo_epi16(t1, t3), bias));
-			_mm_storeu_si128((__m128i *)(dst + 48),
-					 _mm_xor_si128(_mm_unpackhi_epi16(t1, t3), bias));
+			_mm_storeu_si128((__m128i *)dst, _mm_unpacklo_epi16(t0, t2));
+			_mm_storeu_si128((__m128i *)(dst + 16), _mm_unpackhi_epi16(t0, t2));
+			_mm_storeu_si128((__m128i *)(dst + 32), _mm_unpacklo_epi16(t1, t3));
+			_mm_storeu_si128((__m128i *)(dst + 48), _mm_unpackhi_epi16(t1, t3));
+			cs = _mm512_add_epi32(cs, _mm512_add_epi32(
+				_mm512_add_epi32(_mm512_cvtepi8_epi32(r0), _mm512_cvtepi8_epi32(r1)),
+				_mm512_add_epi32(_mm512_cvtepi8_epi32(r2), _mm512_cvtepi8_epi32(r3))));
 			continue;
 		}
 		memset(dst, 0, 64);
 		for (t = 0; t < 4 && 4 * q + t < kb; t++) {
 			const s8 *row = job->b_rows[k0 + 4 * q + t] + j0;
 
-			for (c = 0; c < nb; c++)
-				dst[4 * c + t] = (u8)row[c] ^ 0x80;
+			for (c = 0; c < nb; c++) {
+				dst[4 * c + t] = row[c];
+				tail[c] += row[c];
+			}
 		}
 	}
+	cs = _mm512_add_epi32(cs, _mm512_loadu_si512(tail));
+	_mm512_storeu_si512(csum, _mm512_slli_epi32(cs, 7));
 }
 
 /*
- * Store one 16-column tile row: @acc less @rs (128 * the A row's sum),
+ * Store one 16-column tile row: @acc less @cs (128 * the columns' sums),
  * added to the earlier K slices unless @first, clamped at zero if @relu;
- * only the first @nr columns are written.
+ * only the columns in @m are written.
  */
 MMV_TARGET
-static inline void mmv_store(u8 *p, __m512i acc, s32 rs, __mmask16 m, bool first,
+static inline void mmv_store(u8 *p, __m512i acc, __m512i cs, __mmask16 m, bool first,
 			     bool relu)
 {
-	__m512i v = _mm512_sub_epi32(acc, _mm512_set1_epi32(rs));
+	__m512i v = _mm512_sub_epi32(acc, cs);
 
 	if (!first)
 		v = _mm512_add_epi32(v, _mm512_maskz_loadu_epi32(m, p));
@@ -139,7 +116,7 @@ static inline void mmv_store(u8 *p, __m512i acc, s32 rs, __mmask16 m, bool first
 }
 
 #define MMV_STEP(r) \
-	(c##r = _mm512_dpbusd_epi32(c##r, b, _mm512_set1_epi32(mmv_ld32(a + (r) * as + 4 * q))))
+	(c##r = _mm512_dpbusd_epi32(c##r, _mm512_set1_epi32(mmv_ld32(a + (r) * as + 4 * q)), b))
 
 MMV_TARGET
 static inline s32 mmv_ld32(const s8 *p)
@@ -155,9 +132,10 @@ static inline s32 mmv_ld32(const s8 *p)
  * @nq steps of four k; stored into @crow[r] + @j0 (NULL: a padding row).
  */
 MMV_TARGET noinline
-static void mmv_micro(const s8 *a, u32 as, const u8 *bp, u32 nq, u8 *const *crow,
-		      const s32 *rs, u32 j0, __mmask16 m, bool first, bool relu)
+static void mmv_micro(const s8 *a, u32 as, const s8 *bp, u32 nq, u8 *const *crow,
+		      const s32 *csum, u32 j0, __mmask16 m, bool first, bool relu)
 {
+	__m512i cs = _mm512_loadu_si512(csum);
 	__m512i c0 = _mm512_setzero_si512(), c1 = c0, c2 = c0, c3 = c0;
 	__m512i c4 = c0, c5 = c0, c6 = c0, c7 = c0;
 	u32 q;
@@ -175,24 +153,28 @@ static void mmv_micro(const s8 *a, u32 as, const u8 *bp, u32 nq, u8 *const *crow
 		MMV_STEP(7);
 	}
 	if (crow[0])
-		mmv_store(crow[0] + 4 * j0, c0, rs[0], m, first, relu);
+		mmv_store(crow[0] + 4 * j0, c0, cs, m, first, relu);
 	if (crow[1])
-		mmv_store(crow[1] + 4 * j0, c1, rs[1], m, first, relu);
+		mmv_store(crow[1] + 4 * j0, c1, cs, m, first, relu);
 	if (crow[2])
-		mmv_store(crow[2] + 4 * j0, c2, rs[2], m, first, relu);
+		mmv_store(crow[2] + 4 * j0, c2, cs, m, first, relu);
 	if (crow[3])
-		mmv_store(crow[3] + 4 * j0, c3, rs[3], m, first, relu);
+		mmv_store(crow[3] + 4 * j0, c3, cs, m, first, relu);
 	if (crow[4])
-		mmv_store(crow[4] + 4 * j0, c4, rs[4], m, first, relu);
+		mmv_store(crow[4] + 4 * j0, c4, cs, m, first, relu);
 	if (crow[5])
-		mmv_store(crow[5] + 4 * j0, c5, rs[5], m, first, relu);
+		mmv_store(crow[5] + 4 * j0, c5, cs, m, first, relu);
 	if (crow[6])
-		mmv_store(crow[6] + 4 * j0, c6, rs[6], m, first, relu);
+		mmv_store(crow[6] + 4 * j0, c6, cs, m, first, relu);
 	if (crow[7])
-		mmv_store(crow[7] + 4 * j0, c7, rs[7], m, first, relu);
+		mmv_store(crow[7] + 4 * j0, c7, cs, m, first, relu);
 }
 
-/* Rows [ib, ib + mb) of A's K slice into the block, with their sums. */
+/*
+ * Rows [ib, ib + mb) of A's K slice into the block, biased. Gathered rows
+ * are biased in place once the whole block is gathered: a wide load of
+ * bytes just written by narrow stores would wait on store forwarding.
+ */
 static void mmv_load_block(const struct e1_mm_job *job, struct e1_mm_ws *ws, u32 ib,
 			   u32 mb, u32 k0, u32 kb, u32 kbp)
 {
@@ -203,18 +185,20 @@ static void mmv_load_block(const struct e1_mm_job *job, struct e1_mm_ws *ws, u32
 
 		if (r >= mb) {
 			memset(a, 0, kbp);
-			ws->wv.rsum[r] = 0;
 			ws->wv.crow[r] = NULL;
 			continue;
 		}
 		ws->wv.crow[r] = job->c_row(job, ib + r);
 		if (job->a_rows)
-			ws->wv.rsum[r] = mmv_copy_row(job->a_rows[ib + r] + k0, kb, kbp, a);
+			mmv_bias_row(job->a_rows[ib + r] + k0, kb, kbp, a);
 		else
 			job->load_a(job, ib + r, k0, kb, a);
 	}
-	for (r = 0; r < mb && !job->a_rows; r++)
-		ws->wv.rsum[r] = mmv_sum_row(ws->wv.a + (size_t)r * kbp, kb, kbp);
+	for (r = 0; r < mb && !job->a_rows; r++) {
+		s8 *a = ws->wv.a + (size_t)r * kbp;
+
+		mmv_bias_row(a, kb, kbp, a);
+	}
 }
 
 void e1_mm_run_vnni(const struct e1_mm_job *job, struct e1_mm_ws *ws)
@@ -236,11 +220,11 @@ void e1_mm_run_vnni(const struct e1_mm_job *job, struct e1_mm_ws *ws)
 
 				if (job->stop && job->stop(job))
 					return;
-				mmv_pack_b(job, ws->wv.b, k0, kb, j0, nb);
+				mmv_pack_b(job, ws->wv.b, ws->wv.csum, k0, kb, j0, nb);
 				for (i0 = 0; i0 < mb; i0 += MMV_MR)
 					mmv_micro(ws->wv.a + (size_t)i0 * kbp, kbp, ws->wv.b, nq,
-						  ws->wv.crow + i0, ws->wv.rsum + i0, j0, m,
-						  first, relu);
+						  ws->wv.crow + i0, ws->wv.csum, j0, m, first,
+						  relu);
 			}
 		}
 	}

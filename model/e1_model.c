@@ -116,6 +116,7 @@ void e1_model_init(struct e1_model *m, const struct e1_model_config *cfg,
 	m->bus.ctx = m;
 	e1_v0_reset(&m->v0, &m->bus, m->cfg.rows, m->cfg.cols,
 		    m->cfg.gemmini_present);
+	m->v0.portable = m->cfg.portable;
 	e1_dp_reset(&m->dp, &m->bus);
 }
 

@@ -61,6 +61,8 @@ struct e1_model_host {
  * @rows: systolic array rows in CAPS (default 16).
  * @cols: systolic array columns in CAPS (default 16).
  * @timing: timing parameters; e1_timing_default() fills the defaults.
+ * @portable: the host computes with the portable C paths only (tests
+ *	compare the fast paths with them); same results, same cycles.
  */
 struct e1_model_config {
 	bool wrapper_present;
@@ -69,6 +71,7 @@ struct e1_model_config {
 	u8 rows;
 	u8 cols;
 	struct e1_timing timing;
+	bool portable;
 };
 
 /* Fault injection: a bus address range that answers with @status. */

@@ -11,6 +11,7 @@
  */
 #include "e1_v0.h"
 #include "e1_matmul.h"
+#include "e1_diag_vnni.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the e1 device model writes int32 outputs in host order: little-endian hosts only"
@@ -876,9 +877,31 @@ static bool diag_row_used(const struct v0_op *d, const struct e1_mm_ws *ws, u32 
 	return false;
 }
 
+/* Expand @row into slot @s, for whichever row kernel runs. */
+static void diag_expand_any(const struct v0_op *d, const s8 *row, struct e1_mm_ws *ws,
+			    u32 nrun, u32 s)
+{
+#ifdef E1_MM_X86
+	if (ws->diag.v4) {
+		e1_diag4_expand(d, row, ws, nrun, s);
+		return;
+	}
+#endif
+	diag_expand(d, row, ws, nrun, s);
+}
+
+static const void *diag_slot(const struct v0_op *d, const struct e1_mm_ws *ws, u32 s)
+{
+#ifdef E1_MM_X86
+	if (ws->diag.v4)
+		return e1_diag4_slot(d, ws, s);
+#endif
+	return ws->diag.e + (size_t)s * d->in_w * ws->diag.ns;
+}
+
 /* Point @e[ky] at the expanded input rows of output row @oy (NULL: padding). */
 static void diag_rows(const struct v0_op *d, const s8 *const *rows_a, u32 oy,
-		      struct e1_mm_ws *ws, u32 nrun, const s16 **e)
+		      struct e1_mm_ws *ws, u32 nrun, const void **e)
 {
 	s32 need[E1_MM_DIAG_KMAX], *tag = ws->diag.tag;
 	bool keep[E1_MM_DIAG_KMAX] = { false };
@@ -902,11 +925,11 @@ static void diag_rows(const struct v0_op *d, const s8 *const *rows_a, u32 oy,
 			/* a slot no row of this output row uses */
 			for (s = 0; keep[s]; s++)
 				;
-			diag_expand(d, rows_a[need[ky]], ws, nrun, s);
+			diag_expand_any(d, rows_a[need[ky]], ws, nrun, s);
 			tag[s] = need[ky];
 			keep[s] = true;
 		}
-		e[ky] = ws->diag.e + (size_t)s * d->in_w * ws->diag.ns;
+		e[ky] = diag_slot(d, ws, s);
 	}
 }
 
@@ -916,7 +939,7 @@ static void diag_rows(const struct v0_op *d, const s8 *const *rows_a, u32 oy,
  * c_out or its padding to 16), c_out of them stored. Inlined with a
  * constant @n for 16 columns (a fixed-length vector loop).
  */
-static inline void diag_row_n(const struct v0_op *d, const s16 *const *e,
+static inline void diag_row_n(const struct v0_op *d, const void *const *e,
 			      struct e1_mm_ws *ws, u8 *crow, u32 n)
 {
 	const u8 *nz = ws->diag.tap_nz;
@@ -937,7 +960,7 @@ static inline void diag_row_n(const struct v0_op *d, const s16 *const *e,
 				/* outside the image the hardware reads zeros */
 				if (ix < 0 || ix >= (s32)d->in_w || !nz[ky * d->ksz + kx])
 					continue;
-				x = e[ky] + (size_t)ix * n;
+				x = (const s16 *)e[ky] + (size_t)ix * n;
 				for (j = 0; j < n; j++)
 					acc[j] += x[j] * wt[j];
 			}
@@ -951,7 +974,7 @@ static inline void diag_row_n(const struct v0_op *d, const s16 *const *e,
 
 /* The clones pick AVX2/AVX-512 in user space. */
 E1_MM_CLONES
-static void diag_row(const struct v0_op *d, const s16 *const *e,
+static void diag_row(const struct v0_op *d, const void *const *e,
 		     struct e1_mm_ws *ws, u8 *crow)
 {
 	if (ws->diag.ns == 16)
@@ -962,13 +985,24 @@ static void diag_row(const struct v0_op *d, const s16 *const *e,
 
 static void exec_conv_diag(struct e1_v0 *v, const struct v0_op *d, u32 nrun)
 {
-	const s16 *e[E1_MM_DIAG_KMAX];
+	const void *e[E1_MM_DIAG_KMAX];
 	u32 oy;
 
+	v->mm.diag.v4 = false;
+#ifdef E1_MM_X86
+	if (!v->portable)
+		e1_diag4_plan(d, &v->mm);
+#endif
 	for (oy = 0; oy < d->out_h; oy++) {
 		if (v0_stop(v))
 			return;
 		diag_rows(d, v->rows_a, oy, &v->mm, nrun, e);
+#ifdef E1_MM_X86
+		if (v->mm.diag.v4) {
+			e1_diag4_row(d, e, &v->mm, v->rows_c[oy]);
+			continue;
+		}
+#endif
 		diag_row(d, e, &v->mm, v->rows_c[oy]);
 	}
 }
@@ -979,6 +1013,7 @@ static void exec_gemm(struct e1_v0 *v, const struct v0_op *d)
 	struct e1_mm_job job = {
 		.b_rows = v->rows_b,
 		.relu = d->relu,
+		.portable = v->portable,
 		.stop = mm_stop,
 		.priv = &x,
 	};

@@ -96,6 +96,8 @@ enum e1_v0_stall {
  * @rows_b: host pointers of the weight rows.
  * @rows_c: host pointers of the output rows.
  * @mm: GEMM packing workspace.
+ * @portable: compute with the portable C paths only, never the x86 fast
+ *	ones (set from struct e1_model_config; tests compare the two).
  * @executing: a descriptor is between e1_model_step_begin() and
  *	e1_model_step_end(): STATUS.busy reads 1 even after a flush.
  * @abort: a flush came while @executing: the computation stops early.
@@ -144,6 +146,7 @@ struct e1_v0 {
 	const s8 *rows_b[E1_V0_MAX_ROWS_B];
 	u8 *rows_c[E1_V0_MAX_ROWS_C];
 	struct e1_mm_ws mm;
+	bool portable;
 	bool executing;
 	bool abort;
 	u32 flush_gen;

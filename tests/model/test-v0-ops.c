@@ -24,6 +24,7 @@ struct conv {
 	u32 pad;	/* extra bytes per row stride */
 	bool relu;
 	u32 diag;	/* weights: 0 dense, else one channel per column (diag_src) */
+	bool portable;	/* the model's portable C paths only (no x86 fast path) */
 };
 
 /*
@@ -79,14 +80,22 @@ static void ref_conv(const struct conv *p, const s8 *in, u32 as, const s8 *wt,
 /* Run one CONV2D, check it against ref_conv; return PERF_CYCLES. */
 static u32 run_conv(const struct conv *p, u32 seed)
 {
-	struct th *h = th_new(NULL, 8);
+	struct e1_model_config cfg;
+	struct th *h;
 	u32 as = th_round16(p->in_w * p->c_in) + p->pad;
 	u32 bs = th_round16(p->c_out) + p->pad;
 	u32 cs = th_round16(p->out_w * p->c_out * 4) + p->pad;
 	u32 krows = p->k * p->k * p->c_in, w[E1_V0_DESC_WORDS], oy, x, cycles;
-	u64 a = th_alloc(h, (u64)p->in_h * as), b = th_alloc(h, (u64)krows * bs);
-	u64 c = th_alloc(h, (u64)p->out_h * cs);
+	u64 a, b, c;
 	s32 *ref = calloc((size_t)p->out_h * p->out_w * p->c_out, sizeof(*ref));
+
+	e1_model_default_config(&cfg);
+	cfg.portable = p->portable;
+	h = th_new(&cfg, 8);
+	a = th_alloc(h, (u64)p->in_h * as);
+	b = th_alloc(h, (u64)krows * bs);
+	c = th_alloc(h, (u64)p->out_h * cs);
+
 	struct th_tensor t[3] = {
 		{ a, p->in_h, p->in_w * p->c_in, as, false },
 		{ b, krows, p->c_out, bs, false },
@@ -296,7 +305,9 @@ static void test_conv_channels_and_strides(void **state)
  * model computes per column over its own channel only (exec_conv_diag):
  * the same outputs as the naive reference, and the same modelled cycles
  * as dense weights of the same shape (the skipped work is all zero
- * weights; the timing does not depend on the data).
+ * weights; the timing does not depend on the data). Each case runs on
+ * the host's fast path (AVX-512 VNNI where the CPU has it: undilated, 16,
+ * 32 or 48 columns) and on the portable C path.
  */
 static void test_conv_block_diagonal(void **state)
 {
@@ -305,6 +316,8 @@ static void test_conv_block_diagonal(void **state)
 		{ 3, 1, 2, 12, 13, 16, 16 }, { 5, 2, 1, 11, 9, 4, 12 },
 		{ 1, 1, 1, 5, 6, 8, 16 }, { 3, 1, 1, 6, 7, 3, 7 },
 		{ 5, 2, 1, 17, 17, 3, 12 }, { 5, 2, 1, 9, 31, 2, 8 },
+		{ 3, 2, 1, 9, 21, 32, 32 }, { 5, 1, 1, 8, 19, 16, 48 },
+		{ 3, 1, 1, 1, 1, 16, 16 }, { 5, 1, 1, 3, 2, 16, 16 },
 	};
 	u32 i, mode;
 
@@ -322,6 +335,9 @@ static void test_conv_block_diagonal(void **state)
 		dense = run_conv(&p, 400 + i);
 		for (mode = 1; mode <= 4; mode++) {
 			p.diag = mode;
+			p.portable = false;
+			assert_int_equal(run_conv(&p, 500 + 10 * i + mode), dense);
+			p.portable = true;
 			assert_int_equal(run_conv(&p, 500 + 10 * i + mode), dense);
 		}
 	}
