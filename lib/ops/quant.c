@@ -409,6 +409,10 @@ void e1q_requant_bytes(const int32_t *acc, const int32_t *mult, const int *shift
 		       int32_t zp, int32_t lo, int32_t hi, uint32_t n, uint8_t *out)
 {
 #if E1Q_X86
+	if (e1q_have_avx512()) {
+		e1q_requant_bytes_avx512(acc, mult, shift, zp, lo, hi, n, out);
+		return;
+	}
 	if (e1q_have_avx2()) {
 		e1q_requant_bytes_avx2(acc, mult, shift, zp, lo, hi, n, out);
 		return;
@@ -442,6 +446,11 @@ void e1q_requant_bytes_fold(const int32_t *acc, const int32_t *fold, int32_t cor
 			    uint32_t n, uint8_t *out)
 {
 #if E1Q_X86
+	if (e1q_have_avx512()) {
+		e1q_requant_bytes_fold_avx512(acc, fold, corr, sx, zw, mult, shift, zp, lo, hi,
+					      n, out);
+		return;
+	}
 	if (e1q_have_avx2()) {
 		e1q_requant_bytes_fold_avx2(acc, fold, corr, sx, zw, mult, shift, zp, lo, hi,
 					    n, out);

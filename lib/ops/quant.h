@@ -221,6 +221,14 @@ void e1q_requant_bytes_fold_avx2(const int32_t *acc, const int32_t *fold, int32_
 				 const int32_t *sx, int32_t zw, const int32_t *mult,
 				 const int *shift, int32_t zp, int32_t lo, int32_t hi,
 				 uint32_t n, uint8_t *out);
+/* The same two in AVX-512 (requant_avx512.c): only where e1q_have_avx512(). */
+void e1q_requant_bytes_avx512(const int32_t *acc, const int32_t *mult, const int *shift,
+			      int32_t zp, int32_t lo, int32_t hi, uint32_t n, uint8_t *out);
+void e1q_requant_bytes_fold_avx512(const int32_t *acc, const int32_t *fold, int32_t corr,
+				   const int32_t *sx, int32_t zw, const int32_t *mult,
+				   const int *shift, int32_t zp, int32_t lo, int32_t hi,
+				   uint32_t n, uint8_t *out);
+bool e1q_have_avx512(void);
 #else
 #define E1Q_X86 0
 #endif

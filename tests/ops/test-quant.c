@@ -325,19 +325,22 @@ static void test_requant_bytes(void **state)
 }
 
 /* Every byte form of the gemmlowp requantization: the dispatched one, the
- * portable C loop and (on x86 with AVX2) the intrinsics. */
+ * portable C loop and (on x86 with AVX2, AVX-512) the intrinsics. */
+#define NFORMS 4
 static void requant_forms(const int32_t *a, const int32_t *m, const int *sh, int32_t zp,
-			  int32_t lo, int32_t hi, uint32_t n, uint8_t out[3][72])
+			  int32_t lo, int32_t hi, uint32_t n, uint8_t out[NFORMS][72])
 {
-	memset(out, 0xa5, 3 * 72);
+	memset(out, 0xa5, NFORMS * 72);
 	e1q_requant_bytes(a, m, sh, zp, lo, hi, n, out[0]);
 	e1q_requant_bytes_c(a, m, sh, zp, lo, hi, n, out[1]);
+	e1q_requant_bytes_c(a, m, sh, zp, lo, hi, n, out[2]);
+	e1q_requant_bytes_c(a, m, sh, zp, lo, hi, n, out[3]);
 #if E1Q_X86
 	if (e1q_have_avx2())
 		e1q_requant_bytes_avx2(a, m, sh, zp, lo, hi, n, out[2]);
-	else
+	if (e1q_have_avx512())
+		e1q_requant_bytes_avx512(a, m, sh, zp, lo, hi, n, out[3]);
 #endif
-		e1q_requant_bytes_c(a, m, sh, zp, lo, hi, n, out[2]);
 }
 
 /* One random operand triple whose result + zp stays in int32 (where
@@ -366,7 +369,7 @@ static void requant_operand(uint64_t *seed, int32_t zp, int32_t *a, int32_t *m, 
 static void test_requant_bytes_forms(void **state)
 {
 	uint64_t seed = 42;
-	uint8_t out[3][72];
+	uint8_t out[NFORMS][72];
 
 	(void)state;
 	for (int round = 0; round < 20000; round++) {
@@ -386,12 +389,12 @@ static void test_requant_bytes_forms(void **state)
 		for (uint32_t i = 0; i < n; i++) {
 			uint8_t want = (uint8_t)e1q_requant(a[i], m[i], sh[i], zp, lo, hi);
 
-			for (int f = 0; f < 3; f++)
+			for (int f = 0; f < NFORMS; f++)
 				if (out[f][i] != want)
 					fail_msg("form %d: requant(%d, %d, %d, zp %d) = %u, e1q_requant %u",
 						 f, a[i], m[i], sh[i], zp, out[f][i], want);
 		}
-		for (int f = 0; f < 3; f++)	/* nothing past n */
+		for (int f = 0; f < NFORMS; f++)	/* nothing past n */
 			for (uint32_t i = n; i < 72; i++)
 				assert_int_equal(out[f][i], 0xa5);
 	}
@@ -401,7 +404,7 @@ static void test_requant_bytes_forms(void **state)
 		const int sh[3] = { 0, 1, -31 };
 
 		requant_forms(a, m, sh, -5, -128, 127, 3, out);
-		for (int f = 0; f < 3; f++) {
+		for (int f = 0; f < NFORMS; f++) {
 			assert_int_equal(out[f][0], 127);
 			assert_int_equal(out[f][1], 127);
 			assert_int_equal(out[f][2], (uint8_t)e1q_requant(a[2], m[2], sh[2], -5, -128, 127));
@@ -423,7 +426,7 @@ static void test_requant_bytes_fold(void **state)
 	for (int round = 0; round < 20000; round++) {
 		int32_t a[72], m[72], acc[72], fold[72], sx[72];
 		int sh[72];
-		uint8_t out[3][72];
+		uint8_t out[NFORMS][72];
 		uint32_t n = (uint32_t)round % 73;
 		int32_t zp = (int32_t)((round * 13) % 256) - 128, lo = round % 2 ? -128 : 0;
 		int32_t hi = round % 2 ? 127 : 255, corr, zw;
@@ -443,15 +446,17 @@ static void test_requant_bytes_fold(void **state)
 		memset(out, 0xa5, sizeof(out));
 		e1q_requant_bytes_fold(acc, fold, corr, s, zw, m, sh, zp, lo, hi, n, out[0]);
 		e1q_requant_bytes_fold_c(acc, fold, corr, s, zw, m, sh, zp, lo, hi, n, out[1]);
+		e1q_requant_bytes_fold_c(acc, fold, corr, s, zw, m, sh, zp, lo, hi, n, out[2]);
+		e1q_requant_bytes_fold_c(acc, fold, corr, s, zw, m, sh, zp, lo, hi, n, out[3]);
 #if E1Q_X86
 		if (e1q_have_avx2())
 			e1q_requant_bytes_fold_avx2(acc, fold, corr, s, zw, m, sh, zp, lo, hi, n,
 						    out[2]);
-		else
+		if (e1q_have_avx512())
+			e1q_requant_bytes_fold_avx512(acc, fold, corr, s, zw, m, sh, zp, lo, hi,
+						      n, out[3]);
 #endif
-			e1q_requant_bytes_fold_c(acc, fold, corr, s, zw, m, sh, zp, lo, hi, n,
-						 out[2]);
-		for (int f = 0; f < 3; f++) {
+		for (int f = 0; f < NFORMS; f++) {
 			for (uint32_t i = 0; i < n; i++)
 				if (out[f][i] != (uint8_t)e1q_requant(a[i], m[i], sh[i], zp, lo, hi))
 					fail_msg("form %d: fold requant of %d (%d, %d) = %u, e1q_requant %d",
