@@ -162,7 +162,7 @@ static void mm_run16(const struct e1_mm_job *job, struct e1_mm_ws *ws)
 				} else if (r < mb) {
 					u32 kk;
 
-					job->load_a(job, ib + r, k0, kb, ws->w16.a8);
+					job->load_a(job, ib + r, k0, kb, 0, ws->w16.a8);
 					for (kk = 0; kk < kb; kk++)
 						a[kk] = ws->w16.a8[kk];
 					memset(a + kb, 0, (kbp - kb) * sizeof(s16));
@@ -567,7 +567,7 @@ static void mm_run_avx2(const struct e1_mm_job *job, struct e1_mm_ws *ws)
 					if (i0 + r < mb && job->a_rows) {
 						a2_widen(job->a_rows[ib + i0 + r] + k0, kb, a);
 					} else if (i0 + r < mb) {
-						job->load_a(job, ib + i0 + r, k0, kb, ws->w16.a8);
+						job->load_a(job, ib + i0 + r, k0, kb, 0, ws->w16.a8);
 						a2_widen(ws->w16.a8, kb, a);
 					} else {
 						memset(a, 0, kb * sizeof(s16));

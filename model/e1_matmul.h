@@ -88,9 +88,12 @@ struct e1_mm_ws {
 
 struct e1_mm_job;
 
-/* Write A[i][k0 .. k0 + kb) into @dst. */
+/*
+ * Write A[i][k0 .. k0 + kb), each byte XORed with @bias (0, or 0x80 for
+ * the VNNI path's a + 128 as u8), into @dst.
+ */
 typedef void (*e1_mm_load_a_fn)(const struct e1_mm_job *job, u32 i, u32 k0,
-				u32 kb, s8 *dst);
+				u32 kb, u8 bias, s8 *dst);
 /* Host pointer to output row i: n little-endian int32. */
 typedef u8 *(*e1_mm_c_row_fn)(const struct e1_mm_job *job, u32 i);
 

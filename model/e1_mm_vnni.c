@@ -31,8 +31,8 @@ static u32 mmv_min(u32 a, u32 b)
 }
 
 /*
- * Bias @kb int8 of an A row from @src into @dst (which may be @src) and
- * zero it up to @kbp, a multiple of 4: the padding adds nothing.
+ * Bias @kb int8 of an A row from @src into @dst and zero it up to @kbp, a
+ * multiple of 4: the padding adds nothing.
  */
 MMV_TARGET
 static void mmv_bias_row(const s8 *src, u32 kb, u32 kbp, s8 *dst)
@@ -170,11 +170,7 @@ static void mmv_micro(const s8 *a, u32 as, const s8 *bp, u32 nq, u8 *const *crow
 		mmv_store(crow[7] + 4 * j0, c7, cs, m, first, relu);
 }
 
-/*
- * Rows [ib, ib + mb) of A's K slice into the block, biased. Gathered rows
- * are biased in place once the whole block is gathered: a wide load of
- * bytes just written by narrow stores would wait on store forwarding.
- */
+/* Rows [ib, ib + mb) of A's K slice into the block, biased (load_a biases as it gathers). */
 static void mmv_load_block(const struct e1_mm_job *job, struct e1_mm_ws *ws, u32 ib,
 			   u32 mb, u32 k0, u32 kb, u32 kbp)
 {
@@ -189,15 +185,12 @@ static void mmv_load_block(const struct e1_mm_job *job, struct e1_mm_ws *ws, u32
 			continue;
 		}
 		ws->wv.crow[r] = job->c_row(job, ib + r);
-		if (job->a_rows)
+		if (job->a_rows) {
 			mmv_bias_row(job->a_rows[ib + r] + k0, kb, kbp, a);
-		else
-			job->load_a(job, ib + r, k0, kb, a);
-	}
-	for (r = 0; r < mb && !job->a_rows; r++) {
-		s8 *a = ws->wv.a + (size_t)r * kbp;
-
-		mmv_bias_row(a, kb, kbp, a);
+		} else {
+			job->load_a(job, ib + r, k0, kb, 0x80, a);
+			memset(a + kb, 0, kbp - kb);
+		}
 	}
 }
 

@@ -595,12 +595,25 @@ static enum e1_mem_status map_rows(const struct e1_v0 *v, const struct v0_tensor
 	return E1_MEM_OK;
 }
 
+/* @n bytes of A from @src into @dst, XORed with @bias (e1_mm_load_a_fn). */
+static void copy_a(s8 *dst, const s8 *src, u32 n, u8 bias)
+{
+	u32 j;
+
+	if (!bias) {
+		memcpy(dst, src, n);
+		return;
+	}
+	for (j = 0; j < n; j++)
+		dst[j] = (s8)((u8)src[j] ^ bias);
+}
+
 static void load_a_matmul(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
-			  s8 *dst)
+			  u8 bias, s8 *dst)
 {
 	const struct v0_exec *x = job->priv;
 
-	memcpy(dst, x->v->rows_a[i] + k0, kb);
+	copy_a(dst, x->v->rows_a[i] + k0, kb, bias);
 }
 
 /*
@@ -609,7 +622,7 @@ static void load_a_matmul(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
  * once per row and K slice of every CONV2D).
  */
 static void load_a_conv(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
-			s8 *dst)
+			u8 bias, s8 *dst)
 {
 	const struct v0_exec *x = job->priv;
 	const struct v0_op *d = x->op;
@@ -631,9 +644,9 @@ static void load_a_conv(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
 			if (run > kb - done)
 				run = kb - done;
 			if (iy < 0 || iy >= (s32)d->in_h)
-				memset(dst + done, 0, run);
+				memset(dst + done, bias, run);
 			else
-				memcpy(dst + done, x->v->rows_a[iy] + (u32)ix0 * d->c_in, run);
+				copy_a(dst + done, x->v->rows_a[iy] + (u32)ix0 * d->c_in, run, bias);
 			done += run;
 			kh++;
 			continue;
@@ -641,9 +654,9 @@ static void load_a_conv(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
 		if (run > kb - done)
 			run = kb - done;
 		if (iy < 0 || iy >= (s32)d->in_h || ix < 0 || ix >= (s32)d->in_w)
-			memset(dst + done, 0, run);
+			memset(dst + done, bias, run);
 		else
-			memcpy(dst + done, x->v->rows_a[iy] + (u32)ix * d->c_in + ci, run);
+			copy_a(dst + done, x->v->rows_a[iy] + (u32)ix * d->c_in + ci, run, bias);
 		done += run;
 		ci = 0;
 		if (++kw == d->ksz) {
@@ -655,7 +668,7 @@ static void load_a_conv(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
 
 /* im2col of a 1x1 kernel: one input pixel (or padding) per row of A. */
 static void load_a_conv1(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
-			 s8 *dst)
+			 u8 bias, s8 *dst)
 {
 	const struct v0_exec *x = job->priv;
 	const struct v0_op *d = x->op;
@@ -663,9 +676,9 @@ static void load_a_conv1(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
 	s32 ix = (s32)(i % d->out_w * d->sw) - (s32)d->pw;
 
 	if (iy < 0 || iy >= (s32)d->in_h || ix < 0 || ix >= (s32)d->in_w)
-		memset(dst, 0, kb);
+		memset(dst, bias, kb);
 	else
-		memcpy(dst, x->v->rows_a[iy] + (u32)ix * d->c_in + k0, kb);
+		copy_a(dst, x->v->rows_a[iy] + (u32)ix * d->c_in + k0, kb, bias);
 }
 
 static u8 *c_row_matmul(const struct e1_mm_job *job, u32 i)

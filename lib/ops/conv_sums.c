@@ -6,7 +6,9 @@
  * arithmetic: the sums wrap like the int32 accumulators, so any order of
  * addition gives the same bits.
  */
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "conv_internal.h"
 
@@ -91,6 +93,109 @@ CV_INLINE void cv_sums_px(const struct e1npu_conv *cv, int32_t *s, const int8_t 
 	}
 }
 
+#define CV_DW_KH_MAX	8	/* kernel rows the separable path caches */
+
+/*
+ * Input row @xr's horizontal sums of @kw taps at every window position
+ * (over the row padded with @pad: @pl pixels on the left, as
+ * many as needed on the right) into @h, through the padded copy @prow:
+ * flat int16 adds over pixels and channels together, whatever @c.
+ */
+CV_INLINE void cv_dw_hsums(const int8_t *restrict xr, size_t in_w, size_t c, size_t pl,
+			       size_t npos, size_t kw, int16_t pad, int16_t *restrict prow,
+			       int16_t *restrict h)
+{
+	const size_t plen = (npos + kw - 1) * c, hlen = npos * c;
+	size_t left = pl * c < plen ? pl * c : plen, mid = in_w * c;
+
+	if (mid > plen - left)
+		mid = plen - left;
+	for (size_t i = 0; i < left; i++)
+		prow[i] = pad;
+	for (size_t i = 0; i < mid; i++)
+		prow[left + i] = xr[i];
+	for (size_t i = left + mid; i < plen; i++)
+		prow[i] = pad;
+	for (size_t i = 0; i < hlen; i++)
+		h[i] = prow[i];
+	for (size_t kx = 1; kx < kw; kx++)
+		for (size_t i = 0; i < hlen; i++)
+			h[i] = (int16_t)(h[i] + prow[i + kx * c]);
+}
+
+/*
+ * Depthwise window sums (one input channel per group, undilated, stride 1
+ * across), made separable: each input row's horizontal sums (cv_dw_hsums), kept in a
+ * cache of kernel-height slots so that with stride 1 each row is summed
+ * once, then per output row the sum of its kernel rows' sums, and kw *
+ * @pad for each kernel row outside the image. At most 256 taps of |value|
+ * <= 128: int16 is exact, the same bits as the per-tap path. False (and
+ * nothing written) without memory for the row cache.
+ */
+CV_VEC
+static bool cv_host_sums_dw(const struct e1npu_conv *cv, const int8_t *x, int32_t *sx,
+			    int32_t pad)
+{
+	const struct e1npu_conv_params *p = &cv->p;
+	const size_t c = p->c_in, kh = p->kh, kw = p->kw, ow = cv->out_w;
+	const size_t npos = ow, hlen = npos * c, plen = (npos + kw - 1) * c;
+	int16_t *prow = malloc((plen + kh * hlen) * sizeof(*prow)), *h = prow + plen;
+	int64_t tag[CV_DW_KH_MAX];
+
+	if (!prow)
+		return false;
+	for (size_t s = 0; s < kh; s++)
+		tag[s] = -1;
+	for (uint32_t oy = 0; oy < cv->out_h; oy++) {
+		const int16_t *hr[CV_DW_KH_MAX];
+		bool keep[CV_DW_KH_MAX] = { false };
+		int64_t need[CV_DW_KH_MAX];
+		int32_t *o = sx + (size_t)oy * ow * c;
+		size_t n = 0, nout = 0;
+		int32_t base;
+
+		for (size_t ky = 0; ky < kh; ky++) {
+			int64_t iy = (int64_t)oy * p->stride_h - cv->pt + (int64_t)ky;
+
+			need[ky] = iy >= 0 && iy < p->in_h ? iy : -1;
+			nout += need[ky] < 0;
+			for (size_t s = 0; s < kh; s++)
+				if (need[ky] >= 0 && tag[s] == need[ky])
+					keep[s] = true;
+		}
+		for (size_t ky = 0; ky < kh; ky++) {
+			size_t s;
+
+			if (need[ky] < 0)
+				continue;
+			for (s = 0; s < kh && tag[s] != need[ky]; s++)
+				;
+			if (s == kh) {
+				/* a slot no row of this output row uses */
+				for (s = 0; keep[s]; s++)
+					;
+				cv_dw_hsums(x + (size_t)need[ky] * p->in_w * c, p->in_w, c, cv->pl,
+					    npos, kw, (int16_t)pad, prow, h + s * hlen);
+				tag[s] = need[ky];
+				keep[s] = true;
+			}
+			hr[n++] = h + s * hlen;
+		}
+		base = (int32_t)(nout * kw) * pad;
+		/* stride 1: output pixels are consecutive positions, one flat pass per row */
+		for (size_t i = 0; i < hlen; i++)
+			o[i] = base;
+		for (size_t r = 0; r < n; r++) {
+			const int16_t *restrict hv = hr[r];
+
+			for (size_t i = 0; i < hlen; i++)
+				o[i] += hv[i];
+		}
+	}
+	free(prow);
+	return true;
+}
+
 /*
  * One clone for the whole layer, the sums inlined into it (no dispatch
  * per pixel); the image rows a output row reads are found once per row.
@@ -103,6 +208,11 @@ void cv_host_sums(const struct e1npu_conv *cv, const int8_t *x, int32_t *sx,
 	const uint32_t taps = p->kh * p->kw, groups = cv->groups, cg = cv->cin_g;
 	const size_t rowb = (size_t)p->in_w * p->c_in;
 	const int8_t *tp[256], *rows[256];
+
+	if (cg == 1 && groups == p->c_in && p->dil_h == 1 && p->dil_w == 1 && p->stride_w == 1 &&
+	    taps <= 256 &&
+	    p->kh <= CV_DW_KH_MAX && p->kh > 1 && cv_host_sums_dw(cv, x, sx, pad))
+		return;
 
 	for (uint32_t oy = 0; oy < cv->out_h; oy++) {
 		uint32_t nr = 0;

@@ -40,11 +40,13 @@ static u8 *buf_c;
 static struct e1_mm_ws *ws;
 static const s8 *a_rows[MAXM], *b_rows[MAXK];
 
-static void load_a(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb, s8 *dst)
+static void load_a(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb, u8 bias, s8 *dst)
 {
 	const struct ctx *x = job->priv;
+	u32 k;
 
-	memcpy(dst, x->a + (size_t)i * x->as + k0, kb);
+	for (k = 0; k < kb; k++)
+		dst[k] = (s8)((u8)x->a[(size_t)i * x->as + k0 + k] ^ bias);
 }
 
 static u8 *c_row(const struct e1_mm_job *job, u32 i)
