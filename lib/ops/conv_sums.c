@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "conv_internal.h"
+#include "quant.h"
 
 #define CV_INLINE static inline __attribute__((always_inline))
 
@@ -196,6 +197,60 @@ static bool cv_host_sums_dw(const struct e1npu_conv *cv, const int8_t *x, int32_
 	return true;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#include <immintrin.h>
+
+#define CV_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
+
+/*
+ * sx[i] = the sum of the @c int8 at x + i * c, for @n pixels, when @c is
+ * 8, 16, 32 or a multiple of 64 (false otherwise, nothing written):
+ * vpsadbw of the biased bytes (x ^ 0x80 = x + 128) sums each 8-byte group,
+ * the groups of a pixel are added in the register, and 128 * c is taken
+ * off. Up to 64 bytes per pixel, several pixels share a vector; a tail
+ * load is masked by whole pixels and only its pixels are stored.
+ */
+CV_AVX512
+static bool cv_sums_rows_avx512(const int8_t *x, size_t c, size_t n, int32_t *sx)
+{
+	const __m512i bias = _mm512_set1_epi8((char)0x80), zero = _mm512_setzero_si512();
+
+	if (c && c % 64 == 0) {
+		for (size_t i = 0; i < n; i++) {
+			__m512i acc = zero;
+
+			for (size_t k = 0; k < c; k += 64)
+				acc = _mm512_add_epi64(acc, _mm512_sad_epu8(_mm512_xor_si512(
+					_mm512_loadu_si512(x + i * c + k), bias), zero));
+			sx[i] = (int32_t)(_mm512_reduce_add_epi64(acc) - 128 * (int64_t)c);
+		}
+		return true;
+	}
+	if (c != 8 && c != 16 && c != 32)
+		return false;
+	const size_t ppv = 64 / c;	/* pixels per vector */
+	const __m256i off = _mm256_set1_epi32(128 * (int32_t)c);
+	/* qwords holding a pixel's sum after the in-register adds */
+	const __mmask8 pick = c == 8 ? 0xff : c == 16 ? 0x55 : 0x11;
+
+	for (size_t i = 0; i < n; i += ppv) {
+		size_t np = n - i < ppv ? n - i : ppv;
+		__mmask64 m = np * c == 64 ? ~(__mmask64)0 : ((__mmask64)1 << (np * c)) - 1;
+		__m512i g = _mm512_sad_epu8(_mm512_xor_si512(_mm512_maskz_loadu_epi8(m, x + i * c),
+							     bias), zero);
+
+		if (c >= 16)	/* neighbouring qwords */
+			g = _mm512_add_epi64(g, _mm512_shuffle_epi32(g, (_MM_PERM_ENUM)0x4e));
+		if (c == 32)	/* neighbouring 128-bit lanes */
+			g = _mm512_add_epi64(g, _mm512_shuffle_i64x2(g, g, 0xb1));
+		_mm256_mask_storeu_epi32(sx + i, (__mmask8)((1u << np) - 1),
+					 _mm256_sub_epi32(_mm512_cvtepi64_epi32(
+						 _mm512_maskz_compress_epi64(pick, g)), off));
+	}
+	return true;
+}
+#endif
+
 /*
  * One clone for the whole layer, the sums inlined into it (no dispatch
  * per pixel); the image rows a output row reads are found once per row.
@@ -209,6 +264,14 @@ void cv_host_sums(const struct e1npu_conv *cv, const int8_t *x, int32_t *sx,
 	const size_t rowb = (size_t)p->in_w * p->c_in;
 	const int8_t *tp[256], *rows[256];
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+	/* 1x1, stride 1, no padding: output pixel i sums input pixel i's channels */
+	if (groups == 1 && p->kh == 1 && p->kw == 1 && p->stride_h == 1 && p->stride_w == 1 &&
+	    !cv->pt && !cv->pl && cv->out_h == p->in_h && cv->out_w == p->in_w &&
+	    e1q_have_avx512() &&
+	    cv_sums_rows_avx512(x, p->c_in, (size_t)cv->out_h * cv->out_w, sx))
+		return;
+#endif
 	if (cg == 1 && groups == p->c_in && p->dil_h == 1 && p->dil_w == 1 && p->stride_w == 1 &&
 	    taps <= 256 &&
 	    p->kh <= CV_DW_KH_MAX && p->kh > 1 && cv_host_sums_dw(cv, x, sx, pad))
