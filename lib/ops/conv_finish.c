@@ -128,6 +128,40 @@ static void cv_finish_border(const struct e1npu_conv *cv, int32_t *acc, const in
 					   cv->lo, cv->hi, p->c_out, out);
 }
 
+/* Whether output row @oy's / column @ox's windows lie inside the image. */
+static bool cv_inside_y(const struct e1npu_conv *cv, uint32_t oy)
+{
+	int64_t iy0 = (int64_t)oy * cv->p.stride_h - cv->pt;
+
+	return iy0 >= 0 && iy0 + (int64_t)(cv->p.kh - 1) * cv->p.dil_h < cv->p.in_h;
+}
+
+static bool cv_inside_x(const struct e1npu_conv *cv, uint32_t ox)
+{
+	int64_t ix0 = (int64_t)ox * cv->p.stride_w - cv->pl;
+
+	return ix0 >= 0 && ix0 + (int64_t)(cv->p.kw - 1) * cv->p.dil_w < cv->p.in_w;
+}
+
+/*
+ * The fold and requantization as one e1q_requant_fold_pixels call over a
+ * run of interior pixels, when the layer's sums have that layout (one per
+ * channel, or one per pixel) and the rounding is gemmlowp's.
+ */
+static bool cv_fold_args(const struct e1npu_conv *cv, struct e1q_fold *f)
+{
+	const struct e1npu_conv_params *p = &cv->p;
+
+	if (p->rounding != E1NPU_ROUNDING_GEMMLOWP || (cv->cout_g != 1 && cv->groups != 1))
+		return false;
+	*f = (struct e1q_fold){
+		.fold = cv->fold, .mult = cv->mult, .shift = cv->shift, .zw = cv->zw,
+		.zp = p->output.zero_point, .lo = cv->lo, .hi = cv->hi, .c = p->c_out,
+		.sx_px = cv->cout_g != 1,
+	};
+	return true;
+}
+
 /* Fold + requantization of output pixel (@oy, @ox) from its accumulators @a. */
 static void cv_finish_px(const struct e1npu_conv *cv, int32_t *a, uint32_t oy, uint32_t ox,
 			 const int32_t *sx, void *out)
@@ -160,6 +194,13 @@ void cv_finish_rows(const struct e1npu_conv *cv, uint8_t *c, size_t ldc,
 		    const int32_t *sx, void *out)
 {
 	size_t npx = (size_t)cv->out_h * cv->out_w;
+	struct e1q_fold f;
+
+	if (ldc == (size_t)cv->p.c_out * 4 && cv_fold_args(cv, &f)) {
+		e1q_requant_fold_pixels((const int32_t *)(void *)c, cv->zw ? sx : NULL, &f, npx,
+					out);
+		return;
+	}
 
 	/* the MATMUL form staged padding at the zero point: every window is full */
 	for (size_t i = 0; i < npx; i++)
@@ -171,6 +212,13 @@ void cv_finish_rows(const struct e1npu_conv *cv, uint8_t *c, size_t ldc,
 void cv_finish(const struct e1npu_conv *cv, int32_t *acc,
 		      const int32_t *sx, void *out)
 {
+	uint64_t row = (uint64_t)cv->out_w * cv->p.c_out * 4;
+
+	if (row <= UINT32_MAX) {
+		cv_finish_patch(cv, (uint8_t *)acc, (uint32_t)row, 0, 0, cv->out_h, cv->out_w, sx,
+				out);
+		return;
+	}
 	for (uint32_t oy = 0; oy < cv->out_h; oy++)
 		for (uint32_t ox = 0; ox < cv->out_w; ox++)
 			cv_finish_px(cv, acc + ((size_t)oy * cv->out_w + ox) * cv->p.c_out, oy, ox,
@@ -182,9 +230,29 @@ void cv_finish_patch(const struct e1npu_conv *cv, uint8_t *src, uint32_t stride,
 			    uint32_t oy0, uint32_t ox0, uint32_t th, uint32_t tw,
 			    const int32_t *sx, void *out)
 {
-	for (uint32_t yy = 0; yy < th; yy++)
-		for (uint32_t xx = 0; xx < tw; xx++)
-			cv_finish_px(cv, (int32_t *)(void *)(src + (size_t)yy * stride +
-							     (size_t)xx * cv->p.c_out * 4),
-				     oy0 + yy, ox0 + xx, sx, out);
+	const size_t c = cv->p.c_out;
+	struct e1q_fold f;
+	bool batch = cv_fold_args(cv, &f);
+
+	for (uint32_t yy = 0; yy < th; yy++) {
+		const bool in_y = batch && cv_inside_y(cv, oy0 + yy);
+
+		for (uint32_t xx = 0; xx < tw;) {
+			int32_t *a = (int32_t *)(void *)(src + (size_t)yy * stride + xx * c * 4);
+			size_t px = (size_t)(oy0 + yy) * cv->out_w + ox0 + xx;
+			uint32_t n = 0;
+
+			/* a run of interior pixels: one call */
+			while (in_y && xx + n < tw && cv_inside_x(cv, ox0 + xx + n))
+				n++;
+			if (n) {
+				e1q_requant_fold_pixels(a, cv->zw ? sx + px * cv->groups : NULL,
+							&f, n, (uint8_t *)out + px * c);
+				xx += n;
+				continue;
+			}
+			cv_finish_px(cv, a, oy0 + yy, ox0 + xx, sx, out);
+			xx++;
+		}
+	}
 }

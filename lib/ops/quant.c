@@ -460,6 +460,46 @@ void e1q_requant_bytes_fold(const int32_t *acc, const int32_t *fold, int32_t cor
 	e1q_requant_bytes_fold_c(acc, fold, corr, sx, zw, mult, shift, zp, lo, hi, n, out);
 }
 
+void e1q_requant_fold_pixels_c(const int32_t *acc, const int32_t *sx,
+			       const struct e1q_fold *f, size_t npx, uint8_t *out)
+{
+	for (size_t px = 0; px < npx; px++, acc += f->c, out += f->c) {
+		int32_t corr = 0;
+		const int32_t *s = NULL;
+
+		if (sx && f->sx_px)
+			corr = (int32_t)((uint32_t)f->zw * (uint32_t)sx[px]);
+		else if (sx)
+			s = sx + px * f->c;
+		e1q_requant_bytes_fold_c(acc, f->fold, corr, s, f->zw, f->mult, f->shift, f->zp,
+					 f->lo, f->hi, f->c, out);
+	}
+}
+
+void e1q_requant_fold_pixels(const int32_t *acc, const int32_t *sx, const struct e1q_fold *f,
+			     size_t npx, uint8_t *out)
+{
+#if E1Q_X86
+	if (e1q_have_avx512()) {
+		e1q_requant_fold_pixels_avx512(acc, sx, f, npx, out);
+		return;
+	}
+	if (e1q_have_avx2()) {
+		for (size_t px = 0; px < npx; px++, acc += f->c, out += f->c) {
+			int32_t corr = sx && f->sx_px ?
+				(int32_t)((uint32_t)f->zw * (uint32_t)sx[px]) : 0;
+
+			e1q_requant_bytes_fold_avx2(acc, f->fold, corr,
+						    sx && !f->sx_px ? sx + px * f->c : NULL,
+						    f->zw, f->mult, f->shift, f->zp, f->lo, f->hi,
+						    f->c, out);
+		}
+		return;
+	}
+#endif
+	e1q_requant_fold_pixels_c(acc, sx, f, npx, out);
+}
+
 void e1q_requant_bytes_ruy(const int32_t *acc, const int32_t *mult, const int *shift,
 			      int32_t zp, int32_t lo, int32_t hi, uint32_t n, uint8_t *out)
 {

@@ -8,6 +8,7 @@
 #define __E1NPU_OPS_QUANT_H__
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* gemmlowp SaturatingRoundingDoublingHighMul: round(a*b / 2^31), saturating. */
@@ -229,6 +230,9 @@ void e1q_requant_bytes_fold_avx512(const int32_t *acc, const int32_t *fold, int3
 				   const int *shift, int32_t zp, int32_t lo, int32_t hi,
 				   uint32_t n, uint8_t *out);
 bool e1q_have_avx512(void);
+struct e1q_fold;
+void e1q_requant_fold_pixels_avx512(const int32_t *acc, const int32_t *sx,
+				    const struct e1q_fold *f, size_t npx, uint8_t *out);
 #else
 #define E1Q_X86 0
 #endif
@@ -241,6 +245,33 @@ void e1q_requant_bytes_fold(const int32_t *acc, const int32_t *fold, int32_t cor
 			    const int32_t *sx, int32_t zw, const int32_t *mult,
 			    const int *shift, int32_t zp, int32_t lo, int32_t hi,
 			    uint32_t n, uint8_t *out);
+/**
+ * struct e1q_fold - a convolution's per-channel fold and requantization.
+ * @fold: added to each channel's accumulator.
+ * @mult: @shift: the channel's multiplier.
+ * @zw: the weight zero point, times the window sums subtracted.
+ * @zp: @lo: @hi: the output zero point and clamp.
+ * @c: channels per pixel.
+ * @sx_px: one window sum per pixel (all its channels), else one per channel.
+ */
+struct e1q_fold {
+	const int32_t *fold, *mult;
+	const int *shift;
+	int32_t zw, zp, lo, hi;
+	uint32_t c;
+	bool sx_px;
+};
+
+/*
+ * e1q_requant_bytes_fold of @npx consecutive pixels (@acc, @out by @f->c
+ * per pixel; @sx by 1 or @f->c per pixel, NULL without the zw term): a
+ * convolution's run of interior pixels in one call.
+ */
+void e1q_requant_fold_pixels(const int32_t *acc, const int32_t *sx, const struct e1q_fold *f,
+			     size_t npx, uint8_t *out);
+/* The same in portable C. */
+void e1q_requant_fold_pixels_c(const int32_t *acc, const int32_t *sx,
+			       const struct e1q_fold *f, size_t npx, uint8_t *out);
 /* The same in portable C. */
 void e1q_requant_bytes_fold_c(const int32_t *acc, const int32_t *fold, int32_t corr,
 			      const int32_t *sx, int32_t zw, const int32_t *mult,

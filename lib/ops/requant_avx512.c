@@ -104,6 +104,55 @@ void e1q_requant_bytes_fold_avx512(const int32_t *acc, const int32_t *fold, int3
 	}
 }
 
+/*
+ * Pixels of up to 16 channels that divide 16 (1, 2, 4, 8) with one window
+ * sum per channel: 16 / c pixels per vector, the parameters tiled.
+ */
+E1Q_AVX512
+static void fold_pixels_tiled(const int32_t *acc, const int32_t *sx, const struct e1q_fold *f,
+			      size_t npx, uint8_t *out)
+{
+	int32_t tf[16], tm[16], ts[16];
+	const size_t n = npx * f->c;
+
+	for (uint32_t i = 0; i < 16; i++) {
+		tf[i] = f->fold[i % f->c];
+		tm[i] = f->mult[i % f->c];
+		ts[i] = f->shift[i % f->c];
+	}
+	const __m512i vf = _mm512_loadu_si512(tf), vm = _mm512_loadu_si512(tm);
+	const __m512i vs = _mm512_loadu_si512(ts), vzw = _mm512_set1_epi32(f->zw);
+	const __m512i vzp = _mm512_set1_epi32(f->zp), vlo = _mm512_set1_epi32(f->lo);
+	const __m512i vhi = _mm512_set1_epi32(f->hi);
+
+	for (size_t i = 0; i < n; i += 16) {
+		__mmask16 k = lanes((uint32_t)(n - i < 16 ? n - i : 16));
+		__m512i v = _mm512_add_epi32(_mm512_maskz_loadu_epi32(k, acc + i), vf);
+
+		if (sx)
+			v = _mm512_sub_epi32(v, _mm512_mullo_epi32(vzw,
+								  _mm512_maskz_loadu_epi32(k, sx + i)));
+		requant16(v, vm, vs, vzp, vlo, vhi, k, out + i);
+	}
+}
+
+E1Q_AVX512
+void e1q_requant_fold_pixels_avx512(const int32_t *acc, const int32_t *sx,
+				    const struct e1q_fold *f, size_t npx, uint8_t *out)
+{
+	if (f->c <= 16 && 16 % f->c == 0 && !(sx && f->sx_px)) {
+		fold_pixels_tiled(acc, sx, f, npx, out);
+		return;
+	}
+	for (size_t px = 0; px < npx; px++, acc += f->c, out += f->c) {
+		int32_t corr = sx && f->sx_px ? (int32_t)((uint32_t)f->zw * (uint32_t)sx[px]) : 0;
+
+		e1q_requant_bytes_fold_avx512(acc, f->fold, corr,
+					      sx && !f->sx_px ? sx + px * f->c : NULL, f->zw,
+					      f->mult, f->shift, f->zp, f->lo, f->hi, f->c, out);
+	}
+}
+
 /* Asked once: 0 unknown, 1 no, 2 yes (relaxed atomics, as e1q_have_avx2). */
 bool e1q_have_avx512(void)
 {
