@@ -418,6 +418,69 @@ static void test_requant_bytes_forms(void **state)
  * to reach it through random fold, corr, zw and sx (wrapping), with and
  * without sx, every length 0..72.
  */
+/*
+ * e1q_requant_fold_pixels (dispatched, C, AVX-512) == e1q_requant_bytes_fold_c
+ * pixel by pixel: channel counts that tile a vector (1, 2, 4, 8, 16) and
+ * that do not (3, 5, 24, 37), sums per channel, per pixel and none, pixel
+ * counts that end inside a vector.
+ */
+static void test_requant_fold_pixels(void **state)
+{
+	static const uint32_t cs[] = { 1, 2, 3, 4, 5, 8, 16, 24, 37 };
+	enum { MAXPX = 23, MAXC = 37 };
+	uint64_t seed = 11;
+
+	(void)state;
+	for (int round = 0; round < 600; round++) {
+		int32_t acc[MAXPX * MAXC], sx[MAXPX * MAXC], fold[MAXC], mult[MAXC];
+		int shift[MAXC];
+		uint8_t want[MAXPX * MAXC], got[3][MAXPX * MAXC];
+		uint32_t c = cs[round % 9];
+		size_t npx = 1 + (size_t)(round / 9) % MAXPX;
+		int form = round / 3 % 3;	/* sums: 0 none, 1 per channel, 2 per pixel */
+		struct e1q_fold f = {
+			.fold = fold, .mult = mult, .shift = shift,
+			.zw = (int32_t)(round % 255) - 127, .zp = (round * 7) % 256 - 128,
+			.lo = round % 2 ? -128 : 0, .hi = round % 2 ? 127 : 255, .c = c,
+			.sx_px = form == 2,
+		};
+		const int32_t *s = form ? sx : NULL;
+
+		for (uint32_t j = 0; j < c; j++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			fold[j] = (int32_t)(seed >> 40) - (1 << 23);
+			mult[j] = (int32_t)(seed >> 33) | (1 << 30);
+			shift[j] = (int)(seed % 20) - 15;
+		}
+		for (size_t i = 0; i < npx * c; i++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			acc[i] = (int32_t)(seed >> 44) - (1 << 19);
+			sx[i] = (int32_t)(seed >> 20 & 0xfff) - 2048;
+		}
+		for (size_t px = 0; px < npx; px++) {
+			int32_t corr = form == 2 ? (int32_t)((uint32_t)f.zw * (uint32_t)sx[px]) : 0;
+
+			e1q_requant_bytes_fold_c(acc + px * c, fold, corr,
+						 form == 1 ? sx + px * c : NULL, f.zw, mult, shift,
+						 f.zp, f.lo, f.hi, c, want + px * c);
+		}
+		memset(got, 0xa5, sizeof(got));
+		e1q_requant_fold_pixels(acc, s, &f, npx, got[0]);
+		e1q_requant_fold_pixels_c(acc, s, &f, npx, got[1]);
+		e1q_requant_fold_pixels_c(acc, s, &f, npx, got[2]);
+#if E1Q_X86
+		if (e1q_have_avx512())
+			e1q_requant_fold_pixels_avx512(acc, s, &f, npx, got[2]);
+#endif
+		for (int g = 0; g < 3; g++) {
+			if (memcmp(got[g], want, npx * c))
+				fail_msg("form %d: c %u, %zu pixels, sums %d differ", g, c, npx, form);
+			for (size_t i = npx * c; i < sizeof(want); i++)
+				assert_int_equal(got[g][i], 0xa5);
+		}
+	}
+}
+
 static void test_requant_bytes_fold(void **state)
 {
 	uint64_t seed = 7;
@@ -623,6 +686,7 @@ int main(void)
 		cmocka_unit_test(test_requant_bytes),
 		cmocka_unit_test(test_requant_bytes_forms),
 		cmocka_unit_test(test_requant_bytes_fold),
+		cmocka_unit_test(test_requant_fold_pixels),
 		cmocka_unit_test(test_requant_ruy),
 		cmocka_unit_test(test_requant_ruy_single),
 		cmocka_unit_test(test_fixedpoint),
