@@ -734,11 +734,8 @@ static bool mm_stop(const struct e1_mm_job *job)
  * past its 4x4 patch) is skipped, its input row not even expanded when
  * the whole kernel row is.
  */
-/*
- * Columns @j.. whose weight bytes (@w8, in memory order) are nonzero read
- * channel @ci: note it in @col, false when one already reads another.
- */
-static inline bool diag_mark(s32 *col, u32 j, u64 w8, u32 ci)
+/* One bit per byte of @w8 (in memory order): set where the byte is nonzero. */
+static inline u64 diag_nz_bits(u64 w8)
 {
 	u64 nz;
 
@@ -748,15 +745,8 @@ static inline bool diag_mark(s32 *col, u32 j, u64 w8, u32 ci)
 	/* bit 7 of each byte set where that byte is nonzero */
 	nz = (((w8 & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full) | w8) &
 	     0x8080808080808080ull;
-	while (nz) {
-		u32 jj = j + (u32)__builtin_ctzll(nz) / 8;
-
-		nz &= nz - 1;
-		if (col[jj] >= 0 && col[jj] != (s32)ci)
-			return false;
-		col[jj] = (s32)ci;
-	}
-	return true;
+	/* bit 8j moved to bit 56 + j (no two products meet: no carries) */
+	return ((nz >> 7) * 0x0102040810204080ull) >> 56;
 }
 
 static bool conv_diag_plan(const struct v0_op *d, const s8 *const *b_rows,
@@ -764,8 +754,9 @@ static bool conv_diag_plan(const struct v0_op *d, const s8 *const *b_rows,
 {
 	u16 *run = ws->diag.run;	/* j0, len, src */
 	s32 *col = ws->diag.acc;	/* free until diag_row: each column's channel */
-	u32 taps = d->ksz * d->ksz, n = d->c_out, c = d->c_in, j, t, k, r = 0;
+	u32 taps = d->ksz * d->ksz, n = d->c_out, c = d->c_in, j, t, k, ci, r = 0;
 	u32 ns = n < 16 ? 16 : n;
+	u64 seen[E1_MM_DIAG_N / 64];
 
 	if (c < 2 || n > E1_MM_DIAG_N || d->ksz > E1_MM_DIAG_KMAX ||
 	    (u64)d->ksz * d->in_w * ns > E1_MM_DIAG_E)
@@ -774,34 +765,38 @@ static bool conv_diag_plan(const struct v0_op *d, const s8 *const *b_rows,
 		col[j] = -1;
 	for (t = 0; t < taps; t++)
 		ws->diag.tap_nz[t] = 0;
+	for (k = 0; k < E1_MM_DIAG_N / 64; k++)
+		seen[k] = 0;
 	/*
-	 * Row by row over contiguous bytes, 8 at a time, visiting only the
-	 * nonzero ones: a column with nonzero weights on two input channels
-	 * is not block-diagonal.
+	 * Channel by channel: the columns with a nonzero weight on any of its
+	 * taps, as bits (8 bytes at a time); a column with nonzero weights on
+	 * two input channels is not block-diagonal.
 	 */
-	for (t = 0; t < taps; t++) {
-		u32 ci;
+	for (ci = 0; ci < c; ci++) {
+		u64 use[E1_MM_DIAG_N / 64] = { 0 };
 
-		for (ci = 0; ci < c; ci++) {
+		for (t = 0; t < taps; t++) {
 			const s8 *b = b_rows[t * c + ci];
-			u64 w8;
+			u64 w8, any = 0;
 
-			for (j = 0; j + 8 <= n; j += 8) {
-				memcpy(&w8, b + j, 8);
-				if (!w8)
-					continue;
-				if (!diag_mark(col, j, w8, ci))
-					return false;
-				ws->diag.tap_nz[t] = 1;
-			}
-			if (j < n) {
+			for (j = 0; j < n; j += 8) {
 				w8 = 0;
-				memcpy(&w8, b + j, n - j);
-				if (!diag_mark(col, j, w8, ci))
-					return false;
-				if (w8)
-					ws->diag.tap_nz[t] = 1;
+				memcpy(&w8, b + j, n - j < 8 ? n - j : 8);
+				if (w8) {
+					use[j / 64] |= diag_nz_bits(w8) << (j % 64);
+					any = 1;
+				}
 			}
+			ws->diag.tap_nz[t] |= (u8)any;
+		}
+		for (k = 0; k < (n + 63) / 64; k++) {
+			u64 bits = use[k];
+
+			if (bits & seen[k])
+				return false;
+			seen[k] |= bits;
+			for (; bits; bits &= bits - 1)
+				col[64 * k + (u32)__builtin_ctzll(bits)] = (s32)ci;
 		}
 	}
 	for (j = 0; j < n; j++) {
