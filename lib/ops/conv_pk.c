@@ -142,6 +142,43 @@ void cvpk_b_from_mm(const struct e1npu_conv *cv, const int8_t *bmm, int8_t *dst,
 	}
 }
 
+/*
+ * One packed row: for each of @pin_w packed pixels j, the @pp input pixels
+ * from j * pp - @pl of @src (@in_w long) to @d + j * @cin, out-of-image
+ * ones at the zero point @zx (as the MATMUL form). The pixels whose whole
+ * run lies inside the row are copied without a test per byte.
+ */
+static void pk_stage_row(int8_t *d, size_t cin, const int8_t *src, uint32_t in_w, uint32_t pp,
+			 uint32_t pl, size_t pin_w, int8_t zx)
+{
+	/* inside: j * pp >= pl and j * pp + pp - pl <= in_w */
+	size_t ja = (pl + pp - 1) / pp, jb = in_w + pl >= pp ? (in_w + pl - pp) / pp + 1 : 0;
+
+	if (jb > pin_w)
+		jb = pin_w;
+	if (ja > jb)
+		ja = jb;
+	for (size_t j = 0; j < pin_w; j++) {
+		if (j == ja && pp == 1) {
+			for (; j < jb; j++)
+				d[j * cin] = src[j - pl];
+		} else if (j == ja && pp == 2) {
+			for (; j < jb; j++)
+				memcpy(d + j * cin, src + j * 2 - pl, 2);
+		} else if (j == ja) {
+			for (; j < jb; j++)
+				memcpy(d + j * cin, src + j * pp - pl, pp);
+		}
+		if (j >= pin_w)
+			break;
+		for (uint32_t dx = 0; dx < pp; dx++) {
+			int64_t ix = (int64_t)j * pp + dx - pl;
+
+			d[j * cin + dx] = ix >= 0 && ix < in_w ? src[ix] : zx;
+		}
+	}
+}
+
 void cvpk_stage(const struct e1npu_conv *cv, const int8_t *x, const int8_t *planes,
 		int8_t *dst, uint32_t g0, uint32_t ng)
 {
@@ -164,14 +201,11 @@ void cvpk_stage(const struct e1npu_conv *cv, const int8_t *x, const int8_t *plan
 			bool row_in = iy >= 0 && iy < p->in_h;
 			const int8_t *src = row_in ? pl + (size_t)iy * p->in_w : NULL;
 
-			/* out-of-image taps at the zero point, as the MATMUL form */
-			for (size_t j = 0; j < pin_w; j++)
-				for (uint32_t dx = 0; dx < f->pp; dx++) {
-					int64_t ix = (int64_t)j * f->pp + dx - cv->pl;
-
-					d[j * cin + dx] = row_in && ix >= 0 && ix < p->in_w ?
-							  src[ix] : zx;
-				}
+			if (row_in)
+				pk_stage_row(d, cin, src, p->in_w, f->pp, cv->pl, pin_w, zx);
+			else
+				for (size_t j = 0; j < pin_w; j++)
+					memset(d + j * cin, zx, f->pp);
 		}
 	}
 }
