@@ -780,8 +780,12 @@ static bool conv_diag_plan(const struct v0_op *d, const s8 *const *b_rows,
 			u64 w8, any = 0;
 
 			for (j = 0; j < n; j += 8) {
-				w8 = 0;
-				memcpy(&w8, b + j, n - j < 8 ? n - j : 8);
+				if (n - j >= 8) {
+					memcpy(&w8, b + j, 8);
+				} else {
+					w8 = 0;
+					memcpy(&w8, b + j, n - j);
+				}
 				if (w8) {
 					use[j / 64] |= diag_nz_bits(w8) << (j % 64);
 					any = 1;
