@@ -108,6 +108,11 @@ void e1_diag4_expand(const struct v0_op *d, const s8 *row, struct e1_mm_ws *ws,
 			_mm_storeu_si128((__m128i *)o,
 					 _mm_xor_si128(_mm_shuffle_epi8(v, idx),
 						       _mm_set1_epi8((char)0x80)));
+		} else if (nrun == 1 && run[1] == 16 && ns == 16) {
+			/* one run of 16 channels (the common depthwise block) */
+			_mm_storeu_si128((__m128i *)o,
+					 _mm_xor_si128(_mm_loadu_si128((const __m128i *)(p + run[2])),
+						       _mm_set1_epi8((char)0x80)));
 		} else if (nrun <= 4) {
 			for (r = 0; r < nrun; r++)
 				dv_bias_copy(o + run[3 * r], p + run[3 * r + 2], run[3 * r + 1]);
