@@ -78,7 +78,10 @@ struct e1_mm_ws {
 			bool v4;			/* the VNNI path (e1_diag_vnni.c) */
 			u32 nx;				/* its expanded pixels per row */
 			u8 src16[16];			/* src[0..15] as a byte shuffle */
-			/* its weights, [kernel row][4 taps][column][4] */
+			/*
+			 * its weights, [kernel row][4 taps][column][4] (before:
+			 * the scan's [tap][column] bytes)
+			 */
 			s8 w4[E1_MM_DIAG_KMAX * 2 * E1_MM_DIAG_N * 4];
 			/* [slot][x][column] int16, or the VNNI path's E4 rows */
 			s16 e[E1_MM_DIAG_E];

@@ -749,14 +749,25 @@ static inline u64 diag_nz_bits(u64 w8)
 	return ((nz >> 7) * 0x0102040810204080ull) >> 56;
 }
 
+/* The 8 bytes at @p ORed with @w8 (in memory order). */
+static inline void diag_or8(u8 *p, u64 w8)
+{
+	u64 v;
+
+	memcpy(&v, p, 8);
+	v |= w8;
+	memcpy(p, &v, 8);
+}
+
 static bool conv_diag_plan(const struct v0_op *d, const s8 *const *b_rows,
 			   struct e1_mm_ws *ws, u32 *nrun)
 {
 	u16 *run = ws->diag.run;	/* j0, len, src */
 	s32 *col = ws->diag.acc;	/* free until diag_row: each column's channel */
 	u32 taps = d->ksz * d->ksz, n = d->c_out, c = d->c_in, j, t, k, ci, r = 0;
-	u32 ns = n < 16 ? 16 : n;
+	u32 ns = n < 16 ? 16 : n, nw = (n + 7) / 8;
 	u64 seen[E1_MM_DIAG_N / 64];
+	u8 *wt = (u8 *)ws->diag.w4;
 
 	if (c < 2 || n > E1_MM_DIAG_N || d->ksz > E1_MM_DIAG_KMAX ||
 	    (u64)d->ksz * d->in_w * ns > E1_MM_DIAG_E)
@@ -772,6 +783,12 @@ static bool conv_diag_plan(const struct v0_op *d, const s8 *const *b_rows,
 	 * taps, as bits (8 bytes at a time); a column with nonzero weights on
 	 * two input channels is not block-diagonal.
 	 */
+	/*
+	 * Each tap's weights: the OR of its rows over the channels, as a
+	 * column has nonzero weights on one channel only (checked below).
+	 * Gathered in the VNNI weights' space, free until e1_diag4_plan.
+	 */
+	memset(wt, 0, (size_t)taps * nw * 8);
 	for (ci = 0; ci < c; ci++) {
 		u64 use[E1_MM_DIAG_N / 64] = { 0 };
 
@@ -788,6 +805,7 @@ static bool conv_diag_plan(const struct v0_op *d, const s8 *const *b_rows,
 				}
 				if (w8) {
 					use[j / 64] |= diag_nz_bits(w8) << (j % 64);
+					diag_or8(wt + (t * nw + j / 8) * 8, w8);
 					any = 1;
 				}
 			}
@@ -825,10 +843,10 @@ static bool conv_diag_plan(const struct v0_op *d, const s8 *const *b_rows,
 	for (j = n; j < ns; j++)
 		ws->diag.src[j] = 0;	/* padding: any defined byte, its weights are 0 */
 	for (t = 0; t < taps; t++) {
-		for (k = 0; k < r; k++)
-			for (j = 0; j < run[3 * k + 1]; j++)
-				ws->diag.w[t * ns + run[3 * k] + j] =
-					b_rows[t * c + run[3 * k + 2] + j][run[3 * k] + j];
+		const s8 *w8 = (const s8 *)(wt + t * nw * 8);
+
+		for (j = 0; j < n; j++)
+			ws->diag.w[t * ns + j] = w8[j];
 		for (j = n; j < ns; j++)
 			ws->diag.w[t * ns + j] = 0;
 	}
