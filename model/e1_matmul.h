@@ -97,6 +97,9 @@ struct e1_mm_job;
  */
 typedef void (*e1_mm_load_a_fn)(const struct e1_mm_job *job, u32 i, u32 k0,
 				u32 kb, u8 bias, s8 *dst);
+/* The same for rows [i0, i0 + n), each @ds bytes after the last. */
+typedef void (*e1_mm_load_rows_fn)(const struct e1_mm_job *job, u32 i0, u32 n, u32 k0,
+				   u32 kb, u8 bias, s8 *dst, u32 ds);
 /* Host pointer to output row i: n little-endian int32. */
 typedef u8 *(*e1_mm_c_row_fn)(const struct e1_mm_job *job, u32 i);
 
@@ -108,6 +111,7 @@ typedef u8 *(*e1_mm_c_row_fn)(const struct e1_mm_job *job, u32 i);
  * @b_rows: k pointers to rows of n int8 weights.
  * @a_rows: m pointers to rows of k int8 inputs, or NULL to use @load_a.
  * @load_a: fetches (and for a convolution, gathers) slices of A rows.
+ * @load_a_rows: optional, the same for a block of rows in one call.
  * @c_row: locates output rows.
  * @relu: clamp the results at zero.
  * @int16_only: never take the int8 (VNNI) path (for tests).
@@ -122,6 +126,7 @@ struct e1_mm_job {
 	const s8 *const *b_rows;
 	const s8 *const *a_rows;
 	e1_mm_load_a_fn load_a;
+	e1_mm_load_rows_fn load_a_rows;
 	e1_mm_c_row_fn c_row;
 	bool relu;
 	bool int16_only;

@@ -176,6 +176,18 @@ static void mmv_load_block(const struct e1_mm_job *job, struct e1_mm_ws *ws, u32
 {
 	u32 r, mbp = (mb + MMV_MR - 1) / MMV_MR * MMV_MR;
 
+	if (!job->a_rows && job->load_a_rows) {
+		job->load_a_rows(job, ib, mb, k0, kb, 0x80, ws->wv.a, kbp);
+		for (r = 0; r < mb; r++) {
+			memset(ws->wv.a + (size_t)r * kbp + kb, 0, kbp - kb);
+			ws->wv.crow[r] = job->c_row(job, ib + r);
+		}
+		for (; r < mbp; r++) {
+			memset(ws->wv.a + (size_t)r * kbp, 0, kbp);
+			ws->wv.crow[r] = NULL;
+		}
+		return;
+	}
 	for (r = 0; r < mbp; r++) {
 		s8 *a = ws->wv.a + (size_t)r * kbp;
 

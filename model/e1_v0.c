@@ -596,15 +596,22 @@ static enum e1_mem_status map_rows(const struct e1_v0 *v, const struct v0_tensor
 }
 
 /* @n bytes of A from @src into @dst, XORed with @bias (e1_mm_load_a_fn). */
-static void copy_a(s8 *dst, const s8 *src, u32 n, u8 bias)
+static inline void copy_a(s8 *dst, const s8 *src, u32 n, u8 bias)
 {
-	u32 j;
+	u64 b8 = 0x0101010101010101ull * bias, v;
+	u32 j = 0;
 
 	if (!bias) {
 		memcpy(dst, src, n);
 		return;
 	}
-	for (j = 0; j < n; j++)
+	/* eight bytes at a time: these runs are a kernel row or a tap, often short */
+	for (; j + 8 <= n; j += 8) {
+		memcpy(&v, src + j, 8);
+		v ^= b8;
+		memcpy(dst + j, &v, 8);
+	}
+	for (; j < n; j++)
 		dst[j] = (s8)((u8)src[j] ^ bias);
 }
 
@@ -616,19 +623,27 @@ static void load_a_matmul(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
 	copy_a(dst, x->v->rows_a[i] + k0, kb, bias);
 }
 
-/*
- * im2col: row i of A is output pixel i, column k is weight row k. The
- * tap's kernel position advances without a division per tap (this runs
- * once per row and K slice of every CONV2D).
- */
-static void load_a_conv(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
-			u8 bias, s8 *dst)
+/* Where a K slice starts: tap (kernel row, column) and channel. */
+struct conv_k0 {
+	u32 kh, kw, ci;
+};
+
+static struct conv_k0 conv_k0(const struct v0_op *d, u32 k0)
 {
-	const struct v0_exec *x = job->priv;
-	const struct v0_op *d = x->op;
-	u32 oy = i / d->out_w, ox = i % d->out_w;
-	u32 tap = k0 / d->c_in, ci = k0 % d->c_in, done = 0;
-	u32 kh = tap / d->ksz, kw = tap % d->ksz;
+	u32 tap = k0 / d->c_in;
+
+	return (struct conv_k0){ .kh = tap / d->ksz, .kw = tap % d->ksz, .ci = k0 % d->c_in };
+}
+
+/*
+ * im2col: row (@oy, @ox) of A is that output pixel, column k is weight
+ * row k, from @k (the slice start @kb long). A kernel row inside the
+ * image is one contiguous copy.
+ */
+static inline void conv_row(const struct v0_exec *x, const struct v0_op *d, u32 oy, u32 ox,
+			    struct conv_k0 k, u32 kb, u8 bias, s8 *dst)
+{
+	u32 kh = k.kh, kw = k.kw, ci = k.ci, done = 0;
 	s32 iy0 = (s32)(oy * d->sh) - (s32)d->ph, ix0 = (s32)(ox * d->sw) - (s32)d->pw;
 	/* undilated and the kernel row inside the image: its taps are contiguous */
 	bool row_in = d->dil == 1 && ix0 >= 0 && ix0 + (s32)d->ksz <= (s32)d->in_w;
@@ -667,18 +682,48 @@ static void load_a_conv(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
 }
 
 /* im2col of a 1x1 kernel: one input pixel (or padding) per row of A. */
-static void load_a_conv1(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
-			 u8 bias, s8 *dst)
+static inline void conv1_row(const struct v0_exec *x, const struct v0_op *d, u32 oy, u32 ox,
+			     u32 k0, u32 kb, u8 bias, s8 *dst)
 {
-	const struct v0_exec *x = job->priv;
-	const struct v0_op *d = x->op;
-	s32 iy = (s32)(i / d->out_w * d->sh) - (s32)d->ph;
-	s32 ix = (s32)(i % d->out_w * d->sw) - (s32)d->pw;
+	s32 iy = (s32)(oy * d->sh) - (s32)d->ph, ix = (s32)(ox * d->sw) - (s32)d->pw;
 
 	if (iy < 0 || iy >= (s32)d->in_h || ix < 0 || ix >= (s32)d->in_w)
 		memset(dst, bias, kb);
 	else
 		copy_a(dst, x->v->rows_a[iy] + (u32)ix * d->c_in + k0, kb, bias);
+}
+
+static void load_a_conv(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
+			u8 bias, s8 *dst)
+{
+	const struct v0_exec *x = job->priv;
+	const struct v0_op *d = x->op;
+
+	if (d->ksz == 1)
+		conv1_row(x, d, i / d->out_w, i % d->out_w, k0, kb, bias, dst);
+	else
+		conv_row(x, d, i / d->out_w, i % d->out_w, conv_k0(d, k0), kb, bias, dst);
+}
+
+/* Rows [i0, i0 + n) at once: the pixel and the slice start found once. */
+static void load_a_conv_rows(const struct e1_mm_job *job, u32 i0, u32 n, u32 k0, u32 kb,
+			     u8 bias, s8 *dst, u32 ds)
+{
+	const struct v0_exec *x = job->priv;
+	const struct v0_op *d = x->op;
+	struct conv_k0 k = conv_k0(d, k0);
+	u32 oy = i0 / d->out_w, ox = i0 % d->out_w, r;
+
+	for (r = 0; r < n; r++, dst += ds) {
+		if (d->ksz == 1)
+			conv1_row(x, d, oy, ox, k0, kb, bias, dst);
+		else
+			conv_row(x, d, oy, ox, k, kb, bias, dst);
+		if (++ox == d->out_w) {
+			ox = 0;
+			oy++;
+		}
+	}
 }
 
 static u8 *c_row_matmul(const struct e1_mm_job *job, u32 i)
@@ -1065,7 +1110,8 @@ static void exec_gemm(struct e1_v0 *v, const struct v0_op *d)
 		job.m = d->out_h * d->out_w;
 		job.n = d->c_out;
 		job.k = d->ksz * d->ksz * d->c_in;
-		job.load_a = d->ksz == 1 ? load_a_conv1 : load_a_conv;
+		job.load_a = load_a_conv;
+		job.load_a_rows = load_a_conv_rows;
 		job.c_row = c_row_conv;
 	}
 	e1_mm_run(&job, &v->mm);

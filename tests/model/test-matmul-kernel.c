@@ -4,8 +4,8 @@
  * every edge-tile shape, padded strides, several K slices with C
  * accumulation, ReLU, extreme values, on each path the host can take (the
  * int8/VNNI paths, blocked or row by row, with direct A rows and through
- * load_a; the int16 AVX2 path with direct A rows and through load_a; the
- * portable C path).
+ * load_a or load_a_rows; the int16 AVX2 path with direct A rows and through
+ * load_a; the portable C path).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,7 +19,7 @@
 
 enum mode {
 	MODE_ROWS, MODE_ROWS_INT16, MODE_LOAD_A, MODE_C_ROWS, MODE_C_LOAD_A, MODE_LOAD_A8,
-	NMODES
+	MODE_LOAD_ROWS, NMODES
 };
 
 #define MAXM	130
@@ -47,6 +47,15 @@ static void load_a(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb, u8 bias, 
 
 	for (k = 0; k < kb; k++)
 		dst[k] = (s8)((u8)x->a[(size_t)i * x->as + k0 + k] ^ bias);
+}
+
+static void load_a_rows(const struct e1_mm_job *job, u32 i0, u32 n, u32 k0, u32 kb, u8 bias,
+			s8 *dst, u32 ds)
+{
+	u32 r;
+
+	for (r = 0; r < n; r++)
+		load_a(job, i0 + r, k0, kb, bias, dst + (size_t)r * ds);
 }
 
 static u8 *c_row(const struct e1_mm_job *job, u32 i)
@@ -90,12 +99,13 @@ static void check(u32 m, u32 n, u32 k, u32 as, u32 bs, bool relu, enum mode mode
 	struct e1_mm_job job = {
 		.m = m, .n = n, .k = k,
 		.b_rows = b_rows,
-		.a_rows = mode == MODE_LOAD_A || mode == MODE_C_LOAD_A || mode == MODE_LOAD_A8 ?
-			  NULL : a_rows,
+		.a_rows = mode == MODE_LOAD_A || mode == MODE_C_LOAD_A || mode == MODE_LOAD_A8 ||
+			  mode == MODE_LOAD_ROWS ? NULL : a_rows,
 		.load_a = load_a,
+		.load_a_rows = mode == MODE_LOAD_ROWS ? load_a_rows : NULL,
 		.c_row = c_row,
 		.relu = relu,
-		.int16_only = mode != MODE_ROWS && mode != MODE_LOAD_A8,
+		.int16_only = mode != MODE_ROWS && mode != MODE_LOAD_A8 && mode != MODE_LOAD_ROWS,
 		.portable = mode == MODE_C_ROWS || mode == MODE_C_LOAD_A,
 		.priv = &x,
 	};
@@ -233,6 +243,7 @@ static void run_into(u32 m, u32 n, u32 k, u32 as, u32 cs, bool relu, bool rows,
 		.b_rows = b_rows,
 		.a_rows = rows ? a_rows : NULL,
 		.load_a = load_a,
+		.load_a_rows = rows ? NULL : load_a_rows,
 		.c_row = c_row,
 		.relu = relu,
 		.portable = path == 0,
