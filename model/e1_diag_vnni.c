@@ -69,6 +69,49 @@ static inline void dv_bias_copy(u8 *o, const s8 *p, size_t len)
 	}
 }
 
+/* Pixel @x's 16 channels from @p (its row, c apart) biased, or 0x80 outside the image. */
+DV_TARGET
+static inline __m128i dv_px16(const struct v0_op *d, const s8 *p, s64 x)
+{
+	const __m128i bias = _mm_set1_epi8((char)0x80);
+
+	if (x < 0 || x >= d->in_w)
+		return bias;
+	return _mm_xor_si128(_mm_loadu_si128((const __m128i *)(p + (size_t)x * d->c_in)), bias);
+}
+
+/*
+ * E4 (@nx positions) of one run of 16 channels (the common depthwise
+ * block) straight from the row @p: per position, four pixels' 16 channels
+ * interleaved, each pixel loaded once.
+ */
+DV_TARGET
+static void dv_expand16(const struct v0_op *d, const s8 *p, size_t nx, u8 *e4)
+{
+	__m128i r0, r1, r2, r3;
+	size_t xi;
+
+	r0 = dv_px16(d, p, -(s64)d->pw);
+	r1 = dv_px16(d, p, 1 - (s64)d->pw);
+	r2 = dv_px16(d, p, 2 - (s64)d->pw);
+	for (xi = 0; xi < nx; xi++, e4 += 64) {
+		__m128i t0, t1, t2, t3;
+
+		r3 = dv_px16(d, p, (s64)xi + 3 - d->pw);
+		t0 = _mm_unpacklo_epi8(r0, r1);
+		t1 = _mm_unpackhi_epi8(r0, r1);
+		t2 = _mm_unpacklo_epi8(r2, r3);
+		t3 = _mm_unpackhi_epi8(r2, r3);
+		_mm_storeu_si128((__m128i *)e4, _mm_unpacklo_epi16(t0, t2));
+		_mm_storeu_si128((__m128i *)(e4 + 16), _mm_unpackhi_epi16(t0, t2));
+		_mm_storeu_si128((__m128i *)(e4 + 32), _mm_unpacklo_epi16(t1, t3));
+		_mm_storeu_si128((__m128i *)(e4 + 48), _mm_unpackhi_epi16(t1, t3));
+		r0 = r1;
+		r1 = r2;
+		r2 = r3;
+	}
+}
+
 /*
  * Input row @row expanded into cache slot @slot as E4 (see above): first
  * the biased per-column row e1[x][column] for x from -pw, then its four
@@ -88,6 +131,10 @@ void e1_diag4_expand(const struct v0_op *d, const s8 *row, struct e1_mm_ws *ws,
 	__m128i idx = _mm_setzero_si128();
 	__mmask16 cm = (__mmask16)(c >= 16 ? 0xffff : (1u << c) - 1);
 
+	if (nrun == 1 && run[1] == 16 && ns == 16) {
+		dv_expand16(d, row + run[2], nx, e4);
+		return;
+	}
 	for (j = 0; shuf && j < 16; j++)
 		shuf = src[j] < 16;
 	if (shuf)
