@@ -102,6 +102,8 @@ typedef void (*e1_mm_load_rows_fn)(const struct e1_mm_job *job, u32 i0, u32 n, u
 				   u32 kb, u8 bias, s8 *dst, u32 ds);
 /* Host pointer to output row i: n little-endian int32. */
 typedef u8 *(*e1_mm_c_row_fn)(const struct e1_mm_job *job, u32 i);
+/* The same for rows [i0, i0 + n), into @out. */
+typedef void (*e1_mm_c_rows_fn)(const struct e1_mm_job *job, u32 i0, u32 n, u8 **out);
 
 /**
  * struct e1_mm_job - one C = A * B with int8 inputs and int32 outputs.
@@ -113,6 +115,7 @@ typedef u8 *(*e1_mm_c_row_fn)(const struct e1_mm_job *job, u32 i);
  * @load_a: fetches (and for a convolution, gathers) slices of A rows.
  * @load_a_rows: optional, the same for a block of rows in one call.
  * @c_row: locates output rows.
+ * @c_rows: optional, the same for a block of rows in one call.
  * @relu: clamp the results at zero.
  * @int16_only: never take the int8 (VNNI) path (for tests).
  * @portable: only the plain C int16 path, no x86 fast path (for tests: the
@@ -128,6 +131,7 @@ struct e1_mm_job {
 	e1_mm_load_a_fn load_a;
 	e1_mm_load_rows_fn load_a_rows;
 	e1_mm_c_row_fn c_row;
+	e1_mm_c_rows_fn c_rows;
 	bool relu;
 	bool int16_only;
 	bool portable;

@@ -178,9 +178,12 @@ static void mmv_load_block(const struct e1_mm_job *job, struct e1_mm_ws *ws, u32
 
 	if (!job->a_rows && job->load_a_rows) {
 		job->load_a_rows(job, ib, mb, k0, kb, 0x80, ws->wv.a, kbp);
+		if (job->c_rows)
+			job->c_rows(job, ib, mb, ws->wv.crow);
 		for (r = 0; r < mb; r++) {
 			memset(ws->wv.a + (size_t)r * kbp + kb, 0, kbp - kb);
-			ws->wv.crow[r] = job->c_row(job, ib + r);
+			if (!job->c_rows)
+				ws->wv.crow[r] = job->c_row(job, ib + r);
 		}
 		for (; r < mbp; r++) {
 			memset(ws->wv.a + (size_t)r * kbp, 0, kbp);

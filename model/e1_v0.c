@@ -598,14 +598,21 @@ static enum e1_mem_status map_rows(const struct e1_v0 *v, const struct v0_tensor
 /* @n bytes of A from @src into @dst, XORed with @bias (e1_mm_load_a_fn). */
 static inline void copy_a(s8 *dst, const s8 *src, u32 n, u8 bias)
 {
+	typedef u8 v16 __attribute__((vector_size(16)));
 	u64 b8 = 0x0101010101010101ull * bias, v;
+	v16 w, b16 = (v16){ 0 } + bias;
 	u32 j = 0;
 
 	if (!bias) {
 		memcpy(dst, src, n);
 		return;
 	}
-	/* eight bytes at a time: these runs are a kernel row or a tap, often short */
+	/* 16, then 8 bytes at a time: these runs are a kernel row or a tap, often short */
+	for (; j + 16 <= n; j += 16) {
+		memcpy(&w, src + j, 16);
+		w ^= b16;
+		memcpy(dst + j, &w, 16);
+	}
 	for (; j + 8 <= n; j += 8) {
 		memcpy(&v, src + j, 8);
 		v ^= b8;
@@ -739,6 +746,21 @@ static u8 *c_row_conv(const struct e1_mm_job *job, u32 i)
 	const struct v0_op *d = x->op;
 
 	return x->v->rows_c[i / d->out_w] + (size_t)(i % d->out_w) * d->c_out * 4;
+}
+
+static void c_rows_conv(const struct e1_mm_job *job, u32 i0, u32 n, u8 **out)
+{
+	const struct v0_exec *x = job->priv;
+	const struct v0_op *d = x->op;
+	u32 oy = i0 / d->out_w, ox = i0 % d->out_w, r;
+
+	for (r = 0; r < n; r++) {
+		out[r] = x->v->rows_c[oy] + (size_t)ox * d->c_out * 4;
+		if (++ox == d->out_w) {
+			ox = 0;
+			oy++;
+		}
+	}
 }
 
 /*
@@ -1113,6 +1135,7 @@ static void exec_gemm(struct e1_v0 *v, const struct v0_op *d)
 		job.load_a = load_a_conv;
 		job.load_a_rows = load_a_conv_rows;
 		job.c_row = c_row_conv;
+		job.c_rows = c_rows_conv;
 	}
 	e1_mm_run(&job, &v->mm);
 }

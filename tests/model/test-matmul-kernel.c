@@ -65,6 +65,14 @@ static u8 *c_row(const struct e1_mm_job *job, u32 i)
 	return x->c + (size_t)i * x->cs;
 }
 
+static void c_rows(const struct e1_mm_job *job, u32 i0, u32 n, u8 **out)
+{
+	u32 r;
+
+	for (r = 0; r < n; r++)
+		out[r] = c_row(job, i0 + r);
+}
+
 static u32 rnd(void)
 {
 	static u32 s = 0x1234567;
@@ -103,6 +111,7 @@ static void check(u32 m, u32 n, u32 k, u32 as, u32 bs, bool relu, enum mode mode
 			  mode == MODE_LOAD_ROWS ? NULL : a_rows,
 		.load_a = load_a,
 		.load_a_rows = mode == MODE_LOAD_ROWS ? load_a_rows : NULL,
+		.c_rows = mode == MODE_LOAD_ROWS ? c_rows : NULL,
 		.c_row = c_row,
 		.relu = relu,
 		.int16_only = mode != MODE_ROWS && mode != MODE_LOAD_A8 && mode != MODE_LOAD_ROWS,
@@ -244,6 +253,7 @@ static void run_into(u32 m, u32 n, u32 k, u32 as, u32 cs, bool relu, bool rows,
 		.a_rows = rows ? a_rows : NULL,
 		.load_a = load_a,
 		.load_a_rows = rows ? NULL : load_a_rows,
+		.c_rows = rows ? NULL : c_rows,
 		.c_row = c_row,
 		.relu = relu,
 		.portable = path == 0,
