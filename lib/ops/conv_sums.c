@@ -125,11 +125,13 @@ CV_INLINE void cv_dw_hsums(const int8_t *restrict xr, size_t in_w, size_t c, siz
 }
 
 /*
- * Depthwise window sums (one input channel per group, undilated, stride 1
- * across), made separable: each input row's horizontal sums (cv_dw_hsums), kept in a
- * cache of kernel-height slots so that with stride 1 each row is summed
- * once, then per output row the sum of its kernel rows' sums, and kw *
- * @pad for each kernel row outside the image. At most 256 taps of |value|
+ * Depthwise window sums (one input channel per group, undilated), made
+ * separable: each input row's horizontal sums (cv_dw_hsums) at every
+ * position across (stride 1), kept in a cache of kernel-height slots so
+ * that with stride 1 down each row is summed once; then per output row
+ * the sum of its kernel rows' sums at the output positions (one flat pass
+ * with stride 1 across), and kw * @pad for each kernel row outside the
+ * image. At most 256 taps of |value|
  * <= 128: int16 is exact, the same bits as the per-tap path. False (and
  * nothing written) without memory for the row cache.
  */
@@ -138,8 +140,8 @@ static bool cv_host_sums_dw(const struct e1npu_conv *cv, const int8_t *x, int32_
 			    int32_t pad)
 {
 	const struct e1npu_conv_params *p = &cv->p;
-	const size_t c = p->c_in, kh = p->kh, kw = p->kw, ow = cv->out_w;
-	const size_t npos = ow, hlen = npos * c, plen = (npos + kw - 1) * c;
+	const size_t c = p->c_in, kh = p->kh, kw = p->kw, ow = cv->out_w, sw = p->stride_w;
+	const size_t npos = (ow - 1) * sw + 1, hlen = npos * c, plen = (npos + kw - 1) * c;
 	int16_t *prow = malloc((plen + kh * hlen) * sizeof(*prow)), *h = prow + plen;
 	int64_t tag[CV_DW_KH_MAX];
 
@@ -183,17 +185,123 @@ static bool cv_host_sums_dw(const struct e1npu_conv *cv, const int8_t *x, int32_
 			hr[n++] = h + s * hlen;
 		}
 		base = (int32_t)(nout * kw) * pad;
-		/* stride 1: output pixels are consecutive positions, one flat pass per row */
-		for (size_t i = 0; i < hlen; i++)
-			o[i] = base;
-		for (size_t r = 0; r < n; r++) {
-			const int16_t *restrict hv = hr[r];
-
+		if (sw == 1) {
+			/* output pixels are consecutive positions: one flat pass per row */
 			for (size_t i = 0; i < hlen; i++)
-				o[i] += hv[i];
+				o[i] = base;
+			for (size_t r = 0; r < n; r++) {
+				const int16_t *restrict hv = hr[r];
+
+				for (size_t i = 0; i < hlen; i++)
+					o[i] += hv[i];
+			}
+			continue;
+		}
+		for (size_t ox = 0; ox < ow; ox++) {
+			int32_t *restrict d = o + ox * c;
+			const size_t i0 = ox * sw * c;
+
+			for (size_t j = 0; j < c; j++)
+				d[j] = base;
+			for (size_t r = 0; r < n; r++)
+				for (size_t j = 0; j < c; j++)
+					d[j] += hr[r][i0 + j];
 		}
 	}
 	free(prow);
+	return true;
+}
+
+/*
+ * Window sums of a one-group convolution (every input channel in every
+ * window), undilated, made separable as cv_host_sums_dw is: each pixel's
+ * channel sum once (a plane), then per input row the horizontal sums of
+ * the plane at every position across, cached by row, then per output row
+ * the sum of its kernel rows' sums, each out-of-image tap counting c_in *
+ * @pad. uint32, wrapping like the accumulators (the same bits as the
+ * per-tap path). False (nothing written) without memory.
+ */
+CV_VEC
+static bool cv_host_sums_g1(const struct e1npu_conv *cv, const int8_t *x, int32_t *sx,
+			    int32_t pad)
+{
+	const struct e1npu_conv_params *p = &cv->p;
+	const size_t c = p->c_in, kh = p->kh, kw = p->kw, ow = cv->out_w, sw = p->stride_w;
+	const size_t npos = (ow - 1) * sw + 1, plen = npos + kw - 1, hw = (size_t)p->in_w;
+	const uint32_t padv = (uint32_t)c * (uint32_t)pad;
+	uint32_t *plane = malloc(((size_t)p->in_h * hw + plen + kh * npos) * sizeof(*plane));
+	uint32_t *prow, *h;
+	int64_t tag[CV_DW_KH_MAX];
+
+	if (!plane)
+		return false;
+	prow = plane + (size_t)p->in_h * hw;
+	h = prow + plen;
+	for (size_t i = 0; i < (size_t)p->in_h * hw; i++) {
+		uint32_t v = 0;
+
+		for (size_t j = 0; j < c; j++)
+			v += (uint32_t)(int32_t)x[i * c + j];
+		plane[i] = v;
+	}
+	for (size_t s = 0; s < kh; s++)
+		tag[s] = -1;
+	for (uint32_t oy = 0; oy < cv->out_h; oy++) {
+		const uint32_t *hr[CV_DW_KH_MAX];
+		bool keep[CV_DW_KH_MAX] = { false };
+		int64_t need[CV_DW_KH_MAX];
+		size_t n = 0, nout = 0;
+		uint32_t base;
+
+		for (size_t ky = 0; ky < kh; ky++) {
+			int64_t iy = (int64_t)oy * p->stride_h - cv->pt + (int64_t)ky;
+
+			need[ky] = iy >= 0 && iy < p->in_h ? iy : -1;
+			nout += need[ky] < 0;
+			for (size_t s = 0; s < kh; s++)
+				if (need[ky] >= 0 && tag[s] == need[ky])
+					keep[s] = true;
+		}
+		for (size_t ky = 0; ky < kh; ky++) {
+			size_t s;
+
+			if (need[ky] < 0)
+				continue;
+			for (s = 0; s < kh && tag[s] != need[ky]; s++)
+				;
+			if (s == kh) {
+				const uint32_t *row = plane + (size_t)need[ky] * hw;
+				uint32_t *hs;
+
+				for (s = 0; keep[s]; s++)
+					;
+				hs = h + s * npos;
+				/* the plane's row padded: position q is pixel q - pl */
+				for (size_t q = 0; q < plen; q++) {
+					int64_t ix = (int64_t)q - cv->pl;
+
+					prow[q] = ix >= 0 && ix < p->in_w ? row[ix] : padv;
+				}
+				for (size_t i = 0; i < npos; i++)
+					hs[i] = prow[i];
+				for (size_t kx = 1; kx < kw; kx++)
+					for (size_t i = 0; i < npos; i++)
+						hs[i] += prow[i + kx];
+				tag[s] = need[ky];
+				keep[s] = true;
+			}
+			hr[n++] = h + s * npos;
+		}
+		base = (uint32_t)(nout * kw) * padv;
+		for (size_t ox = 0; ox < ow; ox++) {
+			uint32_t v = base;
+
+			for (size_t r = 0; r < n; r++)
+				v += hr[r][ox * sw];
+			sx[(size_t)oy * ow + ox] = (int32_t)v;
+		}
+	}
+	free(plane);
 	return true;
 }
 
@@ -272,8 +380,12 @@ void cv_host_sums(const struct e1npu_conv *cv, const int8_t *x, int32_t *sx,
 	    cv_sums_rows_avx512(x, p->c_in, (size_t)cv->out_h * cv->out_w, sx))
 		return;
 #endif
-	if (cg == 1 && groups == p->c_in && p->dil_h == 1 && p->dil_w == 1 && p->stride_w == 1 &&
-	    taps <= 256 &&
+	if (groups == 1 && p->dil_h == 1 && p->dil_w == 1 && taps > 1 &&
+	    p->kh <= CV_DW_KH_MAX && cv_host_sums_g1(cv, x, sx, pad))
+		return;
+	/* strided across, the per-output pass runs over the channels: worth it from 16 */
+	if (cg == 1 && groups == p->c_in && p->dil_h == 1 && p->dil_w == 1 &&
+	    (p->stride_w == 1 || p->c_in >= 16) && taps <= 256 &&
 	    p->kh <= CV_DW_KH_MAX && p->kh > 1 && cv_host_sums_dw(cv, x, sx, pad))
 		return;
 

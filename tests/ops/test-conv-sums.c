@@ -2,10 +2,10 @@
 /*
  * The input window sums of a convolution (conv_sums.c, cv_host_sums)
  * against a naive loop over every output pixel, group and tap (out-of-image
- * taps counted as the pad value): each of its paths, the separable
- * depthwise one (stride 1 across, any stride down), the 1x1 one (AVX-512:
- * 8, 16, 32 and multiples of 64 channels, tails of a vector), and the
- * per-tap one for everything else, on random shapes and extreme values.
+ * taps counted as the pad value): each of its paths, the separable ones
+ * (depthwise, one group), the 1x1 one (AVX-512: 8, 16, 32 and multiples
+ * of 64 channels, tails of a vector), and the per-tap one for everything
+ * else (dilated, grouped), on random shapes and extreme values.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -108,14 +108,20 @@ static uint32_t axis_out(uint32_t in, uint32_t k, uint32_t st, uint32_t d, uint3
 	return in + lo + hi < eff ? 0 : (in + lo + hi - eff) / st + 1;
 }
 
-static void random_shape(struct shape *s, bool depthwise, bool onebyone)
+/* @kind: 0 depthwise, 1 1x1, 2 one group, 3 groups of 2..4 channels */
+static void random_shape(struct shape *s, int kind)
 {
 	static const uint32_t cs[] = { 1, 3, 8, 16, 24, 32, 64, 72, 128, 192 };
+	bool onebyone = kind == 1;
 	uint32_t ph, pw;
 
 	memset(s, 0, sizeof(*s));
 	s->c = cs[rnd() % 10];
-	s->groups = depthwise ? s->c : 1;
+	s->groups = kind == 0 ? s->c : 1;
+	if (kind == 3) {
+		s->c = 12 * (1 + rnd() % 4);
+		s->groups = s->c / (2 + rnd() % 3);
+	}
 	s->kh = onebyone ? 1 : 1 + rnd() % 5;
 	s->kw = onebyone ? 1 : 1 + rnd() % 5;
 	s->sh = onebyone ? 1 : 1 + rnd() % 2;
@@ -143,11 +149,11 @@ static void test_sums_random(void **state)
 	struct shape s;
 
 	(void)state;
-	for (int t = 0; t < 600; t++) {
+	for (int t = 0; t < 800; t++) {
 		int how = t % 17 == 0 ? 1 + t / 17 % 2 : 0;
 		int32_t pad = t % 3 == 0 ? 0 : (int32_t)(rnd() % 256) - 128;
 
-		random_shape(&s, t % 3 != 2, t % 3 == 2);
+		random_shape(&s, t % 4);
 		check(&s, how, pad);
 	}
 }
