@@ -157,9 +157,9 @@ void e1_diag4_expand(const struct v0_op *d, const s8 *row, struct e1_mm_ws *ws,
 						       _mm_set1_epi8((char)0x80)));
 		} else if (nrun == 1 && run[1] == 16 && ns == 16) {
 			/* one run of 16 channels (the common depthwise block) */
-			_mm_storeu_si128((__m128i *)o,
-					 _mm_xor_si128(_mm_loadu_si128((const __m128i *)(p + run[2])),
-						       _mm_set1_epi8((char)0x80)));
+			__m128i v = _mm_loadu_si128((const __m128i *)(p + run[2]));
+
+			_mm_storeu_si128((__m128i *)o, _mm_xor_si128(v, _mm_set1_epi8((char)0x80)));
 		} else if (nrun <= 4) {
 			for (r = 0; r < nrun; r++)
 				dv_bias_copy(o + run[3 * r], p + run[3 * r + 2], run[3 * r + 1]);
@@ -186,6 +186,13 @@ void e1_diag4_expand(const struct v0_op *d, const s8 *row, struct e1_mm_ws *ws,
 			_mm_storeu_si128((__m128i *)(o + 32), _mm_unpacklo_epi16(t1, t3));
 			_mm_storeu_si128((__m128i *)(o + 48), _mm_unpackhi_epi16(t1, t3));
 		}
+}
+
+/* The weights of kernel row @ky, taps 4 @gi.., columns @jg.. (16). */
+DV_TARGET
+static inline __m512i dv_w4(const struct e1_mm_ws *ws, u32 ky, u32 gi, u32 jg)
+{
+	return _mm512_loadu_si512(ws->diag.w4 + ((ky * 2 + gi) * ws->diag.ns + jg) * 4);
 }
 
 const void *e1_diag4_slot(const struct v0_op *d, const struct e1_mm_ws *ws, u32 slot)
@@ -217,8 +224,7 @@ void e1_diag4_row(const struct v0_op *d, const void *const *e, const struct e1_m
 			break;
 		for (ky = 0; ky < d->ksz; ky++)
 			for (gi = 0; e[ky] && gi < g; gi++)
-				corr = _mm512_dpbusd_epi32(corr, ones, _mm512_loadu_si512(
-					ws->diag.w4 + ((ky * 2 + gi) * ns + jg) * 4));
+				corr = _mm512_dpbusd_epi32(corr, ones, dv_w4(ws, ky, gi, jg));
 		/* start from -128 * sum(w): the bias the products carry */
 		corr = _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_slli_epi32(corr, 7));
 		for (ox = 0; ox < d->out_w; ox++) {
@@ -230,11 +236,11 @@ void e1_diag4_row(const struct v0_op *d, const void *const *e, const struct e1_m
 				if (!e[ky])
 					continue;
 				x = (const u8 *)e[ky] + ((size_t)ox * d->sw * ns + jg) * 4;
-				for (gi = 0; gi < g; gi++)
-					acc = _mm512_dpbusd_epi32(
-						acc, _mm512_loadu_si512(x + 16 * gi * ns),
-						_mm512_loadu_si512(ws->diag.w4 +
-								   ((ky * 2 + gi) * ns + jg) * 4));
+				for (gi = 0; gi < g; gi++) {
+					__m512i a = _mm512_loadu_si512(x + 16 * gi * ns);
+
+					acc = _mm512_dpbusd_epi32(acc, a, dv_w4(ws, ky, gi, jg));
+				}
 			}
 			if (d->relu)
 				acc = _mm512_max_epi32(acc, _mm512_setzero_si512());

@@ -567,7 +567,8 @@ static void mm_run_avx2(const struct e1_mm_job *job, struct e1_mm_ws *ws)
 					if (i0 + r < mb && job->a_rows) {
 						a2_widen(job->a_rows[ib + i0 + r] + k0, kb, a);
 					} else if (i0 + r < mb) {
-						job->load_a(job, ib + i0 + r, k0, kb, 0, ws->w16.a8);
+						job->load_a(job, ib + i0 + r, k0, kb, 0,
+							    ws->w16.a8);
 						a2_widen(ws->w16.a8, kb, a);
 					} else {
 						memset(a, 0, kb * sizeof(s16));

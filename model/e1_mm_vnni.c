@@ -78,9 +78,10 @@ static void mmv_pack_b(const struct e1_mm_job *job, s8 *dst, s32 *csum, u32 k0, 
 			_mm_storeu_si128((__m128i *)(dst + 16), _mm_unpackhi_epi16(t0, t2));
 			_mm_storeu_si128((__m128i *)(dst + 32), _mm_unpacklo_epi16(t1, t3));
 			_mm_storeu_si128((__m128i *)(dst + 48), _mm_unpackhi_epi16(t1, t3));
-			cs = _mm512_add_epi32(cs, _mm512_add_epi32(
-				_mm512_add_epi32(_mm512_cvtepi8_epi32(r0), _mm512_cvtepi8_epi32(r1)),
-				_mm512_add_epi32(_mm512_cvtepi8_epi32(r2), _mm512_cvtepi8_epi32(r3))));
+			cs = _mm512_add_epi32(cs, _mm512_cvtepi8_epi32(r0));
+			cs = _mm512_add_epi32(cs, _mm512_cvtepi8_epi32(r1));
+			cs = _mm512_add_epi32(cs, _mm512_cvtepi8_epi32(r2));
+			cs = _mm512_add_epi32(cs, _mm512_cvtepi8_epi32(r3));
 			continue;
 		}
 		memset(dst, 0, 64);

@@ -668,7 +668,8 @@ static inline void conv_row(const struct v0_exec *x, const struct v0_op *d, u32 
 			if (iy < 0 || iy >= (s32)d->in_h)
 				memset(dst + done, bias, run);
 			else
-				copy_a(dst + done, x->v->rows_a[iy] + (u32)ix0 * d->c_in, run, bias);
+				copy_a(dst + done, x->v->rows_a[iy] + (u32)ix0 * d->c_in, run,
+				       bias);
 			done += run;
 			kh++;
 			continue;
