@@ -30,6 +30,13 @@ static u32 mmv_min(u32 a, u32 b)
 	return a < b ? a : b;
 }
 
+/* Zero @a[kb .. kbp): at most 3 bytes, not worth a call to memset. */
+static inline void mmv_zero_pad(s8 *a, u32 kb, u32 kbp)
+{
+	for (; kb < kbp; kb++)
+		a[kb] = 0;
+}
+
 /*
  * Bias @kb int8 of an A row from @src into @dst and zero it up to @kbp, a
  * multiple of 4: the padding adds nothing.
@@ -48,7 +55,7 @@ static void mmv_bias_row(const s8 *src, u32 kb, u32 kbp, s8 *dst)
 					_mm512_xor_si512(_mm512_maskz_loadu_epi8(m, src + k),
 							 bias));
 	}
-	memset(dst + kb, 0, kbp - kb);
+	mmv_zero_pad(dst, kb, kbp);
 }
 
 /*
@@ -182,7 +189,7 @@ static void mmv_load_block(const struct e1_mm_job *job, struct e1_mm_ws *ws, u32
 		if (job->c_rows)
 			job->c_rows(job, ib, mb, ws->wv.crow);
 		for (r = 0; r < mb; r++) {
-			memset(ws->wv.a + (size_t)r * kbp + kb, 0, kbp - kb);
+			mmv_zero_pad(ws->wv.a + (size_t)r * kbp, kb, kbp);
 			if (!job->c_rows)
 				ws->wv.crow[r] = job->c_row(job, ib + r);
 		}
@@ -205,7 +212,7 @@ static void mmv_load_block(const struct e1_mm_job *job, struct e1_mm_ws *ws, u32
 			mmv_bias_row(job->a_rows[ib + r] + k0, kb, kbp, a);
 		} else {
 			job->load_a(job, ib + r, k0, kb, 0x80, a);
-			memset(a + kb, 0, kbp - kb);
+			mmv_zero_pad(a, kb, kbp);
 		}
 	}
 }

@@ -622,6 +622,18 @@ static inline void copy_a(s8 *dst, const s8 *src, u32 n, u8 bias)
 		dst[j] = (s8)((u8)src[j] ^ bias);
 }
 
+/* @n bytes of padding (zero inputs, XORed with @bias) at @dst: short runs, inline. */
+static inline void fill_a(s8 *dst, u32 n, u8 bias)
+{
+	u64 b8 = 0x0101010101010101ull * bias;
+	u32 j = 0;
+
+	for (; j + 8 <= n; j += 8)
+		memcpy(dst + j, &b8, 8);
+	for (; j < n; j++)
+		dst[j] = (s8)bias;
+}
+
 static void load_a_matmul(const struct e1_mm_job *job, u32 i, u32 k0, u32 kb,
 			  u8 bias, s8 *dst)
 {
@@ -666,7 +678,7 @@ static inline void conv_row(const struct v0_exec *x, const struct v0_op *d, u32 
 			if (run > kb - done)
 				run = kb - done;
 			if (iy < 0 || iy >= (s32)d->in_h)
-				memset(dst + done, bias, run);
+				fill_a(dst + done, run, bias);
 			else
 				copy_a(dst + done, x->v->rows_a[iy] + (u32)ix0 * d->c_in, run,
 				       bias);
@@ -677,7 +689,7 @@ static inline void conv_row(const struct v0_exec *x, const struct v0_op *d, u32 
 		if (run > kb - done)
 			run = kb - done;
 		if (iy < 0 || iy >= (s32)d->in_h || ix < 0 || ix >= (s32)d->in_w)
-			memset(dst + done, bias, run);
+			fill_a(dst + done, run, bias);
 		else
 			copy_a(dst + done, x->v->rows_a[iy] + (u32)ix * d->c_in + ci, run, bias);
 		done += run;
@@ -696,7 +708,7 @@ static inline void conv1_row(const struct v0_exec *x, const struct v0_op *d, u32
 	s32 iy = (s32)(oy * d->sh) - (s32)d->ph, ix = (s32)(ox * d->sw) - (s32)d->pw;
 
 	if (iy < 0 || iy >= (s32)d->in_h || ix < 0 || ix >= (s32)d->in_w)
-		memset(dst, bias, kb);
+		fill_a(dst, kb, bias);
 	else
 		copy_a(dst, x->v->rows_a[iy] + (u32)ix * d->c_in + k0, kb, bias);
 }
