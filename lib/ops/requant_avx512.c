@@ -79,16 +79,12 @@ void e1q_requant_bytes_avx512(const int32_t *acc, const int32_t *mult, const int
 	}
 }
 
-E1Q_AVX512
-void e1q_requant_bytes_fold_avx512(const int32_t *acc, const int32_t *fold, int32_t corr,
-				   const int32_t *sx, int32_t zw, const int32_t *mult,
-				   const int *shift, int32_t zp, int32_t lo, int32_t hi,
-				   uint32_t n, uint8_t *out)
+/* e1q_requant_bytes_fold_avx512's loop, inlined where it runs per pixel. */
+E1Q_AVX512 static inline void fold_row(const int32_t *acc, const int32_t *fold, __m512i vcorr,
+				       const int32_t *sx, __m512i vzw, const int32_t *mult,
+				       const int *shift, __m512i vzp, __m512i vlo, __m512i vhi,
+				       uint32_t n, uint8_t *out)
 {
-	const __m512i vzp = _mm512_set1_epi32(zp), vlo = _mm512_set1_epi32(lo);
-	const __m512i vhi = _mm512_set1_epi32(hi), vcorr = _mm512_set1_epi32(corr);
-	const __m512i vzw = _mm512_set1_epi32(zw);
-
 	for (uint32_t i = 0; i < n; i += 16) {
 		__mmask16 k = lanes(n - i);
 		/* acc + fold - corr - zw * sx, wrapping */
@@ -102,6 +98,16 @@ void e1q_requant_bytes_fold_avx512(const int32_t *acc, const int32_t *fold, int3
 		requant16(v, _mm512_maskz_loadu_epi32(k, mult + i),
 			  _mm512_maskz_loadu_epi32(k, shift + i), vzp, vlo, vhi, k, out + i);
 	}
+}
+
+E1Q_AVX512
+void e1q_requant_bytes_fold_avx512(const int32_t *acc, const int32_t *fold, int32_t corr,
+				   const int32_t *sx, int32_t zw, const int32_t *mult,
+				   const int *shift, int32_t zp, int32_t lo, int32_t hi,
+				   uint32_t n, uint8_t *out)
+{
+	fold_row(acc, fold, _mm512_set1_epi32(corr), sx, _mm512_set1_epi32(zw), mult, shift,
+		 _mm512_set1_epi32(zp), _mm512_set1_epi32(lo), _mm512_set1_epi32(hi), n, out);
 }
 
 /*
@@ -144,12 +150,15 @@ void e1q_requant_fold_pixels_avx512(const int32_t *acc, const int32_t *sx,
 		fold_pixels_tiled(acc, sx, f, npx, out);
 		return;
 	}
+	const __m512i vzw = _mm512_set1_epi32(f->zw), vzp = _mm512_set1_epi32(f->zp);
+	const __m512i vlo = _mm512_set1_epi32(f->lo), vhi = _mm512_set1_epi32(f->hi);
+
 	for (size_t px = 0; px < npx; px++, acc += f->c, out += f->c) {
 		int32_t corr = sx && f->sx_px ? (int32_t)((uint32_t)f->zw * (uint32_t)sx[px]) : 0;
 
-		e1q_requant_bytes_fold_avx512(acc, f->fold, corr,
-					      sx && !f->sx_px ? sx + px * f->c : NULL, f->zw,
-					      f->mult, f->shift, f->zp, f->lo, f->hi, f->c, out);
+		fold_row(acc, f->fold, _mm512_set1_epi32(corr),
+			 sx && !f->sx_px ? sx + px * f->c : NULL, vzw, f->mult, f->shift, vzp, vlo,
+			 vhi, f->c, out);
 	}
 }
 
