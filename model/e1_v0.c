@@ -527,6 +527,22 @@ static u32 check_align(const struct v0_op *d)
 }
 
 /* Step 5: every touched byte inside TENSOR_MEM; *fault = the first not. */
+/*
+ * Whether every row of @t lies in [@wb, @we), from its first and last rows:
+ * the rows' ranges only move up (stride >= 0), so if the last one neither
+ * wraps nor passes @we and the first starts at @wb or after, all fit. When
+ * not, check_window finds the first row that fails, for its fault address.
+ */
+static bool window_rows_fit(const struct v0_tensor *t, u64 wb, u64 we)
+{
+	u64 start, end;
+
+	if (check_add_overflow(t->addr, (u64)(t->rows - 1) * t->stride, &start) ||
+	    check_add_overflow(start, (u64)t->row_bytes, &end))
+		return false;
+	return t->addr >= wb && end <= we;
+}
+
 static u32 check_window(const struct e1_v0 *v, const struct v0_op *d, u64 *fault)
 {
 	u64 wb = v->tmem_base, we;
@@ -539,6 +555,8 @@ static u32 check_window(const struct e1_v0 *v, const struct v0_op *d, u64 *fault
 		const struct v0_tensor *t = &d->t[i];
 
 		if (!t->used)
+			continue;
+		if (t->rows && window_rows_fit(t, wb, we))
 			continue;
 		for (r = 0; r < t->rows; r++) {
 			u64 start, end;
