@@ -16,11 +16,10 @@
  * off: sum((a + 128) * w) - 128 * sum(w) = sum(a * w), exact in int32.
  */
 #include "e1_diag_vnni.h"
+#include "e1_vnni.h"
 
 #ifdef E1_MM_X86
-#include <immintrin.h>
-
-#define DV_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
+#define DV_TARGET E1_VNNI_TARGET
 
 static u32 dv_groups(u32 ksz)
 {
@@ -224,7 +223,7 @@ void e1_diag4_row(const struct v0_op *d, const void *const *e, const struct e1_m
 			break;
 		for (ky = 0; ky < d->ksz; ky++)
 			for (gi = 0; e[ky] && gi < g; gi++)
-				corr = _mm512_dpbusd_epi32(corr, ones, dv_w4(ws, ky, gi, jg));
+				corr = e1_vnni_dp(corr, ones, dv_w4(ws, ky, gi, jg));
 		/* start from -128 * sum(w): the bias the products carry */
 		corr = _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_slli_epi32(corr, 7));
 		for (ox = 0; ox < d->out_w; ox++) {
@@ -239,7 +238,7 @@ void e1_diag4_row(const struct v0_op *d, const void *const *e, const struct e1_m
 				for (gi = 0; gi < g; gi++) {
 					__m512i a = _mm512_loadu_si512(x + 16 * gi * ns);
 
-					acc = _mm512_dpbusd_epi32(acc, a, dv_w4(ws, ky, gi, jg));
+					acc = e1_vnni_dp(acc, a, dv_w4(ws, ky, gi, jg));
 				}
 			}
 			if (d->relu)

@@ -59,8 +59,9 @@ struct e1_mm_ws {
 		} w16;
 		struct {
 			s8 a[MMV_MC * MMV_KB];		/* MC rows of the K slice, +128 */
-			s8 b[16 * MMV_KB];		/* panel, [k / 4][16][4] */
-			s32 csum[16];			/* 128 * sum of each column */
+			s8 b[32 * MMV_KB];		/* two panels, [k / 4][16][4] */
+			s32 csum[32];			/* 128 * sum of each column */
+			s32 t[MMV_MR * 32];		/* one tile's sums */
 			u8 *crow[MMV_MC];		/* the A rows' C rows (NULL: padding) */
 		} wv;
 		struct {

@@ -13,17 +13,15 @@
  *
  * Loop nest: K slices of MMV_KB; A blocks of MMV_MC rows copied (or
  * gathered, for a convolution) as biased int8 rows; B panels of 16 columns
- * packed [k / 4][column][4] (16 KiB at most, L1) with their column sums;
- * an 8 x 16 micro-kernel keeps its sums in eight zmm registers and
- * broadcasts four A bytes of each row per step.
+ * packed [k / 4][column][4] (16 KiB at most) with their column sums, two
+ * side by side; an 8 x 32 micro-kernel keeps its sums in sixteen zmm
+ * registers and broadcasts four A bytes of each row per step (8 x 16 for
+ * a last panel of 16 columns or fewer).
  */
-#include "e1_matmul.h"
+#include "e1_vnni.h"
 
 #ifdef E1_MM_X86
-#include <immintrin.h>
-
-#define MMV_TARGET \
-	__attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
+#define MMV_TARGET E1_VNNI_TARGET
 
 static u32 mmv_min(u32 a, u32 b)
 {
@@ -124,7 +122,7 @@ static inline void mmv_store(u8 *p, __m512i acc, __m512i cs, __mmask16 m, bool f
 }
 
 #define MMV_STEP(r) \
-	(c##r = _mm512_dpbusd_epi32(c##r, _mm512_set1_epi32(mmv_ld32(a + (r) * as + 4 * q)), b))
+	(c##r = e1_vnni_dp(c##r, _mm512_set1_epi32(mmv_ld32(a + (r) * as + 4 * q)), b))
 
 MMV_TARGET
 static inline s32 mmv_ld32(const s8 *p)
@@ -176,6 +174,75 @@ static void mmv_micro(const s8 *a, u32 as, const s8 *bp, u32 nq, u8 *const *crow
 		mmv_store(crow[6] + 4 * j0, c6, cs, m, first, relu);
 	if (crow[7])
 		mmv_store(crow[7] + 4 * j0, c7, cs, m, first, relu);
+}
+
+#define MMV_STEP2(r) do {								\
+	__m512i x = _mm512_set1_epi32(mmv_ld32(a + (r) * as + 4 * q));		\
+										\
+	c##r = e1_vnni_dp(c##r, x, b);						\
+	d##r = e1_vnni_dp(d##r, x, e);						\
+} while (0)
+
+/* One tile row's 32 sums to @t. */
+MMV_TARGET
+static inline void mmv_save2(s32 *t, __m512i c, __m512i d)
+{
+	_mm512_storeu_si512(t, c);
+	_mm512_storeu_si512(t + 16, d);
+}
+
+/*
+ * The 8 x 32 tile: as mmv_micro over two panels side by side, @bp and
+ * @ep (16 columns each), sixteen sums in registers so that the vpdpbusd
+ * chains overlap; each A broadcast serves both. The sums go to @t (8 rows
+ * of 32): with them live after the loop for the stores, GCC copies the
+ * accumulators around inside it.
+ */
+MMV_TARGET noinline
+static void mmv_micro32(const s8 *a, u32 as, const s8 *bp, const s8 *ep, u32 nq, s32 *t)
+{
+	__m512i c0 = _mm512_setzero_si512(), c1 = c0, c2 = c0, c3 = c0;
+	__m512i c4 = c0, c5 = c0, c6 = c0, c7 = c0;
+	__m512i d0 = c0, d1 = c0, d2 = c0, d3 = c0, d4 = c0, d5 = c0, d6 = c0, d7 = c0;
+	u32 q;
+
+	for (q = 0; q < nq; q++, bp += 64, ep += 64) {
+		__m512i b = _mm512_loadu_si512(bp), e = _mm512_loadu_si512(ep);
+
+		MMV_STEP2(0);
+		MMV_STEP2(1);
+		MMV_STEP2(2);
+		MMV_STEP2(3);
+		MMV_STEP2(4);
+		MMV_STEP2(5);
+		MMV_STEP2(6);
+		MMV_STEP2(7);
+	}
+	mmv_save2(t, c0, d0);
+	mmv_save2(t + 32, c1, d1);
+	mmv_save2(t + 64, c2, d2);
+	mmv_save2(t + 96, c3, d3);
+	mmv_save2(t + 128, c4, d4);
+	mmv_save2(t + 160, c5, d5);
+	mmv_save2(t + 192, c6, d6);
+	mmv_save2(t + 224, c7, d7);
+}
+
+/* Store the 8 x 32 tile @t (columns past 16 under @m2) into @crow + @j0. */
+MMV_TARGET
+static void mmv_store32(const s32 *t, u8 *const *crow, const s32 *csum, u32 j0, __mmask16 m2,
+			bool first, bool relu)
+{
+	__m512i cs = _mm512_loadu_si512(csum), ds = _mm512_loadu_si512(csum + 16);
+	u32 r;
+
+	for (r = 0; r < MMV_MR; r++, t += 32) {
+		if (!crow[r])
+			continue;
+		mmv_store(crow[r] + 4 * j0, _mm512_loadu_si512(t), cs, 0xffff, first, relu);
+		mmv_store(crow[r] + 4 * (j0 + 16), _mm512_loadu_si512(t + 16), ds, m2, first,
+			  relu);
+	}
 }
 
 /* Rows [ib, ib + mb) of A's K slice into the block, biased (load_a biases as it gathers). */
@@ -230,17 +297,33 @@ void e1_mm_run_vnni(const struct e1_mm_job *job, struct e1_mm_ws *ws)
 			u32 mb = mmv_min(MMV_MC, job->m - ib);
 
 			mmv_load_block(job, ws, ib, mb, k0, kb, kbp);
-			for (j0 = 0; j0 < job->n; j0 += 16) {
-				u32 nb = mmv_min(16, job->n - j0);
-				__mmask16 m = (__mmask16)((1u << nb) - 1);
+			for (j0 = 0; j0 < job->n; j0 += 32) {
+				u32 nb = mmv_min(32, job->n - j0);
+				const s8 *a = ws->wv.a;
+				s8 *b2 = ws->wv.b + 16 * MMV_KB;
+				__mmask16 m2;
 
 				if (job->stop && job->stop(job))
 					return;
-				mmv_pack_b(job, ws->wv.b, ws->wv.csum, k0, kb, j0, nb);
-				for (i0 = 0; i0 < mb; i0 += MMV_MR)
-					mmv_micro(ws->wv.a + (size_t)i0 * kbp, kbp, ws->wv.b, nq,
-						  ws->wv.crow + i0, ws->wv.csum, j0, m, first,
-						  relu);
+				mmv_pack_b(job, ws->wv.b, ws->wv.csum, k0, kb, j0, mmv_min(16, nb));
+				if (nb <= 16) {
+					__mmask16 m = (__mmask16)((1u << nb) - 1);
+
+					for (i0 = 0; i0 < mb; i0 += MMV_MR)
+						mmv_micro(a + (size_t)i0 * kbp, kbp, ws->wv.b, nq,
+							  ws->wv.crow + i0, ws->wv.csum, j0, m,
+							  first, relu);
+					continue;
+				}
+				/* two panels side by side: the 8 x 32 tile */
+				m2 = (__mmask16)((1u << (nb - 16)) - 1);
+				mmv_pack_b(job, b2, ws->wv.csum + 16, k0, kb, j0 + 16, nb - 16);
+				for (i0 = 0; i0 < mb; i0 += MMV_MR) {
+					mmv_micro32(a + (size_t)i0 * kbp, kbp, ws->wv.b, b2, nq,
+						    ws->wv.t);
+					mmv_store32(ws->wv.t, ws->wv.crow + i0, ws->wv.csum, j0, m2,
+						    first, relu);
+				}
 			}
 		}
 	}
