@@ -366,6 +366,9 @@ static void mm_run8(const struct e1_mm_job *job, struct e1_mm_ws *ws)
 #define A2_NR	16	/* micro-kernel columns (two ymm of int32) */
 #define A2_MC	E1_MM_MC	/* A block rows */
 
+_Static_assert(A2_MR * A2_NR <= sizeof(((struct e1_mm_ws *)0)->w16.t) / sizeof(s32),
+	       "the AVX2 tile fits its workspace");
+
 E1_MM_AVX2
 static inline __m256i a2_bcast(const s16 *p)
 {
@@ -547,7 +550,7 @@ static void a2_interleave(const s16 *r, u32 kbp, s16 *dst)
 E1_MM_AVX2
 static void mm_run_avx2(const struct e1_mm_job *job, struct e1_mm_ws *ws)
 {
-	s32 t[A2_MR * A2_NR];
+	s32 *t = ws->w16.t;	/* on the stack, newer GCCs pass the frame limit */
 	u32 j0, k0, i0, ib, r;
 
 	for (k0 = 0; k0 < job->k; k0 += E1_MM_KB) {

@@ -56,6 +56,7 @@ struct e1_mm_ws {
 			s16 a[E1_MM_MC * E1_MM_KB];	/* MC rows of the K slice */
 			u8 *crow[E1_MM_MC];		/* their C rows (c_row once) */
 			s8 a8[E1_MM_KB];		/* one row from load_a */
+			s32 t[64];			/* the AVX2 path's 4 x 16 tile */
 		} w16;
 		struct {
 			s8 a[MMV_MC * MMV_KB];		/* MC rows of the K slice, +128 */
