@@ -362,12 +362,9 @@ static void mm_run8(const struct e1_mm_job *job, struct e1_mm_ws *ws)
  * saturating instruction (vpmaddubsw) is used.
  */
 #define E1_MM_AVX2	__attribute__((target("avx2")))
-#define A2_MR	4	/* micro-kernel rows (more spill in GCC) */
-#define A2_NR	16	/* micro-kernel columns (two ymm of int32) */
+#define A2_MR	E1_MM_A2_MR	/* micro-kernel rows (more spill in GCC) */
+#define A2_NR	E1_MM_A2_NR	/* micro-kernel columns (two ymm of int32) */
 #define A2_MC	E1_MM_MC	/* A block rows */
-#if A2_MR * A2_NR > E1_MM_A2_TILE
-#error "the AVX2 tile does not fit its workspace"
-#endif
 
 E1_MM_AVX2
 static inline __m256i a2_bcast(const s16 *p)

@@ -37,7 +37,8 @@
 #define E1_MM8_NB	32	/* B panel columns (32 KiB, stays in L1) */
 #define E1_MM8_MMAX	1024	/* most rows it takes (row sums kept) */
 
-#define E1_MM_A2_TILE	64	/* the AVX2 path's tile sums */
+#define E1_MM_A2_MR	4	/* the AVX2 path's tile: rows */
+#define E1_MM_A2_NR	16	/* and columns */
 
 /* The blocked AVX-512 VNNI path (e1_mm_vnni.c): K slice, A block, tile rows. */
 #define MMV_KB	1024
@@ -58,7 +59,7 @@ struct e1_mm_ws {
 			s16 a[E1_MM_MC * E1_MM_KB];	/* MC rows of the K slice */
 			u8 *crow[E1_MM_MC];		/* their C rows (c_row once) */
 			s8 a8[E1_MM_KB];		/* one row from load_a */
-			s32 t[E1_MM_A2_TILE];		/* the AVX2 path's 4 x 16 tile */
+			s32 t[E1_MM_A2_MR * E1_MM_A2_NR];	/* the AVX2 path's tile */
 		} w16;
 		struct {
 			s8 a[MMV_MC * MMV_KB];		/* MC rows of the K slice, +128 */
