@@ -229,20 +229,42 @@ static bool cv_host_sums_g1(const struct e1npu_conv *cv, const int8_t *x, int32_
 	const size_t c = p->c_in, kh = p->kh, kw = p->kw, ow = cv->out_w, sw = p->stride_w;
 	const size_t npos = (ow - 1) * sw + 1, plen = npos + kw - 1, hw = (size_t)p->in_w;
 	const uint32_t padv = (uint32_t)c * (uint32_t)pad;
-	uint32_t *plane = malloc(((size_t)p->in_h * hw + plen + kh * npos) * sizeof(*plane));
-	uint32_t *prow, *h;
+	uint32_t *plane = malloc(((size_t)p->in_h * hw + plen + kh * npos + hw * c) *
+				 sizeof(*plane));
+	uint32_t *prow, *h, *fs;
 	int64_t tag[CV_DW_KH_MAX];
 
 	if (!plane)
 		return false;
 	prow = plane + (size_t)p->in_h * hw;
 	h = prow + plen;
-	for (size_t i = 0; i < (size_t)p->in_h * hw; i++) {
-		uint32_t v = 0;
+	fs = h + kh * npos;
+	if (c >= 16) {
+		for (size_t i = 0; i < (size_t)p->in_h * hw; i++) {
+			uint32_t v = 0;
 
-		for (size_t j = 0; j < c; j++)
-			v += (uint32_t)(int32_t)x[i * c + j];
-		plane[i] = v;
+			for (size_t j = 0; j < c; j++)
+				v += (uint32_t)(int32_t)x[i * c + j];
+			plane[i] = v;
+		}
+	} else {
+		/*
+		 * Few channels: the sums of c consecutive bytes along the
+		 * whole row (flat vector adds), then every c-th of them.
+		 */
+		const size_t rb = hw * c, nf = rb - c + 1;
+
+		for (uint32_t y = 0; y < p->in_h; y++) {
+			const int8_t *xr = x + (size_t)y * rb;
+
+			for (size_t i = 0; i < nf; i++)
+				fs[i] = (uint32_t)(int32_t)xr[i];
+			for (size_t j = 1; j < c; j++)
+				for (size_t i = 0; i < nf; i++)
+					fs[i] += (uint32_t)(int32_t)xr[i + j];
+			for (size_t q = 0; q < hw; q++)
+				plane[(size_t)y * hw + q] = fs[q * c];
+		}
 	}
 	for (size_t s = 0; s < kh; s++)
 		tag[s] = -1;
