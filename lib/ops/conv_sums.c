@@ -125,15 +125,60 @@ CV_INLINE void cv_dw_hsums(const int8_t *restrict xr, size_t in_w, size_t c, siz
 }
 
 /*
+ * The kernel rows of output row @oy in a cache of kh slots whose rows are
+ * @tag (-1: empty): for each kernel row in the image, in order, the slot
+ * holding it into @slot and whether that slot must be computed now into
+ * @fill (a slot no kernel row of @oy uses is taken; @tag is updated);
+ * @n gets their count. Returns the number of kernel rows outside.
+ */
+static size_t cv_row_slots(const struct e1npu_conv *cv, uint32_t oy, int64_t *tag,
+			   size_t *slot, int64_t *row, bool *fill, size_t *n)
+{
+	const size_t kh = cv->p.kh;
+	bool keep[CV_DW_KH_MAX] = { false };
+	int64_t need[CV_DW_KH_MAX];
+	size_t nout = 0;
+
+	for (size_t ky = 0; ky < kh; ky++) {
+		int64_t iy = (int64_t)oy * cv->p.stride_h - cv->pt + (int64_t)ky;
+
+		need[ky] = iy >= 0 && iy < cv->p.in_h ? iy : -1;
+		nout += need[ky] < 0;
+		for (size_t s = 0; s < kh; s++)
+			if (need[ky] >= 0 && tag[s] == need[ky])
+				keep[s] = true;
+	}
+	*n = 0;
+	for (size_t ky = 0; ky < kh; ky++) {
+		size_t s;
+
+		if (need[ky] < 0)
+			continue;
+		for (s = 0; s < kh && tag[s] != need[ky]; s++)
+			;
+		fill[*n] = s == kh;
+		if (s == kh) {
+			for (s = 0; keep[s]; s++)
+				;
+			tag[s] = need[ky];
+			keep[s] = true;
+		}
+		slot[*n] = s;
+		row[(*n)++] = need[ky];
+	}
+	return nout;
+}
+
+/*
  * Depthwise window sums (one input channel per group, undilated), made
  * separable: each input row's horizontal sums (cv_dw_hsums) at every
  * position across (stride 1), kept in a cache of kernel-height slots so
  * that with stride 1 down each row is summed once; then per output row
  * the sum of its kernel rows' sums at the output positions (one flat pass
  * with stride 1 across), and kw * @pad for each kernel row outside the
- * image. At most 256 taps of |value|
- * <= 128: int16 is exact, the same bits as the per-tap path. False (and
- * nothing written) without memory for the row cache.
+ * image. At most 256 taps of |value| <= 128: int16 is exact, the same
+ * bits as the per-tap path. False (and nothing written) without memory
+ * for the row cache.
  */
 CV_VEC
 static bool cv_host_sums_dw(const struct e1npu_conv *cv, const int8_t *x, int32_t *sx,
@@ -151,38 +196,18 @@ static bool cv_host_sums_dw(const struct e1npu_conv *cv, const int8_t *x, int32_
 		tag[s] = -1;
 	for (uint32_t oy = 0; oy < cv->out_h; oy++) {
 		const int16_t *hr[CV_DW_KH_MAX];
-		bool keep[CV_DW_KH_MAX] = { false };
-		int64_t need[CV_DW_KH_MAX];
+		size_t slot[CV_DW_KH_MAX], n, nout;
+		int64_t row[CV_DW_KH_MAX];
+		bool fill[CV_DW_KH_MAX];
 		int32_t *o = sx + (size_t)oy * ow * c;
-		size_t n = 0, nout = 0;
 		int32_t base;
 
-		for (size_t ky = 0; ky < kh; ky++) {
-			int64_t iy = (int64_t)oy * p->stride_h - cv->pt + (int64_t)ky;
-
-			need[ky] = iy >= 0 && iy < p->in_h ? iy : -1;
-			nout += need[ky] < 0;
-			for (size_t s = 0; s < kh; s++)
-				if (need[ky] >= 0 && tag[s] == need[ky])
-					keep[s] = true;
-		}
-		for (size_t ky = 0; ky < kh; ky++) {
-			size_t s;
-
-			if (need[ky] < 0)
-				continue;
-			for (s = 0; s < kh && tag[s] != need[ky]; s++)
-				;
-			if (s == kh) {
-				/* a slot no row of this output row uses */
-				for (s = 0; keep[s]; s++)
-					;
-				cv_dw_hsums(x + (size_t)need[ky] * p->in_w * c, p->in_w, c, cv->pl,
-					    npos, kw, (int16_t)pad, prow, h + s * hlen);
-				tag[s] = need[ky];
-				keep[s] = true;
-			}
-			hr[n++] = h + s * hlen;
+		nout = cv_row_slots(cv, oy, tag, slot, row, fill, &n);
+		for (size_t r = 0; r < n; r++) {
+			if (fill[r])
+				cv_dw_hsums(x + (size_t)row[r] * p->in_w * c, p->in_w, c, cv->pl,
+					    npos, kw, (int16_t)pad, prow, h + slot[r] * hlen);
+			hr[r] = h + slot[r] * hlen;
 		}
 		base = (int32_t)(nout * kw) * pad;
 		if (sw == 1) {
@@ -270,49 +295,29 @@ static bool cv_host_sums_g1(const struct e1npu_conv *cv, const int8_t *x, int32_
 		tag[s] = -1;
 	for (uint32_t oy = 0; oy < cv->out_h; oy++) {
 		const uint32_t *hr[CV_DW_KH_MAX];
-		bool keep[CV_DW_KH_MAX] = { false };
-		int64_t need[CV_DW_KH_MAX];
-		size_t n = 0, nout = 0;
+		size_t slot[CV_DW_KH_MAX], n, nout;
+		int64_t row[CV_DW_KH_MAX];
+		bool fill[CV_DW_KH_MAX];
 		uint32_t base;
 
-		for (size_t ky = 0; ky < kh; ky++) {
-			int64_t iy = (int64_t)oy * p->stride_h - cv->pt + (int64_t)ky;
+		nout = cv_row_slots(cv, oy, tag, slot, row, fill, &n);
+		for (size_t r = 0; r < n; r++) {
+			uint32_t *hs = h + slot[r] * npos;
 
-			need[ky] = iy >= 0 && iy < p->in_h ? iy : -1;
-			nout += need[ky] < 0;
-			for (size_t s = 0; s < kh; s++)
-				if (need[ky] >= 0 && tag[s] == need[ky])
-					keep[s] = true;
-		}
-		for (size_t ky = 0; ky < kh; ky++) {
-			size_t s;
-
-			if (need[ky] < 0)
+			hr[r] = hs;
+			if (!fill[r])
 				continue;
-			for (s = 0; s < kh && tag[s] != need[ky]; s++)
-				;
-			if (s == kh) {
-				const uint32_t *row = plane + (size_t)need[ky] * hw;
-				uint32_t *hs;
+			/* the plane's row padded: position q is pixel q - pl */
+			for (size_t q = 0; q < plen; q++) {
+				int64_t ix = (int64_t)q - cv->pl;
 
-				for (s = 0; keep[s]; s++)
-					;
-				hs = h + s * npos;
-				/* the plane's row padded: position q is pixel q - pl */
-				for (size_t q = 0; q < plen; q++) {
-					int64_t ix = (int64_t)q - cv->pl;
-
-					prow[q] = ix >= 0 && ix < p->in_w ? row[ix] : padv;
-				}
-				for (size_t i = 0; i < npos; i++)
-					hs[i] = prow[i];
-				for (size_t kx = 1; kx < kw; kx++)
-					for (size_t i = 0; i < npos; i++)
-						hs[i] += prow[i + kx];
-				tag[s] = need[ky];
-				keep[s] = true;
+				prow[q] = ix >= 0 && ix < p->in_w ? plane[row[r] * hw + ix] : padv;
 			}
-			hr[n++] = h + s * npos;
+			for (size_t i = 0; i < npos; i++)
+				hs[i] = prow[i];
+			for (size_t kx = 1; kx < kw; kx++)
+				for (size_t i = 0; i < npos; i++)
+					hs[i] += prow[i + kx];
 		}
 		base = (uint32_t)(nout * kw) * padv;
 		for (size_t ox = 0; ox < ow; ox++) {
