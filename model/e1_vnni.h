@@ -17,7 +17,7 @@
  * @acc plus the u8 x s8 dot products of @a and @b, four per lane
  * (vpdpbusd). A one-line asm: GCC 12 does not keep the intrinsic's
  * accumulator in its register and copies every accumulator twice per
- * step, which halves the GEMM's speed.
+ * step (the 512^3 GEMM ran at 264 GMAC/s that way, 350 with the asm).
  */
 E1_VNNI_TARGET
 static inline __m512i e1_vnni_dp(__m512i acc, __m512i a, __m512i b)
