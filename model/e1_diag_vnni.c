@@ -154,11 +154,6 @@ void e1_diag4_expand(const struct v0_op *d, const s8 *row, struct e1_mm_ws *ws,
 			_mm_storeu_si128((__m128i *)o,
 					 _mm_xor_si128(_mm_shuffle_epi8(v, idx),
 						       _mm_set1_epi8((char)0x80)));
-		} else if (nrun == 1 && run[1] == 16 && ns == 16) {
-			/* one run of 16 channels (the common depthwise block) */
-			__m128i v = _mm_loadu_si128((const __m128i *)(p + run[2]));
-
-			_mm_storeu_si128((__m128i *)o, _mm_xor_si128(v, _mm_set1_epi8((char)0x80)));
 		} else if (nrun <= 4) {
 			for (r = 0; r < nrun; r++)
 				dv_bias_copy(o + run[3 * r], p + run[3 * r + 2], run[3 * r + 1]);
@@ -194,9 +189,8 @@ static inline __m512i dv_w4(const struct e1_mm_ws *ws, u32 ky, u32 gi, u32 jg)
 	return _mm512_loadu_si512(ws->diag.w4 + ((ky * 2 + gi) * ws->diag.ns + jg) * 4);
 }
 
-const void *e1_diag4_slot(const struct v0_op *d, const struct e1_mm_ws *ws, u32 slot)
+const void *e1_diag4_slot(const struct e1_mm_ws *ws, u32 slot)
 {
-	(void)d;
 	return (const u8 *)ws->diag.e + (size_t)slot * ws->diag.nx * ws->diag.ns * 4;
 }
 

@@ -17,7 +17,7 @@ bool e1_diag4_plan(const struct v0_op *d, struct e1_mm_ws *ws);
 void e1_diag4_expand(const struct v0_op *d, const s8 *row, struct e1_mm_ws *ws,
 		     u32 nrun, u32 slot);
 /* The expanded row in slot @slot. */
-const void *e1_diag4_slot(const struct v0_op *d, const struct e1_mm_ws *ws, u32 slot);
+const void *e1_diag4_slot(const struct e1_mm_ws *ws, u32 slot);
 /* One output row into @crow from the expanded kernel rows @e. */
 void e1_diag4_row(const struct v0_op *d, const void *const *e, const struct e1_mm_ws *ws,
 		  u8 *crow);

@@ -1022,7 +1022,7 @@ static const void *diag_slot(const struct v0_op *d, const struct e1_mm_ws *ws, u
 {
 #ifdef E1_MM_X86
 	if (ws->diag.v4)
-		return e1_diag4_slot(d, ws, s);
+		return e1_diag4_slot(ws, s);
 #endif
 	return ws->diag.e + (size_t)s * d->in_w * ws->diag.ns;
 }
